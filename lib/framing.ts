@@ -1,0 +1,152 @@
+/**
+ * Newline-delimited framing for the MCP stdio transport: bytes in, complete
+ * messages out, with a byte limit that holds even before a line ends.
+ *
+ * @module
+ */
+
+import { ProtocolError } from "./errors.ts";
+
+const NEWLINE = 0x0a;
+
+/**
+ * Split `buffer` into its complete lines and the rest after the last newline.
+ *
+ * Frames are returned in order without their `\n`; they are views into
+ * `buffer`, which is never modified. Throws `RangeError` when a complete line
+ * plus its newline is longer than `limit`, or when the rest, still waiting for
+ * its newline, has already reached `limit` bytes: such a line can never fit.
+ *
+ * @example Two frames and half of a third
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode('{"a":1}\n{"b":2}\n{"c"');
+ * const [frames, rest] = splitFrames(bytes, 64);
+ * const text = (b: Uint8Array) => new TextDecoder().decode(b);
+ * assert.deepEqual(frames.map(text), ['{"a":1}', '{"b":2}']);
+ * assert.equal(text(rest), '{"c"');
+ * assert.throws(() => splitFrames(new Uint8Array(16), 16), RangeError);
+ * ```
+ */
+export function splitFrames(buffer: Uint8Array, limit: number): [Uint8Array[], Uint8Array] {
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`The frame limit must be a positive whole number of bytes, not ${limit}`);
+  }
+  const frames: Uint8Array[] = [];
+  let start = 0;
+  let end = buffer.indexOf(NEWLINE, start);
+  while (end !== -1) {
+    if (end - start + 1 > limit) {
+      throw new RangeError(
+        `A frame of ${end - start + 1} bytes (newline included) exceeds the ${limit}-byte limit`,
+      );
+    }
+    frames.push(buffer.subarray(start, end));
+    start = end + 1;
+    end = buffer.indexOf(NEWLINE, start);
+  }
+  if (buffer.length - start >= limit) {
+    throw new RangeError(
+      `${buffer.length - start} bytes without a newline have reached the ${limit}-byte limit`,
+    );
+  }
+  return [frames, buffer.subarray(start)];
+}
+
+/** A function with the contract of {@linkcode splitFrames}. */
+export type SplitFrames = (buffer: Uint8Array, limit: number) => [Uint8Array[], Uint8Array];
+
+/** Options for {@linkcode readFrames}. */
+export interface ReadFramesOptions {
+  /** The most bytes one frame may take, newline included. @default {65536} */
+  limit?: number;
+  /** How to split the bytes; a learner's own function can be passed. @default {splitFrames} */
+  split?: SplitFrames;
+  /** Stops reading (and cancels the stream) when aborted. @default {undefined} */
+  signal?: AbortSignal;
+}
+
+/**
+ * Read `stream` and yield, for each read that completes at least one line,
+ * the frames it completed.
+ *
+ * Each chunk is scanned once for a newline; the bytes are handed to `split`
+ * only when a line is complete or the waiting bytes have reached the limit,
+ * so reading is linear in the bytes received and never holds more than about
+ * `limit` bytes plus one chunk. A refusal from `split`, or a stream that ends
+ * in the middle of a line, is thrown as a {@linkcode ProtocolError}. After a
+ * refusal the stream is released but not cancelled, so that the caller can
+ * go on draining it (a writer blocked on a full pipe could not exit); in
+ * every other case, leaving the loop early or aborting cancels the stream.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const encoder = new TextEncoder();
+ * const stream = ReadableStream.from(["{\"a\"", ":1}\n{\"b\":2}\n"].map((s) => encoder.encode(s)));
+ * const lines: string[] = [];
+ * for await (const frames of readFrames(stream, { limit: 64 })) {
+ *   lines.push(...frames.map((frame) => new TextDecoder().decode(frame)));
+ * }
+ * assert.deepEqual(lines, ['{"a":1}', '{"b":2}']);
+ * ```
+ */
+export async function* readFrames(
+  stream: ReadableStream<Uint8Array>,
+  options: ReadFramesOptions = {},
+): AsyncGenerator<Uint8Array[], void, undefined> {
+  const { limit = 65536, split = splitFrames, signal } = options;
+  const reader = stream.getReader();
+  const stop = () => reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
+  let waiting: Uint8Array[] = [];
+  let waitingBytes = 0;
+  let refused = false;
+  try {
+    while (!signal?.aborted) {
+      const { value: chunk, done } = await reader.read();
+      if (done) break;
+      waiting.push(chunk);
+      waitingBytes += chunk.length;
+      if (chunk.indexOf(NEWLINE) === -1 && waitingBytes < limit) continue;
+      let frames: Uint8Array[];
+      let rest: Uint8Array;
+      try {
+        [frames, rest] = split(concat(waiting, waitingBytes), limit);
+      } catch (error) {
+        refused = true;
+        throw new ProtocolError(`Frame refused: ${describe(error)}`, { cause: error });
+      }
+      waiting = rest.length > 0 ? [rest] : [];
+      waitingBytes = rest.length;
+      if (frames.length > 0) yield frames;
+    }
+    if (waitingBytes > 0 && !signal?.aborted) {
+      throw new ProtocolError(
+        `The stream ended in the middle of a frame: ${waitingBytes} bytes had no newline`,
+      );
+    }
+  } finally {
+    signal?.removeEventListener("abort", stop);
+    // After a refusal the stream is left open, so its reader can go on draining it.
+    if (!refused) await stop();
+    reader.releaseLock();
+  }
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return joined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,83 @@
+/**
+ * A server's process group: who is still alive in it, and signalling all of
+ * it at once. Linux's `/proc` tells a live member from a zombie; where there
+ * is no `/proc`, a signal that finds no process is the only evidence.
+ *
+ * @module
+ */
+
+/**
+ * The live members of process group `pgid`, read from `/proc`: processes of
+ * that group whose state is not zombie (`Z`) or dead (`X`). Returns
+ * `undefined` where `/proc` cannot be read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const members = liveMembers(2 ** 22 + 1); // above Linux's largest pid
+ * assert.ok(members === undefined || members.length === 0);
+ * ```
+ */
+export function liveMembers(pgid: number): number[] | undefined {
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync("/proc")];
+  } catch {
+    return undefined;
+  }
+  const members: number[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    const stat = readStat(entry.name);
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
+      members.push(Number(entry.name));
+    }
+  }
+  return members;
+}
+
+/**
+ * The state letter and process group of process `pid` from `/proc/PID/stat`,
+ * or `undefined` when it has gone (or there is no `/proc`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const stat = readStat(String(Deno.pid));
+ * assert.ok(stat === undefined || stat.state !== "Z");
+ * ```
+ */
+export function readStat(pid: string | number): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch {
+    return undefined;
+  }
+  // "PID (COMMAND) STATE PPID PGRP ...": the command may hold spaces and parentheses.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0], pgrp: Number(fields[2]) };
+}
+
+/**
+ * Send `signal` to every process of group `pgid`. Returns `false` when the
+ * group has no process left to receive it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(signalGroup(2 ** 22 + 1, "SIGTERM"), false);
+ * ```
+ */
+export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
+  try {
+    Deno.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Checking a tool's arguments against the schema its server advertised,
+ * before anything is sent: by hand, as the changed-constraint task teaches,
+ * and with ajv, which the client uses.
+ *
+ * @module
+ */
+
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { isObject, type JsonObject } from "./jsonrpc.ts";
+
+const KINDS: Record<string, (value: unknown) => boolean> = {
+  string: (value) => typeof value === "string",
+  integer: (value) => Number.isInteger(value),
+  number: (value) => typeof value === "number" && Number.isFinite(value),
+  boolean: (value) => typeof value === "boolean",
+};
+
+/**
+ * The problems with `args` under an object `schema`, sorted; `[]` when there
+ * are none. Reports `missing K` for each required key that is absent,
+ * `unexpected K` for each key outside `properties` when `additionalProperties`
+ * is `false`, and `K must be TYPE` for a present key of the wrong type among
+ * `string`, `integer`, `number` and `boolean` (a boolean is never a number).
+ * Neither input is modified.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const delivery = {
+ *   type: "object",
+ *   properties: { order_id: { type: "string" }, tubs: { type: "integer" } },
+ *   required: ["order_id", "tubs"],
+ *   additionalProperties: false,
+ * };
+ * assert.deepEqual(transferProblems(delivery, { order_id: "A-1043", tubs: 20 }), []);
+ * assert.deepEqual(transferProblems(delivery, { tubs: 2.5, note: "x" }), [
+ *   "missing order_id",
+ *   "tubs must be integer",
+ *   "unexpected note",
+ * ]);
+ * ```
+ */
+export function transferProblems(schema: JsonObject, args: JsonObject): string[] {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const problems = required
+    .filter((key) => !Object.hasOwn(args, key))
+    .map((key) => `missing ${key}`);
+  for (const [key, value] of Object.entries(args)) {
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (property === undefined) {
+      if (schema.additionalProperties === false) problems.push(`unexpected ${key}`);
+      continue;
+    }
+    const kind = isObject(property) ? property.type : undefined;
+    if (typeof kind === "string" && Object.hasOwn(KINDS, kind) && !KINDS[kind](value)) {
+      problems.push(`${key} must be ${kind}`);
+    }
+  }
+  return problems.sort();
+}
+
+const compiled = new WeakMap<JsonObject, ValidateFunction>();
+
+/**
+ * The problems ajv finds with `args` under `schema`, one readable line each
+ * (`/tubs must be integer`); `[]` when the arguments are valid. Schemas that
+ * declare the 2020-12 dialect are read as such, all others as draft-07, the
+ * dialect most MCP servers advertise. Throws `Error` when the schema itself
+ * is invalid. Each schema is compiled once, on its own, so two servers that
+ * reuse an `$id` do not collide.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+ * assert.deepEqual(schemaProblems(schema, { text: "one two" }), []);
+ * assert.deepEqual(schemaProblems(schema, { text: 5 }), ["/text must be string"]);
+ * ```
+ */
+export function schemaProblems(schema: JsonObject, args: unknown): string[] {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    const options = { allErrors: true, strict: false, logger: false } as const;
+    const is2020 = String(schema.$schema ?? "").includes("2020-12");
+    validate = (is2020 ? new Ajv2020(options) : new Ajv(options)).compile(schema);
+    compiled.set(schema, validate);
+  }
+  if (validate(args)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const where = error.instancePath || "arguments";
+    const extra = error.keyword === "additionalProperties"
+      ? ` (${(error.params as { additionalProperty: string }).additionalProperty})`
+      : "";
+    return `${where} ${error.message}${extra}`;
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * The server as a child process: started as its own process group with piped
+ * stdio and a small environment, its stderr drained into a bounded tail, and
+ * ended, with everything it started, in the order the MCP stdio transport
+ * describes.
+ *
+ * @module
+ */
+
+import { drain, sleep, within } from "./_async.ts";
+import { liveMembers, signalGroup } from "./process_group.ts";
+import { StderrTail } from "./stderr_tail.ts";
+
+/** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
+const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "DENO_DIR"];
+
+/** Options for {@linkcode ServerProcess}. */
+export interface ServerProcessOptions {
+  /** Variables added to the small inherited environment. @default {{ NO_COLOR: "1" }} */
+  env?: Record<string, string>;
+  /** The server's working folder. @default {the current folder} */
+  cwd?: string;
+  /** How long each step of closing waits before the next, harder one. @default {1000} */
+  graceMs?: number;
+  /** Receives each line the server writes on stderr. @default {undefined} */
+  onStderrLine?: (line: string) => void;
+}
+
+/**
+ * A running server. Construction starts it; {@linkcode ServerProcess.close}
+ * ends it and every process left in its group.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const server = new ServerProcess(["sh", "-c", "cat >/dev/null"]);
+ * const status = await server.close();
+ * assert.equal(status.code, 0);
+ * ```
+ */
+export class ServerProcess {
+  /** The server's pid, which is also its process-group id. */
+  readonly pid: number;
+  /** What the server writes on stdout; read it once, and stop when {@linkcode closed} aborts. */
+  readonly stdout: ReadableStream<Uint8Array>;
+  /** Aborted when closing has ended the server and its group: reading should stop. */
+  readonly closed: AbortSignal;
+  /** Resolves with the server's exit status when it exits, for whatever reason. */
+  readonly exited: Promise<Deno.CommandStatus>;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #tail: StderrTail;
+  readonly #draining: Promise<void>;
+  readonly #graceMs: number;
+  readonly #stop = new AbortController();
+  #closing?: Promise<Deno.CommandStatus>;
+
+  /** Start `command` (program and arguments). Throws `Deno.errors.NotFound` if it does not exist. */
+  constructor(command: readonly string[], options: ServerProcessOptions = {}) {
+    if (command.length === 0) throw new TypeError("The server command is empty");
+    const env: Record<string, string> = { NO_COLOR: "1" };
+    for (const name of INHERITED_ENV) {
+      const value = Deno.env.get(name);
+      if (value !== undefined) env[name] = value;
+    }
+    const child = new Deno.Command(command[0], {
+      args: command.slice(1),
+      cwd: options.cwd,
+      env: { ...env, ...options.env },
+      clearEnv: true,
+      detached: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    this.pid = child.pid;
+    this.stdout = child.stdout;
+    this.exited = child.status;
+    this.closed = this.#stop.signal;
+    this.#writer = child.stdin.getWriter();
+    this.#graceMs = options.graceMs ?? 1000;
+    this.#tail = new StderrTail({ onLine: options.onStderrLine });
+    this.#draining = drain(child.stderr, this.closed, (chunk) => this.#tail.push(chunk));
+  }
+
+  /** Write `bytes` to the server's stdin, after anything written before. */
+  send(bytes: Uint8Array): Promise<void> {
+    return this.#writer.write(bytes);
+  }
+
+  /** The last lines the server wrote on stderr. */
+  stderrLines(): string[] {
+    return this.#tail.lines();
+  }
+
+  /**
+   * End the server: close its stdin and give it `graceMs` to exit, then
+   * SIGTERM its whole process group, then SIGKILL. Once the server has
+   * exited, any process still alive in its group (a grandchild it started) is
+   * ended the same way. Resolves with the server's exit status, only after it
+   * has exited; calling it again returns the same promise.
+   */
+  close(): Promise<Deno.CommandStatus> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<Deno.CommandStatus> {
+    // Not awaited: closing blocks while a server that stopped reading leaves the pipe full.
+    this.#writer.close().catch(() => {});
+    let status = await within(this.exited, this.#graceMs);
+    if (status === undefined) {
+      signalGroup(this.pid, "SIGTERM");
+      status = await within(this.exited, this.#graceMs);
+    }
+    if (status === undefined) {
+      signalGroup(this.pid, "SIGKILL");
+      status = await this.exited;
+    }
+    await this.#endGroup();
+    this.#stop.abort();
+    if (!this.stdout.locked) await this.stdout.cancel();
+    await this.#draining;
+    return status;
+  }
+
+  /** End what is left of the group after its leader has exited. */
+  async #endGroup(): Promise<void> {
+    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+      const members = liveMembers(this.pid);
+      if (members?.length === 0 || !signalGroup(this.pid, signal)) return;
+      const deadline = Date.now() + this.#graceMs;
+      while (Date.now() < deadline && liveMembers(this.pid)?.length !== 0) await sleep(10);
+    }
+  }
+}

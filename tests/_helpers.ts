@@ -1,0 +1,22 @@
+// Shared by the integration tests: starting the misbehaving fixtures, and
+// proving that no process of a server's group is left alive.
+
+import assert from "node:assert/strict";
+import { liveMembers, readStat } from "../lib/process_group.ts";
+
+/** The command that starts the misbehaving fixture server in `scenario`. */
+export function fixtureCommand(scenario: string): string[] {
+  const script = new URL("./fixtures/misbehaving.ts", import.meta.url).pathname;
+  return [Deno.execPath(), "run", "--no-config", "--quiet", script, scenario];
+}
+
+/** Assert that process group `pgid` has no live member left. */
+export function assertGroupGone(pgid: number): void {
+  assert.deepEqual(liveMembers(pgid), [], `process group ${pgid} still has live members`);
+}
+
+/** Assert that process `pid` is gone or a zombie (PID 1 here may never reap it). */
+export function assertProcessGone(pid: number): void {
+  const state = readStat(pid)?.state;
+  assert.ok(state === undefined || state === "Z", `process ${pid} is still running (${state})`);
+}
