@@ -62,6 +62,9 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+/** How much a client reads, and drops, after refusing what a server sent. */
+const DRAIN_AFTER_REFUSAL = 1 << 20;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -311,21 +314,24 @@ export class Client implements AsyncDisposable {
     try {
       for await (const frames of readFrames(stdout, { limit, split, signal: closed })) {
         for (const frame of frames) this.#receive(frame);
+        if (this.#broken !== undefined) break;
       }
-      if (closed.aborted) return;
-      const status = await within(this.#server.exited, 100);
-      this.#fail(
-        new ProtocolError(
-          status === undefined
-            ? `The server closed its stdout but is still running${this.#context()}`
-            : exitMessage(status, this.#context()),
-        ),
-      );
+      if (this.#broken === undefined && !closed.aborted) {
+        const status = await within(this.#server.exited, 100);
+        this.#fail(
+          new ProtocolError(
+            status === undefined
+              ? `The server closed its stdout but is still running${this.#context()}`
+              : exitMessage(status, this.#context()),
+          ),
+        );
+      }
     } catch (error) {
       this.#fail(error as ProtocolError);
-      // Keep reading, so a server blocked on a full pipe can still finish and exit.
-      await drain(stdout, closed);
     }
+    // Read a little more, so that a server part-way through a long reply can finish
+    // it and exit when its input ends; a flood, past that, is left to block.
+    await drain(stdout, closed, { maxBytes: DRAIN_AFTER_REFUSAL });
   }
 
   async #watchExit(): Promise<void> {

@@ -75,10 +75,9 @@ export interface ReadFramesOptions {
  * only when a line is complete or the waiting bytes have reached the limit,
  * so reading is linear in the bytes received and never holds more than about
  * `limit` bytes plus one chunk. A refusal from `split`, or a stream that ends
- * in the middle of a line, is thrown as a {@linkcode ProtocolError}. After a
- * refusal the stream is released but not cancelled, so that the caller can
- * go on draining it (a writer blocked on a full pipe could not exit); in
- * every other case, leaving the loop early or aborting cancels the stream.
+ * in the middle of a line, is thrown as a {@linkcode ProtocolError}. When
+ * reading stops, the stream is released for others to read, and cancelled
+ * only if `signal` aborted: the caller decides whether to drain or cancel it.
  *
  * @example
  * ```ts
@@ -103,7 +102,6 @@ export async function* readFrames(
   signal?.addEventListener("abort", stop, { once: true });
   let waiting: Uint8Array[] = [];
   let waitingBytes = 0;
-  let refused = false;
   try {
     while (!signal?.aborted) {
       const { value: chunk, done } = await reader.read();
@@ -116,7 +114,6 @@ export async function* readFrames(
       try {
         [frames, rest] = split(concat(waiting, waitingBytes), limit);
       } catch (error) {
-        refused = true;
         throw new ProtocolError(`Frame refused: ${describe(error)}`, { cause: error });
       }
       waiting = rest.length > 0 ? [rest] : [];
@@ -130,8 +127,7 @@ export async function* readFrames(
     }
   } finally {
     signal?.removeEventListener("abort", stop);
-    // After a refusal the stream is left open, so its reader can go on draining it.
-    if (!refused) await stop();
+    if (signal?.aborted) await stop();
     reader.releaseLock();
   }
 }

@@ -128,7 +128,7 @@ Deno.test("readFrames reads with the split function it is given", async () => {
   await assert.rejects(collect(chunked(x(20) + "\n", [4]), 8), ProtocolError);
 });
 
-Deno.test("readFrames leaves the stream readable after a refusal", async () => {
+Deno.test("readFrames releases the stream, uncancelled, after a refusal", async () => {
   const stream = chunked(x(20) + "\nafter\n", [30]);
   await assert.rejects(collect(stream, 8), ProtocolError);
   assert.equal(stream.locked, false);

@@ -1,7 +1,8 @@
 /**
  * A server's process group: who is still alive in it, and signalling all of
  * it at once. Linux's `/proc` tells a live member from a zombie; where there
- * is no `/proc`, a signal that finds no process is the only evidence.
+ * is no `/proc` (or Deno may not read it: that takes `--allow-all`), a signal
+ * that finds no process is the only evidence.
  *
  * @module
  */
@@ -80,4 +81,20 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
     if (error instanceof Deno.errors.NotFound) return false;
     throw error;
   }
+}
+
+/**
+ * Whether process group `pgid` still has a live member. Without `/proc`, a
+ * harmless `SIGCONT` probes for any member at all (a zombie counts).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(groupAlive(2 ** 22 + 1), false);
+ * ```
+ */
+export function groupAlive(pgid: number): boolean {
+  const members = liveMembers(pgid);
+  return members === undefined ? signalGroup(pgid, "SIGCONT") : members.length > 0;
 }

@@ -8,7 +8,7 @@
  */
 
 import { drain, sleep, within } from "./_async.ts";
-import { liveMembers, signalGroup } from "./process_group.ts";
+import { groupAlive, signalGroup } from "./process_group.ts";
 import { StderrTail } from "./stderr_tail.ts";
 
 /** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
@@ -80,7 +80,9 @@ export class ServerProcess {
     this.#writer = child.stdin.getWriter();
     this.#graceMs = options.graceMs ?? 1000;
     this.#tail = new StderrTail({ onLine: options.onStderrLine });
-    this.#draining = drain(child.stderr, this.closed, (chunk) => this.#tail.push(chunk));
+    this.#draining = drain(child.stderr, this.closed, {
+      onChunk: (chunk) => this.#tail.push(chunk),
+    });
   }
 
   /** Write `bytes` to the server's stdin, after anything written before. */
@@ -127,10 +129,10 @@ export class ServerProcess {
   /** End what is left of the group after its leader has exited. */
   async #endGroup(): Promise<void> {
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      const members = liveMembers(this.pid);
-      if (members?.length === 0 || !signalGroup(this.pid, signal)) return;
+      if (!groupAlive(this.pid)) return;
+      signalGroup(this.pid, signal);
       const deadline = Date.now() + this.#graceMs;
-      while (Date.now() < deadline && liveMembers(this.pid)?.length !== 0) await sleep(10);
+      while (Date.now() < deadline && groupAlive(this.pid)) await sleep(10);
     }
   }
 }

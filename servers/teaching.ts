@@ -155,6 +155,8 @@ function padded(response: JsonObject, bytes: number): JsonObject {
 function startGrandchild(pidFile: string): void {
   const grandchild = new Deno.Command("sleep", {
     args: ["300"],
+    // A mark that lets a check find this process after a test, whatever became of the server.
+    env: { MCP_COURSE_GRANDCHILD: pidFile },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",

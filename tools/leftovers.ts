@@ -1,0 +1,31 @@
+// Run after the tests: fail if any process they started is still running. It
+// looks for the course's servers and test fixtures by their command line, and
+// for the lingering server's grandchild by the mark in its environment.
+// Zombies do not count: here PID 1 may never reap them.
+
+import { readStat } from "../lib/process_group.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const marks = [`${root}servers/`, `${root}tests/fixtures/`, "MCP_COURSE_GRANDCHILD="];
+const found: string[] = [];
+for (const entry of Deno.readDirSync("/proc")) {
+  if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
+  const state = readStat(entry.name)?.state;
+  if (state === undefined || state === "Z" || state === "X") continue;
+  const read = (file: string) => {
+    try {
+      return Deno.readTextFileSync(`/proc/${entry.name}/${file}`).replaceAll("\0", " ");
+    } catch {
+      return "";
+    }
+  };
+  const cmdline = read("cmdline");
+  if (marks.some((mark) => cmdline.includes(mark) || read("environ").includes(mark))) {
+    found.push(`${entry.name} (${state}): ${cmdline.trim()}`);
+  }
+}
+if (found.length > 0) {
+  console.error(`Processes started by the tests are still running:\n  ${found.join("\n  ")}`);
+  Deno.exit(1);
+}
+console.log("No process started by the tests is left running.");
