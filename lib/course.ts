@@ -1,6 +1,6 @@
 /**
- * The course's own servers: how to start the teaching server in a mode, and
- * how to read the log of calls it received.
+ * The course's own servers: how to start the teaching server in a mode (and
+ * the delivery server), and how to read the log of calls each received.
  *
  * @module
  */
@@ -42,7 +42,31 @@ export function serverCommand(mode: string, log: string): string[] {
   ];
 }
 
-/** One call the teaching server received. */
+/**
+ * The command that starts the delivery server (`record_delivery`), appending
+ * each call it receives to `log`, which is all it may write.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(deliveryCommand("/tmp/d.jsonl").at(-3)!.endsWith("servers/delivery.ts"));
+ * ```
+ */
+export function deliveryCommand(log: string): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--quiet",
+    `--allow-write=${log}`,
+    new URL("servers/delivery.ts", ROOT).pathname,
+    "--log",
+    log,
+  ];
+}
+
+/** One call a course server received. */
 export interface ServerCall {
   name: string;
   arguments: Record<string, unknown>;

@@ -1,0 +1,282 @@
+/**
+ * JSON-RPC 2.0 over a server's stdio: one request at a time, each with a
+ * deadline, and each reply handed to an answer function that decides whether
+ * it answers the request that waits. A connection that delivered a reply it
+ * could not trust is not trusted again.
+ *
+ * @module
+ */
+
+import { drain, within } from "./_async.ts";
+import { answerFor, type AnswerFunction } from "./answer.ts";
+import { ProtocolError, TimeoutError } from "./errors.ts";
+import { readFrames, type SplitFrames, splitFrames } from "./framing.ts";
+import {
+  isObject,
+  type JsonObject,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  parseMessage,
+  type RequestId,
+} from "./jsonrpc.ts";
+import { ServerProcess, type ServerProcessOptions } from "./server_process.ts";
+
+/** Which way a message went: `>` client to server, `<` server to client. */
+export type Direction = ">" | "<";
+
+/** Options for {@linkcode Connection}; the process options are passed to its server. */
+export interface ConnectionOptions extends ServerProcessOptions {
+  /** The deadline for each request, in milliseconds. @default {30000} */
+  timeoutMs?: number;
+  /** The most bytes one incoming frame may take, newline included. @default {65536} */
+  limit?: number;
+  /** Decides whether a reply answers the waiting request. @default {answerFor} */
+  answer?: AnswerFunction;
+  /** Splits incoming bytes into frames. @default {splitFrames} */
+  splitFrames?: SplitFrames;
+  /** Receives every message on the wire, as sent or received, one line each. @default {undefined} */
+  transcript?: (direction: Direction, line: string) => void;
+}
+
+interface Waiting {
+  id: RequestId;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** How much a connection reads, and drops, after refusing what a server sent. */
+const DRAIN_AFTER_REFUSAL = 1 << 20;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * A JSON-RPC connection to a server it starts. It answers the server's own
+ * requests (`ping` with `{}`, anything else with "method not found"), skips
+ * notifications, and ends a request at once when the server exits, closes
+ * its stdout, or sends what cannot be trusted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { freshLog, serverCommand } from "./course.ts";
+ *
+ * const log = await freshLog("doc-connection");
+ * await using connection = new Connection(serverCommand("normal", log));
+ * assert.deepEqual(await connection.request("ping", {}), {});
+ * ```
+ */
+export class Connection implements AsyncDisposable {
+  readonly #server: ServerProcess;
+  readonly #timeoutMs: number;
+  readonly #answer: AnswerFunction;
+  readonly #transcript?: (direction: Direction, line: string) => void;
+  readonly #reading: Promise<void>;
+  readonly #watching: Promise<void>;
+  readonly #cancelled = new Set<RequestId>();
+  #nextId = 1;
+  #queue: Promise<unknown> = Promise.resolve();
+  #waiting?: Waiting;
+  #broken?: ProtocolError;
+
+  /** Start the server `command` (program and arguments). */
+  constructor(command: readonly string[], options: ConnectionOptions = {}) {
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#answer = options.answer ?? answerFor;
+    this.#transcript = options.transcript;
+    this.#server = new ServerProcess(command, options);
+    this.#reading = this.#read(options.limit ?? 65536, options.splitFrames ?? splitFrames);
+    this.#watching = this.#watchExit();
+  }
+
+  /** The server's process id, which is also its process-group id. */
+  get pid(): number {
+    return this.#server.pid;
+  }
+
+  /** The last lines the server wrote on stderr. */
+  stderrLines(): string[] {
+    return this.#server.stderrLines();
+  }
+
+  /**
+   * Send a request once the previous one has finished, and resolve with the
+   * result the answer function accepts. Rejects with `TimeoutError` when the
+   * deadline passes first (and, if `cancellable`, tells the server with
+   * `notifications/cancelled`), or with `ProtocolError` when the reply cannot
+   * be trusted or the server goes away.
+   */
+  request(method: string, params: JsonObject, { cancellable = true } = {}): Promise<JsonObject> {
+    const turn = this.#queue.then(() => this.#exchange(method, params, cancellable));
+    this.#queue = turn.catch(() => {});
+    return turn.then((result) => {
+      if (!isObject(result)) {
+        throw new ProtocolError(`The result of ${method} is not an object: ${String(result)}`);
+      }
+      return result;
+    });
+  }
+
+  /** Send a notification. */
+  notify(method: string, params?: JsonObject): void {
+    this.#send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+  }
+
+  /** Trust the connection no more: every later request fails with a `ProtocolError` saying why. */
+  distrust(reason: string): ProtocolError {
+    this.#broken ??= new ProtocolError(reason);
+    return this.#broken;
+  }
+
+  /**
+   * End the server and everything in its process group (see
+   * {@linkcode ServerProcess.close}). A request still waiting fails. Resolves
+   * with the server's exit status; calling it again is safe.
+   */
+  async close(): Promise<Deno.CommandStatus> {
+    this.#fail(new ProtocolError("The client is closed"));
+    const status = await this.#server.close();
+    await Promise.all([this.#reading, this.#watching]);
+    return status;
+  }
+
+  /** Close the connection at the end of an `await using` block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #exchange(method: string, params: JsonObject, cancellable: boolean): Promise<unknown> {
+    if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#waiting = undefined;
+        if (cancellable) {
+          this.#cancelled.add(id);
+          this.#send({
+            jsonrpc: "2.0",
+            method: "notifications/cancelled",
+            params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
+          });
+        }
+        reject(new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
+      this.#waiting = {
+        id,
+        resolve: (result) => (clearTimeout(timer), resolve(result)),
+        reject: (error) => (clearTimeout(timer), reject(error)),
+      };
+      this.#send({ jsonrpc: "2.0", id, method, params });
+    });
+  }
+
+  #send(message: JsonRpcMessage): void {
+    const line = JSON.stringify(message);
+    this.#transcript?.(">", line);
+    this.#server.send(encoder.encode(line + "\n")).catch((error) =>
+      this.#fail(
+        new ProtocolError(`Could not write to the server${this.#context()}`, { cause: error }),
+      )
+    );
+  }
+
+  async #read(limit: number, split: SplitFrames): Promise<void> {
+    const { stdout, closed } = this.#server;
+    try {
+      for await (const frames of readFrames(stdout, { limit, split, signal: closed })) {
+        for (const frame of frames) this.#receive(frame);
+        if (this.#broken !== undefined) break;
+      }
+      if (this.#broken === undefined && !closed.aborted) {
+        const status = await within(this.#server.exited, 100);
+        this.#fail(
+          new ProtocolError(
+            status === undefined
+              ? `The server closed its stdout but is still running${this.#context()}`
+              : exitMessage(status, this.#context()),
+          ),
+        );
+      }
+    } catch (error) {
+      this.#fail(error as ProtocolError);
+    }
+    // Read a little more, so that a server part-way through a long reply can finish
+    // it and exit when its input ends; a flood, past that, is left to block.
+    await drain(stdout, closed, { maxBytes: DRAIN_AFTER_REFUSAL });
+  }
+
+  async #watchExit(): Promise<void> {
+    const status = await this.#server.exited;
+    // Let the reader take the last bytes the server wrote before it went.
+    await within(this.#reading, 100);
+    this.#fail(new ProtocolError(exitMessage(status, this.#context())));
+  }
+
+  #receive(frame: Uint8Array): void {
+    this.#transcript?.("<", decoder.decode(frame));
+    if (this.#broken !== undefined) return;
+    let message: JsonRpcMessage;
+    try {
+      message = parseMessage(frame);
+    } catch (error) {
+      this.#fail(error as ProtocolError);
+      return;
+    }
+    if (!("method" in message)) this.#settle(message);
+    else if ("id" in message) this.#answerServer(message);
+    // Notifications need nothing from this client.
+  }
+
+  /** Answer a server's request: `ping` with `{}`, anything else with "method not found". */
+  #answerServer(request: JsonRpcRequest): void {
+    this.#send(
+      request.method === "ping" ? { jsonrpc: "2.0", id: request.id, result: {} } : {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: { code: -32601, message: `Method not found: ${request.method}` },
+      },
+    );
+  }
+
+  #settle(response: JsonRpcResponse): void {
+    if (response.id !== null && this.#cancelled.delete(response.id)) return;
+    const waiting = this.#waiting;
+    if (waiting === undefined) {
+      this.#fail(
+        new ProtocolError(
+          `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`,
+        ),
+      );
+      return;
+    }
+    this.#waiting = undefined;
+    try {
+      waiting.resolve(this.#answer(waiting.id, response));
+    } catch (error) {
+      this.#broken ??= error instanceof ProtocolError
+        ? error
+        : new ProtocolError("A reply was refused", { cause: error });
+      waiting.reject(error);
+    }
+  }
+
+  /** Trust the connection no more, and fail the request that waits. */
+  #fail(error: ProtocolError): void {
+    this.#broken ??= error;
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    waiting?.reject(error);
+  }
+
+  /** The server's last stderr lines, for an error message. */
+  #context(): string {
+    const lines = this.#server.stderrLines().slice(-5);
+    return lines.length === 0 ? "" : `; its last stderr lines:\n  ${lines.join("\n  ")}`;
+  }
+}
+
+function exitMessage(status: Deno.CommandStatus, context: string): string {
+  const how = status.signal === null ? `with code ${status.code}` : `on ${status.signal}`;
+  return `The server exited ${how}${context}`;
+}
