@@ -20,7 +20,7 @@ import {
   parseMessage,
   type RequestId,
 } from "./jsonrpc.ts";
-import { ServerProcess, type ServerProcessOptions } from "./server_process.ts";
+import { describeExit, ServerProcess, type ServerProcessOptions } from "./server_process.ts";
 
 /** Which way a message went: `>` client to server, `<` server to client. */
 export type Direction = ">" | "<";
@@ -277,6 +277,5 @@ export class Connection implements AsyncDisposable {
 }
 
 function exitMessage(status: Deno.CommandStatus, context: string): string {
-  const how = status.signal === null ? `with code ${status.code}` : `on ${status.signal}`;
-  return `The server exited ${how}${context}`;
+  return `The server exited with status ${describeExit(status)}${context}`;
 }

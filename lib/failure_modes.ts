@@ -11,6 +11,7 @@ import { Client } from "./client.ts";
 import { freshLog, serverCalls, serverCommand } from "./course.ts";
 import type { SplitFrames } from "./framing.ts";
 import { liveMembers } from "./process_group.ts";
+import { describeExit } from "./server_process.ts";
 
 /** The outcome a careful client should reach in each mode, with a one-second deadline. */
 export const EXPECTED_OUTCOMES = {
@@ -105,7 +106,7 @@ export async function tryMode(mode: string, options: TryModeOptions = {}): Promi
     detail,
     seconds: Math.round((performance.now() - started) / 100) / 10,
     serverCalls: (await serverCalls(log)).length,
-    exit: status.signal === null ? String(status.code) : `${status.code} (${status.signal})`,
+    exit: describeExit(status),
     leftRunning: liveMembers(client.pid)?.length ?? 0,
   };
 }

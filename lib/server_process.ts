@@ -136,3 +136,18 @@ export class ServerProcess {
     }
   }
 }
+
+/**
+ * A server's exit status in a few characters: `0`, `3`, or `143 (SIGTERM)`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(describeExit({ success: false, code: 143, signal: "SIGTERM" }), "143 (SIGTERM)");
+ * assert.equal(describeExit({ success: true, code: 0, signal: null }), "0");
+ * ```
+ */
+export function describeExit(status: Deno.CommandStatus): string {
+  return status.signal === null ? String(status.code) : `${status.code} (${status.signal})`;
+}

@@ -34,11 +34,11 @@ Deno.test("a server that exits mid-call fails that call at once, quoting its std
     await assert.rejects(client.callTool("echo", { text: "hi" }), (error: Error) => {
       // A TimeoutError here would mean the client waited for the deadline.
       assert.ok(error instanceof ProtocolError, `${error}`);
-      assert.match(error.message, /exited with code 3/);
+      assert.match(error.message, /exited with status 3/);
       assert.match(error.message, /fatal: the echo tool crashed/);
       return true;
     });
-    await assert.rejects(client.callTool("echo", { text: "again" }), /exited with code 3/);
+    await assert.rejects(client.callTool("echo", { text: "again" }), /exited with status 3/);
   }, { timeoutMs: 60_000 });
   assert.equal(status.code, 3);
 });
