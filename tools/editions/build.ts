@@ -27,7 +27,7 @@ export async function buildEditions(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const names = [...Deno.readDirSync(new URL("solutions/", root))]
     .map((entry) => entry.name)
-    .filter((name) => name.endsWith(".ipynb"))
+    .filter((name) => name.endsWith(".ipynb") && !name.startsWith("."))
     .sort();
   for (const name of names) {
     const source = `solutions/${name}`;
