@@ -33,14 +33,33 @@ export async function buildEditions(): Promise<Map<string, string>> {
     const source = `solutions/${name}`;
     try {
       const worked = parseNotebook(await Deno.readTextFile(new URL(source, root)), source);
-      files.set(source, formatNotebook(apply(worked, WORKED)));
-      files.set(`notebooks/${name}`, formatNotebook(apply(worked, STUDENT)));
+      files.set(source, await denoFmt(formatNotebook(apply(worked, WORKED))));
+      files.set(`notebooks/${name}`, await denoFmt(formatNotebook(apply(worked, STUDENT))));
     } catch (error) {
       if (error instanceof NotebookError) throw new NotebookError(`${source}: ${error.message}`);
       throw error;
     }
   }
   return files;
+}
+
+/** `text` as `deno fmt` lays out a notebook under the project's settings, so the two agree. */
+async function denoFmt(text: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext=ipynb", "-"],
+    cwd: root,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  if (code !== 0) {
+    throw new NotebookError(`deno fmt refused it: ${new TextDecoder().decode(stderr)}`);
+  }
+  return new TextDecoder().decode(stdout);
 }
 
 if (import.meta.main) {
