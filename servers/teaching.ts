@@ -155,8 +155,9 @@ function padded(response: JsonObject, bytes: number): JsonObject {
 function startGrandchild(pidFile: string): void {
   const grandchild = new Deno.Command("sleep", {
     args: ["300"],
-    // A mark that lets a check find this process after a test, whatever became of the server.
-    env: { MCP_COURSE_GRANDCHILD: pidFile },
+    // A mark that lets a check find this process after a test, whatever became of the
+    // server: the checkout it came from.
+    env: { MCP_COURSE_GRANDCHILD: new URL("../", import.meta.url).pathname },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",

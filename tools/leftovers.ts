@@ -1,12 +1,13 @@
 // Run after the tests: fail if any process they started is still running. It
-// looks for the course's servers and test fixtures by their command line, and
-// for the lingering server's grandchild by the mark in its environment.
+// looks for this checkout's servers and test fixtures by their command line,
+// and for the lingering server's grandchild by the mark in its environment,
+// which names the checkout (other checkouts may be testing at the same time).
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/process_group.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const marks = [`${root}servers/`, `${root}tests/fixtures/`, "MCP_COURSE_GRANDCHILD="];
+const marks = [`${root}servers/`, `${root}tests/fixtures/`, `MCP_COURSE_GRANDCHILD=${root}\0`];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
@@ -14,14 +15,14 @@ for (const entry of Deno.readDirSync("/proc")) {
   if (state === undefined || state === "Z" || state === "X") continue;
   const read = (file: string) => {
     try {
-      return Deno.readTextFileSync(`/proc/${entry.name}/${file}`).replaceAll("\0", " ");
+      return Deno.readTextFileSync(`/proc/${entry.name}/${file}`);
     } catch {
       return "";
     }
   };
   const cmdline = read("cmdline");
   if (marks.some((mark) => cmdline.includes(mark) || read("environ").includes(mark))) {
-    found.push(`${entry.name} (${state}): ${cmdline.trim()}`);
+    found.push(`${entry.name} (${state}): ${cmdline.replaceAll("\0", " ").trim()}`);
   }
 }
 if (found.length > 0) {
