@@ -1,13 +1,18 @@
 // Run after the tests: fail if any process they started is still running. It
-// looks for this checkout's servers and test fixtures by their command line,
-// and for the lingering server's grandchild by the mark in its environment,
-// which names the checkout (other checkouts may be testing at the same time).
+// looks for the course's servers, the test fixtures and the published servers
+// the interop tests start by their command line, and for grandchildren by the
+// mark in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/process_group.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const marks = [`${root}servers/`, `${root}tests/fixtures/`, `MCP_COURSE_GRANDCHILD=${root}\0`];
+const marks = [
+  `${root}servers/`,
+  `${root}tests/fixtures/`,
+  "npm:@modelcontextprotocol/server-everything",
+  "MCP_COURSE_GRANDCHILD=",
+];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;

@@ -1,0 +1,299 @@
+// Every misbehaviour the careful client is tried against, beyond the teaching
+// server's modes, with the outcome it must reach: the tests in
+// misbehaviour_test.ts assert each one, and `deno task misbehaviour-table`
+// writes them, as they stand here, into README.md.
+
+import assert from "node:assert/strict";
+import { Client, type ClientOptions } from "../lib/client.ts";
+import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
+import { endMarked, markedProcesses, newMark, until } from "./_marked.ts";
+
+/** What a check is given: the open client (if any), the mark, and the wire so far. */
+export interface CheckContext {
+  client: Client;
+  /** The mark of the processes the server started (see tests/_marked.ts). */
+  mark: string;
+  /** Every line on the wire: `> ` client to server, `< ` server to client. */
+  wire: string[];
+}
+
+/** One way a server misbehaves, and what the careful client must make of it. */
+export interface Misbehaviour {
+  /** What the server does, as the README's table says it. */
+  does: string;
+  /** The server's command, given the mark for the processes it starts. */
+  command: (mark: string) => string[];
+  /** Client options beyond the defaults (`echo` allowed, a 60-second deadline). */
+  options?: ClientOptions;
+  /**
+   * How the client comes out of initialize, listTools, then `echo({text: "hi"})`:
+   * `answered`, or `ERROR at STEP` (the error's class name, and the step it ended).
+   */
+  outcome: string;
+  /** What the answer, or the error's message, must match. */
+  says: RegExp;
+  /** How the server ended after `close()`: `exit N` or the signal. */
+  ended: string;
+  /** What may still be running after `close()`. @default {"nothing"} */
+  leftRunning?: string;
+  /** More checks while the client is open (after the call) and after it closed. */
+  check?: {
+    open?: (context: CheckContext) => void | Promise<void>;
+    closed?: (context: CheckContext) => void | Promise<void>;
+  };
+}
+
+const LIMIT = 65536;
+const LIMIT_TEXT = LIMIT.toLocaleString("en");
+
+/** The fixture `scenario` with an argument: its own, or else the mark. */
+const scenario = (name: string, argument?: string) => (mark: string) => [
+  ...fixtureCommand(name),
+  argument ?? mark,
+];
+
+/** The fixture `scenario`, allowed to start the programs it needs. */
+const starting = (name: string) => (mark: string) => {
+  const command = fixtureCommand(name);
+  const script = command.findIndex((part) => part.endsWith("misbehaving.ts"));
+  command.splice(script, 0, "--allow-run=sh,sleep,setsid");
+  return [...command, mark];
+};
+
+const received = (wire: string[], method: string) =>
+  wire.filter((line) => line.startsWith("< ") && JSON.parse(line.slice(2)).method === method);
+
+const idOfWrongType = (id: string): Misbehaviour => ({
+  does: `answers with the id \`${id}\``,
+  command: scenario("id-type", id),
+  outcome: "ProtocolError at tools/call",
+  says: /A response id must be a string or an integer/,
+  ended: "exit 0",
+});
+
+/** Every misbehaviour tried, in the order of the README's table. */
+export const MISBEHAVIOURS: Misbehaviour[] = [
+  // Bytes and frames
+  {
+    does: "writes its reply one byte per write, a millisecond apart",
+    command: scenario("dribble"),
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "exit 0",
+  },
+  {
+    does: `replies with a frame of exactly ${LIMIT_TEXT} bytes, the limit`,
+    command: scenario("frame-bytes", String(LIMIT)),
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "exit 0",
+  },
+  {
+    does: `replies with a frame of ${(LIMIT + 1).toLocaleString("en")} bytes, one over the limit`,
+    command: scenario("frame-bytes", String(LIMIT + 1)),
+    outcome: "ProtocolError at tools/call",
+    // Refused as soon as 65,536 bytes have come without a newline: before the line ends.
+    says: /65536 bytes without a newline have reached the 65536-byte limit/,
+    ended: "exit 0",
+  },
+  {
+    does: "writes 200 MB with no newline",
+    command: scenario("flood"),
+    options: { graceMs: 200 },
+    outcome: "ProtocolError at tools/call",
+    says: /without a newline have reached the 65536-byte limit/,
+    ended: "SIGTERM",
+  },
+  {
+    does: "puts a byte that is never UTF-8 (0xFF) in its reply",
+    command: scenario("invalid-utf8"),
+    outcome: "ProtocolError at tools/call",
+    says: /is not valid UTF-8/,
+    ended: "exit 0",
+  },
+  // JSON-RPC
+  {
+    does: "wraps its reply in a JSON-RPC batch (an array)",
+    command: scenario("batch"),
+    outcome: "ProtocolError at tools/call",
+    says: /A JSON-RPC batch \(an array\) is not allowed/,
+    ended: "exit 0",
+  },
+  {
+    does: 'labels its reply `"jsonrpc": "1.0"`',
+    command: scenario("jsonrpc-1.0"),
+    outcome: "ProtocolError at tools/call",
+    says: /Expected "jsonrpc": "2.0", got "1.0"/,
+    ended: "exit 0",
+  },
+  {
+    does: "sends a reply with both `result` and `error`",
+    command: scenario("result-and-error"),
+    outcome: "ProtocolError at tools/call",
+    says: /A response has both "result" and "error"/,
+    ended: "exit 0",
+  },
+  {
+    does: 'answers request 3 with the id `"3"`',
+    command: scenario("string-id"),
+    outcome: "ProtocolError at tools/call",
+    says: /The reply's id "3" does not match the request's id 3/,
+    ended: "exit 0",
+  },
+  idOfWrongType("true"),
+  idOfWrongType("null"),
+  idOfWrongType("3.5"),
+  idOfWrongType("[3]"),
+  // The conversation
+  {
+    does: "sends 10,000 notifications before its reply",
+    command: scenario("notification-storm"),
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "exit 0",
+    check: {
+      open: ({ wire }) => assert.equal(received(wire, "notifications/message").length, 10_000),
+    },
+  },
+  {
+    does: "sends a `ping` and a `sampling/createMessage` request mid-call",
+    command: scenario("server-requests"),
+    outcome: "answered",
+    says: /"id":"server-1","result":\{\}.*"id":"server-2","error":\{"code":-32601/,
+    ended: "exit 0",
+  },
+  {
+    does: "answers its first call after the deadline (100 ms)",
+    command: scenario("first-call-late"),
+    options: { timeoutMs: 100 },
+    outcome: "TimeoutError at tools/call",
+    says: /tools\/call \(id 3\) had no reply within 100 ms/,
+    ended: "exit 0",
+    check: {
+      // Once the late reply has come (and been dropped), the next call gets its own answer.
+      open: async ({ client, wire }) => {
+        await until(
+          () => wire.some((line) => line.startsWith("< ") && line.includes('"id":3')),
+          "the late reply came",
+        );
+        assert.equal(await client.callTool("echo", { text: "2" }), "2");
+      },
+    },
+  },
+  {
+    does: "gives the same cursor twice",
+    command: scenario("repeated-cursor"),
+    outcome: "ProtocolError at tools/list",
+    says: /tools\/list gave a cursor it had given before/,
+    ended: "exit 0",
+  },
+  {
+    does: "gives a new cursor on every page, forever (at most 5 pages)",
+    command: scenario("endless-pages"),
+    options: { maxPages: 5 },
+    outcome: "ProtocolError at tools/list",
+    says: /tools\/list went on past 5 pages/,
+    ended: "exit 0",
+  },
+  // The process
+  {
+    does: "exits with code 3 in the middle of a call",
+    command: scenario("exit-mid-call"),
+    outcome: "ProtocolError at tools/call",
+    says: /The server exited with code 3; its last stderr lines:\n {2}fatal: the echo tool crashed/,
+    ended: "exit 3",
+  },
+  {
+    does: "closes its stdout mid-call but keeps running",
+    command: () => ["sh", new URL("./fixtures/close_stdout.sh", import.meta.url).pathname],
+    outcome: "ProtocolError at tools/call",
+    says: /The server closed its stdout but is still running/,
+    ended: "exit 0",
+  },
+  {
+    does: "ignores SIGTERM and the end of its input",
+    command: scenario("ignore-sigterm"),
+    options: { graceMs: 200 },
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "SIGKILL",
+  },
+  {
+    does: "starts four processes in its group: one holds its stdout, one has a child, " +
+      "one ignores SIGTERM",
+    command: starting("grandchildren"),
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "exit 0",
+    check: {
+      open: ({ mark }) => until(() => markedProcesses(mark).length === 4, "four processes run"),
+    },
+  },
+  {
+    does: "starts a process in a new session (`setsid`), outside its process group",
+    command: starting("escape"),
+    outcome: "answered",
+    says: /^hi$/,
+    ended: "exit 0",
+    leftRunning: "**the escaped process**: `close()` cannot reach it (the test ends it)",
+    check: {
+      open: ({ mark }) => until(() => markedProcesses(mark).length === 1, "the process runs"),
+      // The containment limit, measured: it is still running, in a session of its own.
+      closed: ({ mark }) => assert.equal(markedProcesses(mark).length, 1),
+    },
+  },
+];
+
+/** What happened when the client met a misbehaving server. */
+export interface Observed {
+  outcome: string;
+  /** The answer, or the error's message. */
+  said: string;
+  ended: string;
+}
+
+/**
+ * Start the server of `misbehaviour`, initialize, list tools and call `echo`
+ * with a careful client; close it; check that its process group is gone and
+ * that nothing it started is left but what `leftRunning` allows. Whatever
+ * happens, every process the server marked is ended before this returns.
+ */
+export async function tryMisbehaviour(misbehaviour: Misbehaviour): Promise<Observed> {
+  const mark = newMark("misbehaviour");
+  const wire: string[] = [];
+  const client = new Client(misbehaviour.command(mark), {
+    allowed: ["echo"],
+    timeoutMs: 60_000,
+    transcript: (direction, line) => wire.push(`${direction} ${line}`),
+    ...misbehaviour.options,
+  });
+  const context = { client, mark, wire };
+  try {
+    let outcome = "answered";
+    let said: string;
+    let step = "initialize";
+    try {
+      await client.initialize();
+      step = "tools/list";
+      await client.listTools();
+      step = "tools/call";
+      said = await client.callTool("echo", { text: "hi" });
+    } catch (error) {
+      outcome = `${(error as Error).name} at ${step}`;
+      said = (error as Error).message;
+    }
+    let status: Deno.CommandStatus;
+    try {
+      await misbehaviour.check?.open?.(context);
+    } finally {
+      status = await client.close();
+    }
+    assertGroupGone(client.pid);
+    await misbehaviour.check?.closed?.(context);
+    if (misbehaviour.leftRunning === undefined) assert.deepEqual(markedProcesses(mark), []);
+    return { outcome, said, ended: status.signal ?? `exit ${status.code}` };
+  } finally {
+    await client.close();
+    await endMarked(mark);
+  }
+}
