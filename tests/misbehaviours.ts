@@ -200,7 +200,8 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     does: "exits with code 3 in the middle of a call",
     command: scenario("exit-mid-call"),
     outcome: "ProtocolError at tools/call",
-    says: /The server exited with code 3; its last stderr lines:\n {2}fatal: the echo tool crashed/,
+    says:
+      /The server exited with status 3; its last stderr lines:\n {2}fatal: the echo tool crashed/,
     ended: "exit 3",
   },
   {

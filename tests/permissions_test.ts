@@ -93,7 +93,7 @@ async function refusedToStart(command: string[], says: RegExp): Promise<void> {
   try {
     await assert.rejects(client.initialize(), (error: Error) => {
       assert.ok(error instanceof ProtocolError, `${error}`);
-      assert.match(error.message, /The server exited with code 1/);
+      assert.match(error.message, /The server exited with status 1/);
       return true;
     });
     assert.match(client.stderrLines().join("\n"), says);
