@@ -165,7 +165,8 @@ Deno.test("the four calls give ate, comió and two objects once unwrapped", asyn
   });
 });
 
-Deno.test("a transcript holds a complete handshake, tools/list and four tools/call round trips", async () => {
+/** The transcript of the canonical flow: the handshake, the tool list and one call to each tool. */
+async function canonicalTranscript(): Promise<Transcript> {
   const transcript = new Transcript();
   const client = await readyClient({ transcript: transcript.record });
   try {
@@ -176,6 +177,11 @@ Deno.test("a transcript holds a complete handshake, tools/list and four tools/ca
   } finally {
     await client.close();
   }
+  return transcript;
+}
+
+Deno.test("a transcript holds a complete handshake, tools/list and four tools/call round trips", async () => {
+  const transcript = await canonicalTranscript();
   const exchanges = roundTrips(transcript.text());
   assert.deepEqual(exchanges.map(({ method, reply }) => [method, reply]), [
     ["initialize", "result"],
@@ -185,6 +191,12 @@ Deno.test("a transcript holds a complete handshake, tools/list and four tools/ca
   ]);
   assert.equal(transcript.lines().length, 13);
   assert.ok(transcript.lines().every((line) => /^[<>] \{/.test(line)));
+});
+
+Deno.test("the canonical transcript is the same byte for byte on every run", async () => {
+  const first = await canonicalTranscript();
+  const second = await canonicalTranscript();
+  assert.equal(first.text(), second.text());
 });
 
 Deno.test("the server's stderr lines are forwarded with a [server] prefix", async () => {
