@@ -6,7 +6,8 @@
 import { readStat } from "../lib/process_group.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const marks = [`${root}servers/`, `${root}tests/fixtures/`, "MCP_COURSE_GRANDCHILD="];
+// The grandchild mark holds its pid file, under this checkout: other checkouts are not ours.
+const marks = [`${root}servers/`, `${root}tests/fixtures/`, `MCP_COURSE_GRANDCHILD=${root}`];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
