@@ -9,16 +9,15 @@ import { apply, formatNotebook, NotebookError, parseNotebook, type Transform } f
 import { replaceSolutions } from "./replace_solutions.ts";
 import { stripOutputs } from "./strip_outputs.ts";
 
-/** How the worked edition is stored: as written, never run. */
-export const WORKED: readonly Transform[] = [stripOutputs, markEdition("worked")];
+/** How the worked edition of `unit` is stored: as written, never run. */
+export function worked(unit: string): Transform[] {
+  return [stripOutputs, markEdition(unit, "worked")];
+}
 
-/** How a student edition is made from its worked edition. */
-export const STUDENT: readonly Transform[] = [
-  dropHidden,
-  replaceSolutions,
-  stripOutputs,
-  markEdition("student"),
-];
+/** How the student edition of `unit` is made from its worked edition. */
+export function student(unit: string): Transform[] {
+  return [dropHidden, replaceSolutions, stripOutputs, markEdition(unit, "student")];
+}
 
 const root = new URL("../../", import.meta.url);
 
@@ -32,9 +31,10 @@ export async function buildEditions(): Promise<Map<string, string>> {
   for (const name of names) {
     const source = `solutions/${name}`;
     try {
-      const worked = parseNotebook(await Deno.readTextFile(new URL(source, root)), source);
-      files.set(source, await denoFmt(formatNotebook(apply(worked, WORKED))));
-      files.set(`notebooks/${name}`, await denoFmt(formatNotebook(apply(worked, STUDENT))));
+      const notebook = parseNotebook(await Deno.readTextFile(new URL(source, root)), source);
+      const unit = name.replace(/\.ipynb$/, "");
+      files.set(source, await denoFmt(formatNotebook(apply(notebook, worked(unit)))));
+      files.set(`notebooks/${name}`, await denoFmt(formatNotebook(apply(notebook, student(unit)))));
     } catch (error) {
       if (error instanceof NotebookError) throw new NotebookError(`${source}: ${error.message}`);
       throw error;

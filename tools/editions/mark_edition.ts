@@ -1,5 +1,6 @@
 /**
- * Record in a notebook's metadata which edition it is.
+ * Record in a notebook's metadata which unit and which edition it is, so that
+ * the autograder can tell a learner's notebook apart without its file name.
  *
  * @module
  */
@@ -7,22 +8,22 @@
 import type { Notebook, Transform } from "./notebook.ts";
 
 /**
- * A transform that records `edition` under `metadata.course.edition`.
+ * A transform that records `unit` and `edition` under `metadata.course`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const notebook = { nbformat: 4, nbformat_minor: 5, metadata: { kernelspec: {} }, cells: [] };
- * assert.deepEqual(markEdition("student")(notebook).metadata, {
+ * assert.deepEqual(markEdition("ch14-b", "student")(notebook).metadata, {
  *   kernelspec: {},
- *   course: { edition: "student" },
+ *   course: { edition: "student", unit: "ch14-b" },
  * });
  * ```
  */
-export function markEdition(edition: string): Transform {
+export function markEdition(unit: string, edition: "worked" | "student"): Transform {
   return (notebook: Notebook) => ({
     ...notebook,
-    metadata: { ...notebook.metadata, course: { edition } },
+    metadata: { ...notebook.metadata, course: { edition, unit } },
   });
 }

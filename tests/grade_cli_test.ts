@@ -1,0 +1,254 @@
+// `deno task grade` as an instructor uses it: full marks for the worked
+// editions, the honest low score of the student editions as shipped, one-line
+// errors with exit status 2 for input it cannot grade, a learner's runaway code
+// costing only that learner's checks, and claims in a JSON file earning nothing.
+
+import assert from "node:assert/strict";
+import { UNITS } from "../tools/grading/units/mod.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const scratch = await Deno.makeTempDir({ prefix: "grade-test-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+
+interface Results {
+  submission: string;
+  unit: string;
+  score: number;
+  max_score: number;
+  output: string;
+  tests: {
+    name: string;
+    score: number;
+    max_score: number;
+    status: string;
+    output: string;
+    visibility: string;
+  }[];
+}
+
+/** Run the grader; return its exit code, what it printed, and the JSON results. */
+async function grade(...args: string[]) {
+  const json = `${scratch}/${crypto.randomUUID()}.json`;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", ...args, "--json", json],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const results = await Deno.readTextFile(json).then(JSON.parse).catch(() => undefined);
+  const list: Results[] = results === undefined ? [] : Array.isArray(results) ? results : [results];
+  return {
+    code,
+    out: new TextDecoder().decode(stdout),
+    err: new TextDecoder().decode(stderr),
+    list,
+  };
+}
+
+/** Write `files` (name to text) into a new folder of their own. */
+async function folder(files: Record<string, string>): Promise<string> {
+  const path = await Deno.makeTempDir({ dir: scratch });
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.mkdir(`${path}/${name.split("/").slice(0, -1).join("/")}`, { recursive: true });
+    await Deno.writeTextFile(`${path}/${name}`, text);
+  }
+  return path;
+}
+
+const byUnit = (list: Results[], unit: string) => list.find((r) => r.unit === unit)!;
+
+Deno.test("the worked editions get full marks", async () => {
+  const { code, list } = await grade(
+    `${root}solutions/ch14-a.ipynb`,
+    `${root}solutions/ch14-b.ipynb`,
+  );
+  assert.equal(code, 0);
+  for (const unit of ["ch14-a", "ch14-b"]) {
+    const results = byUnit(list, unit);
+    assert.ok(results.max_score > 10);
+    assert.equal(
+      results.score,
+      results.max_score,
+      JSON.stringify(results.tests.filter((t) => t.score === 0)),
+    );
+  }
+});
+
+Deno.test("the student editions as shipped get the starters' honest low score", async () => {
+  const { code, list } = await grade(
+    `${root}notebooks/ch14-a.ipynb`,
+    `${root}notebooks/ch14-b.ipynb`,
+  );
+  assert.equal(code, 0);
+  assert.equal(byUnit(list, "ch14-a").score, 0);
+  const b = byUnit(list, "ch14-b");
+  // The splitFrames starter splits correctly and checks nothing: the cases without a limit pass.
+  assert.equal(b.score, 7);
+  assert.ok(
+    b.tests.filter((t) => t.name.startsWith("transferProblems")).every((t) => t.score === 0),
+  );
+  assert.ok(b.tests.some((t) => t.output === "not written yet"));
+});
+
+Deno.test("the results are in the format autograding platforms read", async () => {
+  const { list } = await grade(`${root}notebooks/ch14-b.ipynb`);
+  const [results] = list;
+  assert.equal(typeof results.score, "number");
+  for (const test of results.tests) {
+    assert.deepEqual(Object.keys(test).sort(), [
+      "max_score",
+      "name",
+      "output",
+      "score",
+      "status",
+      "visibility",
+    ]);
+    assert.ok(["passed", "failed"].includes(test.status));
+  }
+  const hidden = results.tests.filter((t) => t.name.includes("hidden case"));
+  const spec = UNITS["ch14-b"].functions.flatMap((fn) => fn.cases.filter((c) => c.hidden));
+  assert.equal(hidden.length, spec.length);
+  assert.ok(
+    hidden.every((t) => t.output === "passed" || t.output === "failed"),
+    "a hidden case says more",
+  );
+});
+
+const submission = async () =>
+  JSON.parse(await Deno.readTextFile(`${root}tests/grading/ch14-b-student-submission.json`));
+
+const BAD_INPUT: [string, () => Promise<string>, RegExp][] = [
+  [
+    "a missing file",
+    () => Promise.resolve(`${scratch}/no-such-file.json`),
+    /no such file or folder/,
+  ],
+  [
+    "a file that is not JSON",
+    () => folder({ "s.json": "{not json" }).then((f) => `${f}/s.json`),
+    /is not JSON/,
+  ],
+  [
+    "a schema violation",
+    async () =>
+      folder({ "s.json": JSON.stringify({ ...await submission(), planned_minutes: "ninety" }) })
+        .then((f) => `${f}/s.json`),
+    /does not match the ch14-b-submission schema: \/planned_minutes must be equal to constant/,
+  ],
+  [
+    "an unknown unit",
+    () => folder({ "s.json": JSON.stringify({ unit: "ch99-z" }) }).then((f) => `${f}/s.json`),
+    /names unit "ch99-z", which the grader does not know/,
+  ],
+  [
+    "a notebook that is not JSON",
+    () => folder({ "ch14-b.ipynb": "<html>" }).then((f) => `${f}/ch14-b.ipynb`),
+    /is not JSON/,
+  ],
+  [
+    "a module of no known unit",
+    () => folder({ "m.ts": "export const x = 1;" }).then((f) => `${f}/m.ts`),
+    /pass --unit/,
+  ],
+];
+
+for (const [label, make, message] of BAD_INPUT) {
+  Deno.test(`the grader reports ${label} in one line, with exit status 2`, async () => {
+    const { code, err } = await grade(await make());
+    assert.equal(code, 2);
+    const lines = err.trim().split("\n");
+    assert.equal(lines.length, 1, err);
+    assert.match(lines[0], /^grade: /);
+    assert.match(lines[0], message);
+    assert.doesNotMatch(err, /\n\s+at /, "a stack trace");
+  });
+}
+
+Deno.test("the grader refuses an unknown --unit, and a run with no path", async () => {
+  const bad = await grade(`${root}notebooks/ch14-b.ipynb`, "--unit", "ch99");
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /^grade: --unit: unknown unit ch99/);
+  const none = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade"],
+    cwd: root,
+    stderr: "piped",
+  }).output();
+  assert.equal(none.code, 2);
+});
+
+Deno.test("a bad input does not stop the others from being graded", async () => {
+  const { code, list } = await grade(`${scratch}/missing.json`, `${root}solutions/ch14-a.ipynb`);
+  assert.equal(code, 2);
+  assert.equal(list.length, 1);
+  assert.equal(list[0].score, list[0].max_score);
+});
+
+const RUNAWAY = `
+export function splitFrames(buffer: Uint8Array, limit: number) {
+  if (limit === 64) while (true) { /* never returns */ }
+  Deno.readTextFileSync("/etc/hostname");
+  return [[], buffer];
+}
+export function transferProblems() {
+  for (let i = 0; i < 1e5; i++) console.log("flooding the output ".repeat(10));
+  Deno.exit(0);
+}
+`;
+
+Deno.test("runaway learner code costs that learner its checks, and the next learner is graded", async () => {
+  const klass = await folder({
+    "a-runaway/ch14-b.ts": RUNAWAY,
+    "b-worked/ch14-b.ipynb": await Deno.readTextFile(`${root}solutions/ch14-b.ipynb`),
+  });
+  const { code, list } = await grade(klass);
+  assert.equal(code, 0);
+  assert.deepEqual(list.map((r) => r.submission.split("/").at(-1)), ["a-runaway", "b-worked"]);
+  assert.equal(list[0].score, 0);
+  assert.match(list[0].tests[0].output, /did not finish within/);
+  assert.equal(list[1].score, list[1].max_score);
+});
+
+Deno.test("a JSON file alone earns nothing, however good its claims", async () => {
+  const claims = await submission();
+  for (const row of claims.frames) row.status = "PASS";
+  for (const row of claims.transfer) row.passed = true;
+  const dir = await folder({ "ch14-b-submission-v1.json": JSON.stringify(claims) });
+  const { code, list } = await grade(dir);
+  assert.equal(code, 0);
+  assert.equal(list[0].score, 0);
+  assert.match(list[0].output, /No code came with this submission/);
+});
+
+Deno.test("claims the re-run contradicts score nothing for that function", async () => {
+  const claims = await submission();
+  for (const row of claims.frames) row.status = "PASS";
+  const dir = await folder({
+    "ch14-b.ipynb": await Deno.readTextFile(`${root}notebooks/ch14-b.ipynb`),
+    "ch14-b-submission-v1.json": JSON.stringify(claims),
+  });
+  const { list } = await grade(dir);
+  const [results] = list;
+  const claimsCheck = results.tests.find((t) =>
+    t.name === "the submission's claims match the re-run"
+  )!;
+  assert.equal(claimsCheck.status, "failed");
+  assert.match(
+    claimsCheck.output,
+    /splitFrames: "a complete frame beyond the limit" claimed passed, re-run did not pass/,
+  );
+  assert.ok(
+    results.tests.filter((t) => t.name.startsWith("splitFrames")).every((t) => t.score === 0),
+  );
+  assert.equal(results.score, 0);
+});
+
+Deno.test("honest claims beside the learner's notebook match the re-run", async () => {
+  const dir = await folder({
+    "ch14-b.ipynb": await Deno.readTextFile(`${root}notebooks/ch14-b.ipynb`),
+    "ch14-b-submission-v1.json": JSON.stringify(await submission()),
+  });
+  const [results] = (await grade(dir)).list;
+  assert.equal(results.tests.find((t) => t.max_score === 0)!.status, "passed");
+  assert.equal(results.score, 7);
+  assert.match(results.output, /marked for human review/);
+});
