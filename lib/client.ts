@@ -11,6 +11,7 @@ import { Connection, type ConnectionOptions } from "./connection.ts";
 import { ProtocolError } from "./errors.ts";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
 import { schemaProblems } from "./schema.ts";
+import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
 import { toolText } from "./tool_text.ts";
 import config from "../deno.json" with { type: "json" };
@@ -72,6 +73,11 @@ export class Client implements AsyncDisposable {
   /** The last lines the server wrote on stderr. */
   stderrLines(): string[] {
     return this.#connection.stderrLines();
+  }
+
+  /** What closing the server did, and when: its input closed, each signal, its exit. */
+  closeSteps(): CloseStep[] {
+    return this.#connection.closeSteps();
   }
 
   /**

@@ -20,7 +20,12 @@ import {
   parseMessage,
   type RequestId,
 } from "./jsonrpc.ts";
-import { describeExit, ServerProcess, type ServerProcessOptions } from "./server_process.ts";
+import {
+  type CloseStep,
+  describeExit,
+  ServerProcess,
+  type ServerProcessOptions,
+} from "./server_process.ts";
 
 /** Which way a message went: `>` client to server, `<` server to client. */
 export type Direction = ">" | "<";
@@ -98,6 +103,11 @@ export class Connection implements AsyncDisposable {
   /** The last lines the server wrote on stderr. */
   stderrLines(): string[] {
     return this.#server.stderrLines();
+  }
+
+  /** What closing the server did, and when (see {@linkcode ServerProcess.closeSteps}). */
+  closeSteps(): CloseStep[] {
+    return this.#server.closeSteps();
   }
 
   /**

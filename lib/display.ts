@@ -125,6 +125,24 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
   }</tbody></table>`;
 }
 
+/**
+ * Show an SVG picture inside the Deno Jupyter kernel, with `text` beside it
+ * for frontends that show no pictures; elsewhere, print `text`.
+ *
+ * @example
+ * ```ts
+ * await showSvg('<svg xmlns="http://www.w3.org/2000/svg"/>', "an empty picture");
+ * ```
+ */
+export async function showSvg(svg: string, text: string): Promise<void> {
+  if (inKernel()) {
+    await Deno.jupyter.display({ "image/svg+xml": svg, "text/plain": text }, { raw: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  } else {
+    console.log(text);
+  }
+}
+
 /** Whether this code runs in the Deno Jupyter kernel (elsewhere `Deno.jupyter` throws). */
 export function inKernel(): boolean {
   try {

@@ -14,6 +14,12 @@ import { StderrTail } from "./stderr_tail.ts";
 /** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "DENO_DIR"];
 
+/** One step of closing a server, at a `performance.now()` time. */
+export interface CloseStep {
+  at: number;
+  what: string;
+}
+
 /** Options for {@linkcode ServerProcess}. */
 export interface ServerProcessOptions {
   /** Variables added to the small inherited environment. @default {{ NO_COLOR: "1" }} */
@@ -53,6 +59,7 @@ export class ServerProcess {
   readonly #draining: Promise<void>;
   readonly #graceMs: number;
   readonly #stop = new AbortController();
+  readonly #steps: CloseStep[] = [];
   #closing?: Promise<Deno.CommandStatus>;
 
   /** Start `command` (program and arguments). Throws `Deno.errors.NotFound` if it does not exist. */
@@ -75,7 +82,10 @@ export class ServerProcess {
     }).spawn();
     this.pid = child.pid;
     this.stdout = child.stdout;
-    this.exited = child.status;
+    this.exited = child.status.then((status) => {
+      this.#step(`exited: ${describeExit(status)}`);
+      return status;
+    });
     this.closed = this.#stop.signal;
     this.#writer = child.stdin.getWriter();
     this.#graceMs = options.graceMs ?? 1000;
@@ -96,6 +106,18 @@ export class ServerProcess {
   }
 
   /**
+   * What closing did, and when (`performance.now()` times): the input closed,
+   * each signal sent to the group, the server's exit.
+   */
+  closeSteps(): CloseStep[] {
+    return [...this.#steps];
+  }
+
+  #step(what: string): void {
+    this.#steps.push({ at: performance.now(), what });
+  }
+
+  /**
    * End the server: close its stdin and give it `graceMs` to exit, then
    * SIGTERM its whole process group, then SIGKILL. Once the server has
    * exited, any process still alive in its group (a grandchild it started) is
@@ -110,13 +132,16 @@ export class ServerProcess {
   async #shutdown(): Promise<Deno.CommandStatus> {
     // Not awaited: closing blocks while a server that stopped reading leaves the pipe full.
     this.#writer.close().catch(() => {});
+    this.#step("stdin closed");
     let status = await within(this.exited, this.#graceMs);
     if (status === undefined) {
       signalGroup(this.pid, "SIGTERM");
+      this.#step("SIGTERM to the process group");
       status = await within(this.exited, this.#graceMs);
     }
     if (status === undefined) {
       signalGroup(this.pid, "SIGKILL");
+      this.#step("SIGKILL to the process group");
       status = await this.exited;
     }
     await this.#endGroup();
@@ -131,6 +156,7 @@ export class ServerProcess {
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
       if (!groupAlive(this.pid)) return;
       signalGroup(this.pid, signal);
+      this.#step(`${signal} to what was left of the group`);
       const deadline = Date.now() + this.#graceMs;
       while (Date.now() < deadline && groupAlive(this.pid)) await sleep(10);
     }

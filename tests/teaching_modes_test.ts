@@ -65,6 +65,28 @@ Deno.test("the hung server times out, and close() ends it with SIGTERM", async (
   assert.equal(calls.length, 1);
 });
 
+Deno.test("closeSteps records the hung server's ending, in order", async () => {
+  const log = await freshLog("test-hang-steps");
+  const client = new Client(serverCommand("hang", log), {
+    allowed: ["word_count"],
+    timeoutMs: 200,
+  });
+  try {
+    await client.initialize();
+    await client.listTools();
+    await assert.rejects(client.callTool("word_count", { text: "one" }), TimeoutError);
+  } finally {
+    await client.close();
+  }
+  const steps = client.closeSteps();
+  assert.deepEqual(steps.map((step) => step.what), [
+    "stdin closed",
+    "SIGTERM to the process group",
+    "exited: 143 (SIGTERM)",
+  ]);
+  assert.ok(steps.every((step, i) => i === 0 || step.at >= steps[i - 1].at));
+});
+
 Deno.test("the old-version server is refused and receives no call", async () => {
   const { error, calls } = await ask("old-version");
   assert.ok(error instanceof ProtocolError);

@@ -52,8 +52,13 @@ Deno.test("the student Unit A runs to its end and reports the unfinished work", 
 });
 
 Deno.test("the worked Unit B passes every check, holdouts included, and saves its submission", async () => {
-  const { text, work } = await run("solutions/ch14-b.ipynb");
+  const { text, work, notebook } = await run("solutions/ch14-b.ipynb");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-b" });
+  const pictures = notebook.cells.flatMap((cell) => cell.outputs ?? [])
+    .filter((output) => JSON.stringify(output).includes("image/svg+xml"));
+  assert.equal(pictures.length, 2, "the stale-server sequence diagram and the hung-call timeline");
+  assert.match(text, /client <- server {2}result #3: "4" {2}\(taken as the answer to #4\)/);
+  assert.match(text, /SIGTERM to the process group/);
   assert.deepEqual(reportLine(text, "COURSE_REPORT"), {
     edition: "instructor",
     starting_evidence: "SUPPLIED_REFERENCE",
