@@ -21,13 +21,13 @@ export interface GradeCase {
   expected: unknown;
 }
 
-/** What happened in one case. */
-export interface GradeRow {
+/** What happened in one case (a type, not an interface, so rows are `showTable` rows too). */
+export type GradeRow = {
   case: string;
   expected: unknown;
   observed: unknown;
   status: "PASS" | "FAIL" | "UNFINISHED";
-}
+};
 
 /** Options for {@linkcode gradeCases}. */
 export interface GradeOptions {
@@ -54,12 +54,14 @@ export interface ExpectedThrow {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { showTable } from "./display.ts";
  *
  * const rows = gradeCases((a: number, b: number) => a + b, [
  *   { label: "adds", args: [2, 2], expected: 4 },
  *   { label: "refuses", args: [1, 1], expected: { throws: "RangeError" } },
  * ]);
  * assert.deepEqual(rows.map((row) => row.status), ["PASS", "FAIL"]);
+ * await showTable(rows, { title: "addition" });
  * ```
  *
  * @example An error's fields, such as a JSON-RPC error code
