@@ -1,6 +1,7 @@
 /**
- * The course's own servers: how to start the teaching server in a mode (and
- * the delivery server), and how to read the log of calls each received.
+ * The course's own servers: how to start the teaching server in a mode, the
+ * delivery server and Lab 02's grammar server, and how to read the log of
+ * calls a server received.
  *
  * @module
  */
@@ -78,6 +79,30 @@ export function deliveryCommand(log: string): string[] {
     new URL("servers/delivery.ts", ROOT).pathname,
     "--log",
     log,
+  ];
+}
+
+/**
+ * The command that starts Lab 02's grammar server, which needs no permission
+ * at all, so it gets none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const command = grammarCommand();
+ * assert.equal(command[0], Deno.execPath());
+ * assert.ok(command.at(-1)!.endsWith("servers/grammar.ts"));
+ * assert.ok(!command.some((part) => part.startsWith("--allow")));
+ * ```
+ */
+export function grammarCommand(): string[] {
+  return [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--quiet",
+    new URL("servers/grammar.ts", ROOT).pathname,
   ];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Saved evidence (handoffs and submissions): checked against its JSON Schema
+ * Saved evidence (handoffs, submissions, and Lab 02's results and manifest): checked against its JSON Schema
  * in `schemas/` with ajv whenever it is written or read, so a malformed file
  * is never saved and never trusted.
  *
@@ -10,7 +10,11 @@ import { isObject, type JsonObject } from "./jsonrpc.ts";
 import { schemaProblems } from "./schema.ts";
 
 /** The kinds of evidence, each with a schema `schemas/NAME.schema.json`. */
-export type EvidenceKind = "ch14-a-handoff" | "ch14-b-submission";
+export type EvidenceKind =
+  | "ch14-a-handoff"
+  | "ch14-b-submission"
+  | "lab-02-results"
+  | "lab-02-manifest";
 
 /** Evidence that is missing, not JSON, or does not match its schema. */
 export class EvidenceError extends Error {
@@ -23,7 +27,16 @@ export class EvidenceError extends Error {
 
 const schemas = new Map<EvidenceKind, JsonObject>();
 
-/** The JSON Schema for `kind`, read once from `schemas/`. */
+/**
+ * The JSON Schema for `kind`, read once from `schemas/`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal((await evidenceSchema("lab-02-results")).title, "Lab 02 results");
+ * ```
+ */
 export async function evidenceSchema(kind: EvidenceKind): Promise<JsonObject> {
   let schema = schemas.get(kind);
   if (schema === undefined) {
@@ -79,6 +92,17 @@ export async function saveEvidence(
 /**
  * Read evidence of `kind` from `path`. Throws `EvidenceError` when the file is
  * missing, is not JSON, or does not match its schema, saying which.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".json" });
+ * const results = { tools_discovered: 4, calls_made: 4, calls_failed: 0, transcript_path: "t.txt" };
+ * await saveEvidence(path, results, "lab-02-results");
+ * assert.deepEqual(await loadEvidence(path, "lab-02-results"), results);
+ * await Deno.remove(path);
+ * ```
  */
 export async function loadEvidence(path: string | URL, kind: EvidenceKind): Promise<JsonObject> {
   let text: string;

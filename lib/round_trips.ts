@@ -5,7 +5,9 @@
  * @module
  */
 
-import { isObject, type RequestId } from "./jsonrpc.ts";
+import type { Direction } from "./connection.ts";
+import { ProtocolError } from "./errors.ts";
+import { type JsonRpcMessage, parseMessage, type RequestId } from "./jsonrpc.ts";
 
 /** One message the client sent, and what came back for it. */
 export interface Exchange {
@@ -21,8 +23,10 @@ export interface Exchange {
  * The client's messages in a transcript (`> ` and `< ` lines, one JSON
  * message each), in the order sent: each request with the kind of reply that
  * carried its id, and each notification. The server's own requests and
- * notifications are left out. Throws `SyntaxError` naming the line when a
- * line has no direction mark or is not a JSON object.
+ * notifications are left out, and so are the client's replies to them.
+ * Each message is read with {@linkcode parseMessage}, as the client reads
+ * what arrives; throws `SyntaxError` naming the line when a line has no
+ * direction mark or is not a JSON-RPC 2.0 message.
  *
  * @example
  * ```ts
@@ -46,29 +50,18 @@ export function roundTrips(text: string): Exchange[] {
   const pending = new Map<RequestId, Exchange>();
   text.split("\n").forEach((line, index) => {
     if (line === "") return;
-    const direction = line.slice(0, 2);
-    let message: unknown;
-    try {
-      message = JSON.parse(line.slice(2));
-    } catch {
-      message = undefined;
-    }
-    if ((direction !== "> " && direction !== "< ") || !isObject(message)) {
-      throw new SyntaxError(
-        `Transcript line ${index + 1} is not "> " or "< " and a JSON object: ${line.slice(0, 60)}`,
-      );
-    }
-    const id = message.id as RequestId | undefined;
-    if (direction === "> " && typeof message.method === "string") {
+    const [direction, message] = readLine(line, index + 1);
+    if ("method" in message) {
+      if (direction !== ">") return;
       const exchange: Exchange = { method: message.method };
-      if (id !== undefined) {
-        exchange.id = id;
+      if ("id" in message) {
+        exchange.id = message.id;
         exchange.reply = undefined;
-        pending.set(id, exchange);
+        pending.set(message.id, exchange);
       }
       exchanges.push(exchange);
-    } else if (direction === "< " && !("method" in message) && id !== undefined) {
-      const exchange = pending.get(id);
+    } else if (direction === "<" && message.id !== null) {
+      const exchange = pending.get(message.id);
       if (exchange !== undefined && exchange.reply === undefined) {
         exchange.reply = "error" in message ? "error" : "result";
       }
@@ -76,3 +69,19 @@ export function roundTrips(text: string): Exchange[] {
   });
   return exchanges;
 }
+
+/** One transcript line as its direction and its message, read by the client's own parser. */
+function readLine(line: string, number: number): [Direction, JsonRpcMessage] {
+  const direction = line.slice(0, 2);
+  if (direction === "> " || direction === "< ") {
+    try {
+      return [direction[0] as Direction, parseMessage(encoder.encode(line.slice(2)))];
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      throw new SyntaxError(`Transcript line ${number}: ${error.message}`, { cause: error });
+    }
+  }
+  throw new SyntaxError(`Transcript line ${number} starts with neither "> " nor "< "`);
+}
+
+const encoder = new TextEncoder();

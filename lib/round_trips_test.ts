@@ -29,3 +29,11 @@ Deno.test("roundTrips refuses a line without a direction mark, naming it", () =>
   );
   assert.throws(() => roundTrips("> not json"), SyntaxError);
 });
+
+Deno.test("roundTrips refuses a line that is JSON but not JSON-RPC 2.0, saying why", () => {
+  assert.throws(
+    () => roundTrips('< {"jsonrpc":"1.0","id":1,"result":{}}'),
+    (error: Error) =>
+      error instanceof SyntaxError && /line 1: Expected "jsonrpc": "2.0"/.test(error.message),
+  );
+});

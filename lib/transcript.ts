@@ -15,7 +15,7 @@ import type { Direction } from "./connection.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { Client } from "./client.ts";
- * import { grammarCommand } from "./grammar_command.ts";
+ * import { grammarCommand } from "./course.ts";
  *
  * const transcript = new Transcript();
  * {

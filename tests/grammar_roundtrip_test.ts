@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { Client, type ClientOptions } from "../lib/client.ts";
 import { Connection } from "../lib/connection.ts";
 import { ProtocolError, ToolError } from "../lib/errors.ts";
-import { grammarCommand } from "../lib/grammar_command.ts";
+import { grammarCommand } from "../lib/course.ts";
 import { readStat } from "../lib/process_group.ts";
 import { roundTrips } from "../lib/round_trips.ts";
 import { forwardStderr } from "../lib/stderr_forwarder.ts";
