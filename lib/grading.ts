@@ -35,13 +35,6 @@ export interface GradeOptions {
   normalize?: (value: unknown) => unknown;
 }
 
-/** An expected error: its class name, and optionally fields the error must carry. */
-export interface ExpectedThrow {
-  throws: string;
-  /** Fields of the error, each deeply equal to the thrown error's. @default {undefined} */
-  with?: Record<string, unknown>;
-}
-
 /**
  * Run `candidate` on each case, on a copy of its arguments, and compare what
  * it returns (or the name of what it throws, as `{ throws: NAME }`) with the
@@ -87,37 +80,97 @@ export function gradeCases(
   cases: readonly GradeCase[],
   options: GradeOptions = {},
 ): GradeRow[] {
-  const normalize = options.normalize ?? ((value) => value);
-  return cases.map(({ label, args, expected }) => {
-    const supplied = structuredClone(args);
-    let observed: unknown;
+  return cases.map((testCase) => {
+    const supplied = structuredClone(testCase.args);
+    let outcome: Outcome;
     try {
-      observed = normalize(candidate(...supplied));
+      outcome = { returned: candidate(...supplied) };
     } catch (error) {
-      if (error instanceof NotImplementedError) {
-        return { case: label, expected, observed: "not written yet", status: "UNFINISHED" };
-      }
-      observed = thrown(error, expected);
+      outcome = threwOutcome(error);
     }
-    if (!isDeepStrictEqual(supplied, args)) {
-      return { case: label, expected, observed: "changed its input", status: "FAIL" };
-    }
-    return {
-      case: label,
-      expected,
-      observed,
-      status: isDeepStrictEqual(observed, expected) ? "PASS" : "FAIL",
-    };
+    return judge(testCase, outcome, {
+      normalize: options.normalize,
+      changedInput: !isDeepStrictEqual(supplied, testCase.args),
+    });
   });
 }
 
-/** What `error` looks like to a case expecting `expected`: its name, and the fields it lists. */
-function thrown(error: unknown, expected: unknown): ExpectedThrow {
+/** What running a function on a case produced: a value, or an error's name and own fields. */
+export type Outcome =
+  | { returned: unknown }
+  | { threw: string; fields?: Record<string, unknown> };
+
+/** Options for {@linkcode judge}. */
+export interface JudgeOptions extends GradeOptions {
+  /** Whether the function changed the arguments it was given. @default {false} */
+  changedInput?: boolean;
+}
+
+/**
+ * The row for one case, given what the function did: `UNFINISHED` when it
+ * threw `NotImplementedError`, `FAIL` when it changed its input or the
+ * outcome differs from the expected one, otherwise `PASS`. The autograder
+ * judges with it too, in a realm the learner's code never runs in.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const testCase = { label: "refuses", args: [1], expected: { throws: "RangeError" } };
+ * assert.equal(judge(testCase, { threw: "RangeError" }).status, "PASS");
+ * assert.equal(judge(testCase, { returned: 1 }).status, "FAIL");
+ * assert.equal(judge(testCase, { threw: "NotImplementedError" }).status, "UNFINISHED");
+ * ```
+ */
+export function judge(testCase: GradeCase, outcome: Outcome, options: JudgeOptions = {}): GradeRow {
+  const { label, expected } = testCase;
+  if ("threw" in outcome && outcome.threw === NotImplementedError.name) {
+    return { case: label, expected, observed: "not written yet", status: "UNFINISHED" };
+  }
+  if (options.changedInput) {
+    return { case: label, expected, observed: "changed its input", status: "FAIL" };
+  }
+  let observed: unknown;
+  if ("threw" in outcome) {
+    observed = thrown(outcome, expected);
+  } else {
+    try {
+      observed = (options.normalize ?? ((value) => value))(outcome.returned);
+    } catch {
+      observed = { returned: String(outcome.returned).slice(0, 100) };
+    }
+  }
+  return {
+    case: label,
+    expected,
+    observed,
+    status: isDeepStrictEqual(observed, expected) ? "PASS" : "FAIL",
+  };
+}
+
+/**
+ * What a thrown value looks like as an {@linkcode Outcome}: its name, and its
+ * own fields (a `ProtocolError`'s `code` and `data`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(threwOutcome(new RangeError("too long")), { threw: "RangeError", fields: {} });
+ * ```
+ */
+export function threwOutcome(error: unknown): Outcome {
   const name = error instanceof Error ? error.name : typeof error;
+  const fields = isObject(error) ? { ...error } : {};
+  return { threw: name, fields };
+}
+
+/** What an error looks like to a case expecting `expected`: its name, and the fields it lists. */
+function thrown(outcome: { threw: string; fields?: Record<string, unknown> }, expected: unknown) {
   const fields = isObject(expected) && isObject(expected.with) ? expected.with : undefined;
-  if (fields === undefined) return { throws: name };
-  const carried = Object.keys(fields).map((key) => [key, Object(error)[key]]);
-  return { throws: name, with: Object.fromEntries(carried) };
+  if (fields === undefined) return { throws: outcome.threw };
+  const carried = Object.keys(fields).map((key) => [key, outcome.fields?.[key]]);
+  return { throws: outcome.threw, with: Object.fromEntries(carried) };
 }
 
 /**

@@ -58,12 +58,10 @@ async function folder(files: Record<string, string>): Promise<string> {
 const byUnit = (list: Results[], unit: string) => list.find((r) => r.unit === unit)!;
 
 Deno.test("the worked editions get full marks", async () => {
-  const { code, list } = await grade(
-    `${root}solutions/ch14-a.ipynb`,
-    `${root}solutions/ch14-b.ipynb`,
-  );
+  const { code, list } = await grade(`${root}solutions`);
   assert.equal(code, 0);
-  for (const unit of ["ch14-a", "ch14-b"]) {
+  assert.deepEqual(list.map((r) => r.unit), ["ch14-a", "ch14-b", "lab-02"]);
+  for (const unit of ["ch14-a", "ch14-b", "lab-02"]) {
     const results = byUnit(list, unit);
     assert.ok(results.max_score > 10);
     assert.equal(
@@ -75,12 +73,10 @@ Deno.test("the worked editions get full marks", async () => {
 });
 
 Deno.test("the student editions as shipped get the starters' honest low score", async () => {
-  const { code, list } = await grade(
-    `${root}notebooks/ch14-a.ipynb`,
-    `${root}notebooks/ch14-b.ipynb`,
-  );
+  const { code, list } = await grade(`${root}notebooks`);
   assert.equal(code, 0);
   assert.equal(byUnit(list, "ch14-a").score, 0);
+  assert.equal(byUnit(list, "lab-02").score, 0);
   const b = byUnit(list, "ch14-b");
   // The splitFrames starter splits correctly and checks nothing: the cases without a limit pass.
   assert.equal(b.score, 7);

@@ -242,7 +242,77 @@ const AUTHORIZE_WRONG = {
     `export function authorize(name, catalog, allowed) { return Object.hasOwn(catalog, name) || allowed.has(name); }`,
 };
 
+const CORRELATE_RIGHT = {
+  "the worked solution's way": `
+import { ProtocolError } from "LIB/errors.ts";
+export function correlate(requestId, reply) {
+  if (reply.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
+  return reply.result;
+}`,
+  "error after a type check, through a switch": `
+import { ProtocolError } from "LIB/errors.ts";
+export function correlate(requestId, reply) {
+  switch (true) {
+    case typeof reply.id !== typeof requestId || reply.id !== requestId:
+      throw new ProtocolError(String(reply.id) + " is not " + String(requestId));
+    case reply.error !== undefined: {
+      const { code, data, message } = reply.error;
+      throw new ProtocolError(message, { code, data });
+    }
+    default:
+      return reply.result;
+  }
+}`,
+};
+const C = CORRELATE_RIGHT["the worked solution's way"];
+const CORRELATE_WRONG = {
+  "loose equality": C.replace("reply.id !== requestId", "reply.id != requestId"),
+  "the server's code dropped": C.replace(
+    ", { code: reply.error.code, data: reply.error.data }",
+    "",
+  ),
+  "the error's data dropped": C.replace(", data: reply.error.data", ""),
+  "a falsy id taken as no id": C.replace(
+    "if (reply.id !== requestId)",
+    "if (reply.id && reply.id !== requestId)",
+  ),
+  "an error reply trusted whatever its id": C.replace(
+    'if (reply.id !== requestId) throw new ProtocolError("wrong id");',
+    'if (reply.id !== requestId && !("error" in reply)) throw new ProtocolError("wrong id");',
+  ),
+};
+
+const UNWRAP_RIGHT = {
+  "the worked solution's way": `
+export function unwrap(text) {
+  try { return JSON.parse(text); } catch (error) { if (error instanceof SyntaxError) return text; throw error; }
+}`,
+  "a parse result object": `
+export function unwrap(text) {
+  const parsed = (() => { try { return { ok: true, value: JSON.parse(text) }; } catch { return { ok: false }; } })();
+  return parsed.ok ? parsed.value : text;
+}`,
+};
+const U = UNWRAP_RIGHT["the worked solution's way"];
+const UNWRAP_WRONG = {
+  "only text that starts with {":
+    `export function unwrap(text) { return text.startsWith("{") ? JSON.parse(text) : text; }`,
+  "no fallback to text": `export function unwrap(text) { return JSON.parse(text); }`,
+  "text trimmed on the way": U.replace("return text;", "return text.trim();"),
+  "numbers kept as text": U.replace(
+    "return JSON.parse(text);",
+    'const v = JSON.parse(text); return typeof v === "number" ? text : v;',
+  ),
+  "null taken as nothing": U.replace(
+    "return JSON.parse(text);",
+    "return JSON.parse(text) ?? text;",
+  ),
+};
+
 const CATALOGUE: [string, string, Record<string, string>, Record<string, string>][] = [
+  ["lab-02", "correlate", CORRELATE_RIGHT, CORRELATE_WRONG],
+  ["lab-02", "unwrap", UNWRAP_RIGHT, UNWRAP_WRONG],
   ["ch14-b", "splitFrames", SPLIT_RIGHT, SPLIT_WRONG],
   ["ch14-b", "transferProblems", TRANSFER_RIGHT, TRANSFER_WRONG],
   ["ch14-a", "answerFor", ANSWER_RIGHT, ANSWER_WRONG],

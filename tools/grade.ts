@@ -1,4 +1,4 @@
-// `deno task grade PATH... [--json FILE] [--unit ch14-a|ch14-b]`
+// `deno task grade PATH... [--json FILE] [--unit ch14-a|ch14-b|lab-02]`
 //
 // Grade learners' work. A PATH is a submission JSON, a learner's notebook, a
 // learner's TypeScript module exporting the graded functions, or a folder of
@@ -18,7 +18,7 @@ import { runSandbox } from "./grading/sandbox.ts";
 import { type Results, scoreSubmission } from "./grading/score.ts";
 import { UNITS } from "./grading/units/mod.ts";
 
-const USAGE = "usage: deno task grade PATH... [--json FILE] [--unit ch14-a|ch14-b]";
+const USAGE = "usage: deno task grade PATH... [--json FILE] [--unit ch14-a|ch14-b|lab-02]";
 
 let parsed;
 try {

@@ -30,7 +30,14 @@ export interface SandboxOptions {
 }
 
 const RUNNER = new URL("./sandbox_runner.ts", import.meta.url);
-const WORKER = new URL("./sandbox_worker.ts", import.meta.url);
+/** The worker, and the library files it imports, which the sandbox must read to start it. */
+const WORKER_FILES = [
+  "./sandbox_worker.ts",
+  "../../lib/grading.ts",
+  "../../lib/jsonrpc.ts",
+  "../../lib/errors.ts",
+  "../../lib/not_implemented.ts",
+].map((path) => new URL(path, import.meta.url).pathname);
 /** The most output the sandbox may write before it is stopped. */
 const OUTPUT_LIMIT = 8 << 20;
 
@@ -45,7 +52,7 @@ export async function runSandbox(
   options: SandboxOptions = {},
 ): Promise<CaseResult[]> {
   const nonce = crypto.randomUUID();
-  const readable = [WORKER.pathname, module, ...(options.readable ?? [])];
+  const readable = [...WORKER_FILES, module, ...(options.readable ?? [])];
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

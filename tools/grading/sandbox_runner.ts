@@ -6,6 +6,7 @@
 // learner's code prints can pass for a result.
 
 import { isDeepStrictEqual } from "node:util";
+import { judge, type Outcome } from "../../lib/grading.ts";
 import type { GradedCase, GradedFunction } from "./spec.ts";
 import { UNITS } from "./units/mod.ts";
 
@@ -56,35 +57,19 @@ async function gradeFunction(fn: GradedFunction): Promise<void> {
       }
       continue;
     }
-    report(judge(fn, testCase, reply));
+    report(judgeReply(fn, testCase, reply));
   }
   worker?.terminate();
 }
 
-/** Compare one reply with the case's expected outcome. */
-function judge(fn: GradedFunction, testCase: GradedCase, reply: Record<string, unknown>) {
-  if (reply.threw === "NotImplementedError") {
-    return row(fn, testCase, "UNFINISHED", "not written yet");
-  }
-  let observed: unknown;
-  if ("threw" in reply) {
-    observed = { throws: reply.threw };
-  } else {
-    try {
-      observed = fn.normalize ? fn.normalize(reply.value) : reply.value;
-    } catch {
-      observed = { returned: String(reply.value).slice(0, 100) };
-    }
-  }
-  if (!isDeepStrictEqual(reply.after, testCase.args)) {
-    return row(fn, testCase, "FAIL", "changed its input");
-  }
-  return row(
-    fn,
-    testCase,
-    isDeepStrictEqual(observed, testCase.expected) ? "PASS" : "FAIL",
-    observed,
-  );
+/** Judge one reply, here, where the learner's code never runs. */
+function judgeReply(fn: GradedFunction, testCase: GradedCase, reply: Record<string, unknown>) {
+  const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
+  const graded = judge(testCase, outcome, {
+    normalize: fn.normalize,
+    changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+  });
+  return row(fn, testCase, graded.status, graded.observed);
 }
 
 function row(fn: GradedFunction, testCase: GradedCase, status: string, observed: unknown) {

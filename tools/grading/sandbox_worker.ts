@@ -5,6 +5,8 @@
 
 /// <reference lib="deno.worker" />
 
+import { threwOutcome } from "../../lib/grading.ts";
+
 let graded: Record<string, unknown> = {};
 
 self.onmessage = async (event: MessageEvent) => {
@@ -25,9 +27,9 @@ self.onmessage = async (event: MessageEvent) => {
   const args = message.args as unknown[];
   let reply: Record<string, unknown>;
   try {
-    reply = { value: await candidate(...args) };
+    reply = { returned: await candidate(...args) };
   } catch (error) {
-    reply = { threw: error instanceof Error ? error.name : typeof error, message: describe(error) };
+    reply = threwOutcome(error);
   }
   try {
     self.postMessage({ ...reply, after: args });
