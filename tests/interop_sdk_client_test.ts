@@ -11,7 +11,13 @@ import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
-import { deliveryCommand, freshLog, serverCalls, serverCommand } from "../lib/course.ts";
+import {
+  deliveryCommand,
+  freshLog,
+  grammarCommand,
+  serverCalls,
+  serverCommand,
+} from "../lib/course.ts";
 import { assertProcessGone } from "./_helpers.ts";
 
 /** Connect the SDK's client to `command`, run `body`, and always close; the server must be gone. */
@@ -84,4 +90,32 @@ Deno.test("the SDK's client uses the delivery server", async () => {
   assert.deepEqual(await serverCalls(log), [
     { name: "record_delivery", arguments: { order_id: "A-1043", tubs: 20 } },
   ]);
+});
+
+Deno.test("the SDK's client uses the grammar server of Lab 02", async () => {
+  await withSdkClient(grammarCommand(), async (client) => {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      "check_subject_verb_agreement",
+      "conjugate",
+      "lookup_irregular_verb",
+      "lookup_spanish",
+    ]);
+    const ate = await client.callTool({
+      name: "conjugate",
+      arguments: { verb: "eat", tense: "past_simple", person: "3sg" },
+    });
+    assert.equal(text(ate), "ate");
+    const spanish = await client.callTool({
+      name: "lookup_spanish",
+      arguments: { english_form: "ate" },
+    });
+    assert.equal(text(spanish), "comió");
+    // `run` is in the schema's enum but outside the tool's scope: a tool error, not a protocol error.
+    const run = await client.callTool({
+      name: "conjugate",
+      arguments: { verb: "run", tense: "past_simple", person: "3sg" },
+    });
+    assert.equal(run.isError, true);
+  });
 });
