@@ -7,25 +7,7 @@ import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { buildManifest } from "../lib/manifest.ts";
 import { roundTrips } from "../lib/round_trips.ts";
-import { runNotebook } from "../tools/run_notebook.ts";
-
-const root = new URL("../", import.meta.url).pathname;
-const workRoot = await Deno.makeTempDir({ prefix: "course-work-" });
-globalThis.addEventListener("unload", () => Deno.removeSync(workRoot, { recursive: true }));
-
-/** Run `path` with a work folder of its own; return what it printed and that folder. */
-async function run(path: string) {
-  const work = await Deno.makeTempDir({ dir: workRoot });
-  const result = await runNotebook(`${root}${path}`, { env: { COURSE_WORK: work } });
-  return { ...result, work };
-}
-
-/** The JSON after `NAME=` in the output. */
-function reportLine(text: string, name: string): Record<string, unknown> {
-  const line = text.split("\n").find((line) => line.startsWith(`${name}=`));
-  assert.ok(line, `no ${name}= line in the output`);
-  return JSON.parse(line.slice(name.length + 1));
-}
+import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
 
 /** Every file and folder under `folder`, as paths relative to it, sorted. */
 async function contents(folder: string, prefix = ""): Promise<string[]> {
@@ -46,7 +28,8 @@ function statuses(table: string): string[] {
 }
 
 Deno.test("the worked Lab 02 passes its holdouts and saves a complete transcript, results and manifest", async () => {
-  const { text, outputs, work } = await run("solutions/lab-02.ipynb");
+  const { text, outputs, work, notebook } = await run("solutions/lab-02.ipynb");
+  assert.equal(pictures(notebook.cells), 1, "the transcript as a sequence diagram");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-02" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_02 DONE/);

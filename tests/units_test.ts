@@ -6,28 +6,12 @@
 import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { REFERENCE_HANDOFF } from "../lib/reference_handoff.ts";
-import { runNotebook } from "../tools/run_notebook.ts";
+import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const workRoot = await Deno.makeTempDir({ prefix: "course-work-" });
-globalThis.addEventListener("unload", () => Deno.removeSync(workRoot, { recursive: true }));
-
-/** Run `path` with a work folder of its own; return what it printed and that folder. */
-async function run(path: string, work?: string) {
-  const folder = work ?? await Deno.makeTempDir({ dir: workRoot });
-  const result = await runNotebook(`${root}${path}`, { env: { COURSE_WORK: folder } });
-  return { ...result, work: folder };
-}
 
 async function readJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(path));
-}
-
-/** The JSON after `NAME=` in the output. */
-function reportLine(text: string, name: string): Record<string, unknown> {
-  const line = text.split("\n").find((line) => line.startsWith(`${name}=`));
-  assert.ok(line, `no ${name}= line in the output`);
-  return JSON.parse(line.slice(name.length + 1));
 }
 
 Deno.test("the worked Unit A passes its checks and hands over the reference handoff", async () => {
@@ -54,9 +38,11 @@ Deno.test("the student Unit A runs to its end and reports the unfinished work", 
 Deno.test("the worked Unit B passes every check, holdouts included, and saves its submission", async () => {
   const { text, work, notebook } = await run("solutions/ch14-b.ipynb");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-b" });
-  const pictures = notebook.cells.flatMap((cell) => cell.outputs ?? [])
-    .filter((output) => JSON.stringify(output).includes("image/svg+xml"));
-  assert.equal(pictures.length, 2, "the stale-server sequence diagram and the hung-call timeline");
+  assert.equal(
+    pictures(notebook.cells),
+    2,
+    "the stale-server sequence diagram and the hung-call timeline",
+  );
   assert.match(text, /client <- server {2}result #3: "4" {2}\(taken as the answer to #4\)/);
   assert.match(text, /SIGTERM to the process group/);
   assert.deepEqual(reportLine(text, "COURSE_REPORT"), {
@@ -96,7 +82,7 @@ Deno.test("the student Unit B runs to its end and reports the unfinished work", 
 });
 
 Deno.test("Unit B starts from the learner's own handoff when one is chosen", async () => {
-  const work = await Deno.makeTempDir({ dir: workRoot });
+  const work = await workFolder();
   await run("solutions/ch14-a.ipynb", work);
   const learnerHandoff = `${work}/ch14-a/ch14-unit-a-handoff-v1.json`;
   const source = await Deno.readTextFile(`${root}solutions/ch14-b.ipynb`);

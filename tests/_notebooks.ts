@@ -1,0 +1,34 @@
+// Shared by the notebook tests: running a notebook with a work folder of its
+// own, and reading the report lines it prints.
+
+import assert from "node:assert/strict";
+import { runNotebook } from "../tools/run_notebook.ts";
+
+const root = new URL("../", import.meta.url).pathname;
+const workRoot = await Deno.makeTempDir({ prefix: "course-work-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(workRoot, { recursive: true }));
+
+/** A new, empty work folder, removed when the tests end. */
+export function workFolder(): Promise<string> {
+  return Deno.makeTempDir({ dir: workRoot });
+}
+
+/** Run the notebook at `path` (from the project root) with `work` as its work folder. */
+export async function run(path: string, work?: string) {
+  const folder = work ?? await workFolder();
+  const result = await runNotebook(`${root}${path}`, { env: { COURSE_WORK: folder } });
+  return { ...result, work: folder };
+}
+
+/** The JSON after `NAME=` in the output. */
+export function reportLine(text: string, name: string): Record<string, unknown> {
+  const line = text.split("\n").find((line) => line.startsWith(`${name}=`));
+  assert.ok(line, `no ${name}= line in the output`);
+  return JSON.parse(line.slice(name.length + 1));
+}
+
+/** How many pictures (SVG outputs) a run showed. */
+export function pictures(cells: { outputs?: unknown[] }[]): number {
+  return cells.flatMap((cell) => cell.outputs ?? [])
+    .filter((output) => JSON.stringify(output).includes("image/svg+xml")).length;
+}
