@@ -3,8 +3,11 @@
 # skipping whatever is already there. Run it from anywhere:
 #
 #     sh tools/setup.sh          # Deno, Jupyter's executor and the Deno kernel
-#     sh tools/setup.sh test     # the same: the tests need nothing more yet
+#     sh tools/setup.sh test     # the same, and for the browser test the classic
+#                                # Notebook server and Chromium
 set -eu
+
+WANT=${1:-course}
 
 DENO_VERSION=2.9.6
 
@@ -36,6 +39,28 @@ if ! command -v jupyter-nbconvert >/dev/null 2>&1; then
   fi
 fi
 
+# The browser test (deno task test:browser) opens the notebooks in the classic
+# Notebook server (Debian 12 does not package JupyterLab) and drives Debian's
+# headless Chromium; playwright-core, from npm, never downloads a browser.
+if [ "$WANT" = test ]; then
+  missing=""
+  command -v jupyter-notebook >/dev/null 2>&1 || missing="$missing jupyter-notebook"
+  [ -x /usr/bin/chromium ] || missing="$missing chromium"
+  if [ -n "$missing" ]; then
+    if command -v apt-get >/dev/null 2>&1; then
+      say "installing for the browser test from Debian's packages:$missing"
+      as_root apt-get update -qq
+      # shellcheck disable=SC2086 # one word per package
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing
+    else
+      say "please install the classic Jupyter Notebook and Chromium:$missing"; exit 1
+    fi
+  fi
+fi
+
 # The Deno kernel, registered for this user (quick, and safe to repeat).
 NO_COLOR=1 deno jupyter --install --force >/dev/null 2>&1 || { say "deno jupyter --install failed"; exit 1; }
 say "ready: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | head -n 1 | sed 's/^/nbconvert /')"
+if [ "$WANT" = test ]; then
+  say "for the browser test: jupyter-notebook $(jupyter-notebook --version 2>/dev/null), $(/usr/bin/chromium --version 2>/dev/null)"
+fi
