@@ -108,12 +108,12 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
   const body = rows.map((row) => {
     const cells = columns.map((column) => {
       const text = cell(row[column]);
-      const mark = column === status ? MARKS[text.split(" ")[0]] : undefined;
+      const mark = column === status ? MARKS[text] ?? MARKS[text.split(" ")[0]] : undefined;
       return mark === undefined
         ? `<td style="text-align:left"><code>${escape(text)}</code></td>`
-        : `<td style="text-align:left;color:${mark[1]};font-weight:bold">${mark[0]} ${
-          escape(text)
-        }</td>`;
+        : `<td style="text-align:left;color:${mark[1]};font-weight:bold;white-space:nowrap">${
+          mark[0]
+        } ${escape(text)}</td>`;
     });
     return `<tr>${cells.join("")}</tr>`;
   });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { buildManifest } from "../lib/manifest.ts";
 import { roundTrips } from "../lib/round_trips.ts";
-import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
+import { pictures, reportLine, run } from "./_notebooks.ts";
 
 /** Every file and folder under `folder`, as paths relative to it, sorted. */
 async function contents(folder: string, prefix = ""): Promise<string[]> {

@@ -21,6 +21,8 @@ export interface RenderedNotebook {
   lines: string[];
   /** Every error and stderr output the page shows. */
   errors: string[];
+  /** The text of each picture (SVG output) the page shows, its title first. */
+  pictures: string[];
 }
 
 // The page's own globals, as far as the functions run in it use them (Deno's
@@ -105,6 +107,9 @@ export function readNotebook(page: Page): Promise<RenderedNotebook> {
         (output.textContent ?? "").split("\n").filter((line) => line !== "")
       ),
       errors: all(document, ".output_error, .output_stderr").map(text),
+      pictures: all(document, ".output_svg svg").map((svg) =>
+        all(svg, "text").map((part) => text(part)).join("\n")
+      ),
     };
   });
 }

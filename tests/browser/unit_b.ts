@@ -96,11 +96,22 @@ function workedProblems(notebook: RenderedNotebook): string[] {
   if (typeof failures === "string") problems.push(failures);
   else if (
     failures.rows.length !== 8 ||
-    !failures.rows.every((row) => /^(✓ )?as expected$/.test(row.verdict))
+    !failures.rows.every((row) => row.verdict === "✓ as expected")
   ) {
     problems.push(
       `failure modes not all ✓ as expected: ${failures.rows.map((row) => row.verdict)}`,
     );
+  }
+  const pictures = [
+    ["The careless client on the stale server", "taken as the answer to #4"],
+    ["The hung call, from request to exit", "SIGTERM to the process group"],
+  ];
+  for (const [title, detail] of pictures) {
+    const picture = notebook.pictures.find((text) => text.startsWith(title));
+    if (picture === undefined) problems.push(`no picture "${title}"`);
+    else if (!picture.includes(detail)) {
+      problems.push(`the picture "${title}" does not show "${detail}"`);
+    }
   }
   return problems;
 }
