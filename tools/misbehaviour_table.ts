@@ -5,6 +5,7 @@
 //     deno task misbehaviour-table            # rewrite the section
 //     deno task misbehaviour-table --check    # fail if it is out of date
 
+import { denoFmt } from "./deno_fmt.ts";
 import { type Misbehaviour, MISBEHAVIOURS } from "../tests/misbehaviours.ts";
 
 export const START = "<!-- misbehaviour-table:start -->";
@@ -52,25 +53,9 @@ export function replaceSection(readme: string, section: string): string {
   return `${readme.slice(0, start + START.length)}\n\n${section}\n\n${readme.slice(end)}`;
 }
 
-/** Markdown as `deno fmt` writes it. */
-export async function formatMarkdown(text: string): Promise<string> {
-  const child = new Deno.Command("deno", {
-    args: ["fmt", "--ext", "md", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const { success, stdout, stderr } = await child.output();
-  if (!success) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
-  return new TextDecoder().decode(stdout);
-}
-
 /** The README as it should be: its section rewritten, formatted; the rest as it is. */
 export async function expectedReadme(readme: string): Promise<string> {
-  return replaceSection(readme, (await formatMarkdown(renderSection())).trimEnd());
+  return replaceSection(readme, (await denoFmt(renderSection(), "md")).trimEnd());
 }
 
 if (import.meta.main) {

@@ -3,6 +3,7 @@
 // outputs. `deno task editions --check` changes nothing and exits 1 when any
 // file differs from what the build would write.
 
+import { denoFmt } from "../deno_fmt.ts";
 import { dropHidden } from "./drop_hidden.ts";
 import { markEdition } from "./mark_edition.ts";
 import { apply, formatNotebook, NotebookError, parseNotebook, type Transform } from "./notebook.ts";
@@ -33,33 +34,17 @@ export async function buildEditions(): Promise<Map<string, string>> {
     try {
       const notebook = parseNotebook(await Deno.readTextFile(new URL(source, root)), source);
       const unit = name.replace(/\.ipynb$/, "");
-      files.set(source, await denoFmt(formatNotebook(apply(notebook, worked(unit)))));
-      files.set(`notebooks/${name}`, await denoFmt(formatNotebook(apply(notebook, student(unit)))));
+      files.set(source, await denoFmt(formatNotebook(apply(notebook, worked(unit))), "ipynb"));
+      files.set(
+        `notebooks/${name}`,
+        await denoFmt(formatNotebook(apply(notebook, student(unit))), "ipynb"),
+      );
     } catch (error) {
       if (error instanceof NotebookError) throw new NotebookError(`${source}: ${error.message}`);
       throw error;
     }
   }
   return files;
-}
-
-/** `text` as `deno fmt` lays out a notebook under the project's settings, so the two agree. */
-async function denoFmt(text: string): Promise<string> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["fmt", "--ext=ipynb", "-"],
-    cwd: root,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(text));
-  await writer.close();
-  const { code, stdout, stderr } = await child.output();
-  if (code !== 0) {
-    throw new NotebookError(`deno fmt refused it: ${new TextDecoder().decode(stderr)}`);
-  }
-  return new TextDecoder().decode(stdout);
 }
 
 if (import.meta.main) {
