@@ -1,12 +1,17 @@
 // Run after the tests: fail if any process they started is still running. It
-// looks for the course's servers and test fixtures by their command line, and
-// for the lingering server's grandchild by the mark in its environment.
+// looks for the course's servers, the test fixtures and the benchmark's servers
+// by their command line, and for grandchildren by the mark in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/process_group.ts";
 
 const root = new URL("../", import.meta.url).pathname;
-const marks = [`${root}servers/`, `${root}tests/fixtures/`, "MCP_COURSE_GRANDCHILD="];
+const marks = [
+  `${root}servers/`,
+  `${root}tests/fixtures/`,
+  `${root}bench/servers/`,
+  "MCP_COURSE_GRANDCHILD=",
+];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
