@@ -15,26 +15,31 @@ export interface Line {
   met?: string;
 }
 
-const HEADINGS: Line = {
-  row: "row",
-  measure: "measure",
-  value: "median",
-  ratio: "ratio",
-  target: "target",
-  met: "met",
-};
+const HEADINGS = ["row", "measure", "median", "ratio", "target", "met"];
 
 /** The lines as a fixed-width text table, headings first. */
 export function formatTable(lines: readonly Line[]): string {
-  const all = [HEADINGS, ...lines];
-  const columns = ["row", "measure", "value", "ratio", "target", "met"] as const;
-  const widths = columns.map((column) =>
-    Math.max(...all.map((line) => (line[column] ?? "").length))
-  );
-  return all.map((line) =>
-    columns.map((column, i) => {
-      const cell = line[column] ?? "";
-      return column === "value" ? cell.padStart(widths[i]) : cell.padEnd(widths[i]);
+  const rows = lines.map((line) => [
+    line.row,
+    line.measure,
+    line.value,
+    line.ratio ?? "",
+    line.target ?? "",
+    line.met ?? "",
+  ]);
+  return textTable([HEADINGS, ...rows], { rightAligned: [2] });
+}
+
+/** `rows` (the first holds the headings) as a fixed-width text table. */
+export function textTable(
+  rows: readonly string[][],
+  { rightAligned = [] as number[] } = {},
+): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length)));
+  return rows.map((row) =>
+    widths.map((width, i) => {
+      const cell = row[i] ?? "";
+      return rightAligned.includes(i) ? cell.padStart(width) : cell.padEnd(width);
     }).join("  ").trimEnd()
   ).join("\n");
 }
