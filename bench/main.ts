@@ -37,7 +37,7 @@ const everyRow = ["1", "2", "3", "4", "5"].every((row) => rows.has(row));
 const out = values.out ?? (smoke || !everyRow ? undefined : projectPath("bench/results.json"));
 
 /** The sizes of a full run. */
-const FULL = { calls: 5000, warmup: 500, rtRounds: 7, mib: 256, frRounds: 7, floodRounds: 3 };
+const FULL = { calls: 5000, warmup: 500, rtRounds: 11, mib: 256, frRounds: 7, floodRounds: 3 };
 /** The sizes of a smoke run: enough to go through every path once. */
 const SMOKE = { calls: 50, warmup: 10, rtRounds: 1, mib: 1, frRounds: 1, floodRounds: 1 };
 const SIZES = smoke ? SMOKE : FULL;
