@@ -79,6 +79,10 @@ export interface ReadFramesOptions {
  * reading stops, the stream is released for others to read, and cancelled
  * only if `signal` aborted: the caller decides whether to drain or cancel it.
  *
+ * A byte stream (a child's stdout is one) is read into a single buffer that
+ * every read reuses, so the bytes that are kept are copied out of it: the
+ * frames of one read share a buffer of their own, and stay valid.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -97,22 +101,25 @@ export async function* readFrames(
   options: ReadFramesOptions = {},
 ): AsyncGenerator<Uint8Array[], void, undefined> {
   const { limit = 65536, split = splitFrames, signal } = options;
-  const reader = stream.getReader();
-  const stop = () => reader.cancel(signal?.reason).catch(() => {});
+  const chunks = new ChunkReader(stream);
+  const stop = () => chunks.cancel(signal?.reason);
   signal?.addEventListener("abort", stop, { once: true });
   let waiting: Uint8Array[] = [];
   let waitingBytes = 0;
   try {
     while (!signal?.aborted) {
-      const { value: chunk, done } = await reader.read();
-      if (done) break;
-      waiting.push(chunk);
-      waitingBytes += chunk.length;
-      if (chunk.indexOf(NEWLINE) === -1 && waitingBytes < limit) continue;
+      // Valid only until the next read: whatever is kept from it is copied.
+      const chunk = await chunks.read();
+      if (chunk === undefined) break;
+      if (chunk.indexOf(NEWLINE) === -1 && waitingBytes + chunk.length < limit) {
+        waiting.push(chunk.slice());
+        waitingBytes += chunk.length;
+        continue;
+      }
       let frames: Uint8Array[];
       let rest: Uint8Array;
       try {
-        [frames, rest] = split(concat(waiting, waitingBytes), limit);
+        [frames, rest] = split(concat([...waiting, chunk], waitingBytes + chunk.length), limit);
       } catch (error) {
         throw new ProtocolError(`Frame refused: ${describe(error)}`, { cause: error });
       }
@@ -128,12 +135,55 @@ export async function* readFrames(
   } finally {
     signal?.removeEventListener("abort", stop);
     if (signal?.aborted) await stop();
-    reader.releaseLock();
+    chunks.releaseLock();
   }
 }
 
+/** How many bytes one read of a byte stream may bring. */
+const READ_BYTES = 65536;
+
+/**
+ * Reads the chunks of a stream. A byte stream is read into one buffer, reused
+ * by every read: otherwise Deno allocates 64 KiB for each read of a pipe, and
+ * the garbage collection those set off was the largest cost left in a round
+ * trip (see BENCHMARKS.md). Other streams are read as they come.
+ */
+class ChunkReader {
+  readonly #reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
+  #buffer = new ArrayBuffer(READ_BYTES);
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    let reader;
+    try {
+      reader = stream.getReader({ mode: "byob" });
+    } catch {
+      reader = stream.getReader(); // not a byte stream
+    }
+    this.#reader = reader;
+  }
+
+  /** The next chunk, valid until the next read; `undefined` at the end of the stream. */
+  async read(): Promise<Uint8Array | undefined> {
+    if (this.#reader instanceof ReadableStreamDefaultReader) {
+      return (await this.#reader.read()).value;
+    }
+    const { value, done } = await this.#reader.read(new Uint8Array(this.#buffer));
+    if (done) return undefined;
+    this.#buffer = value.buffer as ArrayBuffer; // the read took the buffer over
+    return value;
+  }
+
+  cancel(reason: unknown): Promise<void> {
+    return this.#reader.cancel(reason).catch(() => {});
+  }
+
+  releaseLock(): void {
+    this.#reader.releaseLock();
+  }
+}
+
+/** The chunks joined into a new buffer of `length` bytes. */
 function concat(chunks: Uint8Array[], length: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
   const joined = new Uint8Array(length);
   let offset = 0;
   for (const chunk of chunks) {

@@ -87,6 +87,32 @@ function chunked(input: string, sizes: number[]): ReadableStream<Uint8Array> {
   return ReadableStream.from(chunks);
 }
 
+/**
+ * A byte stream, like a child's stdout, that delivers `input` in chunks of the
+ * given sizes, each read into the reader's own buffer.
+ */
+function byteStream(input: string, sizes: number[]): ReadableStream<Uint8Array> {
+  const all = bytes(input);
+  let at = 0;
+  let i = 0;
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller) {
+      const request = controller.byobRequest!;
+      if (at === all.length) {
+        controller.close();
+        return request.respond(0); // a read that waits learns of the end
+      }
+      const view = request.view!;
+      const size = Math.min(sizes[i++ % sizes.length], view.byteLength, all.length - at);
+      new Uint8Array(view.buffer, view.byteOffset, size).set(all.subarray(at, at + size));
+      at += size;
+      request.respond(size);
+    },
+    autoAllocateChunkSize: 64,
+  });
+}
+
 async function collect(stream: ReadableStream<Uint8Array>, limit = 64, split?: SplitFrames) {
   const frames: string[] = [];
   for await (const batch of readFrames(stream, { limit, split })) frames.push(...batch.map(text));
@@ -100,6 +126,24 @@ Deno.test("readFrames gives the same frames wherever the chunks split", async ()
     assert.deepEqual(await collect(chunked(input, [size])), expected, `chunks of ${size}`);
   }
   assert.deepEqual(await collect(chunked(input, [3, 1, 7, 2])), expected);
+});
+
+Deno.test("readFrames reads a byte stream wherever its chunks split", async () => {
+  const input = '{"a":1}\n\n{"b":[2,3]}\n' + x(40) + "\n";
+  const expected = ['{"a":1}', "", '{"b":[2,3]}', x(40)];
+  for (let size = 1; size <= input.length; size++) {
+    assert.deepEqual(await collect(byteStream(input, [size])), expected, `chunks of ${size}`);
+  }
+  await assert.rejects(collect(byteStream(x(100), [7]), 16), ProtocolError);
+});
+
+Deno.test("readFrames's frames stay whole after later reads reuse its buffer", async () => {
+  const lines = Array.from({ length: 50 }, (_, i) => `line ${i} ` + x(i));
+  const kept: Uint8Array[] = [];
+  for await (const frames of readFrames(byteStream(lines.join("\n") + "\n", [5, 40, 13]))) {
+    kept.push(...frames); // decoded only at the end, after every read
+  }
+  assert.deepEqual(kept.map(text), lines);
 });
 
 Deno.test("readFrames refuses a line that reaches the limit one byte at a time", async () => {

@@ -1,7 +1,7 @@
 // Run after the tests: fail if any process they started is still running. It
-// looks for the course's servers, the test fixtures and the published servers
-// the interop tests start by their command line, and for grandchildren by the
-// mark in their environment.
+// looks for the course's servers, the test fixtures, the benchmark's servers
+// and the published servers the interop tests start by their command line, and
+// for grandchildren by the mark in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/process_group.ts";
@@ -11,6 +11,7 @@ const marks = [
   `${root}servers/`,
   `${root}tests/fixtures/`,
   "npm:@modelcontextprotocol/server-everything",
+  `${root}bench/servers/`,
   "MCP_COURSE_GRANDCHILD=",
 ];
 const found: string[] = [];

@@ -1,0 +1,46 @@
+// Helpers the benchmarks share: medians, a clock, and the commands that start
+// the benchmark's servers.
+
+/** The median of `values` (the mean of the middle two when there are an even number). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) throw new RangeError("The median of nothing is undefined");
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** How long `body` takes, in milliseconds. */
+export async function timed(body: () => Promise<unknown> | unknown): Promise<number> {
+  const start = performance.now();
+  await body();
+  return performance.now() - start;
+}
+
+const ROOT = new URL("../", import.meta.url);
+
+/** The path of `file`, relative to the project's root. */
+export function projectPath(file: string): string {
+  return new URL(file, ROOT).pathname;
+}
+
+/** The command that runs the Deno script `file` (relative to the project's root). */
+export function denoScript(file: string, flags: string[] = ["--no-config"]): string[] {
+  return [Deno.execPath(), "run", "--quiet", ...flags, projectPath(file)];
+}
+
+/**
+ * The CPU time this process has used so far (user and system), in
+ * milliseconds, from `/proc/self/stat` in 10 ms ticks; `NaN` where it cannot
+ * be read (no `/proc`, or Deno runs without `--allow-all`).
+ */
+export function cpuMs(): number {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync("/proc/self/stat");
+  } catch {
+    return NaN;
+  }
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // Fields 14 and 15 of stat (utime, stime), counted from the state, field 3.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

@@ -1,0 +1,123 @@
+// `deno task bench`: every benchmark of issue 7, in one run, printed as a table
+// and written to bench/results.json. The machines here are shared and noisy:
+// every comparison is a ratio of medians (or a median of per-round ratios)
+// measured in the same run, never a lone absolute time.
+//
+//     deno task bench                     the full run (a few minutes)
+//     deno task bench --smoke             tiny sizes, one round: proves it still works
+//     deno task bench --rows 1,3          only some rows
+//     deno task bench --out PATH          write the results elsewhere
+//
+// Exits non-zero only when something was wrong rather than slow: a flood
+// accepted, or a process left running by the library's client. Missed speed
+// targets are reported in the table.
+
+import { parseArgs } from "node:util";
+import { type CloseOptions, measureClose } from "./close.ts";
+import { measureCourse } from "./notebooks.ts";
+import { measureFlood } from "./flood.ts";
+import { measureFrameReading } from "./frame_reading.ts";
+import { projectPath } from "./_measure.ts";
+import { measureRoundTrips } from "./round_trips.ts";
+import { reportLines, type Results, WRONG } from "./report.ts";
+import { formatTable } from "./table.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    smoke: { type: "boolean", default: false },
+    out: { type: "string" },
+    rows: { type: "string", default: "1,2,3,4,5" },
+  },
+});
+const smoke = values.smoke;
+const rows = new Set(values.rows.split(",").map((row) => row.trim()));
+// Only a full run of every row replaces bench/results.json unless told where to write.
+const everyRow = ["1", "2", "3", "4", "5"].every((row) => rows.has(row));
+const out = values.out ?? (smoke || !everyRow ? undefined : projectPath("bench/results.json"));
+
+/** The sizes of a full run. */
+const FULL = { calls: 5000, warmup: 500, rtRounds: 11, mib: 256, frRounds: 7, floodRounds: 3 };
+/** The sizes of a smoke run: enough to go through every path once. */
+const SMOKE = { calls: 50, warmup: 10, rtRounds: 1, mib: 1, frRounds: 1, floodRounds: 1 };
+const SIZES = smoke ? SMOKE : FULL;
+/** A smoke run closes with a short grace, and tries the SDK only where it waits least. */
+const SMOKE_CLOSE: CloseOptions = {
+  rounds: 1,
+  graceMs: 100,
+  cases: [
+    ["healthy", "client"],
+    ["healthy", "sdk"],
+    ["ignore-stdin-end", "client"],
+    ["ignore-sigterm", "client"],
+  ],
+};
+
+const started = new Date();
+const loadBefore = loadAverage();
+const results: Results = {};
+const progress = (text: string) => console.error(`bench: ${text}`);
+
+if (rows.has("1")) {
+  progress(`round trips (${SIZES.calls} calls, ${SIZES.rtRounds} round(s))`);
+  results.roundTrips = await measureRoundTrips({
+    calls: SIZES.calls,
+    warmup: SIZES.warmup,
+    rounds: SIZES.rtRounds,
+  });
+}
+if (rows.has("2")) {
+  progress(`framing (${SIZES.mib} MiB, ${SIZES.frRounds} round(s))`);
+  results.frameReading = await measureFrameReading({ mib: SIZES.mib, rounds: SIZES.frRounds });
+}
+if (rows.has("3")) {
+  progress(`flood (${SIZES.floodRounds} round(s))`);
+  results.flood = await measureFlood({ rounds: SIZES.floodRounds });
+}
+if (rows.has("4")) {
+  progress("close");
+  results.close = await measureClose(smoke ? SMOKE_CLOSE : { rounds: 3 });
+}
+if (rows.has("5")) {
+  progress("the course's notebooks");
+  results.course = await measureCourse({ smoke });
+}
+
+const lines = reportLines(results, smoke);
+const meta = {
+  started: started.toISOString(),
+  seconds: Math.round((Date.now() - started.getTime()) / 1000),
+  smoke,
+  deno: Deno.version.deno,
+  cpus: navigator.hardwareConcurrency,
+  cpu: cpuModel(),
+  loadAverage: { before: loadBefore, after: loadAverage() },
+  sizes: SIZES,
+};
+const where = `deno ${meta.deno}, ${meta.cpus} CPUs (${meta.cpu}), ${meta.seconds} s, ` +
+  `load average ${loadBefore} before, ${meta.loadAverage.after} after`;
+console.log(`Benchmarks${smoke ? " (smoke run: nothing judged on speed)" : ""}: ${where}\n`);
+console.log(formatTable(lines));
+if (out !== undefined) {
+  await Deno.writeTextFile(out, JSON.stringify({ meta, table: lines, results }, null, 2) + "\n");
+  console.log(`\nWritten to ${out}`);
+}
+const wrong = lines.filter((line) => line.met === WRONG);
+Deno.exit(wrong.length === 0 ? 0 : 1);
+
+function loadAverage(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+}
+
+function cpuModel(): string {
+  try {
+    return Deno.readTextFileSync("/proc/cpuinfo").match(/^model name\s*:\s*(.*)$/m)?.[1] ??
+      "unknown";
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,39 @@
+// Deadlines: one timer watches whichever request waits (a timer per request
+// cost more CPU than the rest of a call), so these check that each request
+// still gets its own full deadline, counted from when it was sent.
+
+import assert from "node:assert/strict";
+import { Client } from "../lib/client.ts";
+import { freshLog, serverCommand } from "../lib/course.ts";
+import { TimeoutError } from "../lib/errors.ts";
+
+Deno.test("a call's deadline counts from the call, not from an earlier request", async () => {
+  const timeoutMs = 600;
+  await using client = new Client(serverCommand("hang", await freshLog("test-deadline")), {
+    allowed: ["word_count"],
+    timeoutMs,
+  });
+  await client.initialize(); // the deadline timer starts here, for this request
+  await client.listTools();
+  await new Promise((resolve) => setTimeout(resolve, timeoutMs / 2));
+  const sent = performance.now();
+  await assert.rejects(client.callTool("word_count", { text: "a b" }), TimeoutError);
+  const waited = performance.now() - sent;
+  assert.ok(waited >= timeoutMs, `the call timed out after ${waited} ms, before its deadline`);
+});
+
+Deno.test("after a timeout, the next call has a full deadline of its own", async () => {
+  const timeoutMs = 300;
+  await using client = new Client(serverCommand("hang", await freshLog("test-deadline-2")), {
+    allowed: ["word_count"],
+    timeoutMs,
+  });
+  await client.initialize();
+  await client.listTools();
+  for (const text of ["first", "second"]) {
+    const sent = performance.now();
+    await assert.rejects(client.callTool("word_count", { text }), TimeoutError);
+    const waited = performance.now() - sent;
+    assert.ok(waited >= timeoutMs, `${text} timed out after ${waited} ms`);
+  }
+});
