@@ -98,6 +98,8 @@ Deno.test("Unit B starts from the learner's own handoff when one is chosen", asy
     assert.match(text, /Starting evidence: LEARNER_SELECTED/);
     assert.match(text, /UNIT_A_HANDOFF VERIFIED/);
     assert.equal(reportLine(text, "COURSE_REPORT").starting_evidence, "LEARNER_SELECTED");
+    const saved = JSON.parse(await Deno.readTextFile(`${work}/ch14-b/ch14-b-submission-v1.json`));
+    assert.equal(saved.starting_evidence, "LEARNER_SELECTED");
   } finally {
     await Deno.remove(copy);
   }
