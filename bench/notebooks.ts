@@ -4,6 +4,8 @@
 // own overhead). The executed copies carry each cell's start and end, so the
 // slowest cells are reported too: where the time goes.
 
+import type { Notebook } from "../tools/editions/notebook.ts";
+import { runNotebook } from "../tools/run_notebook.ts";
 import { median, projectPath } from "./_measure.ts";
 
 /** One worked notebook, executed `rounds` times. */
@@ -86,9 +88,14 @@ export async function measureCourse(options: CourseOptions = {}): Promise<Course
     const chosen = smoke ? [] : notebooks;
     const times = new Map<string, number[]>([empty, ...chosen].map((nb) => [nb, []]));
     const left = new Set<string>();
+    const executed = new Map<string, Notebook>();
     for (let round = 0; round < (smoke ? 1 : rounds); round++) {
       for (const notebook of times.keys()) {
-        times.get(notebook)!.push(await execute(notebook, `${scratch}/out`));
+        const path = notebook.startsWith("/") ? notebook : projectPath(notebook);
+        const started = performance.now();
+        const run = await runNotebook(path, { env: { COURSE_WORK: `${scratch}/work` } });
+        times.get(notebook)!.push(performance.now() - started);
+        executed.set(notebook, run.notebook);
         if (notebook !== empty && !(await nothingLeft())) left.add(notebook);
       }
     }
@@ -96,13 +103,12 @@ export async function measureCourse(options: CourseOptions = {}): Promise<Course
     const runs: NotebookRun[] = [];
     for (const notebook of chosen) {
       const each = times.get(notebook)!;
-      const executed = `${scratch}/out/${notebook.slice(notebook.lastIndexOf("/") + 1)}`;
       runs.push({
         notebook,
         rounds: each,
         medianMs: median(each),
         vsEmpty: median(each) / emptyMs,
-        slowestCells: slowestCells(JSON.parse(await Deno.readTextFile(executed)), 3),
+        slowestCells: slowestCells(executed.get(notebook)!, 3),
         leftRunning: left.has(notebook),
       });
     }
@@ -134,33 +140,6 @@ async function jupyterAvailable(): Promise<boolean> {
   }
 }
 
-/** Execute `notebook` headlessly into `outDir`; its wall milliseconds. Throws if a cell fails. */
-async function execute(notebook: string, outDir: string): Promise<number> {
-  const path = notebook.startsWith("/") ? notebook : projectPath(notebook);
-  const start = performance.now();
-  const { success, stderr } = await new Deno.Command("jupyter", {
-    args: [
-      "nbconvert",
-      "--to",
-      "notebook",
-      "--execute",
-      path,
-      "--output-dir",
-      outDir,
-      "--ExecutePreprocessor.timeout=300",
-    ],
-    env: { NO_COLOR: "1" },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - start;
-  if (!success) {
-    const tail = new TextDecoder().decode(stderr).trim().split("\n").slice(-15).join("\n");
-    throw new Error(`Executing ${notebook} failed:\n${tail}`);
-  }
-  return ms;
-}
-
 /** Whether tools/leftovers.ts finds no process of the course still running. */
 async function nothingLeft(): Promise<boolean> {
   const { success } = await new Deno.Command(Deno.execPath(), {
@@ -171,20 +150,11 @@ async function nothingLeft(): Promise<boolean> {
   return success;
 }
 
-interface ExecutedCell {
-  cell_type: string;
-  source: string | string[];
-  metadata?: { execution?: Record<string, string> };
-}
-
 /** The `count` slowest code cells of an executed notebook, from the times Jupyter records. */
-export function slowestCells(
-  notebook: { cells: ExecutedCell[] },
-  count: number,
-): NotebookRun["slowestCells"] {
+export function slowestCells(notebook: Notebook, count: number): NotebookRun["slowestCells"] {
   return notebook.cells
     .map((cell, index) => {
-      const times = cell.metadata?.execution ?? {};
+      const times = (cell.metadata.execution ?? {}) as Record<string, string>;
       const start = Date.parse(times["iopub.execute_input"] ?? "");
       const end = Date.parse(times["shell.execute_reply"] ?? "");
       const source = Array.isArray(cell.source) ? cell.source.join("") : cell.source;
