@@ -6,7 +6,7 @@
 //     deno run --no-config --allow-run=sleep bench/servers/close.ts healthy|ignore-stdin-end|ignore-sigterm
 
 import { serve, writeStderr } from "../../servers/_mcp_server.ts";
-import { ECHO } from "./_echo_tool.ts";
+import { ECHO } from "../../servers/_echo_tool.ts";
 
 const BEHAVIOURS = ["healthy", "ignore-stdin-end", "ignore-sigterm"];
 const behaviour = Deno.args[0];

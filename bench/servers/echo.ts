@@ -5,6 +5,6 @@
 //     deno run --no-config bench/servers/echo.ts
 
 import { serve } from "../../servers/_mcp_server.ts";
-import { ECHO } from "./_echo_tool.ts";
+import { ECHO } from "../../servers/_echo_tool.ts";
 
 serve({ name: "bench-echo", version: "1.0.0", tools: [ECHO] });

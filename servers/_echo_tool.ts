@@ -1,6 +1,6 @@
-// The one tool the benchmark's own servers offer.
+// `echo`, the one tool of the benchmark's servers and the tests' misbehaving fixtures.
 
-import type { ServerTool } from "../../servers/_mcp_server.ts";
+import type { ServerTool } from "./_mcp_server.ts";
 
 /** `echo({text})`: returns the text it is given. */
 export const ECHO: ServerTool = {
