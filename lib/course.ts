@@ -6,6 +6,9 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
 const ROOT = new URL("../", import.meta.url);
 
 /**
@@ -23,7 +26,7 @@ function workFolder(): URL {
     // Without permission to read the environment, the default stands.
   }
   if (chosen === undefined || chosen === "") return new URL("work/", ROOT);
-  return new URL(chosen.endsWith("/") ? chosen : `${chosen}/`, `file://${Deno.cwd()}/`);
+  return pathToFileURL(resolve(chosen) + "/");
 }
 
 /**
@@ -50,7 +53,7 @@ export function serverCommand(mode: string, log: string): string[] {
     "--no-config",
     "--quiet",
     ...permissions,
-    new URL("servers/teaching.ts", ROOT).pathname,
+    fileURLToPath(new URL("servers/teaching.ts", ROOT)),
     "--mode",
     mode,
     "--log",
@@ -76,7 +79,7 @@ export function deliveryCommand(log: string): string[] {
     "--no-config",
     "--quiet",
     `--allow-write=${log}`,
-    new URL("servers/delivery.ts", ROOT).pathname,
+    fileURLToPath(new URL("servers/delivery.ts", ROOT)),
     "--log",
     log,
   ];
@@ -102,7 +105,7 @@ export function grammarCommand(): string[] {
     "run",
     "--no-config",
     "--quiet",
-    new URL("servers/grammar.ts", ROOT).pathname,
+    fileURLToPath(new URL("servers/grammar.ts", ROOT)),
   ];
 }
 
@@ -159,7 +162,7 @@ export async function freshLog(name: string): Promise<string> {
   }
   const folder = new URL("logs/", WORK);
   await Deno.mkdir(folder, { recursive: true });
-  const log = new URL(`${name}.jsonl`, folder).pathname;
+  const log = fileURLToPath(new URL(`${name}.jsonl`, folder));
   await Deno.writeTextFile(log, "");
   await Deno.remove(`${log}.grandchild`).catch(() => {});
   return log;

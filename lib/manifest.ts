@@ -42,8 +42,9 @@ export interface ManifestOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { pathToFileURL } from "node:url";
  *
- * const folder = new URL(`file://${await Deno.makeTempDir()}/`);
+ * const folder = pathToFileURL(`${await Deno.makeTempDir()}/`);
  * await Deno.writeTextFile(new URL("empty.txt", folder), "");
  * const manifest = await buildManifest(folder, ["empty.txt"], { lab: "lab-02" });
  * assert.deepEqual(manifest.files, [{

@@ -2,8 +2,9 @@
 // its smoke run goes through every row once, with tiny sizes.
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Run `deno task TASK ARGS...` in the project; its stdout, after asserting it succeeded. */
 async function task(...args: string[]): Promise<string> {

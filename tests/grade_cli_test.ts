@@ -5,8 +5,9 @@
 
 import assert from "node:assert/strict";
 import { UNITS } from "../tools/grading/units/mod.ts";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "grade-test-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
 

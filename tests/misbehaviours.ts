@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Client, type ClientOptions } from "../lib/client.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { endMarked, markedProcesses, newMark, until } from "./_marked.ts";
+import { fileURLToPath } from "node:url";
 
 /** What a check is given: the open client (if any), the mark, and the wire so far. */
 export interface CheckContext {
@@ -206,7 +207,7 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
   },
   {
     does: "closes its stdout mid-call but keeps running",
-    command: () => ["sh", new URL("./fixtures/close_stdout.sh", import.meta.url).pathname],
+    command: () => ["sh", fileURLToPath(new URL("./fixtures/close_stdout.sh", import.meta.url))],
     outcome: "ProtocolError at tools/call",
     says: /The server closed its stdout but is still running/,
     ended: "exit 0",
