@@ -3,27 +3,24 @@
 // Each implementation is a learner's module, re-run in the sandbox.
 
 import assert from "node:assert/strict";
-import { libraryFiles } from "../tools/grading/extract.ts";
-import { runSandbox } from "../tools/grading/sandbox.ts";
-import { scoreSubmission } from "../tools/grading/score.ts";
-import { UNITS } from "../tools/grading/units/mod.ts";
+import { gradeLearner } from "../tools/grading/grade_learner.ts";
+import { loadHoldouts } from "../tools/grading/units/mod.ts";
 
 const scratch = await Deno.makeTempDir({ prefix: "grading-accuracy-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-const lib = new URL("../lib/", import.meta.url).href;
+const holdouts = await loadHoldouts();
 
 /** The marks `source` earns for `fn` of `unit`, and the most it could. */
 async function marks(unit: string, fn: string, source: string): Promise<[number, number]> {
   const module = `${scratch}/${crypto.randomUUID()}.ts`;
-  await Deno.writeTextFile(module, source.replaceAll("LIB/", lib));
-  const spec = UNITS[unit];
-  const cases = await runSandbox(spec, module, {
-    readable: libraryFiles(spec),
-    caseTimeoutMs: 1000,
-  });
-  const tests = scoreSubmission({ name: module, spec, cases }).tests.filter((t) =>
-    t.name.startsWith(`${fn}: `)
-  );
+  // A submitted module imports the library files it may use from ../lib/.
+  await Deno.writeTextFile(module, source.replaceAll("LIB/", "../lib/"));
+  const learner = {
+    name: module,
+    submissions: [{ unit, code: { kind: "module" as const, path: module } }],
+  };
+  const [results] = await gradeLearner(learner, holdouts, { caseTimeoutMs: 1000 });
+  const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
   return [tests.reduce((sum, t) => sum + t.score, 0), tests.length];
 }
 

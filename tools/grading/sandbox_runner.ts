@@ -1,41 +1,67 @@
 // The sandbox's main thread. `deno run` starts it with no permission but to
-// read the worker, the learner's module and the library files that module may
-// import. It reads one job from stdin (a nonce, the unit, the module), runs
-// each graded function in a worker of its own, compares each case here, and
-// writes one line per case, prefixed with the nonce, so that nothing the
-// learner's code prints can pass for a result.
+// read one scratch folder: the worker, the library files it needs, and the
+// learner's modules. It reads one job from stdin (a nonce, the worker, and
+// for each unit the learner's module and every case, serialized with
+// node:v8 so that bytes and sets arrive as they are), runs each graded
+// function in a worker of its own, judges each case here, and writes one line
+// per case, prefixed with the nonce, so that nothing the learner's code
+// prints can pass for a result. Hidden cases reach this process only through
+// stdin: no file the learner's code could read holds them.
 
+import { deserialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { judge, type Outcome } from "../../lib/grading.ts";
-import type { GradedCase, GradedFunction } from "./spec.ts";
+import type { GradedCase } from "./spec.ts";
 import { UNITS } from "./units/mod.ts";
 
 /** Time-outs after which a function's remaining cases are not tried. */
 const MAX_TIMEOUTS = 2;
+/** The most a learner's module may take to load (its top-level code included). */
+const LOAD_TIMEOUT_MS = 10_000;
+
+interface Job {
+  nonce: string;
+  worker: string;
+  caseTimeoutMs: number;
+  units: {
+    unit: string;
+    module?: string;
+    functions: { name: string; cases: GradedCase[] }[];
+  }[];
+}
 
 const write = Deno.stdout.writeSync.bind(Deno.stdout);
 const encoder = new TextEncoder();
-const job = JSON.parse(await readLine()) as {
-  nonce: string;
-  unit: string;
-  module: string;
-  caseTimeoutMs: number;
+const job = deserialize(
+  new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
+) as Job;
+const report = (row: Record<string, unknown>) => {
+  const line = encoder.encode(`\n${job.nonce} ${JSON.stringify(row)}\n`);
+  for (let written = 0; written < line.length;) written += write(line.subarray(written));
 };
-const report = (row: Record<string, unknown>) =>
-  write(encoder.encode(`${job.nonce} ${JSON.stringify(row)}\n`));
 
-for (const fn of UNITS[job.unit].functions) await gradeFunction(fn);
+for (const unit of job.units) {
+  for (const fn of unit.functions) await gradeFunction(unit.unit, unit.module, fn);
+}
 // A worker stuck in a loop cannot always be terminated; exiting ends it.
 Deno.exit(0);
 
-async function gradeFunction(fn: GradedFunction): Promise<void> {
+async function gradeFunction(
+  unit: string,
+  module: string | undefined,
+  fn: { name: string; cases: GradedCase[] },
+): Promise<void> {
+  const normalize = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name)
+    ?.normalize;
   let worker: Worker | undefined;
-  let stopped = "";
+  let stopped = module === undefined ? "no code came for this unit" : "";
   let timeouts = 0;
-  for (const testCase of fn.cases) {
+  for (const [index, testCase] of fn.cases.entries()) {
+    const row = (status: string, observed: string) =>
+      report({ unit, fn: fn.name, index, ...resultRow(testCase, status, observed) });
     if (worker === undefined && stopped === "") {
-      worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), { type: "module" });
-      const loaded = await exchange(worker, { load: job.module }, job.caseTimeoutMs);
+      worker = new Worker(job.worker, { type: "module" });
+      const loaded = await exchange(worker, { load: module }, LOAD_TIMEOUT_MS);
       if (!("loaded" in loaded)) {
         stopped = `the code does not load: ${loaded.loadError ?? loaded.problem}`;
       } else if (!(loaded.loaded as string[]).includes(fn.name)) {
@@ -43,12 +69,12 @@ async function gradeFunction(fn: GradedFunction): Promise<void> {
       }
     }
     if (stopped !== "" || worker === undefined) {
-      report(row(fn, testCase, "FAIL", stopped));
+      row("FAIL", stopped);
       continue;
     }
     const reply = await exchange(worker, { fn: fn.name, args: testCase.args }, job.caseTimeoutMs);
     if ("problem" in reply) {
-      report(row(fn, testCase, "FAIL", String(reply.problem)));
+      row("FAIL", String(reply.problem));
       // The worker may be stuck: leave it, and load the code afresh for the next case.
       worker.terminate();
       worker = undefined;
@@ -57,32 +83,35 @@ async function gradeFunction(fn: GradedFunction): Promise<void> {
       }
       continue;
     }
-    report(judgeReply(fn, testCase, reply));
+    const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
+    const graded = judge(testCase, outcome, {
+      normalize,
+      changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+    });
+    const shown = showValue(graded.observed);
+    row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
   }
   worker?.terminate();
 }
 
-/** Judge one reply, here, where the learner's code never runs. */
-function judgeReply(fn: GradedFunction, testCase: GradedCase, reply: Record<string, unknown>) {
-  const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
-  const graded = judge(testCase, outcome, {
-    normalize: fn.normalize,
-    changedInput: !isDeepStrictEqual(reply.after, testCase.args),
-  });
-  return row(fn, testCase, graded.status, graded.observed);
+/** A case's result row, with what was observed in at most 200 characters. */
+function resultRow(testCase: GradedCase, status: string, observed: string) {
+  return {
+    case: testCase.label,
+    hidden: testCase.hidden,
+    status,
+    observed: observed.length > 200 ? observed.slice(0, 200) + "…" : observed,
+  };
 }
 
-function row(fn: GradedFunction, testCase: GradedCase, status: string, observed: unknown) {
-  const text = typeof observed === "string"
-    ? observed
-    : JSON.stringify(observed) ?? String(observed);
-  return {
-    fn: fn.name,
-    case: testCase.label,
-    hidden: testCase.hidden === true,
-    status,
-    observed: text.length > 200 ? text.slice(0, 200) + "…" : text,
-  };
+/** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
+function showValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** Send `message` to the worker; its reply, or a problem when none came in time. */
@@ -105,16 +134,4 @@ function exchange(worker: Worker, message: unknown, ms: number): Promise<Record<
       resolve({ problem: `the case could not be sent: ${(error as Error).message}` });
     }
   });
-}
-
-async function readLine(): Promise<string> {
-  const decoder = new TextDecoder();
-  const buffer = new Uint8Array(65536);
-  let text = "";
-  while (!text.includes("\n")) {
-    const count = await Deno.stdin.read(buffer);
-    if (count === null) break;
-    text += decoder.decode(buffer.subarray(0, count), { stream: true });
-  }
-  return text.split("\n")[0];
 }
