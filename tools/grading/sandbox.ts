@@ -32,7 +32,7 @@ export interface UnitJob {
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The most one case may take. @default {2000} */
+  /** The most one case may take. @default {1000} */
   caseTimeoutMs?: number;
   /** The most the whole run may take, for all the learner's units. @default {60000} */
   runTimeoutMs?: number;
@@ -102,7 +102,7 @@ export async function runSandbox(
   const job = {
     nonce,
     worker: scratch.worker,
-    caseTimeoutMs: options.caseTimeoutMs ?? 2000,
+    caseTimeoutMs: options.caseTimeoutMs ?? 1000,
     units: jobs.map((job) => ({ ...job, module: scratch.modules.get(job.unit) })),
   };
   const writer = child.stdin.getWriter();
