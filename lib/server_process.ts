@@ -14,6 +14,28 @@ import { StderrTail } from "./stderr_tail.ts";
 /** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "DENO_DIR"];
 
+/**
+ * The small environment a server is started with: `NO_COLOR=1`, and the
+ * variables the MCP SDK's stdio transport passes on, where they are set.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const env = serverEnv();
+ * assert.equal(env.NO_COLOR, "1");
+ * assert.ok(Object.keys(env).every((name) => /^(NO_COLOR|HOME|LOGNAME|PATH|SHELL|TERM|USER|TMPDIR|DENO_DIR)$/.test(name)));
+ * ```
+ */
+export function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = { NO_COLOR: "1" };
+  for (const name of INHERITED_ENV) {
+    const value = Deno.env.get(name);
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** One step of closing a server, at a `performance.now()` time. */
 export interface CloseStep {
   at: number;
@@ -65,15 +87,10 @@ export class ServerProcess {
   /** Start `command` (program and arguments). Throws `Deno.errors.NotFound` if it does not exist. */
   constructor(command: readonly string[], options: ServerProcessOptions = {}) {
     if (command.length === 0) throw new TypeError("The server command is empty");
-    const env: Record<string, string> = { NO_COLOR: "1" };
-    for (const name of INHERITED_ENV) {
-      const value = Deno.env.get(name);
-      if (value !== undefined) env[name] = value;
-    }
     const child = new Deno.Command(command[0], {
       args: command.slice(1),
       cwd: options.cwd,
-      env: { ...env, ...options.env },
+      env: { ...serverEnv(), ...options.env },
       clearEnv: true,
       detached: true,
       stdin: "piped",

@@ -3,34 +3,12 @@
 // and easy to make misbehave on purpose, which the teaching server does
 // through the `reply` hook.
 
-/** A JSON object. */
-export type JsonObject = Record<string, unknown>;
+import { dispatch, type DispatchOptions, type JsonObject } from "./_mcp_dispatch.ts";
 
-/** What a tool returns: its text, and whether it reports a failure. */
-export interface ToolOutcome {
-  text: string;
-  isError?: boolean;
-}
+export type { JsonObject, ServerTool, ToolOutcome } from "./_mcp_dispatch.ts";
 
-/** One tool a server offers. */
-export interface ServerTool {
-  name: string;
-  description: string;
-  inputSchema: JsonObject;
-  call(args: JsonObject): ToolOutcome;
-}
-
-/** How to run a server. */
-export interface ServeOptions {
-  name: string;
-  version: string;
-  tools: ServerTool[];
-  /** The version the server answers `initialize` with. Defaults to 2025-06-18. */
-  protocolVersion?: string;
-  /** The `tools/list` result for a cursor. Defaults to every tool on one page. */
-  list?(cursor: string | undefined): JsonObject;
-  /** Called with every `tools/call` received, before it is answered. */
-  onCall?(name: string, args: JsonObject): void;
+/** How to run a server: what it is (see `dispatch`), and how it writes and ends. */
+export interface ServeOptions extends DispatchOptions {
   /** Sends a `tools/call` response; a misbehaving server replaces it. Defaults to `writeMessage`. */
   reply?(response: JsonObject, request: JsonObject): void;
   /** Called when stdin ends. Defaults to exiting with status 0. */
@@ -58,68 +36,16 @@ export function writeStderr(text: string): void {
   while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
 }
 
-/** A text result for `tools/call`. */
-export function toolResult(outcome: ToolOutcome): JsonObject {
-  return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError ?? false };
-}
-
 /** Serve MCP on stdin and stdout until stdin ends. */
 export function serve(options: ServeOptions): void {
   const reply = options.reply ?? writeMessage;
-  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const advertised = options.tools.map(({ call: _, ...tool }) => tool);
-  const handle = (line: string) => {
-    let message: JsonObject;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      writeMessage(failure(null, -32700, "Parse error: a line is not JSON"));
-      return;
-    }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      writeMessage(failure(null, -32600, "Invalid request: not a JSON object"));
-      return;
-    }
-    if (!("id" in message) || typeof message.method !== "string") return; // notification or reply
-    const id = message.id;
-    const params = (message.params ?? {}) as JsonObject;
-    switch (message.method) {
-      case "initialize":
-        return writeMessage(success(id, {
-          protocolVersion: options.protocolVersion ?? "2025-06-18",
-          capabilities: { tools: { listChanged: false } },
-          serverInfo: { name: options.name, version: options.version },
-        }));
-      case "ping":
-        return writeMessage(success(id, {}));
-      case "tools/list": {
-        const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
-        return writeMessage(success(id, options.list?.(cursor) ?? { tools: advertised }));
-      }
-      case "tools/call": {
-        const name = String(params.name);
-        const args = (params.arguments ?? {}) as JsonObject;
-        options.onCall?.(name, args);
-        const tool = tools.get(name);
-        const response = tool === undefined
-          ? failure(id, -32602, `Unknown tool: ${name}`)
-          : success(id, toolResult(tool.call(args)));
-        return reply(response, message);
-      }
-      default:
-        return writeMessage(failure(id, -32601, `Method not found: ${message.method}`));
-    }
-  };
-  readLines(handle);
+  readLines((line) => {
+    const answer = dispatch(options, line);
+    if (answer === undefined) return;
+    if (answer.call === undefined) writeMessage(answer.response);
+    else reply(answer.response, answer.call);
+  });
   (options.onEnd ?? (() => Deno.exit(0)))();
-}
-
-function success(id: unknown, result: JsonObject): JsonObject {
-  return { jsonrpc: "2.0", id, result };
-}
-
-function failure(id: unknown, code: number, message: string): JsonObject {
-  return { jsonrpc: "2.0", id, error: { code, message } };
 }
 
 /** Read stdin line by line until it ends. */

@@ -1,0 +1,132 @@
+/**
+ * The grammar server as a function of its stdio, to run in the client's own
+ * process (`lib/in_process_server.ts`): the same answers and the same stderr
+ * lines as `grammar.ts`. A {@linkcode Script} makes it misbehave on purpose,
+ * as the teaching server's modes do, so that the autograder can try a
+ * learner's client on servers that answer wrongly, crash or never exit.
+ *
+ * @module
+ */
+
+import { readFrames } from "../lib/framing.ts";
+import type { ServerMain } from "../lib/in_process_server.ts";
+import { dispatch, type JsonObject } from "./_mcp_dispatch.ts";
+import { callLine, END_LINE, GRAMMAR, READY_LINE } from "./grammar_tools.ts";
+
+/**
+ * One thing a scripted server does in answer to a request. In `send`, the
+ * string `"{{id}}"` stands for the request's id, `"{{idText}}"` for it as a
+ * string and `"{{previous}}"` for the id before it; in `raw` and `chunks`,
+ * `{{id}}` and `{{previous}}` are replaced in the text.
+ */
+export type Action =
+  | { grammar: true }
+  | { result: JsonObject }
+  | { error: { code: number; message: string } }
+  | { send: unknown }
+  | { raw: string }
+  | { chunks: string[] }
+  | { stderr: string }
+  | { exit: number };
+
+/** How a scripted grammar server departs from the real one. */
+export interface Script {
+  /** Text written on stderr after the ready line, as it is. @default {""} */
+  stderr?: string;
+  /** Exit with this code right after starting, before reading anything. @default {undefined} */
+  exitAtStart?: number;
+  /** What to do on each request of a method, in place of the grammar server's answer. @default {{}} */
+  on?: Record<string, Action[]>;
+  /** At the end of its input: exit with this code, or `"ignore"` it (only a kill ends it). @default {0} */
+  atEnd?: number | "ignore";
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * The grammar server, as `script` changes it (by default, not at all).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startInProcess } from "../lib/in_process_server.ts";
+ *
+ * const server = startInProcess(grammarInProcess({ on: { ping: [{ raw: "not json" }] } }));
+ * const writer = server.writable.getWriter();
+ * await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
+ * await writer.close();
+ * assert.equal(await new Response(server.readable).text(), "not json\n");
+ * assert.deepEqual(await server.status, { code: 0, signal: null });
+ * ```
+ */
+export function grammarInProcess(script: Script = {}): ServerMain {
+  return async (io) => {
+    const note = (line: string) => io.stderr(encoder.encode(`${line}\n`));
+    note(READY_LINE);
+    if (script.stderr) io.stderr(encoder.encode(script.stderr));
+    if (script.exitAtStart !== undefined) return script.exitAtStart;
+    const grammar = {
+      ...GRAMMAR,
+      onCall: (name: string, args: JsonObject) => note(callLine(name, args)),
+    };
+    const send = (message: unknown) => io.stdout(encoder.encode(`${JSON.stringify(message)}\n`));
+    for await (const frames of readFrames(io.stdin)) {
+      for (const frame of frames) {
+        const line = decoder.decode(frame).trim();
+        if (line === "") continue;
+        const request = requestOf(line);
+        const actions = request === undefined ? undefined : script.on?.[request.method];
+        if (actions === undefined) {
+          const answer = dispatch(grammar, line);
+          if (answer !== undefined) send(answer.response);
+          continue;
+        }
+        const id = request!.id;
+        const fill = (text: string) =>
+          text.replaceAll("{{id}}", JSON.stringify(id)).replaceAll("{{previous}}", previous(id));
+        for (const action of actions) {
+          if ("exit" in action) return action.exit;
+          if ("grammar" in action) send(dispatch(grammar, line)!.response);
+          if ("result" in action) send({ jsonrpc: "2.0", id, result: action.result });
+          if ("error" in action) send({ jsonrpc: "2.0", id, error: action.error });
+          if ("send" in action) send(placeholders(action.send, id));
+          if ("raw" in action) io.stdout(encoder.encode(`${fill(action.raw)}\n`));
+          if ("chunks" in action) action.chunks.forEach((c) => io.stdout(encoder.encode(fill(c))));
+          if ("stderr" in action) note(action.stderr);
+        }
+      }
+    }
+    if (script.atEnd === "ignore") return await new Promise<number>(() => {});
+    note(END_LINE);
+    return script.atEnd ?? 0;
+  };
+}
+
+/** The method and id of a request, or `undefined` for anything else. */
+function requestOf(line: string): { method: string; id: unknown } | undefined {
+  try {
+    const message = JSON.parse(line);
+    const isRequest = typeof message?.method === "string" && "id" in message;
+    return isRequest ? { method: message.method, id: message.id } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id before `id`, as JSON text. */
+function previous(id: unknown): string {
+  return JSON.stringify(typeof id === "number" ? id - 1 : `${id}-previous`);
+}
+
+/** `value` with each placeholder string replaced (see {@linkcode Action}). */
+function placeholders(value: unknown, id: unknown): unknown {
+  if (value === "{{id}}") return id;
+  if (value === "{{idText}}") return String(id);
+  if (value === "{{previous}}") return JSON.parse(previous(id));
+  if (Array.isArray(value)) return value.map((item) => placeholders(item, id));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, placeholders(v, id)]));
+  }
+  return value;
+}
