@@ -8,15 +8,19 @@ import { zipSync } from "fflate";
 import { fileURLToPath } from "node:url";
 import { learnersConfig } from "../release/deno_config.ts";
 import { localImports, walk } from "../release/contents.ts";
+import { SANDBOX_FILES } from "../grading/scratch.ts";
+import { UNITS } from "../grading/units/mod.ts";
 
 const root = new URL("../../", import.meta.url);
 const target = Deno.args[0] ?? fileURLToPath(new URL("autograder.zip", root));
 const PROGRAMS = [
   "tools/autograder/run.ts",
   "tools/grading/sandbox_runner.ts",
-  "tools/grading/sandbox_worker.ts",
   "holdouts/mod.ts",
+  ...SANDBOX_FILES,
 ];
+/** The worked editions whose solutions the grader's drivers test learners' tests against. */
+const REFERENCES = [...UNITS.values()].flatMap((spec) => spec.reference ?? []);
 /** Executable entries: Gradescope runs both as programs. */
 const SCRIPTS = {
   "setup.sh": "tools/autograder/setup.sh",
@@ -28,6 +32,7 @@ try {
     ...await localImports(root, PROGRAMS),
     ...await walk(root, "holdouts"),
     ...await walk(root, "schemas"),
+    ...REFERENCES,
     "deno.lock",
   ]);
   const entries: Record<string, Uint8Array | [Uint8Array, { os: number; attrs: number }]> = {};

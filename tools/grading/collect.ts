@@ -239,11 +239,11 @@ function readNotebook(path: string, text: string, unitOverride: string | undefin
   return { unit, code: { kind: "notebook", path } };
 }
 
-/** The unit whose graded functions a module exports, when exactly one unit matches. */
+/** The unit whose graded functions (or classes) a module exports, when exactly one unit matches. */
 function unitOfModule(text: string): string | undefined {
   const matches = [...UNITS.values()].filter((spec) =>
     spec.functions.some((fn) =>
-      new RegExp(`export\\s+(async\\s+)?(function|const|let)\\s+${fn.name}\\b`).test(text)
+      new RegExp(`export\\s+(async\\s+)?(function|const|let|class)\\s+${fn.name}\\b`).test(text)
     )
   );
   return matches.length === 1 ? matches[0].unit : undefined;

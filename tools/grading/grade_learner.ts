@@ -38,6 +38,8 @@ export async function gradeLearner(
       functions: spec.functions.map((fn) => ({
         name: fn.name,
         cases: casesOf(spec, fn, holdouts),
+        driver: fn.driver,
+        withReference: fn.withReference,
       })),
     };
   });

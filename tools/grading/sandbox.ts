@@ -2,7 +2,9 @@
  * Run one learner's code against every case of their units in one separate
  * `deno run`: one process, one time budget and one memory budget per
  * learner, however their work is laid out. The process may read its scratch
- * folder and nothing else: no network, no environment, no subprocesses. A
+ * folder and nothing else: no network, no environment, no subprocesses, and
+ * only the npm packages already in Deno's cache, at the versions of the
+ * scratch folder's lock file, through its import map (the library's ajv). A
  * loop, a throw, `Deno.exit`, a file access, a memory bomb or a flood of
  * output in the learner's code costs the cases it touches, and nothing else.
  *
@@ -27,7 +29,14 @@ export interface CaseResult {
 /** The cases to run for one unit: its functions, each with every case it must pass. */
 export interface UnitJob {
   unit: string;
-  functions: { name: string; cases: GradedCase[] }[];
+  functions: {
+    name: string;
+    cases: GradedCase[];
+    /** The driver that runs each case, by its path from the project root. */
+    driver?: string;
+    /** Whether the driver is given the unit's reference solution. */
+    withReference?: boolean;
+  }[];
 }
 
 /** Options for {@linkcode runSandbox}. */
@@ -62,9 +71,11 @@ export async function runSandbox(
       "run",
       "--no-prompt",
       "--no-remote",
-      "--no-npm",
+      "--cached-only",
       "--no-config",
-      "--no-lock",
+      `--import-map=${scratch.importMap}`,
+      `--lock=${scratch.lock}`,
+      "--frozen",
       "--v8-flags=--max-old-space-size=256",
       `--allow-read=${scratch.folder}`,
       RUNNER,
@@ -103,7 +114,16 @@ export async function runSandbox(
     nonce,
     worker: scratch.worker,
     caseTimeoutMs: options.caseTimeoutMs ?? 1000,
-    units: jobs.map((job) => ({ ...job, module: scratch.modules.get(job.unit) })),
+    units: jobs.map((job) => ({
+      unit: job.unit,
+      module: scratch.modules.get(job.unit),
+      functions: job.functions.map(({ name, cases, driver, withReference }) => ({
+        name,
+        cases,
+        driver: driver === undefined ? undefined : scratch.file(driver),
+        reference: withReference ? scratch.references.get(job.unit) : undefined,
+      })),
+    })),
   };
   const writer = child.stdin.getWriter();
   await writer.write(serialize(job)).catch(() => {});

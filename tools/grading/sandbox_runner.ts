@@ -11,6 +11,7 @@
 import { deserialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { judge, type Outcome } from "../../lib/grading.ts";
+import { jsonDifferences } from "../../lib/json_differences.ts";
 import type { GradedCase } from "./spec.ts";
 import { UNITS } from "./units/mod.ts";
 
@@ -26,8 +27,16 @@ interface Job {
   units: {
     unit: string;
     module?: string;
-    functions: { name: string; cases: GradedCase[] }[];
+    functions: GradedJob[];
   }[];
+}
+
+/** One function's cases, with the driver (a file URL) and reference source its cases need. */
+interface GradedJob {
+  name: string;
+  cases: GradedCase[];
+  driver?: string;
+  reference?: string;
 }
 
 const write = Deno.stdout.writeSync.bind(Deno.stdout);
@@ -62,9 +71,13 @@ class LearnerWorker {
       : `the code does not load: ${loaded.loadError ?? loaded.problem}`;
   }
 
-  /** Call `fn` on `args`; what it returned or threw, or a problem when it took too long. */
-  call(fn: string, args: unknown[]): Promise<Record<string, unknown>> {
-    return exchange(this.#worker!, { fn, args }, job.caseTimeoutMs);
+  /**
+   * Run one case of `fn` (through its driver, if it has one); what came back
+   * or was thrown, or a problem when it took too long.
+   */
+  call(fn: GradedJob, args: unknown[]): Promise<Record<string, unknown>> {
+    const message = { fn: fn.name, args, driver: fn.driver, reference: fn.reference };
+    return exchange(this.#worker!, message, job.caseTimeoutMs);
   }
 
   /** End the worker; the next call loads the module again. */
@@ -78,7 +91,7 @@ class LearnerWorker {
 async function gradeFunction(
   unit: string,
   worker: LearnerWorker | undefined,
-  fn: { name: string; cases: GradedCase[] },
+  fn: GradedJob,
 ): Promise<void> {
   const normalize = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name)
     ?.normalize;
@@ -96,7 +109,7 @@ async function gradeFunction(
       row("FAIL", stopped);
       continue;
     }
-    const reply = await worker!.call(fn.name, testCase.args);
+    const reply = await worker!.call(fn, testCase.args);
     if ("problem" in reply) {
       row("FAIL", String(reply.problem));
       worker!.reset();
@@ -110,7 +123,10 @@ async function gradeFunction(
       normalize,
       changedInput: !isDeepStrictEqual(reply.after, testCase.args),
     });
-    const shown = showValue(graded.observed);
+    // A driver's observation is a whole record: say only where it differs.
+    const shown = fn.driver !== undefined && graded.status === "FAIL" && "returned" in outcome
+      ? jsonDifferences(testCase.expected, graded.observed).join("; ")
+      : showValue(graded.observed);
     row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
   }
 }
@@ -158,9 +174,17 @@ function exchange(worker: Worker, message: unknown, ms: number): Promise<Record<
 }
 
 for (const unit of job.units) {
-  const worker = unit.module === undefined ? undefined : new LearnerWorker(unit.module);
-  for (const fn of unit.functions) await gradeFunction(unit.unit, worker, fn);
-  worker?.reset();
+  // The reference solution is loaded only into a worker of its own: the
+  // learner's code that is graded on its own never runs beside it.
+  const workers = new Map<boolean, LearnerWorker>();
+  for (const fn of unit.functions) {
+    const withReference = fn.reference !== undefined;
+    if (unit.module !== undefined && !workers.has(withReference)) {
+      workers.set(withReference, new LearnerWorker(unit.module));
+    }
+    await gradeFunction(unit.unit, workers.get(withReference), fn);
+  }
+  for (const worker of workers.values()) worker.reset();
 }
 // A worker stuck in a loop cannot always be terminated; exiting ends it.
 Deno.exit(0);

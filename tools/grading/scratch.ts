@@ -4,7 +4,9 @@
  * the grader's, never the learner's, so no learner path is ever spliced into
  * a permission flag or a URL. It holds the learner's modules (one per unit:
  * the graded cells of a notebook, or a module as submitted), the library
- * files those modules may import, and the sandbox's worker.
+ * files those modules may import, the sandbox's worker and the drivers it
+ * runs, and an import map and the lock file for the npm packages the library
+ * uses (ajv), which the sandbox takes from Deno's cache.
  *
  * @module
  */
@@ -15,13 +17,29 @@ import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
 
 const ROOT = new URL("../../", import.meta.url);
-/** The files the sandbox needs, as the repository lays them out: the worker and what it imports. */
-const SANDBOX_FILES = [
+/**
+ * The files the sandbox needs, as the repository lays them out: the worker,
+ * the drivers, the library files learners' code may import, and everything
+ * those import (`tests/grade_drivers_test.ts` checks that none is missing).
+ */
+export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_worker.ts",
+  "tools/grading/drivers/lab_02_client.ts",
+  "tools/grading/drivers/lab_02_tests.ts",
+  "tools/grading/drivers/faulty_client.ts",
+  "lib/grade_driven.ts",
   "lib/grading.ts",
+  "lib/json_differences.ts",
   "lib/jsonrpc.ts",
   "lib/errors.ts",
   "lib/not_implemented.ts",
+  "lib/framing.ts",
+  "lib/schema.ts",
+  "lib/in_process_server.ts",
+  "lib/transport.ts",
+  "servers/grammar_in_process.ts",
+  "servers/grammar_tools.ts",
+  "servers/_mcp_dispatch.ts",
 ];
 
 /** A scratch folder ready for the sandbox. */
@@ -32,6 +50,14 @@ export interface Scratch {
   worker: string;
   /** Each unit's learner module, as a file URL. */
   modules: Map<string, string>;
+  /** The import map the sandbox resolves npm packages with. */
+  importMap: string;
+  /** The lock file that fixes their versions (and their dependencies'), so none is looked up. */
+  lock: string;
+  /** Each unit's reference solution (see `UnitSpec.reference`), as module source, where the grader has it. */
+  references: Map<string, string>;
+  /** The file URL of one of the {@linkcode SANDBOX_FILES} in the folder. */
+  file(path: string): string;
   /** Removes the folder. */
   [Symbol.asyncDispose](): Promise<void>;
 }
@@ -57,8 +83,15 @@ export async function makeScratch(
   const folder = await Deno.makeTempDir({ dir: safeTemp(), prefix: "grade-" });
   const scratch: Scratch = {
     folder,
-    worker: pathToFileURL(`${folder}/${SANDBOX_FILES[0]}`).href,
+    worker: pathToFileURL(`${folder}/tools/grading/sandbox_worker.ts`).href,
     modules: new Map(),
+    importMap: `${folder}/import_map.json`,
+    lock: `${folder}/deno.lock`,
+    references: new Map(),
+    file(path) {
+      if (!SANDBOX_FILES.includes(path)) throw new Error(`${path} is not copied to the sandbox`);
+      return pathToFileURL(`${folder}/${path}`).href;
+    },
     [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
   };
   try {
@@ -67,6 +100,9 @@ export async function makeScratch(
       await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
       await Deno.copyFile(new URL(file, ROOT), target);
     }
+    const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+    await Deno.writeTextFile(scratch.importMap, JSON.stringify(importMap(config.imports)));
+    await Deno.copyFile(new URL("deno.lock", ROOT), scratch.lock);
     await Deno.mkdir(`${folder}/learner`);
     for (const submission of submissions) {
       const spec = units.get(submission.unit);
@@ -80,6 +116,8 @@ export async function makeScratch(
           : text,
       );
       scratch.modules.set(submission.unit, pathToFileURL(target).href);
+      const reference = await referenceModule(spec, pathToFileURL(`${folder}/`));
+      if (reference !== undefined) scratch.references.set(submission.unit, reference);
     }
   } catch (error) {
     await scratch[Symbol.asyncDispose]();
@@ -109,7 +147,7 @@ export async function makeScratch(
  */
 export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
   const imports = Object.entries(spec.imports).map(([file, names]) =>
-    `import { ${names.join(", ")} } from "../lib/${file}";`
+    `import { ${names.join(", ")} } from "${file.startsWith("node:") ? file : `../lib/${file}`}";`
   );
   const cells = [...new Set(spec.functions.map((fn) => fn.cell))].map((id) => {
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
@@ -119,6 +157,60 @@ export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
     `  ${fn.name}: typeof ${fn.name} === "function" ? ${fn.name} : undefined,`
   );
   return [...imports, "", ...cells, "", "export const graded = {", ...graded, "};", ""].join("\n");
+}
+
+/**
+ * The graded cells of `spec`'s worked edition as a module that imports the
+ * library from `root` (a folder URL holding `lib/`), so that it can be
+ * imported from a `data:` URL; `undefined` when the unit has no reference or
+ * this copy of the course does not hold it (the learners' release).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const root = new URL("../../", import.meta.url);
+ * const source = await referenceModule(UNITS.get("lab-02")!, root);
+ * assert.ok(source === undefined || source.includes(`from "${root.href}lib/errors.ts"`));
+ * assert.equal(await referenceModule(UNITS.get("ch14-a")!, root), undefined);
+ * ```
+ */
+export async function referenceModule(spec: UnitSpec, root: URL): Promise<string | undefined> {
+  if (spec.reference === undefined) return undefined;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(new URL(spec.reference, ROOT));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  return learnerModule(parseNotebook(text, spec.reference), spec)
+    .replaceAll('from "../lib/', `from "${new URL("lib/", root).href}`);
+}
+
+/**
+ * An import map for the sandbox from `deno.json`'s imports: those, and for
+ * each npm package a prefix entry (`ajv/` for `ajv/dist/2020.js`), which
+ * `deno.json` implies and an import map must spell out.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(importMap({ ajv: "npm:ajv@8.20.0" }), {
+ *   imports: { ajv: "npm:ajv@8.20.0", "ajv/": "npm:/ajv@8.20.0/" },
+ * });
+ * ```
+ */
+export function importMap(imports: Record<string, string>): { imports: Record<string, string> } {
+  const map = { ...imports };
+  for (const [key, value] of Object.entries(imports)) {
+    if (value.startsWith("npm:") && !key.endsWith("/")) {
+      map[`${key}/`] ??= `npm:/${value.slice(4)}/`;
+    }
+  }
+  return { imports: map };
 }
 
 /**

@@ -24,13 +24,34 @@ export interface GradedFunction {
   normalize?: (value: unknown) => unknown;
   /** The visible cases, as the notebook shows them. */
   cases: readonly GradeCase[];
+  /**
+   * Trusted code that runs each case, for what is more than a function on
+   * arguments (a class, a test): a module, by its path from the project
+   * root, exporting a `drive` (see `lib/grade_driven.ts`). It runs beside the
+   * learner's code in the sandbox and reports what it observed; the sandbox's
+   * main thread judges. @default {undefined}
+   */
+  driver?: string;
+  /** Whether the driver is given the unit's `reference` solution. @default {false} */
+  withReference?: boolean;
 }
 
 /** A unit the autograder grades. */
 export interface UnitSpec {
   unit: string;
-  /** Names the learner's cells may use from library modules (by file under lib/), imported for them. */
+  /**
+   * Names the learner's cells may use, imported for them: from library
+   * modules (by file under lib/) or from a `node:` module (`"strict as
+   * assert"` imports `strict` as `assert`).
+   */
   imports: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The worked edition (path from the project root) whose graded cells are
+   * the instructors' solution, for drivers `withReference`; where the grader
+   * lacks it (the learners' release), such drivers fall back on the
+   * learner's own code. @default {undefined}
+   */
+  reference?: string;
   functions: readonly GradedFunction[];
   /**
    * What a submission JSON claims about each function's cases, by case

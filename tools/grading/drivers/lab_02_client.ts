@@ -1,0 +1,230 @@
+/**
+ * Lab 02's client driver: builds the learner's client class on the grammar
+ * server (or a scripted one) running in this process, runs a scenario of
+ * method calls, and reports what it observed, as plain data: what each call
+ * returned or threw, what the server received, how it ended, what the client
+ * logged. It judges nothing: the grade table (or the sandbox's main thread)
+ * compares the observation with the case's expected one.
+ *
+ * @module
+ */
+
+import type { DriveContext } from "../../../lib/grade_driven.ts";
+import { startInProcess } from "../../../lib/in_process_server.ts";
+import type { Transport } from "../../../lib/transport.ts";
+import { grammarInProcess, type Script } from "../../../servers/grammar_in_process.ts";
+
+/** One call in a scenario: a method of the client (`dispose` for `[Symbol.asyncDispose]`). */
+export interface Step {
+  call: string;
+  args?: unknown[];
+  /**
+   * How to report what it returned: the value itself, its `typeof`, the
+   * `name` of each item of a list, or the sorted keys of an object.
+   * @default {"value"}
+   */
+  show?: "value" | "type" | "names" | "keys";
+}
+
+/** What a scenario reports, each a key of the observation. */
+export type Observed =
+  | "steps" // what each step returned or threw
+  | "sent" // [id, method] of each message the server received (id null for a notification)
+  | "calls" // the params of each tools/call the server received
+  | "initialize" // the params of the initialize request
+  | "transcript" // [direction, message] of each line given to the transcript option
+  | "exit" // the server's status after the steps, or "running"
+  | "stderr" // the client's log lines that start with "[server] "
+  | "mentions" // for each word of `mentions`, whether another log line holds it
+  | "capabilities" // the client's serverCapabilities after the steps
+  | "schemas"; // the property names of each schema in the client's toolSchemas
+
+/** A scenario: the server, the client's grace period, the calls, and what to report. */
+export interface Scenario {
+  /** How the grammar server misbehaves; it behaves when absent. @default {undefined} */
+  server?: Script;
+  /** The client's `graceMs` option. @default {200} */
+  graceMs?: number;
+  steps: Step[];
+  observe: Observed[];
+  /** Words to look for in the client's own log lines (not case-sensitive). @default {[]} */
+  mentions?: string[];
+}
+
+/** The longest a step may take before it is reported as still waiting. */
+const STEP_MS = 500;
+
+const decoder = new TextDecoder();
+
+/**
+ * Run the scenario `args[0]` on a new instance of the learner's class
+ * `Client`, and report what `observe` asks for. Throws `NotImplementedError`
+ * when the learner's part is not written yet, and `TypeError` when `Client`
+ * is not a class.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * class Quiet {
+ *   constructor(readonly server: { writable: WritableStream }) {}
+ *   async close() { await this.server.writable.close(); return { code: 0, signal: null }; }
+ * }
+ * const scenario = { steps: [{ call: "close", show: "type" as const }], observe: ["steps" as const] };
+ * assert.deepEqual(await drive(Quiet, [scenario], { graded: {} }), { steps: [{ returned: "object" }] });
+ * ```
+ */
+export async function drive(
+  Client: unknown,
+  args: unknown[],
+  _context: DriveContext,
+): Promise<Record<string, unknown>> {
+  const scenario = args[0] as Scenario;
+  if (typeof Client !== "function") throw new TypeError(`expected a class, found ${typeof Client}`);
+  const server = startInProcess(grammarInProcess(scenario.server));
+  const sent: string[] = [];
+  const log: string[] = [];
+  const transcript: [string, string][] = [];
+  try {
+    const client = new (Client as new (server: Transport, options: unknown) => object)(
+      recording(server, sent),
+      {
+        graceMs: scenario.graceMs ?? 200,
+        log: (line: unknown) => void log.push(String(line)),
+        transcript: (direction: unknown, line: unknown) =>
+          void transcript.push([String(direction), String(line)]),
+      },
+    );
+    const steps = [];
+    for (const step of scenario.steps) steps.push(await run(client, step));
+    const observed = {
+      steps,
+      sent: sent.map(parse).map((m) =>
+        isMessage(m) ? [m.id ?? null, m.method] : ["not a request", m]
+      ),
+      calls: sent.map(parse).filter((m) => isMessage(m) && m.method === "tools/call")
+        .map((m) => (m as { params?: unknown }).params),
+      initialize: (sent.map(parse).find((m) => isMessage(m) && m.method === "initialize") as {
+        params?: unknown;
+      })?.params,
+      transcript: transcript.map(([direction, line]) => [direction, parse(line)]),
+      exit: server.exited ? await server.status : "running",
+      stderr: log.filter((line) => line.startsWith("[server] ")),
+      mentions: Object.fromEntries((scenario.mentions ?? []).map((word) => [
+        word,
+        log.some((line) =>
+          !line.startsWith("[server] ") && line.toLowerCase().includes(word.toLowerCase())
+        ),
+      ])),
+      capabilities: plain((client as { serverCapabilities?: unknown }).serverCapabilities),
+      schemas: schemasOf((client as { toolSchemas?: unknown }).toolSchemas),
+    };
+    return Object.fromEntries(scenario.observe.map((key) => [key, observed[key]]));
+  } finally {
+    server.kill();
+  }
+}
+
+/** What one step returned or threw; a `NotImplementedError` is thrown on. */
+async function run(client: object, step: Step): Promise<Record<string, unknown>> {
+  const key = step.call === "dispose" ? Symbol.asyncDispose : step.call;
+  const method = (client as Record<PropertyKey, unknown>)[key];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    if (typeof method !== "function") throw new TypeError(`the client has no method ${step.call}`);
+    const outcome = Promise.resolve(method.apply(client, step.args ?? []));
+    outcome.catch(() => {}); // one that comes after STEP_MS is not reported, nor left unhandled
+    const waited = new Promise<"waiting">((resolve) =>
+      timer = setTimeout(() => resolve("waiting"), STEP_MS)
+    );
+    const value = await Promise.race([outcome, waited]);
+    if (value === "waiting") return { waiting: `no outcome within ${STEP_MS} ms` };
+    return { returned: shown(value, step.show ?? "value") };
+  } catch (error) {
+    const { name, code, message } = (error ?? {}) as {
+      name?: unknown;
+      code?: unknown;
+      message?: unknown;
+    };
+    if (name === "NotImplementedError") throw error;
+    return {
+      threw: typeof name === "string" ? name : typeof error,
+      ...(typeof code === "number" ? { code } : {}),
+      ...(name === "ToolError" ? { message: String(message) } : {}),
+    };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A value as a step reports it. */
+function shown(value: unknown, show: NonNullable<Step["show"]>): unknown {
+  if (show === "type") return typeof value;
+  if (show === "names") {
+    return Array.isArray(value) ? value.map((item) => item?.name) : `not a list: ${typeof value}`;
+  }
+  if (show === "keys") {
+    return typeof value === "object" && value !== null ? Object.keys(value).sort() : typeof value;
+  }
+  return plain(value);
+}
+
+/** `server` with its stdin recorded: each line the client writes is added to `sent`. */
+function recording(server: Transport, sent: string[]): Transport {
+  const stdin = server.writable.getWriter();
+  let pending = "";
+  const writable = new WritableStream<Uint8Array>({
+    async write(chunk) {
+      const lines = (pending + decoder.decode(chunk, { stream: true })).split("\n");
+      pending = lines.pop()!;
+      sent.push(...lines.filter((line) => line.trim() !== ""));
+      await stdin.write(chunk);
+    },
+    close: () => stdin.close(),
+    abort: (reason) => stdin.abort(reason),
+  });
+  return {
+    readable: server.readable,
+    writable,
+    stderr: server.stderr,
+    status: server.status,
+    get exited() {
+      return server.exited;
+    },
+    kill: () => server.kill(),
+  };
+}
+
+function parse(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return line;
+  }
+}
+
+function isMessage(value: unknown): value is { id?: unknown; method: string } {
+  return typeof value === "object" && value !== null &&
+    typeof (value as { method?: unknown }).method === "string";
+}
+
+/** The property names of each schema in a client's `toolSchemas` map. */
+function schemasOf(schemas: unknown): unknown {
+  if (!(schemas instanceof Map)) return `not a Map: ${typeof schemas}`;
+  return Object.fromEntries(
+    [...schemas].map(([name, schema]) => [
+      String(name),
+      Object.keys((schema as { properties?: object })?.properties ?? {}).sort(),
+    ]),
+  );
+}
+
+/** `value` as plain data that can cross to another thread: JSON-like, or a description. */
+function plain(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(JSON.stringify(value));
+  } catch {
+    return `a value that is not JSON: ${Object.prototype.toString.call(value)}`;
+  }
+}
