@@ -11,10 +11,15 @@ import type { GradeCase } from "../lib/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
+import { CLIENT_HOLDOUTS, TEST_HOLDOUTS } from "./lab_02_client.ts";
 
 /** Hidden cases by unit, then by function name. */
 export const HOLDOUTS: ReadonlyMap<string, Readonly<Record<string, readonly GradeCase[]>>> =
   new Map<
     string,
     Readonly<Record<string, readonly GradeCase[]>>
-  >([["ch14-a", CH14_A], ["ch14-b", CH14_B], ["lab-02", LAB_02]]);
+  >([["ch14-a", CH14_A], ["ch14-b", CH14_B], ["lab-02", {
+    ...LAB_02,
+    ...CLIENT_HOLDOUTS,
+    ...TEST_HOLDOUTS,
+  }]]);

@@ -78,6 +78,23 @@ Deno.test("the package grades a worked edition to full marks, hidden cases inclu
   }
 });
 
+Deno.test("the package grades the worked Lab 02 to full marks: its client in the sandbox, its tests against the reference", async () => {
+  const results = await submit({ "lab-02.ipynb": await read("solutions/lab-02.ipynb") });
+  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
+  assert.equal(
+    results.score,
+    max,
+    JSON.stringify(results.tests.filter((t: { status: string }) => t.status !== "passed")),
+  );
+  assert.deepEqual(
+    [results.score, max],
+    await instructorsScore(`${repository}solutions/lab-02.ipynb`),
+  );
+  for (const name of ["McpClient: ", "testClientCleansUpOnException: "]) {
+    assert.ok(results.tests.some((t: { name: string }) => t.name.includes(name)), name);
+  }
+});
+
 Deno.test("the package grades the untouched student edition to the starter's marks", async () => {
   const results = await submit({ "ch14-b.ipynb": await read("notebooks/ch14-b.ipynb") });
   const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);

@@ -1,20 +1,26 @@
-// Lab 02's named tests (Block H of the seed), against the grammar server over
-// real stdio: the handshake, the four tools, a ToolError that is not a
-// ProtocolError, cleanup when the caller throws, the transcript, and that no
-// grammar server outlives the suite.
+// Lab 02's grammar server over real stdio, and the worked edition's client
+// on it: the server's answers (judged by the course's careful client), the
+// in-process server the autograder uses giving the same bytes as the process,
+// the worked client passing its six named tests against the real process and
+// giving the reference transcript over either transport, and no grammar
+// server outliving the suite.
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { Client, type ClientOptions } from "../lib/client.ts";
 import { Connection } from "../lib/connection.ts";
-import { ProtocolError, ToolError } from "../lib/errors.ts";
 import { grammarCommand } from "../lib/course.ts";
-import { readStat } from "../lib/process_group.ts";
-import { roundTrips } from "../lib/round_trips.ts";
-import { forwardStderr } from "../lib/stderr_forwarder.ts";
+import { ToolError } from "../lib/errors.ts";
+import { startInProcess } from "../lib/in_process_server.ts";
 import { Transcript } from "../lib/transcript.ts";
-import { unwrap } from "../lib/unwrap.ts";
-import { assertGroupGone } from "./_helpers.ts";
-import { fileURLToPath } from "node:url";
+import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
+import { spawnServer } from "../lib/spawn_server.ts";
+import type { Transport } from "../lib/transport.ts";
+import { grammarInProcess } from "../servers/grammar_in_process.ts";
+import { type NamedTest, runTest } from "../tools/grading/drivers/lab_02_tests.ts";
+import { referenceModule } from "../tools/grading/scratch.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
+import { assertGroupGone, grammarServersRunning } from "./_helpers.ts";
 
 const TOOLS = [
   "check_subject_verb_agreement",
@@ -24,68 +30,68 @@ const TOOLS = [
 ];
 const EAT = { verb: "eat", tense: "past_simple", person: "3sg" };
 
-/** Every server these tests start, for the last test to check. */
-const started: number[] = [];
+/** The worked edition's graded cells: its client's layers and its named tests. */
+const source = await referenceModule(UNITS.get("lab-02")!, new URL("../", import.meta.url));
+const worked = (await import(`data:application/typescript,${encodeURIComponent(source!)}`))
+  .graded as Record<string, unknown>;
+type WorkedClient = {
+  initialize(): Promise<Record<string, unknown>>;
+  listTools(): Promise<{ name: string }[]>;
+  callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<{ code: number; signal: string | null }>;
+};
+const McpClient = worked.McpClient as new (server: Transport, options?: object) => WorkedClient;
 
-/** A client of a new grammar server that may call all four tools. */
-function grammarClient(options: ClientOptions = {}): Client {
+/** Every process these tests start (the careful client's, by pid; spawned ones by transport). */
+const started: number[] = [];
+const spawned: Transport[] = [];
+
+function grammarProcess(): Transport {
+  const server = spawnServer(grammarCommand());
+  spawned.push(server);
+  return server;
+}
+
+/** A careful client of a new grammar server that may call all four tools. */
+function carefulClient(options: ClientOptions = {}): Client {
   const client = new Client(grammarCommand(), { allowed: TOOLS, timeoutMs: 10_000, ...options });
   started.push(client.pid);
   return client;
 }
 
-/** A grammar client after the handshake and the tool list. */
-async function readyClient(options: ClientOptions = {}): Promise<Client> {
-  const client = grammarClient(options);
-  try {
-    await client.initialize();
-    await client.listTools();
-    return client;
-  } catch (error) {
-    await client.close();
-    throw error;
-  }
-}
-
-Deno.test("initialize returns the tools capability", async () => {
-  await using client = grammarClient();
+Deno.test("the grammar server answers initialize with the tools capability", async () => {
+  await using client = carefulClient();
   const result = await client.initialize();
   assert.equal(result.protocolVersion, "2025-06-18");
   assert.deepEqual((result.capabilities as { tools: unknown }).tools, { listChanged: false });
 });
 
-Deno.test("initialize refuses a server whose capabilities lack tools", async () => {
+Deno.test("the careful client refuses a server whose capabilities lack tools", async () => {
   const script = fileURLToPath(new URL("./fixtures/no_tools.sh", import.meta.url));
   await using client = new Client(["sh", script], { allowed: TOOLS });
   await assert.rejects(client.initialize(), /offers no tools/);
   await assert.rejects(client.listTools(), /Call initialize\(\) before listTools\(\)/);
 });
 
-Deno.test("listTools returns exactly the four grammar tools, each with a schema", async () => {
-  await using client = grammarClient();
+Deno.test("the grammar server lists exactly four tools, each with an object schema", async () => {
+  await using client = carefulClient();
   await client.initialize();
   const tools = await client.listTools();
   assert.deepEqual(Object.keys(tools).sort(), TOOLS);
   for (const tool of Object.values(tools)) assert.equal(tool.inputSchema.type, "object");
 });
 
-Deno.test("conjugate eat past_simple 3sg returns ate", async () => {
-  await using client = await readyClient();
-  assert.equal(await client.callTool("conjugate", EAT), "ate");
-});
-
-// The seed calls this test_call_with_invalid_args_raises_protocol_error, yet
-// expects a ToolError: `run` passes the schema and fails the tool's own check.
-Deno.test("conjugate run is a ToolError: in the schema's enum, outside the tool's scope", async () => {
-  await using client = await readyClient();
+Deno.test("run is in the conjugate schema's enum, and the tool refuses it with isError", async () => {
+  await using client = carefulClient();
+  await client.initialize();
   const { conjugate } = await client.listTools();
   const verbs = (conjugate.inputSchema.properties as { verb: { enum: string[] } }).verb.enum;
   assert.ok(verbs.includes("run"), "run must be in the verb enum for this to be a ToolError");
-  await assert.rejects(client.callTool("conjugate", { ...EAT, verb: "run" }), (error: Error) => {
-    assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
-    assert.match(error.message, /run is outside this unit's verbs/);
-    return true;
-  });
+  await assert.rejects(
+    client.callTool("conjugate", { ...EAT, verb: "run" }),
+    (error: Error) =>
+      error instanceof ToolError && /run is outside this unit's verbs/.test(error.message),
+  );
   assert.equal(
     await client.callTool("conjugate", EAT),
     "ate",
@@ -93,146 +99,112 @@ Deno.test("conjugate run is a ToolError: in the schema's enum, outside the tool'
   );
 });
 
-Deno.test("a verb outside the enum is a ProtocolError, and nothing is sent", async () => {
-  const transcript = new Transcript();
-  await using client = await readyClient({ transcript: transcript.record });
-  await assert.rejects(
-    client.callTool("conjugate", { ...EAT, verb: "fly" }),
-    (error: Error) =>
-      error instanceof ProtocolError && /\/verb must be equal to one of/.test(error.message),
-  );
-  assert.ok(!transcript.lines().some((line) => line.includes('"tools/call"')));
-});
-
-Deno.test("an unknown tool is a ProtocolError", async () => {
-  await using client = await readyClient();
-  await assert.rejects(client.callTool("not_a_tool"), (error: Error) => {
-    assert.ok(error instanceof ProtocolError, `expected a ProtocolError, got ${error}`);
-    assert.match(error.message, /has not advertised a tool named "not_a_tool"/);
-    return true;
-  });
-});
-
-Deno.test("a JSON-RPC error response is a ProtocolError that keeps its code", async () => {
-  // Past the client's own check: the server itself answers an unknown tool with an error.
+Deno.test("the grammar server answers an unknown tool with a JSON-RPC error -32602", async () => {
   const connection = new Connection(grammarCommand());
   started.push(connection.pid);
   try {
     await assert.rejects(
       connection.request("tools/call", { name: "not_a_tool", arguments: {} }),
-      (error: Error) => error instanceof ProtocolError && error.code === -32602,
+      (error: Error) => (error as { code?: number }).code === -32602,
     );
   } finally {
     await connection.close();
   }
 });
 
-Deno.test("the server exits even when the block using the client throws", async () => {
-  let pid = 0;
-  await assert.rejects(async () => {
-    await using client = await readyClient();
-    pid = client.pid;
-    await client.callTool("conjugate", EAT);
-    throw new Error("the caller failed after a call");
-  }, /the caller failed after a call/);
-  assert.notEqual(pid, 0);
-  assertGroupGone(pid);
+Deno.test("the grammar server running in process writes the very bytes the process writes", async () => {
+  const lines = [
+    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}',
+    "not json",
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+    '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"conjugate","arguments":{"verb":"be","tense":"past_simple","person":"2pl"}}}',
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lookup_spanish","arguments":{"english_form":"xyz"}}}',
+    '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"nope"}}',
+    '{"jsonrpc":"2.0","id":4,"method":"no/such/method"}',
+    "[1]",
+  ];
+  const conversation = async (server: Transport) => {
+    const writer = server.writable.getWriter();
+    await writer.write(new TextEncoder().encode(lines.map((line) => line + "\n").join("")));
+    await writer.close();
+    const [stdout, stderr] = await Promise.all([
+      new Response(server.readable).text(),
+      new Response(server.stderr).text(),
+    ]);
+    return { stdout, stderr, status: await server.status };
+  };
+  const real = await conversation(grammarProcess());
+  const inProcess = await conversation(startInProcess(grammarInProcess()));
+  assert.deepEqual(inProcess, real);
+  assert.equal(
+    real.stdout.split("\n").length,
+    9,
+    "one answer for each request, none for the notification",
+  );
 });
 
-Deno.test("the server exits 0 after a clean close", async () => {
-  const client = await readyClient();
-  await client.callTool("conjugate", EAT);
-  const status = await client.close();
-  assert.deepEqual({ code: status.code, signal: status.signal }, { code: 0, signal: null });
-  assertGroupGone(client.pid);
-});
-
-Deno.test("the four calls give ate, comió and two objects once unwrapped", async () => {
-  await using client = await readyClient();
-  assert.equal(unwrap(await client.callTool("conjugate", EAT)), "ate");
-  assert.equal(unwrap(await client.callTool("lookup_spanish", { english_form: "ate" })), "comió");
-  assert.deepEqual(unwrap(await client.callTool("lookup_irregular_verb", { verb: "go" })), {
-    verb: "go",
-    irregular: true,
-    past_simple: "went",
-    past_participle: "gone",
-  });
-  const agreement = { subject: "he", verb_form: "go" };
-  assert.deepEqual(unwrap(await client.callTool("check_subject_verb_agreement", agreement)), {
-    subject: "he",
-    verb_form: "go",
-    agrees: false,
-    expected: "goes",
-  });
-});
-
-/** The transcript of the canonical flow: the handshake, the tool list and one call to each tool. */
-async function canonicalTranscript(): Promise<Transcript> {
-  const transcript = new Transcript();
-  const client = await readyClient({ transcript: transcript.record });
-  try {
-    await client.callTool("conjugate", EAT);
-    await client.callTool("lookup_spanish", { english_form: "ate" });
-    await client.callTool("lookup_irregular_verb", { verb: "go" });
-    await client.callTool("check_subject_verb_agreement", { subject: "he", verb_form: "go" });
-  } finally {
-    await client.close();
+Deno.test("the worked client passes its six named tests against the real grammar server", async () => {
+  const connect = () => {
+    const server = grammarProcess();
+    return { client: new McpClient(server, { log: () => {} }), server };
+  };
+  const names = Object.keys(worked).filter((name) => name.startsWith("test"));
+  assert.equal(names.length, 6);
+  for (const name of names) {
+    assert.deepEqual(await runTest(worked[name] as NamedTest, connect), {
+      status: "passed",
+      message: "",
+    }, name);
   }
-  return transcript;
+});
+
+/** The worked client's canonical flow on `server`, as a transcript, and the server's exit. */
+async function canonicalFlow(server: Transport) {
+  const transcript = new Transcript();
+  const shown: string[] = [];
+  const client = new McpClient(server, {
+    transcript: transcript.record,
+    log: (line: string) => shown.push(line),
+  });
+  await client.initialize();
+  assert.equal((await client.listTools()).length, 4);
+  const values = [
+    await client.callTool("conjugate", EAT),
+    await client.callTool("lookup_spanish", { english_form: "ate" }),
+    await client.callTool("lookup_irregular_verb", { verb: "go" }),
+    await client.callTool("check_subject_verb_agreement", { subject: "he", verb_form: "go" }),
+  ];
+  return { transcript: transcript.text(), values, status: await client.close(), shown };
 }
 
-Deno.test("a transcript holds a complete handshake, tools/list and four tools/call round trips", async () => {
-  const transcript = await canonicalTranscript();
-  const exchanges = roundTrips(transcript.text());
-  assert.deepEqual(exchanges.map(({ method, reply }) => [method, reply]), [
-    ["initialize", "result"],
-    ["notifications/initialized", undefined],
-    ["tools/list", "result"],
-    ...Array.from({ length: 4 }, () => ["tools/call", "result"]),
+Deno.test("the worked client's canonical flow gives the reference transcript, over a process or in process", async () => {
+  const reference = await Deno.readTextFile(REFERENCE_TRANSCRIPT);
+  const real = await canonicalFlow(grammarProcess());
+  const inProcess = await canonicalFlow(startInProcess(grammarInProcess()));
+  assert.deepEqual(transcriptDifferences(real.transcript, reference), []);
+  assert.equal(real.transcript, reference, "byte for byte");
+  assert.deepEqual(inProcess, real);
+  assert.deepEqual(real.values, [
+    "ate",
+    "comió",
+    { verb: "go", irregular: true, past_simple: "went", past_participle: "gone" },
+    { subject: "he", verb_form: "go", agrees: false, expected: "goes" },
   ]);
-  assert.equal(transcript.lines().length, 13);
-  assert.ok(transcript.lines().every((line) => /^[<>] \{/.test(line)));
-});
-
-Deno.test("the canonical transcript is the same byte for byte on every run", async () => {
-  const first = await canonicalTranscript();
-  const second = await canonicalTranscript();
-  assert.equal(first.text(), second.text());
-});
-
-Deno.test("the server's stderr lines are forwarded with a [server] prefix", async () => {
-  const shown: string[] = [];
-  const client = await readyClient({
-    onStderrLine: forwardStderr({ write: (line) => shown.push(line) }),
-  });
-  await client.callTool("conjugate", EAT);
-  await client.close();
-  assert.deepEqual(shown, [
+  assert.deepEqual(real.status, { code: 0, signal: null });
+  assert.deepEqual(real.shown, [
     "[server] grammar: ready with 4 tools",
     '[server] grammar: call conjugate {"verb":"eat","tense":"past_simple","person":"3sg"}',
+    '[server] grammar: call lookup_spanish {"english_form":"ate"}',
+    '[server] grammar: call lookup_irregular_verb {"verb":"go"}',
+    '[server] grammar: call check_subject_verb_agreement {"subject":"he","verb_form":"go"}',
     "[server] grammar: input ended, exiting",
   ]);
 });
 
 Deno.test("no grammar server process remains after the suite", () => {
-  assert.ok(started.length > 0);
+  assert.ok(started.length > 0 && spawned.length > 0);
   for (const pid of started) assertGroupGone(pid);
+  assert.ok(spawned.every((server) => server.exited), "a spawned server has not exited");
   assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
 });
-
-/** The live processes running this checkout's grammar server (zombies do not count). */
-function grammarServersRunning(): number[] {
-  const script = grammarCommand().at(-1)!;
-  const running: number[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    const state = /^\d+$/.test(entry.name) ? readStat(entry.name)?.state : undefined;
-    if (state === undefined || state === "Z" || state === "X") continue;
-    try {
-      const argv = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
-      if (argv.includes(script)) running.push(Number(entry.name));
-    } catch {
-      // It ended while we looked.
-    }
-  }
-  return running;
-}

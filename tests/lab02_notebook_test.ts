@@ -1,14 +1,37 @@
 // Lab 02, run by the real Deno kernel through Jupyter's executor: the worked
-// edition passes its holdouts and saves the transcript of the canonical flow
-// with schema-valid results and manifest; the student edition runs to its end,
-// reports its two unwritten parts as unfinished, and saves nothing.
+// edition passes every grade table and its holdouts, and saves the transcript
+// of the canonical flow (exact and readable) with schema-valid results and
+// manifest, matching the instructors' reference transcript; the student
+// edition runs to its end, reports every part unwritten, and saves nothing;
+// and the student edition completed with the worked solution cells saves the
+// same files as the worked edition.
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { buildManifest } from "../lib/manifest.ts";
+import { readableTranscript } from "../lib/readable_transcript.ts";
 import { roundTrips } from "../lib/round_trips.ts";
+import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
+import { parseNotebook } from "../tools/editions/notebook.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
+import { grammarServersRunning } from "./_helpers.ts";
 import { pictures, reportLine, run } from "./_notebooks.ts";
+
+const root = new URL("../", import.meta.url);
+const SAVED = ["manifest.json", "results.json", "transcript.readable.txt", "transcript.txt"];
+/** The grade tables the notebook prints, by cell, with how many cases each shows. */
+const TABLES: Record<string, number> = {
+  "correlate-cases": 6,
+  "unwrap-cases": 6,
+  "server-link-cases": 6,
+  "rpc-link-cases": 7,
+  "handshake-cases": 4,
+  "tool-list-cases": 3,
+  "call-tool-cases": 8,
+  "named-tests-run": 6,
+  "named-tests-faults": 12,
+};
 
 /** Every file and folder under `folder`, as paths relative to it, sorted. */
 async function contents(folder: string, prefix = ""): Promise<string[]> {
@@ -28,74 +51,126 @@ function statuses(table: string): string[] {
     .filter((word) => ["PASS", "FAIL", "UNFINISHED"].includes(word));
 }
 
-Deno.test("the worked Lab 02 passes its holdouts and saves a complete transcript, results and manifest", async () => {
+/** The saved files of a run, as text, and its manifest without its time stamp. */
+async function saved(work: string) {
+  const text = async (name: string) => await Deno.readTextFile(`${work}/lab-02/${name}`);
+  const { created_at: _, ...manifest } = JSON.parse(await text("manifest.json"));
+  return {
+    transcript: await text("transcript.txt"),
+    readable: await text("transcript.readable.txt"),
+    results: JSON.parse(await text("results.json")),
+    manifest,
+  };
+}
+
+/** The student edition with the worked edition's graded cells put back, written beside it: its path. */
+async function completedStudentEdition(): Promise<string> {
+  const read = async (path: string) =>
+    parseNotebook(await Deno.readTextFile(new URL(path, root)), path);
+  const worked = await read("solutions/lab-02.ipynb");
+  const notebook = await read("notebooks/lab-02.ipynb");
+  const graded = new Set(UNITS.get("lab-02")!.functions.map((fn) => fn.cell));
+  for (const cell of notebook.cells) {
+    if (graded.has(cell.id)) cell.source = worked.cells.find((c) => c.id === cell.id)!.source;
+  }
+  // Beside the student edition, so that its relative imports resolve as they do there.
+  const path = `notebooks/.lab-02-completed-${Deno.pid}.ipynb`;
+  await Deno.writeTextFile(new URL(path, root), JSON.stringify(notebook));
+  return path;
+}
+
+let workedFiles: Awaited<ReturnType<typeof saved>> | undefined;
+
+Deno.test("the worked Lab 02 passes every table and its holdouts, and saves the reference transcript, results and manifest", async () => {
   const { text, outputs, work, notebook } = await run("solutions/lab-02.ipynb");
   assert.equal(pictures(notebook.cells), 1, "the transcript as a sequence diagram");
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
+  }
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-02" });
+  assert.match(text, /REFERENCE_TRANSCRIPT MATCHES/);
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_02 DONE/);
-  assert.deepEqual(statuses(outputs.get("correlate-cases")!), Array(6).fill("PASS"));
-  assert.deepEqual(statuses(outputs.get("unwrap-cases")!), Array(6).fill("PASS"));
+  assert.match(
+    outputs.get("lifecycle")!,
+    /\[server\] grammar: input ended, exiting\nexit code: 0 signal: null/,
+  );
   assert.match(outputs.get("demo")!, /conjugate -> ate\n/);
   assert.match(outputs.get("demo")!, /lookup_spanish -> comió\n/);
-  assert.match(outputs.get("demo")!, /\[server\] grammar: input ended, exiting/);
+  assert.match(outputs.get("call-outcomes")!, /run.*sent.*ToolError/);
+  assert.match(outputs.get("call-outcomes")!, /4sg.*not sent.*ProtocolError/);
 
-  const lab = `${work}/lab-02`;
-  assert.deepEqual(await contents(work), [
-    "lab-02/",
-    "lab-02/manifest.json",
-    "lab-02/results.json",
-    "lab-02/transcript.txt",
-  ]);
-
-  const transcript = await Deno.readTextFile(`${lab}/transcript.txt`);
-  assert.deepEqual(roundTrips(transcript).map(({ method, reply }) => [method, reply]), [
+  assert.deepEqual(await contents(work), ["lab-02/", ...SAVED.map((name) => `lab-02/${name}`)]);
+  const files = await saved(work);
+  assert.deepEqual(roundTrips(files.transcript).map(({ method, reply }) => [method, reply]), [
     ["initialize", "result"],
     ["notifications/initialized", undefined],
     ["tools/list", "result"],
     ...Array.from({ length: 4 }, () => ["tools/call", "result"]),
   ]);
-  const called = transcript.split("\n")
-    .filter((line) => line.startsWith("> ") && line.includes('"method":"tools/call"'))
-    .map((line) => JSON.parse(line.slice(2)).params.name);
-  assert.deepEqual(called, [
-    "conjugate",
-    "lookup_spanish",
-    "lookup_irregular_verb",
-    "check_subject_verb_agreement",
-  ]);
-
-  const results = JSON.parse(await Deno.readTextFile(`${lab}/results.json`));
-  assert.deepEqual(await evidenceProblems("lab-02-results", results), []);
-  assert.deepEqual(results, {
+  assert.equal(files.readable, readableTranscript(files.transcript));
+  assert.match(files.readable, /^> initialize \{"protocolVersion":"2025-06-18",/);
+  assert.match(files.readable, /^> tools\/list \{\}$/m);
+  assert.deepEqual(
+    transcriptDifferences(files.transcript, await Deno.readTextFile(REFERENCE_TRANSCRIPT)),
+    [],
+  );
+  assert.deepEqual(await evidenceProblems("lab-02-results", files.results), []);
+  assert.deepEqual(files.results, {
     tools_discovered: 4,
     calls_made: 4,
     calls_failed: 0,
     transcript_path: "transcript.txt",
   });
-
-  const manifest = JSON.parse(await Deno.readTextFile(`${lab}/manifest.json`));
+  const manifest = JSON.parse(await Deno.readTextFile(`${work}/lab-02/manifest.json`));
   assert.deepEqual(await evidenceProblems("lab-02-manifest", manifest), []);
-  assert.equal(manifest.lab, "lab-02");
-  const now = await buildManifest(pathToFileURL(`${lab}/`), ["transcript.txt", "results.json"], {
-    lab: "lab-02",
-  });
+  const now = await buildManifest(pathToFileURL(`${work}/lab-02/`), [
+    "transcript.txt",
+    "transcript.readable.txt",
+    "results.json",
+  ], { lab: "lab-02" });
   assert.deepEqual(manifest.files, now.files, "the manifest's sizes and digests are the files'");
+  workedFiles = files;
 });
 
-Deno.test("the student Lab 02 runs to its end, reports its parts unfinished, and saves nothing", async () => {
+Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and saves nothing", async () => {
   const { text, outputs, work } = await run("notebooks/lab-02.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
-  assert.deepEqual(statuses(outputs.get("correlate-cases")!), Array(6).fill("UNFINISHED"));
-  assert.deepEqual(statuses(outputs.get("unwrap-cases")!), Array(6).fill("UNFINISHED"));
-  assert.match(text, /CORRELATE NEEDS_WORK/);
-  assert.match(text, /UNWRAP NEEDS_WORK/);
-  assert.match(outputs.get("demo")!, /^Skipped: make correlate and unwrap pass/);
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("UNFINISHED"), cell);
+  }
+  for (const part of ["SERVER_LINK", "CORRELATE", "RPC_LINK", "HANDSHAKE", "TOOL_LIST", "UNWRAP"]) {
+    assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
+  }
+  assert.match(outputs.get("lifecycle")!, /^Not run yet: ServerLink is not written/);
+  assert.match(outputs.get("demo")!, /^Skipped: make every grade table above pass/);
   assert.match(text, /TRANSCRIPT NOT WRITTEN/);
-  assert.match(text, /NOT YET correlate and unwrap pass their grade tables/);
+  assert.match(text, /NOT YET your client passes every grade table/);
   assert.match(text, /MET {5}no server this notebook started is still running/);
   assert.match(text, /LAB_02 NOT DONE YET/);
   assert.match(outputs.get("results-refused")!, /was malformed\.json written\? false/);
   assert.deepEqual(await contents(work), ["lab-02/"], "the student edition saved something");
+});
+
+Deno.test("the student edition completed with the worked cells saves what the worked edition saves", async () => {
+  const path = await completedStudentEdition();
+  try {
+    const { text, work } = await run(path);
+    assert.match(text, /LAB_02 DONE/);
+    assert.ok(!text.includes("HOLDOUT_RESULT"));
+    const files = await saved(work);
+    assert.deepEqual(
+      transcriptDifferences(files.transcript, await Deno.readTextFile(REFERENCE_TRANSCRIPT)),
+      [],
+    );
+    workedFiles ??= await saved((await run("solutions/lab-02.ipynb")).work);
+    assert.deepEqual(files, workedFiles, "the same transcripts, results and manifest");
+  } finally {
+    await Deno.remove(new URL(path, root));
+  }
+});
+
+Deno.test("no grammar server process remains after the notebooks", () => {
+  assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
 });

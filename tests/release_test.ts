@@ -119,19 +119,20 @@ Deno.test("the release's student editions run clean under the kernel", async () 
   }
 });
 
-Deno.test("the release's self-check grades a completed student edition to full marks on the visible cases", async () => {
-  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/ch14-b.ipynb`), "worked");
+/** The release's self-check on its student edition of `unit` with the worked graded cells put back. */
+async function selfCheck(unit: string) {
+  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/${unit}.ipynb`), "worked");
   const notebook = parseNotebook(
-    await Deno.readTextFile(`${release}/notebooks/ch14-b.ipynb`),
+    await Deno.readTextFile(`${release}/notebooks/${unit}.ipynb`),
     "student",
   );
-  const graded = new Set(UNITS.get("ch14-b")!.functions.map((fn) => fn.cell));
+  const graded = new Set(UNITS.get(unit)!.functions.map((fn) => fn.cell));
   for (const cell of notebook.cells) {
     if (graded.has(cell.id)) cell.source = worked.cells.find((c) => c.id === cell.id)!.source;
   }
-  const completed = `${scratch}/ch14-b.ipynb`;
+  const completed = `${scratch}/${unit}.ipynb`;
   await Deno.writeTextFile(completed, JSON.stringify(notebook));
-  const json = `${scratch}/self-check.json`;
+  const json = `${scratch}/self-check-${unit}.json`;
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "grade", completed, "--json", json],
     cwd: release,
@@ -140,8 +141,24 @@ Deno.test("the release's self-check grades a completed student edition to full m
   }).output();
   assert.equal(code, 0);
   assert.match(new TextDecoder().decode(stderr), /no hidden cases/);
-  const results = JSON.parse(await Deno.readTextFile(json));
+  return JSON.parse(await Deno.readTextFile(json));
+}
+
+Deno.test("the release's self-check grades a completed student edition to full marks on the visible cases", async () => {
+  const results = await selfCheck("ch14-b");
   assert.equal(results.score, results.max_score);
   assert.equal(results.max_score, 12, "the six visible cases of each function");
   assert.ok(!results.tests.some((t: { name: string }) => t.name.includes("hidden")));
+});
+
+Deno.test("without the worked edition, the self-check runs Lab 02's tests against the learner's own client", async () => {
+  const results = await selfCheck("lab-02");
+  assert.equal(results.score, results.max_score);
+  const visible = UNITS.get("lab-02")!.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
+  assert.equal(results.max_score, visible);
+  assert.ok(
+    results.tests.some((t: { name: string }) =>
+      t.name.startsWith("testClientCleansUpOnException: ")
+    ),
+  );
 });

@@ -9,19 +9,14 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { SANDBOX_FILES } from "../grading/scratch.ts";
 
 /** Folders copied whole (their `*_test.ts` files left out). */
 const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
 /** Single files copied as they are, when they exist. */
 const FILES = ["deno.lock", "tools/setup.sh", "requirements.txt", "work/.gitkeep"];
-/** Programs of the grader, whose local imports come too. */
-const PROGRAMS = [
-  "tools/grade.ts",
-  "tools/grading/sandbox_runner.ts",
-  "tools/grading/sandbox_worker.ts",
-];
-/** Library modules no notebook, server or program of the release needs. */
-const LEFT_OUT = new Set(["lib/unwrap.ts"]);
+/** Programs of the grader (and what its sandbox runs), whose local imports come too. */
+const PROGRAMS = ["tools/grade.ts", "tools/grading/sandbox_runner.ts", ...SANDBOX_FILES];
 /** What must never be in the release, whatever imports it. */
 const NEVER = /^(solutions|holdouts|tests|bench)\//;
 
@@ -43,7 +38,7 @@ export async function releaseFiles(root: URL): Promise<string[]> {
   const files = new Set<string>();
   for (const folder of FOLDERS) {
     for (const file of await walk(root, folder)) {
-      if (!file.endsWith("_test.ts") && !LEFT_OUT.has(file)) files.add(file);
+      if (!file.endsWith("_test.ts")) files.add(file);
     }
   }
   for (const file of FILES) {

@@ -1,16 +1,53 @@
-// Lab 02: correlate and unwrap.
+// Lab 02: correlate and unwrap; the client the learner builds, layer by layer
+// (each class graded by the client driver on scenarios); and the six named
+// tests (each graded by the test driver against correct and faulty clients).
 
 import { CASES } from "../../../cases/lab_02.ts";
-import type { UnitSpec } from "../spec.ts";
+import { CLIENT_CASES, TEST_CASES } from "../../../cases/lab_02_client.ts";
+import type { GradedFunction, UnitSpec } from "../spec.ts";
 
-/** Lab 02's graded functions. */
+/** The cells the client's layers are written in, by class name. */
+const LAYER_CELLS = {
+  ServerLink: "server-link",
+  RpcLink: "rpc-link",
+  HandshakeClient: "handshake",
+  ListingClient: "tool-list",
+  McpClient: "call-tool",
+};
+
+const layers: GradedFunction[] = Object.entries(CLIENT_CASES).map(([name, cases]) => ({
+  name,
+  cell: LAYER_CELLS[name as keyof typeof LAYER_CELLS],
+  cases,
+  driver: "tools/grading/drivers/lab_02_client.ts",
+}));
+
+const tests: GradedFunction[] = Object.entries(TEST_CASES).map(([name, cases]) => ({
+  name,
+  cell: "named-tests",
+  cases,
+  driver: "tools/grading/drivers/lab_02_tests.ts",
+  withReference: true,
+}));
+
+/** Lab 02's graded functions, classes and tests. */
 export const LAB_02: UnitSpec = {
   unit: "lab-02",
-  imports: { "errors.ts": ["ProtocolError"], "not_implemented.ts": ["NotImplementedError"] },
+  imports: {
+    "errors.ts": ["ProtocolError", "ToolError"],
+    "not_implemented.ts": ["NotImplementedError"],
+    "framing.ts": ["readFrames"],
+    "jsonrpc.ts": ["isObject", "parseMessage"],
+    "schema.ts": ["schemaProblems"],
+    "node:assert": ["strict as assert"],
+  },
+  reference: "solutions/lab-02.ipynb",
   functions: [
     { name: "correlate", cell: "correlate", cases: CASES.correlate },
     { name: "unwrap", cell: "unwrap", cases: CASES.unwrap },
+    ...layers,
+    ...tests,
   ],
-  // The lab's saved files record the demo, not the graded functions: nothing to compare.
+  // The lab's saved files record the demo, not the graded code: nothing to compare.
   claims: () => ({}),
 };
