@@ -14,8 +14,8 @@ const scratch = await Deno.makeTempDir({ prefix: "grading-accuracy-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
 const holdouts = await loadHoldouts();
 
-/** The marks `source` earns for `fn` of `unit`, and the most it could. */
-async function marks(unit: string, fn: string, source: string): Promise<[number, number]> {
+/** The marks `source` earns for the catalogue's function, and the most it could. */
+async function marks({ unit, fn }: Catalogue, source: string): Promise<[number, number]> {
   const module = `${scratch}/${crypto.randomUUID()}.ts`;
   await Deno.writeTextFile(module, source);
   const learner = {
@@ -27,22 +27,27 @@ async function marks(unit: string, fn: string, source: string): Promise<[number,
   return [tests.reduce((sum, t) => sum + t.score, 0), tests.length];
 }
 
-/** Grade each of `implementations`, two at a time, as `t`'s steps, in order. */
-async function gradeEach(
-  t: Deno.TestContext,
-  { unit, fn }: Catalogue,
-  implementations: Record<string, string>,
-  check: (label: string, score: number, max: number) => void,
-) {
-  const entries = Object.entries(implementations);
-  let index = 0;
-  for await (const settled of inOrder(entries, 2, ([, source]) => marks(unit, fn, source))) {
-    const [label] = entries[index++];
-    await t.step(label, () => {
-      if (settled.status === "rejected") throw settled.reason;
-      check(label, ...settled.value);
-    });
-  }
+/**
+ * A test grading each of `catalogue`'s right or wrong implementations, two
+ * at a time, as one step each: a right one must keep every mark, a wrong one
+ * must lose some.
+ */
+function gradeEach(catalogue: Catalogue, which: "right" | "wrong") {
+  return async (t: Deno.TestContext) => {
+    const entries = Object.entries(catalogue[which]);
+    const graded = inOrder(entries, 2, ([, source]) => marks(catalogue, source));
+    let index = 0;
+    for await (const settled of graded) {
+      const [label] = entries[index++];
+      await t.step(label, () => {
+        if (settled.status === "rejected") throw settled.reason;
+        const [score, max] = settled.value;
+        assert.ok(max > 0, `${label}: no case of ${catalogue.fn} was graded`);
+        if (which === "right") assert.equal(score, max, `${label} lost marks (${score}/${max})`);
+        else assert.ok(score < max, `${label} got full marks (${score}/${max})`);
+      });
+    }
+  };
 }
 
 Deno.test("every graded function has a catalogue: ten misconceptions and three other styles", () => {
@@ -59,15 +64,12 @@ Deno.test("every graded function has a catalogue: ten misconceptions and three o
 });
 
 for (const catalogue of CATALOGUES) {
-  Deno.test(`${catalogue.fn}: correct implementations get full marks`, async (t) => {
-    await gradeEach(t, catalogue, catalogue.right, (label, score, max) => {
-      assert.ok(max > 0, `${label}: no case of ${catalogue.fn} was graded`);
-      assert.equal(score, max, `${label} lost marks (${score}/${max})`);
-    });
-  });
-  Deno.test(`${catalogue.fn}: every wrong implementation loses marks`, async (t) => {
-    await gradeEach(t, catalogue, catalogue.wrong, (label, score, max) => {
-      assert.ok(score < max, `${label} got full marks (${score}/${max})`);
-    });
-  });
+  Deno.test(
+    `${catalogue.fn}: correct implementations get full marks`,
+    gradeEach(catalogue, "right"),
+  );
+  Deno.test(
+    `${catalogue.fn}: every wrong implementation loses marks`,
+    gradeEach(catalogue, "wrong"),
+  );
 }

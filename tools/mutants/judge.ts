@@ -17,10 +17,12 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { runSandbox, type SandboxOptions } from "../grading/sandbox.ts";
+import { type CaseResult, runSandbox, type SandboxOptions } from "../grading/sandbox.ts";
 import { makeScratch } from "../grading/scratch.ts";
 import { casesOf, type Holdouts, loadHoldouts, UNITS } from "../grading/units/mod.ts";
-import type { CaseResult } from "../grading/sandbox.ts";
+
+/** This file, for the command StrykerJS runs. */
+export const JUDGE_PATH: string = fileURLToPath(import.meta.url);
 
 /** What the mutation run tells the judge, in `mutants.json` beside the mutated modules. */
 export interface JudgeConfig {
@@ -45,9 +47,18 @@ export interface Judged {
 /** How many times an active mutant may run before it is taken for an endless loop. */
 const HIT_LIMIT = 10_000;
 
+/** Options for {@linkcode judgeMutant}. */
+export interface JudgeOptions {
+  /** The folder with the mutated modules and `mutants.json`. @default {the current folder} */
+  folder?: string;
+  /** The hidden cases; `undefined` for none. @default {what `holdouts/` holds} */
+  holdouts?: Holdouts;
+}
+
 /**
- * Grade the modules in `folder` with `mutant` switched on (none when null):
- * every unit when none is, otherwise the unit whose module holds the mutant.
+ * Grade the modules in the folder with `mutant` switched on (none when
+ * null): every unit when none is, otherwise the unit whose module holds the
+ * mutant.
  *
  * @example
  * ```ts
@@ -55,20 +66,18 @@ const HIT_LIMIT = 10_000;
  *
  * const folder = await Deno.makeTempDir();
  * const config = { results: folder, modules: {}, leaveOut: [], sandbox: {} };
- * assert.deepEqual(await judgeMutant(folder, config, null, undefined), {
- *   mutant: null,
- *   units: [],
- *   failed: [],
- * });
+ * await Deno.writeTextFile(`${folder}/mutants.json`, JSON.stringify(config));
+ * assert.deepEqual(await judgeMutant(null, { folder }), { mutant: null, units: [], failed: [] });
  * await Deno.remove(folder, { recursive: true });
  * ```
  */
 export async function judgeMutant(
-  folder: string,
-  config: JudgeConfig,
   mutant: string | null,
-  holdouts: Holdouts | undefined,
+  options: JudgeOptions = {},
 ): Promise<Judged> {
+  const folder = options.folder ?? Deno.cwd();
+  const config = JSON.parse(await Deno.readTextFile(`${folder}/mutants.json`)) as JudgeConfig;
+  const holdouts = "holdouts" in options ? options.holdouts : await loadHoldouts();
   const judged: Judged = { mutant, units: [], failed: [] };
   const prelude = `globalThis.__stryker__ = ${
     JSON.stringify({ activeMutant: mutant, hitCount: 0, hitLimit: HIT_LIMIT })
@@ -103,17 +112,15 @@ export async function judgeMutant(
 }
 
 if (import.meta.main) {
-  const folder = Deno.cwd();
-  const config = JSON.parse(await Deno.readTextFile(`${folder}/mutants.json`)) as JudgeConfig;
   const mutant = Deno.env.get("__STRYKER_ACTIVE_MUTANT__") ?? null;
-  const judged = await judgeMutant(folder, config, mutant, await loadHoldouts());
-  const name = mutant === null ? "no-mutant" : `mutant-${mutant}`;
-  await Deno.writeTextFile(`${config.results}/${name}.json`, JSON.stringify(judged));
+  const judged = await judgeMutant(mutant);
+  const { results } = JSON.parse(await Deno.readTextFile("mutants.json")) as JudgeConfig;
+  await Deno.writeTextFile(
+    `${results}/${mutant === null ? "no-mutant" : `mutant-${mutant}`}.json`,
+    JSON.stringify(judged),
+  );
   for (const failed of mutant === null ? judged.failed : []) {
     console.error(`the worked solution fails ${failed.fn}: ${failed.case}: ${failed.observed}`);
   }
   Deno.exit(judged.failed.length > 0 ? 1 : 0);
 }
-
-/** This file, for the command StrykerJS runs. */
-export const JUDGE_PATH: string = fileURLToPath(import.meta.url);

@@ -110,7 +110,7 @@ export async function runMutants(options: MutantsOptions = {}): Promise<MutantOu
     const outcomes: MutantOutcome[] = [];
     for (const mutant of mutants) {
       const module = modules.find(({ unit }) => mutant.fileName.endsWith(`/${unit}.ts`))!;
-      outcomes.push(await outcomeOf(mutant, module, results));
+      outcomes.push(await outcomeOf(mutant, { module, results }));
     }
     return outcomes;
   } finally {
@@ -172,11 +172,10 @@ async function stryker(
   return JSON.parse(await Deno.readTextFile(resultsFile));
 }
 
-/** What the cases made of `mutant`, from StrykerJS's result and the judge's record. */
+/** What the cases made of `mutant` of `module`, from StrykerJS's result and the judge's record. */
 async function outcomeOf(
   mutant: StrykerMutant,
-  module: SolutionModule,
-  results: string,
+  { module, results }: { module: SolutionModule; results: string },
 ): Promise<MutantOutcome> {
   const { start, end } = mutant.location;
   const range = module.lines.find((range) => range.start <= start.line && start.line <= range.end)!;
