@@ -13,13 +13,12 @@ import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
 import { CLIENT_HOLDOUTS, TEST_HOLDOUTS } from "./lab_02_client.ts";
 
+/** One unit's hidden cases, by the graded function's name. */
+type UnitHoldouts = Readonly<Record<string, readonly GradeCase[]>>;
+
 /** Hidden cases by unit, then by function name. */
-export const HOLDOUTS: ReadonlyMap<string, Readonly<Record<string, readonly GradeCase[]>>> =
-  new Map<
-    string,
-    Readonly<Record<string, readonly GradeCase[]>>
-  >([["ch14-a", CH14_A], ["ch14-b", CH14_B], ["lab-02", {
-    ...LAB_02,
-    ...CLIENT_HOLDOUTS,
-    ...TEST_HOLDOUTS,
-  }]]);
+export const HOLDOUTS: ReadonlyMap<string, UnitHoldouts> = new Map<string, UnitHoldouts>([
+  ["ch14-a", CH14_A],
+  ["ch14-b", CH14_B],
+  ["lab-02", { ...LAB_02, ...CLIENT_HOLDOUTS, ...TEST_HOLDOUTS }],
+]);

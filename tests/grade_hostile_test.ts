@@ -3,59 +3,9 @@
 // odd names. Each test names the defect it guards against.
 
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
-const scratch = await Deno.makeTempDir({ prefix: "grade-hostile-" });
-globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-
-interface Test {
-  name: string;
-  score: number;
-  max_score: number;
-  status: string;
-  output: string;
-}
-interface Results {
-  submission: string;
-  unit: string;
-  score: number;
-  max_score: number;
-  output: string;
-  tests: Test[];
-}
-
-/** Run the grader; its exit code, what it printed, and the JSON results. */
-async function grade(...args: string[]) {
-  const json = `${scratch}/${crypto.randomUUID()}.json`;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "grade", ...args, "--json", json],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const results = await Deno.readTextFile(json).then(JSON.parse).catch(() => undefined);
-  const list: Results[] = results === undefined ? [] : Array.isArray(results) ? results : [results];
-  return {
-    code,
-    out: new TextDecoder().decode(stdout),
-    err: new TextDecoder().decode(stderr),
-    list,
-  };
-}
-
-/** Write `files` (relative path to text) under a new folder; its path. */
-async function tree(files: Record<string, string>): Promise<string> {
-  const folder = await Deno.makeTempDir({ dir: scratch });
-  for (const [name, text] of Object.entries(files)) {
-    const path = `${folder}/${name}`;
-    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-    await Deno.writeTextFile(path, text);
-  }
-  return folder;
-}
-
-const full = (results: Results) => results.score === results.max_score;
+const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
 const student = (name: string) => Deno.readTextFile(`${root}notebooks/${name}`);
 
