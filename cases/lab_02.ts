@@ -1,17 +1,23 @@
 /**
  * Lab 02's visible cases: the notebook's grade tables show them, and the
  * autograder runs them again on the learner's code. The hidden cases are in
- * `holdouts/`.
+ * `holdouts/`. The client's layers and the named tests have theirs in
+ * `lab_02_client.ts`, with the helpers that write them.
  *
  * @module
  */
 
 import type { GradeCase } from "../lib/grading.ts";
+import { CLIENT_CASES, type ClientLayer, type NamedTestName, TEST_CASES } from "./lab_02_client.ts";
 
 const refused = { throws: "ProtocolError" };
 
-/** Lab 02's visible cases, by the graded function's name. */
-export const CASES: Readonly<Record<"correlate" | "unwrap", readonly GradeCase[]>> = {
+/** Lab 02's visible cases, by the graded function's (or class's, or test's) name. */
+export const CASES: Readonly<
+  Record<"correlate" | "unwrap" | ClientLayer | NamedTestName, readonly GradeCase[]>
+> = {
+  ...CLIENT_CASES,
+  ...TEST_CASES,
   correlate: [
     {
       label: "the reply to request 1",

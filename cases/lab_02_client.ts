@@ -63,9 +63,9 @@ const GRAMMAR_CAPABILITIES = { tools: { listChanged: false } };
 export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
   ServerLink: [
     scenario(
-      "close ends the server's input: it exits 0 by itself, and nothing is killed",
-      { steps: [{ call: "close" }], observe: ["steps", "exit", "mentions"], mentions: ["kill"] },
-      { steps: [{ returned: EXITED_0 }], exit: EXITED_0, mentions: { kill: false } },
+      "close ends the server's input: it exits 0 by itself, and the client logs nothing of its own",
+      { steps: [{ call: "close" }], observe: ["steps", "exit", "notes"] },
+      { steps: [{ returned: EXITED_0 }], exit: EXITED_0, notes: 0 },
     ),
     scenario(
       "each stderr line is shown as it comes, marked [server]",
@@ -147,6 +147,15 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
         transcript: [
           [">", { jsonrpc: "2.0", id: 0, method: "ping", params: {} }],
           ["<", { jsonrpc: "2.0", id: 0, result: {} }],
+        ],
+      },
+    ),
+    scenario(
+      "a notification carries jsonrpc 2.0 and params {}, and no id",
+      { steps: [{ call: "notify", args: ["notifications/initialized"] }], observe: ["transcript"] },
+      {
+        transcript: [
+          [">", { jsonrpc: "2.0", method: "notifications/initialized", params: {} }],
         ],
       },
     ),

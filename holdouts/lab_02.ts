@@ -1,16 +1,19 @@
 /**
- * Lab 02's hidden cases. Instructors' repository and the autograder package
- * only: the learners' release leaves this folder out.
+ * Lab 02's hidden cases: of correlate and unwrap; of the client's layers,
+ * more misbehaving servers; of the named tests, more faulty clients a good
+ * test must fail. Instructors' repository and the autograder package only:
+ * the learners' release leaves this folder out.
  *
  * @module
  */
 
+import { catches, type ClientLayer, type NamedTestName, scenario } from "../cases/lab_02_client.ts";
 import type { GradeCase } from "../lib/grading.ts";
 
 const refused = { throws: "ProtocolError" };
 
-/** Lab 02's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeCase[]>> = {
+/** The hidden cases of correlate and unwrap. */
+const FUNCTION_HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeCase[]>> = {
   correlate: [
     {
       label: "id 0 answers request 0",
@@ -59,3 +62,403 @@ export const HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeCas
     { label: "single quotes are not JSON", args: ["'went'"], expected: "'went'" },
   ],
 };
+
+const HANDSHAKE = { call: "initialize", show: "type" } as const;
+const LISTED = [HANDSHAKE, { call: "listTools", show: "type" }] as const;
+const ATE = { verb: "eat", tense: "past_simple", person: "3sg" };
+const PING = { call: "request", args: ["ping"] };
+const LISTED_OK = [{ returned: "object" }, { returned: "object" }];
+const TWO_TOOLS = {
+  tools: [
+    { name: "first", inputSchema: { type: "object", properties: { a: { type: "string" } } } },
+    { name: "second", inputSchema: { type: "object", properties: { b: {}, c: {} } } },
+  ],
+};
+
+/** Hidden cases of the client's layers (more misbehaving servers), by class name. */
+const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
+  ServerLink: [
+    scenario(
+      "a server that crashed at start: close still ends, with its code, and its stderr was shown",
+      {
+        server: { stderr: "fatal: no vocabulary\n", exitAtStart: 4 },
+        steps: [{ call: "close" }],
+        observe: ["steps", "stderr"],
+      },
+      {
+        steps: [{ returned: { code: 4, signal: null } }],
+        stderr: ["[server] grammar: ready with 4 tools", "[server] fatal: no vocabulary"],
+      },
+    ),
+    scenario(
+      "a last stderr line without a newline is still shown",
+      {
+        server: { stderr: "one\ntwo", exitAtStart: 0 },
+        steps: [{ call: "close" }],
+        observe: ["stderr"],
+      },
+      { stderr: ["[server] grammar: ready with 4 tools", "[server] one", "[server] two"] },
+    ),
+    scenario(
+      "close and then await using: the same status, and no second kill",
+      {
+        steps: [{ call: "close" }, { call: "dispose" }],
+        observe: ["steps", "exit", "mentions"],
+        mentions: ["kill"],
+      },
+      {
+        steps: [{ returned: { code: 0, signal: null } }, { returned: undefined }],
+        exit: { code: 0, signal: null },
+        mentions: { kill: false },
+      },
+    ),
+  ],
+  RpcLink: [
+    scenario(
+      "a stale copy of the previous reply comes before the right one",
+      {
+        server: {
+          on: {
+            ping: [{ send: { jsonrpc: "2.0", id: "{{previous}}", result: {} } }, { result: {} }],
+          },
+        },
+        steps: [{ call: "request", args: ["tools/list"], show: "keys" }, PING],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: ["tools"] }, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      'the string "0" does not answer request 0',
+      {
+        server: { on: { ping: [{ send: { jsonrpc: "2.0", id: "{{idText}}", result: {} } }] } },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a reply in three pieces is read whole",
+      {
+        server: {
+          on: { ping: [{ chunks: ['{"jsonrpc":"2.0",', '"id":{{id}},"result":', '{"n":1}}\n'] }] },
+        },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: { n: 1 } }] },
+    ),
+    scenario(
+      "a notification and the reply in one write are both read",
+      {
+        server: {
+          on: {
+            ping: [{
+              chunks: [
+                '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n{"jsonrpc":"2.0","id":{{id}},"result":{"n":2}}\n',
+              ],
+            }],
+          },
+        },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: { n: 2 } }] },
+    ),
+    scenario(
+      "a server's error with id null is refused, not taken as the reply",
+      {
+        server: {
+          on: {
+            ping: [{
+              send: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+            }],
+          },
+        },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a request from the server is refused",
+      {
+        server: {
+          on: {
+            ping: [{
+              send: { jsonrpc: "2.0", id: "s-1", method: "sampling/createMessage", params: {} },
+            }],
+          },
+        },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a client given no transcript option still talks",
+      { noTranscript: true, steps: [PING, PING], observe: ["steps"] },
+      { steps: [{ returned: {} }, { returned: {} }] },
+    ),
+    scenario(
+      "a reply over 64 KiB is a ProtocolError, valid JSON though it is",
+      {
+        server: { on: { ping: [{ result: { padding: "x".repeat(70_000) } }] } },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "ProtocolError" }] },
+    ),
+  ],
+  HandshakeClient: [
+    scenario(
+      "a server with no capabilities at all is refused, and none are kept",
+      {
+        server: {
+          on: {
+            initialize: [{
+              result: { protocolVersion: "2025-06-18", serverInfo: { name: "x", version: "1" } },
+            }],
+          },
+        },
+        steps: [HANDSHAKE],
+        observe: ["steps", "sent", "capabilities"],
+      },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "initialize"]], capabilities: undefined },
+    ),
+    scenario(
+      "an error reply to initialize is a ProtocolError with its code",
+      {
+        server: {
+          on: {
+            initialize: [{ error: { code: -32602, message: "Unsupported protocol version" } }],
+          },
+        },
+        steps: [HANDSHAKE],
+        observe: ["steps", "sent"],
+      },
+      { steps: [{ threw: "ProtocolError", code: -32602 }], sent: [[0, "initialize"]] },
+    ),
+  ],
+  ListingClient: [
+    scenario(
+      "another server's two tools: the list as sent, and their schemas",
+      {
+        server: { on: { "tools/list": [{ result: TWO_TOOLS }] } },
+        steps: [HANDSHAKE, { call: "listTools" }],
+        observe: ["steps", "schemas"],
+      },
+      {
+        steps: [{ returned: "object" }, { returned: TWO_TOOLS.tools }],
+        schemas: { first: ["a"], second: ["b", "c"] },
+      },
+    ),
+    scenario(
+      "a tool whose name is not a string is a ProtocolError",
+      {
+        server: { on: { "tools/list": [{ result: { tools: [{ name: 5, inputSchema: {} }] } }] } },
+        steps: [HANDSHAKE, { call: "listTools", show: "type" }],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: "object" }, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a tool without an inputSchema, after one with, is a ProtocolError",
+      {
+        server: {
+          on: {
+            "tools/list": [{
+              result: {
+                tools: [{ name: "fine", inputSchema: { type: "object" } }, { name: "bare" }],
+              },
+            }],
+          },
+        },
+        steps: [HANDSHAKE, { call: "listTools", show: "type" }],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: "object" }, { threw: "ProtocolError" }] },
+    ),
+  ],
+  McpClient: [
+    scenario(
+      "an image result is a ProtocolError, caption or not",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: {
+                content: [{ type: "image", data: "iVBORw0K", mimeType: "image/png", text: "ate" }],
+                isError: false,
+              },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a text item whose text is not a string is a ProtocolError",
+      {
+        server: {
+          on: {
+            "tools/call": [{ result: { content: [{ type: "text", text: 42 }], isError: false } }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a missing argument is refused before anything is sent",
+      {
+        steps: [...LISTED, {
+          call: "callTool",
+          args: ["conjugate", { verb: "eat", tense: "past_simple" }],
+        }],
+        observe: ["steps", "calls"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }], calls: [] },
+    ),
+    scenario(
+      "an argument the schema does not know is refused before anything is sent",
+      {
+        steps: [...LISTED, {
+          call: "callTool",
+          args: ["lookup_irregular_verb", { verb: "go", tense: "past" }],
+        }],
+        observe: ["steps", "calls"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }], calls: [] },
+    ),
+    scenario(
+      "a tool is refused before listTools has run, and nothing is sent",
+      {
+        steps: [HANDSHAKE, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps", "calls"],
+      },
+      { steps: [{ returned: "object" }, { threw: "ProtocolError" }], calls: [] },
+    ),
+    scenario(
+      "a tool error whose text is JSON is still a ToolError, not a value",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: { content: [{ type: "text", text: '{"retry":true}' }], isError: true },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ToolError", message: '{"retry":true}' }] },
+    ),
+    scenario(
+      "a result with no content is a ProtocolError",
+      {
+        server: { on: { "tools/call": [{ result: { isError: false } }] } },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "after a ToolError the next call works",
+      {
+        steps: [
+          ...LISTED,
+          { call: "callTool", args: ["conjugate", { ...ATE, verb: "run" }], show: "type" },
+          { call: "callTool", args: ["conjugate", { ...ATE, tense: "present_perfect" }] },
+        ],
+        observe: ["steps"],
+      },
+      {
+        steps: [...LISTED_OK, {
+          threw: "ToolError",
+          message: "conjugate: run is outside this unit's verbs",
+        }, {
+          returned: "has eaten",
+        }],
+      },
+    ),
+    scenario(
+      "a number in the text comes back as a number",
+      {
+        server: {
+          on: {
+            "tools/call": [{ result: { content: [{ type: "text", text: "42" }], isError: false } }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { returned: 42 }] },
+    ),
+  ],
+};
+
+/** Hidden cases of the named tests: more faulty clients each test must fail. */
+const TEST_HOLDOUTS: Readonly<Record<NamedTestName, readonly GradeCase[]>> = {
+  testInitializeReturnsToolsCapability: [
+    catches("a client whose initialize resolves with nothing", {
+      method: "initialize",
+      change: "return-nothing",
+    }),
+  ],
+  testListToolsReturnsFour: [
+    catches("a client that lists the first tool twice", {
+      method: "listTools",
+      change: "duplicate-first",
+    }),
+    catches("a client that gives the last tool the first one's name", {
+      method: "listTools",
+      change: "rename-last",
+    }),
+  ],
+  testCallConjugateReturnsAte: [
+    catches("a client that returns the value as JSON text", {
+      method: "callTool",
+      change: "quoted",
+    }),
+  ],
+  testCallOutOfScopeRaisesToolError: [
+    catches("a client that returns a tool's failure as its text", {
+      method: "callTool",
+      change: "return-message",
+      from: "ToolError",
+    }),
+    catches("a client that throws a plain Error for a tool's failure", {
+      method: "callTool",
+      change: "rethrow",
+      from: "ToolError",
+      to: "Error",
+    }),
+  ],
+  testUnknownToolRaisesProtocolError: [
+    catches("a client that resolves with the refusal's message", {
+      method: "callTool",
+      change: "return-message",
+      from: "ProtocolError",
+    }),
+    catches("a client that throws a TypeError for an unknown tool", {
+      method: "callTool",
+      change: "rethrow",
+      from: "ProtocolError",
+      to: "TypeError",
+    }),
+  ],
+  testClientCleansUpOnException: [
+    catches("a client whose await using does nothing, though close works", {
+      method: "dispose",
+      change: "do-nothing",
+    }),
+  ],
+};
+
+/** Lab 02's hidden cases, by the graded function's (or class's, or test's) name. */
+export const HOLDOUTS: Readonly<
+  Record<"correlate" | "unwrap" | ClientLayer | NamedTestName, readonly GradeCase[]>
+> = { ...FUNCTION_HOLDOUTS, ...CLIENT_HOLDOUTS, ...TEST_HOLDOUTS };

@@ -11,7 +11,6 @@ import type { GradeCase } from "../lib/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
-import { CLIENT_HOLDOUTS, TEST_HOLDOUTS } from "./lab_02_client.ts";
 
 /** One unit's hidden cases, by the graded function's name. */
 type UnitHoldouts = Readonly<Record<string, readonly GradeCase[]>>;
@@ -20,5 +19,5 @@ type UnitHoldouts = Readonly<Record<string, readonly GradeCase[]>>;
 export const HOLDOUTS: ReadonlyMap<string, UnitHoldouts> = new Map<string, UnitHoldouts>([
   ["ch14-a", CH14_A],
   ["ch14-b", CH14_B],
-  ["lab-02", { ...LAB_02, ...CLIENT_HOLDOUTS, ...TEST_HOLDOUTS }],
+  ["lab-02", LAB_02],
 ]);

@@ -160,4 +160,135 @@ export const UNKILLABLE: readonly Unkillable[] = [
     kind: "equivalent",
     why: "JSON.parse of a string throws nothing but a SyntaxError",
   },
+  {
+    unit: "lab-02",
+    fn: "ServerLink",
+    line: 8,
+    mutant: "CallExpression: clearTimeout(timer); → ;",
+    kind: "equivalent",
+    why:
+      "the timer it leaves only resolves a race already settled; at most it keeps a program alive for the grace period, which no case can see",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 8,
+    mutant:
+      "StringLiteral: `the server sent a request (${message.method}) while ${method} waited: none is taken` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 5,
+    mutant:
+      "BlockStatement: { throw new ProtocolError(`cannot send ${message.method}: the server is gone`, { cause: error, }); } → {}",
+    kind: "equivalent",
+    why:
+      "a write fails only once the server has exited, and then its output has ended too: the read that follows refuses the request with a ProtocolError all the same",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 6,
+    mutant: "StringLiteral: `cannot send ${message.method}: the server is gone` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 6,
+    mutant: "ObjectLiteral: { cause: error, } → {}",
+    kind: "open",
+    why: "the contract asks for a ProtocolError, not for the error that caused it",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 5,
+    mutant:
+      "StringLiteral: `the server closed its output before it answered ${method} (id ${id})` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 8,
+    mutant:
+      "StringLiteral: `the server answered protocol version ${ JSON.stringify(result.protocolVersion) }; this client speaks ${PROTOCOL_VERSION} only` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 15,
+    mutant:
+      "StringLiteral: `the server offers no tools (capabilities ${ JSON.stringify(result.capabilities) }): every call would fail` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "ListingClient",
+    line: 8,
+    mutant:
+      'StringLiteral: "tools/list did not answer with a list of tools, each with a name and an inputSchema" → ""',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "ListingClient",
+    line: 11,
+    mutant: "CallExpression: this.toolSchemas.clear(); → ;",
+    kind: "open",
+    why:
+      "no case lists the tools twice with different answers; a second list replacing the first is advised, not graded",
+  },
+  {
+    unit: "lab-02",
+    fn: "McpClient",
+    line: 4,
+    mutant:
+      "StringLiteral: `no tool named ${JSON.stringify(name)} has been listed: nothing was sent` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "McpClient",
+    line: 10,
+    mutant:
+      'StringLiteral: `${name}\'s schema refuses these arguments (${problems.join("; ")}): nothing was sent` → ``',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "McpClient",
+    line: 10,
+    mutant: 'StringLiteral: "; " → ""',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "McpClient",
+    line: 16,
+    mutant: "StringLiteral: `the result of ${name} has no text to read` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "testUnknownToolRaisesProtocolError",
+    line: 4,
+    mutant: 'StringLiteral: "not_a_tool" → ""',
+    kind: "equivalent",
+    why: "a tool named by the empty string is as unknown to the grammar server as not_a_tool",
+  },
 ];

@@ -100,6 +100,8 @@ export async function judgeMutant(
         cases: casesOf(spec, fn, holdouts).filter((testCase) =>
           !config.leaveOut.includes(`${unit}/${fn.name}/${testCase.label}`)
         ),
+        driver: fn.driver,
+        withReference: fn.withReference,
       }));
       const results = await runSandbox(scratch, [{ unit, functions }], config.sandbox);
       judged.units.push(unit);

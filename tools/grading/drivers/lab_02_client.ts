@@ -36,6 +36,7 @@ export type Observed =
   | "exit" // the server's status after the steps, or "running"
   | "stderr" // the client's log lines that start with "[server] "
   | "mentions" // for each word of `mentions`, whether another log line holds it
+  | "notes" // how many log lines the client wrote of its own (not "[server] ")
   | "capabilities" // the client's serverCapabilities after the steps
   | "schemas"; // the property names of each schema in the client's toolSchemas
 
@@ -45,6 +46,8 @@ export interface Scenario {
   server?: Script;
   /** The client's `graceMs` option. @default {200} */
   graceMs?: number;
+  /** Give the client no `transcript` option, as a caller who keeps none does. @default {false} */
+  noTranscript?: boolean;
   steps: Step[];
   observe: Observed[];
   /** Words to look for in the client's own log lines (not case-sensitive). @default {[]} */
@@ -91,8 +94,10 @@ export async function drive(
       {
         graceMs: scenario.graceMs ?? 200,
         log: (line: unknown) => void log.push(String(line)),
-        transcript: (direction: unknown, line: unknown) =>
-          void transcript.push([String(direction), String(line)]),
+        transcript: scenario.noTranscript
+          ? undefined
+          : (direction: unknown, line: unknown) =>
+            void transcript.push([String(direction), String(line)]),
       },
     );
     const steps = [];
@@ -116,6 +121,7 @@ export async function drive(
           !line.startsWith("[server] ") && line.toLowerCase().includes(word.toLowerCase())
         ),
       ])),
+      notes: log.filter((line) => !line.startsWith("[server] ")).length,
       capabilities: plain((client as { serverCapabilities?: unknown }).serverCapabilities),
       schemas: schemasOf((client as { toolSchemas?: unknown }).toolSchemas),
     };

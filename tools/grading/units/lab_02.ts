@@ -15,17 +15,17 @@ const LAYER_CELLS = {
   McpClient: "call-tool",
 };
 
-const layers: GradedFunction[] = Object.entries(CLIENT_CASES).map(([name, cases]) => ({
+const layers: GradedFunction[] = Object.keys(CLIENT_CASES).map((name) => ({
   name,
   cell: LAYER_CELLS[name as keyof typeof LAYER_CELLS],
-  cases,
+  cases: CASES[name as keyof typeof CLIENT_CASES],
   driver: "tools/grading/drivers/lab_02_client.ts",
 }));
 
-const tests: GradedFunction[] = Object.entries(TEST_CASES).map(([name, cases]) => ({
+const tests: GradedFunction[] = Object.keys(TEST_CASES).map((name) => ({
   name,
   cell: "named-tests",
-  cases,
+  cases: CASES[name as keyof typeof TEST_CASES],
   driver: "tools/grading/drivers/lab_02_tests.ts",
   withReference: true,
 }));
