@@ -51,8 +51,8 @@ async function gradeFunction(
   module: string | undefined,
   fn: { name: string; cases: GradedCase[] },
 ): Promise<void> {
-  const normalize = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name)
-    ?.normalize;
+  const graded = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name);
+  const { normalize, quiet = false } = graded ?? {};
   let worker: Worker | undefined;
   let stopped = module === undefined ? "no code came for this unit" : "";
   let timeouts = 0;
@@ -72,7 +72,11 @@ async function gradeFunction(
       row("FAIL", stopped);
       continue;
     }
-    const reply = await exchange(worker, { fn: fn.name, args: testCase.args }, job.caseTimeoutMs);
+    const reply = await exchange(
+      worker,
+      { fn: fn.name, args: testCase.args, quiet },
+      job.caseTimeoutMs,
+    );
     if ("problem" in reply) {
       row("FAIL", String(reply.problem));
       // The worker may be stuck: leave it, and load the code afresh for the next case.
@@ -84,12 +88,13 @@ async function gradeFunction(
       continue;
     }
     const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
-    const graded = judge(testCase, outcome, {
+    const judged = judge(testCase, outcome, {
       normalize,
       changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+      printed: typeof reply.printed === "string" ? reply.printed : undefined,
     });
-    const shown = showValue(graded.observed);
-    row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
+    const shown = showValue(judged.observed);
+    row(judged.status, judged.message === "" ? shown : `${shown} (${judged.message})`);
   }
   worker?.terminate();
 }

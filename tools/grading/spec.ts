@@ -22,6 +22,8 @@ export interface GradedFunction {
   cell: string;
   /** Turns a returned value into the form the expected values are written in. */
   normalize?: (value: unknown) => unknown;
+  /** Whether it must print nothing on stdout (a stdio server's dispatcher); printing fails a case. */
+  quiet?: boolean;
   /** The visible cases, as the notebook shows them. */
   cases: readonly GradeCase[];
 }
