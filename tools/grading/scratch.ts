@@ -89,6 +89,12 @@ export async function makeScratch(
   return scratch;
 }
 
+/** Options for {@linkcode learnerModule}. */
+export interface LearnerModuleOptions {
+  /** Where the module imports the library from: a folder URL, or a path relative to the module. @default {"../lib/"} */
+  lib?: string;
+}
+
 /**
  * A module holding the learner's graded cells from `notebook`, the library
  * names those cells may use (imported from `../lib/`, beside it in the
@@ -108,11 +114,17 @@ export async function makeScratch(
  * assert.ok(source.includes("authorize: typeof authorize"));
  * ```
  */
-export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
+export function learnerModule(
+  notebook: Notebook,
+  spec: UnitSpec,
+  options: LearnerModuleOptions = {},
+): string {
+  const lib = options.lib ?? "../lib/";
   const imports = Object.entries(spec.imports).map(([file, names]) =>
-    `import { ${names.join(", ")} } from "../lib/${file}";`
+    `import { ${names.join(", ")} } from ${JSON.stringify(lib + file)};`
   );
-  const cells = [...new Set(spec.functions.map((fn) => fn.cell))].map((id) => {
+  const ids = [...spec.functions.map((fn) => fn.cell), ...spec.supportCells ?? []];
+  const cells = [...new Set(ids)].map((id) => {
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     return cell === undefined ? `// (no cell ${id})` : `// cell ${id}\n${sourceOf(cell)}`;
   });

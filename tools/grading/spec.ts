@@ -35,6 +35,12 @@ export interface UnitSpec {
   imports: Readonly<Record<string, readonly string[]>>;
   functions: readonly GradedFunction[];
   /**
+   * Other cells of the learner's that the module holds beside the graded
+   * ones, ungraded here (Lab 01's stdio loop, which its notebook runs as a
+   * process). @default {[]}
+   */
+  supportCells?: readonly string[];
+  /**
    * What a submission JSON claims about each function's cases, by case
    * label: `true` passed, `false` did not. Functions it says nothing about
    * are left out; labels that are not the unit's are the learner's own cases.

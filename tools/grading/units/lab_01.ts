@@ -8,6 +8,7 @@ import type { UnitSpec } from "../spec.ts";
 export const LAB_01: UnitSpec = {
   unit: "lab-01",
   imports: {
+    "framing.ts": ["readFrames"],
     "not_implemented.ts": ["NotImplementedError"],
     "server/arguments.ts": ["argumentProblems"],
     "server/grammar_tools.ts": ["GRAMMAR_TOOLS"],
@@ -23,6 +24,8 @@ export const LAB_01: UnitSpec = {
       cases: CASES.handleMessage,
     },
   ],
+  // The stdio loop: the notebook runs it as a process, and four clients judge it there.
+  supportCells: ["serve-stdio"],
   // The submission records each grade table's rows: { case, status }.
   claims(submission) {
     const tables = isObject(submission.cases) ? submission.cases : {};
