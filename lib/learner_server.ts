@@ -14,8 +14,10 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parseNotebook } from "../tools/editions/notebook.ts";
 import { learnerModule } from "../tools/grading/scratch.ts";
-import type { UnitSpec } from "../tools/grading/spec.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
+import { learnerServerCommand } from "./course.ts";
 import { isObject } from "./jsonrpc.ts";
+import { sha256Hex } from "./manifest.ts";
 import { captureStdout } from "./stdout_capture.ts";
 
 /** The module Lab 01 writes, and how to start it. */
@@ -52,15 +54,17 @@ export class StaleNotebookError extends Error {
 const LIB = new URL("./", import.meta.url).href;
 
 /**
- * Write the learner's server for `spec` into `folder` and return how to
+ * Write the learner's server for `unit` into `folder` and return how to
  * start it. Throws {@linkcode StaleNotebookError} when the saved notebook's
  * functions do not behave like the running ones on the visible cases.
  */
 export async function writeLearnerServer(
   folder: URL,
-  spec: UnitSpec,
+  unit: string,
   options: LearnerServerOptions,
 ): Promise<LearnerServer> {
+  const spec = UNITS.get(unit);
+  if (spec === undefined) throw new TypeError(`No unit ${unit}`);
   const notebook = options.notebook ?? await findNotebook(spec.unit);
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
   // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
@@ -85,12 +89,11 @@ export async function writeLearnerServer(
     }
   }
   const path = fileURLToPath(url);
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(source));
   return {
     path,
     notebook,
-    command: [Deno.execPath(), "run", "--no-config", "--no-prompt", "--quiet", path],
-    sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""),
+    command: learnerServerCommand(path),
+    sha256: await sha256Hex(new TextEncoder().encode(source)),
   };
 }
 
