@@ -77,8 +77,8 @@ export async function writeLearnerServer(
   for (const fn of spec.functions) {
     const differs = fn.cases.find((testCase) =>
       !isDeepStrictEqual(
-        outcome(saved.graded[fn.name], testCase.args),
-        outcome(options.running[fn.name], testCase.args),
+        outcome(saved.graded[fn.name], testCase.args, fn.normalize),
+        outcome(options.running[fn.name], testCase.args, fn.normalize),
       )
     );
     if (differs !== undefined) {
@@ -97,12 +97,19 @@ export async function writeLearnerServer(
   };
 }
 
-/** What a function did with `args`, printing kept back: its value as JSON, or its error's name. */
-function outcome(fn: unknown, args: readonly unknown[]): unknown {
+/**
+ * What a function did with `args`, printing kept back: its value in the form
+ * the grader compares (`normalize`), or its error's name.
+ */
+function outcome(
+  fn: unknown,
+  args: readonly unknown[],
+  normalize: (value: unknown) => unknown = (value) => value,
+): unknown {
   if (typeof fn !== "function") return "no such function";
   const stop = captureStdout();
   try {
-    return { returned: JSON.stringify(fn(...structuredClone(args))) };
+    return { returned: normalize(fn(...structuredClone(args))) };
   } catch (error) {
     return { threw: error instanceof Error ? error.name : typeof error };
   } finally {

@@ -4,6 +4,8 @@
  * the protocol version its own way (it asks for the newest it knows), lists
  * the tools, makes the four canonical calls, and checks that an unknown tool
  * and arguments outside the schema come back as JSON-RPC errors (-32602).
+ * It goes on past a line it cannot read, or a reply to no request; each such
+ * complaint is a problem here.
  *
  * The SDK's package gives the types of `client/index.js` at a path that does
  * not exist, so each import names its types with `@ts-types`.
@@ -37,6 +39,8 @@ export async function judgeWithSdkClient(
   const client = new SdkClient({ name: "lab-01-judge", version: "1.0.0" });
   const timeout = { timeout: options.timeoutMs ?? 5000 };
   const problems: string[] = [];
+  // The SDK goes on past a line it cannot read, or a reply to nothing, and says so here.
+  client.onerror = (error: Error) => problems.push(`the SDK's client reported: ${error.message}`);
   const observed = { tools: [] as string[], answers: {} as Record<string, unknown> };
   const errors: Record<string, number | string> = {};
   try {
