@@ -57,6 +57,23 @@ const LIB = new URL("./", import.meta.url).href;
  * Write the learner's server for `unit` into `folder` and return how to
  * start it. Throws {@linkcode StaleNotebookError} when the saved notebook's
  * functions do not behave like the running ones on the visible cases.
+ *
+ * @example From the worked edition, beside its reference functions
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileURLToPath, pathToFileURL } from "node:url";
+ * import { handleLine, negotiateVersion } from "./server/dispatch.ts";
+ * import { GRAMMAR_TOOLS } from "./server/grammar_tools.ts";
+ *
+ * const grammar = { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS };
+ * const folder = await Deno.makeTempDir();
+ * const server = await writeLearnerServer(pathToFileURL(`${folder}/`), "lab-01", {
+ *   notebook: fileURLToPath(new URL("../solutions/lab-01.ipynb", import.meta.url)),
+ *   running: { negotiateVersion, handleMessage: (line: string) => handleLine(line, grammar) },
+ * });
+ * assert.equal(server.command.at(-1), `${folder}/grammar_server.mts`);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
  */
 export async function writeLearnerServer(
   folder: URL,

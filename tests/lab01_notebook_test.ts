@@ -5,7 +5,7 @@
 // four judges too.
 
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "../lib/client.ts";
 import { grammarServerForLab02 } from "../lib/course.ts";
 import { evidenceProblems } from "../lib/evidence.ts";
@@ -68,7 +68,7 @@ Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02
   assertJudgesPassed(submission);
 
   // Lab 02 starts the learner's own server, which answers as the reference does.
-  const folder = new URL(`file://${work}/lab-01/`);
+  const folder = pathToFileURL(`${work}/lab-01/`);
   const choice = await grammarServerForLab02({ folder });
   assert.equal(choice.source, "learner", choice.why);
   assert.equal(choice.command.at(-1), `${work}/lab-01/grammar_server.mts`);
@@ -106,7 +106,7 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   for await (const entry of Deno.readDir(`${work}/lab-01`)) saved.push(entry.name);
   assert.deepEqual(saved, ["lab-01-submission-v1.json"]);
   assert.equal(
-    (await grammarServerForLab02({ folder: new URL(`file://${work}/lab-01/`) })).source,
+    (await grammarServerForLab02({ folder: pathToFileURL(`${work}/lab-01/`) })).source,
     "reference",
   );
 });

@@ -81,6 +81,16 @@ export interface BytesOptions {
 /**
  * Start `command`, write the hand-crafted stream, close its input, and judge
  * everything it wrote and how it ended. The server is always ended.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grammarCommand } from "../course.ts";
+ *
+ * const report = await judgeWithBytes(grammarCommand());
+ * assert.equal(report.status, "PASSED");
+ * assert.equal(report.errors.unknown_tool, -32602);
+ * ```
  */
 export async function judgeWithBytes(
   command: readonly string[],

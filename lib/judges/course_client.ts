@@ -18,7 +18,18 @@ export interface CourseClientOptions {
   timeoutMs?: number;
 }
 
-/** Judge the server `command` with the course's `Client`. The server is always ended. */
+/**
+ * Judge the server `command` with the course's `Client`. The server is always ended.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grammarCommand } from "../course.ts";
+ *
+ * const report = await judgeWithCourseClient(grammarCommand());
+ * assert.deepEqual(report.errors, { out_of_scope: "ToolError" });
+ * ```
+ */
 export async function judgeWithCourseClient(
   command: readonly string[],
   options: CourseClientOptions = {},

@@ -62,6 +62,15 @@ export interface InspectorOptions {
 /**
  * Judge the server `command` with the Inspector's command-line mode; a report
  * that did `NOT_RUN` when the Inspector is not installed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grammarCommand } from "../course.ts";
+ *
+ * const report = await judgeWithInspector(grammarCommand());
+ * assert.notEqual(report.status, "FAILED");
+ * ```
  */
 export async function judgeWithInspector(
   command: readonly string[],

@@ -27,7 +27,18 @@ export interface SdkClientOptions {
   timeoutMs?: number;
 }
 
-/** Judge the server `command` with the SDK's `Client`. The server is always ended. */
+/**
+ * Judge the server `command` with the SDK's `Client`. The server is always ended.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grammarCommand } from "../course.ts";
+ *
+ * const report = await judgeWithSdkClient(grammarCommand());
+ * assert.equal(report.answers.lookup_spanish, "comió");
+ * ```
+ */
 export async function judgeWithSdkClient(
   command: readonly string[],
   options: SdkClientOptions = {},

@@ -55,6 +55,16 @@ export const STDIO_CASES: readonly GradeCase[] = [
  * Run `serve` on each of {@linkcode STDIO_CASES} and grade what it wrote: a
  * row per case, `UNFINISHED` while it throws `NotImplementedError`. A loop
  * that does not return within `timeoutMs` of its input ending fails.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NotImplementedError } from "../not_implemented.ts";
+ *
+ * const starter = () => Promise.reject(new NotImplementedError("serveStdio"));
+ * const rows = await gradeStdioLoop(starter);
+ * assert.ok(rows.every((row) => row.status === "UNFINISHED"));
+ * ```
  */
 export async function gradeStdioLoop(serve: ServeStdio, timeoutMs = 2000): Promise<GradeRow[]> {
   const rows: GradeRow[] = [];
