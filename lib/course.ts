@@ -46,6 +46,7 @@ function workFolder(): URL {
  * ```
  */
 export function serverCommand(mode: string, log: string): string[] {
+  flagPath(log);
   const permissions = mode === "lingering"
     ? [`--allow-write=${log},${log}.grandchild`, "--allow-run=sleep"]
     : [`--allow-write=${log}`];
@@ -75,6 +76,7 @@ export function serverCommand(mode: string, log: string): string[] {
  * ```
  */
 export function deliveryCommand(log: string): string[] {
+  flagPath(log);
   return [
     Deno.execPath(),
     "run",
@@ -229,7 +231,9 @@ export async function serverCalls(log: string): Promise<ServerCall[]> {
 
 /**
  * A new, empty log file under `work/logs/` named for `name` (any log of that
- * name, and its grandchild file, is replaced), ready for the server to append to.
+ * name, and its grandchild file, is replaced), ready for the server to append
+ * to. When the work folder's path holds a comma, which no Deno permission
+ * flag can name, the logs go to a temporary folder of this process instead.
  *
  * @example
  * ```ts
@@ -243,8 +247,7 @@ export async function freshLog(name: string): Promise<string> {
   if (!/^[\w.-]+$/.test(name)) {
     throw new TypeError(`A log name may hold only letters, digits, "_", "." and "-": ${name}`);
   }
-  const folder = new URL("logs/", WORK);
-  await Deno.mkdir(folder, { recursive: true });
+  const folder = await logFolder();
   const log = fileURLToPath(new URL(`${name}.jsonl`, folder));
   await Deno.writeTextFile(log, "");
   await Deno.remove(`${log}.grandchild`).catch(() => {});
@@ -255,4 +258,28 @@ function isCall(value: unknown): value is ServerCall {
   return typeof value === "object" && value !== null &&
     typeof (value as ServerCall).name === "string" &&
     typeof (value as ServerCall).arguments === "object" && (value as ServerCall).arguments !== null;
+}
+
+let logs: URL | undefined;
+
+/** Where this process keeps its servers' logs: `work/logs/`, unless a flag could not name it. */
+async function logFolder(): Promise<URL> {
+  if (logs === undefined) {
+    const inWork = new URL("logs/", WORK);
+    logs = fileURLToPath(inWork).includes(",")
+      ? pathToFileURL(`${await Deno.makeTempDir({ dir: "/tmp", prefix: "course-logs-" })}/`)
+      : inWork;
+  }
+  await Deno.mkdir(logs, { recursive: true });
+  return logs;
+}
+
+/**
+ * Throw `TypeError` for a path a Deno permission flag cannot name: flags
+ * split their values at commas, with no way to escape one.
+ */
+function flagPath(path: string): void {
+  if (path.includes(",")) {
+    throw new TypeError(`A Deno permission flag cannot name a path with a comma in it: ${path}`);
+  }
 }

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { fileURLToPath } from "node:url";
 import type { GradeCase } from "../../../lib/grading.ts";
 import type { GradedCase, UnitSpec } from "../spec.ts";
 import { CH14_A } from "./ch14_a.ts";
@@ -69,6 +68,3 @@ export function casesOf(
     ...hidden.map((testCase) => ({ ...testCase, hidden: true })),
   ];
 }
-
-/** Where the hidden cases live, for messages. */
-export const HOLDOUTS_PATH: string = fileURLToPath(HOLDOUTS);
