@@ -75,8 +75,9 @@ export const TOOL_LIST = {
 /**
  * A reply as the expected values are written: `"no reply"` for `undefined`;
  * otherwise the parsed JSON with only the code of an error (its message must
- * be text, but its words are the server's), an `initialize` result reduced to
- * its version and whether it offers tools and names the server, a tool list
+ * say something, but its words are the server's), an `initialize` result
+ * reduced to its version and whether it offers tools and names the server
+ * and its version, a tool list
  * reduced to each tool's name and schema in name order, and a tool result to
  * its text items and `isError` (false when left out; the words of a failure
  * are not compared). Throws `TypeError` for a reply that is not one line of
@@ -112,7 +113,7 @@ export function replyShape(reply: unknown): unknown {
   const shaped: JsonObject = { ...value };
   if (isObject(value.error)) {
     const { code, message } = value.error;
-    shaped.error = typeof message === "string" ? { code } : { code, message };
+    shaped.error = isWords(message) ? { code } : { code, message };
   }
   if (isObject(value.result)) shaped.result = resultShape(value.result);
   return shaped;
@@ -124,8 +125,7 @@ function resultShape(result: JsonObject): unknown {
     return {
       protocolVersion,
       toolsCapability: isObject(capabilities) && isObject(capabilities.tools),
-      serverInfo: isObject(serverInfo) && typeof serverInfo.name === "string" &&
-        typeof serverInfo.version === "string",
+      serverInfo: isObject(serverInfo) && isWords(serverInfo.name) && isWords(serverInfo.version),
     };
   }
   if (Array.isArray(result.tools)) {

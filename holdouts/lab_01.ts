@@ -77,6 +77,11 @@ export const HOLDOUTS: Readonly<
       args: ['{"jsonrpc":"2.0","id":"s-1","result":{}}'],
       expected: NO_REPLY,
     },
+    {
+      label: "an error response from the client",
+      args: ['{"jsonrpc":"2.0","id":"s-2","error":{"code":-32601,"message":"no sampling here"}}'],
+      expected: NO_REPLY,
+    },
     // Lines that are not requests.
     {
       label: "half a JSON object",

@@ -8,7 +8,7 @@ import { judgeWithBytes } from "../lib/judges/bytes.ts";
 import { judgeWithCourseClient } from "../lib/judges/course_client.ts";
 import { judgeWithInspector } from "../lib/judges/inspector.ts";
 import { judgeWithSdkClient } from "../lib/judges/sdk_client.ts";
-import { WRONG } from "./lab01_servers.ts";
+import { WRONG } from "./catalogue/lab_01.ts";
 
 const lib = new URL("../lib/", import.meta.url).href;
 const scratch = await Deno.makeTempDir({ prefix: "lab01-judges-" });
@@ -19,7 +19,7 @@ async function serverOf(source: string): Promise<string[]> {
   const path = `${scratch}/${crypto.randomUUID()}.mts`;
   await Deno.writeTextFile(
     path,
-    `${source.replaceAll("LIB/", lib)}
+    `${source.replaceAll(`"../lib/`, `"${lib}`)}
 const encoder = new TextEncoder();
 for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
   for (const line of chunk.split("\\n").filter(Boolean)) {

@@ -111,10 +111,7 @@ export function respond(message: unknown, server: ServerSpec): JsonObject | unde
   }
   const hasId = Object.hasOwn(message, "id");
   const id = hasId && isRequestId(message.id) ? message.id : null;
-  if (
-    message.jsonrpc === "2.0" && !("method" in message) &&
-    ("result" in message || "error" in message)
-  ) {
+  if (!("method" in message) && ("result" in message || "error" in message)) {
     return undefined; // a response: this server asked nothing, so it owes nothing
   }
   if (message.jsonrpc !== "2.0" || typeof message.method !== "string" || (hasId && id === null)) {

@@ -1,12 +1,13 @@
-// Lab 01's catalogue of learners' servers, as modules a learner could submit:
-// correct ones written in different styles, and wrong ones written the way
-// learners get a server wrong. tests/lab01_grading_test.ts grades each in the
-// sandbox: every correct one keeps every mark, every wrong one loses some.
-// `LIB/` stands for the library folder beside the submitted module.
+// Lab 01's catalogue: whole servers as learners write them (handleMessage and
+// negotiateVersion in one module), correct ones in other styles and wrong ones
+// each named for its mistake, and negotiateVersion on its own.
+// tests/lab01_judges_test.ts also runs some of the wrong ones as processes.
+
+import type { Catalogue } from "./learner.ts";
 
 const IMPORTS = `
-import { GRAMMAR_TOOLS } from "LIB/server/grammar_tools.ts";
-import { argumentProblems } from "LIB/server/arguments.ts";
+import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
+import { argumentProblems } from "../lib/server/arguments.ts";
 `;
 
 /** The worked edition's way, as a module. */
@@ -14,9 +15,7 @@ const WORKED = `${IMPORTS}
 const SUPPORTED_VERSIONS = ["2025-06-18", "2024-11-05"];
 
 export function negotiateVersion(requested) {
-  return typeof requested === "string" && SUPPORTED_VERSIONS.includes(requested)
-    ? requested
-    : SUPPORTED_VERSIONS[0];
+  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];
 }
 
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -34,8 +33,7 @@ export function handleMessage(line) {
   if (!isObject(message)) return failure(null, -32600, "Invalid request: not one JSON object");
   const hasId = "id" in message;
   const id = hasId && isId(message.id) ? message.id : null;
-  const isResponse = !("method" in message) && ("result" in message || "error" in message);
-  if (message.jsonrpc === "2.0" && isResponse) return undefined;
+  if (!("method" in message) && ("result" in message || "error" in message)) return undefined;
   if (message.jsonrpc !== "2.0" || typeof message.method !== "string" || (hasId && id === null)) {
     return failure(id, -32600, "Invalid request");
   }
@@ -51,7 +49,7 @@ export function handleMessage(line) {
       }
       return success(id, {
         protocolVersion: negotiateVersion(params.protocolVersion),
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: {} },
         serverInfo: { name: "grammar", version: "1.0.0" },
       });
     case "ping":
@@ -79,7 +77,7 @@ function callTool(id, params) {
 `;
 
 /** Correct servers, each in a style of its own. */
-export const RIGHT: Record<string, string> = {
+const RIGHT: Record<string, string> = {
   "the worked solution's way": WORKED,
   "a table of handlers and thrown errors": `${IMPORTS}
 const VERSIONS = new Set(["2025-06-18", "2024-11-05"]);
@@ -199,6 +197,64 @@ export function handleMessage(line) {
   return server.respond(parsed);
 }
 `,
+  "reply objects first, serialized once": `${IMPORTS}
+export function negotiateVersion(version) {
+  switch (version) {
+    case "2025-06-18":
+    case "2024-11-05":
+      return version;
+    default:
+      return "2025-06-18";
+  }
+}
+
+const error = (id, code, text) => ({ jsonrpc: "2.0", id, error: { code, message: text } });
+const plain = (value) => Object.prototype.toString.call(value) === "[object Object]";
+
+function respond(msg) {
+  if (!plain(msg)) return error(null, -32600, "expected one request object");
+  const { jsonrpc, id, method } = msg;
+  const hasId = Object.hasOwn(msg, "id");
+  if (method === undefined && (Object.hasOwn(msg, "result") || Object.hasOwn(msg, "error"))) return null;
+  const goodId = typeof id === "string" || Number.isSafeInteger(id);
+  if (jsonrpc !== "2.0" || typeof method !== "string" || (hasId && !goodId)) {
+    return error(goodId ? id : null, -32600, "not a JSON-RPC 2.0 request");
+  }
+  if (!hasId) return null;
+  if (Object.hasOwn(msg, "params") && !plain(msg.params)) return error(id, -32602, "params must be an object");
+  const params = msg.params ?? {};
+  const ok = (result) => ({ jsonrpc: "2.0", id, result });
+  if (method === "ping") return ok({});
+  if (method === "initialize") {
+    if (typeof params.protocolVersion !== "string") return error(id, -32602, "which protocolVersion?");
+    return ok({
+      protocolVersion: negotiateVersion(params.protocolVersion),
+      capabilities: { tools: {} },
+      serverInfo: { name: "grammar-4", version: "4.0.0" },
+    });
+  }
+  if (method === "tools/list") return ok({ tools: GRAMMAR_TOOLS.map((t) => ({ ...t, call: undefined })) });
+  if (method !== "tools/call") return error(id, -32601, "unknown method " + method);
+  const tool = GRAMMAR_TOOLS.find(({ name }) => name === params.name);
+  if (!tool) return error(id, -32602, "unknown tool " + String(params.name));
+  const args = "arguments" in params ? params.arguments : {};
+  const wrong = argumentProblems(tool.inputSchema, args);
+  if (wrong.length) return error(id, -32602, wrong.join("; "));
+  const answer = tool.call(args);
+  return ok({ content: [{ type: "text", text: answer.text }], isError: answer.isError === true });
+}
+
+export function handleMessage(line) {
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    return JSON.stringify(error(null, -32700, "that line is not JSON"));
+  }
+  const reply = respond(msg);
+  return reply === null ? undefined : JSON.stringify(reply);
+}
+`,
 };
 
 /** `WORKED` with `from` replaced by `to`, checking that the change applies. */
@@ -236,18 +292,14 @@ export const WRONG: Record<string, string> = {
     "protocolVersion: negotiateVersion(params.protocolVersion),",
     "protocolVersion: params.protocolVersion,",
   ).replace(
-    `  return typeof requested === "string" && SUPPORTED_VERSIONS.includes(requested)
-    ? requested
-    : SUPPORTED_VERSIONS[0];`,
+    "  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];",
     "  return requested;",
   ),
   "always answers its own version": mutate(
     "protocolVersion: negotiateVersion(params.protocolVersion),",
     'protocolVersion: "2025-06-18",',
   ).replace(
-    `  return typeof requested === "string" && SUPPORTED_VERSIONS.includes(requested)
-    ? requested
-    : SUPPORTED_VERSIONS[0];`,
+    "  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];",
     '  return "2025-06-18";',
   ),
   "isError for an unknown tool, a protocol error": mutate(
@@ -294,7 +346,69 @@ export const WRONG: Record<string, string> = {
     "",
   ),
   "responses from the client answered as bad requests": mutate(
-    '  if (message.jsonrpc === "2.0" && isResponse) return undefined;\n',
+    '  if (!("method" in message) && ("result" in message || "error" in message)) return undefined;\n',
     "",
   ),
 };
+
+/** `negotiateVersion` alone, as a learner's module. */
+const version = (body: string) => `export function negotiateVersion(requested) {\n${body}\n}\n`;
+
+/** negotiateVersion's catalogue. */
+const NEGOTIATE: Catalogue = {
+  unit: "lab-01",
+  fn: "negotiateVersion",
+  right: {
+    "the worked solution's way": WORKED,
+    "a set of versions": `const SPOKEN = new Set(["2025-06-18", "2024-11-05"]);
+${version('  return SPOKEN.has(requested) ? requested : "2025-06-18";')}`,
+    "a switch": version(`  switch (requested) {
+    case "2025-06-18":
+    case "2024-11-05":
+      return requested;
+    default:
+      return "2025-06-18";
+  }`),
+    "find, or the newest": version(
+      '  return ["2025-06-18", "2024-11-05"].find((v) => v === requested) ?? "2025-06-18";',
+    ),
+  },
+  wrong: {
+    "echoes whatever the client asks for": version("  return requested;"),
+    "always its own newest": version('  return "2025-06-18";'),
+    "always its oldest": version('  return "2024-11-05";'),
+    "an unsupported version falls back to the oldest": version(
+      '  return ["2025-06-18", "2024-11-05"].includes(requested) ? requested : "2024-11-05";',
+    ),
+    "a version that contains a supported one is taken as it is": version(
+      '  return ["2025-06-18", "2024-11-05"].some((v) => String(requested).includes(v)) ? requested : "2025-06-18";',
+    ),
+    "the requested version trimmed first": version(
+      '  const v = String(requested).trim();\n  return ["2025-06-18", "2024-11-05"].includes(v) ? v : "2025-06-18";',
+    ),
+    "any older version gets the older one": version(
+      '  return requested >= "2025-06-18" ? "2025-06-18" : "2024-11-05";',
+    ),
+    "any date-shaped version is accepted": version(
+      '  return /^\\d{4}-\\d{2}-\\d{2}/.test(String(requested)) ? requested : "2025-06-18";',
+    ),
+    "an unsupported version is refused": version(
+      '  if (!["2025-06-18", "2024-11-05"].includes(requested)) throw new Error("unsupported version");\n  return requested;',
+    ),
+    "indexOf taken as a yes or no": version(
+      '  return ["2025-06-18", "2024-11-05"].indexOf(requested) ? requested : "2025-06-18";',
+    ),
+    "the newest of the two, capped": version(
+      '  return requested > "2025-06-18" ? "2025-06-18" : requested;',
+    ),
+    "an object instead of the version": version(
+      '  return { protocolVersion: ["2025-06-18", "2024-11-05"].includes(requested) ? requested : "2025-06-18" };',
+    ),
+  },
+};
+
+/** Lab 01's catalogues: negotiateVersion, and handleMessage (whole servers). */
+export const LAB_01: Catalogue[] = [
+  NEGOTIATE,
+  { unit: "lab-01", fn: "handleMessage", right: RIGHT, wrong: WRONG },
+];
