@@ -82,6 +82,21 @@ export const HOLDOUTS: Readonly<
       args: ['{"jsonrpc":"2.0","id":"s-2","error":{"code":-32601,"message":"no sampling here"}}'],
       expected: NO_REPLY,
     },
+    {
+      label: "an object with an id and nothing else",
+      args: ['{"jsonrpc":"2.0","id":41}'],
+      expected: error(41, -32600),
+    },
+    {
+      label: "a request that also carries a result is still a request",
+      args: ['{"jsonrpc":"2.0","id":42,"method":"ping","result":{}}'],
+      expected: result(42, {}),
+    },
+    {
+      label: "ping with params given as a list",
+      args: ['{"jsonrpc":"2.0","id":43,"method":"ping","params":[]}'],
+      expected: error(43, -32602),
+    },
     // Lines that are not requests.
     {
       label: "half a JSON object",
