@@ -104,8 +104,16 @@ export const HOLDOUTS: Readonly<
       expected: error(null, -32700),
     },
     { label: "an empty batch", args: ["[]"], expected: error(null, -32600) },
-    { label: "a number", args: ["42"], expected: error(null, -32600) },
-    { label: "null", args: ["null"], expected: error(null, -32600) },
+    {
+      label: "a bare JSON number instead of a request",
+      args: ["42"],
+      expected: error(null, -32600),
+    },
+    {
+      label: "a bare JSON null instead of a request",
+      args: ["null"],
+      expected: error(null, -32600),
+    },
     // The handshake.
     {
       label: "initialize asking for 2025-03-26, which allowed batches",

@@ -14,8 +14,7 @@ import { sleep } from "../_async.ts";
 import { readFrames } from "../framing.ts";
 import { isObject, type JsonObject, parseMessage } from "../jsonrpc.ts";
 import { describeExit, ServerProcess } from "../server_process.ts";
-import { unwrap } from "../unwrap.ts";
-import { CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
+import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
 
 const call = (id: number, name: string, args: JsonObject) =>
   JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
@@ -142,7 +141,7 @@ export async function judgeWithBytes(
     ? list.tools.map((tool) => String(isObject(tool) ? tool.name : tool))
     : [];
   const answers = Object.fromEntries(
-    CANONICAL_CALLS.map(([name], index) => [name, textOf(byId.get(3 + index))]),
+    CANONICAL_CALLS.map(([name], index) => [name, answerOf(name, byId.get(3 + index))]),
   );
   const errors = {
     not_json: errorOf(byId.get(null)),
@@ -156,14 +155,14 @@ export async function judgeWithBytes(
   });
 }
 
-/** A tool result's text, unwrapped; `undefined` for anything else. */
-function textOf(reply: JsonObject | undefined): unknown {
+/** A tool result's answer; `undefined` for anything else. */
+function answerOf(tool: string, reply: JsonObject | undefined): unknown {
   const result = reply?.result;
   if (!isObject(result) || result.isError === true || !Array.isArray(result.content)) {
     return undefined;
   }
   const item = result.content[0];
-  return isObject(item) && typeof item.text === "string" ? unwrap(item.text) : undefined;
+  return isObject(item) && typeof item.text === "string" ? answerFrom(tool, item.text) : undefined;
 }
 
 /** A reply's error code, `"isError"` for a tool's failure, `"result"`, or `"no reply"`. */

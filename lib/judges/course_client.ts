@@ -9,8 +9,13 @@
 
 import { Client } from "../client.ts";
 import { describeExit } from "../server_process.ts";
-import { unwrap } from "../unwrap.ts";
-import { CANONICAL_CALLS, type ClientReport, GRAMMAR_TOOL_NAMES, verdictOf } from "./expected.ts";
+import {
+  answerFrom,
+  CANONICAL_CALLS,
+  type ClientReport,
+  GRAMMAR_TOOL_NAMES,
+  verdictOf,
+} from "./expected.ts";
 
 /** Options for {@linkcode judgeWithCourseClient}. */
 export interface CourseClientOptions {
@@ -45,7 +50,7 @@ export async function judgeWithCourseClient(
     await client.initialize();
     observed.tools = Object.keys(await client.listTools());
     for (const [name, args] of CANONICAL_CALLS) {
-      observed.answers[name] = unwrap(await client.callTool(name, args));
+      observed.answers[name] = answerFrom(name, await client.callTool(name, args));
     }
     try {
       await client.callTool("conjugate", { verb: "run", tense: "past_simple", person: "3sg" });

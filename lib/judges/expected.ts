@@ -27,7 +27,7 @@ export const CANONICAL_CALLS: readonly (readonly [string, JsonObject])[] = [
   ["check_subject_verb_agreement", { subject: "he", verb_form: "go" }],
 ];
 
-/** The answer to each canonical call, after the JSON-or-text unwrap. */
+/** The answer to each canonical call: a word, or the object its JSON text holds. */
 export const EXPECTED_ANSWERS: Readonly<Record<string, unknown>> = {
   conjugate: "ate",
   lookup_spanish: "comió",
@@ -40,6 +40,29 @@ export const EXPECTED_ANSWERS: Readonly<Record<string, unknown>> = {
   check_subject_verb_agreement: { subject: "he", verb_form: "go", agrees: false, expected: "goes" },
 };
 
+/**
+ * What `tool` answered with `text`, in the form {@linkcode EXPECTED_ANSWERS}
+ * writes it: the text itself where a word is expected, the value of its JSON
+ * where an object is (the text when that is not JSON).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(answerFrom("conjugate", "ate"), "ate");
+ * assert.deepEqual(answerFrom("lookup_irregular_verb", '{"verb":"go"}'), { verb: "go" });
+ * assert.equal(answerFrom("lookup_irregular_verb", "{oops"), "{oops");
+ * ```
+ */
+export function answerFrom(tool: string, text: string): unknown {
+  if (typeof EXPECTED_ANSWERS[tool] === "string") return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** The clients that judge a server. */
 export type ClientName = "bytes" | "course" | "sdk" | "inspector";
 
@@ -50,7 +73,7 @@ export interface ClientReport {
   status: "PASSED" | "FAILED" | "NOT_RUN";
   /** The tool names it listed, sorted. */
   tools: string[];
-  /** Each canonical call's answer, unwrapped, by tool name. */
+  /** Each canonical call's answer ({@linkcode answerFrom}), by tool name. */
   answers: Record<string, unknown>;
   /** What each deliberate mistake came back as: a JSON-RPC code, or `"isError"`. */
   errors: Record<string, number | string>;

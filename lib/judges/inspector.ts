@@ -15,8 +15,7 @@
 
 import { fileURLToPath } from "node:url";
 import { isObject } from "../jsonrpc.ts";
-import { unwrap } from "../unwrap.ts";
-import { CANONICAL_CALLS, type ClientReport, notRun, verdictOf } from "./expected.ts";
+import { answerFrom, CANONICAL_CALLS, type ClientReport, notRun, verdictOf } from "./expected.ts";
 
 /** The Inspector's launcher, as `npm ci` in `tools/inspector/` installs it. */
 export const INSPECTOR = fileURLToPath(
@@ -101,7 +100,7 @@ export async function judgeWithInspector(
         : undefined;
       answers[name] = isObject(result) && result.isError !== true && isObject(item) &&
           typeof item.text === "string"
-        ? unwrap(item.text)
+        ? answerFrom(name, item.text)
         : result;
     }
   } catch (error) {

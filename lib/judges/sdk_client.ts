@@ -18,8 +18,7 @@ import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { isObject } from "../jsonrpc.ts";
-import { unwrap } from "../unwrap.ts";
-import { CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
+import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
 
 /** Options for {@linkcode judgeWithSdkClient}. */
 export interface SdkClientOptions {
@@ -59,7 +58,7 @@ export async function judgeWithSdkClient(
     observed.tools = (await client.listTools(undefined, timeout)).tools.map((tool) => tool.name);
     for (const [name, args] of CANONICAL_CALLS) {
       const result = await client.callTool({ name, arguments: args }, undefined, timeout);
-      observed.answers[name] = result.isError ? undefined : unwrap(textOf(result));
+      observed.answers[name] = result.isError ? undefined : answerFrom(name, textOf(result));
     }
     errors.unknown_tool = await codeOf(client.callTool({ name: "not_a_tool", arguments: {} }));
     errors.invalid_arguments = await codeOf(
