@@ -120,7 +120,11 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
       "ids count from 0, a notification has none, and each result comes back",
       {
         steps: [
-          { call: "request", args: ["initialize", {}], show: "keys" },
+          {
+            call: "request",
+            args: ["initialize", { protocolVersion: "2025-06-18" }],
+            show: "keys",
+          },
           { call: "notify", args: ["notifications/initialized"], show: "type" },
           { call: "request", args: ["tools/list"], show: "keys" },
           PING,

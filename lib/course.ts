@@ -8,6 +8,8 @@
 
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadEvidence } from "./evidence.ts";
+import { sha256Hex } from "./manifest.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -109,6 +111,87 @@ export function grammarCommand(): string[] {
     "--quiet",
     fileURLToPath(new URL("servers/grammar.ts", ROOT)),
   ];
+}
+
+/**
+ * The command that starts a learner's Lab 01 server module, which needs no
+ * permission at all, so it gets none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const command = learnerServerCommand("/tmp/lab 01/grammar_server.mts");
+ * assert.equal(command.at(-1), "/tmp/lab 01/grammar_server.mts");
+ * assert.ok(!command.some((part) => part.startsWith("--allow")));
+ * ```
+ */
+export function learnerServerCommand(module: string): string[] {
+  return [Deno.execPath(), "run", "--no-config", "--no-prompt", "--quiet", module];
+}
+
+/** Which grammar server Lab 02 talks to, and why. */
+export interface GrammarServerChoice {
+  command: string[];
+  /** `learner` when it is the learner's own Lab 01 server, `reference` for `servers/grammar.ts`. */
+  source: "learner" | "reference";
+  /** Why this one, in a sentence. */
+  why: string;
+}
+
+/**
+ * The grammar server for Lab 02: the learner's own, from Lab 01, when its
+ * saved evidence (`work/lab-01/lab-01-submission-v1.json`) matches its
+ * schema, says PASSED, and names a module whose SHA-256 is still the one the
+ * clients judged; otherwise the course's reference server
+ * ({@linkcode grammarCommand}), saying why.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const choice = await grammarServerForLab02({ folder: new URL("file:///nonexistent/lab-01/") });
+ * assert.equal(choice.source, "reference");
+ * assert.deepEqual(choice.command, grammarCommand());
+ * ```
+ */
+export async function grammarServerForLab02(
+  options: { folder?: URL } = {},
+): Promise<GrammarServerChoice> {
+  const folder = options.folder ?? new URL("lab-01/", WORK);
+  const reference = (why: string): GrammarServerChoice => ({
+    command: grammarCommand(),
+    source: "reference",
+    why,
+  });
+  let evidence;
+  try {
+    evidence = await loadEvidence(
+      new URL("lab-01-submission-v1.json", folder),
+      "lab-01-submission",
+    );
+  } catch (error) {
+    return reference(`no Lab 01 evidence to trust: ${(error as Error).message}`);
+  }
+  const server = evidence.server as { module: string; sha256: string } | null;
+  if (evidence.status !== "PASSED" || server === null) {
+    return reference(`Lab 01's evidence says ${evidence.status}`);
+  }
+  const module = new URL(server.module, folder);
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await Deno.readFile(module);
+  } catch {
+    return reference(`Lab 01's server module ${server.module} is gone`);
+  }
+  if (await sha256Hex(bytes) !== server.sha256) {
+    return reference(`${server.module} has changed since Lab 01's clients judged it`);
+  }
+  return {
+    command: learnerServerCommand(fileURLToPath(module)),
+    source: "learner",
+    why: `your own server from Lab 01 (${server.module}), which passed all its judges`,
+  };
 }
 
 /** One call a course server received. */

@@ -1,14 +1,26 @@
 // A small synchronous MCP server over stdio, shared by the course's servers.
 // It reads stdin with readSync and writes stdout with writeSync: simple, fast,
 // and easy to make misbehave on purpose, which the teaching server does
-// through the `reply` hook.
+// through the `reply` hook. What it answers is lib/server/dispatch.ts's.
 
-import { dispatch, type DispatchOptions, type JsonObject } from "./_mcp_dispatch.ts";
+import type { JsonObject } from "../lib/jsonrpc.ts";
+import { handleLine, respond } from "../lib/server/dispatch.ts";
+import type { ServerTool } from "../lib/server/tool.ts";
 
-export type { JsonObject, ServerTool, ToolOutcome } from "./_mcp_dispatch.ts";
+export type { JsonObject } from "../lib/jsonrpc.ts";
+export type { ServerTool, ToolOutcome } from "../lib/server/tool.ts";
 
-/** How to run a server: what it is (see `dispatch`), and how it writes and ends. */
-export interface ServeOptions extends DispatchOptions {
+/** How to run a server. */
+export interface ServeOptions {
+  name: string;
+  version: string;
+  tools: readonly ServerTool[];
+  /** The version the server answers `initialize` with. Defaults to 2025-06-18. */
+  protocolVersion?: string;
+  /** The `tools/list` result for a cursor. Defaults to every tool on one page. */
+  list?(cursor: string | undefined): JsonObject;
+  /** Called with every `tools/call` received, before it is answered. */
+  onCall?(name: string, args: JsonObject): void;
   /** Sends a `tools/call` response; a misbehaving server replaces it. Defaults to `writeMessage`. */
   reply?(response: JsonObject, request: JsonObject): void;
   /** Called when stdin ends. Defaults to exiting with status 0. */
@@ -39,11 +51,21 @@ export function writeStderr(text: string): void {
 /** Serve MCP on stdin and stdout until stdin ends. */
 export function serve(options: ServeOptions): void {
   const reply = options.reply ?? writeMessage;
+  const spec = {
+    ...options,
+    versions: options.protocolVersion === undefined ? undefined : [options.protocolVersion],
+  };
   readLines((line) => {
-    const answer = dispatch(options, line);
-    if (answer === undefined) return;
-    if (answer.call === undefined) writeMessage(answer.response);
-    else reply(answer.response, answer.call);
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return writeBytes(encoder.encode(handleLine(line, spec) + "\n")); // the parse error
+    }
+    const response = respond(message, spec);
+    if (response === undefined) return;
+    if ((message as JsonObject).method === "tools/call") reply(response, message as JsonObject);
+    else writeMessage(response);
   });
   (options.onEnd ?? (() => Deno.exit(0)))();
 }

@@ -10,8 +10,9 @@
 
 import { readFrames } from "../lib/framing.ts";
 import type { ServerMain } from "../lib/in_process_server.ts";
-import { dispatch, type JsonObject } from "./_mcp_dispatch.ts";
-import { callLine, END_LINE, GRAMMAR, READY_LINE } from "./grammar_tools.ts";
+import type { JsonObject } from "../lib/jsonrpc.ts";
+import { handleLine } from "../lib/server/dispatch.ts";
+import { GRAMMAR, GRAMMAR_NOTES } from "./grammar.ts";
 
 /**
  * One thing a scripted server does in answer to a request. In `send`, the
@@ -63,14 +64,18 @@ const decoder = new TextDecoder();
 export function grammarInProcess(script: Script = {}): ServerMain {
   return async (io) => {
     const note = (line: string) => io.stderr(encoder.encode(`${line}\n`));
-    note(READY_LINE);
+    note(GRAMMAR_NOTES.ready);
     if (script.stderr) io.stderr(encoder.encode(script.stderr));
     if (script.exitAtStart !== undefined) return script.exitAtStart;
     const grammar = {
       ...GRAMMAR,
-      onCall: (name: string, args: JsonObject) => note(callLine(name, args)),
+      onCall: (name: string, args: unknown) => note(GRAMMAR_NOTES.call(name, args)),
     };
     const send = (message: unknown) => io.stdout(encoder.encode(`${JSON.stringify(message)}\n`));
+    const answer = (line: string) => {
+      const reply = handleLine(line, grammar);
+      if (reply !== undefined) io.stdout(encoder.encode(`${reply}\n`));
+    };
     for await (const frames of readFrames(io.stdin)) {
       for (const frame of frames) {
         const line = decoder.decode(frame).trim();
@@ -78,8 +83,7 @@ export function grammarInProcess(script: Script = {}): ServerMain {
         const request = requestOf(line);
         const actions = request === undefined ? undefined : script.on?.[request.method];
         if (actions === undefined) {
-          const answer = dispatch(grammar, line);
-          if (answer !== undefined) send(answer.response);
+          answer(line);
           continue;
         }
         const id = request!.id;
@@ -87,7 +91,7 @@ export function grammarInProcess(script: Script = {}): ServerMain {
           text.replaceAll("{{id}}", JSON.stringify(id)).replaceAll("{{previous}}", previous(id));
         for (const action of actions) {
           if ("exit" in action) return action.exit;
-          if ("grammar" in action) send(dispatch(grammar, line)!.response);
+          if ("grammar" in action) answer(line);
           if ("result" in action) send({ jsonrpc: "2.0", id, result: action.result });
           if ("error" in action) send({ jsonrpc: "2.0", id, error: action.error });
           if ("send" in action) send(placeholders(action.send, id));
@@ -98,7 +102,7 @@ export function grammarInProcess(script: Script = {}): ServerMain {
       }
     }
     if (script.atEnd === "ignore") return await new Promise<number>(() => {});
-    note(END_LINE);
+    note(GRAMMAR_NOTES.end);
     return script.atEnd ?? 0;
   };
 }

@@ -116,6 +116,13 @@ Deno.test("the package grades every unit a submission holds, and says what it co
   assert.match(results.output, /broken\.ipynb: is not JSON/);
 });
 
+Deno.test("the package grades Lab 01, whose cells import library files it only reads", async () => {
+  const results = await submit({ "lab-01.ipynb": await read("solutions/lab-01.ipynb") });
+  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
+  assert.ok(max > 40);
+  assert.equal(results.score, max);
+});
+
 Deno.test("an empty submission still gets results.json, saying what to submit", async () => {
   const results = await submit({});
   assert.equal(results.score, 0);

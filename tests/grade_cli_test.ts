@@ -16,8 +16,8 @@ const byUnit = (list: Results[], unit: string) => list.find((r) => r.unit === un
 Deno.test("the worked editions get full marks", async () => {
   const { code, list } = await grade(`${root}solutions`);
   assert.equal(code, 0);
-  assert.deepEqual(list.map((r) => r.unit), ["ch14-a", "ch14-b", "lab-02"]);
-  for (const unit of ["ch14-a", "ch14-b", "lab-02"]) {
+  assert.deepEqual(list.map((r) => r.unit), ["ch14-a", "ch14-b", "lab-01", "lab-02"]);
+  for (const unit of ["ch14-a", "ch14-b", "lab-01", "lab-02"]) {
     const results = byUnit(list, unit);
     assert.ok(results.max_score > 10);
     assert.equal(
@@ -32,6 +32,7 @@ Deno.test("the student editions as shipped get the starters' honest low score", 
   const { code, list } = await grade(`${root}notebooks`);
   assert.equal(code, 0);
   assert.equal(byUnit(list, "ch14-a").score, 0);
+  assert.equal(byUnit(list, "lab-01").score, 0);
   assert.equal(byUnit(list, "lab-02").score, 0);
   const b = byUnit(list, "ch14-b");
   // The splitFrames starter splits correctly and checks nothing: the ten cases without a limit

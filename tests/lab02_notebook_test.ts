@@ -25,7 +25,7 @@ const TABLES: Record<string, number> = {
   "correlate-cases": 6,
   "unwrap-cases": 6,
   "server-link-cases": 6,
-  "rpc-link-cases": 7,
+  "rpc-link-cases": 8,
   "handshake-cases": 4,
   "tool-list-cases": 3,
   "call-tool-cases": 8,

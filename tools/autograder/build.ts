@@ -8,7 +8,7 @@ import { zipSync } from "fflate";
 import { fileURLToPath } from "node:url";
 import { learnersConfig } from "../release/deno_config.ts";
 import { localImports, walk } from "../release/contents.ts";
-import { SANDBOX_FILES } from "../grading/scratch.ts";
+import { libraryFiles, SANDBOX_FILES } from "../grading/scratch.ts";
 import { UNITS } from "../grading/units/mod.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -30,6 +30,8 @@ const SCRIPTS = {
 try {
   const files = new Set([
     ...await localImports(root, PROGRAMS),
+    // What learners' cells may import, which the grader copies beside them: read, not imported.
+    ...await libraryFiles(UNITS),
     ...await walk(root, "holdouts"),
     ...await walk(root, "schemas"),
     ...REFERENCES,

@@ -73,10 +73,11 @@ class LearnerWorker {
 
   /**
    * Run one case of `fn` (through its driver, if it has one); what came back
-   * or was thrown, or a problem when it took too long.
+   * or was thrown (and, when `quiet`, what it printed on stdout), or a
+   * problem when it took too long.
    */
-  call(fn: GradedJob, args: unknown[]): Promise<Record<string, unknown>> {
-    const message = { fn: fn.name, args, driver: fn.driver, reference: fn.reference };
+  call(fn: GradedJob, args: unknown[], quiet: boolean): Promise<Record<string, unknown>> {
+    const message = { fn: fn.name, args, quiet, driver: fn.driver, reference: fn.reference };
     return exchange(this.#worker!, message, job.caseTimeoutMs);
   }
 
@@ -93,8 +94,8 @@ async function gradeFunction(
   worker: LearnerWorker | undefined,
   fn: GradedJob,
 ): Promise<void> {
-  const normalize = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name)
-    ?.normalize;
+  const spec = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name);
+  const { normalize, quiet = false } = spec ?? {};
   let stopped = worker === undefined ? "no code came for this unit" : "";
   let timeouts = 0;
   for (const [index, testCase] of fn.cases.entries()) {
@@ -109,7 +110,7 @@ async function gradeFunction(
       row("FAIL", stopped);
       continue;
     }
-    const reply = await worker!.call(fn, testCase.args);
+    const reply = await worker!.call(fn, testCase.args, quiet);
     if ("problem" in reply) {
       row("FAIL", String(reply.problem));
       worker!.reset();
@@ -122,6 +123,7 @@ async function gradeFunction(
     const graded = judge(testCase, outcome, {
       normalize,
       changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+      printed: typeof reply.printed === "string" ? reply.printed : undefined,
     });
     // A driver's observation is a whole record: say only where it differs.
     const shown = fn.driver !== undefined && graded.status === "FAIL" && "returned" in outcome

@@ -9,6 +9,7 @@
 /// <reference lib="deno.worker" />
 
 import { threwOutcome } from "../../lib/grading.ts";
+import { captureStdout } from "../../lib/stdout_capture.ts";
 
 let graded: Record<string, unknown> = {};
 let reference: Promise<Record<string, unknown>> | undefined;
@@ -31,6 +32,8 @@ self.onmessage = async (event: MessageEvent) => {
   }
   const candidate = graded[message.fn];
   const args = message.args as unknown[];
+  // A quiet function's stdout is kept back: what it printed is part of its outcome.
+  const stop = message.quiet ? captureStdout() : undefined;
   let reply: Record<string, unknown>;
   try {
     if (message.driver === undefined) {
@@ -44,13 +47,15 @@ self.onmessage = async (event: MessageEvent) => {
   } catch (error) {
     reply = threwOutcome(error);
   }
+  const printed = stop?.();
   try {
-    self.postMessage({ ...reply, after: args });
+    self.postMessage({ ...reply, after: args, printed });
   } catch {
     self.postMessage({
       threw: "DataCloneError",
       message: "the result cannot be copied out",
       after: args,
+      printed,
     });
   }
 };

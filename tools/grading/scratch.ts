@@ -19,8 +19,9 @@ import type { UnitSpec } from "./spec.ts";
 const ROOT = new URL("../../", import.meta.url);
 /**
  * The files the sandbox needs, as the repository lays them out: the worker,
- * the drivers, the library files learners' code may import, and everything
- * those import (`tests/grade_drivers_test.ts` checks that none is missing).
+ * the drivers, and everything those import (`tests/grade_drivers_test.ts`
+ * checks that none is missing). The library files learners' modules import
+ * come besides ({@linkcode libraryFiles}).
  */
 export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_worker.ts",
@@ -30,16 +31,20 @@ export const SANDBOX_FILES: readonly string[] = [
   "lib/grade_driven.ts",
   "lib/grading.ts",
   "lib/json_differences.ts",
+  "lib/stdout_capture.ts",
   "lib/jsonrpc.ts",
   "lib/errors.ts",
   "lib/not_implemented.ts",
   "lib/framing.ts",
-  "lib/schema.ts",
   "lib/in_process_server.ts",
   "lib/transport.ts",
+  "lib/server/dispatch.ts",
+  "lib/server/arguments.ts",
+  "lib/server/grammar_tools.ts",
+  "lib/server/tool.ts",
   "servers/grammar_in_process.ts",
-  "servers/grammar_tools.ts",
-  "servers/_mcp_dispatch.ts",
+  "servers/grammar.ts",
+  "servers/_mcp_server.ts",
 ];
 
 /** A scratch folder ready for the sandbox. */
@@ -95,13 +100,12 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
   };
   try {
-    for (const file of SANDBOX_FILES) {
+    for (const file of new Set([...SANDBOX_FILES, ...await libraryFiles(units)])) {
       const target = `${folder}/${file}`;
       await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
       await Deno.copyFile(new URL(file, ROOT), target);
     }
-    const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
-    await Deno.writeTextFile(scratch.importMap, JSON.stringify(importMap(config.imports)));
+    await Deno.writeTextFile(scratch.importMap, JSON.stringify(importMap(await packages())));
     await Deno.copyFile(new URL("deno.lock", ROOT), scratch.lock);
     await Deno.mkdir(`${folder}/learner`);
     for (const submission of submissions) {
@@ -126,11 +130,17 @@ export async function makeScratch(
   return scratch;
 }
 
+/** Options for {@linkcode learnerModule}. */
+export interface LearnerModuleOptions {
+  /** Where the module imports the library from: a folder URL, or a path relative to the module. @default {"../lib/"} */
+  lib?: string;
+}
+
 /**
  * A module holding the learner's graded cells from `notebook`, the library
  * names those cells may use (imported from `../lib/`, beside it in the
- * scratch folder), and an export `graded` naming each graded function
- * (undefined when the learner's cells do not define it).
+ * scratch folder, or from a `node:` module), and an export `graded` naming
+ * each graded function (undefined when the learner's cells do not define it).
  *
  * @example
  * ```ts
@@ -145,11 +155,19 @@ export async function makeScratch(
  * assert.ok(source.includes("authorize: typeof authorize"));
  * ```
  */
-export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
+export function learnerModule(
+  notebook: Notebook,
+  spec: UnitSpec,
+  options: LearnerModuleOptions = {},
+): string {
+  const lib = options.lib ?? "../lib/";
   const imports = Object.entries(spec.imports).map(([file, names]) =>
-    `import { ${names.join(", ")} } from "${file.startsWith("node:") ? file : `../lib/${file}`}";`
+    `import { ${names.join(", ")} } from ${
+      JSON.stringify(file.startsWith("node:") ? file : lib + file)
+    };`
   );
-  const cells = [...new Set(spec.functions.map((fn) => fn.cell))].map((id) => {
+  const ids = [...spec.functions.map((fn) => fn.cell), ...spec.supportCells ?? []];
+  const cells = [...new Set(ids)].map((id) => {
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     return cell === undefined ? `// (no cell ${id})` : `// cell ${id}\n${sourceOf(cell)}`;
   });
@@ -157,6 +175,58 @@ export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
     `  ${fn.name}: typeof ${fn.name} === "function" ? ${fn.name} : undefined,`
   );
   return [...imports, "", ...cells, "", "export const graded = {", ...graded, "};", ""].join("\n");
+}
+
+/**
+ * The library files the learners' modules may import (each unit's
+ * `imports`, `node:` modules aside), with every file they import in turn, as
+ * paths from the repository's root. Throws `Error` naming the file when one
+ * imports anything but a relative path inside `lib/` or an npm package of
+ * `deno.json` (which the sandbox takes from Deno's cache): the sandbox has
+ * nothing else to give.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const files = await libraryFiles(UNITS);
+ * assert.ok(files.includes("lib/errors.ts"));
+ * assert.ok(files.includes("lib/schema.ts"), "it imports ajv, an npm package of deno.json");
+ * assert.ok(files.every((file) => file.startsWith("lib/")));
+ * ```
+ */
+export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promise<string[]> {
+  const pending = [...units.values()].flatMap((spec) => Object.keys(spec.imports))
+    .filter((file) => !file.startsWith("node:")).map((file) => `lib/${file}`);
+  const names = Object.keys(await packages());
+  const isPackage = (specifier: string) =>
+    names.some((name) =>
+      specifier === name || specifier.startsWith(name.endsWith("/") ? name : `${name}/`)
+    );
+  const found = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (found.has(file)) continue;
+    found.add(file);
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)) {
+      if (isPackage(specifier)) continue;
+      const target = new URL(specifier, new URL(file, ROOT));
+      const path = target.href.slice(ROOT.href.length);
+      if (!specifier.startsWith(".") || !target.href.startsWith(new URL("lib/", ROOT).href)) {
+        throw new Error(`${file} imports ${specifier}, which the grading sandbox cannot give`);
+      }
+      pending.push(path);
+    }
+  }
+  return [...found].sort();
+}
+
+/** The packages `deno.json` imports, by the name the library imports them by. */
+async function packages(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  return config.imports ?? {};
 }
 
 /**
@@ -185,8 +255,9 @@ export async function referenceModule(spec: UnitSpec, root: URL): Promise<string
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  return learnerModule(parseNotebook(text, spec.reference), spec)
-    .replaceAll('from "../lib/', `from "${new URL("lib/", root).href}`);
+  return learnerModule(parseNotebook(text, spec.reference), spec, {
+    lib: new URL("lib/", root).href,
+  });
 }
 
 /**

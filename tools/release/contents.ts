@@ -14,7 +14,15 @@ import { SANDBOX_FILES } from "../grading/scratch.ts";
 /** Folders copied whole (their `*_test.ts` files left out). */
 const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
 /** Single files copied as they are, when they exist. */
-const FILES = ["deno.lock", "tools/setup.sh", "requirements.txt", "work/.gitkeep"];
+const FILES = [
+  "deno.lock",
+  "tools/setup.sh",
+  "requirements.txt",
+  "work/.gitkeep",
+  // Lab 01's fourth judge, installed by tools/setup.sh.
+  "tools/inspector/package.json",
+  "tools/inspector/package-lock.json",
+];
 /** Programs of the grader (and what its sandbox runs), whose local imports come too. */
 const PROGRAMS = ["tools/grade.ts", "tools/grading/sandbox_runner.ts", ...SANDBOX_FILES];
 /** What must never be in the release, whatever imports it. */

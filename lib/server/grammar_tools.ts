@@ -1,17 +1,18 @@
 /**
- * The grammar server of Lab 02 as data: four tools over English verbs, one of
- * them answering in Spanish. `grammar.ts` serves it as a process (needing no
- * permissions); `grammar_in_process.ts` serves it to a client in the same
- * process, as the autograder's sandbox must.
+ * The grammar tools of Labs 01 and 02: four tools over English verbs, one of
+ * them answering in Spanish. Pure functions and data, with no access to
+ * anything outside: the reference server, the learner's server and the
+ * autograder's sandbox all use them as they are.
  *
  * The verb enum is the whole vocabulary, but `conjugate` knows only this
  * unit's verbs: `run` passes the schema and is still refused by the tool, with
- * a result that has `isError: true`.
+ * an outcome that has `isError: true`.
  *
  * @module
  */
 
-import type { DispatchOptions, JsonObject, ServerTool } from "./_mcp_dispatch.ts";
+import type { JsonObject } from "../jsonrpc.ts";
+import type { ServerTool } from "./tool.ts";
 
 /** A verb's forms, as in a row of {@linkcode TABLE}. */
 interface Verb {
@@ -108,8 +109,22 @@ function identify(form: string): { base: string; kind: "present" | "past" } | un
 
 const json = (value: JsonObject) => ({ text: JSON.stringify(value) });
 
-/** The four tools. */
-const GRAMMAR_TOOLS: ServerTool[] = [
+/**
+ * The four tools, in the order `tools/list` gives them. Each `call` expects
+ * arguments that already match its `inputSchema`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const conjugate = GRAMMAR_TOOLS.find((tool) => tool.name === "conjugate")!;
+ * assert.deepEqual(conjugate.call({ verb: "eat", tense: "past_simple", person: "3sg" }), {
+ *   text: "ate",
+ * });
+ * assert.equal(conjugate.call({ verb: "run", tense: "past_simple", person: "3sg" }).isError, true);
+ * ```
+ */
+export const GRAMMAR_TOOLS: readonly ServerTool[] = [
   {
     name: "conjugate",
     description: "Conjugate a verb of this unit (every vocabulary verb but `run`) in a tense " +
@@ -202,15 +217,3 @@ const GRAMMAR_TOOLS: ServerTool[] = [
     },
   },
 ];
-
-/** The grammar server: its name, version and four tools. */
-export const GRAMMAR: DispatchOptions = { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS };
-
-/** The stderr line the grammar server writes when it starts. */
-export const READY_LINE = `grammar: ready with ${GRAMMAR_TOOLS.length} tools`;
-/** The stderr line the grammar server writes for each call it receives. */
-export function callLine(name: string, args: JsonObject): string {
-  return `grammar: call ${name} ${JSON.stringify(args)}`;
-}
-/** The stderr line the grammar server writes when its input ends, before it exits 0. */
-export const END_LINE = "grammar: input ended, exiting";
