@@ -345,7 +345,7 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
       },
     ),
     scenario(
-      "check_subject_verb_agreement he go gives an object",
+      "check_subject_verb_agreement for he and go gives an object",
       {
         steps: [...LISTED, {
           call: "callTool",

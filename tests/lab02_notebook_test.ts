@@ -13,7 +13,7 @@ import { buildManifest } from "../lib/manifest.ts";
 import { readableTranscript } from "../lib/readable_transcript.ts";
 import { roundTrips } from "../lib/round_trips.ts";
 import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
-import { parseNotebook } from "../tools/editions/notebook.ts";
+import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { grammarServersRunning } from "./_helpers.ts";
 import { pictures, reportLine, run } from "./_notebooks.ts";
@@ -173,4 +173,15 @@ Deno.test("the student edition completed with the worked cells saves what the wo
 
 Deno.test("no grammar server process remains after the notebooks", () => {
   assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
+});
+
+Deno.test("the notebook and the README's table give Lab 02 the seed's 2 to 3 hours", async () => {
+  const notebook = parseNotebook(
+    await Deno.readTextFile(new URL("notebooks/lab-02.ipynb", root)),
+    "notebooks/lab-02.ipynb",
+  );
+  const title = notebook.cells.find((cell) => cell.id === "title")!;
+  assert.match(sourceOf(title), /\*\*Time: 2 to 3 hours\.\*\*/);
+  const readme = await Deno.readTextFile(new URL("README.md", root));
+  assert.match(readme, /^\| Lab 02 · the MCP client round trip \(2–3 hours\) +\|/m);
 });

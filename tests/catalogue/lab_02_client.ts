@@ -528,13 +528,14 @@ const TEST_RUN = catalogue(RUN, {
 });
 
 const UNKNOWN = "testUnknownToolRaisesProtocolError";
-const CHECK_UNKNOWN = '  await assert.rejects(client.callTool("not_a_tool"), ProtocolError);';
+const CHECK_UNKNOWN =
+  '  await assert.rejects(client.callTool("not_a_tool"), (error) => error instanceof ProtocolError);';
 const unknownCheck = (check: string): Edit => [
   CHECK_UNKNOWN,
   `  await assert.rejects(client.callTool("not_a_tool"), ${check});`,
 ];
 const TEST_UNKNOWN = catalogue(UNKNOWN, {
-  "a predicate": [unknownCheck("(error) => error instanceof ProtocolError")],
+  "the class": [unknownCheck("ProtocolError")],
   "the error's name": [unknownCheck('{ name: "ProtocolError" }')],
   "caught and checked by hand": [[
     CHECK_UNKNOWN,
