@@ -1,27 +1,32 @@
-# Configuration for the classic Notebook server that the browser test starts
-# (tests/browser/notebook_server.ts passes it with --config). It serves the
+# Configuration for the JupyterLab server that the browser test starts
+# (tests/browser/lab_server.ts passes it with --config). It serves the
 # repository read-only: every file is reported as not writable, so the page
-# never autosaves, and any save, rename or delete is refused, so a run can
-# never change a committed notebook.
+# never saves, and any save, rename or delete is refused, so a run can never
+# change a committed notebook. Nothing is fetched from outside: no news, no
+# update check.
 
-from notebook.services.contents.largefilemanager import LargeFileManager
+from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
 from tornado.web import HTTPError
 
 
-class ReadOnlyContentsManager(LargeFileManager):
+class ReadOnlyContentsManager(AsyncLargeFileManager):
     def _base_model(self, path):
         model = super()._base_model(path)
         model["writable"] = False
         return model
 
-    def save(self, model, path=""):
+    async def save(self, model, path=""):
         raise HTTPError(403, "The browser test serves the repository read-only")
 
-    def delete_file(self, path):
+    async def delete_file(self, path):
         raise HTTPError(403, "The browser test serves the repository read-only")
 
-    def rename_file(self, old_path, new_path):
+    async def rename_file(self, old_path, new_path):
         raise HTTPError(403, "The browser test serves the repository read-only")
 
 
-c.NotebookApp.contents_manager_class = ReadOnlyContentsManager  # noqa: F821 (set by Jupyter)
+c.ServerApp.contents_manager_class = ReadOnlyContentsManager  # noqa: F821 (set by Jupyter)
+c.LabApp.news_url = None  # noqa: F821
+c.LabApp.check_for_updates_class = "jupyterlab.NeverCheckForUpdate"  # noqa: F821
+# window.jupyterapp, so that the test can ask the page about its kernel.
+c.LabApp.expose_app_in_browser = True  # noqa: F821
