@@ -25,8 +25,10 @@ for (const copy of await learnerCopies({ root })) {
     console.log(`Your copy of ${copy.unit}: ${copy.copy} (edit this one)`);
   }
 }
+// JupyterLab refuses to run as root unless told to (containers and CI machines often are root).
+const asRoot = Deno.uid() === 0 ? ["--allow-root"] : [];
 const child = new Deno.Command(lab, {
-  args: ["--ip=127.0.0.1", `--ServerApp.root_dir=${root}`, FIRST, ...Deno.args],
+  args: ["--ip=127.0.0.1", `--ServerApp.root_dir=${root}`, ...asRoot, FIRST, ...Deno.args],
   cwd: root,
   stdin: "inherit",
   stdout: "inherit",

@@ -200,7 +200,7 @@ async function stop(
   if (!ended) signalGroup(child.pid, "SIGKILL");
   await child.status;
   await copied.catch(() => {});
-  const killed = marked(run).map(({ pid, cmdline }) => {
+  const killed = markedProcesses(MARK, run).map(({ pid, cmdline }) => {
     try {
       Deno.kill(pid, "SIGKILL");
     } catch {
@@ -212,8 +212,8 @@ async function stop(
   return killed;
 }
 
-/** Live processes whose environment carries this run's mark. */
-function marked(run: string): { pid: number; cmdline: string }[] {
+/** Live processes whose environment holds `name=value`: a run's mark. */
+export function markedProcesses(name: string, value: string): { pid: number; cmdline: string }[] {
   const found = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
@@ -221,7 +221,7 @@ function marked(run: string): { pid: number; cmdline: string }[] {
     if (state === undefined || state === "Z" || state === "X") continue;
     try {
       const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
-      if (!environ.split("\0").includes(`${MARK}=${run}`)) continue;
+      if (!environ.split("\0").includes(`${name}=${value}`)) continue;
       const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
       found.push({ pid: Number(entry.name), cmdline: cmdline.replaceAll("\0", " ").trim() });
     } catch {
