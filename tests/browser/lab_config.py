@@ -2,7 +2,7 @@
 # (tests/browser/lab_server.ts passes it with --config). It serves the
 # repository read-only: every file is reported as not writable, so the page
 # never saves, and any save, rename or delete is refused, so a run can never
-# change a committed notebook. Nothing is fetched from outside: no news, no
+# change a committed notebook, and no checkpoint folder is made. Nothing is fetched from outside: no news, no
 # update check.
 
 from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
@@ -22,6 +22,13 @@ class ReadOnlyContentsManager(AsyncLargeFileManager):
         raise HTTPError(403, "The browser test serves the repository read-only")
 
     async def rename_file(self, old_path, new_path):
+        raise HTTPError(403, "The browser test serves the repository read-only")
+
+    # No checkpoints either: listing them would make .ipynb_checkpoints/ folders.
+    async def list_checkpoints(self, path):
+        return []
+
+    async def create_checkpoint(self, path):
         raise HTTPError(403, "The browser test serves the repository read-only")
 
 

@@ -38,6 +38,8 @@ interface Edition {
   pictures: [title: string, detail: string][];
   /** How many hints (`<details>`) its Markdown holds. */
   hints: number;
+  /** How many notices (⏸ a step skipped, ⚠ a warning) it shows. */
+  notices: number;
 }
 
 const EDITIONS: Edition[] = [
@@ -48,6 +50,7 @@ const EDITIONS: Edition[] = [
     lines: ["ANSWER_CHECK NEEDS_WORK", 'UNIT_A_REPORT={"status":"INCOMPLETE","unit":"ch14-a"}'],
     pictures: [],
     hints: 0,
+    notices: 5,
   },
   {
     path: "solutions/ch14-a.ipynb",
@@ -60,6 +63,7 @@ const EDITIONS: Edition[] = [
     ],
     pictures: [],
     hints: 0,
+    notices: 0,
   },
   {
     path: "notebooks/ch14-b.ipynb",
@@ -73,6 +77,7 @@ const EDITIONS: Edition[] = [
     ],
     pictures: [["The careless client on the stale server", "taken as the answer to #4"]],
     hints: 2,
+    notices: 3,
   },
   {
     path: "solutions/ch14-b.ipynb",
@@ -91,6 +96,7 @@ const EDITIONS: Edition[] = [
       ["The hung call, from request to exit", "SIGTERM to the process group"],
     ],
     hints: 2,
+    notices: 0,
   },
   {
     path: "notebooks/lab-02.ipynb",
@@ -99,6 +105,7 @@ const EDITIONS: Edition[] = [
     lines: ["CORRELATE NEEDS_WORK", "UNWRAP NEEDS_WORK"],
     pictures: [],
     hints: 0,
+    notices: 0,
   },
   {
     path: "solutions/lab-02.ipynb",
@@ -107,6 +114,7 @@ const EDITIONS: Edition[] = [
     lines: ["INSTRUCTOR_CHECKS PASSED", 'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-02"}'],
     pictures: [["Lab 02: the round trip on the wire", "tools/call"]],
     hints: 0,
+    notices: 0,
   },
 ];
 
@@ -126,6 +134,9 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
       ? notebook.lines.includes(line)
       : notebook.lines.some((printed) => line.test(printed));
     if (!shown) found.push(`no line ${line}`);
+  }
+  if (notebook.notices.length !== edition.notices) {
+    found.push(`${notebook.notices.length} notices, not ${edition.notices}: ${notebook.notices}`);
   }
   const holdout = notebook.lines.some((line) => line.startsWith("HOLDOUT_RESULT="));
   if (!edition.worked && holdout) found.push("a HOLDOUT_RESULT= line in a student edition");
