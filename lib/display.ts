@@ -205,7 +205,7 @@ export function svgAsHtml(svg: string, text: string): string {
 export type NoticeKind = "skipped" | "warning" | "info";
 
 const NOTICES: Record<NoticeKind, [symbol: string, colour: string, background: string]> = {
-  skipped: ["⏸", "#57606a", "#f6f8fa"],
+  skipped: ["↷", "#57606a", "#f6f8fa"],
   warning: ["⚠", "#9a6700", "#fff8c5"],
   info: ["ℹ", "#0969da", "#ddf4ff"],
 };

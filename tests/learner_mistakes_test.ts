@@ -81,11 +81,11 @@ Deno.test("a missing handoff is named, and a file an earlier run left is never r
 
 Deno.test("the student editions say which steps they skipped and warn of unwritten notes", async () => {
   const a = await run("notebooks/ch14-a.ipynb");
-  assert.equal((a.text.match(/⏸ Skipped: this step needs answerFor/g) ?? []).length, 3);
+  assert.equal((a.text.match(/↷ Skipped: this step needs answerFor/g) ?? []).length, 3);
   assert.match(a.text, /⚠ Saved as INCOMPLETE/);
   const b = await run("notebooks/ch14-b.ipynb");
-  assert.match(b.text, /⏸ CONNECTION_NOT_READY: the failure modes run once/);
-  assert.match(b.text, /⏸ Skipped: this step uses your splitFrames and transferProblems/);
+  assert.match(b.text, /↷ CONNECTION_NOT_READY: the failure modes run once/);
+  assert.match(b.text, /↷ Skipped: this step uses your splitFrames and transferProblems/);
   assert.match(
     b.text,
     /⚠ Saved with notes not written yet: prediction\.prediction, prediction\.reason, .*explanation\.remaining_limit/,
@@ -100,7 +100,7 @@ Deno.test("the worked editions show no stray value and no warning", async () => 
   for (const path of ["solutions/ch14-a.ipynb", "solutions/ch14-b.ipynb"]) {
     const { text, notebook } = await run(path);
     assert.deepEqual(values(notebook), [], `${path}: no cell shows a stray value (Out[n])`);
-    assert.ok(!/[⚠⏸]/.test(text), `${path} warns or skips:\n${text}`);
+    assert.ok(!/[⚠↷]/.test(text), `${path} warns or skips:\n${text}`);
   }
 });
 

@@ -38,7 +38,7 @@ interface Edition {
   pictures: [title: string, detail: string][];
   /** How many hints (`<details>`) its Markdown holds. */
   hints: number;
-  /** How many notices (⏸ a step skipped, ⚠ a warning) it shows. */
+  /** How many notices (↷ a step skipped, ⚠ a warning) it shows. */
   notices: number;
 }
 
