@@ -3,8 +3,6 @@
 // the wrong cell. Used by tests/output_order_test.ts, the browser test and
 // `deno task bench:console` (which runs it 20 times).
 
-import { pathToFileURL } from "node:url";
-
 /** Code cells in the control notebook, and lines each prints at its end. */
 export const CELLS = 6;
 export const LINES = 4;
@@ -14,7 +12,7 @@ export type Variant = "plain" | "course";
 
 /** The control notebook, as nbformat 4.5 JSON. */
 export function consoleLinesNotebook(variant: Variant): string {
-  const display = pathToFileURL(new URL("../lib/display.ts", import.meta.url).pathname).href;
+  const display = new URL("../lib/display.ts", import.meta.url).href;
   const code = (id: string, source: string) => ({
     cell_type: "code",
     id,
