@@ -37,7 +37,9 @@ function report(frontend: string, variant: Variant, counts: LineCount[]) {
   console.log(
     `${frontend.padEnd(10)} ${variant.padEnd(7)} ${counts.length} runs, ${total} lines: ` +
       `${lost} lost (${percent(lost)}), ${misplaced} under the wrong cell (${percent(misplaced)})` +
-      `; per run lost: ${counts.map((count) => count.lost).join(" ")}`,
+      `; per run, lost/misplaced: ${
+        counts.map((count) => `${count.lost}/${count.misplaced}`).join(" ")
+      }`,
   );
 }
 
