@@ -16,14 +16,17 @@ const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
 const FILES = [
   "deno.lock",
   "tools/setup.sh",
-  "requirements.txt",
+  "tools/jupyter/requirements.txt",
+  "tools/jupyter/constraints.txt",
   "work/.gitkeep",
   // Lab 01's fourth judge, installed by tools/setup.sh.
   "tools/inspector/package.json",
   "tools/inspector/package-lock.json",
 ];
-/** Programs of the grader, whose local imports come too. */
+/** Programs a learner runs (the grader for a self-check, JupyterLab, a fresh starter), whose local imports come too. */
 const PROGRAMS = [
+  "tools/lab.ts",
+  "tools/starter.ts",
   "tools/grade.ts",
   "tools/grading/sandbox_runner.ts",
   "tools/grading/sandbox_worker.ts",
