@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { buildManifest } from "../lib/manifest.ts";
 import { roundTrips } from "../lib/round_trips.ts";
-import { pictures, reportLine, run } from "./_notebooks.ts";
+import { pictures, reportLine, run, statuses } from "./_notebooks.ts";
 
 /** Every file and folder under `folder`, as paths relative to it, sorted. */
 async function contents(folder: string, prefix = ""): Promise<string[]> {
@@ -20,12 +20,6 @@ async function contents(folder: string, prefix = ""): Promise<string[]> {
     }
   }
   return found.sort();
-}
-
-/** The status column of a grade table the notebook printed as text. */
-function statuses(table: string): string[] {
-  return table.split("\n").map((line) => line.trim().split(/\s+/).at(-1)!)
-    .filter((word) => ["PASS", "FAIL", "UNFINISHED"].includes(word));
 }
 
 Deno.test("the worked Lab 02 passes its holdouts and saves a complete transcript, results and manifest", async () => {
