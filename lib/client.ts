@@ -13,6 +13,7 @@ import { isObject, type JsonObject } from "./jsonrpc.ts";
 import { schemaProblems } from "./schema.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
+import { checkToolResult } from "./tool_result.ts";
 import { toolText } from "./tool_text.ts";
 import config from "../deno.json" with { type: "json" };
 
@@ -123,11 +124,18 @@ export class Client implements AsyncDisposable {
   /**
    * Call the tool `name` and resolve with the text of its result. Refused
    * before anything is sent when the tool was not advertised (`ProtocolError`),
-   * is not allowed (`Deno.errors.PermissionDenied`), or `args` do not match its
-   * advertised `inputSchema` (`ProtocolError` naming each problem). A result
-   * with `isError: true` becomes a `ToolError` carrying the tool's text.
+   * is not allowed (`Deno.errors.PermissionDenied`), has schemas this client
+   * cannot check in bounded time (`ProtocolError`), or `args` do not match its
+   * advertised `inputSchema` (`ProtocolError` naming each problem). The
+   * deadline counts from here. A result the specification does not allow
+   * (see `checkToolResult`) is refused with `ProtocolError`, and the
+   * connection with it; a result with `isError: true` becomes a `ToolError`
+   * carrying the tool's text; one whose answer is more than text, or whose
+   * text disagrees with its `structuredContent`, is refused with
+   * `ProtocolError` (see `toolText`).
    */
   async callTool(name: string, args: JsonObject = {}): Promise<string> {
+    const deadline = performance.now() + this.#connection.timeoutMs;
     this.#requireInitialized("callTool");
     const catalog = this.#catalog;
     if (catalog === undefined || !Object.hasOwn(catalog, name)) {
@@ -144,13 +152,25 @@ export class Client implements AsyncDisposable {
         }`,
       );
     }
-    const problems = checkArguments(name, catalog[name].inputSchema, args);
+    const { inputSchema, outputSchema } = catalog[name];
+    const problems = checked(`The inputSchema of ${name}`, () => schemaProblems(inputSchema, args));
     if (problems.length > 0) {
       throw new ProtocolError(
         `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
       );
     }
-    const result = await this.#connection.request("tools/call", { name, arguments: args });
+    // Compiled before the call: a result that cannot be checked is not worth asking for.
+    if (outputSchema !== undefined) {
+      checked(`The outputSchema of ${name}`, () => schemaProblems(outputSchema, {}));
+    }
+    const result = await this.#connection.request("tools/call", { name, arguments: args }, {
+      deadline,
+    });
+    try {
+      checkToolResult(name, result, { outputSchema });
+    } catch (error) {
+      throw this.#connection.distrust((error as Error).message);
+    }
     return toolText(name, result);
   }
 
@@ -173,11 +193,13 @@ export class Client implements AsyncDisposable {
   }
 }
 
-function checkArguments(name: string, schema: JsonObject, args: JsonObject): string[] {
+/** What `check` returns; what it throws, as a `ProtocolError` saying that `what` cannot be checked. */
+function checked<T>(what: string, check: () => T): T {
   try {
-    return schemaProblems(schema, args);
+    return check();
   } catch (error) {
-    throw new ProtocolError(`The inputSchema of ${name} is not a valid JSON Schema`, {
+    const bound = error instanceof RangeError ? " in bounded time" : "";
+    throw new ProtocolError(`${what} cannot be checked${bound}: ${(error as Error).message}`, {
       cause: error,
     });
   }
