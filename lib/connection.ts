@@ -253,6 +253,11 @@ export class Connection implements AsyncDisposable {
   #receive(frame: Uint8Array): void {
     this.#transcript?.("<", decoder.decode(frame));
     if (this.#broken !== undefined) return;
+    if (frame.length === 0) {
+      // The stdio transport allows nothing on a server's stdout but messages.
+      this.#fail(new ProtocolError("A blank line is not an MCP message, nor part of one"));
+      return;
+    }
     let message: JsonRpcMessage;
     try {
       message = parseMessage(frame);

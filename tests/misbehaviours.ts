@@ -228,6 +228,13 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     ended: "SIGTERM",
   },
   {
+    does: "writes a blank line before its reply",
+    command: scenario("blank-line"),
+    outcome: MALFORMED,
+    says: /A blank line is not an MCP message/,
+    ended: "exit 0",
+  },
+  {
     does: "answers its first call after the deadline (100 ms)",
     command: scenario("first-call-late"),
     options: { timeoutMs: 100 },
