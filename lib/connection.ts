@@ -22,7 +22,7 @@ import {
 } from "./jsonrpc.ts";
 import { type CloseStep, describeExit, ServerProcess } from "./server_process.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-import { replyToServer } from "./server_requests.ts";
+import { replyToServer } from "./replies.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
