@@ -32,7 +32,7 @@ interface Waiting {
   cancellable: boolean;
   /** When the request times out, on the `performance.now()` clock. */
   deadline: number;
-  resolve: (result: unknown) => void;
+  resolve: (result: JsonObject) => void;
   reject: (error: unknown) => void;
 }
 
@@ -116,12 +116,7 @@ export class Connection implements AsyncDisposable {
     const { cancellable = true, deadline } = options;
     const turn = this.#queue.then(() => this.#exchange(method, params, cancellable, deadline));
     this.#queue = turn.catch(() => {});
-    return turn.then((result) => {
-      if (!isObject(result)) {
-        throw new ProtocolError(`The result of ${method} is not an object: ${String(result)}`);
-      }
-      return result;
-    });
+    return turn;
   }
 
   /** Send a notification. */
@@ -157,11 +152,12 @@ export class Connection implements AsyncDisposable {
     method: string,
     params: JsonObject,
     cancellable: boolean,
-    deadline = performance.now() + this.#timeoutMs,
-  ): Promise<unknown> {
+    deadline?: number,
+  ): Promise<JsonObject> {
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
-    const left = deadline - performance.now();
-    if (left <= 0) {
+    const now = performance.now();
+    deadline ??= now + this.#timeoutMs;
+    if (deadline <= now) {
       return Promise.reject(
         new TimeoutError(`${method} was not sent: its ${this.#timeoutMs} ms deadline had passed`),
       );
@@ -283,7 +279,13 @@ export class Connection implements AsyncDisposable {
     }
     this.#waiting = undefined;
     try {
-      waiting.resolve(this.#answer(waiting.id, response));
+      const result = this.#answer(waiting.id, response);
+      if (!isObject(result)) {
+        throw new ProtocolError(
+          `The result of ${waiting.method} is not an object: ${JSON.stringify(result)}`,
+        );
+      }
+      waiting.resolve(result);
     } catch (error) {
       this.#broken ??= error instanceof ProtocolError
         ? error
