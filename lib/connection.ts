@@ -78,7 +78,7 @@ export class Connection implements AsyncDisposable {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
-    this.#maxUnread = options.maxUnread ?? 1 << 20;
+    this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#server = new ServerProcess(command, options);
     this.#reading = this.#read(options.limit ?? 65536, options.splitFrames ?? splitFrames);
     this.#watching = this.#watchExit();

@@ -25,7 +25,9 @@ export interface ConnectionOptions extends ServerProcessOptions {
   transcript?: (direction: Direction, line: string) => void;
   /**
    * The most bytes written to the server that it may leave unread; past
-   * this, it is no longer trusted, and is closed. @default {1048576}
+   * this, it is no longer trusted, and is closed. Each message waiting costs
+   * its bytes and about 700 more of bookkeeping (the stream's queue, its
+   * promise), so 256 KiB of small replies hold a few MB. @default {262144}
    */
   maxUnread?: number;
 }

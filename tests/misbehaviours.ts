@@ -224,7 +224,7 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     command: scenario("ping-flood"),
     options: { graceMs: 200 },
     outcome: MALFORMED,
-    says: /left more than 1,048,576 bytes unread.*distrusts it, and closes it/,
+    says: /left more than 262,144 bytes unread.*distrusts it, and closes it/,
     ended: "SIGTERM",
   },
   {
