@@ -10,7 +10,7 @@ import { type Authorize, authorize } from "./allowlist.ts";
 import { Connection, type ConnectionOptions } from "./connection.ts";
 import { ProtocolError } from "./errors.ts";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
-import { schemaProblems } from "./schema.ts";
+import { compileSchema, schemaProblems } from "./schema.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
 import { checkToolResult } from "./tool_result.ts";
@@ -110,15 +110,28 @@ export class Client implements AsyncDisposable {
 
   /**
    * The server's tools by name, from every page of `tools/list` (at most
-   * `maxPages`, and never the same cursor twice).
+   * `maxPages`, and never the same cursor twice). The schemas of the allowed
+   * tools are compiled here, in bounded time, so that no call's deadline
+   * pays for compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
     this.#requireInitialized("listTools");
-    this.#catalog = await collectTools(
+    const catalog = await collectTools(
       (cursor) => this.#connection.request("tools/list", cursor === undefined ? {} : { cursor }),
       this.#maxPages,
     );
-    return { ...this.#catalog };
+    // The schemas of the tools that may be called are compiled now, so that no call's deadline
+    // pays for it; one that cannot be compiled is refused, with the same error, at callTool.
+    for (const name of this.#allowed) {
+      if (!Object.hasOwn(catalog, name)) continue;
+      try {
+        compileSchemas(catalog[name]);
+      } catch {
+        // Refused when it is called.
+      }
+    }
+    this.#catalog = catalog;
+    return { ...catalog };
   }
 
   /**
@@ -152,16 +165,14 @@ export class Client implements AsyncDisposable {
         }`,
       );
     }
+    // Both schemas, before the call: a result that cannot be checked is not worth asking for.
+    compileSchemas(catalog[name]);
     const { inputSchema, outputSchema } = catalog[name];
-    const problems = checked(`The inputSchema of ${name}`, () => schemaProblems(inputSchema, args));
+    const problems = schemaProblems(inputSchema, args);
     if (problems.length > 0) {
       throw new ProtocolError(
         `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
       );
-    }
-    // Compiled before the call: a result that cannot be checked is not worth asking for.
-    if (outputSchema !== undefined) {
-      checked(`The outputSchema of ${name}`, () => schemaProblems(outputSchema, {}));
     }
     const result = await this.#connection.request("tools/call", { name, arguments: args }, {
       deadline,
@@ -193,14 +204,22 @@ export class Client implements AsyncDisposable {
   }
 }
 
-/** What `check` returns; what it throws, as a `ProtocolError` saying that `what` cannot be checked. */
-function checked<T>(what: string, check: () => T): T {
-  try {
-    return check();
-  } catch (error) {
-    const bound = error instanceof RangeError ? " in bounded time" : "";
-    throw new ProtocolError(`${what} cannot be checked${bound}: ${(error as Error).message}`, {
-      cause: error,
-    });
+/**
+ * Compile `tool`'s schemas (once each: compileSchema keeps them), or throw a
+ * `ProtocolError` saying which cannot be used to check anything, and why.
+ */
+function compileSchemas(tool: Tool): void {
+  for (const which of ["inputSchema", "outputSchema"] as const) {
+    const schema = tool[which];
+    if (schema === undefined) continue;
+    try {
+      compileSchema(schema);
+    } catch (error) {
+      const bound = error instanceof RangeError ? " in bounded time" : "";
+      throw new ProtocolError(
+        `The ${which} of ${tool.name} cannot be checked${bound}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
   }
 }

@@ -68,6 +68,39 @@ export function transferProblems(schema: JsonObject, args: JsonObject): string[]
 const compiled = new WeakMap<JsonObject, ValidateFunction>();
 
 /**
+ * The validator of `schema`, compiled once (the same object gives the same
+ * validator) in bounded time, as {@linkcode schemaProblems} describes, and
+ * throwing as it does when the schema cannot be used. Compiling takes
+ * milliseconds; a client compiles the schemas it will use before any call's
+ * deadline starts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "object", required: ["text"] };
+ * assert.equal(compileSchema(schema), compileSchema(schema));
+ * assert.equal(compileSchema(schema)({ text: "hi" }), true);
+ * ```
+ */
+export function compileSchema(schema: JsonObject): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    schemaReach(schema);
+    const options = {
+      allErrors: true,
+      strict: false,
+      logger: false,
+      code: { regExp: linearPattern },
+    } as const;
+    const is2020 = String(schema.$schema ?? "").includes("2020-12");
+    validate = (is2020 ? new Ajv2020(options) : new Ajv(options)).compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/**
  * The problems ajv finds with `args` under `schema`, one readable line each
  * (`/tubs must be integer`); `[]` when the arguments are valid. Schemas that
  * declare the 2020-12 dialect are read as such, all others as draft-07, the
@@ -94,19 +127,7 @@ const compiled = new WeakMap<JsonObject, ValidateFunction>();
  * ```
  */
 export function schemaProblems(schema: JsonObject, args: unknown): string[] {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    schemaReach(schema);
-    const options = {
-      allErrors: true,
-      strict: false,
-      logger: false,
-      code: { regExp: linearPattern },
-    } as const;
-    const is2020 = String(schema.$schema ?? "").includes("2020-12");
-    validate = (is2020 ? new Ajv2020(options) : new Ajv(options)).compile(schema);
-    compiled.set(schema, validate);
-  }
+  const validate = compileSchema(schema);
   if (validate(args)) return [];
   return (validate.errors ?? []).map((error) => {
     const where = error.instancePath || "arguments";
