@@ -1,6 +1,8 @@
 // Helpers the benchmarks share: medians, a clock, and the commands that start
 // the benchmark's servers.
 
+import { fileURLToPath } from "node:url";
+
 /** The median of `values` (the mean of the middle two when there are an even number). */
 export function median(values: readonly number[]): number {
   if (values.length === 0) throw new RangeError("The median of nothing is undefined");
@@ -20,7 +22,7 @@ const ROOT = new URL("../", import.meta.url);
 
 /** The path of `file`, relative to the project's root. */
 export function projectPath(file: string): string {
-  return new URL(file, ROOT).pathname;
+  return fileURLToPath(new URL(file, ROOT));
 }
 
 /** The command that runs the Deno script `file` (relative to the project's root). */

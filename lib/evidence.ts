@@ -6,6 +6,8 @@
  * @module
  */
 
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
 import { schemaProblems } from "./schema.ts";
 
@@ -13,6 +15,7 @@ import { schemaProblems } from "./schema.ts";
 export type EvidenceKind =
   | "ch14-a-handoff"
   | "ch14-b-submission"
+  | "lab-01-submission"
   | "lab-02-results"
   | "lab-02-manifest";
 
@@ -84,7 +87,7 @@ export async function saveEvidence(
       `Not saved: this ${kind} does not match its schema: ${problems.join("; ")}`,
     );
   }
-  const file = path instanceof URL ? path : new URL(path, `file://${Deno.cwd()}/`);
+  const file = path instanceof URL ? path : pathToFileURL(resolve(path));
   await Deno.mkdir(new URL("./", file), { recursive: true });
   await Deno.writeTextFile(file, JSON.stringify(sortKeys(value), null, 2) + "\n");
 }

@@ -8,6 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { isObject } from "./jsonrpc.ts";
 import { NotImplementedError } from "./not_implemented.ts";
+import { captureStdout } from "./stdout_capture.ts";
 
 /**
  * One case: a label, the arguments, and the expected outcome: the value
@@ -21,11 +22,18 @@ export interface GradeCase {
   expected: unknown;
 }
 
-/** What happened in one case (a type, not an interface, so rows are `showTable` rows too). */
+/**
+ * What happened in one case (a type, not an interface, so rows are `showTable`
+ * rows too): its label, the inputs it was given, the expected and observed
+ * outcomes, the message of an error the function threw (or of the reason its
+ * value could not be read, `""` when there is none), and the status.
+ */
 export type GradeRow = {
   case: string;
+  input: unknown[];
   expected: unknown;
   observed: unknown;
+  message: string;
   status: "PASS" | "FAIL" | "UNFINISHED";
 };
 
@@ -33,6 +41,11 @@ export type GradeRow = {
 export interface GradeOptions {
   /** Turns a returned value into the form `expected` is written in. @default {(value) => value} */
   normalize?: (value: unknown) => unknown;
+  /**
+   * Whether the function must print nothing on stdout (a stdio server's
+   * dispatcher): what it prints is kept back, and fails the case. @default {false}
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -73,6 +86,21 @@ export interface GradeOptions {
  * assert.deepEqual(rows.map((row) => row.status), ["PASS", "FAIL"]);
  * assert.deepEqual(rows[1].observed, { throws: "ProtocolError", with: { code: -32600 } });
  * ```
+ *
+ * @example A function that must print nothing on stdout
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const chatty = (line: string) => {
+ *   console.log("got", line);
+ *   return line;
+ * };
+ * const rows = gradeCases(chatty, [{ label: "echo", args: ["ping"], expected: "ping" }], {
+ *   quiet: true,
+ * });
+ * assert.equal(rows[0].status, "FAIL");
+ * assert.equal(rows[0].observed, "printed on stdout");
+ * ```
  */
 export function gradeCases(
   // deno-lint-ignore no-explicit-any
@@ -82,35 +110,48 @@ export function gradeCases(
 ): GradeRow[] {
   return cases.map((testCase) => {
     const supplied = structuredClone(testCase.args);
+    const stop = options.quiet ? captureStdout() : undefined;
     let outcome: Outcome;
+    let printed: string | undefined;
     try {
       outcome = { returned: candidate(...supplied) };
     } catch (error) {
       outcome = threwOutcome(error);
+    } finally {
+      printed = stop?.();
     }
     return judge(testCase, outcome, {
       normalize: options.normalize,
       changedInput: !isDeepStrictEqual(supplied, testCase.args),
+      printed,
     });
   });
 }
 
-/** What running a function on a case produced: a value, or an error's name and own fields. */
+/**
+ * What running a function on a case produced: a value, or an error's name,
+ * its message and its own fields.
+ */
 export type Outcome =
   | { returned: unknown }
-  | { threw: string; fields?: Record<string, unknown> };
+  | { threw: string; message?: string; fields?: Record<string, unknown> };
 
 /** Options for {@linkcode judge}. */
 export interface JudgeOptions extends GradeOptions {
   /** Whether the function changed the arguments it was given. @default {false} */
   changedInput?: boolean;
+  /** What the function printed on stdout, when that was kept back; anything fails. @default {undefined} */
+  printed?: string;
 }
 
 /**
  * The row for one case, given what the function did: `UNFINISHED` when it
  * threw `NotImplementedError`, `FAIL` when it changed its input or the
- * outcome differs from the expected one, otherwise `PASS`. The autograder
- * judges with it too, in a realm the learner's code never runs in.
+ * outcome differs from the expected one, otherwise `PASS`. A value returned
+ * never passes for an error expected, whatever it looks like (a function
+ * that returns `{ throws: "ProtocolError" }` has not refused anything), and
+ * an error thrown never passes for a value. The autograder judges with it
+ * too, in a realm the learner's code never runs in.
  *
  * @example
  * ```ts
@@ -119,50 +160,75 @@ export interface JudgeOptions extends GradeOptions {
  * const testCase = { label: "refuses", args: [1], expected: { throws: "RangeError" } };
  * assert.equal(judge(testCase, { threw: "RangeError" }).status, "PASS");
  * assert.equal(judge(testCase, { returned: 1 }).status, "FAIL");
+ * assert.equal(judge(testCase, { returned: { throws: "RangeError" } }).status, "FAIL");
  * assert.equal(judge(testCase, { threw: "NotImplementedError" }).status, "UNFINISHED");
  * ```
  */
 export function judge(testCase: GradeCase, outcome: Outcome, options: JudgeOptions = {}): GradeRow {
-  const { label, expected } = testCase;
-  if ("threw" in outcome && outcome.threw === NotImplementedError.name) {
-    return { case: label, expected, observed: "not written yet", status: "UNFINISHED" };
-  }
-  if (options.changedInput) {
-    return { case: label, expected, observed: "changed its input", status: "FAIL" };
-  }
-  let observed: unknown;
-  if ("threw" in outcome) {
-    observed = thrown(outcome, expected);
-  } else {
-    try {
-      observed = (options.normalize ?? ((value) => value))(outcome.returned);
-    } catch {
-      observed = { returned: String(outcome.returned).slice(0, 100) };
-    }
-  }
-  return {
+  const { label, args, expected } = testCase;
+  const row = (observed: unknown, status: GradeRow["status"], message = ""): GradeRow => ({
     case: label,
+    input: args,
     expected,
     observed,
-    status: isDeepStrictEqual(observed, expected) ? "PASS" : "FAIL",
-  };
+    message,
+    status,
+  });
+  if ("threw" in outcome && outcome.threw === NotImplementedError.name) {
+    return row("not written yet", "UNFINISHED");
+  }
+  if (options.changedInput) return row("changed its input", "FAIL");
+  if (options.printed) {
+    return row("printed on stdout", "FAIL", JSON.stringify(options.printed.slice(0, 100)));
+  }
+  if ("threw" in outcome) {
+    const observed = thrown(outcome, expected);
+    const passed = isThrowSpec(expected) && isDeepStrictEqual(observed, expected);
+    return row(observed, passed ? "PASS" : "FAIL", outcome.message ?? "");
+  }
+  let value: unknown;
+  try {
+    value = (options.normalize ?? ((value) => value))(outcome.returned);
+  } catch (error) {
+    return row({ returned: describe(outcome.returned) }, "FAIL", messageOf(error));
+  }
+  if (isThrowSpec(expected)) return row({ returned: value }, "FAIL");
+  return row(value, isDeepStrictEqual(value, expected) ? "PASS" : "FAIL");
 }
 
 /**
- * What a thrown value looks like as an {@linkcode Outcome}: its name, and its
- * own fields (a `ProtocolError`'s `code` and `data`).
+ * What a thrown value looks like as an {@linkcode Outcome}: its name, its
+ * message, and its own fields (a `ProtocolError`'s `code` and `data`). It
+ * never throws, whatever was thrown.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(threwOutcome(new RangeError("too long")), { threw: "RangeError", fields: {} });
+ * assert.deepEqual(threwOutcome(new RangeError("too long")), {
+ *   threw: "RangeError",
+ *   message: "too long",
+ *   fields: {},
+ * });
+ * assert.equal(threwOutcome("a string").threw, "string");
  * ```
  */
-export function threwOutcome(error: unknown): Outcome {
-  const name = error instanceof Error ? error.name : typeof error;
-  const fields = isObject(error) ? { ...error } : {};
-  return { threw: name, fields };
+export function threwOutcome(error: unknown): Outcome & { threw: string } {
+  try {
+    if (!(error instanceof Error)) return { threw: typeof error, message: describe(error) };
+    const name = typeof error.name === "string" ? error.name : "Error";
+    const fields: Record<string, unknown> = {};
+    for (const key of Object.keys(error)) fields[key] = error[key as keyof Error];
+    return { threw: name, message: messageOf(error), fields };
+  } catch {
+    return { threw: "Error", message: "an error that could not be read" };
+  }
+}
+
+/** Whether `expected` is the form an expected error takes: `{ throws: NAME }`, with `with` or not. */
+function isThrowSpec(expected: unknown): boolean {
+  return isObject(expected) && Object.hasOwn(expected, "throws") &&
+    typeof expected.throws === "string";
 }
 
 /** What an error looks like to a case expecting `expected`: its name, and the fields it lists. */
@@ -173,6 +239,27 @@ function thrown(outcome: { threw: string; fields?: Record<string, unknown> }, ex
   return { throws: outcome.threw, with: Object.fromEntries(carried) };
 }
 
+/** A thrown value's message, at most 300 characters. */
+function messageOf(error: unknown): string {
+  try {
+    return (error instanceof Error ? String(error.message) : describe(error)).slice(0, 300);
+  } catch {
+    return "a message that could not be read";
+  }
+}
+
+/** A short description of any value, for a table; never throws. */
+function describe(value: unknown): string {
+  for (const show of [String, (value: unknown) => Object.prototype.toString.call(value)]) {
+    try {
+      return show(value).slice(0, 100);
+    } catch {
+      // Try the next way of showing it.
+    }
+  }
+  return "a value that could not be read";
+}
+
 /**
  * `PASSED` when every row passed, otherwise `NEEDS_WORK`.
  *
@@ -180,9 +267,10 @@ function thrown(outcome: { threw: string; fields?: Record<string, unknown> }, ex
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.equal(verdict([{ case: "a", expected: 1, observed: 1, status: "PASS" }]), "PASSED");
+ * assert.equal(verdict([{ status: "PASS" }, { status: "PASS" }]), "PASSED");
+ * assert.equal(verdict([{ status: "PASS" }, { status: "UNFINISHED" }]), "NEEDS_WORK");
  * ```
  */
-export function verdict(rows: readonly GradeRow[]): "PASSED" | "NEEDS_WORK" {
+export function verdict(rows: readonly Pick<GradeRow, "status">[]): "PASSED" | "NEEDS_WORK" {
   return rows.length > 0 && rows.every((row) => row.status === "PASS") ? "PASSED" : "NEEDS_WORK";
 }

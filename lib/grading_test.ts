@@ -9,7 +9,14 @@ Deno.test("gradeCases reports a starter's NotImplementedError as unfinished, not
   };
   const rows = gradeCases(starter, [{ label: "two", args: [2], expected: 4 }]);
   assert.deepEqual(rows, [
-    { case: "two", expected: 4, observed: "not written yet", status: "UNFINISHED" },
+    {
+      case: "two",
+      input: [2],
+      expected: 4,
+      observed: "not written yet",
+      status: "UNFINISHED",
+      message: "",
+    },
   ]);
   assert.equal(verdict(rows), "NEEDS_WORK");
 });
@@ -28,6 +35,7 @@ Deno.test("gradeCases fails a wrong value, a wrong error class and a wrong or mi
   assert.deepEqual(rows.map((row) => row.status), ["FAIL", "FAIL", "FAIL", "PASS", "FAIL"]);
   assert.deepEqual(rows[1].observed, { throws: "ProtocolError", with: { code: 1 } });
   assert.deepEqual(rows[4].observed, { throws: "ProtocolError" });
+  assert.equal(rows[4].message, "no");
   assert.equal(verdict(rows), "NEEDS_WORK");
 });
 
@@ -60,8 +68,87 @@ Deno.test("gradeCases fails a function that changes its arguments, and keeps the
 });
 
 Deno.test("verdict is PASSED only for a table of passes, and never for an empty one", () => {
-  const pass = { case: "a", expected: 1, observed: 1, status: "PASS" as const };
+  const pass = {
+    case: "a",
+    input: [],
+    expected: 1,
+    observed: 1,
+    status: "PASS" as const,
+    message: "",
+  };
   assert.equal(verdict([pass, pass]), "PASSED");
   assert.equal(verdict([pass, { ...pass, status: "UNFINISHED" }]), "NEEDS_WORK");
   assert.equal(verdict([]), "NEEDS_WORK");
+});
+
+Deno.test("gradeCases never takes a returned value for the error a case expects", () => {
+  // A learner's answerFor that returns the refusal instead of throwing it.
+  const returnsRefusal = () => ({ throws: "ProtocolError" });
+  const returnsWithFields = () => ({ throws: "ProtocolError", with: { code: -32602 } });
+  const rows = gradeCases(returnsRefusal, [
+    { label: "refuses", args: [], expected: { throws: "ProtocolError" } },
+  ]).concat(gradeCases(returnsWithFields, [
+    {
+      label: "keeps the code",
+      args: [],
+      expected: { throws: "ProtocolError", with: { code: -32602 } },
+    },
+  ]));
+  assert.deepEqual(rows.map((row) => row.status), ["FAIL", "FAIL"]);
+  assert.deepEqual(rows[0].observed, { returned: { throws: "ProtocolError" } });
+});
+
+Deno.test("gradeCases never takes a thrown error for a value a case expects", () => {
+  const throwsObject = () => {
+    throw Object.assign(new Error("x"), { ok: true });
+  };
+  const rows = gradeCases(throwsObject, [{
+    label: "a value",
+    args: [],
+    expected: { throws: "Error", ok: true },
+  }]);
+  assert.equal(rows[0].status, "FAIL");
+});
+
+Deno.test("gradeCases keeps a thrown error's message and the case's input for the table", () => {
+  const tooLong = (limit: number) => {
+    throw new RangeError(`over ${limit}`);
+  };
+  const [row] = gradeCases(tooLong, [{ label: "a value", args: [16], expected: 1 }]);
+  assert.deepEqual(row.input, [16]);
+  assert.equal(row.message, "over 16");
+});
+
+Deno.test("gradeCases survives whatever is thrown: a string, null, an error whose name throws", () => {
+  const odd = [
+    "text",
+    null,
+    Object.defineProperty(new Error("m"), "name", {
+      get() {
+        throw new Error("no name");
+      },
+    }),
+  ];
+  for (const value of odd) {
+    const [row] = gradeCases(() => {
+      throw value;
+    }, [{ label: "refuses", args: [], expected: { throws: "ProtocolError" } }]);
+    assert.equal(row.status, "FAIL");
+  }
+});
+
+Deno.test("a normalizer's refusal fails the case and says why", () => {
+  const bytesOnly = (value: unknown) => {
+    if (!(value instanceof Uint8Array)) throw new TypeError("a frame must be a Uint8Array");
+    return [...value];
+  };
+  const [row] = gradeCases(() => new ArrayBuffer(1), [{
+    label: "a frame",
+    args: [],
+    expected: [0],
+  }], {
+    normalize: bytesOnly,
+  });
+  assert.equal(row.status, "FAIL");
+  assert.equal(row.message, "a frame must be a Uint8Array");
 });

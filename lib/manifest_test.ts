@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { evidenceProblems } from "./evidence.ts";
 import { buildManifest } from "./manifest.ts";
 
 Deno.test("a manifest built from real files matches its schema; one without digests does not", async () => {
-  const folder = new URL(`file://${await Deno.makeTempDir()}/`);
+  const folder = pathToFileURL(`${await Deno.makeTempDir()}/`);
   try {
     await Deno.writeTextFile(new URL("results.json", folder), "{}\n");
     const manifest = await buildManifest(folder, ["results.json"], { lab: "lab-02" });
@@ -18,7 +19,7 @@ Deno.test("a manifest built from real files matches its schema; one without dige
 });
 
 Deno.test("buildManifest lists files of its own folder only, by name", async () => {
-  const folder = new URL(`file://${await Deno.makeTempDir()}/`);
+  const folder = pathToFileURL(`${await Deno.makeTempDir()}/`);
   try {
     await assert.rejects(buildManifest(folder, ["../etc"], { lab: "lab-02" }), TypeError);
     await assert.rejects(buildManifest(folder, [".."], { lab: "lab-02" }), TypeError);

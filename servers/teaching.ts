@@ -20,6 +20,7 @@ import {
   writeMessage,
   writeStderr,
 } from "./_mcp_server.ts";
+import { fileURLToPath } from "node:url";
 
 /** The modes, each a way to misbehave (or not). */
 export const MODES = [
@@ -157,7 +158,7 @@ function startGrandchild(pidFile: string): void {
     args: ["300"],
     // A mark that lets a check find this process after a test, whatever became of the
     // server: the checkout it came from.
-    env: { MCP_COURSE_GRANDCHILD: new URL("../", import.meta.url).pathname },
+    env: { MCP_COURSE_GRANDCHILD: fileURLToPath(new URL("../", import.meta.url)) },
     stdin: "null",
     stdout: "inherit",
     stderr: "inherit",

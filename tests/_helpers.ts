@@ -3,10 +3,11 @@
 
 import assert from "node:assert/strict";
 import { liveMembers, readStat } from "../lib/process_group.ts";
+import { fileURLToPath } from "node:url";
 
 /** The command that starts the misbehaving fixture server in `scenario`. */
 export function fixtureCommand(scenario: string): string[] {
-  const script = new URL("./fixtures/misbehaving.ts", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./fixtures/misbehaving.ts", import.meta.url));
   return [Deno.execPath(), "run", "--no-config", "--quiet", script, scenario];
 }
 

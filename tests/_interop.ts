@@ -3,8 +3,9 @@
 // the versions deno.json pins and deno.lock locks.
 
 import config from "../deno.json" with { type: "json" };
+import { fileURLToPath } from "node:url";
 
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 
 /** The published "everything" server, as deno.json pins it. */
 export const EVERYTHING = config.imports["@modelcontextprotocol/server-everything"];
@@ -21,7 +22,7 @@ export const EVERYTHING_ENV = [
  * `args`. It gets no permission at all: an SDK server on stdio needs none.
  */
 export function sdkFixtureCommand(script: string, ...args: string[]): string[] {
-  const path = new URL(`./fixtures/${script}`, import.meta.url).pathname;
+  const path = fileURLToPath(new URL(`./fixtures/${script}`, import.meta.url));
   return [Deno.execPath(), "run", "--frozen", "--quiet", path, ...args];
 }
 

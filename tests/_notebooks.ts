@@ -3,8 +3,9 @@
 
 import assert from "node:assert/strict";
 import { runNotebook } from "../tools/run_notebook.ts";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../", import.meta.url));
 const workRoot = await Deno.makeTempDir({ prefix: "course-work-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(workRoot, { recursive: true }));
 

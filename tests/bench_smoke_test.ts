@@ -2,8 +2,9 @@
 // its smoke run goes through every row once, with tiny sizes.
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Run `deno task TASK ARGS...` in the project; its stdout, after asserting it succeeded. */
 async function task(...args: string[]): Promise<string> {
@@ -28,9 +29,11 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "course",
       "flood",
       "frameReading",
+      "grading",
       "roundTrips",
     ]);
-    for (const row of ["1 round trips", "2 framing", "3 flood", "4 close", "5 course"]) {
+    const rows = ["1 round trips", "2 framing", "3 flood", "4 close", "5 course", "6 grading"];
+    for (const row of rows) {
       assert.ok(table.some((line: { row: string }) => line.row === row), `no row ${row}`);
       assert.ok(text.includes(row), `the printed table has no row ${row}`);
     }
@@ -40,6 +43,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
     for (const kind of ours) {
       assert.equal(kind.left, 0, `${kind.behaviour}: the Client left ${kind.left} running`);
     }
+    assert.deepEqual(results.grading.misgraded, [], "a learner was misgraded");
   } finally {
     await Deno.remove(out);
   }

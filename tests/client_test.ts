@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { Client, type Direction } from "../lib/client.ts";
 import { ProtocolError } from "../lib/errors.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
+import { fileURLToPath } from "node:url";
 
 /** Start `scenario`, initialize and list its tools, then run `body`; always close. */
 async function withFixture(
@@ -44,7 +45,7 @@ Deno.test("a server that exits mid-call fails that call at once, quoting its std
 });
 
 Deno.test("a server that closes its stdout fails the waiting call at once", async () => {
-  const script = new URL("./fixtures/close_stdout.sh", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./fixtures/close_stdout.sh", import.meta.url));
   await using client = new Client(["sh", script], { allowed: ["echo"], timeoutMs: 60_000 });
   await client.initialize();
   await client.listTools();

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { buildEditions } from "../tools/editions/build.ts";
 import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
+import { fileURLToPath } from "node:url";
 
 const root = new URL("../", import.meta.url);
 const files = await buildEditions();
@@ -17,7 +18,7 @@ Deno.test("every committed notebook is what the editions build writes", async ()
 });
 
 Deno.test("every committed notebook is valid nbformat 4.5 for Jupyter's own validator", async () => {
-  const paths = [...files.keys()].map((path) => new URL(path, root).pathname);
+  const paths = [...files.keys()].map((path) => fileURLToPath(new URL(path, root)));
   // The Python that runs Jupyter has nbformat; another python3 on the PATH may not.
   const jupyter = (await new Deno.Command("which", { args: ["jupyter"] }).output()).stdout;
   const script = await Deno.readTextFile(new TextDecoder().decode(jupyter).trim());

@@ -14,6 +14,7 @@ import { forwardStderr } from "../lib/stderr_forwarder.ts";
 import { Transcript } from "../lib/transcript.ts";
 import { unwrap } from "../lib/unwrap.ts";
 import { assertGroupGone } from "./_helpers.ts";
+import { fileURLToPath } from "node:url";
 
 const TOOLS = [
   "check_subject_verb_agreement",
@@ -54,7 +55,7 @@ Deno.test("initialize returns the tools capability", async () => {
 });
 
 Deno.test("initialize refuses a server whose capabilities lack tools", async () => {
-  const script = new URL("./fixtures/no_tools.sh", import.meta.url).pathname;
+  const script = fileURLToPath(new URL("./fixtures/no_tools.sh", import.meta.url));
   await using client = new Client(["sh", script], { allowed: TOOLS });
   await assert.rejects(client.initialize(), /offers no tools/);
   await assert.rejects(client.listTools(), /Call initialize\(\) before listTools\(\)/);

@@ -4,6 +4,7 @@
 // reports its two unwritten parts as unfinished, and saves nothing.
 
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { buildManifest } from "../lib/manifest.ts";
 import { roundTrips } from "../lib/round_trips.ts";
@@ -76,7 +77,7 @@ Deno.test("the worked Lab 02 passes its holdouts and saves a complete transcript
   const manifest = JSON.parse(await Deno.readTextFile(`${lab}/manifest.json`));
   assert.deepEqual(await evidenceProblems("lab-02-manifest", manifest), []);
   assert.equal(manifest.lab, "lab-02");
-  const now = await buildManifest(new URL(`file://${lab}/`), ["transcript.txt", "results.json"], {
+  const now = await buildManifest(pathToFileURL(`${lab}/`), ["transcript.txt", "results.json"], {
     lab: "lab-02",
   });
   assert.deepEqual(manifest.files, now.files, "the manifest's sizes and digests are the files'");

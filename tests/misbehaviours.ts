@@ -8,6 +8,7 @@ import { Client, type ClientOptions } from "../lib/client.ts";
 import type { JsonObject } from "../lib/jsonrpc.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { endMarked, markedProcesses, newMark, until } from "./_marked.ts";
+import { fileURLToPath } from "node:url";
 
 /** What a check is given: the open client (if any), the mark, and the wire so far. */
 export interface CheckContext {
@@ -347,7 +348,7 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
   },
   {
     does: "closes its stdout mid-call but keeps running",
-    command: () => ["sh", new URL("./fixtures/close_stdout.sh", import.meta.url).pathname],
+    command: () => ["sh", fileURLToPath(new URL("./fixtures/close_stdout.sh", import.meta.url))],
     outcome: "ProtocolError at tools/call",
     says: /The server closed its stdout but is still running/,
     ended: "exit 0",

@@ -10,8 +10,9 @@ import { Client } from "../lib/client.ts";
 import { deliveryCommand, freshLog, serverCommand } from "../lib/course.ts";
 import { ProtocolError } from "../lib/errors.ts";
 import { assertGroupGone } from "./_helpers.ts";
+import { fileURLToPath } from "node:url";
 
-const PROBE = new URL("./fixtures/permission_probe.ts", import.meta.url).pathname;
+const PROBE = fileURLToPath(new URL("./fixtures/permission_probe.ts", import.meta.url));
 
 /** `command` with its server script (the part ending in `script`) swapped for the probe. */
 function probing(command: string[], script: string): string[] {

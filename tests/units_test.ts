@@ -7,8 +7,9 @@ import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { REFERENCE_HANDOFF } from "../lib/reference_handoff.ts";
 import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../", import.meta.url));
 
 async function readJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(path));

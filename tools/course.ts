@@ -9,6 +9,7 @@
 
 import { EXPECTED_OUTCOMES, type TeachingMode, tryModes } from "../lib/failure_modes.ts";
 import { runNotebook } from "./run_notebook.ts";
+import { fileURLToPath } from "node:url";
 
 const root = new URL("../", import.meta.url);
 const WIDTHS = [12, 17, 8, 14, 15, 14, 0];
@@ -34,7 +35,7 @@ for await (const row of tryModes()) {
   ]));
 }
 
-const work = new URL("work/course-run/", root).pathname;
+const work = fileURLToPath(new URL("work/course-run/", root));
 const notebooks = [...Deno.readDirSync(new URL("solutions/", root))]
   .map((entry) => entry.name)
   .filter((name) => name.endsWith(".ipynb") && !name.startsWith("."))
@@ -43,7 +44,7 @@ console.log(`\nThe worked editions, run by the Deno kernel (work in ${work}):\n`
 for (const name of notebooks) {
   const started = performance.now();
   try {
-    const { text } = await runNotebook(new URL(`solutions/${name}`, root).pathname, {
+    const { text } = await runNotebook(fileURLToPath(new URL(`solutions/${name}`, root)), {
       env: { COURSE_WORK: work },
     });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);

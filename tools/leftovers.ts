@@ -5,8 +5,9 @@
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/process_group.ts";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../", import.meta.url));
 const marks = [
   `${root}servers/`,
   `${root}tests/fixtures/`,

@@ -4,6 +4,7 @@
 // and stopped with every one of those kernels, whatever happened.
 
 import { readStat, signalGroup } from "../../lib/process_group.ts";
+import { fileURLToPath } from "node:url";
 
 /** Options for {@linkcode startNotebookServer}. */
 export interface NotebookServerOptions {
@@ -69,7 +70,7 @@ export async function startNotebookServer(
         `--notebook-dir=${root}`,
         `--NotebookApp.token=${token}`,
         "--NotebookNotary.db_file=:memory:",
-        `--config=${new URL("read_only_config.py", import.meta.url).pathname}`,
+        `--config=${fileURLToPath(new URL("read_only_config.py", import.meta.url))}`,
       ],
       // A configuration and runtime folder of its own: no user settings, no
       // connection files left in the user's folders.

@@ -16,8 +16,9 @@ import {
   type Settled,
   settledProblems,
 } from "./notebook_page.ts";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../../", import.meta.url));
 const shots = `${root}work/browser/`;
 const EDITIONS = ["notebooks/ch14-b.ipynb", "solutions/ch14-b.ipynb"];
 

@@ -73,8 +73,11 @@ export function apply(notebook: Notebook, transforms: readonly Transform[]): Not
 }
 
 /**
- * Parse notebook JSON, checking what the builder relies on: nbformat 4.5 or
- * later, a list of cells, and unique cell ids. `name` is used in errors.
+ * Parse notebook JSON, checking what the builder and the autograder rely on:
+ * nbformat 4.5 or later, metadata that is an object, a list of cells, and
+ * for each cell an object with a known type, a unique id, metadata that is
+ * an object and a source that is a string or a list of strings. `name` is
+ * used in errors.
  *
  * @example
  * ```ts
@@ -83,6 +86,10 @@ export function apply(notebook: Notebook, transforms: readonly Transform[]): Not
  * const text = '{"nbformat":4,"nbformat_minor":5,"metadata":{},"cells":[]}';
  * assert.equal(parseNotebook(text, "empty.ipynb").cells.length, 0);
  * assert.throws(() => parseNotebook("{}", "bad.ipynb"), NotebookError);
+ * assert.throws(
+ *   () => parseNotebook('{"nbformat":4,"nbformat_minor":5,"metadata":null,"cells":[]}', "n.ipynb"),
+ *   /metadata is not an object/,
+ * );
  * ```
  */
 export function parseNotebook(text: string, name: string): Notebook {
@@ -92,17 +99,36 @@ export function parseNotebook(text: string, name: string): Notebook {
   } catch {
     throw new NotebookError(`${name} is not JSON`);
   }
-  if (value?.nbformat !== 4 || !(value.nbformat_minor >= 5) || !Array.isArray(value.cells)) {
-    throw new NotebookError(`${name} is not an nbformat 4.5 notebook with a list of cells`);
+  if (!isRecord(value) || value.nbformat !== 4 || !(value.nbformat_minor >= 5)) {
+    throw new NotebookError(`${name} is not an nbformat 4.5 notebook`);
   }
+  if (!isRecord(value.metadata)) throw new NotebookError(`${name}: its metadata is not an object`);
+  if (!Array.isArray(value.cells)) throw new NotebookError(`${name}: its cells are not a list`);
   const ids = new Set<string>();
-  value.cells.forEach((cell, index) => {
-    if (typeof cell?.id !== "string" || ids.has(cell.id)) {
-      throw new NotebookError(`${name}, cell ${index}: its id is missing or not unique`);
-    }
-    ids.add(cell.id);
+  value.cells.forEach((cell: unknown, index) => {
+    const problem = cellProblem(cell, ids);
+    if (problem !== undefined) throw new NotebookError(`${name}, cell ${index}: ${problem}`);
+    ids.add((cell as Cell).id);
   });
   return value;
+}
+
+/** What is wrong with `cell`, or undefined. */
+function cellProblem(cell: unknown, ids: ReadonlySet<string>): string | undefined {
+  if (!isRecord(cell)) return "it is not an object";
+  if (typeof cell.id !== "string" || ids.has(cell.id)) return "its id is missing or not unique";
+  if (!["code", "markdown", "raw"].includes(cell.cell_type as string)) {
+    return "its cell_type is not code, markdown or raw";
+  }
+  if (!isRecord(cell.metadata)) return "its metadata is not an object";
+  const source = cell.source;
+  const lines = Array.isArray(source) && source.every((line) => typeof line === "string");
+  if (typeof source !== "string" && !lines) return "its source is not text or a list of lines";
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> & Notebook {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Notebook JSON as Jupyter writes it: one-space indentation and a final newline. */

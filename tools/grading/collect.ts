@@ -1,29 +1,43 @@
 /**
- * From the paths an instructor names to the submissions to grade: each is a
- * learner's code (a notebook or a module) and, beside it, the evidence JSON
- * it saved. Anything that cannot be read as what it claims to be is a
- * problem, reported in one line naming the file.
+ * From the paths an instructor names to the learners to grade. A file named
+ * on its own is one learner's work. A folder is one learner when it holds
+ * course files itself (a notebook, a module, a submission JSON, or the
+ * course's `notebooks/` and `work/` folders); otherwise each folder inside it
+ * is one learner, however deeply their files are nested. Within a learner,
+ * each unit has at most one piece of code and one submission JSON.
+ *
+ * Anything that cannot be read as what it claims to be is a problem, reported
+ * in one line naming the file; what is passed over on purpose (hidden
+ * folders, symbolic links) is a note, also one line each.
  *
  * @module
  */
 
+import { basename, dirname, join } from "node:path";
 import { type EvidenceKind, evidenceProblems } from "../../lib/evidence.ts";
+import { isObject } from "../../lib/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
 
-/** The evidence each unit saves, by the kind of its schema. */
-const EVIDENCE: Record<string, EvidenceKind> = {
-  "ch14-a": "ch14-a-handoff",
-  "ch14-b": "ch14-b-submission",
-};
+/** The evidence each unit saves, by the kind of its schema, and its file name. */
+const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new Map([
+  ["ch14-a", { kind: "ch14-a-handoff", file: "ch14-unit-a-handoff-v1.json" }],
+  ["ch14-b", { kind: "ch14-b-submission", file: "ch14-b-submission-v1.json" }],
+  ["lab-01", { kind: "lab-01-submission", file: "lab-01-submission-v1.json" }],
+]);
+const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
 
 /** One learner's work on one unit. */
 export interface Submission {
-  /** What the report calls it: the folder, or the file. */
-  name: string;
   unit: string;
   code?: { kind: "notebook" | "module"; path: string };
   evidence?: { path: string; value: Record<string, unknown> };
+}
+
+/** One learner: what the report calls them (their folder, or their file) and their work. */
+export interface Learner {
+  name: string;
+  submissions: Submission[];
 }
 
 /** A path that cannot be graded, and why. */
@@ -32,69 +46,123 @@ export interface InputProblem {
   problem: string;
 }
 
-/** Submissions found under `paths`, in a stable order, and the problems met on the way. */
-export async function collectSubmissions(
+/** What {@linkcode collectLearners} found. */
+export interface Collected {
+  learners: Learner[];
+  problems: InputProblem[];
+  /** Paths passed over on purpose, one line each. */
+  notes: string[];
+}
+
+/**
+ * The learners under `paths`, in a stable order, with the problems and notes
+ * met on the way.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const { learners, problems } = await collectLearners(["no/such/path"]);
+ * assert.deepEqual(learners, []);
+ * assert.equal(problems[0].problem, "no such file or folder");
+ * ```
+ */
+export async function collectLearners(
   paths: readonly string[],
   unitOverride?: string,
-): Promise<{ submissions: Submission[]; problems: InputProblem[] }> {
-  const problems: InputProblem[] = [];
-  const submissions: Submission[] = [];
-  if (unitOverride !== undefined && !(unitOverride in UNITS)) {
-    problems.push({
+): Promise<Collected> {
+  const found: Collected = { learners: [], problems: [], notes: [] };
+  if (unitOverride !== undefined && !UNITS.has(unitOverride)) {
+    found.problems.push({
       path: "--unit",
-      problem: `unknown unit ${unitOverride}; known: ${Object.keys(UNITS).join(", ")}`,
+      problem: `unknown unit ${unitOverride}; known: ${[...UNITS.keys()].join(", ")}`,
     });
-    return { submissions, problems };
+    return found;
   }
   for (const path of paths) {
     let info: Deno.FileInfo;
     try {
       info = await Deno.stat(path);
     } catch {
-      problems.push({ path, problem: "no such file or folder" });
+      found.problems.push({ path, problem: "no such file or folder" });
       continue;
     }
-    const groups = info.isDirectory ? await folderGroups(path) : new Map([[path, [path]]]);
-    for (const [name, files] of groups) {
-      const found = new Map<string, Submission>();
-      for (const file of files) {
-        const read = await readFile(file, unitOverride, !info.isDirectory);
-        if (read === undefined) continue;
-        if ("problem" in read) {
-          problems.push({ path: file, problem: read.problem });
-          continue;
-        }
-        const submission = found.get(read.unit) ?? { name, unit: read.unit };
-        if ("code" in read) {
-          if (submission.code !== undefined) {
-            problems.push({
-              path: file,
-              problem: `a second piece of code for ${read.unit} beside ${submission.code.path}`,
-            });
-            continue;
-          }
-          submission.code = read.code;
-        } else {
-          if (submission.evidence !== undefined) {
-            problems.push({
-              path: file,
-              problem: `a second submission for ${read.unit} beside ${submission.evidence.path}`,
-            });
-            continue;
-          }
-          submission.evidence = read.evidence;
-        }
-        found.set(read.unit, submission);
-      }
-      submissions.push(...[...found.values()].sort((a, b) => a.unit.localeCompare(b.unit)));
+    if (!info.isDirectory) {
+      const learner = await learnerFrom(path, [path], true, unitOverride, found.problems);
+      if (learner !== undefined) found.learners.push(learner);
+      continue;
+    }
+    const root = path.length > 1 ? path.replace(/\/+$/, "") : path;
+    const folders = await isLearnerFolder(root) ? [root] : await learnerFolders(root, found.notes);
+    for (const folder of folders) {
+      const files = await filesUnder(folder, found.notes);
+      const learner = await learnerFrom(folder, files, false, unitOverride, found.problems);
+      if (learner !== undefined) found.learners.push(learner);
     }
   }
-  return { submissions, problems };
+  return found;
+}
+
+/** A learner made of `files`, or undefined when none of them is the course's. */
+async function learnerFrom(
+  name: string,
+  files: readonly string[],
+  named: boolean,
+  unitOverride: string | undefined,
+  problems: InputProblem[],
+): Promise<Learner | undefined> {
+  const byUnit = new Map<string, Submission>();
+  for (const file of files) {
+    let read: Read | undefined;
+    try {
+      read = await readFile(file, unitOverride, named);
+    } catch (error) {
+      read = { problem: `cannot be read: ${(error as Error).message}` };
+    }
+    if (read === undefined) continue;
+    if ("problem" in read) {
+      problems.push({ path: file, problem: read.problem });
+      continue;
+    }
+    const submission = byUnit.get(read.unit) ?? { unit: read.unit };
+    byUnit.set(read.unit, submission);
+    if ("code" in read) {
+      if (submission.code !== undefined) {
+        problems.push({
+          path: file,
+          problem: `a second piece of code for ${read.unit} beside ${submission.code.path}`,
+        });
+      } else submission.code = read.code;
+    } else if (submission.evidence === undefined) {
+      submission.evidence = read.evidence;
+    } else {
+      const chosen = preferred(read.unit, submission.evidence.path, read.evidence.path);
+      if (chosen === undefined) {
+        problems.push({
+          path: file,
+          problem: `a second submission for ${read.unit} beside ${submission.evidence.path}`,
+        });
+      } else if (chosen === read.evidence.path) submission.evidence = read.evidence;
+    }
+  }
+  if (byUnit.size === 0) return undefined;
+  const submissions = [...byUnit.values()].sort((a, b) => compare(a.unit, b.unit));
+  return { name, submissions };
+}
+
+/**
+ * Of two copies of a unit's evidence, the one in the unit's own folder
+ * (`work/ch14-a/` for Unit A's handoff, which Unit B copies into
+ * `work/ch14-b/`), or undefined when neither or both are.
+ */
+function preferred(unit: string, first: string, second: string): string | undefined {
+  const own = [first, second].filter((path) => basename(dirname(path)) === unit);
+  return own.length === 1 ? own[0] : undefined;
 }
 
 type Read =
-  | { unit: string; code: Submission["code"] & object }
-  | { unit: string; evidence: Submission["evidence"] & object }
+  | { unit: string; code: NonNullable<Submission["code"]> }
+  | { unit: string; evidence: NonNullable<Submission["evidence"]> }
   | { problem: string };
 
 /**
@@ -107,70 +175,74 @@ async function readFile(
   unitOverride: string | undefined,
   named: boolean,
 ): Promise<Read | undefined> {
-  const extension = path.slice(path.lastIndexOf("."));
+  const extension = extensionOf(path);
   if (![".json", ".ipynb", ".ts"].includes(extension)) {
     return named
       ? { problem: "not a submission JSON, a notebook (.ipynb) or a module (.ts)" }
       : undefined;
   }
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (error) {
-    return { problem: `cannot be read: ${(error as Error).message}` };
-  }
+  const text = await Deno.readTextFile(path);
   if (extension === ".ts") {
     const unit = unitOverride ?? unitOfModule(text);
     if (unit === undefined) {
       return { problem: "cannot tell which unit this module is for: pass --unit" };
     }
-    return { unit, code: { kind: "module", path: await Deno.realPath(path) } };
+    return { unit, code: { kind: "module", path } };
   }
+  if (extension === ".ipynb") return readNotebook(path, text, unitOverride);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { problem: "is not JSON" };
   }
-  if (extension === ".ipynb") {
-    try {
-      const notebook = parseNotebook(text, path);
-      const marked = (notebook.metadata.course as { unit?: string } | undefined)?.unit;
-      const stem = path.split("/").at(-1)!.replace(/\.ipynb$/, "");
-      const unit = unitOverride ?? marked ?? (stem in UNITS ? stem : undefined);
-      if (unit === undefined) {
-        return { problem: "cannot tell which unit this notebook is for: pass --unit" };
-      }
-      if (!(unit in UNITS)) {
-        return { problem: `is for unit ${unit}, which the grader does not know` };
-      }
-      return { unit, code: { kind: "notebook", path: await Deno.realPath(path) } };
-    } catch (error) {
-      if (error instanceof NotebookError) return { problem: error.message.replace(`${path} `, "") };
-      throw error;
-    }
-  }
-  const record = value as Record<string, unknown>;
-  const unit = typeof record?.unit === "string" ? record.unit : undefined;
+  const unit = isObject(value) && typeof value.unit === "string" ? value.unit : undefined;
   if (unit === undefined) {
     return named ? { problem: "is not a submission: it names no unit" } : undefined;
   }
-  if (!(unit in EVIDENCE)) {
+  const evidence = EVIDENCE.get(unit);
+  if (evidence === undefined) {
     return { problem: `names unit ${JSON.stringify(unit)}, which the grader does not know` };
   }
   if (unitOverride !== undefined && unit !== unitOverride) {
     return { problem: `is for ${unit}, not the --unit ${unitOverride}` };
   }
-  const schemaProblems = await evidenceProblems(EVIDENCE[unit], value);
+  const schemaProblems = await evidenceProblems(evidence.kind, value);
   if (schemaProblems.length > 0) {
-    return { problem: `does not match the ${EVIDENCE[unit]} schema: ${schemaProblems.join("; ")}` };
+    return {
+      problem: `does not match the ${evidence.kind} schema: ${schemaProblems.join("; ")}`,
+    };
   }
-  return { unit, evidence: { path, value: record } };
+  return { unit, evidence: { path, value: value as Record<string, unknown> } };
+}
+
+/** A notebook, with the unit from its metadata, its file name, or `--unit`. */
+function readNotebook(path: string, text: string, unitOverride: string | undefined): Read {
+  let course: unknown;
+  try {
+    course = parseNotebook(text, path).metadata.course;
+  } catch (error) {
+    if (error instanceof NotebookError) return { problem: error.message.replace(`${path} `, "") };
+    throw error;
+  }
+  const marked = isObject(course) ? course.unit : undefined;
+  if (marked !== undefined && typeof marked !== "string") {
+    return { problem: "its metadata names a unit that is not a string" };
+  }
+  const stem = basename(path).replace(/\.ipynb$/, "");
+  const unit = unitOverride ?? marked ?? (UNITS.has(stem) ? stem : undefined);
+  if (unit === undefined) {
+    return { problem: "cannot tell which unit this notebook is for: pass --unit" };
+  }
+  if (!UNITS.has(unit)) {
+    return { problem: `is for unit ${JSON.stringify(unit)}, which the grader does not know` };
+  }
+  return { unit, code: { kind: "notebook", path } };
 }
 
 /** The unit whose graded functions a module exports, when exactly one unit matches. */
 function unitOfModule(text: string): string | undefined {
-  const matches = Object.values(UNITS).filter((spec) =>
+  const matches = [...UNITS.values()].filter((spec) =>
     spec.functions.some((fn) =>
       new RegExp(`export\\s+(async\\s+)?(function|const|let)\\s+${fn.name}\\b`).test(text)
     )
@@ -178,21 +250,63 @@ function unitOfModule(text: string): string | undefined {
   return matches.length === 1 ? matches[0].unit : undefined;
 }
 
-/** The files under `root`, grouped by the folder that holds them, in sorted order. */
-async function folderGroups(root: string): Promise<Map<string, string[]>> {
-  const groups = new Map<string, string[]>();
-  const walk = async (folder: string) => {
-    const entries = [];
-    for await (const entry of Deno.readDir(folder)) {
-      if (!entry.name.startsWith(".") && entry.name !== "node_modules") entries.push(entry);
+/** Whether `folder` holds course files itself, rather than one folder per learner. */
+async function isLearnerFolder(folder: string): Promise<boolean> {
+  for await (const entry of Deno.readDir(folder)) {
+    if (entry.isDirectory && (entry.name === "notebooks" || entry.name === "work")) return true;
+    if (!entry.isFile) continue;
+    const extension = extensionOf(entry.name);
+    if (extension === ".ipynb" || extension === ".ts" || EVIDENCE_FILES.has(entry.name)) {
+      return true;
     }
-    entries.sort((a, b) => a.name.localeCompare(b.name));
-    for (const entry of entries) {
-      const path = `${folder}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.isFile) groups.set(folder, [...(groups.get(folder) ?? []), path]);
-    }
-  };
-  await walk(root.replace(/\/+$/, ""));
-  return new Map([...groups].sort(([a], [b]) => a.localeCompare(b)));
+  }
+  return false;
+}
+
+/** The learners' folders in a class folder, sorted; anything else there is a note. */
+async function learnerFolders(root: string, notes: string[]): Promise<string[]> {
+  const folders: string[] = [];
+  for (const entry of await entriesOf(root, notes)) {
+    if (entry.isDirectory) folders.push(join(root, entry.name));
+  }
+  return folders;
+}
+
+/** Every file under `folder`, at any depth, in sorted order. */
+async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await entriesOf(folder, notes)) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory) files.push(...await filesUnder(path, notes));
+    else if (entry.isFile) files.push(path);
+  }
+  return files;
+}
+
+/**
+ * The entries of `folder` a learner's work may be in, sorted by name:
+ * hidden entries (`.ipynb_checkpoints/`, `.git/`), `node_modules/` and
+ * symbolic links are passed over, each with a note.
+ */
+async function entriesOf(folder: string, notes: string[]): Promise<Deno.DirEntry[]> {
+  const entries: Deno.DirEntry[] = [];
+  for await (const entry of Deno.readDir(folder)) {
+    const path = join(folder, entry.name);
+    if (entry.isSymlink) notes.push(`skipped ${path}: a symbolic link (grade its target by name)`);
+    else if (entry.name.startsWith(".")) notes.push(`skipped ${path}: a hidden file or folder`);
+    else if (entry.name === "node_modules") notes.push(`skipped ${path}: installed packages`);
+    else entries.push(entry);
+  }
+  return entries.sort((a, b) => compare(a.name, b.name));
+}
+
+/** A stable order that does not depend on the locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function extensionOf(path: string): string {
+  const name = basename(path);
+  const dot = name.lastIndexOf(".");
+  return dot <= 0 ? "" : name.slice(dot);
 }

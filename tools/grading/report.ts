@@ -1,5 +1,8 @@
 /**
  * Results for people: a few lines per submission, with the cases that failed.
+ * Everything in them that a learner controls (folder names, case labels,
+ * what their code returned) is shown with its control characters escaped,
+ * so no learner can rewrite the report in a terminal.
  *
  * @module
  */
@@ -47,5 +50,25 @@ export function textReport(results: Results): string {
     lines.push(`  ${test.status === "passed" ? "✓" : "✗"} ${test.name}: ${test.output}`);
   }
   if (results.output !== "") lines.push(`  note: ${results.output}`);
-  return lines.join("\n");
+  return lines.map(printable).join("\n");
+}
+
+/**
+ * `text` with every control character (ANSI escapes, carriage returns,
+ * newlines) and every bidirectional override written as a visible `\u{...}`
+ * escape.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(printable("24/24\u001b[2K\r"), "24/24\\u{1b}[2K\\u{d}");
+ * assert.equal(printable("comió ✓"), "comió ✓");
+ * ```
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\p{Cc}\u202a-\u202e\u2066-\u2069\u200e\u200f\u2028\u2029]/gu,
+    (character) => `\\u{${character.codePointAt(0)!.toString(16)}}`,
+  );
 }

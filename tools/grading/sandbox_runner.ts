@@ -1,88 +1,142 @@
 // The sandbox's main thread. `deno run` starts it with no permission but to
-// read the worker, the learner's module and the library files that module may
-// import. It reads one job from stdin (a nonce, the unit, the module), runs
-// each graded function in a worker of its own, compares each case here, and
-// writes one line per case, prefixed with the nonce, so that nothing the
-// learner's code prints can pass for a result.
+// read one scratch folder: the worker, the library files it needs, and the
+// learner's modules. It reads one job from stdin (a nonce, the worker, and
+// for each unit the learner's module and every case, serialized with
+// node:v8 so that bytes and sets arrive as they are), runs each graded
+// function in a worker of its own, judges each case here, and writes one line
+// per case, prefixed with the nonce, so that nothing the learner's code
+// prints can pass for a result. Hidden cases reach this process only through
+// stdin: no file the learner's code could read holds them.
 
+import { deserialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { judge, type Outcome } from "../../lib/grading.ts";
-import type { GradedCase, GradedFunction } from "./spec.ts";
+import type { GradedCase } from "./spec.ts";
 import { UNITS } from "./units/mod.ts";
 
 /** Time-outs after which a function's remaining cases are not tried. */
 const MAX_TIMEOUTS = 2;
+/** The most a learner's module may take to load (its top-level code included). */
+const LOAD_TIMEOUT_MS = 10_000;
+
+interface Job {
+  nonce: string;
+  worker: string;
+  caseTimeoutMs: number;
+  units: {
+    unit: string;
+    module?: string;
+    functions: { name: string; cases: GradedCase[] }[];
+  }[];
+}
 
 const write = Deno.stdout.writeSync.bind(Deno.stdout);
 const encoder = new TextEncoder();
-const job = JSON.parse(await readLine()) as {
-  nonce: string;
-  unit: string;
-  module: string;
-  caseTimeoutMs: number;
+const job = deserialize(
+  new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
+) as Job;
+const report = (row: Record<string, unknown>) => {
+  const line = encoder.encode(`\n${job.nonce} ${JSON.stringify(row)}\n`);
+  for (let written = 0; written < line.length;) written += write(line.subarray(written));
 };
-const report = (row: Record<string, unknown>) =>
-  write(encoder.encode(`${job.nonce} ${JSON.stringify(row)}\n`));
 
-for (const fn of UNITS[job.unit].functions) await gradeFunction(fn);
-// A worker stuck in a loop cannot always be terminated; exiting ends it.
-Deno.exit(0);
+/**
+ * One unit's learner module in a worker: loaded when first needed, and loaded
+ * afresh after a case that never finished (the worker may still be stuck).
+ */
+class LearnerWorker {
+  #worker: Worker | undefined;
+  #loaded: Promise<Record<string, unknown>> | undefined;
 
-async function gradeFunction(fn: GradedFunction): Promise<void> {
-  let worker: Worker | undefined;
-  let stopped = "";
-  let timeouts = 0;
-  for (const testCase of fn.cases) {
-    if (worker === undefined && stopped === "") {
-      worker = new Worker(new URL("./sandbox_worker.ts", import.meta.url), { type: "module" });
-      const loaded = await exchange(worker, { load: job.module }, job.caseTimeoutMs);
-      if (!("loaded" in loaded)) {
-        stopped = `the code does not load: ${loaded.loadError ?? loaded.problem}`;
-      } else if (!(loaded.loaded as string[]).includes(fn.name)) {
-        stopped = `there is no function ${fn.name}`;
-      }
+  constructor(readonly module: string) {}
+
+  /** The names of the functions the module exports, or why it does not load. */
+  async functions(): Promise<string[] | string> {
+    if (this.#loaded === undefined) {
+      this.#worker = new Worker(job.worker, { type: "module" });
+      this.#loaded = exchange(this.#worker, { load: this.module }, LOAD_TIMEOUT_MS);
     }
-    if (stopped !== "" || worker === undefined) {
-      report(row(fn, testCase, "FAIL", stopped));
+    const loaded = await this.#loaded;
+    return "loaded" in loaded
+      ? loaded.loaded as string[]
+      : `the code does not load: ${loaded.loadError ?? loaded.problem}`;
+  }
+
+  /**
+   * Call `fn` on `args`; what it returned or threw (and, when `quiet`, what it
+   * printed on stdout), or a problem when it took too long.
+   */
+  call(fn: string, args: unknown[], quiet: boolean): Promise<Record<string, unknown>> {
+    return exchange(this.#worker!, { fn, args, quiet }, job.caseTimeoutMs);
+  }
+
+  /** End the worker; the next call loads the module again. */
+  reset(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+    this.#loaded = undefined;
+  }
+}
+
+async function gradeFunction(
+  unit: string,
+  worker: LearnerWorker | undefined,
+  fn: { name: string; cases: GradedCase[] },
+): Promise<void> {
+  const spec = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name);
+  const { normalize, quiet = false } = spec ?? {};
+  let stopped = worker === undefined ? "no code came for this unit" : "";
+  let timeouts = 0;
+  for (const [index, testCase] of fn.cases.entries()) {
+    const row = (status: string, observed: string) =>
+      report({ unit, fn: fn.name, index, ...resultRow(testCase, status, observed) });
+    if (stopped === "") {
+      const functions = await worker!.functions();
+      if (typeof functions === "string") stopped = functions;
+      else if (!functions.includes(fn.name)) stopped = `there is no function ${fn.name}`;
+    }
+    if (stopped !== "") {
+      row("FAIL", stopped);
       continue;
     }
-    const reply = await exchange(worker, { fn: fn.name, args: testCase.args }, job.caseTimeoutMs);
+    const reply = await worker!.call(fn.name, testCase.args, quiet);
     if ("problem" in reply) {
-      report(row(fn, testCase, "FAIL", String(reply.problem)));
-      // The worker may be stuck: leave it, and load the code afresh for the next case.
-      worker.terminate();
-      worker = undefined;
+      row("FAIL", String(reply.problem));
+      worker!.reset();
       if (++timeouts >= MAX_TIMEOUTS) {
         stopped = `not tried after ${timeouts} cases that never finished`;
       }
       continue;
     }
-    report(judgeReply(fn, testCase, reply));
+    const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
+    const graded = judge(testCase, outcome, {
+      normalize,
+      changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+      printed: typeof reply.printed === "string" ? reply.printed : undefined,
+    });
+    const shown = showValue(graded.observed);
+    row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
   }
-  worker?.terminate();
 }
 
-/** Judge one reply, here, where the learner's code never runs. */
-function judgeReply(fn: GradedFunction, testCase: GradedCase, reply: Record<string, unknown>) {
-  const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
-  const graded = judge(testCase, outcome, {
-    normalize: fn.normalize,
-    changedInput: !isDeepStrictEqual(reply.after, testCase.args),
-  });
-  return row(fn, testCase, graded.status, graded.observed);
-}
-
-function row(fn: GradedFunction, testCase: GradedCase, status: string, observed: unknown) {
-  const text = typeof observed === "string"
-    ? observed
-    : JSON.stringify(observed) ?? String(observed);
+/** A case's result row, with what was observed in at most 200 characters. */
+function resultRow(testCase: GradedCase, status: string, observed: string) {
   return {
-    fn: fn.name,
     case: testCase.label,
-    hidden: testCase.hidden === true,
+    hidden: testCase.hidden,
     status,
-    observed: text.length > 200 ? text.slice(0, 200) + "…" : text,
+    observed: observed.length > 200 ? observed.slice(0, 200) + "…" : observed,
   };
+}
+
+/** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
+function showValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
 }
 
 /** Send `message` to the worker; its reply, or a problem when none came in time. */
@@ -107,14 +161,10 @@ function exchange(worker: Worker, message: unknown, ms: number): Promise<Record<
   });
 }
 
-async function readLine(): Promise<string> {
-  const decoder = new TextDecoder();
-  const buffer = new Uint8Array(65536);
-  let text = "";
-  while (!text.includes("\n")) {
-    const count = await Deno.stdin.read(buffer);
-    if (count === null) break;
-    text += decoder.decode(buffer.subarray(0, count), { stream: true });
-  }
-  return text.split("\n")[0];
+for (const unit of job.units) {
+  const worker = unit.module === undefined ? undefined : new LearnerWorker(unit.module);
+  for (const fn of unit.functions) await gradeFunction(unit.unit, worker, fn);
+  worker?.reset();
 }
+// A worker stuck in a loop cannot always be terminated; exiting ends it.
+Deno.exit(0);

@@ -3,8 +3,11 @@
  * score in the results format autograding platforms read: `score`, and
  * `tests` each with `name`, `score`, `max_score`, `status`, `output` and
  * `visibility`. Only behaviour the grader re-ran earns marks: a claim in a
- * JSON file earns nothing, and a claim that the re-run contradicts costs the
- * function every mark.
+ * JSON file earns nothing, and a claim of a pass that the re-run does not
+ * reproduce costs the function every mark. A claim that a case did not pass
+ * is no offence (the notebook may have been saved before the code was
+ * finished), and a case the learner added of their own is shown as theirs
+ * and never costs a mark.
  *
  * @module
  */
@@ -36,8 +39,10 @@ export interface Results {
 export interface ScoreInput {
   name: string;
   spec: UnitSpec;
-  /** The re-run's results, or undefined when no code came with the submission. */
-  cases?: CaseResult[];
+  /** The re-run's results: every case of the unit, visible and hidden. */
+  cases: CaseResult[];
+  /** Whether code came with the submission; without it, no case is verified. @default {true} */
+  codeCame?: boolean;
   /** The submission JSON, when there is one. */
   evidence?: Record<string, unknown>;
 }
@@ -50,54 +55,70 @@ export interface ScoreInput {
  * import assert from "node:assert/strict";
  * import { UNITS } from "./units/mod.ts";
  *
- * const results = scoreSubmission({ name: "alice", spec: UNITS["ch14-a"] });
+ * const spec = UNITS.get("ch14-a")!;
+ * const cases = spec.functions.flatMap((fn) =>
+ *   fn.cases.map((c) => ({
+ *     unit: "ch14-a", fn: fn.name, case: c.label, hidden: false,
+ *     status: "FAIL" as const, observed: "",
+ *   }))
+ * );
+ * const results = scoreSubmission({ name: "alice", spec, cases, codeCame: false });
  * assert.equal(results.score, 0);
  * assert.ok(results.tests.every((test) => test.output.includes("no code")));
  * ```
  */
-export function scoreSubmission({ name, spec, cases, evidence }: ScoreInput): Results {
-  const tampered = cases && evidence ? contradictions(spec, cases, evidence) : {};
+export function scoreSubmission(
+  { name, spec, cases, codeCame = true, evidence }: ScoreInput,
+): Results {
+  const claims = codeCame && evidence ? compareClaims(spec, cases, evidence) : undefined;
   const tests: TestResult[] = [];
   for (const fn of spec.functions) {
+    const tampered = claims?.overClaims[fn.name];
     let hiddenIndex = 0;
-    for (const testCase of fn.cases) {
-      const label = testCase.hidden ? `hidden case ${++hiddenIndex}` : testCase.label;
-      const result = cases?.find((c) => c.fn === fn.name && c.case === testCase.label);
-      const passed = result?.status === "PASS" && tampered[fn.name] === undefined;
+    for (const result of cases.filter((c) => c.fn === fn.name)) {
+      const label = result.hidden ? `hidden case ${++hiddenIndex}` : result.case;
+      const passed = result.status === "PASS" && tampered === undefined;
       let output: string;
-      if (result === undefined) output = "not verified: no code came with this submission";
-      else if (tampered[fn.name] !== undefined) {
-        output = "no marks: the submission's claims about this function do not match the re-run";
-      } else if (testCase.hidden) output = passed ? "passed" : "failed";
+      if (!codeCame) output = "not verified: no code came with this submission";
+      else if (tampered !== undefined) {
+        output = "no marks: the submission claims passes that the re-run does not reproduce";
+      } else if (result.hidden) output = passed ? "passed" : "failed";
       else if (result.status === "UNFINISHED") output = "not written yet";
-      else {output = passed
-          ? "passed"
-          : `expected ${JSON.stringify(testCase.expected)}, observed ${result.observed}`;}
-      tests.push({
-        name: `${fn.name}: ${label}`,
-        score: passed ? 1 : 0,
-        max_score: 1,
-        status: passed ? "passed" : "failed",
-        output,
-        visibility: "visible",
-      });
+      else {
+        const expected = fn.cases.find((c) => c.label === result.case)?.expected;
+        output = passed ? "passed" : `expected ${show(expected)}, observed ${result.observed}`;
+      }
+      tests.push(test(`${fn.name}: ${label}`, passed ? 1 : 0, 1, output));
     }
   }
-  if (cases && evidence) {
-    const lines = Object.entries(tampered).map(([fn, labels]) => `${fn}: ${labels.join("; ")}`);
-    tests.push({
-      name: "the submission's claims match the re-run",
-      score: 0,
-      max_score: 0,
-      status: lines.length === 0 ? "passed" : "failed",
-      output: lines.length === 0
-        ? "every claim matches"
-        : `claims the re-run contradicts: ${lines.join(" | ")}`,
-      visibility: "visible",
-    });
+  if (claims !== undefined) {
+    const lines = Object.entries(claims.overClaims).map(([fn, labels]) =>
+      `${fn}: ${labels.join("; ")}`
+    );
+    tests.push(
+      test(
+        "the submission's claims match the re-run",
+        0,
+        0,
+        lines.length === 0
+          ? "every claim of a pass is reproduced"
+          : `claims of a pass the re-run does not reproduce: ${lines.join(" | ")}`,
+        lines.length === 0,
+      ),
+    );
+    if (claims.ownCases.length > 0) {
+      tests.push(
+        test(
+          "cases of the learner's own",
+          0,
+          0,
+          `not graded, shown as theirs: ${claims.ownCases.join("; ")}`,
+        ),
+      );
+    }
   }
   const notes = [];
-  if (cases === undefined) {
+  if (!codeCame) {
     notes.push(
       "No code came with this submission, so nothing could be re-run: submit your notebook with it.",
     );
@@ -117,27 +138,75 @@ export function scoreSubmission({ name, spec, cases, evidence }: ScoreInput): Re
   };
 }
 
-/** For each function, the visible cases whose claimed outcome the re-run contradicts. */
-export function contradictions(
+/** What a submission's claims say, against the re-run. */
+export interface ClaimsCompared {
+  /** For each function, its visible cases claimed passed that the re-run did not pass. */
+  overClaims: Record<string, string[]>;
+  /** Cases the learner added of their own (labels that are not the unit's), as `fn: "label"`. */
+  ownCases: string[];
+}
+
+/**
+ * Compare the claims in `evidence` with the re-run. Only a claimed pass that
+ * the re-run does not reproduce is an over-claim; a claim that a case did not
+ * pass, when it now does, is an honest stale claim.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const spec = UNITS.get("ch14-b")!;
+ * const cases = spec.functions[0].cases.map((c) => ({
+ *   unit: "ch14-b", fn: "splitFrames", case: c.label, hidden: false,
+ *   status: "PASS" as const, observed: "",
+ * }));
+ * const stale = { frames: [{ case: "one frame", status: "FAIL" }], transfer: [] };
+ * assert.deepEqual(compareClaims(spec, cases, stale), { overClaims: {}, ownCases: [] });
+ * ```
+ */
+export function compareClaims(
   spec: UnitSpec,
   cases: readonly CaseResult[],
   evidence: Record<string, unknown>,
-): Record<string, string[]> {
-  const found: Record<string, string[]> = {};
+): ClaimsCompared {
+  const compared: ClaimsCompared = { overClaims: {}, ownCases: [] };
   for (const [fn, claimed] of Object.entries(spec.claims(evidence))) {
     for (const [label, passed] of Object.entries(claimed)) {
       const result = cases.find((c) => c.fn === fn && c.case === label && !c.hidden);
-      const actual = result?.status === "PASS";
-      if (result === undefined || actual !== passed) {
-        (found[fn] ??= []).push(
-          result === undefined
-            ? `"${label}" is not one of its cases`
-            : `"${label}" claimed ${passed ? "passed" : "not passed"}, re-run ${
-              actual ? "passed" : "did not pass"
-            }`,
+      if (result === undefined) compared.ownCases.push(`${fn}: ${JSON.stringify(label)}`);
+      else if (passed && result.status !== "PASS") {
+        (compared.overClaims[fn] ??= []).push(
+          `${JSON.stringify(label)} claimed passed, re-run did not pass`,
         );
       }
     }
   }
-  return found;
+  return compared;
+}
+
+function test(
+  name: string,
+  score: number,
+  maxScore: number,
+  output: string,
+  passed = score === maxScore,
+): TestResult {
+  return {
+    name,
+    score,
+    max_score: maxScore,
+    status: passed ? "passed" : "failed",
+    output,
+    visibility: "visible",
+  };
+}
+
+/** An expected value as the report shows it. */
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

@@ -1,17 +1,18 @@
 /**
  * What the autograder knows about a unit: the functions a learner writes, the
- * notebook cell each lives in, and the visible and hidden cases each must pass.
+ * notebook cell each lives in, and the cases each must pass. The visible
+ * cases come from `cases/` (the same modules the notebooks import); the
+ * hidden ones from `holdouts/`, when this copy of the course has them.
  *
  * @module
  */
 
-/** One case: arguments and the expected outcome (`{ throws: NAME }` for an error). */
-export interface GradedCase {
-  label: string;
-  args: unknown[];
-  expected: unknown;
+import type { GradeCase } from "../../lib/grading.ts";
+
+/** One case as the grader runs it: visible, or hidden from learners. */
+export interface GradedCase extends GradeCase {
   /** Hidden cases are never shown to learners: their report says only passed or failed. */
-  hidden?: boolean;
+  hidden: boolean;
 }
 
 /** A function the learner writes. */
@@ -21,19 +22,28 @@ export interface GradedFunction {
   cell: string;
   /** Turns a returned value into the form the expected values are written in. */
   normalize?: (value: unknown) => unknown;
-  cases: GradedCase[];
+  /** Whether it must print nothing on stdout (a stdio server's dispatcher); printing fails a case. */
+  quiet?: boolean;
+  /** The visible cases, as the notebook shows them. */
+  cases: readonly GradeCase[];
 }
 
 /** A unit the autograder grades. */
 export interface UnitSpec {
   unit: string;
   /** Names the learner's cells may use from library modules (by file under lib/), imported for them. */
-  imports: Record<string, string[]>;
-  functions: GradedFunction[];
+  imports: Readonly<Record<string, readonly string[]>>;
+  functions: readonly GradedFunction[];
   /**
-   * What a submission JSON claims about each function's visible cases, by
-   * case label: `true` passed, `false` did not. Functions it says nothing
-   * about are left out.
+   * Other cells of the learner's that the module holds beside the graded
+   * ones, ungraded here (Lab 01's stdio loop, which its notebook runs as a
+   * process). @default {[]}
+   */
+  supportCells?: readonly string[];
+  /**
+   * What a submission JSON claims about each function's cases, by case
+   * label: `true` passed, `false` did not. Functions it says nothing about
+   * are left out; labels that are not the unit's are the learner's own cases.
    */
   claims(submission: Record<string, unknown>): Record<string, Record<string, boolean>>;
 }
