@@ -26,7 +26,7 @@ const LAYERS: Record<string, () => Promise<Session>> = {
   "bare loop, one reused buffer": () => Promise.resolve(bareLoop({ reuse: true })),
   "+ readFrames, parseMessage": () => Promise.resolve(framesAndParse()),
   "+ Connection: ids, deadline, queue": connection,
-  "+ Client: allowlist, schema, text": () => clientSession(ECHO, "echo", TEXT),
+  "+ Client: allowlist, schemas, result checks": () => clientSession(ECHO, "echo", TEXT),
   "(bare loop, default reader)": () => Promise.resolve(bareLoop({ reuse: false })),
 };
 

@@ -10,9 +10,10 @@ import { type Authorize, authorize } from "./allowlist.ts";
 import { Connection, type ConnectionOptions } from "./connection.ts";
 import { ProtocolError } from "./errors.ts";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
-import { schemaProblems } from "./schema.ts";
+import { compileSchema, schemaProblems } from "./schema.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
+import { checkToolResult } from "./tool_result.ts";
 import { toolText } from "./tool_text.ts";
 import config from "../deno.json" with { type: "json" };
 
@@ -109,25 +110,45 @@ export class Client implements AsyncDisposable {
 
   /**
    * The server's tools by name, from every page of `tools/list` (at most
-   * `maxPages`, and never the same cursor twice).
+   * `maxPages`, and never the same cursor twice). The schemas of the allowed
+   * tools are compiled here, in bounded time, so that no call's deadline
+   * pays for compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
     this.#requireInitialized("listTools");
-    this.#catalog = await collectTools(
+    const catalog = await collectTools(
       (cursor) => this.#connection.request("tools/list", cursor === undefined ? {} : { cursor }),
       this.#maxPages,
     );
-    return { ...this.#catalog };
+    // The schemas of the tools that may be called are compiled now, so that no call's deadline
+    // pays for it; one that cannot be compiled is refused, with the same error, at callTool.
+    for (const name of this.#allowed) {
+      if (!Object.hasOwn(catalog, name)) continue;
+      try {
+        compileSchemas(catalog[name]);
+      } catch {
+        // Refused when it is called.
+      }
+    }
+    this.#catalog = catalog;
+    return { ...catalog };
   }
 
   /**
    * Call the tool `name` and resolve with the text of its result. Refused
    * before anything is sent when the tool was not advertised (`ProtocolError`),
-   * is not allowed (`Deno.errors.PermissionDenied`), or `args` do not match its
-   * advertised `inputSchema` (`ProtocolError` naming each problem). A result
-   * with `isError: true` becomes a `ToolError` carrying the tool's text.
+   * is not allowed (`Deno.errors.PermissionDenied`), has schemas this client
+   * cannot check in bounded time (`ProtocolError`), or `args` do not match its
+   * advertised `inputSchema` (`ProtocolError` naming each problem). The
+   * deadline counts from here. A result the specification does not allow
+   * (see `checkToolResult`) is refused with `ProtocolError`, and the
+   * connection with it; a result with `isError: true` becomes a `ToolError`
+   * carrying the tool's text; one whose answer is more than text, or whose
+   * text disagrees with its `structuredContent`, is refused with
+   * `ProtocolError` (see `toolText`).
    */
   async callTool(name: string, args: JsonObject = {}): Promise<string> {
+    const deadline = performance.now() + this.#connection.timeoutMs;
     this.#requireInitialized("callTool");
     const catalog = this.#catalog;
     if (catalog === undefined || !Object.hasOwn(catalog, name)) {
@@ -144,13 +165,23 @@ export class Client implements AsyncDisposable {
         }`,
       );
     }
-    const problems = checkArguments(name, catalog[name].inputSchema, args);
+    // Both schemas, before the call: a result that cannot be checked is not worth asking for.
+    compileSchemas(catalog[name]);
+    const { inputSchema, outputSchema } = catalog[name];
+    const problems = schemaProblems(inputSchema, args);
     if (problems.length > 0) {
       throw new ProtocolError(
         `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
       );
     }
-    const result = await this.#connection.request("tools/call", { name, arguments: args });
+    const result = await this.#connection.request("tools/call", { name, arguments: args }, {
+      deadline,
+    });
+    try {
+      checkToolResult(name, result, { outputSchema });
+    } catch (error) {
+      throw this.#connection.distrust((error as Error).message);
+    }
     return toolText(name, result);
   }
 
@@ -173,12 +204,22 @@ export class Client implements AsyncDisposable {
   }
 }
 
-function checkArguments(name: string, schema: JsonObject, args: JsonObject): string[] {
-  try {
-    return schemaProblems(schema, args);
-  } catch (error) {
-    throw new ProtocolError(`The inputSchema of ${name} is not a valid JSON Schema`, {
-      cause: error,
-    });
+/**
+ * Compile `tool`'s schemas (once each: compileSchema keeps them), or throw a
+ * `ProtocolError` saying which cannot be used to check anything, and why.
+ */
+function compileSchemas(tool: Tool): void {
+  for (const which of ["inputSchema", "outputSchema"] as const) {
+    const schema = tool[which];
+    if (schema === undefined) continue;
+    try {
+      compileSchema(schema);
+    } catch (error) {
+      const bound = error instanceof RangeError ? " in bounded time" : "";
+      throw new ProtocolError(
+        `The ${which} of ${tool.name} cannot be checked${bound}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
   }
 }

@@ -9,40 +9,22 @@
 
 import { drain, within } from "./_async.ts";
 import { answerFor, type AnswerFunction } from "./answer.ts";
+import { DeadlineTimer } from "./deadline_timer.ts";
 import { ProtocolError, TimeoutError } from "./errors.ts";
 import { readFrames, type SplitFrames, splitFrames } from "./framing.ts";
 import {
   isObject,
   type JsonObject,
   type JsonRpcMessage,
-  type JsonRpcRequest,
   type JsonRpcResponse,
   parseMessage,
   type RequestId,
 } from "./jsonrpc.ts";
-import {
-  type CloseStep,
-  describeExit,
-  ServerProcess,
-  type ServerProcessOptions,
-} from "./server_process.ts";
+import { type CloseStep, describeExit, ServerProcess } from "./server_process.ts";
+import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
+import { replyToServer } from "./replies.ts";
 
-/** Which way a message went: `>` client to server, `<` server to client. */
-export type Direction = ">" | "<";
-
-/** Options for {@linkcode Connection}; the process options are passed to its server. */
-export interface ConnectionOptions extends ServerProcessOptions {
-  /** The deadline for each request, in milliseconds. @default {30000} */
-  timeoutMs?: number;
-  /** The most bytes one incoming frame may take, newline included. @default {65536} */
-  limit?: number;
-  /** Decides whether a reply answers the waiting request. @default {answerFor} */
-  answer?: AnswerFunction;
-  /** Splits incoming bytes into frames. @default {splitFrames} */
-  splitFrames?: SplitFrames;
-  /** Receives every message on the wire, as sent or received, one line each. @default {undefined} */
-  transcript?: (direction: Direction, line: string) => void;
-}
+export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
 interface Waiting {
   id: RequestId;
@@ -50,7 +32,7 @@ interface Waiting {
   cancellable: boolean;
   /** When the request times out, on the `performance.now()` clock. */
   deadline: number;
-  resolve: (result: unknown) => void;
+  resolve: (result: JsonObject) => void;
   reject: (error: unknown) => void;
 }
 
@@ -84,17 +66,19 @@ export class Connection implements AsyncDisposable {
   readonly #reading: Promise<void>;
   readonly #watching: Promise<void>;
   readonly #cancelled = new Set<RequestId>();
+  readonly #maxUnread: number;
+  readonly #timer = new DeadlineTimer(() => this.#waiting?.deadline, () => this.#expire());
   #nextId = 1;
   #queue: Promise<unknown> = Promise.resolve();
   #waiting?: Waiting;
   #broken?: ProtocolError;
-  #timer?: ReturnType<typeof setTimeout>;
 
   /** Start the server `command` (program and arguments). */
   constructor(command: readonly string[], options: ConnectionOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
+    this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#server = new ServerProcess(command, options);
     this.#reading = this.#read(options.limit ?? 65536, options.splitFrames ?? splitFrames);
     this.#watching = this.#watchExit();
@@ -103,6 +87,11 @@ export class Connection implements AsyncDisposable {
   /** The server's process id, which is also its process-group id. */
   get pid(): number {
     return this.#server.pid;
+  }
+
+  /** The deadline of each request, in milliseconds. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
   }
 
   /** The last lines the server wrote on stderr. */
@@ -119,18 +108,15 @@ export class Connection implements AsyncDisposable {
    * Send a request once the previous one has finished, and resolve with the
    * result the answer function accepts. Rejects with `TimeoutError` when the
    * deadline passes first (and, if `cancellable`, tells the server with
-   * `notifications/cancelled`), or with `ProtocolError` when the reply cannot
-   * be trusted or the server goes away.
+   * `notifications/cancelled`; if it passed before the request could be sent,
+   * nothing is sent), or with `ProtocolError` when the reply cannot be
+   * trusted or the server goes away.
    */
-  request(method: string, params: JsonObject, { cancellable = true } = {}): Promise<JsonObject> {
-    const turn = this.#queue.then(() => this.#exchange(method, params, cancellable));
+  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    const { cancellable = true, deadline } = options;
+    const turn = this.#queue.then(() => this.#exchange(method, params, cancellable, deadline));
     this.#queue = turn.catch(() => {});
-    return turn.then((result) => {
-      if (!isObject(result)) {
-        throw new ProtocolError(`The result of ${method} is not an object: ${String(result)}`);
-      }
-      return result;
-    });
+    return turn;
   }
 
   /** Send a notification. */
@@ -151,7 +137,7 @@ export class Connection implements AsyncDisposable {
    */
   async close(): Promise<Deno.CommandStatus> {
     this.#fail(new ProtocolError("The client is closed"));
-    clearTimeout(this.#timer);
+    this.#timer.stop();
     const status = await this.#server.close();
     await Promise.all([this.#reading, this.#watching]);
     return status;
@@ -162,34 +148,31 @@ export class Connection implements AsyncDisposable {
     await this.close();
   }
 
-  #exchange(method: string, params: JsonObject, cancellable: boolean): Promise<unknown> {
+  #exchange(
+    method: string,
+    params: JsonObject,
+    cancellable: boolean,
+    deadline?: number,
+  ): Promise<JsonObject> {
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    const now = performance.now();
+    deadline ??= now + this.#timeoutMs;
+    if (deadline <= now) {
+      return Promise.reject(
+        new TimeoutError(`${method} was not sent: its ${this.#timeoutMs} ms deadline had passed`),
+      );
+    }
     const id = this.#nextId++;
-    const deadline = performance.now() + this.#timeoutMs;
     return new Promise((resolve, reject) => {
       this.#waiting = { id, method, cancellable, deadline, resolve, reject };
-      this.#timer ??= setTimeout(this.#checkDeadline, this.#timeoutMs);
+      this.#timer.watch(deadline);
       this.#send({ jsonrpc: "2.0", id, method, params });
     });
   }
 
-  /**
-   * The one timer that watches the deadline of whichever request waits. It is
-   * not set and cleared for each request: in Deno 2.9 that added about 20 µs
-   * of CPU to every call, more than the rest of the client's own work (see
-   * BENCHMARKS.md). Every deadline is at least as late as the one the timer
-   * was set for, so when it fires early it only waits again for the time the
-   * waiting request has left.
-   */
-  #checkDeadline = (): void => {
-    this.#timer = undefined;
-    const waiting = this.#waiting;
-    if (waiting === undefined) return;
-    const left = waiting.deadline - performance.now();
-    if (left > 0) {
-      this.#timer = setTimeout(this.#checkDeadline, left);
-      return;
-    }
+  /** End the waiting request with a `TimeoutError`, and tell the server if it may be cancelled. */
+  #expire(): void {
+    const waiting = this.#waiting!;
     this.#waiting = undefined;
     const { id, method, cancellable } = waiting;
     if (cancellable) {
@@ -203,9 +186,25 @@ export class Connection implements AsyncDisposable {
     waiting.reject(
       new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
     );
-  };
+  }
 
+  /**
+   * Write `message` to the server. What the server has not read yet waits in
+   * memory, so a server that asks for replies while never reading (a flood
+   * of pings) would make it grow without end: past `maxUnread` bytes, the
+   * server is no longer trusted and is closed.
+   */
   #send(message: JsonRpcMessage): void {
+    if (this.#server.unread > this.#maxUnread) {
+      this.#fail(
+        new ProtocolError(
+          `The server left more than ${this.#maxUnread.toLocaleString("en")} bytes unread ` +
+            `on its stdin while it kept writing: the client distrusts it, and closes it`,
+        ),
+      );
+      void this.#server.close();
+      return;
+    }
     const line = JSON.stringify(message);
     this.#transcript?.(">", line);
     this.#server.send(encoder.encode(line + "\n")).catch((error) =>
@@ -250,6 +249,11 @@ export class Connection implements AsyncDisposable {
   #receive(frame: Uint8Array): void {
     this.#transcript?.("<", decoder.decode(frame));
     if (this.#broken !== undefined) return;
+    if (frame.length === 0) {
+      // The stdio transport allows nothing on a server's stdout but messages.
+      this.#fail(new ProtocolError("A blank line is not an MCP message, nor part of one"));
+      return;
+    }
     let message: JsonRpcMessage;
     try {
       message = parseMessage(frame);
@@ -258,19 +262,8 @@ export class Connection implements AsyncDisposable {
       return;
     }
     if (!("method" in message)) this.#settle(message);
-    else if ("id" in message) this.#answerServer(message);
+    else if ("id" in message) this.#send(replyToServer(message));
     // Notifications need nothing from this client.
-  }
-
-  /** Answer a server's request: `ping` with `{}`, anything else with "method not found". */
-  #answerServer(request: JsonRpcRequest): void {
-    this.#send(
-      request.method === "ping" ? { jsonrpc: "2.0", id: request.id, result: {} } : {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32601, message: `Method not found: ${request.method}` },
-      },
-    );
   }
 
   #settle(response: JsonRpcResponse): void {
@@ -286,7 +279,13 @@ export class Connection implements AsyncDisposable {
     }
     this.#waiting = undefined;
     try {
-      waiting.resolve(this.#answer(waiting.id, response));
+      const result = this.#answer(waiting.id, response);
+      if (!isObject(result)) {
+        throw new ProtocolError(
+          `The result of ${waiting.method} is not an object: ${JSON.stringify(result)}`,
+        );
+      }
+      waiting.resolve(result);
     } catch (error) {
       this.#broken ??= error instanceof ProtocolError
         ? error

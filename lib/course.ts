@@ -15,8 +15,11 @@ const ROOT = new URL("../", import.meta.url);
 
 /**
  * The folder where learners' work and the servers' logs are kept: `work/` in
- * the project, or the folder named by the `COURSE_WORK` environment variable
- * (the tests and the autograder give each run a folder of its own).
+ * the project; `work/worked/` for a worked edition (a notebook in
+ * `solutions/`, whose kernel runs there), so that an instructor's run never
+ * overwrites a learner's files; or the folder named by the `COURSE_WORK`
+ * environment variable (the tests and the autograder give each run a folder
+ * of its own).
  */
 export const WORK = workFolder();
 
@@ -27,8 +30,19 @@ function workFolder(): URL {
   } catch {
     // Without permission to read the environment, the default stands.
   }
-  if (chosen === undefined || chosen === "") return new URL("work/", ROOT);
+  if (chosen === undefined || chosen === "") {
+    return new URL(inSolutions() ? "work/worked/" : "work/", ROOT);
+  }
   return pathToFileURL(resolve(chosen) + "/");
+}
+
+/** Whether this code runs in `solutions/`, as a worked edition's kernel does. */
+function inSolutions(): boolean {
+  try {
+    return Deno.realPathSync(Deno.cwd()) === Deno.realPathSync(new URL("solutions", ROOT));
+  } catch {
+    return false; // without permission to read the folders, the default stands
+  }
 }
 
 /**

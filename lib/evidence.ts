@@ -61,7 +61,9 @@ export async function evidenceSchema(kind: EvidenceKind): Promise<JsonObject> {
  * ```
  */
 export async function evidenceProblems(kind: EvidenceKind, value: unknown): Promise<string[]> {
-  return schemaProblems(await evidenceSchema(kind), value);
+  // schemaProblems names the checked value "arguments", as a tool call's are: here it is the evidence.
+  return schemaProblems(await evidenceSchema(kind), value)
+    .map((problem) => problem.replace(/^arguments /, `the ${kind} `));
 }
 
 /**

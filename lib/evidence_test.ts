@@ -14,8 +14,15 @@ Deno.test("the lab-02 results schema refuses wrong types, extra keys and a path 
   assert.deepEqual(problems.sort(), [
     "/calls_failed must be >= 0",
     '/transcript_path must match pattern "^[A-Za-z0-9_.-]+$"',
-    "arguments must NOT have additional properties (note)",
+    "the lab-02-results must NOT have additional properties (note)",
   ]);
+});
+
+Deno.test("a submission missing a field is named as the submission, not as a call's arguments", async () => {
+  const problems = await evidenceProblems("ch14-b-submission", { unit: "ch14-b" });
+  assert.ok(problems.length > 0);
+  assert.ok(problems.some((problem) => problem.startsWith("the ch14-b-submission must have")));
+  assert.ok(!problems.some((problem) => problem.includes("arguments")), problems.join("; "));
 });
 
 Deno.test("saveEvidence writes nothing when the value does not match, and says why", async () => {

@@ -9,6 +9,8 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
+import { linearPattern } from "./linear_pattern.ts";
+import { schemaReach } from "./schema_reach.ts";
 
 const KINDS: Record<string, (value: unknown) => boolean> = {
   string: (value) => typeof value === "string",
@@ -66,12 +68,52 @@ export function transferProblems(schema: JsonObject, args: JsonObject): string[]
 const compiled = new WeakMap<JsonObject, ValidateFunction>();
 
 /**
+ * The validator of `schema`, compiled once (the same object gives the same
+ * validator) in bounded time, as {@linkcode schemaProblems} describes, and
+ * throwing as it does when the schema cannot be used. Compiling takes
+ * milliseconds; a client compiles the schemas it will use before any call's
+ * deadline starts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "object", required: ["text"] };
+ * assert.equal(compileSchema(schema), compileSchema(schema));
+ * assert.equal(compileSchema(schema)({ text: "hi" }), true);
+ * ```
+ */
+export function compileSchema(schema: JsonObject): ValidateFunction {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    schemaReach(schema);
+    const options = {
+      allErrors: true,
+      strict: false,
+      logger: false,
+      code: { regExp: linearPattern },
+    } as const;
+    const is2020 = String(schema.$schema ?? "").includes("2020-12");
+    validate = (is2020 ? new Ajv2020(options) : new Ajv(options)).compile(schema);
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+/**
  * The problems ajv finds with `args` under `schema`, one readable line each
  * (`/tubs must be integer`); `[]` when the arguments are valid. Schemas that
  * declare the 2020-12 dialect are read as such, all others as draft-07, the
- * dialect most MCP servers advertise. Throws `Error` when the schema itself
- * is invalid. Each schema is compiled once, on its own, so two servers that
- * reuse an `$id` do not collide.
+ * dialect most MCP servers advertise. Each schema is compiled once, on its
+ * own, so two servers that reuse an `$id` do not collide.
+ *
+ * The schema is a server's, so it is checked before it is used: its time to
+ * check a value must be bounded. Its patterns run on RE2 ({@linkcode linearPattern}),
+ * in time linear in the text, and its references must not make one value
+ * meet more than 10,000 schema nodes ({@linkcode schemaReach}). Throws
+ * `SyntaxError` for a pattern RE2 cannot run or a reference it does not
+ * follow, `RangeError` for a schema past those bounds, and `Error` for an
+ * invalid schema.
  *
  * @example
  * ```ts
@@ -80,16 +122,12 @@ const compiled = new WeakMap<JsonObject, ValidateFunction>();
  * const schema = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
  * assert.deepEqual(schemaProblems(schema, { text: "one two" }), []);
  * assert.deepEqual(schemaProblems(schema, { text: 5 }), ["/text must be string"]);
+ * const hostile = { properties: { text: { pattern: "^(a+)+$" } } };
+ * assert.equal(schemaProblems(hostile, { text: "a".repeat(40) + "!" }).length, 1);
  * ```
  */
 export function schemaProblems(schema: JsonObject, args: unknown): string[] {
-  let validate = compiled.get(schema);
-  if (validate === undefined) {
-    const options = { allErrors: true, strict: false, logger: false } as const;
-    const is2020 = String(schema.$schema ?? "").includes("2020-12");
-    validate = (is2020 ? new Ajv2020(options) : new Ajv(options)).compile(schema);
-    compiled.set(schema, validate);
-  }
+  const validate = compileSchema(schema);
   if (validate(args)) return [];
   return (validate.errors ?? []).map((error) => {
     const where = error.instancePath || "arguments";

@@ -101,3 +101,26 @@ Deno.test("schemaProblems keeps schemas that share an $id apart", () => {
 Deno.test("schemaProblems throws on a schema that is not valid", () => {
   assert.throws(() => schemaProblems({ type: "no-such-type" }, {}));
 });
+
+Deno.test("schemaProblems runs a server's patterns in linear time", () => {
+  const schema = { properties: { text: { type: "string", pattern: "^(a+)+$" } } };
+  assert.deepEqual(schemaProblems(schema, { text: "a".repeat(40) + "!" }), [
+    '/text must match pattern "^(a+)+$"',
+  ]);
+  const names = { patternProperties: { "^(x+)+$": { type: "integer" } } };
+  assert.deepEqual(schemaProblems(names, { ["x".repeat(40)]: "one" }), [
+    `/${"x".repeat(40)} must be integer`,
+  ]);
+});
+
+Deno.test("schemaProblems refuses a schema it cannot check in bounded time", () => {
+  assert.throws(
+    () => schemaProblems({ properties: { a: { pattern: "(a)\\1" } } }, {}),
+    SyntaxError,
+  );
+  const loop = {
+    definitions: { n: { items: { $ref: "#/definitions/n" } } },
+    $ref: "#/definitions/n",
+  };
+  assert.throws(() => schemaProblems(loop, []), RangeError);
+});

@@ -83,6 +83,7 @@ export class ServerProcess {
   readonly #stop = new AbortController();
   readonly #steps: CloseStep[] = [];
   #closing?: Promise<Deno.CommandStatus>;
+  #unread = 0;
 
   /** Start `command` (program and arguments). Throws `Deno.errors.NotFound` if it does not exist. */
   constructor(command: readonly string[], options: ServerProcessOptions = {}) {
@@ -114,7 +115,13 @@ export class ServerProcess {
 
   /** Write `bytes` to the server's stdin, after anything written before. */
   send(bytes: Uint8Array): Promise<void> {
-    return this.#writer.write(bytes);
+    this.#unread += bytes.length;
+    return this.#writer.write(bytes).then(() => void (this.#unread -= bytes.length));
+  }
+
+  /** How many bytes sent are still waiting for the server to read them, in this process's memory. */
+  get unread(): number {
+    return this.#unread;
   }
 
   /** The last lines the server wrote on stderr. */

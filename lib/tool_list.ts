@@ -12,6 +12,8 @@ export interface Tool extends JsonObject {
   name: string;
   description?: string;
   inputSchema: JsonObject;
+  /** The schema of its `structuredContent`, if it promises one. */
+  outputSchema?: JsonObject;
 }
 
 /** Fetches one page of `tools/list`: the first when `cursor` is undefined. */
@@ -20,7 +22,8 @@ export type FetchToolPage = (cursor: string | undefined) => Promise<JsonObject>;
 /**
  * Every tool on every page, by name, following `nextCursor` until a page has
  * none. Throws `ProtocolError` for a page without a `tools` list, a tool
- * without a name or an object `inputSchema`, a name advertised twice, a
+ * without a name or an object `inputSchema`, an `outputSchema` that is not
+ * an object, a name advertised twice, a
  * cursor that is not a string or was given before, or more than `maxPages`
  * pages.
  *
@@ -52,7 +55,8 @@ export async function collectTools(
     for (const tool of result.tools) {
       if (!isTool(tool)) {
         throw new ProtocolError(
-          `An advertised tool needs a name and an object inputSchema: ${JSON.stringify(tool)}`,
+          `An advertised tool needs a name, an object inputSchema, and an outputSchema that ` +
+            `is an object if it has one: ${JSON.stringify(tool)}`,
         );
       }
       if (tools.has(tool.name)) {
@@ -74,5 +78,6 @@ export async function collectTools(
 }
 
 function isTool(value: unknown): value is Tool {
-  return isObject(value) && typeof value.name === "string" && isObject(value.inputSchema);
+  return isObject(value) && typeof value.name === "string" && isObject(value.inputSchema) &&
+    (value.outputSchema === undefined || isObject(value.outputSchema));
 }

@@ -1,17 +1,25 @@
 /**
- * What a `tools/call` result says: its text, or the failure it reports.
+ * What a `tools/call` result says, as text: the whole of its answer, or the
+ * failure it reports, and never a part of it that could pass for the whole.
  *
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
+import { describeContent } from "./content.ts";
 import { ProtocolError, ToolError } from "./errors.ts";
-import { isObject, type JsonObject } from "./jsonrpc.ts";
+import type { JsonObject } from "./jsonrpc.ts";
 
 /**
  * The text of the `tools/call` result `result` from the tool `name` (its text
- * items joined by newlines). Throws `ToolError` with that text when the result
- * has `isError: true`, and `ProtocolError` when it has no content list or no
- * text in it.
+ * items joined by newlines), for a result that has been checked (see
+ * `checkToolResult`). Throws `ToolError` with that text when the result has
+ * `isError: true`. Throws `ProtocolError` when the answer is not all text
+ * (an image, a resource: returning only the text beside it would hand back
+ * part of the answer as if it were the whole), when there is no text, or
+ * when the text does not agree with the result's `structuredContent` (it
+ * must be the same JSON). A result with `structuredContent` and no text
+ * gives that JSON as its text.
  *
  * @example
  * ```ts
@@ -24,15 +32,45 @@ import { isObject, type JsonObject } from "./jsonrpc.ts";
  * ```
  */
 export function toolText(name: string, result: JsonObject): string {
-  if (!Array.isArray(result.content)) {
-    throw new ProtocolError(`The result of ${name} has no content list`);
-  }
-  const texts = result.content
-    .filter((item) => isObject(item) && item.type === "text" && typeof item.text === "string")
-    .map((item) => item.text as string);
+  const content = result.content as JsonObject[];
+  const texts = content.filter((item) => item.type === "text").map((item) => item.text as string);
   if (result.isError === true) {
     throw new ToolError(texts.join("\n") || `${name} reported an error without text`);
   }
-  if (texts.length === 0) throw new ProtocolError(`The result of ${name} has no text content`);
-  return texts.join("\n");
+  const others = content.flatMap((item, index) =>
+    item.type === "text" ? [] : [`content[${index}] is ${describeContent(item)}`]
+  );
+  if (others.length > 0) {
+    throw new ProtocolError(
+      `The result of ${name} holds more than text: ${others.join(", ")}; this client answers ` +
+        "only with text, so it refuses the result rather than hand back part of it",
+    );
+  }
+  const structured = result.structuredContent;
+  if (texts.length === 0) {
+    if (structured !== undefined) return JSON.stringify(structured);
+    throw new ProtocolError(`The result of ${name} has no text content`);
+  }
+  const text = texts.join("\n");
+  if (structured !== undefined && !agrees(text, structured)) {
+    throw new ProtocolError(
+      `The text of ${name}'s result does not agree with its structuredContent: the text is ${
+        preview(text)
+      }, the structuredContent ${preview(JSON.stringify(structured))}`,
+    );
+  }
+  return text;
+}
+
+/** Whether `text` is the JSON of `value`, whatever its spacing and key order. */
+function agrees(text: string, value: unknown): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 80 ? text.slice(0, 80) + "…" : text);
 }

@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../lib/client.ts";
+import { Connection } from "../lib/connection.ts";
 import { freshLog, serverCommand } from "../lib/course.ts";
 import { TimeoutError } from "../lib/errors.ts";
 
@@ -36,4 +37,16 @@ Deno.test("after a timeout, the next call has a full deadline of its own", async
     const waited = performance.now() - sent;
     assert.ok(waited >= timeoutMs, `${text} timed out after ${waited} ms`);
   }
+});
+
+Deno.test("a request whose deadline passed before its turn fails, and nothing is sent", async () => {
+  const sent: string[] = [];
+  await using connection = new Connection(serverCommand("normal", await freshLog("test-late")), {
+    transcript: (direction, line) => direction === ">" && sent.push(line),
+  });
+  await assert.rejects(
+    connection.request("ping", {}, { deadline: performance.now() - 1 }),
+    (error: Error) => error instanceof TimeoutError && /ping was not sent/.test(error.message),
+  );
+  assert.deepEqual(sent, []);
 });

@@ -162,3 +162,32 @@ Deno.test("Deno's flags hold the everything server to what it needs", async (t) 
     });
   });
 });
+
+Deno.test("the everything server's structured, image and link results", async (t) => {
+  await t.step("its pinned package is in the cache", cachePinnedPackages);
+  await t.step("structured content checked; more than text refused, by name", async () => {
+    const allowed = ["get-structured-content", "get-tiny-image", "get-resource-links"];
+    await session(everythingCommand(), { allowed }, async (client) => {
+      await client.initialize();
+      const tools = await client.listTools();
+      assert.equal(tools["get-structured-content"].outputSchema?.type, "object");
+      // Its text is the JSON of its structuredContent, which its outputSchema accepts.
+      const weather = JSON.parse(
+        await client.callTool("get-structured-content", { location: "Chicago" }),
+      );
+      assert.deepEqual(Object.keys(weather).sort(), ["conditions", "humidity", "temperature"]);
+      // An image beside a text is not an answer a text can carry: refused, not cut down.
+      await assert.rejects(client.callTool("get-tiny-image"), (error: Error) => {
+        assert.ok(error instanceof ProtocolError, `${error}`);
+        assert.match(
+          error.message,
+          /holds more than text: content\[1\] is an image \(image\/png\)/,
+        );
+        return true;
+      });
+      // Such a refusal is not the server's fault: the connection is still trusted.
+      await assert.rejects(client.callTool("get-resource-links", { count: 2 }), /resource link/);
+      assert.ok(await client.callTool("get-structured-content", { location: "New York" }));
+    });
+  });
+});

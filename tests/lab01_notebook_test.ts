@@ -11,15 +11,9 @@ import { grammarServerForLab02 } from "../lib/course.ts";
 import { evidenceProblems } from "../lib/evidence.ts";
 import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES } from "../lib/judges/expected.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
-import { reportLine, run } from "./_notebooks.ts";
+import { reportLine, run, statuses } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-
-/** The status column of a grade table the notebook printed as text. */
-function statuses(table: string): string[] {
-  return table.split("\n").map((line) => line.trim().split(/\s+/).at(-1)!)
-    .filter((word) => ["PASS", "FAIL", "UNFINISHED"].includes(word));
-}
 
 async function submissionOf(work: string): Promise<Record<string, unknown>> {
   const submission = JSON.parse(

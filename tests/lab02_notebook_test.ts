@@ -16,7 +16,7 @@ import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_c
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { grammarServersRunning } from "./_helpers.ts";
-import { pictures, reportLine, run } from "./_notebooks.ts";
+import { pictures, reportLine, run, statuses } from "./_notebooks.ts";
 
 const root = new URL("../", import.meta.url);
 const SAVED = ["manifest.json", "results.json", "transcript.readable.txt", "transcript.txt"];
@@ -43,12 +43,6 @@ async function contents(folder: string, prefix = ""): Promise<string[]> {
     }
   }
   return found.sort();
-}
-
-/** The status column of a grade table the notebook printed as text. */
-function statuses(table: string): string[] {
-  return table.split("\n").map((line) => line.trim().split(/\s+/).at(-1)!)
-    .filter((word) => ["PASS", "FAIL", "UNFINISHED"].includes(word));
 }
 
 /** The saved files of a run, as text, and its manifest without its time stamp. */

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { Client, type ClientOptions } from "../lib/client.ts";
+import type { JsonObject } from "../lib/jsonrpc.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { endMarked, markedProcesses, newMark, until } from "./_marked.ts";
 import { fileURLToPath } from "node:url";
@@ -26,6 +27,8 @@ export interface Misbehaviour {
   command: (mark: string) => string[];
   /** Client options beyond the defaults (`echo` allowed, a 60-second deadline). */
   options?: ClientOptions;
+  /** The arguments `echo` is called with. @default {{ text: "hi" }} */
+  call?: JsonObject;
   /**
    * How the client comes out of initialize, listTools, then `echo({text: "hi"})`:
    * `answered`, or `ERROR at STEP` (the error's class name, and the step it ended).
@@ -63,6 +66,16 @@ const starting = (name: string) => (mark: string) => {
 
 const received = (wire: string[], method: string) =>
   wire.filter((line) => line.startsWith("< ") && JSON.parse(line.slice(2)).method === method);
+
+/** The fixture that replies to a call with `result` instead of the echo's own. */
+const replying = (result: unknown) => scenario("result", JSON.stringify(result));
+
+/** The fixture whose echo has an outputSchema, replying with `result`. */
+const structured = (result: unknown) => scenario("structured", JSON.stringify(result));
+
+const text = (text: unknown) => ({ type: "text", text });
+
+const MALFORMED = "ProtocolError at tools/call";
 
 const idOfWrongType = (id: string): Misbehaviour => ({
   does: `answers with the id \`${id}\``,
@@ -145,6 +158,50 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
   idOfWrongType("null"),
   idOfWrongType("3.5"),
   idOfWrongType("[3]"),
+  // Hostile schemas: each is the server's own, so each is untrusted input.
+  {
+    does: 'advertises `pattern: "^(a+)+$"` for the text, and is called with 40 `a`s and `!` ' +
+      "(deadline 2 s)",
+    command: scenario("pattern", "^(a+)+$"),
+    options: { timeoutMs: 2000 },
+    call: { text: "a".repeat(40) + "!" },
+    outcome: MALFORMED,
+    says:
+      /Arguments for echo do not match its inputSchema: \/text must match pattern "\^\(a\+\)\+\$"/,
+    ended: "exit 0",
+  },
+  {
+    does: 'advertises `pattern: "^([a-zA-Z]+ ?)*$"`, and is called with ' +
+      '"vanilla stock needs review by the end of today!" (deadline 2 s)',
+    command: scenario("pattern", "^([a-zA-Z]+ ?)*$"),
+    options: { timeoutMs: 2000 },
+    call: { text: "vanilla stock needs review by the end of today!" },
+    outcome: MALFORMED,
+    says: /\/text must match pattern/,
+    ended: "exit 0",
+  },
+  {
+    does: 'advertises a pattern with a backreference, `"^(a)\\1$"`',
+    command: scenario("pattern", "^(a)\\1$"),
+    outcome: MALFORMED,
+    says:
+      /The inputSchema of echo cannot be checked: the pattern "\^\(a\)\\\\1\$" needs a backtracking engine/,
+    ended: "exit 0",
+  },
+  {
+    does: 'advertises a pattern with a lookahead, `"^(?=h)"`',
+    command: scenario("pattern", "^(?=h)"),
+    outcome: MALFORMED,
+    says: /the pattern "\^\(\?=h\)" needs a backtracking engine/,
+    ended: "exit 0",
+  },
+  {
+    does: "advertises 2 KB of references that fan out, two to a level, 30 levels deep",
+    command: scenario("reference-fan-out"),
+    outcome: MALFORMED,
+    says: /cannot be checked in bounded time: one value could meet more than 10,000 schema nodes/,
+    ended: "exit 0",
+  },
   // The conversation
   {
     does: "sends 10,000 notifications before its reply",
@@ -161,6 +218,21 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     command: scenario("server-requests"),
     outcome: "answered",
     says: /"id":"server-1","result":\{\}.*"id":"server-2","error":\{"code":-32601/,
+    ended: "exit 0",
+  },
+  {
+    does: "floods `ping` requests during a call, and never reads again",
+    command: scenario("ping-flood"),
+    options: { graceMs: 200 },
+    outcome: MALFORMED,
+    says: /left more than 262,144 bytes unread.*distrusts it, and closes it/,
+    ended: "SIGTERM",
+  },
+  {
+    does: "writes a blank line before its reply",
+    command: scenario("blank-line"),
+    outcome: MALFORMED,
+    says: /A blank line is not an MCP message/,
     ended: "exit 0",
   },
   {
@@ -194,6 +266,75 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     options: { maxPages: 5 },
     outcome: "ProtocolError at tools/list",
     says: /tools\/list went on past 5 pages/,
+    ended: "exit 0",
+  },
+  // Results
+  {
+    does: 'reports its failure with `"isError": "true"`, a string',
+    command: replying({ content: [text("no such order")], isError: "true" }),
+    outcome: MALFORMED,
+    says: /"isError" must be a boolean, not "true"/,
+    ended: "exit 0",
+  },
+  {
+    does: 'replies with `{ "type": "text", "text": 42 }`',
+    command: replying({ content: [text(42)] }),
+    outcome: MALFORMED,
+    says: /content\[0\] is a text item whose "text" is not a string/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with an image item without its data",
+    command: replying({ content: [{ type: "image", mimeType: "image/png" }] }),
+    outcome: MALFORMED,
+    says: /content\[0\] is an image item whose "data" is not a string/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with a text and an embedded resource that holds the answer",
+    command: replying({
+      content: [text("the answer is attached"), {
+        type: "resource",
+        resource: { uri: "file:///answer.txt", mimeType: "text/plain", text: "hi" },
+      }],
+    }),
+    outcome: MALFORMED,
+    says: /holds more than text: content\[1\] is a resource \(file:\/\/\/answer.txt\)/,
+    ended: "exit 0",
+  },
+  {
+    does: "has an outputSchema, and replies with `structuredContent` that breaks it",
+    command: structured({ content: [text('{"echoed":42}')], structuredContent: { echoed: 42 } }),
+    outcome: MALFORMED,
+    says: /its structuredContent does not match the tool's outputSchema: \/echoed must be string/,
+    ended: "exit 0",
+  },
+  {
+    does: "has an outputSchema, and replies without `structuredContent`",
+    command: structured({ content: [text("hi")] }),
+    outcome: MALFORMED,
+    says: /the tool has an outputSchema, but the result has no structuredContent/,
+    ended: "exit 0",
+  },
+  {
+    does:
+      "has an outputSchema, and replies with a text that disagrees with its `structuredContent`",
+    command: structured({
+      content: [text('{"echoed":"bye"}')],
+      structuredContent: { echoed: "hi" },
+    }),
+    outcome: MALFORMED,
+    says: /does not agree with its structuredContent/,
+    ended: "exit 0",
+  },
+  {
+    does: "has an outputSchema, and replies with `structuredContent` and the same as text",
+    command: structured({
+      content: [text('{"echoed":"hi"}')],
+      structuredContent: { echoed: "hi" },
+    }),
+    outcome: "answered",
+    says: /^\{"echoed":"hi"\}$/,
     ended: "exit 0",
   },
   // The process
@@ -279,7 +420,7 @@ export async function tryMisbehaviour(misbehaviour: Misbehaviour): Promise<Obser
       step = "tools/list";
       await client.listTools();
       step = "tools/call";
-      said = await client.callTool("echo", { text: "hi" });
+      said = await client.callTool("echo", misbehaviour.call ?? { text: "hi" });
     } catch (error) {
       outcome = `${(error as Error).name} at ${step}`;
       said = (error as Error).message;

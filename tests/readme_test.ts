@@ -13,8 +13,10 @@ Deno.test("CI runs exactly the README's test command", async () => {
   assert.ok(ci.includes(test), `.ci/run does not run: ${test}`);
 });
 
-Deno.test("the README's first command runs the course", async () => {
+Deno.test("the README starts with the learner's way in, then the command that runs the course", async () => {
   const readme = await read("README.md");
-  const first = readme.match(/```sh\n(.*)\n```/)?.[1];
-  assert.equal(first, "sh tools/setup.sh && deno task course");
+  const commands = [...readme.matchAll(/```sh\n(.*)\n```/g)].map((match) => match[1]);
+  assert.equal(commands[0], "sh tools/setup.sh && deno task lab");
+  assert.ok(commands.includes("sh tools/setup.sh && deno task course"));
+  assert.match(readme, /### When you are stuck/);
 });

@@ -1,11 +1,13 @@
 /**
  * Execute a notebook headlessly with the Deno kernel through Jupyter's own
- * executor (`jupyter nbconvert --execute`), and read what its cells printed.
+ * executor (`jupyter nbconvert --execute`, from the course's virtual environment
+ * when it has one), and read what its cells printed.
  *
  * @module
  */
 
 import { type Cell, type Notebook, parseNotebook } from "./editions/notebook.ts";
+import { jupyterCommand } from "./jupyter/jupyter.ts";
 
 /** Options for {@linkcode runNotebook}. */
 export interface RunNotebookOptions {
@@ -43,7 +45,7 @@ export async function runNotebook(
 ): Promise<NotebookRun> {
   const outputDir = await Deno.makeTempDir({ prefix: "notebook-run-" });
   try {
-    const { code, stderr } = await new Deno.Command("jupyter", {
+    const { code, stderr } = await new Deno.Command(jupyterCommand(), {
       args: [
         "nbconvert",
         "--to",

@@ -1,13 +1,23 @@
 #!/bin/sh
-# Install what the course needs on a fresh Debian machine with Node and npm,
-# skipping whatever is already there. Run it from anywhere:
+# Install what the course needs on a fresh Debian machine with Node, npm and
+# Python 3, skipping whatever is already there. Run it from anywhere:
 #
-#     sh tools/setup.sh          # Deno, Jupyter's executor and the Deno kernel
-#     sh tools/setup.sh test     # the same, and for the browser test the classic
-#                                # Notebook server and Chromium
+#     sh tools/setup.sh          # Deno, JupyterLab with Jupyter's executor, the Deno kernel
+#     sh tools/setup.sh test     # the same, and Debian's Chromium for the browser test
+#
+# JupyterLab, nbclient and nbconvert come from PyPI, pinned in
+# tools/jupyter/requirements.txt and constraints.txt, into a virtual
+# environment in the course folder (.venv/, ignored by git): Debian's own
+# Python refuses `pip install`, and Debian 12 packages no JupyterLab. Where
+# PyPI cannot be reached, Debian's nbconvert and nbclient stand in for the
+# headless runs (`deno task course`, `deno task test`); `deno task lab` and the
+# browser test then say what is missing.
 set -eu
 
 WANT=${1:-course}
+COURSE=$(cd "$(dirname "$0")/.." && pwd)
+VENV="$COURSE/.venv"
+PINS="$COURSE/tools/jupyter"
 
 DENO_VERSION=2.9.6
 
@@ -19,6 +29,13 @@ as_root() {
   fi
 }
 
+apt_install() {
+  if ! command -v apt-get >/dev/null 2>&1; then return 1; fi
+  say "installing from Debian's packages: $*"
+  as_root apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@"
+}
+
 if ! command -v deno >/dev/null 2>&1; then
   say "installing Deno $DENO_VERSION from the npm registry"
   npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
@@ -28,14 +45,25 @@ case "$(deno --version | head -n 1)" in
   *) say "warning: the course is built for Deno 2.9; found $(deno --version | head -n 1)" >&2 ;;
 esac
 
-# Jupyter's own executor runs the notebooks headlessly (nbconvert and nbclient).
-if ! command -v jupyter-nbconvert >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1; then
-    say "installing Jupyter's executor from Debian's packages"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq jupyter-nbconvert python3-nbclient
+# JupyterLab and Jupyter's executor, from PyPI into .venv/. The stamp records
+# which pins the environment was made from, so a change of pins remakes it.
+stamp="$VENV/.course-pins"
+pins=$(cat "$PINS/requirements.txt" "$PINS/constraints.txt")
+if [ ! -x "$VENV/bin/jupyter-lab" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$pins" ]; then
+  python=$(command -v python3 || true)
+  if [ -z "$python" ]; then apt_install python3 python3-venv; python=python3; fi
+  if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepip' 2>/dev/null; then
+    apt_install python3-venv || true
+  fi
+  say "installing JupyterLab, nbclient and nbconvert from PyPI into $VENV"
+  rm -rf "$VENV"
+  if "$python" -m venv "$VENV" &&
+    "$VENV/bin/pip" install --quiet --disable-pip-version-check \
+      -r "$PINS/requirements.txt" -c "$PINS/constraints.txt"; then
+    printf '%s' "$pins" >"$stamp"
   else
-    say "please install Jupyter's nbconvert and nbclient (pip install nbconvert nbclient)"; exit 1
+    rm -rf "$VENV"
+    say "warning: could not install from PyPI; JupyterLab (deno task lab) and the browser test need it" >&2
   fi
 fi
 
@@ -49,28 +77,24 @@ if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.j
   npm install --prefix "$INSPECTOR_DIR" --no-save --ignore-scripts --no-fund --no-audit --loglevel=error
 fi
 
-# The browser test (deno task test:browser) opens the notebooks in the classic
-# Notebook server (Debian 12 does not package JupyterLab) and drives Debian's
-# headless Chromium; playwright-core, from npm, never downloads a browser.
-if [ "$WANT" = test ]; then
-  missing=""
-  command -v jupyter-notebook >/dev/null 2>&1 || missing="$missing jupyter-notebook"
-  [ -x /usr/bin/chromium ] || missing="$missing chromium"
-  if [ -n "$missing" ]; then
-    if command -v apt-get >/dev/null 2>&1; then
-      say "installing for the browser test from Debian's packages:$missing"
-      as_root apt-get update -qq
-      # shellcheck disable=SC2086 # one word per package
-      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq $missing
-    else
-      say "please install the classic Jupyter Notebook and Chromium:$missing"; exit 1
-    fi
-  fi
+# Without the virtual environment, Debian's executor runs the notebooks headless.
+if [ ! -x "$VENV/bin/jupyter-nbconvert" ] && ! command -v jupyter-nbconvert >/dev/null 2>&1; then
+  apt_install jupyter-nbconvert python3-nbclient ||
+    { say "please install Jupyter's nbconvert and nbclient"; exit 1; }
+fi
+
+# The browser test (deno task test:browser) drives Debian's headless Chromium
+# with playwright-core, from npm, which never downloads a browser.
+if [ "$WANT" = test ] && [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium || { say "please install Chromium at /usr/bin/chromium"; exit 1; }
 fi
 
 # The Deno kernel, registered for this user (quick, and safe to repeat).
 NO_COLOR=1 deno jupyter --install --force >/dev/null 2>&1 || { say "deno jupyter --install failed"; exit 1; }
-say "ready: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | head -n 1 | sed 's/^/nbconvert /')"
-if [ "$WANT" = test ]; then
-  say "for the browser test: jupyter-notebook $(jupyter-notebook --version 2>/dev/null), $(/usr/bin/chromium --version 2>/dev/null)"
+
+if [ -x "$VENV/bin/jupyter-lab" ]; then
+  say "ready: $(deno --version | head -n 1), JupyterLab $("$VENV/bin/jupyter-lab" --version) in .venv/"
+else
+  say "ready for headless runs: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | sed 's/^/nbconvert /') from Debian"
 fi
+if [ "$WANT" = test ]; then say "for the browser test: $(/usr/bin/chromium --version 2>/dev/null)"; fi

@@ -15,6 +15,7 @@ export const CHROMIUM_FLAGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  "--disable-quic",
 ];
 
 /** A headless Chromium with a profile of its own, closed and removed on dispose. */

@@ -88,7 +88,14 @@ export async function collectLearners(
       continue;
     }
     if (!info.isDirectory) {
-      const learner = await learnerFrom(path, [path], true, unitOverride, found.problems);
+      const learner = await learnerFrom(
+        path,
+        [path],
+        true,
+        unitOverride,
+        found.problems,
+        found.notes,
+      );
       if (learner !== undefined) found.learners.push(learner);
       continue;
     }
@@ -96,7 +103,14 @@ export async function collectLearners(
     const folders = await isLearnerFolder(root) ? [root] : await learnerFolders(root, found.notes);
     for (const folder of folders) {
       const files = await filesUnder(folder, found.notes);
-      const learner = await learnerFrom(folder, files, false, unitOverride, found.problems);
+      const learner = await learnerFrom(
+        folder,
+        files,
+        false,
+        unitOverride,
+        found.problems,
+        found.notes,
+      );
       if (learner !== undefined) found.learners.push(learner);
     }
   }
@@ -110,6 +124,7 @@ async function learnerFrom(
   named: boolean,
   unitOverride: string | undefined,
   problems: InputProblem[],
+  notes: string[],
 ): Promise<Learner | undefined> {
   const byUnit = new Map<string, Submission>();
   for (const file of files) {
@@ -127,12 +142,20 @@ async function learnerFrom(
     const submission = byUnit.get(read.unit) ?? { unit: read.unit };
     byUnit.set(read.unit, submission);
     if ("code" in read) {
-      if (submission.code !== undefined) {
-        problems.push({
-          path: file,
-          problem: `a second piece of code for ${read.unit} beside ${submission.code.path}`,
-        });
-      } else submission.code = read.code;
+      if (submission.code === undefined) submission.code = read.code;
+      else {
+        const chosen = preferredCode(read.unit, submission.code.path, read.code.path);
+        if (chosen === undefined) {
+          problems.push({
+            path: file,
+            problem: `a second piece of code for ${read.unit} beside ${submission.code.path}`,
+          });
+        } else {
+          const other = chosen === file ? submission.code.path : file;
+          notes.push(`skipped ${other}: ${chosen} is the learner's ${read.unit}`);
+          if (chosen === file) submission.code = read.code;
+        }
+      }
     } else if (submission.evidence === undefined) {
       submission.evidence = read.evidence;
     } else {
@@ -148,6 +171,24 @@ async function learnerFrom(
   if (byUnit.size === 0) return undefined;
   const submissions = [...byUnit.values()].sort((a, b) => compare(a.unit, b.unit));
   return { name, submissions };
+}
+
+/**
+ * Of two notebooks or modules for a unit, the learner's own: the one in
+ * their `work/` (where `deno task lab` puts their copies) over a handout in
+ * `notebooks/`, then the one named for the unit (`ch14-b.ipynb`) over a
+ * backup (`ch14-b.before-2026-11-30T10-00.ipynb`); undefined when neither
+ * rule tells them apart.
+ */
+function preferredCode(unit: string, first: string, second: string): string | undefined {
+  const rules = [
+    (path: string) => path.split("/").includes("work"),
+    (path: string) => /^[^.]+\.(ipynb|ts)$/.test(basename(path)) && basename(path).startsWith(unit),
+  ];
+  for (const rule of rules) {
+    if (rule(first) !== rule(second)) return rule(first) ? first : second;
+  }
+  return undefined;
 }
 
 /**

@@ -26,13 +26,31 @@ try {
     `${target}/deno.json`,
     JSON.stringify(learnersConfig(config), null, 2) + "\n",
   );
-  await Deno.copyFile(new URL("tools/release/README.md", root), `${target}/README.md`);
+  await Deno.writeTextFile(`${target}/README.md`, await learnersReadme());
   await Deno.writeTextFile(`${target}/.gitignore`, "/work/*\n!/work/.gitkeep\n/.venv/\n");
   await Deno.writeTextFile(`${target}/${MARK}`, `built from the instructors' repository\n`);
   console.log(`release: ${files.length + 3} files in ${target}`);
 } catch (error) {
   console.error(`release: ${(error as Error).message}`);
   Deno.exit(1);
+}
+
+/**
+ * The learners' README: its own opening, then the learners' path from the
+ * instructors' README (its "Learners:" section, up to the next section), so
+ * that the two never say different things.
+ */
+async function learnersReadme(): Promise<string> {
+  const opening = await Deno.readTextFile(new URL("tools/release/README.md", root));
+  const readme = await Deno.readTextFile(new URL("README.md", root));
+  const start = readme.indexOf("\n## Learners:");
+  const end = readme.indexOf("\n## ", start + 1);
+  if (start === -1 || end === -1) throw new Error('README.md has no "## Learners:" section');
+  const path = readme.slice(start + 1, end).replace(
+    /^Learners get the learners' release.*\n\n/m,
+    "",
+  );
+  return opening.replace(/<!-- The learners' path.*-->\n/, path);
 }
 
 /** Make `folder` ready: create it, or empty a release built here before; refuse anything else. */

@@ -17,14 +17,21 @@ const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
 const FILES = [
   "deno.lock",
   "tools/setup.sh",
-  "requirements.txt",
+  "tools/jupyter/requirements.txt",
+  "tools/jupyter/constraints.txt",
   "work/.gitkeep",
   // Lab 01's fourth judge, installed by tools/setup.sh.
   "tools/inspector/package.json",
   "tools/inspector/package-lock.json",
 ];
-/** Programs of the grader (and what its sandbox runs), whose local imports come too. */
-const PROGRAMS = ["tools/grade.ts", "tools/grading/sandbox_runner.ts", ...SANDBOX_FILES];
+/** Programs a learner runs (the grader for a self-check, JupyterLab, a fresh starter), with what the grader's sandbox runs; their local imports come too. */
+const PROGRAMS = [
+  "tools/lab.ts",
+  "tools/starter.ts",
+  "tools/grade.ts",
+  "tools/grading/sandbox_runner.ts",
+  ...SANDBOX_FILES,
+];
 /** What must never be in the release, whatever imports it. */
 const NEVER = /^(solutions|holdouts|tests|bench)\//;
 

@@ -6,7 +6,7 @@
  */
 
 /** The tasks a learner's copy keeps: those whose files it holds. */
-const LEARNER_TASKS = ["grade", "lab"];
+const LEARNER_TASKS = ["grade", "lab", "starter"];
 
 /**
  * `config` with its tasks narrowed to the learners' ones; every other setting

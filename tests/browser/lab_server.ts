@@ -1,13 +1,15 @@
-// Debian's classic Jupyter Notebook server, started for the browser test: on
-// 127.0.0.1, a free port and a random token, serving a folder read-only (see
-// read_only_config.py) with the kernels it starts marked in their environment,
+// JupyterLab 4 from the course's virtual environment, started for the browser
+// test: on 127.0.0.1, a free port and a random token, serving a folder
+// read-only (see lab_config.py) with settings of its own (no autosave, every
+// cell kept on the page), the kernels it starts marked in their environment,
 // and stopped with every one of those kernels, whatever happened.
 
-import { readStat, signalGroup } from "../../lib/process_group.ts";
 import { fileURLToPath } from "node:url";
+import { readStat, signalGroup } from "../../lib/process_group.ts";
+import { VENV } from "../../tools/jupyter/jupyter.ts";
 
-/** Options for {@linkcode startNotebookServer}. */
-export interface NotebookServerOptions {
+/** Options for {@linkcode startLabServer}. */
+export interface LabServerOptions {
   /** Extra environment for the server and its kernels, such as `COURSE_WORK`. @default {{}} */
   env?: Record<string, string>;
   /** Where the server's own log is written (kept for people to read). */
@@ -16,9 +18,9 @@ export interface NotebookServerOptions {
   startMs?: number;
 }
 
-/** A running Notebook server. */
-export interface NotebookServer {
-  /** The address that opens the notebook at `path` (in the served folder), with the token. */
+/** A running JupyterLab server. */
+export interface LabServer {
+  /** The address that opens the notebook at `path` (in the served folder) in JupyterLab. */
   notebookUrl(path: string): string;
   /** Stop the server and every kernel it started; the processes it had to kill. */
   close(): Promise<string[]>;
@@ -38,15 +40,31 @@ const WATCHDOG = [
   'wait "$server"',
 ].join("\n");
 
-/** Start `jupyter-notebook` serving `root`, and resolve once it answers. */
-export async function startNotebookServer(
+/**
+ * JupyterLab's settings for the test, by plugin: nothing saved, every cell
+ * rendered (not only those in view, so the whole notebook can be read and
+ * photographed), and no question about news.
+ */
+const SETTINGS: Record<string, unknown> = {
+  "@jupyterlab/docmanager-extension/plugin": { autosave: false },
+  "@jupyterlab/notebook-extension/tracker": { windowingMode: "none" },
+  "@jupyterlab/apputils-extension/notification": { fetchNews: "false", checkForUpdates: false },
+};
+
+/** Start JupyterLab serving `root`, and resolve once it answers. */
+export async function startLabServer(
   root: string,
-  options: NotebookServerOptions,
-): Promise<NotebookServer> {
+  options: LabServerOptions,
+): Promise<LabServer> {
   const port = freePort();
   const token = crypto.randomUUID().replaceAll("-", "");
   const run = crypto.randomUUID();
-  const home = await Deno.makeTempDir({ prefix: "notebook-server-" });
+  const home = await Deno.makeTempDir({ prefix: "lab-server-" });
+  for (const [plugin, values] of Object.entries(SETTINGS)) {
+    const file = `${home}/settings/${plugin}.jupyterlab-settings`;
+    await Deno.mkdir(file.slice(0, file.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(file, JSON.stringify(values));
+  }
   const base = `http://127.0.0.1:${port}/`;
   // Both streams to the log, as they come (a pipe nobody reads would stall the server).
   await Deno.writeTextFile(options.log, "");
@@ -61,24 +79,26 @@ export async function startNotebookServer(
         "-c",
         WATCHDOG,
         "sh",
-        "jupyter-notebook",
+        `${VENV}bin/jupyter-lab`,
         "--no-browser",
         "--allow-root",
         "--ip=127.0.0.1",
         `--port=${port}`,
         "--port-retries=0",
-        `--notebook-dir=${root}`,
-        `--NotebookApp.token=${token}`,
+        `--ServerApp.root_dir=${root}`,
+        `--IdentityProvider.token=${token}`,
         "--NotebookNotary.db_file=:memory:",
-        `--config=${fileURLToPath(new URL("read_only_config.py", import.meta.url))}`,
+        `--config=${fileURLToPath(new URL("lab_config.py", import.meta.url))}`,
       ],
-      // A configuration and runtime folder of its own: no user settings, no
-      // connection files left in the user's folders.
+      // Configuration, runtime, settings and workspace folders of its own: no
+      // user settings, nothing left in the user's folders.
       env: {
         ...options.env,
         NO_COLOR: "1",
         JUPYTER_CONFIG_DIR: `${home}/config`,
         JUPYTER_RUNTIME_DIR: `${home}/runtime`,
+        JUPYTERLAB_SETTINGS_DIR: `${home}/settings`,
+        JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
         [MARK]: run,
       },
       stdin: "piped",
@@ -90,14 +110,15 @@ export async function startNotebookServer(
     for (const log of logs) log.close();
     await Deno.remove(home, { recursive: true });
     throw new Error(
-      `Could not start jupyter-notebook (sh tools/setup.sh test installs it): ${error}`,
+      `Could not start JupyterLab from ${VENV} (sh tools/setup.sh test installs it): ${error}`,
     );
   }
   const copied = Promise.all([copy(child.stdout, logs[0]), copy(child.stderr, logs[1])]);
 
   let closing: Promise<string[]> | undefined;
-  const server: NotebookServer = {
-    notebookUrl: (path) => `${base}notebooks/${path}?token=${token}`,
+  const server: LabServer = {
+    notebookUrl: (path) =>
+      `${base}lab/tree/${path.split("/").map(encodeURIComponent).join("/")}?reset&token=${token}`,
     close: () => closing ??= stop(child, run, copied, home),
     [Symbol.asyncDispose]: async () => {
       await server.close();
@@ -142,9 +163,9 @@ async function answering(url: string, child: Deno.ChildProcess, ms: number): Pro
   child.status.then((status) => exited = status);
   while (true) {
     if (exited) {
-      throw new Error(`jupyter-notebook exited with code ${exited.code} before answering`);
+      throw new Error(`JupyterLab exited with code ${exited.code} before answering`);
     }
-    if (deadline.aborted) throw new Error(`jupyter-notebook did not answer ${url} within ${ms} ms`);
+    if (deadline.aborted) throw new Error(`JupyterLab did not answer ${url} within ${ms} ms`);
     const answer = await fetch(url, {
       signal: AbortSignal.any([deadline, AbortSignal.timeout(2000)]),
     })
@@ -179,7 +200,7 @@ async function stop(
   if (!ended) signalGroup(child.pid, "SIGKILL");
   await child.status;
   await copied.catch(() => {});
-  const killed = marked(run).map(({ pid, cmdline }) => {
+  const killed = markedProcesses(MARK, run).map(({ pid, cmdline }) => {
     try {
       Deno.kill(pid, "SIGKILL");
     } catch {
@@ -191,8 +212,8 @@ async function stop(
   return killed;
 }
 
-/** Live processes whose environment carries this run's mark. */
-function marked(run: string): { pid: number; cmdline: string }[] {
+/** Live processes whose environment holds `name=value`: a run's mark. */
+export function markedProcesses(name: string, value: string): { pid: number; cmdline: string }[] {
   const found = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
@@ -200,7 +221,7 @@ function marked(run: string): { pid: number; cmdline: string }[] {
     if (state === undefined || state === "Z" || state === "X") continue;
     try {
       const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
-      if (!environ.split("\0").includes(`${MARK}=${run}`)) continue;
+      if (!environ.split("\0").includes(`${name}=${value}`)) continue;
       const cmdline = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
       found.push({ pid: Number(entry.name), cmdline: cmdline.replaceAll("\0", " ").trim() });
     } catch {

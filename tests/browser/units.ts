@@ -1,0 +1,272 @@
+// Every edition of every unit in JupyterLab 4 with the Deno kernel, driven in
+// Debian's headless Chromium as a learner uses it: opened, run with Kernel →
+// Restart Kernel and Run All Cells…, its hints opened by a click, and judged
+// by what the page renders. Then the output race's control notebook, run
+// three times, and a learner's collected notebook opened untrusted. Run it
+// with `deno task test:browser` (it is kept out of `deno task test`: its name
+// does not end in _test.ts). Screenshots go to work/browser/.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { runNotebook } from "../../tools/run_notebook.ts";
+import { type Chromium, launchChromium } from "./chromium.ts";
+import { countInBrowser } from "./console_lines.ts";
+import { type LabServer, startLabServer } from "./lab_server.ts";
+import {
+  openHints,
+  openNotebook,
+  readNotebook,
+  type RenderedNotebook,
+  type RenderedTable,
+  restartAndRunAll,
+  screenshotNotebook,
+  type Settled,
+  settledProblems,
+} from "./lab_page.ts";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const shots = `${root}work/browser/`;
+
+/** What each edition must show, beyond what every edition must. */
+interface Edition {
+  path: string;
+  shot: string;
+  worked: boolean;
+  /** Lines the page must show. */
+  lines: (string | RegExp)[];
+  /** Pictures the page must show: a title, and a detail in the picture. */
+  pictures: [title: string, detail: string][];
+  /** How many hints (`<details>`) its Markdown holds. */
+  hints: number;
+  /** How many notices (↷ a step skipped, ⚠ a warning) it shows. */
+  notices: number;
+}
+
+const EDITIONS: Edition[] = [
+  {
+    path: "notebooks/ch14-a.ipynb",
+    shot: "ch14-a-student.png",
+    worked: false,
+    lines: ["ANSWER_CHECK NEEDS_WORK", 'UNIT_A_REPORT={"status":"INCOMPLETE","unit":"ch14-a"}'],
+    pictures: [],
+    hints: 0,
+    notices: 5,
+  },
+  {
+    path: "solutions/ch14-a.ipynb",
+    shot: "ch14-a-worked.png",
+    worked: true,
+    lines: [
+      "ANSWER_CHECK PASSED",
+      "calls the old server received: 0",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"ch14-a"}',
+    ],
+    pictures: [],
+    hints: 0,
+    notices: 0,
+  },
+  {
+    path: "notebooks/ch14-b.ipynb",
+    shot: "ch14-b-student.png",
+    worked: false,
+    lines: [
+      "VISIBLE_CONTRACT NEEDS_WORK",
+      "TRANSFER_STATUS NEEDS_WORK",
+      'COURSE_REPORT={"edition":"student","starting_evidence":"SUPPLIED_REFERENCE",' +
+      '"transfer_passed":false,"unit":"ch14-b"}',
+    ],
+    pictures: [["The careless client on the stale server", "taken as the answer to #4"]],
+    hints: 2,
+    notices: 3,
+  },
+  {
+    path: "solutions/ch14-b.ipynb",
+    shot: "ch14-b-worked.png",
+    worked: true,
+    lines: [
+      "VISIBLE_CONTRACT PASSED",
+      "TRANSFER_STATUS PASS",
+      "NEGATIVE_CONTROL FAILED_AS_EXPECTED",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"ch14-b"}',
+      'COURSE_REPORT={"edition":"instructor","starting_evidence":"SUPPLIED_REFERENCE",' +
+      '"transfer_passed":true,"unit":"ch14-b"}',
+    ],
+    pictures: [
+      ["The careless client on the stale server", "taken as the answer to #4"],
+      ["The hung call, from request to exit", "SIGTERM to the process group"],
+    ],
+    hints: 2,
+    notices: 0,
+  },
+  {
+    path: "notebooks/lab-02.ipynb",
+    shot: "lab-02-student.png",
+    worked: false,
+    lines: ["CORRELATE NEEDS_WORK", "UNWRAP NEEDS_WORK"],
+    pictures: [],
+    hints: 0,
+    notices: 0,
+  },
+  {
+    path: "solutions/lab-02.ipynb",
+    shot: "lab-02-worked.png",
+    worked: true,
+    lines: ["INSTRUCTOR_CHECKS PASSED", 'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-02"}'],
+    pictures: [["Lab 02: the round trip on the wire", "tools/call"]],
+    hints: 0,
+    notices: 0,
+  },
+];
+
+/** Every grade table: its caption and rows, found by its `status` column. */
+function gradeTables(notebook: RenderedNotebook): RenderedTable[] {
+  return notebook.tables.filter((table) => table.columns.includes("status"));
+}
+
+/** What is wrong with the rendered page of `edition`. */
+function problems(edition: Edition, notebook: RenderedNotebook): string[] {
+  const found = notebook.errors.map((error) => `error output: ${error.slice(0, 300)}`);
+  for (const cell of notebook.cells) {
+    for (const result of cell.results) found.push(`cell ${cell.id} shows a value: Out ${result}`);
+  }
+  for (const line of edition.lines) {
+    const shown = typeof line === "string"
+      ? notebook.lines.includes(line)
+      : notebook.lines.some((printed) => line.test(printed));
+    if (!shown) found.push(`no line ${line}`);
+  }
+  if (notebook.notices.length !== edition.notices) {
+    found.push(`${notebook.notices.length} notices, not ${edition.notices}: ${notebook.notices}`);
+  }
+  const holdout = notebook.lines.some((line) => line.startsWith("HOLDOUT_RESULT="));
+  if (!edition.worked && holdout) found.push("a HOLDOUT_RESULT= line in a student edition");
+  const grades = gradeTables(notebook);
+  if (grades.length === 0) found.push("no grade table");
+  for (const table of grades) {
+    const statuses = table.rows.map((row) => row.status);
+    if (!statuses.every((status) => /^(✓ PASS|✗ FAIL|… UNFINISHED)$/.test(status))) {
+      found.push(`"${table.caption}" rows not all marked ✓, ✗ or …: ${statuses.join(", ")}`);
+    }
+    if (edition.worked && !statuses.every((status) => status === "✓ PASS")) {
+      found.push(`"${table.caption}" rows not all ✓ PASS: ${statuses.join(", ")}`);
+    }
+    if (!edition.worked && statuses.every((status) => status === "✓ PASS")) {
+      found.push(`"${table.caption}" passes with the starter: ${statuses.join(", ")}`);
+    }
+    const escaped = table.rows.flatMap((row) => Object.values(row)).filter((cell) =>
+      cell.includes('\\"')
+    );
+    if (escaped.length > 0) found.push(`"${table.caption}" shows escaped JSON: ${escaped[0]}`);
+  }
+  for (const [title, detail] of edition.pictures) {
+    const picture = notebook.pictures.find((text) => text.startsWith(title));
+    if (picture === undefined) found.push(`no picture "${title}"`);
+    else if (!picture.includes(detail)) {
+      found.push(`the picture "${title}" does not show "${detail}"`);
+    }
+  }
+  return found;
+}
+
+/**
+ * Open `edition` in a new page, run all its cells, open its hints, save a
+ * screenshot, and assert that the page shows what it must.
+ */
+async function runEdition(chromium: Chromium, server: LabServer, edition: Edition) {
+  const page = await chromium.context.newPage();
+  try {
+    await openNotebook(page, server.notebookUrl(edition.path));
+    let result: Settled;
+    let hints: { summary: string; open: boolean }[] = [];
+    try {
+      await restartAndRunAll(page);
+      result = await settledProblems(page, (notebook) => problems(edition, notebook));
+      hints = await openHints(page);
+    } finally {
+      await screenshotNotebook(page, `${shots}${edition.shot}`);
+    }
+    const found = [...result.problems];
+    if (result.late.length > 0) found.push(`shown only after the cells ended: ${result.late}`);
+    if (hints.length !== edition.hints) {
+      found.push(`${hints.length} hints, not ${edition.hints}`);
+    }
+    for (const hint of hints.filter((hint) => !hint.open)) {
+      found.push(`the hint "${hint.summary}" did not open when clicked`);
+    }
+    if (found.length > 0) {
+      assert.fail(
+        `${edition.path}, in JupyterLab, is not as expected (see work/browser/${edition.shot}):\n  ${
+          found.join("\n  ")
+        }`,
+      );
+    }
+  } finally {
+    await page.close();
+  }
+}
+
+/**
+ * A learner's notebook as an instructor collects it: run (here by nbconvert),
+ * outputs kept, never signed on this machine, so JupyterLab opens it
+ * untrusted. Its grade tables and pictures must still show.
+ */
+async function openCollected(chromium: Chromium, server: LabServer, work: string) {
+  const { notebook } = await runNotebook(`${root}solutions/ch14-b.ipynb`, {
+    env: { COURSE_WORK: `${work}/collected` },
+  });
+  const name = "work/browser/collected-ch14-b.ipynb";
+  await Deno.writeTextFile(`${root}${name}`, JSON.stringify(notebook, null, 1));
+  const page = await chromium.context.newPage();
+  try {
+    await openNotebook(page, server.notebookUrl(name));
+    const shown = await readNotebook(page);
+    await screenshotNotebook(page, `${shots}collected-ch14-b-untrusted.png`);
+    const grades = gradeTables(shown);
+    assert.ok(grades.length >= 2, `grade tables shown untrusted: ${grades.length}`);
+    assert.ok(grades.every((table) => table.rows.every((row) => row.status === "✓ PASS")));
+    assert.equal(shown.pictures.length, 2, "both pictures shown in the untrusted notebook");
+  } finally {
+    await page.close();
+  }
+}
+
+Deno.test({
+  name: "every edition of every unit in JupyterLab 4 in Chromium",
+  // playwright-core keeps its connection to Chromium open between steps.
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    await Deno.mkdir(shots, { recursive: true });
+    const paths = EDITIONS.map((edition) => edition.path);
+    const committed = await Promise.all(paths.map((path) => Deno.readTextFile(root + path)));
+    const work = await Deno.makeTempDir({ prefix: "course-browser-work-" });
+    const server = await startLabServer(root, {
+      env: { COURSE_WORK: work },
+      log: `${shots}lab-server.log`,
+    });
+    let leftovers: string[] = [];
+    try {
+      await using chromium = await launchChromium();
+      for (const edition of EDITIONS) {
+        await t.step(
+          `${edition.path}: ${edition.worked ? "every check passes" : "unfinished work is marked"}`,
+          () => runEdition(chromium, server, edition),
+        );
+      }
+      await t.step("a cell's last console.log lines show under it, 3 runs of 6 cells", async () => {
+        const counts = await countInBrowser(chromium, server, "course", 3);
+        assert.deepEqual(counts, Array(3).fill({ lost: 0, misplaced: 0 }));
+      });
+      await t.step(
+        "a collected notebook, opened untrusted, shows its tables and pictures",
+        () => openCollected(chromium, server, work),
+      );
+    } finally {
+      leftovers = await server.close();
+      await Deno.remove(work, { recursive: true });
+    }
+    assert.deepEqual(leftovers, [], "processes outlived the JupyterLab server (now killed)");
+    const after = await Promise.all(paths.map((path) => Deno.readTextFile(root + path)));
+    assert.ok(after.every((text, i) => text === committed[i]), "a committed notebook changed");
+  },
+});

@@ -1,0 +1,172 @@
+// `deno task lab`, as a learner starts it from a fresh course folder: it makes
+// the learner's copies in work/, and serves JupyterLab on 127.0.0.1 with the
+// course folder as its root (lib/ can be opened) and the Deno kernel, which
+// starts for the learner's copy of Unit A. Ended with SIGTERM, it leaves
+// nothing running.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { VENV } from "../tools/jupyter/jupyter.ts";
+import { markedProcesses } from "./browser/lab_server.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const installed = await Deno.stat(`${VENV}bin/jupyter-lab`).then(() => true, () => false);
+const MARK = "COURSE_LAB_TASK_TEST";
+
+/** A fresh course folder: the files `deno task lab` uses, the library and the environment linked. */
+async function freshCourse(): Promise<string> {
+  const course = await Deno.makeTempDir({ prefix: "course-lab-" });
+  for (
+    const file of [
+      "deno.json",
+      "tools/lab.ts",
+      "tools/learner_copies.ts",
+      "tools/jupyter/jupyter.ts",
+    ]
+  ) {
+    await Deno.mkdir(`${course}/${file}`.replace(/\/[^/]+$/, ""), { recursive: true });
+    await Deno.copyFile(`${root}${file}`, `${course}/${file}`);
+  }
+  await Deno.mkdir(`${course}/notebooks`);
+  for await (const entry of Deno.readDir(`${root}notebooks`)) {
+    if (!entry.isFile || !entry.name.endsWith(".ipynb") || entry.name.startsWith(".")) continue;
+    await Deno.copyFile(`${root}notebooks/${entry.name}`, `${course}/notebooks/${entry.name}`);
+  }
+  await Deno.symlink(`${root}lib`, `${course}/lib`);
+  await Deno.symlink(VENV, `${course}/.venv`);
+  return course;
+}
+
+async function answer(url: string): Promise<Response | undefined> {
+  return await fetch(url, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+}
+
+/** Execute `code` in the kernel behind `url`; resolve with what it printed once it is idle. */
+function runCell(url: string, code: string): Promise<string> {
+  const socket = new WebSocket(url);
+  const msgId = crypto.randomUUID();
+  let printed = "";
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no reply from the kernel; printed ${printed}`)),
+      60_000,
+    );
+    socket.onerror = () => reject(new Error("the kernel's websocket failed"));
+    socket.onopen = () =>
+      socket.send(JSON.stringify({
+        header: {
+          msg_id: msgId,
+          msg_type: "execute_request",
+          session: msgId,
+          username: "test",
+          version: "5.3",
+        },
+        parent_header: {},
+        metadata: {},
+        content: {
+          code,
+          silent: false,
+          store_history: true,
+          user_expressions: {},
+          allow_stdin: false,
+        },
+        channel: "shell",
+      }));
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.parent_header?.msg_id !== msgId) return;
+      if (message.msg_type === "stream") printed += message.content.text;
+      if (message.msg_type === "status" && message.content.execution_state === "idle") {
+        clearTimeout(timer);
+        resolve(printed);
+      }
+    };
+  }).finally(() => socket.close());
+}
+
+Deno.test({
+  name: "deno task lab serves JupyterLab at the course's root with the Deno kernel",
+  ignore: !installed,
+  async fn() {
+    const course = await freshCourse();
+    const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (listener.addr as Deno.NetAddr).port;
+    listener.close();
+    const token = crypto.randomUUID();
+    const mark = crypto.randomUUID();
+    const task = new Deno.Command(Deno.execPath(), {
+      args: [
+        "task",
+        "lab",
+        "--no-browser",
+        `--port=${port}`,
+        "--port-retries=0",
+        `--IdentityProvider.token=${token}`,
+      ],
+      cwd: course,
+      env: {
+        NO_COLOR: "1",
+        JUPYTER_CONFIG_DIR: `${home}/config`,
+        JUPYTER_RUNTIME_DIR: `${home}/runtime`,
+        JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
+        [MARK]: mark,
+      },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = Promise.all(
+      [task.stdout, task.stderr].map((stream) => new Response(stream).text()),
+    );
+    const base = `http://127.0.0.1:${port}/`;
+    const api = async (path: string, init?: RequestInit) => {
+      const response = await fetch(`${base}api/${path}?token=${token}`, init);
+      assert.ok(response.ok, `${path}: ${response.status}`);
+      return await response.json();
+    };
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await answer(`${base}api/status?token=${token}`))?.ok) {
+        assert.ok(Date.now() < deadline, "JupyterLab did not answer within 60 s");
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const rootNames = (await api("contents/")).content.map((item: { name: string }) => item.name);
+      for (const name of ["lib", "notebooks", "work"]) assert.ok(rootNames.includes(name), name);
+      const work = (await api("contents/work")).content.map((item: { name: string }) => item.name);
+      assert.ok(work.includes("ch14-a.ipynb"), `the learner's copies: ${work}`);
+      assert.ok((await api("contents/lib/client.ts")).content.includes("class Client"));
+      assert.ok(Object.keys((await api("kernelspecs")).kernelspecs).includes("deno"));
+      const page = await fetch(`${base}lab?token=${token}`);
+      assert.match(await page.text(), /JupyterLab/);
+      const session = await api("sessions", {
+        method: "POST",
+        body: JSON.stringify({
+          path: "work/ch14-a.ipynb",
+          type: "notebook",
+          kernel: { name: "deno" },
+        }),
+      });
+      // Run a cell in the learner's copy through the kernel's websocket, as the page does.
+      const printed = await runCell(
+        `ws://127.0.0.1:${port}/api/kernels/${session.kernel.id}/channels?token=${token}`,
+        // As a notebook's first cell does, import the course's display module (and its flush).
+        'await import("../lib/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}`)',
+      );
+      assert.match(printed, /^deno 2\.9\.\d+, in .*\/work\n$/);
+    } finally {
+      // The task runs tools/lab.ts, which runs jupyter-lab, which runs the kernel.
+      for (const { pid } of markedProcesses(MARK, mark)) {
+        try {
+          Deno.kill(pid, "SIGTERM");
+        } catch { /* gone already */ }
+      }
+      await task.status;
+      await output;
+      const left = markedProcesses(MARK, mark);
+      for (const { pid } of left) Deno.kill(pid, "SIGKILL");
+      await Deno.remove(course, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+      assert.deepEqual(left, [], "processes outlived deno task lab");
+    }
+  },
+});

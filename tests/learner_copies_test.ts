@@ -1,0 +1,86 @@
+// A learner works in their own copies (work/UNIT.ipynb, ignored by git), so a
+// `git pull` of a fixed handout never aborts over their changes, and
+// `deno task starter` gives a fresh starter without losing the old copy.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { learnerCopies } from "../tools/learner_copies.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command("git", {
+    args: ["-c", "user.name=course", "-c", "user.email=course@example.invalid", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  assert.equal(code, 0, `git ${args.join(" ")}: ${text}`);
+  return text;
+}
+
+Deno.test("git pull brings a fixed handout and keeps the learner's copy as it is", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "course-pull-" });
+  try {
+    // The course as published: the handouts and the course's .gitignore.
+    const upstream = `${folder}/upstream`;
+    await Deno.mkdir(`${upstream}/notebooks`, { recursive: true });
+    await Deno.copyFile(`${root}.gitignore`, `${upstream}/.gitignore`);
+    await Deno.copyFile(`${root}notebooks/ch14-a.ipynb`, `${upstream}/notebooks/ch14-a.ipynb`);
+    await git(upstream, "init", "-q", "-b", "main");
+    await git(upstream, "add", ".");
+    await git(upstream, "commit", "-q", "-m", "the handout");
+
+    const learner = `${folder}/learner`;
+    await git(folder, "clone", "-q", upstream, learner);
+    assert.equal((await learnerCopies({ root: learner }))[0].action, "made");
+    const mine = `${learner}/work/ch14-a.ipynb`;
+    const edited = (await Deno.readTextFile(mine)).replace(
+      "NotImplementedError",
+      "Error /* mine */",
+    );
+    await Deno.writeTextFile(mine, edited);
+    assert.equal(await git(learner, "status", "--porcelain"), "", "the learner's copy is ignored");
+
+    // The handout is fixed upstream, and the learner pulls.
+    const fixed = `${upstream}/notebooks/ch14-a.ipynb`;
+    await Deno.writeTextFile(
+      fixed,
+      (await Deno.readTextFile(fixed)).replace("60 minutes", "70 minutes"),
+    );
+    await git(upstream, "commit", "-q", "-am", "a fixed handout");
+    await git(learner, "pull", "-q");
+    assert.match(await Deno.readTextFile(`${learner}/notebooks/ch14-a.ipynb`), /70 minutes/);
+    assert.equal(await Deno.readTextFile(mine), edited);
+    assert.equal((await learnerCopies({ root: learner }))[0].action, "kept");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("a fresh starter moves the learner's copy aside, never over it", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "course-starter-" });
+  try {
+    await Deno.mkdir(`${folder}/notebooks`);
+    await Deno.writeTextFile(`${folder}/notebooks/ch14-b.ipynb`, "starter");
+    await learnerCopies({ root: folder });
+    await Deno.writeTextFile(`${folder}/work/ch14-b.ipynb`, "my work");
+    const now = new Date("2026-11-30T10:20:30Z");
+    const [copy] = await learnerCopies({ root: folder, fresh: ["ch14-b"], now });
+    assert.deepEqual(copy, {
+      unit: "ch14-b",
+      copy: "work/ch14-b.ipynb",
+      action: "replaced",
+      movedTo: "work/ch14-b.before-2026-11-30T10-20-30.ipynb",
+    });
+    assert.equal(await Deno.readTextFile(`${folder}/work/ch14-b.ipynb`), "starter");
+    assert.equal(await Deno.readTextFile(`${folder}/${copy.movedTo}`), "my work");
+    await assert.rejects(
+      learnerCopies({ root: folder, fresh: ["ch99"] }),
+      /No student edition for ch99/,
+    );
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
