@@ -16,7 +16,7 @@ import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_c
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { grammarServersRunning } from "./_helpers.ts";
-import { pictures, reportLine, run, statuses } from "./_notebooks.ts";
+import { pictures, reportLine, run, statuses, workFolder } from "./_notebooks.ts";
 
 const root = new URL("../", import.meta.url);
 const SAVED = ["manifest.json", "results.json", "transcript.readable.txt", "transcript.txt"];
@@ -178,4 +178,14 @@ Deno.test("the notebook and the README's table give Lab 02 the seed's 2 to 3 hou
   assert.match(sourceOf(title), /\*\*Time: 2 to 3 hours\.\*\*/);
   const readme = await Deno.readTextFile(new URL("README.md", root));
   assert.match(readme, /^\| Lab 02 · the MCP client round trip \(2–3 hours\) +\|/m);
+});
+
+Deno.test("after a Lab 01 that passed, the worked Lab 02 talks to the learner's own server", async () => {
+  const work = await workFolder();
+  await run("solutions/lab-01.ipynb", work);
+  const { text, outputs } = await run("solutions/lab-02.ipynb", work);
+  assert.match(text, /The grammar server is your own server from Lab 01/);
+  assert.match(text, /LAB_02 DONE/);
+  // The reference check still runs, and says where the learner's server answers otherwise.
+  assert.match(outputs.get("reference-transcript")!, /^(REFERENCE_TRANSCRIPT MATCHES|line \d+ \()/);
 });
