@@ -99,6 +99,28 @@ const EDITIONS: Edition[] = [
     notices: 0,
   },
   {
+    path: "notebooks/lab-01.ipynb",
+    shot: "lab-01-student.png",
+    worked: false,
+    lines: ["NEGOTIATE_VERSION NEEDS_WORK", "HANDLE_MESSAGE NEEDS_WORK", "LAB_01 NOT DONE YET"],
+    pictures: [],
+    hints: 0,
+    notices: 5,
+  },
+  {
+    path: "solutions/lab-01.ipynb",
+    shot: "lab-01-worked.png",
+    worked: true,
+    lines: [
+      "LAB_01 DONE",
+      "INSTRUCTOR_CHECKS PASSED",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-01"}',
+    ],
+    pictures: [],
+    hints: 0,
+    notices: 0,
+  },
+  {
     path: "notebooks/lab-02.ipynb",
     shot: "lab-02-student.png",
     worked: false,
