@@ -10,6 +10,7 @@
 import type { GradeCase } from "../lib/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
+import { HOLDOUTS as CH15 } from "./ch15.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
 
 /** Hidden cases by unit, then by function name. */
@@ -17,4 +18,9 @@ export const HOLDOUTS: ReadonlyMap<string, Readonly<Record<string, readonly Grad
   new Map<
     string,
     Readonly<Record<string, readonly GradeCase[]>>
-  >([["ch14-a", CH14_A], ["ch14-b", CH14_B], ["lab-02", LAB_02]]);
+  >([
+    ["ch14-a", CH14_A],
+    ["ch14-b", CH14_B],
+    ["lab-02", LAB_02],
+    ["ch15", CH15],
+  ]);
