@@ -39,6 +39,19 @@ if ! command -v jupyter-nbconvert >/dev/null 2>&1; then
   fi
 fi
 
+# Chapter 15 contains servers with bubblewrap. Where it cannot be installed,
+# the unit says so and grades its command lines without running them.
+if ! command -v bwrap >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    say "installing bubblewrap from Debian's packages"
+    ( as_root apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq bubblewrap ) ||
+      say "could not install bubblewrap: Chapter 15 will not run its sandbox"
+  else
+    say "bubblewrap is not installed: Chapter 15 will not run its sandbox"
+  fi
+fi
+
 # The browser test (deno task test:browser) opens the notebooks in the classic
 # Notebook server (Debian 12 does not package JupyterLab) and drives Debian's
 # headless Chromium; playwright-core, from npm, never downloads a browser.

@@ -62,6 +62,60 @@ export interface Observation {
   server_said: string;
 }
 
+/** An observation as a table row, with a verdict: `as expected`, or `UNEXPECTED`. */
+export type ObservationRow = Observation & { verdict: string };
+
+/**
+ * `observations` as table rows, each judged against the outcome expected
+ * (every attempt succeeds without a boundary, and is refused with one) and
+ * against the tool's answer, which must stay `4`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const seen = { attempt: "a", layer: "deno", outcome: "refused", by: "deno", witness: "canary", saw: "", answer: "4", server_said: "" } as const;
+ * assert.equal(judged([seen], "refused")[0].verdict, "as expected");
+ * assert.equal(judged([{ ...seen, answer: "ToolError" }], "refused")[0].verdict, "UNEXPECTED");
+ * ```
+ */
+export function judged(
+  observations: readonly Observation[],
+  expected: Observation["outcome"],
+): ObservationRow[] {
+  return observations.map((observation) => ({
+    ...observation,
+    verdict: observation.outcome === expected && observation.answer === "4"
+      ? "as expected"
+      : "UNEXPECTED",
+  }));
+}
+
+/**
+ * Judged rows as a table shows them: what was tried, what the witness saw,
+ * the tool's answer, the server's own account, and the verdict.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const seen = { attempt: "a", layer: "none", outcome: "succeeded", by: null, witness: "listener", saw: "", answer: "4", server_said: "" } as const;
+ * assert.deepEqual(Object.keys(shown(judged([seen], "succeeded"))[0]).at(-1), "verdict");
+ * ```
+ */
+export function shown(rows: readonly ObservationRow[]): Record<string, unknown>[] {
+  return rows.map(({ attempt, outcome, by, witness, saw, answer, server_said, verdict }) => ({
+    attempt,
+    outcome,
+    by,
+    witness,
+    saw,
+    answer,
+    "the server said": server_said,
+    verdict,
+  }));
+}
+
 /** How much memory the memory attempt fills. */
 export const MEMORY_ATTEMPT_BYTES = 768 << 20;
 
@@ -149,7 +203,7 @@ export async function observe(
   playground: Playground,
   options: ObserveOptions = {},
 ): Promise<Observation> {
-  const mark = `ch15-${crypto.randomUUID()}`;
+  const mark = playground.mark();
   const args = ["--mode", attempt.mode, "--data", playground.data, "--target", attempt.target];
   const before = attempt.witness === "file system" ? await contents(attempt.target) : undefined;
   const connections = attempt.listener?.connections ?? 0;

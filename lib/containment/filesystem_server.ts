@@ -143,7 +143,8 @@ export async function observeFilesystemServer(
     witness,
     saw,
     answer,
-    server_said: said[i].replaceAll(playground.secret.token, "[the canary's token]").slice(0, 200),
+    server_said: said[i].replaceAll(playground.secret.token, "[the canary's token]")
+      .replace(/\s+/g, " ").trim().slice(0, 200),
   });
   return {
     observations: [

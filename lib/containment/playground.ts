@@ -9,7 +9,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** A secret whose token proves, wherever it turns up, that it was read. */
 export interface Canary {
@@ -82,6 +82,8 @@ export class Listener {
 export class Playground implements AsyncDisposable {
   /** The folder that holds it all. */
   readonly root: string;
+  /** A name no other playground has: the folder's. */
+  readonly id: string;
   /** The tool's data folder: all it needs. */
   readonly data: string;
   /** A home folder, which the tool must never reach. */
@@ -95,9 +97,11 @@ export class Playground implements AsyncDisposable {
   /** A listener on a loopback port. */
   readonly listener: Listener;
   readonly #listeners: Listener[];
+  #marks = 0;
 
   private constructor(root: string) {
     this.root = root;
+    this.id = basename(root);
     this.data = join(root, "data");
     this.home = join(root, "home");
     this.secret = { where: join(this.home, ".ssh", "id_ed25519"), token: token() };
@@ -147,6 +151,15 @@ export class Playground implements AsyncDisposable {
     const path = join(this.data, name);
     await Deno.symlink(target, path);
     return path;
+  }
+
+  /**
+   * A new mark for the processes a server starts (`MCP_COURSE_GRANDCHILD=MARK`
+   * in their environment), `ch15-` and this playground's id first, so that
+   * the process table can find every process the playground's servers left.
+   */
+  mark(): string {
+    return `ch15-${this.id}-${++this.#marks}`;
   }
 
   /** Open another listener, closed with the playground. */

@@ -153,6 +153,32 @@ export function markedProcesses(mark: string): number[] {
 }
 
 /**
+ * The live processes whose command line or environment holds any of `texts`:
+ * what a playground's servers may have left running.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(processesMentioning([crypto.randomUUID()]), []);
+ * ```
+ */
+export function processesMentioning(texts: readonly string[]): number[] {
+  return [...liveProcesses().keys()].filter((pid) => {
+    if (pid === Deno.pid) return false;
+    for (const file of ["cmdline", "environ"]) {
+      try {
+        const text = Deno.readTextFileSync(`/proc/${pid}/${file}`);
+        if (texts.some((wanted) => text.includes(wanted))) return true;
+      } catch {
+        return false; // gone meanwhile
+      }
+    }
+    return false;
+  });
+}
+
+/**
  * SIGKILL every live process marked `mark`, and wait until none is left (at
  * most `deadlineMs`). Resolves with the pids it ended.
  *

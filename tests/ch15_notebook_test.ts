@@ -1,0 +1,102 @@
+// Chapter 15, run by the real Deno kernel through Jupyter's executor: the
+// worked edition shows every escape attempt succeed with no boundary and
+// refused under Deno's permissions and under bubblewrap, with the tool still
+// answering 4, and leaves nothing running, the negative control's setsid
+// process included; the student edition runs to its end and reports what is
+// not written yet.
+
+import assert from "node:assert/strict";
+import { basename } from "node:path";
+import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { processesMentioning } from "../lib/containment/process_table.ts";
+import { evidenceProblems } from "../lib/evidence.ts";
+import { reportLine, run } from "./_notebooks.ts";
+
+type Observation = {
+  attempt: string;
+  outcome: string;
+  by: string | null;
+  answer: string;
+  saw: string;
+};
+
+async function submissionOf(work: string): Promise<Record<string, unknown>> {
+  const submission = JSON.parse(await Deno.readTextFile(`${work}/ch15/ch15-submission-v1.json`));
+  assert.deepEqual(await evidenceProblems("ch15-submission", submission), []);
+  return submission;
+}
+
+/** The processes still running that the run's playground, or its marks, name. */
+function leftBy(text: string): number[] {
+  const root = text.match(/^playground: (\S+)$/m)?.[1];
+  assert.ok(root, "the notebook did not say where its playground was");
+  return processesMentioning([root, `MCP_COURSE_GRANDCHILD=ch15-${basename(root)}`]);
+}
+
+Deno.test("the worked Chapter 15 refuses every attempt under both boundaries, and leaves nothing running", async () => {
+  const { available } = await bubblewrapStatus();
+  const { text, work } = await run("solutions/ch15.ipynb");
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch15" });
+  assert.match(text, /NEGATIVE_CONTROL EVERY_ATTEMPT_SUCCEEDED/);
+  assert.match(text, /DENO_LAYER EVERY_ATTEMPT_REFUSED/);
+  assert.match(text, available ? /BWRAP_LAYER EVERY_ATTEMPT_REFUSED/ : /BWRAP_LAYER_NOT_RUN/);
+  assert.match(text, /FILESYSTEM_SERVER AS_EXPECTED/);
+  assert.match(text, /LEFT_RUNNING 0/);
+  assert.deepEqual(reportLine(text, "COURSE_REPORT"), {
+    bubblewrap: available,
+    edition: "instructor",
+    status: "COMPLETED",
+    unit: "ch15",
+  });
+  const submission = await submissionOf(work);
+  const observed = submission.observations as Record<string, Observation[] | null>;
+  assert.equal(observed.none!.length, 8);
+  assert.ok(observed.none!.every((row) => row.outcome === "succeeded" && row.answer === "4"));
+  const escaped = observed.none!.find((row) => row.attempt.includes("setsid"))!;
+  assert.match(escaped.saw, /outlived the server \(pid \d+: this unit ended it\)/);
+  for (const layer of available ? ["deno", "bubblewrap"] : ["deno"]) {
+    assert.equal(observed[layer]!.length, 8, layer);
+    for (const row of observed[layer]!) {
+      assert.equal(row.outcome, "refused", `${layer}: ${row.attempt}`);
+      assert.equal(row.answer, "4", `${layer}: ${row.attempt}`);
+      assert.equal(row.by, /memory|CPU/.test(row.attempt) ? "prlimit" : layer, row.attempt);
+    }
+  }
+  // After the kernel has gone, the process table holds nothing the unit started.
+  assert.deepEqual(leftBy(text), []);
+});
+
+Deno.test("the student Chapter 15 runs to its end and reports what is not written yet", async () => {
+  const { text, work } = await run("notebooks/ch15.ipynb");
+  assert.ok(!text.includes("HOLDOUT_RESULT"));
+  assert.match(text, /NEGATIVE_CONTROL EVERY_ATTEMPT_SUCCEEDED/);
+  for (const check of ["LIMIT_COMMAND", "DENO_FLAGS", "BWRAP_COMMAND"]) {
+    assert.match(text, new RegExp(`${check} NEEDS_WORK`));
+  }
+  assert.match(text, /UNFINISHED|not written yet/);
+  assert.match(text, /DENO_LAYER_NOT_READY/);
+  assert.match(text, /BWRAP_LAYER_NOT_READY/);
+  assert.match(text, /LEFT_RUNNING 0/);
+  assert.equal(reportLine(text, "COURSE_REPORT").status, "INCOMPLETE");
+  const submission = await submissionOf(work);
+  assert.deepEqual(submission.observations, {
+    none: (submission.observations as Record<string, unknown>).none,
+    deno: null,
+    bubblewrap: null,
+  });
+  assert.deepEqual(leftBy(text), []);
+});
+
+Deno.test("the README lists Chapter 15 with the time plan its notebook states, and Unit B points to it", async () => {
+  const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+  const title = JSON.parse(await read("solutions/ch15.ipynb")).cells[0].source.join("");
+  const minutes = title.match(/\*\*(\d+) minutes\.\*\*/)?.[1];
+  assert.ok(minutes, "the notebook states no time plan");
+  const row = (await read("README.md")).split("\n").find((line) =>
+    line.includes("`solutions/ch15.ipynb`")
+  );
+  assert.ok(row?.includes(`(${minutes} min)`), `the README's row: ${row}`);
+  assert.match(title, /Chapter 15: containment, the boundary the protocol does not provide/);
+  const unitB = await read("notebooks/ch14-b.ipynb");
+  assert.match(unitB, /Chapter 15 adds the operating-system boundary/);
+});
