@@ -10,7 +10,11 @@ import { basename } from "node:path";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
 import { evidenceProblems } from "../lib/evidence.ts";
-import { reportLine, run } from "./_notebooks.ts";
+import { runNotebook } from "../tools/run_notebook.ts";
+import { reportLine, run, workFolder } from "./_notebooks.ts";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
 
 type Observation = {
   attempt: string;
@@ -84,6 +88,44 @@ Deno.test("the student Chapter 15 runs to its end and reports what is not writte
     deno: null,
     bubblewrap: null,
   });
+  assert.deepEqual(leftBy(text), []);
+});
+
+/**
+ * A folder of links to every program on the PATH but `bwrap`: a machine
+ * where bubblewrap is not installed, for the kernel and what it starts.
+ */
+async function pathWithoutBubblewrap(): Promise<string> {
+  const bin = await Deno.makeTempDir({ prefix: "no-bwrap-" });
+  globalThis.addEventListener("unload", () => Deno.removeSync(bin, { recursive: true }));
+  for (const folder of (Deno.env.get("PATH") ?? "").split(":").reverse()) {
+    try {
+      for (const entry of Deno.readDirSync(folder)) {
+        if (entry.name === "bwrap") continue;
+        await Deno.remove(`${bin}/${entry.name}`).catch(() => {});
+        await Deno.symlink(`${folder}/${entry.name}`, `${bin}/${entry.name}`);
+      }
+    } catch {
+      // A folder on the PATH that is not there.
+    }
+  }
+  return bin;
+}
+
+Deno.test("where bubblewrap cannot run, the worked edition says so, grades the command line without running it, and completes", async () => {
+  const work = await workFolder();
+  const { text } = await runNotebook(`${root}solutions/ch15.ipynb`, {
+    env: { COURSE_WORK: work, PATH: await pathWithoutBubblewrap() },
+  });
+  assert.match(text, /BUBBLEWRAP UNAVAILABLE - bubblewrap is not installed/);
+  assert.match(text, /BWRAP_COMMAND PASSED/);
+  assert.match(text, /BWRAP_LAYER_NOT_RUN: bubblewrap is not installed/);
+  assert.match(text, /DENO_LAYER EVERY_ATTEMPT_REFUSED/);
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch15" });
+  assert.equal(reportLine(text, "COURSE_REPORT").status, "COMPLETED");
+  const submission = await submissionOf(work);
+  assert.equal((submission.bubblewrap as { available: boolean }).available, false);
+  assert.equal((submission.observations as Record<string, unknown>).bubblewrap, null);
   assert.deepEqual(leftBy(text), []);
 });
 
