@@ -5,6 +5,7 @@ import type { CloseCase } from "./close.ts";
 import type { CourseResult } from "./notebooks.ts";
 import type { FloodResult } from "./flood.ts";
 import type { FrameReadingResult } from "./frame_reading.ts";
+import type { GradingResult } from "./grading.ts";
 import { type RoundTripResult, type Variant, VARIANTS } from "./round_trips.ts";
 import type { Line } from "./table.ts";
 
@@ -15,6 +16,7 @@ export interface Results {
   flood?: FloodResult;
   close?: CloseCase[];
   course?: CourseResult;
+  grading?: GradingResult;
 }
 
 /** The verdict on something that must hold whatever the machine: a refusal, nothing left. */
@@ -38,6 +40,7 @@ export function reportLines(results: Results, smoke: boolean): Line[] {
     ...(results.flood ? floodLines(results.flood, judges) : []),
     ...(results.close ? closeLines(results.close, judges) : []),
     ...(results.course ? courseLines(results.course, judges) : []),
+    ...(results.grading ? gradingLines(results.grading, judges) : []),
   ];
 }
 
@@ -186,4 +189,35 @@ function courseLines(course: CourseResult, { speed, must }: Judges): Line[] {
 
 function thousands(value: number): string {
   return Math.round(value).toLocaleString("en-US");
+}
+
+function gradingLines(grading: GradingResult, { speed, must }: Judges): Line[] {
+  return [
+    {
+      row: "6 grading",
+      measure: `a class of ${grading.learners}, ${grading.hostile} hostile, --jobs ${grading.jobs}`,
+      value: `${grading.seconds.toFixed(1)} s`,
+      target: "< 60 s",
+      met: speed(grading.seconds < 60),
+    },
+    {
+      row: "",
+      measure: "learners graded per second",
+      value: grading.learnersPerSecond.toFixed(1),
+      target: "≥ 5",
+      met: speed(grading.learnersPerSecond >= 5),
+    },
+    {
+      row: "",
+      measure: "peak memory, the grader and its sandboxes",
+      value: `${Math.round(grading.peakMb)} MB`,
+    },
+    {
+      row: "",
+      measure: "learners misgraded (a correct one losing a mark, a wrong one keeping all)",
+      value: grading.misgraded.length === 0 ? "none" : grading.misgraded.join(", "),
+      target: "none",
+      met: must(grading.misgraded.length === 0),
+    },
+  ];
 }

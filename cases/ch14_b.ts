@@ -22,28 +22,39 @@ export function bytes(text: string): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
+/** A frame as the expected values are written: its text, or its bytes when they are not UTF-8. */
+export type FrameText = string | number[];
+
 /**
  * A `[frames, rest]` pair as text, the form the expected values are written
  * in. Throws `TypeError` when the pair is not an array of `Uint8Array` frames
  * and a `Uint8Array` rest: an `ArrayBuffer`, a `DataView` or a string is not
- * what the contract promises, even when it holds the right bytes.
+ * what the contract promises, even when it holds the right bytes. A part
+ * that is not whole UTF-8 (half a character still waiting) is given as its
+ * bytes, so that two different byte strings never read as the same text.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(framesAsText([[bytes("a")], bytes("b")]), [["a"], "b"]);
+ * assert.deepEqual(framesAsText([[], new Uint8Array([0x61, 0xc3])]), [[], [0x61, 0xc3]]);
  * assert.throws(() => framesAsText([[new ArrayBuffer(1)], bytes("")]), TypeError);
  * ```
  */
-export function framesAsText(value: unknown): [string[], string] {
+export function framesAsText(value: unknown): [FrameText[], FrameText] {
   if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[0])) {
     throw new TypeError("splitFrames must return a pair: [frames, rest]");
   }
   const [frames, rest] = value as [unknown[], unknown];
-  const decode = (part: unknown, what: string) => {
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  const decode = (part: unknown, what: string): FrameText => {
     if (!(part instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array`);
-    return new TextDecoder().decode(part);
+    try {
+      return decoder.decode(part);
+    } catch {
+      return [...part];
+    }
   };
   return [frames.map((frame, index) => decode(frame, `frame ${index}`)), decode(rest, "the rest")];
 }
@@ -67,6 +78,11 @@ export const CASES: Readonly<Record<"splitFrames" | "transferProblems", readonly
       label: "two frames and a half",
       args: [bytes('{"a":1}\n{"b":2}\n{"c"'), 64],
       expected: [['{"a":1}', '{"b":2}'], '{"c"'],
+    },
+    {
+      label: "two frames that each fit, though together they do not",
+      args: [bytes("123456789\n123456789\n"), 16],
+      expected: [["123456789", "123456789"], ""],
     },
     {
       label: "a frame exactly at the limit",

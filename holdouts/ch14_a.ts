@@ -34,5 +34,25 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Grade
       args: ["__proto__", CATALOG, new Set(["__proto__"])],
       expected: false,
     },
+    {
+      label: "a prefix of a tool's name is not the tool",
+      args: ["word", CATALOG, new Set(["word"])],
+      expected: false,
+    },
+    {
+      label: "a name in other letters' case is another tool",
+      args: ["Word_Count", CATALOG, new Set(["Word_Count"])],
+      expected: false,
+    },
+    {
+      label: "a tool named hasOwnProperty",
+      args: ["hasOwnProperty", { hasOwnProperty: {} }, new Set(["hasOwnProperty"])],
+      expected: true,
+    },
+    {
+      label: "nothing advertised",
+      args: ["word_count", {}, new Set(["word_count"])],
+      expected: false,
+    },
   ],
 };

@@ -37,6 +37,11 @@ export const HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeCas
       }],
       expected: { throws: "ProtocolError", with: { code: -32000, data: { retry: 1 } } },
     },
+    {
+      label: "an error with code 0 is still an error",
+      args: [7, { jsonrpc: "2.0", id: 7, error: { code: 0, message: "zero" } }],
+      expected: { throws: "ProtocolError", with: { code: 0 } },
+    },
   ],
   unwrap: [
     { label: "an empty text stays empty", args: [""], expected: "" },
@@ -47,5 +52,10 @@ export const HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeCas
     { label: "two words", args: ["has eaten"], expected: "has eaten" },
     { label: "text keeps its spaces", args: [" has eaten "], expected: " has eaten " },
     { label: "NaN is not JSON", args: ["NaN"], expected: "NaN" },
+    { label: "Infinity is not JSON", args: ["Infinity"], expected: "Infinity" },
+    { label: "JSON false", args: ["false"], expected: false },
+    { label: "JSON zero", args: ["0"], expected: 0 },
+    { label: "a JSON string that holds a number stays a string", args: ['"42"'], expected: "42" },
+    { label: "single quotes are not JSON", args: ["'went'"], expected: "'went'" },
   ],
 };

@@ -11,16 +11,17 @@ import type { GradeCase } from "../lib/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as CH15 } from "./ch15.ts";
+import { HOLDOUTS as LAB_01 } from "./lab_01.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
 
+/** One unit's hidden cases, by the graded function's name. */
+type UnitHoldouts = Readonly<Record<string, readonly GradeCase[]>>;
+
 /** Hidden cases by unit, then by function name. */
-export const HOLDOUTS: ReadonlyMap<string, Readonly<Record<string, readonly GradeCase[]>>> =
-  new Map<
-    string,
-    Readonly<Record<string, readonly GradeCase[]>>
-  >([
-    ["ch14-a", CH14_A],
-    ["ch14-b", CH14_B],
-    ["lab-02", LAB_02],
-    ["ch15", CH15],
-  ]);
+export const HOLDOUTS: ReadonlyMap<string, UnitHoldouts> = new Map<string, UnitHoldouts>([
+  ["ch14-a", CH14_A],
+  ["ch14-b", CH14_B],
+  ["lab-01", LAB_01],
+  ["lab-02", LAB_02],
+  ["ch15", CH15],
+]);

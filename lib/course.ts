@@ -8,6 +8,8 @@
 
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { loadEvidence } from "./evidence.ts";
+import { sha256Hex } from "./manifest.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -44,6 +46,7 @@ function workFolder(): URL {
  * ```
  */
 export function serverCommand(mode: string, log: string): string[] {
+  flagPath(log);
   const permissions = mode === "lingering"
     ? [`--allow-write=${log},${log}.grandchild`, "--allow-run=sleep"]
     : [`--allow-write=${log}`];
@@ -73,6 +76,7 @@ export function serverCommand(mode: string, log: string): string[] {
  * ```
  */
 export function deliveryCommand(log: string): string[] {
+  flagPath(log);
   return [
     Deno.execPath(),
     "run",
@@ -107,6 +111,87 @@ export function grammarCommand(): string[] {
     "--quiet",
     fileURLToPath(new URL("servers/grammar.ts", ROOT)),
   ];
+}
+
+/**
+ * The command that starts a learner's Lab 01 server module, which needs no
+ * permission at all, so it gets none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const command = learnerServerCommand("/tmp/lab 01/grammar_server.mts");
+ * assert.equal(command.at(-1), "/tmp/lab 01/grammar_server.mts");
+ * assert.ok(!command.some((part) => part.startsWith("--allow")));
+ * ```
+ */
+export function learnerServerCommand(module: string): string[] {
+  return [Deno.execPath(), "run", "--no-config", "--no-prompt", "--quiet", module];
+}
+
+/** Which grammar server Lab 02 talks to, and why. */
+export interface GrammarServerChoice {
+  command: string[];
+  /** `learner` when it is the learner's own Lab 01 server, `reference` for `servers/grammar.ts`. */
+  source: "learner" | "reference";
+  /** Why this one, in a sentence. */
+  why: string;
+}
+
+/**
+ * The grammar server for Lab 02: the learner's own, from Lab 01, when its
+ * saved evidence (`work/lab-01/lab-01-submission-v1.json`) matches its
+ * schema, says PASSED, and names a module whose SHA-256 is still the one the
+ * clients judged; otherwise the course's reference server
+ * ({@linkcode grammarCommand}), saying why.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const choice = await grammarServerForLab02({ folder: new URL("file:///nonexistent/lab-01/") });
+ * assert.equal(choice.source, "reference");
+ * assert.deepEqual(choice.command, grammarCommand());
+ * ```
+ */
+export async function grammarServerForLab02(
+  options: { folder?: URL } = {},
+): Promise<GrammarServerChoice> {
+  const folder = options.folder ?? new URL("lab-01/", WORK);
+  const reference = (why: string): GrammarServerChoice => ({
+    command: grammarCommand(),
+    source: "reference",
+    why,
+  });
+  let evidence;
+  try {
+    evidence = await loadEvidence(
+      new URL("lab-01-submission-v1.json", folder),
+      "lab-01-submission",
+    );
+  } catch (error) {
+    return reference(`no Lab 01 evidence to trust: ${(error as Error).message}`);
+  }
+  const server = evidence.server as { module: string; sha256: string } | null;
+  if (evidence.status !== "PASSED" || server === null) {
+    return reference(`Lab 01's evidence says ${evidence.status}`);
+  }
+  const module = new URL(server.module, folder);
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await Deno.readFile(module);
+  } catch {
+    return reference(`Lab 01's server module ${server.module} is gone`);
+  }
+  if (await sha256Hex(bytes) !== server.sha256) {
+    return reference(`${server.module} has changed since Lab 01's clients judged it`);
+  }
+  return {
+    command: learnerServerCommand(fileURLToPath(module)),
+    source: "learner",
+    why: `your own server from Lab 01 (${server.module}), which passed all its judges`,
+  };
 }
 
 /** One call a course server received. */
@@ -146,7 +231,9 @@ export async function serverCalls(log: string): Promise<ServerCall[]> {
 
 /**
  * A new, empty log file under `work/logs/` named for `name` (any log of that
- * name, and its grandchild file, is replaced), ready for the server to append to.
+ * name, and its grandchild file, is replaced), ready for the server to append
+ * to. When the work folder's path holds a comma, which no Deno permission
+ * flag can name, the logs go to a temporary folder of this process instead.
  *
  * @example
  * ```ts
@@ -160,8 +247,7 @@ export async function freshLog(name: string): Promise<string> {
   if (!/^[\w.-]+$/.test(name)) {
     throw new TypeError(`A log name may hold only letters, digits, "_", "." and "-": ${name}`);
   }
-  const folder = new URL("logs/", WORK);
-  await Deno.mkdir(folder, { recursive: true });
+  const folder = await logFolder();
   const log = fileURLToPath(new URL(`${name}.jsonl`, folder));
   await Deno.writeTextFile(log, "");
   await Deno.remove(`${log}.grandchild`).catch(() => {});
@@ -172,4 +258,28 @@ function isCall(value: unknown): value is ServerCall {
   return typeof value === "object" && value !== null &&
     typeof (value as ServerCall).name === "string" &&
     typeof (value as ServerCall).arguments === "object" && (value as ServerCall).arguments !== null;
+}
+
+let logs: URL | undefined;
+
+/** Where this process keeps its servers' logs: `work/logs/`, unless a flag could not name it. */
+async function logFolder(): Promise<URL> {
+  if (logs === undefined) {
+    const inWork = new URL("logs/", WORK);
+    logs = fileURLToPath(inWork).includes(",")
+      ? pathToFileURL(`${await Deno.makeTempDir({ dir: "/tmp", prefix: "course-logs-" })}/`)
+      : inWork;
+  }
+  await Deno.mkdir(logs, { recursive: true });
+  return logs;
+}
+
+/**
+ * Throw `TypeError` for a path a Deno permission flag cannot name: flags
+ * split their values at commas, with no way to escape one.
+ */
+function flagPath(path: string): void {
+  if (path.includes(",")) {
+    throw new TypeError(`A Deno permission flag cannot name a path with a comma in it: ${path}`);
+  }
 }

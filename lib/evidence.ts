@@ -15,6 +15,7 @@ import { schemaProblems } from "./schema.ts";
 export type EvidenceKind =
   | "ch14-a-handoff"
   | "ch14-b-submission"
+  | "lab-01-submission"
   | "lab-02-results"
   | "lab-02-manifest"
   | "ch15-submission";

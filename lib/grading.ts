@@ -8,6 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { isObject } from "./jsonrpc.ts";
 import { NotImplementedError } from "./not_implemented.ts";
+import { captureStdout } from "./stdout_capture.ts";
 
 /**
  * One case: a label, the arguments, and the expected outcome: the value
@@ -40,6 +41,11 @@ export type GradeRow = {
 export interface GradeOptions {
   /** Turns a returned value into the form `expected` is written in. @default {(value) => value} */
   normalize?: (value: unknown) => unknown;
+  /**
+   * Whether the function must print nothing on stdout (a stdio server's
+   * dispatcher): what it prints is kept back, and fails the case. @default {false}
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -80,6 +86,21 @@ export interface GradeOptions {
  * assert.deepEqual(rows.map((row) => row.status), ["PASS", "FAIL"]);
  * assert.deepEqual(rows[1].observed, { throws: "ProtocolError", with: { code: -32600 } });
  * ```
+ *
+ * @example A function that must print nothing on stdout
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const chatty = (line: string) => {
+ *   console.log("got", line);
+ *   return line;
+ * };
+ * const rows = gradeCases(chatty, [{ label: "echo", args: ["ping"], expected: "ping" }], {
+ *   quiet: true,
+ * });
+ * assert.equal(rows[0].status, "FAIL");
+ * assert.equal(rows[0].observed, "printed on stdout");
+ * ```
  */
 export function gradeCases(
   // deno-lint-ignore no-explicit-any
@@ -89,15 +110,20 @@ export function gradeCases(
 ): GradeRow[] {
   return cases.map((testCase) => {
     const supplied = structuredClone(testCase.args);
+    const stop = options.quiet ? captureStdout() : undefined;
     let outcome: Outcome;
+    let printed: string | undefined;
     try {
       outcome = { returned: candidate(...supplied) };
     } catch (error) {
       outcome = threwOutcome(error);
+    } finally {
+      printed = stop?.();
     }
     return judge(testCase, outcome, {
       normalize: options.normalize,
       changedInput: !isDeepStrictEqual(supplied, testCase.args),
+      printed,
     });
   });
 }
@@ -114,6 +140,8 @@ export type Outcome =
 export interface JudgeOptions extends GradeOptions {
   /** Whether the function changed the arguments it was given. @default {false} */
   changedInput?: boolean;
+  /** What the function printed on stdout, when that was kept back; anything fails. @default {undefined} */
+  printed?: string;
 }
 
 /**
@@ -150,6 +178,9 @@ export function judge(testCase: GradeCase, outcome: Outcome, options: JudgeOptio
     return row("not written yet", "UNFINISHED");
   }
   if (options.changedInput) return row("changed its input", "FAIL");
+  if (options.printed) {
+    return row("printed on stdout", "FAIL", JSON.stringify(options.printed.slice(0, 100)));
+  }
   if ("threw" in outcome) {
     const observed = thrown(outcome, expected);
     const passed = isThrowSpec(expected) && isDeepStrictEqual(observed, expected);

@@ -159,7 +159,17 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function isRequestId(value: unknown): value is RequestId {
+/**
+ * True for a valid request id: a string or an integer (MCP never allows `null`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([1, "1", 0, 1.5, null, true].map(isRequestId), [true, true, true, false, false, false]);
+ * ```
+ */
+export function isRequestId(value: unknown): value is RequestId {
   return typeof value === "string" || Number.isSafeInteger(value);
 }
 

@@ -67,9 +67,7 @@ export async function buildManifest(
       throw new TypeError(`A manifest lists files of its own folder by name, not ${name}`);
     }
     const bytes = await Deno.readFile(new URL(name, folder));
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    const sha256 = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-    files.push({ path: name, bytes: bytes.length, sha256 });
+    files.push({ path: name, bytes: bytes.length, sha256: await sha256Hex(bytes) });
   }
   return {
     lab: options.lab,
@@ -78,4 +76,19 @@ export async function buildManifest(
     course_version: config.version,
     files,
   };
+}
+
+/**
+ * The SHA-256 digest of `bytes`, in lowercase hex.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal((await sha256Hex(new Uint8Array())).slice(0, 8), "e3b0c442");
+ * ```
+ */
+export async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }

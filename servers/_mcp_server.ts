@@ -1,30 +1,20 @@
 // A small synchronous MCP server over stdio, shared by the course's servers.
 // It reads stdin with readSync and writes stdout with writeSync: simple, fast,
 // and easy to make misbehave on purpose, which the teaching server does
-// through the `reply` hook.
+// through the `reply` hook. What it answers is lib/server/dispatch.ts's.
 
-/** A JSON object. */
-export type JsonObject = Record<string, unknown>;
+import type { JsonObject } from "../lib/jsonrpc.ts";
+import { handleLine, respond } from "../lib/server/dispatch.ts";
+import type { ServerTool } from "../lib/server/tool.ts";
 
-/** What a tool returns: its text, and whether it reports a failure. */
-export interface ToolOutcome {
-  text: string;
-  isError?: boolean;
-}
-
-/** One tool a server offers. */
-export interface ServerTool {
-  name: string;
-  description: string;
-  inputSchema: JsonObject;
-  call(args: JsonObject): ToolOutcome;
-}
+export type { JsonObject } from "../lib/jsonrpc.ts";
+export type { ServerTool, ToolOutcome } from "../lib/server/tool.ts";
 
 /** How to run a server. */
 export interface ServeOptions {
   name: string;
   version: string;
-  tools: ServerTool[];
+  tools: readonly ServerTool[];
   /** The version the server answers `initialize` with. Defaults to 2025-06-18. */
   protocolVersion?: string;
   /** The `tools/list` result for a cursor. Defaults to every tool on one page. */
@@ -58,68 +48,26 @@ export function writeStderr(text: string): void {
   while (written < bytes.length) written += Deno.stderr.writeSync(bytes.subarray(written));
 }
 
-/** A text result for `tools/call`. */
-export function toolResult(outcome: ToolOutcome): JsonObject {
-  return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError ?? false };
-}
-
 /** Serve MCP on stdin and stdout until stdin ends. */
 export function serve(options: ServeOptions): void {
   const reply = options.reply ?? writeMessage;
-  const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-  const advertised = options.tools.map(({ call: _, ...tool }) => tool);
-  const handle = (line: string) => {
-    let message: JsonObject;
+  const spec = {
+    ...options,
+    versions: options.protocolVersion === undefined ? undefined : [options.protocolVersion],
+  };
+  readLines((line) => {
+    let message: unknown;
     try {
       message = JSON.parse(line);
     } catch {
-      writeMessage(failure(null, -32700, "Parse error: a line is not JSON"));
-      return;
+      return writeBytes(encoder.encode(handleLine(line, spec) + "\n")); // the parse error
     }
-    if (typeof message !== "object" || message === null || Array.isArray(message)) {
-      writeMessage(failure(null, -32600, "Invalid request: not a JSON object"));
-      return;
-    }
-    if (!("id" in message) || typeof message.method !== "string") return; // notification or reply
-    const id = message.id;
-    const params = (message.params ?? {}) as JsonObject;
-    switch (message.method) {
-      case "initialize":
-        return writeMessage(success(id, {
-          protocolVersion: options.protocolVersion ?? "2025-06-18",
-          capabilities: { tools: { listChanged: false } },
-          serverInfo: { name: options.name, version: options.version },
-        }));
-      case "ping":
-        return writeMessage(success(id, {}));
-      case "tools/list": {
-        const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
-        return writeMessage(success(id, options.list?.(cursor) ?? { tools: advertised }));
-      }
-      case "tools/call": {
-        const name = String(params.name);
-        const args = (params.arguments ?? {}) as JsonObject;
-        options.onCall?.(name, args);
-        const tool = tools.get(name);
-        const response = tool === undefined
-          ? failure(id, -32602, `Unknown tool: ${name}`)
-          : success(id, toolResult(tool.call(args)));
-        return reply(response, message);
-      }
-      default:
-        return writeMessage(failure(id, -32601, `Method not found: ${message.method}`));
-    }
-  };
-  readLines(handle);
+    const response = respond(message, spec);
+    if (response === undefined) return;
+    if ((message as JsonObject).method === "tools/call") reply(response, message as JsonObject);
+    else writeMessage(response);
+  });
   (options.onEnd ?? (() => Deno.exit(0)))();
-}
-
-function success(id: unknown, result: JsonObject): JsonObject {
-  return { jsonrpc: "2.0", id, result };
-}
-
-function failure(id: unknown, code: number, message: string): JsonObject {
-  return { jsonrpc: "2.0", id, error: { code, message } };
 }
 
 /** Read stdin line by line until it ends. */

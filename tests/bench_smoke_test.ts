@@ -29,9 +29,11 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "course",
       "flood",
       "frameReading",
+      "grading",
       "roundTrips",
     ]);
-    for (const row of ["1 round trips", "2 framing", "3 flood", "4 close", "5 course"]) {
+    const rows = ["1 round trips", "2 framing", "3 flood", "4 close", "5 course", "6 grading"];
+    for (const row of rows) {
       assert.ok(table.some((line: { row: string }) => line.row === row), `no row ${row}`);
       assert.ok(text.includes(row), `the printed table has no row ${row}`);
     }
@@ -41,6 +43,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
     for (const kind of ours) {
       assert.equal(kind.left, 0, `${kind.behaviour}: the Client left ${kind.left} running`);
     }
+    assert.deepEqual(results.grading.misgraded, [], "a learner was misgraded");
   } finally {
     await Deno.remove(out);
   }

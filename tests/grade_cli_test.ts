@@ -5,64 +5,19 @@
 
 import assert from "node:assert/strict";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
-import { fileURLToPath } from "node:url";
+import { grade as run, type Results, ROOT as root, tree as folder } from "./_grading.ts";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
-const scratch = await Deno.makeTempDir({ prefix: "grade-test-" });
-globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-
-interface Results {
-  submission: string;
-  unit: string;
-  score: number;
-  max_score: number;
-  output: string;
-  tests: {
-    name: string;
-    score: number;
-    max_score: number;
-    status: string;
-    output: string;
-    visibility: string;
-  }[];
-}
-
-/** Run the grader; return its exit code, what it printed, and the JSON results. */
-async function grade(...args: string[]) {
-  const json = `${scratch}/${crypto.randomUUID()}.json`;
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "grade", ...args, "--json", json],
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const results = await Deno.readTextFile(json).then(JSON.parse).catch(() => undefined);
-  const list: Results[] = results === undefined ? [] : Array.isArray(results) ? results : [results];
-  return {
-    code,
-    out: new TextDecoder().decode(stdout),
-    err: new TextDecoder().decode(stderr),
-    list,
-  };
-}
-
-/** Write `files` (name to text) into a new folder of their own. */
-async function folder(files: Record<string, string>): Promise<string> {
-  const path = await Deno.makeTempDir({ dir: scratch });
-  for (const [name, text] of Object.entries(files)) {
-    await Deno.mkdir(`${path}/${name.split("/").slice(0, -1).join("/")}`, { recursive: true });
-    await Deno.writeTextFile(`${path}/${name}`, text);
-  }
-  return path;
-}
+const grade = (...args: string[]) => run(args);
+/** A folder that exists, for paths in it that do not. */
+const scratch = await folder({});
 
 const byUnit = (list: Results[], unit: string) => list.find((r) => r.unit === unit)!;
 
 Deno.test("the worked editions get full marks", async () => {
   const { code, list } = await grade(`${root}solutions`);
   assert.equal(code, 0);
-  assert.deepEqual(list.map((r) => r.unit), ["ch14-a", "ch14-b", "ch15", "lab-02"]);
-  for (const unit of ["ch14-a", "ch14-b", "ch15", "lab-02"]) {
+  assert.deepEqual(list.map((r) => r.unit), ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02"]);
+  for (const unit of ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02"]) {
     const results = byUnit(list, unit);
     assert.ok(results.max_score > 10);
     assert.equal(
@@ -77,10 +32,12 @@ Deno.test("the student editions as shipped get the starters' honest low score", 
   const { code, list } = await grade(`${root}notebooks`);
   assert.equal(code, 0);
   assert.equal(byUnit(list, "ch14-a").score, 0);
+  assert.equal(byUnit(list, "lab-01").score, 0);
   assert.equal(byUnit(list, "lab-02").score, 0);
   const b = byUnit(list, "ch14-b");
-  // The splitFrames starter splits correctly and checks nothing: the cases without a limit pass.
-  assert.equal(b.score, 7);
+  // The splitFrames starter splits correctly and checks nothing: the ten cases without a limit
+  // to enforce pass (five visible, five hidden).
+  assert.equal(b.score, 10);
   assert.ok(
     b.tests.filter((t) => t.name.startsWith("transferProblems")).every((t) => t.score === 0),
   );
@@ -248,6 +205,6 @@ Deno.test("honest claims beside the learner's notebook match the re-run", async 
   });
   const [results] = (await grade(dir)).list;
   assert.equal(results.tests.find((t) => t.max_score === 0)!.status, "passed");
-  assert.equal(results.score, 7);
+  assert.equal(results.score, 10);
   assert.match(results.output, /marked for human review/);
 });

@@ -52,6 +52,16 @@ if ! command -v bwrap >/dev/null 2>&1; then
   fi
 fi
 
+# Lab 01's fourth judge, the MCP Inspector's command-line mode, pinned in
+# tools/inspector/package-lock.json. npm installs it (Deno's npm support cannot:
+# a package it names as optional is not on the registry); Deno runs it.
+INSPECTOR_DIR="$(dirname "$0")/inspector"
+if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.json" ]; then
+  say "installing the MCP Inspector for Lab 01 from the npm registry"
+  # npm ci refuses the lock file for want of that missing package; install keeps to it.
+  npm install --prefix "$INSPECTOR_DIR" --no-save --ignore-scripts --no-fund --no-audit --loglevel=error
+fi
+
 # The browser test (deno task test:browser) opens the notebooks in the classic
 # Notebook server (Debian 12 does not package JupyterLab) and drives Debian's
 # headless Chromium; playwright-core, from npm, never downloads a browser.

@@ -32,7 +32,7 @@ export interface UnitJob {
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The most one case may take. @default {2000} */
+  /** The most one case may take. @default {1000} */
   caseTimeoutMs?: number;
   /** The most the whole run may take, for all the learner's units. @default {60000} */
   runTimeoutMs?: number;
@@ -85,6 +85,13 @@ export async function runSandbox(
     }
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
+  try {
+    residentBytes(child.pid);
+  } catch (error) {
+    stop("the grader cannot watch it");
+    await child.status;
+    throw error;
+  }
   const watch = setInterval(() => {
     const resident = residentBytes(child.pid);
     if (resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
@@ -95,7 +102,7 @@ export async function runSandbox(
   const job = {
     nonce,
     worker: scratch.worker,
-    caseTimeoutMs: options.caseTimeoutMs ?? 2000,
+    caseTimeoutMs: options.caseTimeoutMs ?? 1000,
     units: jobs.map((job) => ({ ...job, module: scratch.modules.get(job.unit) })),
   };
   const writer = child.stdin.getWriter();
@@ -148,15 +155,25 @@ async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) 
   if (pending !== "") yield pending;
 }
 
-/** The resident memory of process `pid`, in bytes; 0 once it has gone. */
+/**
+ * The resident memory of process `pid`, in bytes; 0 once it has gone. Deno
+ * lets a program read `/proc` only with `--allow-all`: without it, this
+ * throws, rather than let a memory bomb run unwatched.
+ */
 function residentBytes(pid: number): number {
+  let status: string;
   try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const kilobytes = status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
-    return kilobytes === undefined ? 0 : Number(kilobytes) * 1024;
-  } catch {
-    return 0;
+    status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return 0;
+    throw new Deno.errors.NotCapable(
+      `The grader cannot watch the sandbox's memory (${
+        (error as Error).message
+      }): run it with --allow-all`,
+    );
   }
+  const kilobytes = status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
+  return kilobytes === undefined ? 0 : Number(kilobytes) * 1024;
 }
 
 /** Deno's cache folder, passed on so that the sandbox finds what is already compiled. */

@@ -40,44 +40,69 @@ const report = (row: Record<string, unknown>) => {
   for (let written = 0; written < line.length;) written += write(line.subarray(written));
 };
 
-for (const unit of job.units) {
-  for (const fn of unit.functions) await gradeFunction(unit.unit, unit.module, fn);
+/**
+ * One unit's learner module in a worker: loaded when first needed, and loaded
+ * afresh after a case that never finished (the worker may still be stuck).
+ */
+class LearnerWorker {
+  #worker: Worker | undefined;
+  #loaded: Promise<Record<string, unknown>> | undefined;
+
+  constructor(readonly module: string) {}
+
+  /** The names of the functions the module exports, or why it does not load. */
+  async functions(): Promise<string[] | string> {
+    if (this.#loaded === undefined) {
+      this.#worker = new Worker(job.worker, { type: "module" });
+      this.#loaded = exchange(this.#worker, { load: this.module }, LOAD_TIMEOUT_MS);
+    }
+    const loaded = await this.#loaded;
+    return "loaded" in loaded
+      ? loaded.loaded as string[]
+      : `the code does not load: ${loaded.loadError ?? loaded.problem}`;
+  }
+
+  /**
+   * Call `fn` on `args`; what it returned or threw (and, when `quiet`, what it
+   * printed on stdout), or a problem when it took too long.
+   */
+  call(fn: string, args: unknown[], quiet: boolean): Promise<Record<string, unknown>> {
+    return exchange(this.#worker!, { fn, args, quiet }, job.caseTimeoutMs);
+  }
+
+  /** End the worker; the next call loads the module again. */
+  reset(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+    this.#loaded = undefined;
+  }
 }
-// A worker stuck in a loop cannot always be terminated; exiting ends it.
-Deno.exit(0);
 
 async function gradeFunction(
   unit: string,
-  module: string | undefined,
+  worker: LearnerWorker | undefined,
   fn: { name: string; cases: GradedCase[] },
 ): Promise<void> {
-  const normalize = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name)
-    ?.normalize;
-  let worker: Worker | undefined;
-  let stopped = module === undefined ? "no code came for this unit" : "";
+  const spec = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name);
+  const { normalize, quiet = false } = spec ?? {};
+  let stopped = worker === undefined ? "no code came for this unit" : "";
   let timeouts = 0;
   for (const [index, testCase] of fn.cases.entries()) {
     const row = (status: string, observed: string) =>
       report({ unit, fn: fn.name, index, ...resultRow(testCase, status, observed) });
-    if (worker === undefined && stopped === "") {
-      worker = new Worker(job.worker, { type: "module" });
-      const loaded = await exchange(worker, { load: module }, LOAD_TIMEOUT_MS);
-      if (!("loaded" in loaded)) {
-        stopped = `the code does not load: ${loaded.loadError ?? loaded.problem}`;
-      } else if (!(loaded.loaded as string[]).includes(fn.name)) {
-        stopped = `there is no function ${fn.name}`;
-      }
+    if (stopped === "") {
+      const functions = await worker!.functions();
+      if (typeof functions === "string") stopped = functions;
+      else if (!functions.includes(fn.name)) stopped = `there is no function ${fn.name}`;
     }
-    if (stopped !== "" || worker === undefined) {
+    if (stopped !== "") {
       row("FAIL", stopped);
       continue;
     }
-    const reply = await exchange(worker, { fn: fn.name, args: testCase.args }, job.caseTimeoutMs);
+    const reply = await worker!.call(fn.name, testCase.args, quiet);
     if ("problem" in reply) {
       row("FAIL", String(reply.problem));
-      // The worker may be stuck: leave it, and load the code afresh for the next case.
-      worker.terminate();
-      worker = undefined;
+      worker!.reset();
       if (++timeouts >= MAX_TIMEOUTS) {
         stopped = `not tried after ${timeouts} cases that never finished`;
       }
@@ -87,11 +112,11 @@ async function gradeFunction(
     const graded = judge(testCase, outcome, {
       normalize,
       changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+      printed: typeof reply.printed === "string" ? reply.printed : undefined,
     });
     const shown = showValue(graded.observed);
     row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
   }
-  worker?.terminate();
 }
 
 /** A case's result row, with what was observed in at most 200 characters. */
@@ -135,3 +160,11 @@ function exchange(worker: Worker, message: unknown, ms: number): Promise<Record<
     }
   });
 }
+
+for (const unit of job.units) {
+  const worker = unit.module === undefined ? undefined : new LearnerWorker(unit.module);
+  for (const fn of unit.functions) await gradeFunction(unit.unit, worker, fn);
+  worker?.reset();
+}
+// A worker stuck in a loop cannot always be terminated; exiting ends it.
+Deno.exit(0);

@@ -6,6 +6,7 @@
 /// <reference lib="deno.worker" />
 
 import { threwOutcome } from "../../lib/grading.ts";
+import { captureStdout } from "../../lib/stdout_capture.ts";
 
 let graded: Record<string, unknown> = {};
 
@@ -25,19 +26,23 @@ self.onmessage = async (event: MessageEvent) => {
   }
   const candidate = graded[message.fn] as (...args: unknown[]) => unknown;
   const args = message.args as unknown[];
+  // A quiet function's stdout is kept back: what it printed is part of its outcome.
+  const stop = message.quiet ? captureStdout() : undefined;
   let reply: Record<string, unknown>;
   try {
     reply = { returned: await candidate(...args) };
   } catch (error) {
     reply = threwOutcome(error);
   }
+  const printed = stop?.();
   try {
-    self.postMessage({ ...reply, after: args });
+    self.postMessage({ ...reply, after: args, printed });
   } catch {
     self.postMessage({
       threw: "DataCloneError",
       message: "the result cannot be copied out",
       after: args,
+      printed,
     });
   }
 };

@@ -19,6 +19,7 @@ const ROOT = new URL("../../", import.meta.url);
 const SANDBOX_FILES = [
   "tools/grading/sandbox_worker.ts",
   "lib/grading.ts",
+  "lib/stdout_capture.ts",
   "lib/jsonrpc.ts",
   "lib/errors.ts",
   "lib/not_implemented.ts",
@@ -62,7 +63,7 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
   };
   try {
-    for (const file of SANDBOX_FILES) {
+    for (const file of [...SANDBOX_FILES, ...await libraryFiles(units)]) {
       const target = `${folder}/${file}`;
       await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
       await Deno.copyFile(new URL(file, ROOT), target);
@@ -88,6 +89,12 @@ export async function makeScratch(
   return scratch;
 }
 
+/** Options for {@linkcode learnerModule}. */
+export interface LearnerModuleOptions {
+  /** Where the module imports the library from: a folder URL, or a path relative to the module. @default {"../lib/"} */
+  lib?: string;
+}
+
 /**
  * A module holding the learner's graded cells from `notebook`, the library
  * names those cells may use (imported from `../lib/`, beside it in the
@@ -107,11 +114,17 @@ export async function makeScratch(
  * assert.ok(source.includes("authorize: typeof authorize"));
  * ```
  */
-export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
+export function learnerModule(
+  notebook: Notebook,
+  spec: UnitSpec,
+  options: LearnerModuleOptions = {},
+): string {
+  const lib = options.lib ?? "../lib/";
   const imports = Object.entries(spec.imports).map(([file, names]) =>
-    `import { ${names.join(", ")} } from "../lib/${file}";`
+    `import { ${names.join(", ")} } from ${JSON.stringify(lib + file)};`
   );
-  const cells = [...new Set(spec.functions.map((fn) => fn.cell))].map((id) => {
+  const ids = [...spec.functions.map((fn) => fn.cell), ...spec.supportCells ?? []];
+  const cells = [...new Set(ids)].map((id) => {
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     return cell === undefined ? `// (no cell ${id})` : `// cell ${id}\n${sourceOf(cell)}`;
   });
@@ -119,6 +132,44 @@ export function learnerModule(notebook: Notebook, spec: UnitSpec): string {
     `  ${fn.name}: typeof ${fn.name} === "function" ? ${fn.name} : undefined,`
   );
   return [...imports, "", ...cells, "", "export const graded = {", ...graded, "};", ""].join("\n");
+}
+
+/**
+ * The library files the learners' modules may import (each unit's
+ * `imports`), with every file they import in turn, as paths from the
+ * repository's root. Throws `Error` naming the file when one imports anything
+ * but a relative path inside `lib/` (a package, a URL): the sandbox has
+ * nothing else to give.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const files = await libraryFiles(UNITS);
+ * assert.ok(files.includes("lib/errors.ts"));
+ * assert.ok(files.every((file) => file.startsWith("lib/")));
+ * ```
+ */
+export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promise<string[]> {
+  const pending = [...units.values()].flatMap((spec) => Object.keys(spec.imports))
+    .map((file) => `lib/${file}`);
+  const found = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (found.has(file)) continue;
+    found.add(file);
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)) {
+      const target = new URL(specifier, new URL(file, ROOT));
+      const path = target.href.slice(ROOT.href.length);
+      if (!specifier.startsWith(".") || !target.href.startsWith(new URL("lib/", ROOT).href)) {
+        throw new Error(`${file} imports ${specifier}, which the grading sandbox cannot give`);
+      }
+      pending.push(path);
+    }
+  }
+  return [...found].sort();
 }
 
 /**

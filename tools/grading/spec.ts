@@ -22,6 +22,8 @@ export interface GradedFunction {
   cell: string;
   /** Turns a returned value into the form the expected values are written in. */
   normalize?: (value: unknown) => unknown;
+  /** Whether it must print nothing on stdout (a stdio server's dispatcher); printing fails a case. */
+  quiet?: boolean;
   /** The visible cases, as the notebook shows them. */
   cases: readonly GradeCase[];
 }
@@ -32,6 +34,12 @@ export interface UnitSpec {
   /** Names the learner's cells may use from library modules (by file under lib/), imported for them. */
   imports: Readonly<Record<string, readonly string[]>>;
   functions: readonly GradedFunction[];
+  /**
+   * Other cells of the learner's that the module holds beside the graded
+   * ones, ungraded here (Lab 01's stdio loop, which its notebook runs as a
+   * process). @default {[]}
+   */
+  supportCells?: readonly string[];
   /**
    * What a submission JSON claims about each function's cases, by case
    * label: `true` passed, `false` did not. Functions it says nothing about

@@ -1,0 +1,166 @@
+// Row 6: grading a class. A generated class of learners (correct, wrong, and
+// hostile: an endless loop, a memory bomb, an output flood) in one folder,
+// graded by `deno task grade CLASS --jobs N` as an instructor runs it: the
+// learners per second, and the peak memory of the grader with every sandbox
+// it runs at once. Also what must hold whatever the machine: every correct
+// learner gets full marks and every wrong or hostile one loses some, so that
+// a hostile learner costs no one else a mark.
+
+import { fileURLToPath } from "node:url";
+import { projectPath } from "./_measure.ts";
+
+/** What grading the class measured. */
+export interface GradingResult {
+  learners: number;
+  /** How many of them are hostile: an endless loop, a memory bomb, an output flood. */
+  hostile: number;
+  jobs: number;
+  seconds: number;
+  learnersPerSecond: number;
+  /** The most resident memory the grader and its sandboxes held at once, in MB. */
+  peakMb: number;
+  /** Correct learners that lost a mark, and wrong or hostile ones that kept every mark. */
+  misgraded: string[];
+}
+
+/** Options for {@linkcode measureGrading}. */
+export interface GradingOptions {
+  /** How many learners the class has. @default {300} */
+  learners?: number;
+  /** How many learners are graded at once. @default {navigator.hardwareConcurrency} */
+  jobs?: number;
+}
+
+type Kind = "correct" | "wrong" | "loop" | "memory" | "flood";
+
+const UNIT_A = `
+import { ProtocolError } from "../lib/errors.ts";
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("not the reply to " + requestId);
+  if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });
+  return message.result;
+}
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}
+`;
+/** What each kind of learner submits: a module for Unit A, or a worked notebook. */
+const SUBMISSIONS: Record<Kind, () => Promise<[string, string]>> = {
+  correct:
+    async () => ["ch14-b.ipynb", await Deno.readTextFile(projectPath("solutions/ch14-b.ipynb"))],
+  wrong: () => Promise.resolve(["ch14-a.ts", UNIT_A.replace("!==", "!=")]),
+  loop: () =>
+    Promise.resolve([
+      "ch14-a.ts",
+      UNIT_A.replace("return Object.hasOwn", "while (true) {}\n  return Object.hasOwn"),
+    ]),
+  memory: () =>
+    Promise.resolve([
+      "ch14-a.ts",
+      UNIT_A.replace(
+        "return Object.hasOwn",
+        "globalThis.hoard ??= []; for (let i = 0; i < 40; i++) globalThis.hoard.push(new Uint8Array(32 << 20).fill(1));\n  return Object.hasOwn",
+      ),
+    ]),
+  flood: () =>
+    Promise.resolve([
+      "ch14-a.ts",
+      UNIT_A.replace(
+        "return Object.hasOwn",
+        'for (let i = 0; i < 1e6; i++) console.log("flood ".repeat(20));\n  return Object.hasOwn',
+      ),
+    ]),
+};
+
+/**
+ * The class's make-up: of every 30 learners, 20 correct, 7 wrong, and one of
+ * each hostile kind; a class of fewer than 30 has one of each kind in turn.
+ */
+function kindOf(index: number, count: number): Kind {
+  if (count < 30) return (["correct", "wrong", "loop", "memory", "flood"] as const)[index % 5];
+  const slot = index % 30;
+  return slot < 20
+    ? "correct"
+    : slot < 27
+    ? "wrong"
+    : (["loop", "memory", "flood"] as const)[slot - 27];
+}
+
+/** Grade a generated class, and say how fast, in how much memory, and whether anyone was misgraded. */
+export async function measureGrading(options: GradingOptions = {}): Promise<GradingResult> {
+  const count = options.learners ?? 300;
+  const jobs = options.jobs ?? navigator.hardwareConcurrency;
+  const klass = await Deno.makeTempDir({ prefix: "bench-class-" });
+  try {
+    const kinds = new Map<string, Kind>();
+    for (let index = 0; index < count; index++) {
+      const name = `learner-${String(index).padStart(4, "0")}`;
+      const kind = kindOf(index, count);
+      kinds.set(name, kind);
+      const [file, text] = await SUBMISSIONS[kind]();
+      await Deno.mkdir(`${klass}/${name}`);
+      await Deno.writeTextFile(`${klass}/${name}/${file}`, text);
+    }
+    const json = `${klass}/results.json`;
+    const started = performance.now();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "grade", klass, "--jobs", String(jobs), "--json", json],
+      cwd: fileURLToPath(new URL("../", import.meta.url)),
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    let peak = 0;
+    const sampler = setInterval(() => peak = Math.max(peak, treeResident(child.pid)), 20);
+    const status = await child.status;
+    clearInterval(sampler);
+    const seconds = (performance.now() - started) / 1000;
+    if (!status.success) throw new Error(`grading the class exited with ${status.code}`);
+    const results = JSON.parse(await Deno.readTextFile(json)) as {
+      submission: string;
+      score: number;
+      max_score: number;
+    }[];
+    const misgraded = results.flatMap(({ submission, score, max_score }) => {
+      const name = submission.split("/").at(-1)!;
+      const full = score === max_score;
+      return (kinds.get(name) === "correct") === full ? [] : [`${name} (${kinds.get(name)})`];
+    });
+    return {
+      learners: count,
+      hostile: [...kinds.values()].filter((kind) => ["loop", "memory", "flood"].includes(kind))
+        .length,
+      jobs,
+      seconds,
+      learnersPerSecond: count / seconds,
+      peakMb: peak / 1e6,
+      misgraded,
+    };
+  } finally {
+    await Deno.remove(klass, { recursive: true });
+  }
+}
+
+/** The resident memory of `pid` and all its descendants, in bytes. */
+function treeResident(pid: number): number {
+  const children = new Map<number, number[]>();
+  const resident = new Map<number, number>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const status = Deno.readTextFileSync(`/proc/${entry.name}/status`);
+      const parent = Number(status.match(/^PPid:\s+(\d+)/m)?.[1]);
+      resident.set(Number(entry.name), Number(status.match(/^VmRSS:\s+(\d+)/m)?.[1] ?? 0) * 1024);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry.name)]);
+    } catch {
+      // The process ended while it was being read.
+    }
+  }
+  let total = 0;
+  const pending = [pid];
+  while (pending.length > 0) {
+    const next = pending.pop()!;
+    total += resident.get(next) ?? 0;
+    pending.push(...(children.get(next) ?? []));
+  }
+  return total;
+}

@@ -1,0 +1,205 @@
+/**
+ * Lab 01's hidden cases. Instructors' repository and the autograder package
+ * only: the learners' release leaves this folder out.
+ *
+ * @module
+ */
+
+import {
+  call,
+  error,
+  initialize,
+  initialized,
+  line,
+  NO_REPLY,
+  result,
+  text,
+  TOOL_LIST,
+} from "../cases/lab_01.ts";
+import type { GradeCase } from "../lib/grading.ts";
+
+const LATEST = "2025-06-18";
+const eat = { verb: "eat", tense: "past_simple", person: "3sg" };
+
+/** Lab 01's hidden cases, by the graded function's name. */
+export const HOLDOUTS: Readonly<
+  Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>
+> = {
+  negotiateVersion: [
+    { label: "a version with a space after it", args: ["2024-11-05 "], expected: LATEST },
+    { label: "an empty version", args: [""], expected: LATEST },
+    { label: "the first MCP version", args: ["2024-10-07"], expected: LATEST },
+    { label: "a version given as a number", args: [20250618], expected: LATEST },
+  ],
+  handleMessage: [
+    // Ids: exactly as sent, whatever their type; none that MCP forbids.
+    { label: "id 0", args: [line("ping", undefined, 0)], expected: result(0, {}) },
+    { label: 'the string id "7"', args: [line("ping", undefined, "7")], expected: result("7", {}) },
+    { label: "an empty string id", args: [line("ping", undefined, "")], expected: result("", {}) },
+    {
+      label: "a large integer id",
+      args: [line("tools/list", undefined, 9007199254740991)],
+      expected: result(9007199254740991, TOOL_LIST),
+    },
+    {
+      label: "id null, which MCP forbids",
+      args: [line("ping", undefined, null)],
+      expected: error(null, -32600),
+    },
+    {
+      label: "a fractional id",
+      args: ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}'],
+      expected: error(null, -32600),
+    },
+    {
+      label: "jsonrpc 1.0",
+      args: ['{"jsonrpc":"1.0","id":21,"method":"ping"}'],
+      expected: error(21, -32600),
+    },
+    {
+      label: "a method that is not a string",
+      args: ['{"jsonrpc":"2.0","id":22,"method":7}'],
+      expected: error(22, -32600),
+    },
+    // Silence where nothing is owed.
+    {
+      label: "a cancellation notification",
+      args: [line("notifications/cancelled", { requestId: 3, reason: "late" })],
+      expected: NO_REPLY,
+    },
+    {
+      label: "a notification the server does not know",
+      args: [line("notifications/roots/list_changed")],
+      expected: NO_REPLY,
+    },
+    {
+      label: "a response from the client",
+      args: ['{"jsonrpc":"2.0","id":"s-1","result":{}}'],
+      expected: NO_REPLY,
+    },
+    {
+      label: "an error response from the client",
+      args: ['{"jsonrpc":"2.0","id":"s-2","error":{"code":-32601,"message":"no sampling here"}}'],
+      expected: NO_REPLY,
+    },
+    {
+      label: "an object with an id and nothing else",
+      args: ['{"jsonrpc":"2.0","id":41}'],
+      expected: error(41, -32600),
+    },
+    {
+      label: "a request that also carries a result is still a request",
+      args: ['{"jsonrpc":"2.0","id":42,"method":"ping","result":{}}'],
+      expected: result(42, {}),
+    },
+    {
+      label: "ping with params given as a list",
+      args: ['{"jsonrpc":"2.0","id":43,"method":"ping","params":[]}'],
+      expected: error(43, -32602),
+    },
+    // Lines that are not requests.
+    {
+      label: "half a JSON object",
+      args: ['{"jsonrpc":"2.0","id":1,'],
+      expected: error(null, -32700),
+    },
+    { label: "an empty batch", args: ["[]"], expected: error(null, -32600) },
+    {
+      label: "a bare JSON number instead of a request",
+      args: ["42"],
+      expected: error(null, -32600),
+    },
+    {
+      label: "a bare JSON null instead of a request",
+      args: ["null"],
+      expected: error(null, -32600),
+    },
+    // The handshake.
+    {
+      label: "initialize asking for 2025-03-26, which allowed batches",
+      args: [initialize("init", "2025-03-26")],
+      expected: initialized("init", LATEST),
+    },
+    {
+      label: "initialize with no protocolVersion",
+      args: [line("initialize", { capabilities: {} }, 23)],
+      expected: error(23, -32602),
+    },
+    {
+      label: "params that are not an object",
+      args: ['{"jsonrpc":"2.0","id":24,"method":"tools/call","params":["conjugate"]}'],
+      expected: error(24, -32602),
+    },
+    // Tool calls: protocol errors.
+    { label: "no tool name", args: [call(25, undefined, eat)], expected: error(25, -32602) },
+    {
+      label: "a tool named __proto__",
+      args: [call(26, "__proto__", {})],
+      expected: error(26, -32602),
+    },
+    {
+      label: "a tool named toString",
+      args: [call(27, "toString", {})],
+      expected: error(27, -32602),
+    },
+    {
+      label: "a verb outside the enum",
+      args: [call(28, "conjugate", { ...eat, verb: "fly" })],
+      expected: error(28, -32602),
+    },
+    {
+      label: "a missing argument",
+      args: [call(29, "conjugate", { verb: "eat", tense: "past_simple" })],
+      expected: error(29, -32602),
+    },
+    {
+      label: "an argument the schema does not have",
+      args: [call(30, "lookup_irregular_verb", { verb: "go", mood: "bold" })],
+      expected: error(30, -32602),
+    },
+    {
+      label: "an argument of the wrong type",
+      args: [call(31, "lookup_spanish", { english_form: 5 })],
+      expected: error(31, -32602),
+    },
+    {
+      label: "an empty english_form",
+      args: [call(32, "lookup_spanish", { english_form: "" })],
+      expected: error(32, -32602),
+    },
+    {
+      label: "arguments that are not an object",
+      args: [call(33, "lookup_irregular_verb", "go")],
+      expected: error(33, -32602),
+    },
+    {
+      label: "no arguments for a tool that needs some",
+      args: [call(34, "check_subject_verb_agreement")],
+      expected: error(34, -32602),
+    },
+    // Tool calls: results, and failures the tool reports itself.
+    {
+      label: "a word the Spanish lookup does not know",
+      args: [call(35, "lookup_spanish", { english_form: "flew" })],
+      expected: text(35, "", true),
+    },
+    {
+      label: "conjugate be present_simple 1sg",
+      args: [call(36, "conjugate", { verb: "be", tense: "present_simple", person: "1sg" })],
+      expected: text(36, "am"),
+    },
+    {
+      label: "check_subject_verb_agreement he go",
+      args: [call("sv", "check_subject_verb_agreement", { subject: "he", verb_form: "go" })],
+      expected: text(
+        "sv",
+        '{"subject":"he","verb_form":"go","agrees":false,"expected":"goes"}',
+      ),
+    },
+    {
+      label: "an unknown method with a string id",
+      args: [line("prompts/get", { name: "x" }, "p")],
+      expected: error("p", -32601),
+    },
+  ],
+};

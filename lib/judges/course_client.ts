@@ -1,0 +1,70 @@
+/**
+ * The second judge of a server: the course's own careful `Client`, which
+ * refuses any reply it cannot trust. It shakes hands, lists the tools, makes
+ * the four canonical calls, calls `conjugate` with `run` (a tool error), and
+ * closes the server, which must then exit by itself with status 0.
+ *
+ * @module
+ */
+
+import { Client } from "../client.ts";
+import { describeExit } from "../server_process.ts";
+import {
+  answerFrom,
+  CANONICAL_CALLS,
+  type ClientReport,
+  GRAMMAR_TOOL_NAMES,
+  verdictOf,
+} from "./expected.ts";
+
+/** Options for {@linkcode judgeWithCourseClient}. */
+export interface CourseClientOptions {
+  /** The deadline of each request. @default {5000} */
+  timeoutMs?: number;
+}
+
+/**
+ * Judge the server `command` with the course's `Client`. The server is always ended.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grammarCommand } from "../course.ts";
+ *
+ * const report = await judgeWithCourseClient(grammarCommand());
+ * assert.deepEqual(report.errors, { out_of_scope: "ToolError" });
+ * ```
+ */
+export async function judgeWithCourseClient(
+  command: readonly string[],
+  options: CourseClientOptions = {},
+): Promise<ClientReport> {
+  const problems: string[] = [];
+  const observed = { tools: [] as string[], answers: {} as Record<string, unknown> };
+  const errors: Record<string, string> = {};
+  const client = new Client(command, {
+    allowed: GRAMMAR_TOOL_NAMES,
+    timeoutMs: options.timeoutMs ?? 5000,
+  });
+  try {
+    await client.initialize();
+    observed.tools = Object.keys(await client.listTools());
+    for (const [name, args] of CANONICAL_CALLS) {
+      observed.answers[name] = answerFrom(name, await client.callTool(name, args));
+    }
+    try {
+      await client.callTool("conjugate", { verb: "run", tense: "past_simple", person: "3sg" });
+      errors.out_of_scope = "result";
+    } catch (error) {
+      errors.out_of_scope = (error as Error).name;
+    }
+  } catch (error) {
+    problems.push(`${(error as Error).name}: ${(error as Error).message}`);
+  } finally {
+    const status = await client.close();
+    if (status.code !== 0 || status.signal !== null) {
+      problems.push(`the server's exit was ${describeExit(status)}, expected 0`);
+    }
+  }
+  return verdictOf("course", { ...observed, errors, problems }, { out_of_scope: "ToolError" });
+}

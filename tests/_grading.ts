@@ -1,0 +1,44 @@
+// Shared by the grader's tests: running `deno task grade` as an instructor
+// does, and building learners' folders at test time.
+
+import { fileURLToPath } from "node:url";
+import type { Results } from "../tools/grading/score.ts";
+
+/** The project's root, where `deno task grade` runs. */
+export const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const scratch = await Deno.makeTempDir({ prefix: "grade-test-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+
+export type { Results } from "../tools/grading/score.ts";
+/** Run the grader (in `cwd`, the project by default); its exit code, what it printed, and the results. */
+export async function grade(args: string[], cwd = ROOT) {
+  const json = `${scratch}/${crypto.randomUUID()}.json`;
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", ...args, "--json", json],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const results = await Deno.readTextFile(json).then(JSON.parse).catch(() => undefined);
+  const list: Results[] = results === undefined ? [] : Array.isArray(results) ? results : [results];
+  return {
+    code,
+    out: new TextDecoder().decode(stdout),
+    err: new TextDecoder().decode(stderr),
+    list,
+  };
+}
+
+/** Write `files` (relative path to text) under a new folder; its path. */
+export async function tree(files: Record<string, string>): Promise<string> {
+  const folder = await Deno.makeTempDir({ dir: scratch });
+  for (const [name, text] of Object.entries(files)) {
+    const path = `${folder}/${name}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    await Deno.writeTextFile(path, text);
+  }
+  return folder;
+}
+
+/** Whether a unit got every mark. */
+export const full = (results: Results): boolean => results.score === results.max_score;

@@ -1,0 +1,229 @@
+// Unit A's catalogue: answerFor and authorize as learners write them.
+
+import { type Catalogue, USES_PROTOCOL_ERROR as P } from "./learner.ts";
+
+const answerFor: Catalogue = {
+  unit: "ch14-a",
+  fn: "answerFor",
+  right: {
+    "the worked solution's way": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });
+  return message.result;
+}`,
+    "Object.is and an early return": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (Object.is(message.id, requestId) && message.error === undefined) return message.result;
+  throw new ProtocolError("reply " + message.id + " does not answer " + requestId);
+}`,
+    "the error first, ids compared as JSON": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.error !== undefined) {
+    throw new ProtocolError("error " + message.error.code + ": " + message.error.message);
+  }
+  if (JSON.stringify(message.id) !== JSON.stringify(requestId)) throw new ProtocolError("not my reply");
+  return message.result;
+}`,
+    "type and value, then a switch": String.raw`${P}
+export function answerFor(requestId, message) {
+  const sameId = typeof message.id === typeof requestId && message.id === requestId;
+  switch (true) {
+    case !sameId:
+      throw new ProtocolError("a reply to another request");
+    case Object.hasOwn(message, "error"):
+      throw new ProtocolError("the server refused");
+    default:
+      return message.result;
+  }
+}`,
+  },
+  wrong: {
+    // "3" and 3 look the same to ==.
+    "loose equality": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id != requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Ids turned to text before comparing: "3" answers 3.
+    "ids compared as strings": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (String(message.id) !== String(requestId)) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Ids turned to numbers: "req-7" is NaN, and NaN never equals NaN.
+    "ids compared as numbers": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (Number(message.id) !== Number(requestId)) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // The id is checked, but an error response still counts as an answer.
+    "an error response taken as an answer": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  return message.result;
+}`,
+    // "No id" written as a falsy id: id 0 is then nobody's.
+    "a falsy id taken as no id": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id && message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Any error will do: the client cannot tell a refused reply from a bug.
+    "a plain Error instead of a ProtocolError": String.raw`
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new Error("wrong id");
+  if ("error" in message) throw new Error("server error");
+  return message.result;
+}`,
+    // A reply with a result looks like an answer, whoever it answers.
+    "a result trusted without its id": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.result !== undefined) return message.result;
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  throw new ProtocolError("server error");
+}`,
+    // The caller wanted the result; this hands back the envelope.
+    "the whole message returned": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message;
+}`,
+    // Refusing quietly: null is a value, and the caller carries on with it.
+    "null instead of a refusal": String.raw`
+export function answerFor(requestId, message) {
+  if (message.id !== requestId || "error" in message) return null;
+  return message.result;
+}`,
+    // A string thrown is not an error of any class.
+    "a string thrown": String.raw`
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw "wrong id";
+  if ("error" in message) throw "server error";
+  return message.result;
+}`,
+    // Same kind of id taken for the same id.
+    "only the id's type compared": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (typeof message.id !== typeof requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // The reply is marked used by deleting its id: the caller's message is changed.
+    "the reply changed once read": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  delete message.id;
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // A reply without an id is taken as an answer to whatever waits.
+    "a reply without an id answers anything": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id === null || message.id === undefined) return message.result;
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+  },
+};
+
+const authorize: Catalogue = {
+  unit: "ch14-a",
+  fn: "authorize",
+  right: {
+    "the worked solution's way": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}`,
+    "through the catalog's own keys": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.keys(catalog).includes(name) && [...allowed].includes(name);
+}`,
+    "hasOwnProperty borrowed from Object.prototype": String.raw`
+export function authorize(name, catalog, allowed) {
+  if (!allowed.has(name)) return false;
+  return Object.prototype.hasOwnProperty.call(catalog, name);
+}`,
+    "a loop over the advertised names": String.raw`
+export function authorize(name, catalog, allowed) {
+  for (const tool of Object.keys(catalog)) {
+    if (tool === name) return allowed.has(name);
+  }
+  return false;
+}`,
+  },
+  wrong: {
+    // The allowlist is all that matters: a tool the server never offered is called.
+    "the allowlist alone": String.raw`
+export function authorize(name, catalog, allowed) {
+  return allowed.has(name);
+}`,
+    // Whatever the server advertises is called: default allow.
+    "the catalog alone": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name);
+}`,
+    // "in" also finds names every object inherits, such as toString.
+    "inherited names count": String.raw`
+export function authorize(name, catalog, allowed) {
+  return name in catalog && allowed.has(name);
+}`,
+    // Either check is taken as enough.
+    "either will do": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) || allowed.has(name);
+}`,
+    // A truthy entry taken as advertised: catalog.toString is a function, so truthy.
+    "a truthy entry taken as advertised": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Boolean(catalog[name]) && allowed.has(name);
+}`,
+    // The catalog's own hasOwnProperty: a server can advertise a tool of that name.
+    "the catalog's own hasOwnProperty": String.raw`
+export function authorize(name, catalog, allowed) {
+  return catalog.hasOwnProperty(name) && allowed.has(name);
+}`,
+    // Close enough: "word" for "word_count".
+    "a prefix taken for the name": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.keys(catalog).some((tool) => tool.startsWith(name)) && allowed.has(name);
+}`,
+    // Names searched as text: every piece of an advertised name passes.
+    "names searched in one string": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.keys(catalog).join(",").includes(name) && allowed.has(name);
+}`,
+    // Names compared without their letters' case.
+    "case ignored": String.raw`
+export function authorize(name, catalog, allowed) {
+  const wanted = name.toLowerCase();
+  const advertised = Object.keys(catalog).some((tool) => tool.toLowerCase() === wanted);
+  return advertised && [...allowed].some((tool) => tool.toLowerCase() === wanted);
+}`,
+    // An empty allowlist read as "no restriction".
+    "an empty allowlist allows everything": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && (allowed.size === 0 || allowed.has(name));
+}`,
+    // An empty catalog read as "not listed yet", so the allowlist decides.
+    "an empty catalog trusts the allowlist": String.raw`
+export function authorize(name, catalog, allowed) {
+  const listed = Object.keys(catalog).length > 0;
+  return (!listed || Object.hasOwn(catalog, name)) && allowed.has(name);
+}`,
+    // The Set treated as a plain object: it has no own key of that name, ever.
+    "the allowlist read as an object": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && Object.hasOwn(allowed, name);
+}`,
+  },
+};
+
+/** Unit A's catalogues. */
+export const CH14_A: readonly Catalogue[] = [answerFor, authorize];

@@ -1,0 +1,16 @@
+// Implementations of every graded function as learners write them: wrong ones,
+// each named for the misconception behind it, that must lose marks, and right
+// ones in other styles than the worked solution's, that must keep them all.
+// tests/grading_accuracy_test.ts grades each one through the grader's own
+// path (gradeLearner, in the sandbox, hidden cases included).
+
+import { CH14_A } from "./ch14_a.ts";
+import { CH14_B } from "./ch14_b.ts";
+import { LAB_01 } from "./lab_01.ts";
+import { LAB_02 } from "./lab_02.ts";
+import type { Catalogue } from "./learner.ts";
+
+export type { Catalogue };
+
+/** Every graded function's catalogue. */
+export const CATALOGUES: readonly Catalogue[] = [...CH14_A, ...CH14_B, ...LAB_01, ...LAB_02];

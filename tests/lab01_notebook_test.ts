@@ -1,0 +1,153 @@
+// Lab 01, run by the real Deno kernel through Jupyter's executor: the worked
+// edition passes its holdouts and all four judges, and Lab 02 then starts the
+// learner's own server; the student edition runs to its end and reports what
+// is not written yet; a student edition completed by a learner passes all
+// four judges too.
+
+import assert from "node:assert/strict";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Client } from "../lib/client.ts";
+import { grammarServerForLab02 } from "../lib/course.ts";
+import { evidenceProblems } from "../lib/evidence.ts";
+import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES } from "../lib/judges/expected.ts";
+import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
+import { reportLine, run } from "./_notebooks.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** The status column of a grade table the notebook printed as text. */
+function statuses(table: string): string[] {
+  return table.split("\n").map((line) => line.trim().split(/\s+/).at(-1)!)
+    .filter((word) => ["PASS", "FAIL", "UNFINISHED"].includes(word));
+}
+
+async function submissionOf(work: string): Promise<Record<string, unknown>> {
+  const submission = JSON.parse(
+    await Deno.readTextFile(`${work}/lab-01/lab-01-submission-v1.json`),
+  );
+  assert.deepEqual(await evidenceProblems("lab-01-submission", submission), []);
+  return submission;
+}
+
+/** Every judge passed, and saw the four tools and the four answers. */
+function assertJudgesPassed(submission: Record<string, unknown>) {
+  const clients = submission.clients as Record<string, Record<string, unknown>>;
+  assert.deepEqual(Object.keys(clients).sort(), ["bytes", "course", "inspector", "sdk"]);
+  for (const [name, report] of Object.entries(clients)) {
+    assert.equal(report.status, "PASSED", `${name}: ${JSON.stringify(report.problems)}`);
+    assert.deepEqual(report.tools, GRAMMAR_TOOL_NAMES, name);
+    assert.deepEqual(report.answers, EXPECTED_ANSWERS, name);
+  }
+  assert.deepEqual(clients.bytes.errors, {
+    not_json: -32700,
+    unknown_tool: -32602,
+    out_of_scope: "isError",
+  });
+  assert.deepEqual(clients.sdk.errors, { unknown_tool: -32602, invalid_arguments: -32602 });
+  assert.deepEqual(clients.course.errors, { out_of_scope: "ToolError" });
+}
+
+Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02 then uses its server", async () => {
+  const { text, outputs, work } = await run("solutions/lab-01.ipynb");
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-01" });
+  assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
+  assert.match(text, /LAB_01 DONE/);
+  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("PASS"));
+  assert.deepEqual(statuses(outputs.get("handle-message-cases")!), Array(16).fill("PASS"));
+  assert.deepEqual(statuses(outputs.get("serve-stdio-cases")!), Array(6).fill("PASS"));
+  assert.match(outputs.get("write-server")!, /command: .* run --no-config --no-prompt --quiet /);
+  assert.doesNotMatch(outputs.get("write-server")!, /--allow-/);
+  assert.deepEqual(reportLine(text, "LAB_01_REPORT"), {
+    clients: { bytes: "PASSED", course: "PASSED", sdk: "PASSED", inspector: "PASSED" },
+    edition: "instructor",
+    status: "PASSED",
+    unit: "lab-01",
+  });
+  const submission = await submissionOf(work);
+  assert.equal(submission.status, "PASSED");
+  assertJudgesPassed(submission);
+
+  // Lab 02 starts the learner's own server, which answers as the reference does.
+  const folder = pathToFileURL(`${work}/lab-01/`);
+  const choice = await grammarServerForLab02({ folder });
+  assert.equal(choice.source, "learner", choice.why);
+  assert.equal(choice.command.at(-1), `${work}/lab-01/grammar_server.mts`);
+  {
+    await using client = new Client(choice.command, { allowed: ["conjugate"] });
+    await client.initialize();
+    await client.listTools();
+    assert.equal(
+      await client.callTool("conjugate", { verb: "eat", tense: "past_simple", person: "3sg" }),
+      "ate",
+    );
+  }
+  // A module changed after its judges saw it is not trusted: Lab 02 goes back to the reference.
+  await Deno.writeTextFile(`${work}/lab-01/grammar_server.mts`, "\n// edited\n", { append: true });
+  const changed = await grammarServerForLab02({ folder });
+  assert.equal(changed.source, "reference");
+  assert.match(changed.why, /has changed since/);
+});
+
+Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and starts no server", async () => {
+  const { text, outputs, work } = await run("notebooks/lab-01.ipynb");
+  assert.ok(!text.includes("HOLDOUT_RESULT"));
+  assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
+  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("UNFINISHED"));
+  assert.deepEqual(statuses(outputs.get("handle-message-cases")!), Array(16).fill("UNFINISHED"));
+  assert.deepEqual(statuses(outputs.get("serve-stdio-cases")!), Array(6).fill("UNFINISHED"));
+  assert.match(outputs.get("write-server")!, /^Skipped: make the three grade tables pass/);
+  assert.match(outputs.get("judge-sdk")!, /^Skipped: there is no server module yet/);
+  assert.match(text, /LAB_01 NOT DONE YET/);
+  const submission = await submissionOf(work);
+  assert.equal(submission.status, "NEEDS_WORK");
+  assert.equal(submission.server, null);
+  assert.deepEqual(submission.clients, {});
+  const saved = [];
+  for await (const entry of Deno.readDir(`${work}/lab-01`)) saved.push(entry.name);
+  assert.deepEqual(saved, ["lab-01-submission-v1.json"]);
+  assert.equal(
+    (await grammarServerForLab02({ folder: pathToFileURL(`${work}/lab-01/`) })).source,
+    "reference",
+  );
+});
+
+Deno.test("a student edition a learner completed passes all four judges", async () => {
+  // The learner's three cells, written as the worked edition writes them.
+  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-01.ipynb`), "worked");
+  const student = parseNotebook(
+    await Deno.readTextFile(`${root}notebooks/lab-01.ipynb`),
+    "student",
+  );
+  const completed = ["negotiate-version", "handle-message", "serve-stdio"];
+  for (const cell of student.cells) {
+    if (!completed.includes(cell.id)) continue;
+    cell.source = keepSolutions(sourceOf(worked.cells.find((c) => c.id === cell.id)!));
+  }
+  const name = `.lab-01-completed-${crypto.randomUUID()}.ipynb`;
+  await Deno.writeTextFile(`${root}notebooks/${name}`, JSON.stringify(student));
+  try {
+    const { text, work } = await run(`notebooks/${name}`);
+    assert.match(text, /LAB_01 DONE/);
+    const submission = await submissionOf(work);
+    assert.equal(submission.edition, "student");
+    assert.equal(submission.status, "PASSED");
+    assertJudgesPassed(submission);
+  } finally {
+    await Deno.remove(`${root}notebooks/${name}`);
+  }
+});
+
+/** A worked cell as its learner would have written it: the solutions kept, the starters dropped. */
+function keepSolutions(source: string): string {
+  const kept: string[] = [];
+  let inStarter = false;
+  for (const line of source.split("\n")) {
+    const marker = line.trim();
+    if (marker === "// BEGIN STARTER") inStarter = true;
+    else if (marker === "// END STARTER") inStarter = false;
+    else if (!inStarter && marker !== "// BEGIN SOLUTION" && marker !== "// END SOLUTION") {
+      kept.push(line);
+    }
+  }
+  return kept.join("\n");
+}

@@ -1,0 +1,78 @@
+// The course from a folder whose path has a space, `#`, `%`, a comma and a
+// non-ASCII letter: a copy of the repository there runs the worked Unit A
+// through the kernel, grades it to full marks, and passes the library's
+// path-handling tests. (`URL.pathname` used as a path once failed all three.)
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { reportLine } from "./_notebooks.ts";
+import { runNotebook } from "../tools/run_notebook.ts";
+
+const repository = fileURLToPath(new URL("../", import.meta.url));
+const scratch = await Deno.makeTempDir({ prefix: "odd-path-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+const course = `${scratch}/my course #1, 100% José`;
+
+/** Copy every file git tracks into `course`. */
+async function copyCourse() {
+  const listed = await new Deno.Command("git", {
+    args: ["ls-files", "-z"],
+    cwd: repository,
+    stdout: "piped",
+  }).output();
+  assert.equal(listed.code, 0);
+  const files = new TextDecoder().decode(listed.stdout).split("\0").filter((file) => file !== "");
+  for (const file of files) {
+    const target = `${course}/${file}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(`${repository}${file}`, target).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) throw error; // deleted, not yet committed
+    });
+  }
+}
+await copyCourse();
+
+Deno.test("from an oddly named folder, the worked Unit A passes and saves its handoff there", async () => {
+  const work = `${course}/work`;
+  const { text } = await runNotebook(`${course}/solutions/ch14-a.ipynb`, {
+    env: { COURSE_WORK: work },
+  });
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-a" });
+  assert.match(text, new RegExp(`Saved: ${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+  await Deno.stat(`${work}/ch14-a/ch14-unit-a-handoff-v1.json`);
+});
+
+Deno.test("from an oddly named folder, the grader grades the worked editions to full marks", async () => {
+  const json = `${scratch}/results.json`;
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", "solutions", "--json", json],
+    cwd: course,
+    stdout: "null",
+  }).output();
+  assert.equal(code, 0);
+  const results = JSON.parse(await Deno.readTextFile(json)) as {
+    score: number;
+    max_score: number;
+  }[];
+  assert.ok(results.length >= 3);
+  for (const unit of results) assert.equal(unit.score, unit.max_score);
+});
+
+Deno.test("from an oddly named folder, the library's own examples pass", async () => {
+  const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "test",
+      "-q",
+      "--allow-all",
+      "--doc",
+      "lib/course.ts",
+      "lib/evidence.ts",
+      "lib/manifest.ts",
+    ],
+    cwd: course,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stdout));
+});

@@ -1,0 +1,43 @@
+// Lab 01: negotiateVersion and handleMessage, the learner's server side.
+
+import { CASES, replyShape } from "../../../cases/lab_01.ts";
+import { isObject } from "../../../lib/jsonrpc.ts";
+import type { UnitSpec } from "../spec.ts";
+
+/** Lab 01's graded functions. */
+export const LAB_01: UnitSpec = {
+  unit: "lab-01",
+  imports: {
+    "framing.ts": ["readFrames"],
+    "not_implemented.ts": ["NotImplementedError"],
+    "server/arguments.ts": ["argumentProblems"],
+    "server/grammar_tools.ts": ["GRAMMAR_TOOLS"],
+  },
+  functions: [
+    { name: "negotiateVersion", cell: "negotiate-version", cases: CASES.negotiateVersion },
+    {
+      name: "handleMessage",
+      cell: "handle-message",
+      normalize: replyShape,
+      // Its replies are a stdio server's stdout: a log line there breaks every client.
+      quiet: true,
+      cases: CASES.handleMessage,
+    },
+  ],
+  // The stdio loop: the notebook runs it as a process, and four clients judge it there.
+  supportCells: ["serve-stdio"],
+  // The submission records each grade table's rows: { case, status }.
+  claims(submission) {
+    const tables = isObject(submission.cases) ? submission.cases : {};
+    const claimed = (name: string) =>
+      Object.fromEntries(
+        (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
+          .filter((row) => typeof row.case === "string")
+          .map((row) => [row.case as string, row.status === "PASS"]),
+      );
+    return {
+      negotiateVersion: claimed("negotiateVersion"),
+      handleMessage: claimed("handleMessage"),
+    };
+  },
+};

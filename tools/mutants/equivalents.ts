@@ -1,0 +1,171 @@
+/**
+ * The mutants of the worked solutions that no case can kill, each with one
+ * line saying why. `deno task mutants` fails on any other survivor (a
+ * missing case), and on an entry here that a case kills or that no longer
+ * names a mutant, so this list stays exact.
+ *
+ * - `equivalent`: the mutant behaves exactly as the solution does on every
+ *   input the function can be given (JSON values, as the contract says).
+ * - `open`: it differs only where the contract leaves the behaviour to the
+ *   learner (the words of an error's message, above all), so no case may
+ *   judge it.
+ *
+ * A mutant is named as the report names it: its line, counted from the
+ * function's first line of worked code; its mutator, the worked code it
+ * replaces (on one line), an arrow, and its replacement.
+ *
+ * @module
+ */
+
+/** A mutant no case can kill, and why. */
+export interface Unkillable {
+  unit: string;
+  fn: string;
+  /** Its line, counted from the function's first worked line (a name may occur twice). */
+  line: number;
+  mutant: string;
+  kind: "equivalent" | "open";
+  why: string;
+}
+
+/** Every mutant of the worked solutions that no case can kill. */
+export const UNKILLABLE: readonly Unkillable[] = [
+  {
+    unit: "ch14-a",
+    fn: "answerFor",
+    line: 3,
+    mutant:
+      "StringLiteral: `The reply's id ${JSON.stringify(message.id)} does not match the request's id ${ JSON.stringify(requestId) }` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "ch14-a",
+    fn: "answerFor",
+    line: 10,
+    mutant: "StringLiteral: `The server answered with error ${code}: ${text}` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "ch14-a",
+    fn: "answerFor",
+    line: 10,
+    mutant: "ObjectLiteral: { code } → {}",
+    kind: "open",
+    why:
+      "Unit A asks only for a ProtocolError; keeping the server's code is advised there, and graded in Lab 02's correlate",
+  },
+  {
+    unit: "ch14-b",
+    fn: "splitFrames",
+    line: 5,
+    mutant:
+      "StringLiteral: `A frame of ${end - start + 1} bytes exceeds the ${limit}-byte limit` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "ch14-b",
+    fn: "splitFrames",
+    line: 5,
+    mutant: "ArithmeticOperator: end - start + 1 → end - start - 1",
+    kind: "open",
+    why:
+      "inside the message of the RangeError for a frame over the limit: its words are the learner's",
+  },
+  {
+    unit: "ch14-b",
+    fn: "splitFrames",
+    line: 5,
+    mutant: "ArithmeticOperator: end - start → end + start",
+    kind: "open",
+    why:
+      "inside the message of the RangeError for a frame over the limit (the check itself is killed)",
+  },
+  {
+    unit: "ch14-b",
+    fn: "splitFrames",
+    line: 12,
+    mutant:
+      "StringLiteral: `${buffer.length - start} bytes without a newline reached the ${limit}-byte limit` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "ch14-b",
+    fn: "splitFrames",
+    line: 12,
+    mutant: "ArithmeticOperator: buffer.length - start → buffer.length + start",
+    kind: "open",
+    why: "inside the message of the RangeError for an endless line (the check itself is killed)",
+  },
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    line: 4,
+    mutant:
+      'LogicalOperator: typeof value === "number" && Number.isFinite(value) → typeof value === "number" || Number.isFinite(value)',
+    kind: "equivalent",
+    why: "differs only for NaN and ±Infinity, which no JSON argument can hold",
+  },
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    line: 4,
+    mutant: 'ConditionalExpression: typeof value === "number" → true',
+    kind: "equivalent",
+    why: "Number.isFinite is true only for numbers, so the typeof test adds nothing",
+  },
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    line: 17,
+    mutant: "OptionalChaining: properties[key]?.type → properties[key].type",
+    kind: "equivalent",
+    why:
+      "the key is the schema's own property, and a property's schema is an object or a boolean, never null",
+  },
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    line: 18,
+    mutant: 'ConditionalExpression: typeof kind === "string" → true',
+    kind: "open",
+    why:
+      'differs only for a type written as a list of names (["integer"]), which the contract leaves open',
+  },
+  {
+    unit: "lab-02",
+    fn: "correlate",
+    line: 3,
+    mutant:
+      "StringLiteral: `reply id ${JSON.stringify(reply.id)} does not answer request ${JSON.stringify(requestId)}` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "correlate",
+    line: 8,
+    mutant: "StringLiteral: `request ${requestId} failed on the server: ${message}` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "unwrap",
+    line: 4,
+    mutant: "ConditionalExpression: error instanceof SyntaxError → true",
+    kind: "equivalent",
+    why: "JSON.parse of a string throws nothing but a SyntaxError",
+  },
+  {
+    unit: "lab-01",
+    fn: "handleMessage",
+    line: 18,
+    mutant: 'StringLiteral: "; " → ""',
+    kind: "open",
+    why: "the words of an error's message (what joins the problems): only its code is compared",
+  },
+];

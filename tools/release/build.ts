@@ -1,0 +1,51 @@
+// `deno task release [DIR]`: build the learners' course in DIR (default
+// `release/`): the student editions, the library, the servers, the schemas,
+// the visible cases, the set-up, a README for learners and the grader for a
+// self-check on the visible cases. It holds no worked edition, no hidden case
+// and no test. DIR must be new, empty, or a release this command built
+// before (it is then replaced): nothing else is ever deleted.
+
+import { fileURLToPath } from "node:url";
+import { releaseFiles } from "./contents.ts";
+import { learnersConfig } from "./deno_config.ts";
+
+const root = new URL("../../", import.meta.url);
+const MARK = ".course-release";
+const target = Deno.args[0] ?? fileURLToPath(new URL("release/", root));
+
+try {
+  await prepare(target);
+  const files = await releaseFiles(root);
+  for (const file of files) {
+    const to = `${target}/${file}`;
+    await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
+    await Deno.copyFile(new URL(file, root), to);
+  }
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  await Deno.writeTextFile(
+    `${target}/deno.json`,
+    JSON.stringify(learnersConfig(config), null, 2) + "\n",
+  );
+  await Deno.copyFile(new URL("tools/release/README.md", root), `${target}/README.md`);
+  await Deno.writeTextFile(`${target}/.gitignore`, "/work/*\n!/work/.gitkeep\n/.venv/\n");
+  await Deno.writeTextFile(`${target}/${MARK}`, `built from the instructors' repository\n`);
+  console.log(`release: ${files.length + 3} files in ${target}`);
+} catch (error) {
+  console.error(`release: ${(error as Error).message}`);
+  Deno.exit(1);
+}
+
+/** Make `folder` ready: create it, or empty a release built here before; refuse anything else. */
+async function prepare(folder: string): Promise<void> {
+  const entries = [];
+  try {
+    for await (const entry of Deno.readDir(folder)) entries.push(entry.name);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  if (entries.length > 0 && !entries.includes(MARK)) {
+    throw new Error(`${folder} is not empty and is not a release built before: choose another`);
+  }
+  for (const name of entries) await Deno.remove(`${folder}/${name}`, { recursive: true });
+  await Deno.mkdir(folder, { recursive: true });
+}
