@@ -41,12 +41,12 @@ export const HOLDOUTS: Readonly<
 > = {
   limitCommand: [
     {
-      label: "limits past 4 GiB and ten minutes",
+      label: "eight gibibytes and ten minutes for python",
       args: [BIG, ["/usr/bin/python3", "-m", "server"]],
       expected: unsandboxed(BIG, ["/usr/bin/python3", "-m", "server"]),
     },
     {
-      label: "a program given as one word",
+      label: "a program named without its folder",
       args: [LIMITS, ["server"]],
       expected: unsandboxed(LIMITS, ["server"]),
     },
@@ -58,7 +58,7 @@ export const HOLDOUTS: Readonly<
       expected: deno({ read: [DATA], write: [OUT, `except ${OUT}/latest`] }),
     },
     {
-      label: "two data folders",
+      label: "a dictionary folder read beside the data",
       args: [policy({ read: [DATA, "/srv/shared/dictionaries"] })],
       expected: deno({ read: ["/srv/shared/dictionaries", DATA] }),
     },
@@ -68,12 +68,12 @@ export const HOLDOUTS: Readonly<
       expected: { throws: "TypeError" },
     },
     {
-      label: "a program the tool runs",
+      label: "git may be started",
       args: [policy({ run: ["/usr/bin/git"] })],
       expected: deno({ read: [DATA], run: ["/usr/bin/git"] }),
     },
     {
-      label: "several variables",
+      label: "TZ and LANG both readable",
       args: [policy({ env: { TZ: "UTC", LANG: "C.UTF-8" } })],
       expected: deno({ read: [DATA], env: ["LANG", "TZ"] }),
     },
@@ -83,7 +83,7 @@ export const HOLDOUTS: Readonly<
       expected: deno({ read: [`${HOME}/data`, `except ${HOME}/data/old`] }),
     },
     {
-      label: "a path with spaces",
+      label: "a data folder named with spaces",
       args: [policy({ read: ["/srv/my tool/data"] })],
       expected: deno({ read: ["/srv/my tool/data"] }),
     },
@@ -100,7 +100,7 @@ export const HOLDOUTS: Readonly<
       expected: sandboxed([...RUNTIME, ...readOnly(ODD)], {}, LIMITS, [...COMMAND, ODD]),
     },
     {
-      label: "a Node server",
+      label: "Node and its packages, with ten seconds of CPU",
       args: [NODE_POLICY, NODE_COMMAND],
       expected: sandboxed(
         [...readOnly(...SYSTEM, NODE_MODULES), ...readOnly(DATA)],

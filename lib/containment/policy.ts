@@ -64,7 +64,7 @@ export interface Places {
  * The policy of the intruder's `word_count`: read the data folder, nothing
  * else; never the home folder, nor a link out of the data folder; the
  * limits of {@linkcode LIMITS}. Its runtime is Deno (the executable and its
- * cache) and the server's own code.
+ * cache) and the server's own code: each local module it imports, file by file.
  *
  * @example
  * ```ts
@@ -81,7 +81,7 @@ export interface Places {
 export async function intruderPolicy(places: Places): Promise<Policy> {
   const cache = await denoCache();
   return toolPolicy(places, {
-    paths: runtimePaths([dirname(Deno.execPath()), cache, dirname(INTRUDER)]),
+    paths: runtimePaths([dirname(Deno.execPath()), cache, ...await localModules(INTRUDER)]),
     env: { DENO_DIR: cache, NO_COLOR: "1" },
   }, LIMITS);
 }
@@ -164,14 +164,45 @@ export async function linksOut(folder: string): Promise<string[]> {
   return found.sort();
 }
 
+/**
+ * The local files of `script`'s module graph, as `deno info` reports them:
+ * all the code a sandbox must show for the script to start.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const files = await localModules(INTRUDER);
+ * assert.ok(files.includes(INTRUDER));
+ * assert.ok(files.some((file) => file.endsWith("_mcp_server.ts")));
+ * ```
+ */
+export async function localModules(script: string): Promise<string[]> {
+  const graph = await denoInfo(["--no-config", script]);
+  const modules = graph.modules as { specifier: string }[];
+  return modules.map((module) => module.specifier).filter((specifier) =>
+    specifier.startsWith("file:")
+  )
+    .map((specifier) => fileURLToPath(specifier)).sort();
+}
+
 /** Deno's cache folder, as `deno info` reports it. */
 async function denoCache(): Promise<string> {
-  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
+  return (await denoInfo([])).denoDir as string;
+}
+
+/** What `deno info --json ARGS` reports. */
+async function denoInfo(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", ...args],
     env: { NO_COLOR: "1" },
     stdout: "piped",
-    stderr: "null",
+    stderr: "piped",
   }).output();
-  if (!success) throw new Error("`deno info --json` failed: cannot find Deno's cache folder");
-  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
+  if (!success) {
+    throw new Error(
+      `deno info --json ${args.join(" ")} failed: ${new TextDecoder().decode(stderr)}`,
+    );
+  }
+  return JSON.parse(new TextDecoder().decode(stdout));
 }
