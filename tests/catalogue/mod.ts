@@ -6,6 +6,7 @@
 
 import { CH14_A } from "./ch14_a.ts";
 import { CH14_B } from "./ch14_b.ts";
+import { CH15 } from "./ch15.ts";
 import { LAB_01 } from "./lab_01.ts";
 import { LAB_02 } from "./lab_02.ts";
 import type { Catalogue } from "./learner.ts";
@@ -13,4 +14,10 @@ import type { Catalogue } from "./learner.ts";
 export type { Catalogue };
 
 /** Every graded function's catalogue. */
-export const CATALOGUES: readonly Catalogue[] = [...CH14_A, ...CH14_B, ...LAB_01, ...LAB_02];
+export const CATALOGUES: readonly Catalogue[] = [
+  ...CH14_A,
+  ...CH14_B,
+  ...LAB_01,
+  ...LAB_02,
+  ...CH15,
+];
