@@ -138,6 +138,24 @@ const EDITIONS: Edition[] = [
     hints: 0,
     notices: 0,
   },
+  {
+    path: "notebooks/ch15.ipynb",
+    shot: "ch15-student.png",
+    worked: false,
+    lines: ["LIMIT_COMMAND NEEDS_WORK", "DENO_FLAGS NEEDS_WORK", "BWRAP_COMMAND NEEDS_WORK"],
+    pictures: [],
+    hints: 0,
+    notices: 2,
+  },
+  {
+    path: "solutions/ch15.ipynb",
+    shot: "ch15-worked.png",
+    worked: true,
+    lines: ['HOLDOUT_RESULT={"status":"PASSED","unit":"ch15"}', "LEFT_RUNNING 0"],
+    pictures: [],
+    hints: 0,
+    notices: 0,
+  },
 ];
 
 /** Every grade table: its caption and rows, found by its `status` column. */
