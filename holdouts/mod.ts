@@ -10,6 +10,7 @@
 import type { GradeCase } from "../lib/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
+import { HOLDOUTS as CH15 } from "./ch15.ts";
 import { HOLDOUTS as LAB_01 } from "./lab_01.ts";
 import { HOLDOUTS as LAB_02 } from "./lab_02.ts";
 
@@ -22,4 +23,5 @@ export const HOLDOUTS: ReadonlyMap<string, UnitHoldouts> = new Map<string, UnitH
   ["ch14-b", CH14_B],
   ["lab-01", LAB_01],
   ["lab-02", LAB_02],
+  ["ch15", CH15],
 ]);

@@ -17,7 +17,8 @@ export type EvidenceKind =
   | "ch14-b-submission"
   | "lab-01-submission"
   | "lab-02-results"
-  | "lab-02-manifest";
+  | "lab-02-manifest"
+  | "ch15-submission";
 
 /** Evidence that is missing, not JSON, or does not match its schema. */
 export class EvidenceError extends Error {

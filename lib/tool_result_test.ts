@@ -60,8 +60,19 @@ Deno.test("the text must agree with structuredContent, whatever its spacing", ()
   assert.equal(answer(spaced, ECHOED), '{ "echoed": "hi" }');
   const other = { content: [text('{"echoed":"bye"}')], structuredContent: { echoed: "hi" } };
   assert.throws(() => answer(other, ECHOED), /does not agree with its structuredContent/);
-  const prose = { content: [text("hi")], structuredContent: { echoed: "hi" } };
+  const number = { content: [text("4")], structuredContent: { echoed: "4" } };
+  assert.throws(() => answer(number, ECHOED), /does not agree/);
+});
+
+Deno.test("a text for people agrees only when structuredContent holds it whole", () => {
+  // The published filesystem server answers list_directory with the listing as text and as
+  // { content: listing }: the same answer, for people and for programs.
+  const listing = { content: [text("[DIR] bin")], structuredContent: { echoed: "[DIR] bin" } };
+  assert.equal(answer(listing, ECHOED), "[DIR] bin");
+  const prose = { content: [text("bye")], structuredContent: { echoed: "hi" } };
   assert.throws(() => answer(prose, ECHOED), /does not agree/);
+  const part = { content: [text("h")], structuredContent: { echoed: "hi" } };
+  assert.throws(() => answer(part, ECHOED), /does not agree/);
 });
 
 Deno.test("structuredContent without text is given as its JSON", () => {

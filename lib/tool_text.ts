@@ -17,9 +17,10 @@ import type { JsonObject } from "./jsonrpc.ts";
  * `isError: true`. Throws `ProtocolError` when the answer is not all text
  * (an image, a resource: returning only the text beside it would hand back
  * part of the answer as if it were the whole), when there is no text, or
- * when the text does not agree with the result's `structuredContent` (it
- * must be the same JSON). A result with `structuredContent` and no text
- * gives that JSON as its text.
+ * when the text does not agree with the result's `structuredContent` (a
+ * JSON text must be the same JSON; a text for people must be held in it,
+ * whole). A result with `structuredContent` and no text gives that JSON as
+ * its text.
  *
  * @example
  * ```ts
@@ -62,13 +63,28 @@ export function toolText(name: string, result: JsonObject): string {
   return text;
 }
 
-/** Whether `text` is the JSON of `value`, whatever its spacing and key order. */
+/**
+ * Whether `text` says what `value` says: a text that is JSON must be the JSON
+ * of `value` (whatever its spacing and key order, as the specification's
+ * SHOULD asks); a text that is not JSON is a rendering for people, which
+ * agrees only when `value` holds exactly that text (as the published
+ * filesystem server's `{ content: TEXT }` does).
+ */
 function agrees(text: string, value: unknown): boolean {
+  let parsed: unknown;
   try {
-    return isDeepStrictEqual(JSON.parse(text), value);
+    parsed = JSON.parse(text);
   } catch {
-    return false;
+    return holdsText(value, text, 0);
   }
+  return isDeepStrictEqual(parsed, value);
+}
+
+/** Whether `value`, at most 32 levels down, holds the string `text`. */
+function holdsText(value: unknown, text: string, depth: number): boolean {
+  if (value === text) return true;
+  if (depth >= 32 || typeof value !== "object" || value === null) return false;
+  return Object.values(value).some((inner) => holdsText(inner, text, depth + 1));
 }
 
 function preview(text: string): string {

@@ -1,6 +1,7 @@
 // Run after the tests: fail if any process they started is still running. It
-// looks for the course's servers, the test fixtures, the benchmark's servers
-// and the published servers the interop tests start by their command line, and
+// looks for the course's servers (bubblewrap's and prlimit's around them too),
+// the test fixtures, the benchmark's servers and the published servers the
+// interop tests and Chapter 15 start by their command line, and
 // for grandchildren by the mark in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
@@ -12,6 +13,7 @@ const marks = [
   `${root}servers/`,
   `${root}tests/fixtures/`,
   "npm:@modelcontextprotocol/server-everything",
+  `${root}node_modules/@modelcontextprotocol/server-filesystem/`,
   `${root}bench/servers/`,
   "MCP_COURSE_GRANDCHILD=",
 ];

@@ -67,6 +67,19 @@ if [ ! -x "$VENV/bin/jupyter-lab" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$pins
   fi
 fi
 
+# Chapter 15 contains servers with bubblewrap. Where it cannot be installed,
+# the unit says so and grades its command lines without running them.
+if ! command -v bwrap >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    say "installing bubblewrap from Debian's packages"
+    ( as_root apt-get update -qq &&
+      DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq bubblewrap ) ||
+      say "could not install bubblewrap: Chapter 15 will not run its sandbox"
+  else
+    say "bubblewrap is not installed: Chapter 15 will not run its sandbox"
+  fi
+fi
+
 # Lab 01's fourth judge, the MCP Inspector's command-line mode, pinned in
 # tools/inspector/package-lock.json. npm installs it (Deno's npm support cannot:
 # a package it names as optional is not on the registry); Deno runs it.

@@ -6,6 +6,7 @@
 
 import { CH14_A } from "./ch14_a.ts";
 import { CH14_B } from "./ch14_b.ts";
+import { CH15 } from "./ch15.ts";
 import { LAB_01 } from "./lab_01.ts";
 import { LAB_02 } from "./lab_02.ts";
 import { LAB_02_CLIENT } from "./lab_02_client.ts";
@@ -20,4 +21,5 @@ export const CATALOGUES: readonly Catalogue[] = [
   ...LAB_01,
   ...LAB_02,
   ...LAB_02_CLIENT,
+  ...CH15,
 ];

@@ -24,6 +24,7 @@ const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new 
   ["ch14-a", { kind: "ch14-a-handoff", file: "ch14-unit-a-handoff-v1.json" }],
   ["ch14-b", { kind: "ch14-b-submission", file: "ch14-b-submission-v1.json" }],
   ["lab-01", { kind: "lab-01-submission", file: "lab-01-submission-v1.json" }],
+  ["ch15", { kind: "ch15-submission", file: "ch15-submission-v1.json" }],
 ]);
 const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
 

@@ -1,0 +1,142 @@
+// denoGrants against the real thing: for each list of flags, a probe run with
+// those flags asks Deno's own permission checks about files, links,
+// variables, hosts and programs, and every answer must be what the grants
+// denoGrants computed say. This is what lets the autograder judge a
+// learner's flags without running them.
+
+import assert from "node:assert/strict";
+import { type DenoGrants, denoGrants } from "./deno_grants.ts";
+
+const root = await Deno.makeTempDir({ prefix: "deno-grants-" });
+const DATA = `${root}/data`;
+const HOME = `${root}/home`;
+await Deno.mkdir(`${DATA}/deep`, { recursive: true });
+await Deno.mkdir(HOME);
+await Deno.writeTextFile(`${HOME}/secret`, "s");
+await Deno.writeTextFile(`${DATA}/note.txt`, "n");
+await Deno.symlink(`${HOME}/secret`, `${DATA}/link`);
+globalThis.addEventListener("unload", () => Deno.removeSync(root, { recursive: true }));
+
+/** What the probe asks about: a kind of permission and an entry of it. */
+const PROBES: [keyof DenoGrants, string][] = [
+  ["read", `${DATA}/note.txt`],
+  ["read", `${DATA}/link`],
+  ["read", `${DATA}/deep`],
+  ["read", `${HOME}/secret`],
+  ["read", "/etc/hostname"],
+  ["write", `${DATA}/note.txt`],
+  ["write", `${DATA}/link`],
+  ["write", `${HOME}/secret`],
+  ["env", "TZ"],
+  ["env", "HOME"],
+  ["net", "127.0.0.1:8080"],
+  ["net", "127.0.0.1:22"],
+  ["net", "example.com:443"],
+  ["run", "/usr/bin/git"],
+  ["run", "sh"],
+  ["sys", "hostname"],
+  ["ffi", `${DATA}/lib.so`],
+];
+
+const PROBE = `
+const probes = JSON.parse(Deno.args[0]);
+const descriptor = ([name, entry]) =>
+  name === "env" ? { name, variable: entry }
+  : name === "net" ? { name, host: entry }
+  : name === "run" ? { name, command: entry }
+  : name === "sys" ? { name, kind: entry }
+  : { name, path: entry };
+console.log(JSON.stringify(probes.map((probe) => Deno.permissions.querySync(descriptor(probe)).state === "granted")));
+`;
+
+/** What Deno itself says `flags` allow, probe by probe. */
+async function actual(flags: string[]): Promise<boolean[]> {
+  const script = `${root}/probe.js`;
+  await Deno.writeTextFile(script, PROBE);
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-config",
+      "--quiet",
+      "--no-prompt",
+      ...flags,
+      script,
+      JSON.stringify(PROBES),
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+/** What `grants` say about one entry: the most specific entry that covers it decides. */
+function permits(grants: DenoGrants, kind: keyof DenoGrants, entry: string): boolean {
+  let best: { depth: number; allows: boolean } | undefined;
+  for (const granted of grants[kind]) {
+    const allows = !granted.startsWith("except ");
+    const name = granted.replace(/^except /, "");
+    const depth = name === "everything" ? -1 : name.split(/[/:]/).length;
+    const covers = name === "everything" || name === entry || entry.startsWith(`${name}/`) ||
+      (kind === "net" && entry.startsWith(`${name}:`));
+    if (covers && (best === undefined || depth > best.depth)) best = { depth, allows };
+  }
+  return best?.allows ?? false;
+}
+
+const FLAG_SETS: string[][] = [
+  [],
+  [`--allow-read=${DATA}`],
+  [`--allow-read=${DATA}`, `--deny-read=${DATA}/link`, `--deny-write=${DATA}/link`],
+  ["--deny-read", `--allow-read=${DATA}`],
+  ["--allow-read", `--deny-read=${DATA}`],
+  [`--allow-read=${root}`, `--deny-read=${HOME}`],
+  [`--allow-read=${DATA}/deep`, `--deny-read=${DATA}`],
+  [`--allow-read=${DATA}`, `--deny-read=${DATA}`],
+  ["-A", `--deny-read=${HOME}`, "--deny-net"],
+  [`-R=${DATA}`, `-W=${DATA}`, "--deny-write", `--deny-write=${DATA}/link`],
+  [`--allow-read=${DATA}`, `--allow-read=${HOME}`, `--deny-read=${HOME}/secret`],
+  ["--allow-env=TZ", "--deny-net", "--allow-net=127.0.0.1:8080", "--deny-run"],
+  ["--allow-net=127.0.0.1", "--deny-net=127.0.0.1:22", "-E", "--deny-env=HOME"],
+  ["--allow-run=/usr/bin/git", "--allow-sys", "--deny-sys=hostname", `--allow-ffi=${DATA}`],
+  ["--allow-net", "--deny-net=example.com", "--allow-env", "--deny-env"],
+];
+
+for (const flags of FLAG_SETS) {
+  Deno.test(`denoGrants says what Deno allows: ${flags.join(" ") || "(no flags)"}`, async () => {
+    const grants = denoGrants(flags);
+    const predicted = PROBES.map(([kind, entry]) => permits(grants, kind, entry));
+    const seen = await actual(flags);
+    const wrong = PROBES.filter((_, i) => predicted[i] !== seen[i])
+      .map(([kind, entry], i) => `${kind} ${entry}: Deno says ${seen[i] ? "yes" : "no"}`);
+    assert.deepEqual(wrong, [], JSON.stringify(grants));
+  });
+}
+
+Deno.test("denoGrants refuses what Deno refuses, or what it cannot judge", () => {
+  for (
+    const flags of [
+      ["--allow-read=/a,,b"],
+      ["--allow-read="],
+      ["--allow-read=relative/path"],
+      ["-A", "--allow-read=/x"],
+      ["--allow-read=/x", "server.ts"],
+      ["--config=deno.json"],
+      ["--allow-all=yes"],
+      [1],
+    ]
+  ) {
+    assert.throws(() => denoGrants(flags), TypeError, JSON.stringify(flags));
+  }
+  assert.throws(() => denoGrants("--allow-read"), TypeError);
+});
+
+Deno.test("a path named twice, or with a trailing slash, is the same grant", () => {
+  assert.deepEqual(
+    denoGrants([`--allow-read=${DATA}/`, `--allow-read=${DATA}`, "--no-remote"]),
+    denoGrants([`--allow-read=${DATA}`, "--no-remote"]),
+  );
+  assert.deepEqual(denoGrants(["--allow-import=jsr.io", "-I=jsr.io"]).import, ["jsr.io"]);
+  assert.deepEqual(denoGrants(["-A", "--no-remote"]).import, []);
+});

@@ -1,0 +1,208 @@
+/**
+ * A tool's policy: what it needs (a data folder to read, and here nothing
+ * else), what must stay out of its reach, and the resources it may use; and
+ * what the program that serves it needs to start at all (its runtime), which
+ * a sandbox must show it and Deno's flags need not grant. The learner's
+ * functions turn a policy into `deno run` flags and a bubblewrap command
+ * line; {@linkcode intruderPolicy} and {@linkcode nodePolicy} make the
+ * policies Chapter 15 runs its servers under.
+ *
+ * @module
+ */
+
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The most a program may use. */
+export interface Limits {
+  /** Memory it may allocate (the data segment, `prlimit --data`), in bytes. */
+  memoryBytes: number;
+  /** CPU time, in seconds: past it the kernel ends the program (`prlimit --cpu`). */
+  cpuSeconds: number;
+}
+
+/** What a tool needs, what it must never reach, and what its program needs to start. */
+export interface Policy {
+  /** What the program needs to start: read-only paths (its runtime, libraries, own code) and variables. */
+  runtime: { paths: string[]; env: Record<string, string> };
+  /** Folders the tool reads. */
+  read: string[];
+  /** Folders the tool writes. */
+  write: string[];
+  /** Where the tool connects, as `HOST:PORT`. */
+  net: string[];
+  /** Environment variables the tool reads, with their values. */
+  env: Record<string, string>;
+  /** Programs the tool starts. */
+  run: string[];
+  /**
+   * Paths that must stay out of reach even where they are inside what the
+   * tool reads or writes: the home folder, and the symbolic links in its data
+   * folder that lead out of it.
+   */
+  deny: string[];
+  /** The resources it may use. */
+  limits: Limits;
+}
+
+/** The limits Chapter 15 puts on its servers: 1 GiB of memory, one second of CPU. */
+export const LIMITS: Limits = { memoryBytes: 1 << 30, cpuSeconds: 1 };
+
+/** The system folders a program on Debian needs, read-only, where they exist. */
+const SYSTEM = ["/usr", "/bin", "/lib", "/lib64"];
+
+/** The intruder server's script. */
+export const INTRUDER = fileURLToPath(new URL("../../servers/intruder.ts", import.meta.url));
+
+/** Where a playground keeps the tool's data and the home folder it must not reach. */
+export interface Places {
+  data: string;
+  home: string;
+}
+
+/**
+ * The policy of the intruder's `word_count`: read the data folder, nothing
+ * else; never the home folder, nor a link out of the data folder; the
+ * limits of {@linkcode LIMITS}. Its runtime is Deno (the executable and its
+ * cache) and the server's own code: each local module it imports, file by file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const data = await Deno.makeTempDir();
+ * const policy = await intruderPolicy({ data, home: "/home/nobody" });
+ * assert.deepEqual(policy.read, [data]);
+ * assert.deepEqual(policy.deny, ["/home/nobody"]);
+ * assert.ok(policy.runtime.paths.includes("/usr"));
+ * await Deno.remove(data);
+ * ```
+ */
+export async function intruderPolicy(places: Places): Promise<Policy> {
+  const cache = await denoCache();
+  return toolPolicy(places, {
+    paths: runtimePaths([dirname(Deno.execPath()), cache, ...await localModules(INTRUDER)]),
+    env: { DENO_DIR: cache, NO_COLOR: "1" },
+  }, LIMITS);
+}
+
+/**
+ * The policy of a Node server reading the data folder: its runtime is Node
+ * and the installed packages in `nodeModules`; ten seconds of CPU.
+ */
+export function nodePolicy(places: Places, node: string, nodeModules: string): Promise<Policy> {
+  return toolPolicy(places, {
+    paths: runtimePaths([dirname(node), nodeModules]),
+    env: { NO_COLOR: "1" },
+  }, { ...LIMITS, cpuSeconds: 10 });
+}
+
+async function toolPolicy(
+  places: Places,
+  runtime: Policy["runtime"],
+  limits: Limits,
+): Promise<Policy> {
+  return {
+    runtime,
+    read: [places.data],
+    write: [],
+    net: [],
+    env: {},
+    run: [],
+    deny: [places.home, ...await linksOut(places.data)],
+    limits,
+  };
+}
+
+/** The system folders that exist, and each of `extra` not already inside one of them. */
+function runtimePaths(extra: string[]): string[] {
+  const paths = SYSTEM.filter((path) => exists(path));
+  for (const path of extra) {
+    if (!paths.some((kept) => !relative(kept, path).startsWith(".."))) paths.push(path);
+  }
+  return paths;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The symbolic links under `folder` that lead out of it (or nowhere): each
+ * is a second name for something outside, which Deno's flags, checking names,
+ * would let through.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const folder = await Deno.makeTempDir();
+ * await Deno.symlink("/etc/hostname", `${folder}/out`);
+ * await Deno.symlink(".", `${folder}/in`);
+ * assert.deepEqual(await linksOut(folder), [`${folder}/out`]);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function linksOut(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  const root = await Deno.realPath(folder);
+  const visit = async (dir: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = join(dir, entry.name);
+      if (entry.isSymlink) {
+        const target = await Deno.realPath(path).catch(() => undefined);
+        if (target === undefined || relative(root, target).startsWith("..")) found.push(path);
+      } else if (entry.isDirectory) await visit(path);
+    }
+  };
+  await visit(resolve(folder));
+  return found.sort();
+}
+
+/**
+ * The local files of `script`'s module graph, as `deno info` reports them:
+ * all the code a sandbox must show for the script to start.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const files = await localModules(INTRUDER);
+ * assert.ok(files.includes(INTRUDER));
+ * assert.ok(files.some((file) => file.endsWith("_mcp_server.ts")));
+ * ```
+ */
+export async function localModules(script: string): Promise<string[]> {
+  const graph = await denoInfo(["--no-config", script]);
+  const modules = graph.modules as { specifier: string }[];
+  return modules.map((module) => module.specifier).filter((specifier) =>
+    specifier.startsWith("file:")
+  )
+    .map((specifier) => fileURLToPath(specifier)).sort();
+}
+
+/** Deno's cache folder, as `deno info` reports it. */
+async function denoCache(): Promise<string> {
+  return (await denoInfo([])).denoDir as string;
+}
+
+/** What `deno info --json ARGS` reports. */
+async function denoInfo(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", ...args],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(
+      `deno info --json ${args.join(" ")} failed: ${new TextDecoder().decode(stderr)}`,
+    );
+  }
+  return JSON.parse(new TextDecoder().decode(stdout));
+}

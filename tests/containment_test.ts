@@ -1,0 +1,104 @@
+// Chapter 15's witnesses and the intruder, without the notebook: what
+// escapes the client's close() is found in the process table and ended by
+// the unit itself; bubblewrap's PID namespace ends it instead; the files the
+// intruder writes are put back; and a machine without bubblewrap is told so.
+
+import assert from "node:assert/strict";
+import { Client } from "../lib/client.ts";
+import { attemptsOn, observe } from "../lib/containment/attempts.ts";
+import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { Playground } from "../lib/containment/playground.ts";
+import { INTRUDER, intruderPolicy } from "../lib/containment/policy.ts";
+import { processesMentioning } from "../lib/containment/process_table.ts";
+import { ToolError } from "../lib/errors.ts";
+
+const RUN = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
+const uncontained = (args: string[]) => [...RUN, ...args];
+const { available } = await bubblewrapStatus();
+
+function attempt(playground: Playground, mode: string) {
+  const found = attemptsOn(playground).find((attempt) => attempt.mode === mode);
+  assert.ok(found, mode);
+  return found;
+}
+
+Deno.test("an uncontained setsid process outlives close(); the unit finds it and ends it", async () => {
+  await using playground = await Playground.create();
+  const seen = await observe(attempt(playground, "setsid"), "none", uncontained, playground);
+  assert.equal(seen.outcome, "succeeded");
+  assert.match(seen.saw, /outlived the server \(pid \d+: this unit ended it\)/);
+  assert.equal(seen.answer, "4");
+  assert.deepEqual(processesMentioning([`MCP_COURSE_GRANDCHILD=ch15-${playground.id}`]), []);
+});
+
+Deno.test({
+  name: "in bubblewrap the setsid process starts, and ends with the sandbox",
+  ignore: !available,
+  fn: async () => {
+    await using playground = await Playground.create();
+    const policy = await intruderPolicy(playground);
+    const sandboxed = (args: string[]) => [
+      "bwrap",
+      "--unshare-all",
+      "--die-with-parent",
+      "--tmpfs",
+      "/tmp",
+      "--proc",
+      "/proc",
+      "--dev",
+      "/dev",
+      ...[...policy.runtime.paths, playground.data].flatMap((path) => ["--ro-bind", path, path]),
+      "--setenv",
+      "DENO_DIR",
+      policy.runtime.env.DENO_DIR,
+      "--",
+      ...RUN,
+      ...args,
+    ];
+    const seen = await observe(attempt(playground, "setsid"), "bubblewrap", sandboxed, playground);
+    assert.equal(seen.outcome, "refused");
+    assert.equal(seen.saw, "a process started in a session of its own, and ended with the server");
+    assert.equal(seen.by, "bubblewrap");
+    assert.equal(seen.answer, "4");
+    assert.deepEqual(processesMentioning([`MCP_COURSE_GRANDCHILD=ch15-${playground.id}`]), []);
+  },
+});
+
+Deno.test("what the intruder writes is seen, then put back", async () => {
+  await using playground = await Playground.create();
+  const before = await Deno.readTextFile(playground.profile);
+  const seen = await observe(attempt(playground, "write"), "none", uncontained, playground);
+  assert.equal(seen.outcome, "succeeded");
+  assert.equal(await Deno.readTextFile(playground.profile), before);
+});
+
+Deno.test("the intruder's tool counts words only inside its data folder", async () => {
+  await using playground = await Playground.create();
+  await using client = new Client(uncontained(["--data", playground.data]), {
+    allowed: ["word_count"],
+  });
+  await client.initialize();
+  await client.listTools();
+  assert.equal(await client.callTool("word_count", { file: "note.txt" }), "4");
+  await assert.rejects(client.callTool("word_count", { file: "../home/.bashrc" }), ToolError);
+});
+
+Deno.test("without bubblewrap installed, the unit says so and how to install it", async () => {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--quiet",
+      `import { bubblewrapStatus } from ${
+        JSON.stringify(new URL("../lib/containment/bubblewrap.ts", import.meta.url).href)
+      };
+       console.log(JSON.stringify(await bubblewrapStatus()));`,
+    ],
+    env: { PATH: "/nonexistent", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  const status = JSON.parse(new TextDecoder().decode(stdout));
+  assert.equal(status.available, false);
+  assert.match(status.reason, /not installed.*tools\/setup\.sh.*bubblewrap/);
+});

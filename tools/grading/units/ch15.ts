@@ -1,0 +1,42 @@
+// Chapter 15: limitCommand, denoFlags and bwrapCommand, read as the grants they give.
+
+import { CASES, commandGrants, denoGrants } from "../../../cases/ch15.ts";
+import { isObject } from "../../../lib/jsonrpc.ts";
+import type { UnitSpec } from "../spec.ts";
+
+/** Chapter 15's graded functions. */
+export const CH15: UnitSpec = {
+  unit: "ch15",
+  imports: { "not_implemented.ts": ["NotImplementedError"] },
+  functions: [
+    {
+      name: "limitCommand",
+      cell: "limit-command",
+      normalize: commandGrants,
+      cases: CASES.limitCommand,
+    },
+    { name: "denoFlags", cell: "deno-flags", normalize: denoGrants, cases: CASES.denoFlags },
+    {
+      name: "bwrapCommand",
+      cell: "bwrap-command",
+      normalize: commandGrants,
+      cases: CASES.bwrapCommand,
+    },
+  ],
+  // The submission keeps each function's grade rows under `grades`.
+  claims(submission) {
+    const grades = isObject(submission.grades) ? submission.grades : {};
+    return Object.fromEntries(
+      ["limitCommand", "denoFlags", "bwrapCommand"].map((name) => {
+        const rows = Array.isArray(grades[name]) ? grades[name] : [];
+        return [
+          name,
+          Object.fromEntries(
+            rows.filter(isObject).filter((row) => typeof row.case === "string")
+              .map((row) => [row.case as string, row.status === "PASS"]),
+          ),
+        ];
+      }),
+    );
+  },
+};
