@@ -137,8 +137,8 @@ Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and
   for (const part of ["SERVER_LINK", "CORRELATE", "RPC_LINK", "HANDSHAKE", "TOOL_LIST", "UNWRAP"]) {
     assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
   }
-  assert.match(outputs.get("lifecycle")!, /^Not run yet: ServerLink is not written/);
-  assert.match(outputs.get("demo")!, /^Skipped: make every grade table above pass/);
+  assert.match(outputs.get("lifecycle")!, /↷ Not run yet: ServerLink is not written/);
+  assert.match(outputs.get("demo")!, /↷ Skipped: make every grade table above pass/);
   assert.match(text, /TRANSCRIPT NOT WRITTEN/);
   assert.match(text, /NOT YET your client passes every grade table/);
   assert.match(text, /MET {5}no server this notebook started is still running/);

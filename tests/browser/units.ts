@@ -124,10 +124,10 @@ const EDITIONS: Edition[] = [
     path: "notebooks/lab-02.ipynb",
     shot: "lab-02-student.png",
     worked: false,
-    lines: ["CORRELATE NEEDS_WORK", "UNWRAP NEEDS_WORK"],
+    lines: ["CORRELATE NEEDS_WORK", "UNWRAP NEEDS_WORK", "LAB_02 NOT DONE YET"],
     pictures: [],
     hints: 0,
-    notices: 0,
+    notices: 9,
   },
   {
     path: "solutions/lab-02.ipynb",
