@@ -5,6 +5,7 @@
 // code did without trusting what it says.
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { localImports } from "../tools/release/contents.ts";
 import { drive } from "../tools/grading/drivers/lab_02_client.ts";
@@ -33,7 +34,7 @@ async function texts(folder: string): Promise<Map<string, string>> {
 }
 
 Deno.test("a Lab 02 scratch folder holds no worked solution: the reference travels only on stdin", async () => {
-  const path = new URL("notebooks/lab-02.ipynb", root).pathname;
+  const path = fileURLToPath(new URL("notebooks/lab-02.ipynb", root));
   await using scratch = await makeScratch(
     [{ unit: "lab-02", code: { kind: "notebook", path } }],
     UNITS,

@@ -76,3 +76,27 @@ Deno.test("from an oddly named folder, the library's own examples pass", async (
   }).output();
   assert.equal(code, 0, new TextDecoder().decode(stdout));
 });
+
+Deno.test("no code takes a URL's pathname for a path", async () => {
+  // `new URL(...).pathname` keeps percent-escapes (%20 for a space): use fileURLToPath.
+  const PATHNAME = new RegExp(["\\.path", "name\\b"].join("")); // split, so this line is no match
+  const found: string[] = [];
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(`${repository}${folder}`)) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory && entry.name !== "node_modules") await walk(path);
+      if (!entry.isFile || !/\.(ts|ipynb)$/.test(entry.name)) continue;
+      const lines = (await Deno.readTextFile(`${repository}${path}`)).split("\n");
+      lines.forEach((line, index) => {
+        const code = line.replace(/\/\/.*$/, "").trim();
+        if (!code.startsWith("*") && PATHNAME.test(code)) found.push(`${path}:${index + 1}`);
+      });
+    }
+  };
+  for (
+    const folder of ["lib", "tools", "tests", "bench", "servers", "cases", "holdouts", "solutions"]
+  ) {
+    await walk(folder);
+  }
+  assert.deepEqual(found, []);
+});
