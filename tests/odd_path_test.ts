@@ -88,7 +88,7 @@ Deno.test("no code takes a URL's pathname for a path", async () => {
       if (!entry.isFile || !/\.(ts|ipynb)$/.test(entry.name)) continue;
       const lines = (await Deno.readTextFile(`${repository}${path}`)).split("\n");
       lines.forEach((line, index) => {
-        const code = line.replace(/\/\/.*$/, "").trim();
+        const code = line.replace(/(^|\s)\/\/.*$/, "").trim(); // a comment, not a URL's //
         if (!code.startsWith("*") && PATHNAME.test(code)) found.push(`${path}:${index + 1}`);
       });
     }
