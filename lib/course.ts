@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadEvidence } from "./evidence.ts";
 import { sha256Hex } from "./manifest.ts";
+import { plainTemp } from "./plain_temp.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -281,7 +282,7 @@ async function logFolder(): Promise<URL> {
   if (logs === undefined) {
     const inWork = new URL("logs/", WORK);
     logs = fileURLToPath(inWork).includes(",")
-      ? pathToFileURL(`${await Deno.makeTempDir({ dir: "/tmp", prefix: "course-logs-" })}/`)
+      ? pathToFileURL(`${await Deno.makeTempDir({ dir: plainTemp(), prefix: "course-logs-" })}/`)
       : inWork;
   }
   await Deno.mkdir(logs, { recursive: true });

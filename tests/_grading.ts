@@ -1,6 +1,7 @@
 // Shared by the grader's tests: running `deno task grade` as an instructor
 // does, and building learners' folders at test time.
 
+import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Results } from "../tools/grading/score.ts";
 
@@ -42,3 +43,15 @@ export async function tree(files: Record<string, string>): Promise<string> {
 
 /** Whether a unit got every mark. */
 export const full = (results: Results): boolean => results.score === results.max_score;
+
+/** Assert that `test` has exactly the fields autograding platforms such as Gradescope read. */
+export function assertPlatformTest(test: object): void {
+  assert.deepEqual(Object.keys(test).sort(), [
+    "max_score",
+    "name",
+    "output",
+    "score",
+    "status",
+    "visibility",
+  ]);
+}

@@ -10,6 +10,7 @@
  */
 
 import { basename, dirname, join } from "node:path";
+import { plainTemp } from "../plain_temp.ts";
 
 /** A secret whose token proves, wherever it turns up, that it was read. */
 export interface Canary {
@@ -179,15 +180,4 @@ export class Playground implements AsyncDisposable {
 /** A fresh random token, such as `canary-3f2a...`. */
 function token(): string {
   return `canary-${crypto.randomUUID()}`;
-}
-
-/** The system's temporary folder when its path is plain, otherwise `/tmp`. */
-function plainTemp(): string {
-  let chosen = "/tmp";
-  try {
-    chosen = Deno.env.get("TMPDIR") ?? chosen;
-  } catch {
-    // Without permission to read the environment, /tmp stands.
-  }
-  return /^\/[\w./-]*$/.test(chosen) ? chosen : "/tmp";
 }

@@ -15,6 +15,7 @@ import { pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
+import { plainTemp } from "../../lib/plain_temp.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -85,7 +86,7 @@ export async function makeScratch(
   submissions: readonly Submission[],
   units: ReadonlyMap<string, UnitSpec>,
 ): Promise<Scratch> {
-  const folder = await Deno.makeTempDir({ dir: safeTemp(), prefix: "grade-" });
+  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
   const scratch: Scratch = {
     folder,
     worker: pathToFileURL(`${folder}/tools/grading/sandbox_worker.ts`).href,
@@ -282,18 +283,4 @@ export function importMap(imports: Record<string, string>): { imports: Record<st
     }
   }
   return { imports: map };
-}
-
-/**
- * A folder for scratch folders whose path needs no escaping anywhere: the
- * system's temporary folder when its path is plain, and `/tmp` otherwise.
- */
-function safeTemp(): string {
-  let chosen = "/tmp";
-  try {
-    chosen = Deno.env.get("TMPDIR") ?? chosen;
-  } catch {
-    // Without permission to read the environment, /tmp stands.
-  }
-  return /^\/[\w./-]*$/.test(chosen) ? chosen : "/tmp";
 }
