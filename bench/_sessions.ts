@@ -3,7 +3,7 @@
 // kinds of session in the same rounds, in a rotated order, so that the
 // machine's noise falls on all of them alike.
 
-import { Client } from "../lib/client.ts";
+import { Client } from "../lib/mcp/client/client.ts";
 import { cpuMs, denoScript, median } from "./_measure.ts";
 
 /** A server started and ready: `call(i)` makes one round trip, `close()` ends it. */

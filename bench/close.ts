@@ -5,8 +5,8 @@
 
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { Client } from "../lib/client.ts";
-import { readStat } from "../lib/process_group.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { readStat } from "../lib/mcp/client/process_group.ts";
 import { denoScript, median } from "./_measure.ts";
 
 /** The servers, by how they behave. */

@@ -1,7 +1,7 @@
 // The kernel's output race, measured: a control notebook whose cells each end
 // with plain console.log lines, run RUNS times (default 20) by Jupyter's
 // executor (nbconvert), without the course's flush ("plain") and with it
-// ("course": its first cell imports lib/display.ts). With --browser, the same
+// ("course": its first cell imports lib/notebook/display.ts). With --browser, the same
 // in JupyterLab in headless Chromium (Restart Kernel and Run All Cells).
 //
 //     deno task bench:console                 20 runs of each, nbconvert

@@ -8,8 +8,8 @@
 // Each run is a process of its own, so that its baseline memory is its own and
 // not what an earlier benchmark left behind.
 
-import { Client } from "../lib/client.ts";
-import { type SplitFrames, splitFrames } from "../lib/framing.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { type SplitFrames, splitFrames } from "../lib/mcp/shared/framing.ts";
 import { fixtureCommand } from "../tests/_helpers.ts";
 import { median, projectPath } from "./_measure.ts";
 

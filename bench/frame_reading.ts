@@ -1,4 +1,4 @@
-// Row 2: the frame reader, `readFrames` from lib/framing.ts, against the limit:
+// Row 2: the frame reader, `readFrames` from lib/mcp/shared/framing.ts, against the limit:
 // a bare loop that reads the same chunks from the same kind of stream into one
 // reused buffer and only counts their newlines. The input is 100-byte frames
 // (99 bytes and a newline) delivered in 64 KiB chunks, so most frames lie whole
@@ -6,7 +6,7 @@
 // stream that copies each chunk into the reader's buffer, as a child's stdout
 // does.
 
-import { readFrames } from "../lib/framing.ts";
+import { readFrames } from "../lib/mcp/shared/framing.ts";
 import { median } from "./_measure.ts";
 
 /** The size of one frame, newline included. */

@@ -34,7 +34,7 @@ export interface GradingOptions {
 type Kind = "correct" | "wrong" | "loop" | "memory" | "flood";
 
 const UNIT_A = `
-import { ProtocolError } from "../lib/errors.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 export function answerFor(requestId, message) {
   if (message.id !== requestId) throw new ProtocolError("not the reply to " + requestId);
   if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });

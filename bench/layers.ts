@@ -5,9 +5,9 @@
 //
 //     taskset -c 1 deno task bench:layers [--smoke]
 
-import { Connection } from "../lib/connection.ts";
-import { readFrames } from "../lib/framing.ts";
-import { parseMessage } from "../lib/jsonrpc.ts";
+import { Connection } from "../lib/mcp/client/connection.ts";
+import { readFrames } from "../lib/mcp/shared/framing.ts";
+import { parseMessage } from "../lib/mcp/shared/jsonrpc.ts";
 import {
   bareLoop,
   clientSession,

@@ -11,7 +11,7 @@
 
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { freshLog, serverCommand } from "../lib/course.ts";
+import { freshLog, serverCommand } from "../lib/course/course.ts";
 import { denoScript, median } from "./_measure.ts";
 import {
   bareLoop,

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
-import type { JsonObject, RequestId } from "../lib/jsonrpc.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
+import type { JsonObject, RequestId } from "../lib/mcp/shared/jsonrpc.ts";
 
 /**
  * A successful reply to request `id`, whose result holds `text`.

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 /**
  * The UTF-8 bytes of `text`.

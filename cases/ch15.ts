@@ -12,7 +12,7 @@
 import { commandGrants, type SandboxGrants } from "../lib/containment/command_grants.ts";
 import { type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
 import type { Limits, Policy } from "../lib/containment/policy.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 export { commandGrants, denoGrants };
 

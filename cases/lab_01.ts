@@ -10,9 +10,9 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
-import { isObject, type JsonObject } from "../lib/jsonrpc.ts";
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
+import { isObject, type JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 
 /** One line a client sends: a request (with `id`) or a notification (`id` left out). */
 export function line(method: string, params?: JsonObject, id?: string | number | null): string {

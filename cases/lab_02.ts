@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 import { CLIENT_CASES, type ClientLayer, type NamedTestName, TEST_CASES } from "./lab_02_client.ts";
 
 const refused = { throws: "ProtocolError" };

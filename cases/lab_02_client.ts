@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 import type { Scenario } from "../tools/grading/drivers/lab_02_client.ts";
 import type { Fault } from "../tools/grading/drivers/faulty_client.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import { CATALOG, reply } from "../cases/ch14_a.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 /** Unit A's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly GradeCase[]>> = {

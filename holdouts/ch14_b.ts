@@ -6,7 +6,7 @@
  */
 
 import { bytes, DELIVERY } from "../cases/ch14_b.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 const tooLong = { throws: "RangeError" };
 /** A schema with one optional boolean. */

@@ -24,7 +24,7 @@ import {
 } from "../cases/ch15.ts";
 import type { Attempt } from "../lib/containment/attempts.ts";
 import type { Playground } from "../lib/containment/playground.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 const BIG = { memoryBytes: 8589934592, cpuSeconds: 600 };
 const NODE_MODULES = "/home/ada/course/node_modules";

@@ -16,7 +16,7 @@ import {
   text,
   TOOL_LIST,
 } from "../cases/lab_01.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 const LATEST = "2025-06-18";
 const eat = { verb: "eat", tense: "past_simple", person: "3sg" };

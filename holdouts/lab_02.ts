@@ -8,7 +8,7 @@
  */
 
 import { catches, type ClientLayer, type NamedTestName, scenario } from "../cases/lab_02_client.ts";
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 
 const refused = { throws: "ProtocolError" };
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as CH15 } from "./ch15.ts";

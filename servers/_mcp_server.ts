@@ -1,14 +1,14 @@
 // A small synchronous MCP server over stdio, shared by the course's servers.
 // It reads stdin with readSync and writes stdout with writeSync: simple, fast,
 // and easy to make misbehave on purpose, which the teaching server does
-// through the `reply` hook. What it answers is lib/server/dispatch.ts's.
+// through the `reply` hook. What it answers is lib/mcp/server/dispatch.ts's.
 
-import type { JsonObject } from "../lib/jsonrpc.ts";
-import { handleLine, respond } from "../lib/server/dispatch.ts";
-import type { ServerTool } from "../lib/server/tool.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { handleLine, respond } from "../lib/mcp/server/dispatch.ts";
+import type { ServerTool } from "../lib/mcp/server/tool.ts";
 
-export type { JsonObject } from "../lib/jsonrpc.ts";
-export type { ServerTool, ToolOutcome } from "../lib/server/tool.ts";
+export type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+export type { ServerTool, ToolOutcome } from "../lib/mcp/server/tool.ts";
 
 /** How to run a server. */
 export interface ServeOptions {

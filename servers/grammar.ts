@@ -1,6 +1,6 @@
 /**
  * The course's reference grammar server (Labs 01 and 02): the four tools of
- * `lib/server/grammar_tools.ts` over stdio. It needs no permissions, and says
+ * `lib/course/grammar_tools.ts` over stdio. It needs no permissions, and says
  * on stderr what it does, so that a client can show the server's side of the
  * conversation.
  *
@@ -13,8 +13,8 @@
  * @module
  */
 
-import type { JsonObject } from "../lib/jsonrpc.ts";
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 import { serve, writeStderr } from "./_mcp_server.ts";
 
 /** The grammar server: its name and version, and its tools. */

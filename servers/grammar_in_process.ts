@@ -1,6 +1,6 @@
 /**
  * The grammar server as a function of its stdio, to run in the client's own
- * process (`lib/in_process_server.ts`): the same answers and the same stderr
+ * process (`lib/mcp/server/in_process_server.ts`): the same answers and the same stderr
  * lines as `grammar.ts`. A {@linkcode Script} makes it misbehave on purpose,
  * as the teaching server's modes do, so that the autograder can try a
  * learner's client on servers that answer wrongly, crash or never exit.
@@ -8,10 +8,10 @@
  * @module
  */
 
-import { readFrames } from "../lib/framing.ts";
-import type { ServerMain } from "../lib/in_process_server.ts";
-import type { JsonObject } from "../lib/jsonrpc.ts";
-import { handleLine } from "../lib/server/dispatch.ts";
+import { readFrames } from "../lib/mcp/shared/framing.ts";
+import type { ServerMain } from "../lib/mcp/server/in_process_server.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { handleLine } from "../lib/mcp/server/dispatch.ts";
 import { GRAMMAR, GRAMMAR_NOTES } from "./grammar.ts";
 
 /**
@@ -51,7 +51,7 @@ const decoder = new TextDecoder();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { startInProcess } from "../lib/in_process_server.ts";
+ * import { startInProcess } from "../lib/mcp/server/in_process_server.ts";
  *
  * const server = startInProcess(grammarInProcess({ on: { ping: [{ raw: "not json" }] } }));
  * const writer = server.writable.getWriter();

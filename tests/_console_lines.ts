@@ -12,7 +12,7 @@ export type Variant = "plain" | "course";
 
 /** The control notebook, as nbformat 4.5 JSON. */
 export function consoleLinesNotebook(variant: Variant): string {
-  const display = new URL("../lib/display.ts", import.meta.url).href;
+  const display = new URL("../lib/notebook/display.ts", import.meta.url).href;
   const code = (id: string, source: string) => ({
     cell_type: "code",
     id,

@@ -2,8 +2,8 @@
 // proving that no process of a server's group is left alive.
 
 import assert from "node:assert/strict";
-import { grammarCommand } from "../lib/course.ts";
-import { liveMembers, readStat } from "../lib/process_group.ts";
+import { grammarCommand } from "../lib/course/course.ts";
+import { liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
 
 /** The command that starts the misbehaving fixture server in `scenario`. */

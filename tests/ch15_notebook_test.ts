@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { basename } from "node:path";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
-import { evidenceProblems } from "../lib/evidence.ts";
+import { evidenceProblems } from "../lib/course/evidence.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { reportLine, run, workFolder } from "./_notebooks.ts";
 import { fileURLToPath } from "node:url";

@@ -2,8 +2,8 @@
 // not: each ends in the right error class, and no process is left behind.
 
 import assert from "node:assert/strict";
-import { Client, type Direction } from "../lib/client.ts";
-import { ProtocolError } from "../lib/errors.ts";
+import { Client, CLIENT_INFO, type Direction } from "../lib/mcp/client/client.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { fileURLToPath } from "node:url";
 
@@ -183,4 +183,9 @@ Deno.test("a command that does not exist fails on construction", () => {
 Deno.test("calls wait for initialize()", async () => {
   await using client = new Client(fixtureCommand("first-call-late"));
   await assert.rejects(client.listTools(), /Call initialize\(\) before listTools\(\)/);
+});
+
+Deno.test("the client names itself with the course's version, which the MCP library does not import", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  assert.equal(CLIENT_INFO.version, config.version);
 });

@@ -4,13 +4,13 @@
 // intruder writes are put back; and a machine without bubblewrap is told so.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
+import { Client } from "../lib/mcp/client/client.ts";
 import { attemptsOn, observe } from "../lib/containment/attempts.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { Playground } from "../lib/containment/playground.ts";
 import { INTRUDER, intruderPolicy } from "../lib/containment/policy.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
-import { ToolError } from "../lib/errors.ts";
+import { ToolError } from "../lib/mcp/shared/errors.ts";
 
 const RUN = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
 const uncontained = (args: string[]) => [...RUN, ...args];

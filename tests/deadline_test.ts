@@ -3,10 +3,10 @@
 // still gets its own full deadline, counted from when it was sent.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
-import { Connection } from "../lib/connection.ts";
-import { freshLog, serverCommand } from "../lib/course.ts";
-import { TimeoutError } from "../lib/errors.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { Connection } from "../lib/mcp/client/connection.ts";
+import { freshLog, serverCommand } from "../lib/course/course.ts";
+import { TimeoutError } from "../lib/mcp/shared/errors.ts";
 
 Deno.test("a call's deadline counts from the call, not from an earlier request", async () => {
   const timeoutMs = 600;

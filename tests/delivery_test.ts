@@ -2,10 +2,10 @@
 // schema of the changed-constraint task, and what breaks it never leaves.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
-import { deliveryCommand, freshLog, serverCalls } from "../lib/course.ts";
-import { ProtocolError } from "../lib/errors.ts";
-import { transferProblems } from "../lib/schema.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { deliveryCommand, freshLog, serverCalls } from "../lib/course/course.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+import { transferProblems } from "../lib/mcp/shared/schema.ts";
 
 Deno.test("record_delivery records valid arguments and refuses the rest before sending", async () => {
   const log = await freshLog("test-delivery");

@@ -10,7 +10,7 @@ const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
 const student = (name: string) => Deno.readTextFile(`${root}notebooks/${name}`);
 
 const UNIT_A = `
-import { ProtocolError } from "../lib/errors.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 export function answerFor(requestId, message) {
   if (message.id !== requestId) throw new ProtocolError("not the reply to " + requestId);
   if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });

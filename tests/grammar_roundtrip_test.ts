@@ -7,15 +7,15 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { Client, type ClientOptions } from "../lib/client.ts";
-import { Connection } from "../lib/connection.ts";
-import { grammarCommand } from "../lib/course.ts";
-import { ToolError } from "../lib/errors.ts";
-import { startInProcess } from "../lib/in_process_server.ts";
-import { Transcript } from "../lib/transcript.ts";
-import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
-import { spawnServer } from "../lib/spawn_server.ts";
-import type { Transport } from "../lib/transport.ts";
+import { Client, type ClientOptions } from "../lib/mcp/client/client.ts";
+import { Connection } from "../lib/mcp/client/connection.ts";
+import { grammarCommand } from "../lib/course/course.ts";
+import { ToolError } from "../lib/mcp/shared/errors.ts";
+import { startInProcess } from "../lib/mcp/server/in_process_server.ts";
+import { Transcript } from "../lib/mcp/client/transcript.ts";
+import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
+import { spawnServer } from "../lib/mcp/client/spawn_server.ts";
+import type { Transport } from "../lib/mcp/shared/transport.ts";
 import { grammarInProcess } from "../servers/grammar_in_process.ts";
 import { type NamedTest, runTest } from "../tools/grading/drivers/lab_02_tests.ts";
 import { referenceModule } from "../tools/grading/scratch.ts";

@@ -5,8 +5,8 @@
 // its grace periods to close.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
-import { ProtocolError, TimeoutError } from "../lib/errors.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { ProtocolError, TimeoutError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 
 /** Run `body` while a 10 ms timer ticks; resolve with its result and the longest gap between ticks. */

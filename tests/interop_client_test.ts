@@ -6,8 +6,8 @@
 // and a close that leaves no process behind.
 
 import assert from "node:assert/strict";
-import { Client, type ClientOptions } from "../lib/client.ts";
-import { ProtocolError, ToolError } from "../lib/errors.ts";
+import { Client, type ClientOptions } from "../lib/mcp/client/client.ts";
+import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone } from "./_helpers.ts";
 import { cachePinnedPackages, everythingCommand, sdkFixtureCommand } from "./_interop.ts";
 

@@ -17,7 +17,7 @@ import {
   grammarCommand,
   serverCalls,
   serverCommand,
-} from "../lib/course.ts";
+} from "../lib/course/course.ts";
 import { assertProcessGone } from "./_helpers.ts";
 
 /** Connect the SDK's client to `command`, run `body`, and always close; the server must be gone. */

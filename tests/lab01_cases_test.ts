@@ -1,13 +1,13 @@
 // Lab 01's cases, visible and hidden, against the course's reference server
-// side (lib/server/dispatch.ts): every expected reply is what the rules the
+// side (lib/mcp/server/dispatch.ts): every expected reply is what the rules the
 // notebook teaches give, and the reply shape compares what it should.
 
 import assert from "node:assert/strict";
 import { CASES, replyShape } from "../cases/lab_01.ts";
 import { HOLDOUTS } from "../holdouts/lab_01.ts";
-import { gradeCases } from "../lib/grading.ts";
-import { handleLine, negotiateVersion } from "../lib/server/dispatch.ts";
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
+import { gradeCases } from "../lib/grading/grading.ts";
+import { handleLine, negotiateVersion } from "../lib/mcp/server/dispatch.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 
 const GRAMMAR = { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS };
 

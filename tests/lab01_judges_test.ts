@@ -3,7 +3,7 @@
 // mistakes are failed, each by the judges that can see its mistake.
 
 import assert from "node:assert/strict";
-import { grammarCommand, learnerServerCommand } from "../lib/course.ts";
+import { grammarCommand, learnerServerCommand } from "../lib/course/course.ts";
 import { judgeWithBytes } from "../lib/judges/bytes.ts";
 import { judgeWithCourseClient } from "../lib/judges/course_client.ts";
 import { judgeWithInspector } from "../lib/judges/inspector.ts";

@@ -6,9 +6,9 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Client } from "../lib/client.ts";
-import { grammarServerForLab02 } from "../lib/course.ts";
-import { evidenceProblems } from "../lib/evidence.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { grammarServerForLab02 } from "../lib/course/course.ts";
+import { evidenceProblems } from "../lib/course/evidence.ts";
 import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES } from "../lib/judges/expected.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { reportLine, run, statuses } from "./_notebooks.ts";

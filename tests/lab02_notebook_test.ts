@@ -8,11 +8,11 @@
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
-import { evidenceProblems } from "../lib/evidence.ts";
-import { buildManifest } from "../lib/manifest.ts";
-import { readableTranscript } from "../lib/readable_transcript.ts";
-import { roundTrips } from "../lib/round_trips.ts";
-import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
+import { evidenceProblems } from "../lib/course/evidence.ts";
+import { buildManifest } from "../lib/course/manifest.ts";
+import { readableTranscript } from "../lib/course/readable_transcript.ts";
+import { roundTrips } from "../lib/course/round_trips.ts";
+import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { grammarServersRunning } from "./_helpers.ts";

@@ -134,7 +134,7 @@ Deno.test({
       for (const name of ["lib", "notebooks", "work"]) assert.ok(rootNames.includes(name), name);
       const work = (await api("contents/work")).content.map((item: { name: string }) => item.name);
       assert.ok(work.includes("ch14-a.ipynb"), `the learner's copies: ${work}`);
-      assert.ok((await api("contents/lib/client.ts")).content.includes("class Client"));
+      assert.ok((await api("contents/lib/mcp/client/client.ts")).content.includes("class Client"));
       assert.ok(Object.keys((await api("kernelspecs")).kernelspecs).includes("deno"));
       const page = await fetch(`${base}lab?token=${token}`);
       assert.match(await page.text(), /JupyterLab/);
@@ -150,7 +150,7 @@ Deno.test({
       const printed = await runCell(
         `ws://127.0.0.1:${port}/api/kernels/${session.kernel.id}/channels?token=${token}`,
         // As a notebook's first cell does, import the course's display module (and its flush).
-        'await import("../lib/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}`)',
+        'await import("../lib/notebook/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}`)',
       );
       assert.match(printed, /^deno 2\.9\.\d+, in .*\/work\n$/);
     } finally {

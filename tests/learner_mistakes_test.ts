@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { REFERENCE_HANDOFF } from "../lib/reference_handoff.ts";
+import { REFERENCE_HANDOFF } from "../lib/course/reference_handoff.ts";
 import { reportLine, run, workFolder } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));

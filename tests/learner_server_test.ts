@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { judgeWithCourseClient } from "../lib/judges/course_client.ts";
-import { StaleNotebookError, writeLearnerServer } from "../lib/learner_server.ts";
-import { handleLine, negotiateVersion } from "../lib/server/dispatch.ts";
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
+import { StaleNotebookError, writeLearnerServer } from "../tools/grading/learner_server.ts";
+import { handleLine, negotiateVersion } from "../lib/mcp/server/dispatch.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const worked = `${root}solutions/lab-01.ipynb`;

@@ -4,8 +4,8 @@
 // writes them, as they stand here, into README.md.
 
 import assert from "node:assert/strict";
-import { Client, type ClientOptions } from "../lib/client.ts";
-import type { JsonObject } from "../lib/jsonrpc.ts";
+import { Client, type ClientOptions } from "../lib/mcp/client/client.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { endMarked, markedProcesses, newMark, until } from "./_marked.ts";
 import { fileURLToPath } from "node:url";

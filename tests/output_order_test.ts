@@ -1,6 +1,6 @@
 // The kernel's output race, fixed: a notebook whose cells end with plain
 // console.log shows every line under its own cell once the course's display
-// module is imported (it installs the flush in lib/output_order.ts). Run by
+// module is imported (it installs the flush in lib/notebook/output_order.ts). Run by
 // the real Deno kernel through Jupyter's executor; `deno task bench:console`
 // runs it 20 times, with and without the flush, and in the browser.
 

@@ -6,9 +6,9 @@
 // that work.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
-import { deliveryCommand, freshLog, serverCommand } from "../lib/course.ts";
-import { ProtocolError } from "../lib/errors.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { deliveryCommand, freshLog, serverCommand } from "../lib/course/course.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone } from "./_helpers.ts";
 import { fileURLToPath } from "node:url";
 

@@ -5,10 +5,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DELIVERY_SCHEMA } from "../servers/delivery.ts";
-import { schemaProblems } from "../lib/schema.ts";
-import { argumentProblems } from "../lib/server/arguments.ts";
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
-import type { JsonObject } from "../lib/jsonrpc.ts";
+import { schemaProblems } from "../lib/mcp/shared/schema.ts";
+import { argumentProblems } from "../lib/mcp/server/arguments.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 
 /** Each schema, and arguments that fit it. */
 const SCHEMAS: [string, JsonObject, JsonObject][] = [

@@ -3,10 +3,10 @@
 // client, the allowlist and its negative control.
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/client.ts";
-import { freshLog, serverCalls, serverCommand } from "../lib/course.ts";
-import { ProtocolError, TimeoutError } from "../lib/errors.ts";
-import type { JsonRpcResponse } from "../lib/jsonrpc.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { freshLog, serverCalls, serverCommand } from "../lib/course/course.ts";
+import { ProtocolError, TimeoutError } from "../lib/mcp/shared/errors.ts";
+import type { JsonRpcResponse } from "../lib/mcp/shared/jsonrpc.ts";
 import { assertGroupGone, assertProcessGone } from "./_helpers.ts";
 
 const QUESTIONS = ["vanilla stock needs review", "one two three"];

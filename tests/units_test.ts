@@ -4,8 +4,8 @@
 // unfinished work honestly.
 
 import assert from "node:assert/strict";
-import { evidenceProblems } from "../lib/evidence.ts";
-import { REFERENCE_HANDOFF } from "../lib/reference_handoff.ts";
+import { evidenceProblems } from "../lib/course/evidence.ts";
+import { REFERENCE_HANDOFF } from "../lib/course/reference_handoff.ts";
 import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
 import { fileURLToPath } from "node:url";
 

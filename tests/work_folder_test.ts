@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const course = new URL("../lib/course.ts", import.meta.url).href;
+const course = new URL("../lib/course/course.ts", import.meta.url).href;
 
-/** The work folder lib/course.ts chooses for a kernel running in `folder`. */
+/** The work folder lib/course/course.ts chooses for a kernel running in `folder`. */
 async function workFrom(folder: string, env: Record<string, string> = {}): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["eval", `import { WORK } from "${course}"; console.log(WORK.href);`],

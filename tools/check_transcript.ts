@@ -4,7 +4,7 @@
 // keys do not count), and say where each differs. Exit status 0 when every
 // one matches, 1 when one differs, 2 when one cannot be read.
 
-import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/transcript_check.ts";
+import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
 
 if (Deno.args.length === 0) {
   console.error("check_transcript: name one or more transcripts (work/lab-02/transcript.txt)");

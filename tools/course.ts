@@ -7,7 +7,7 @@
 // Exits non-zero if any outcome differs from the one the course expects, any
 // process was left running, or any notebook failed.
 
-import { EXPECTED_OUTCOMES, type TeachingMode, tryModes } from "../lib/failure_modes.ts";
+import { EXPECTED_OUTCOMES, type TeachingMode, tryModes } from "../lib/course/failure_modes.ts";
 import { runNotebook } from "./run_notebook.ts";
 import { fileURLToPath } from "node:url";
 

@@ -5,7 +5,7 @@
 // for grandchildren by the mark in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
-import { readStat } from "../lib/process_group.ts";
+import { readStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));

@@ -11,7 +11,7 @@
  */
 
 import { basename } from "node:path";
-import { Client } from "../client.ts";
+import { Client } from "../mcp/client/client.ts";
 import { INTRUDER_LINE, type IntruderMode } from "../../servers/intruder.ts";
 import { LIMITS } from "./policy.ts";
 import type { Listener, Playground } from "./playground.ts";

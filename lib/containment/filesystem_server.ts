@@ -13,7 +13,7 @@
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "../../deno.json" with { type: "json" };
-import { Client } from "../client.ts";
+import { Client } from "../mcp/client/client.ts";
 import { INTRUDER_LINE } from "../../servers/intruder.ts";
 import type { Layer, Observation } from "./attempts.ts";
 import type { Playground } from "./playground.ts";

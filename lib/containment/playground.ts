@@ -10,7 +10,7 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { plainTemp } from "../plain_temp.ts";
+import { plainTemp } from "../course/plain_temp.ts";
 
 /** A secret whose token proves, wherever it turns up, that it was read. */
 export interface Canary {

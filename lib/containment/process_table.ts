@@ -9,7 +9,7 @@
  * @module
  */
 
-import { readStat } from "../process_group.ts";
+import { readStat } from "../mcp/client/process_group.ts";
 
 /** Linux's clock ticks per second in `/proc/PID/stat` (`USER_HZ`, 100 on every architecture Deno runs on). */
 const TICKS_PER_SECOND = 100;

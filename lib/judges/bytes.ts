@@ -10,10 +10,10 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import { sleep } from "../_async.ts";
-import { readFrames } from "../framing.ts";
-import { isObject, type JsonObject, parseMessage } from "../jsonrpc.ts";
-import { describeExit, ServerProcess } from "../server_process.ts";
+import { sleep } from "../mcp/shared/_async.ts";
+import { readFrames } from "../mcp/shared/framing.ts";
+import { isObject, type JsonObject, parseMessage } from "../mcp/shared/jsonrpc.ts";
+import { describeExit, ServerProcess } from "../mcp/client/server_process.ts";
 import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
 
 const call = (id: number, name: string, args: JsonObject) =>
@@ -84,7 +84,7 @@ export interface BytesOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { grammarCommand } from "../course.ts";
+ * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithBytes(grammarCommand());
  * assert.equal(report.status, "PASSED");

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { Client } from "../client.ts";
-import { describeExit } from "../server_process.ts";
+import { Client } from "../mcp/client/client.ts";
+import { describeExit } from "../mcp/client/server_process.ts";
 import {
   answerFrom,
   CANONICAL_CALLS,
@@ -29,7 +29,7 @@ export interface CourseClientOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { grammarCommand } from "../course.ts";
+ * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithCourseClient(grammarCommand());
  * assert.deepEqual(report.errors, { out_of_scope: "ToolError" });

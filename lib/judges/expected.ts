@@ -9,7 +9,7 @@
  */
 
 import { isDeepStrictEqual } from "node:util";
-import type { JsonObject } from "../jsonrpc.ts";
+import type { JsonObject } from "../mcp/shared/jsonrpc.ts";
 
 /** The four tools a grammar server lists, in name order. */
 export const GRAMMAR_TOOL_NAMES: readonly string[] = [

@@ -14,7 +14,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { isObject } from "../jsonrpc.ts";
+import { isObject } from "../mcp/shared/jsonrpc.ts";
 import { answerFrom, CANONICAL_CALLS, type ClientReport, notRun, verdictOf } from "./expected.ts";
 
 /** The Inspector's launcher, as `npm ci` in `tools/inspector/` installs it. */
@@ -65,7 +65,7 @@ export interface InspectorOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { grammarCommand } from "../course.ts";
+ * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithInspector(grammarCommand());
  * assert.notEqual(report.status, "FAILED");

@@ -17,7 +17,7 @@
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { isObject } from "../jsonrpc.ts";
+import { isObject } from "../mcp/shared/jsonrpc.ts";
 import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
 
 /** Options for {@linkcode judgeWithSdkClient}. */
@@ -32,7 +32,7 @@ export interface SdkClientOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { grammarCommand } from "../course.ts";
+ * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithSdkClient(grammarCommand());
  * assert.equal(report.answers.lookup_spanish, "comió");

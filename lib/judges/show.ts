@@ -5,7 +5,7 @@
  * @module
  */
 
-import { say, showTable } from "../display.ts";
+import { say, showTable } from "../notebook/display.ts";
 import type { ClientName, ClientReport } from "./expected.ts";
 
 const TITLES: Record<ClientName, string> = {

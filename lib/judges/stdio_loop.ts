@@ -8,7 +8,7 @@
  */
 
 import { line, NO_REPLY, replyShape } from "../../cases/lab_01.ts";
-import { type GradeCase, type GradeRow, judge, threwOutcome } from "../grading.ts";
+import { type GradeCase, type GradeRow, judge, threwOutcome } from "../grading/grading.ts";
 
 /** A stdio loop: reads frames from `input` until it ends, writes a line for each reply. */
 export type ServeStdio = (
@@ -59,7 +59,7 @@ export const STDIO_CASES: readonly GradeCase[] = [
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { NotImplementedError } from "../not_implemented.ts";
+ * import { NotImplementedError } from "../grading/not_implemented.ts";
  *
  * const starter = () => Promise.reject(new NotImplementedError("serveStdio"));
  * const rows = await gradeStdioLoop(starter);

@@ -5,7 +5,7 @@
 // and stopped with every one of those kernels, whatever happened.
 
 import { fileURLToPath } from "node:url";
-import { readStat, signalGroup } from "../../lib/process_group.ts";
+import { readStat, signalGroup } from "../../lib/mcp/client/process_group.ts";
 import { VENV } from "../../tools/jupyter/jupyter.ts";
 
 /** Options for {@linkcode startLabServer}. */

@@ -6,8 +6,8 @@
 import type { Catalogue } from "./learner.ts";
 
 const IMPORTS = `
-import { GRAMMAR_TOOLS } from "../lib/server/grammar_tools.ts";
-import { argumentProblems } from "../lib/server/arguments.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import { argumentProblems } from "../lib/mcp/server/arguments.ts";
 `;
 
 /** The worked edition's way, as a module. */

@@ -51,8 +51,8 @@ function catalogue(
 
 /** The import a module adds to use a library name the graded cells are not given. */
 const importing = (names: string, file: string): Edit => [
-  'import { ProtocolError, ToolError } from "../lib/errors.ts";',
-  `import { ProtocolError, ToolError } from "../lib/errors.ts";\nimport { ${names} } from "../lib/${file}";`,
+  'import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";',
+  `import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";\nimport { ${names} } from "../lib/${file}";`,
 ];
 
 const SERVER_LINK = catalogue("ServerLink", {
@@ -108,7 +108,7 @@ const SERVER_LINK = catalogue("ServerLink", {
 });
 
 const RPC_LINK = catalogue("RpcLink", {
-  "frames split by hand with splitFrames": [importing("splitFrames", "framing.ts"), [
+  "frames split by hand with splitFrames": [importing("splitFrames", "mcp/shared/framing.ts"), [
     "    this.#frames = readFrames(server.readable);",
     `    this.#frames = (async function* () {
       let rest = new Uint8Array(0);
@@ -127,10 +127,13 @@ const RPC_LINK = catalogue("RpcLink", {
     "    const id = this.#nextId++;",
     "    const id = this.#nextId;\n    this.#nextId += 1;",
   ]],
-  "messages encoded with the library's encodeMessage": [importing("encodeMessage", "jsonrpc.ts"), [
-    '      await this.stdin.write(encoder.encode(line + "\\n"));',
-    "      await this.stdin.write(encodeMessage(message as never));",
-  ]],
+  "messages encoded with the library's encodeMessage": [
+    importing("encodeMessage", "mcp/shared/jsonrpc.ts"),
+    [
+      '      await this.stdin.write(encoder.encode(line + "\\n"));',
+      "      await this.stdin.write(encodeMessage(message as never));",
+    ],
+  ],
 }, {
   "ids from 1": [["  #nextId = 0;", "  #nextId = 1;"]],
   "no params when there are none": [[

@@ -11,4 +11,4 @@ export interface Catalogue {
 }
 
 /** The import a learner's module writes to use `ProtocolError` (the library sits at ../lib/). */
-export const USES_PROTOCOL_ERROR = 'import { ProtocolError } from "../lib/errors.ts";';
+export const USES_PROTOCOL_ERROR = 'import { ProtocolError } from "../lib/mcp/shared/errors.ts";';

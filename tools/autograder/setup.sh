@@ -14,5 +14,5 @@ if ! command -v deno >/dev/null 2>&1; then
   npm install -g --no-fund --no-audit deno@2.9.6
 fi
 export DENO_DIR="$ROOT/source/.deno" NO_COLOR=1 DENO_NO_UPDATE_CHECK=1
-# lib/schema.ts brings ajv, which learners' Lab 02 clients use inside the sandbox.
-deno cache tools/autograder/run.ts tools/grading/sandbox_runner.ts tools/grading/sandbox_worker.ts holdouts/mod.ts lib/schema.ts
+# lib/mcp/shared/schema.ts brings ajv, which learners' Lab 02 clients use inside the sandbox.
+deno cache tools/autograder/run.ts tools/grading/sandbox_runner.ts tools/grading/sandbox_worker.ts holdouts/mod.ts lib/mcp/shared/schema.ts

@@ -14,8 +14,8 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { type EvidenceKind, evidenceProblems } from "../../lib/evidence.ts";
-import { isObject } from "../../lib/jsonrpc.ts";
+import { type EvidenceKind, evidenceProblems } from "../../lib/course/evidence.ts";
+import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
 

@@ -10,8 +10,8 @@
 
 import { deserialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
-import { judge, type Outcome } from "../../lib/grading.ts";
-import { jsonDifferences } from "../../lib/json_differences.ts";
+import { judge, type Outcome } from "../../lib/grading/grading.ts";
+import { jsonDifferences } from "../../lib/grading/json_differences.ts";
 import type { GradedCase } from "./spec.ts";
 import { UNITS } from "./units/mod.ts";
 

@@ -8,8 +8,8 @@
 
 /// <reference lib="deno.worker" />
 
-import { threwOutcome } from "../../lib/grading.ts";
-import { captureStdout } from "../../lib/stdout_capture.ts";
+import { threwOutcome } from "../../lib/grading/grading.ts";
+import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
 let graded: Record<string, unknown> = {};
 let reference: Promise<Record<string, unknown>> | undefined;

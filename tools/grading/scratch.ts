@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
-import { plainTemp } from "../../lib/plain_temp.ts";
+import { plainTemp } from "../../lib/course/plain_temp.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -29,20 +29,20 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/drivers/lab_02_client.ts",
   "tools/grading/drivers/lab_02_tests.ts",
   "tools/grading/drivers/faulty_client.ts",
-  "lib/grade_driven.ts",
-  "lib/grading.ts",
-  "lib/json_differences.ts",
-  "lib/stdout_capture.ts",
-  "lib/jsonrpc.ts",
-  "lib/errors.ts",
-  "lib/not_implemented.ts",
-  "lib/framing.ts",
-  "lib/in_process_server.ts",
-  "lib/transport.ts",
-  "lib/server/dispatch.ts",
-  "lib/server/arguments.ts",
-  "lib/server/grammar_tools.ts",
-  "lib/server/tool.ts",
+  "lib/grading/grade_driven.ts",
+  "lib/grading/grading.ts",
+  "lib/grading/json_differences.ts",
+  "lib/notebook/stdout_capture.ts",
+  "lib/mcp/shared/jsonrpc.ts",
+  "lib/mcp/shared/errors.ts",
+  "lib/grading/not_implemented.ts",
+  "lib/mcp/shared/framing.ts",
+  "lib/mcp/server/in_process_server.ts",
+  "lib/mcp/shared/transport.ts",
+  "lib/mcp/server/dispatch.ts",
+  "lib/mcp/server/arguments.ts",
+  "lib/course/grammar_tools.ts",
+  "lib/mcp/server/tool.ts",
   "servers/grammar_in_process.ts",
   "servers/grammar.ts",
   "servers/_mcp_server.ts",
@@ -152,7 +152,7 @@ export interface LearnerModuleOptions {
  * const notebook = { nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [cell] };
  * const source = learnerModule(notebook, UNITS.get("ch14-a")!);
  * assert.ok(source.includes("function authorize()"));
- * assert.ok(source.includes('from "../lib/errors.ts"'));
+ * assert.ok(source.includes('from "../lib/mcp/shared/errors.ts"'));
  * assert.ok(source.includes("authorize: typeof authorize"));
  * ```
  */
@@ -192,8 +192,8 @@ export function learnerModule(
  * import { UNITS } from "./units/mod.ts";
  *
  * const files = await libraryFiles(UNITS);
- * assert.ok(files.includes("lib/errors.ts"));
- * assert.ok(files.includes("lib/schema.ts"), "it imports ajv, an npm package of deno.json");
+ * assert.ok(files.includes("lib/mcp/shared/errors.ts"));
+ * assert.ok(files.includes("lib/mcp/shared/schema.ts"), "it imports ajv, an npm package of deno.json");
  * assert.ok(files.every((file) => file.startsWith("lib/")));
  * ```
  */
@@ -243,7 +243,7 @@ async function packages(): Promise<Record<string, string>> {
  *
  * const root = new URL("../../", import.meta.url);
  * const source = await referenceModule(UNITS.get("lab-02")!, root);
- * assert.ok(source === undefined || source.includes(`from "${root.href}lib/errors.ts"`));
+ * assert.ok(source === undefined || source.includes(`from "${root.href}lib/mcp/shared/errors.ts"`));
  * assert.equal(await referenceModule(UNITS.get("ch14-a")!, root), undefined);
  * ```
  */

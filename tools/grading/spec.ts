@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { GradeCase } from "../../lib/grading.ts";
+import type { GradeCase } from "../../lib/grading/grading.ts";
 
 /** One case as the grader runs it: visible, or hidden from learners. */
 export interface GradedCase extends GradeCase {
@@ -29,7 +29,7 @@ export interface GradedFunction {
   /**
    * Trusted code that runs each case, for what is more than a function on
    * arguments (a class, a test): a module, by its path from the project
-   * root, exporting a `drive` (see `lib/grade_driven.ts`). It runs beside the
+   * root, exporting a `drive` (see `lib/grading/grade_driven.ts`). It runs beside the
    * learner's code in the sandbox and reports what it observed; the sandbox's
    * main thread judges. @default {undefined}
    */

@@ -30,6 +30,8 @@ const PROGRAMS = [
   "tools/starter.ts",
   "tools/grade.ts",
   "tools/grading/sandbox_runner.ts",
+  // Lab 01 writes the learner's server from the saved notebook as the grader takes it.
+  "tools/grading/learner_server.ts",
   ...SANDBOX_FILES,
 ];
 /** What must never be in the release, whatever imports it. */
@@ -98,8 +100,8 @@ export async function walk(root: URL, folder: string): Promise<string[]> {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const files = await localImports(new URL("../../", import.meta.url), ["lib/errors.ts"]);
- * assert.deepEqual(files, ["lib/errors.ts"]);
+ * const files = await localImports(new URL("../../", import.meta.url), ["lib/mcp/shared/errors.ts"]);
+ * assert.deepEqual(files, ["lib/mcp/shared/errors.ts"]);
  * ```
  */
 export async function localImports(root: URL, programs: readonly string[]): Promise<string[]> {

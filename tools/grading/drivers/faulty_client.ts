@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ProtocolError, ToolError } from "../../../lib/errors.ts";
+import { ProtocolError, ToolError } from "../../../lib/mcp/shared/errors.ts";
 
 /** A method a fault may change; `dispose` is `[Symbol.asyncDispose]`. */
 export type FaultMethod = "initialize" | "listTools" | "callTool" | "close" | "dispose";

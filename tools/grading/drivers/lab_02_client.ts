@@ -9,9 +9,9 @@
  * @module
  */
 
-import type { DriveContext } from "../../../lib/grade_driven.ts";
-import { startInProcess } from "../../../lib/in_process_server.ts";
-import type { Transport } from "../../../lib/transport.ts";
+import type { DriveContext } from "../../../lib/grading/grade_driven.ts";
+import { startInProcess } from "../../../lib/mcp/server/in_process_server.ts";
+import type { Transport } from "../../../lib/mcp/shared/transport.ts";
 import { grammarInProcess, type Script } from "../../../servers/grammar_in_process.ts";
 
 /** One call in a scenario: a method of the client (`dispose` for `[Symbol.asyncDispose]`). */

@@ -9,9 +9,9 @@
  * @module
  */
 
-import type { DriveContext } from "../../../lib/grade_driven.ts";
-import { startInProcess } from "../../../lib/in_process_server.ts";
-import type { Transport } from "../../../lib/transport.ts";
+import type { DriveContext } from "../../../lib/grading/grade_driven.ts";
+import { startInProcess } from "../../../lib/mcp/server/in_process_server.ts";
+import type { Transport } from "../../../lib/mcp/shared/transport.ts";
 import { grammarInProcess } from "../../../servers/grammar_in_process.ts";
 import { type Fault, withFault } from "./faulty_client.ts";
 
@@ -97,7 +97,7 @@ export interface RunTestOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { startInProcess } from "../../../lib/in_process_server.ts";
+ * import { startInProcess } from "../../../lib/mcp/server/in_process_server.ts";
  *
  * const connect = () => ({ client: {}, server: startInProcess(async () => 0) });
  * const run = await runTest(async () => assert.equal(1, 2), connect);

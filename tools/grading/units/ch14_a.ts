@@ -6,7 +6,10 @@ import type { UnitSpec } from "../spec.ts";
 /** Unit A's graded functions. */
 export const CH14_A: UnitSpec = {
   unit: "ch14-a",
-  imports: { "errors.ts": ["ProtocolError"], "not_implemented.ts": ["NotImplementedError"] },
+  imports: {
+    "mcp/shared/errors.ts": ["ProtocolError"],
+    "grading/not_implemented.ts": ["NotImplementedError"],
+  },
   functions: [
     { name: "answerFor", cell: "answer-for", cases: CASES.answerFor },
     { name: "authorize", cell: "authorize", cases: CASES.authorize },

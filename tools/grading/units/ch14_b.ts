@@ -1,13 +1,13 @@
 // Unit B: splitFrames and transferProblems.
 
 import { CASES, framesAsText } from "../../../cases/ch14_b.ts";
-import { isObject } from "../../../lib/jsonrpc.ts";
+import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import type { UnitSpec } from "../spec.ts";
 
 /** Unit B's graded functions. */
 export const CH14_B: UnitSpec = {
   unit: "ch14-b",
-  imports: { "not_implemented.ts": ["NotImplementedError"] },
+  imports: { "grading/not_implemented.ts": ["NotImplementedError"] },
   functions: [
     {
       name: "splitFrames",

@@ -1,13 +1,13 @@
 // Chapter 15: limitCommand, denoFlags and bwrapCommand, read as the grants they give.
 
 import { CASES, commandGrants, denoGrants } from "../../../cases/ch15.ts";
-import { isObject } from "../../../lib/jsonrpc.ts";
+import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import type { UnitSpec } from "../spec.ts";
 
 /** Chapter 15's graded functions. */
 export const CH15: UnitSpec = {
   unit: "ch15",
-  imports: { "not_implemented.ts": ["NotImplementedError"] },
+  imports: { "grading/not_implemented.ts": ["NotImplementedError"] },
   functions: [
     {
       name: "limitCommand",

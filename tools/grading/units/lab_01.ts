@@ -1,17 +1,17 @@
 // Lab 01: negotiateVersion and handleMessage, the learner's server side.
 
 import { CASES, replyShape } from "../../../cases/lab_01.ts";
-import { isObject } from "../../../lib/jsonrpc.ts";
+import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import type { UnitSpec } from "../spec.ts";
 
 /** Lab 01's graded functions. */
 export const LAB_01: UnitSpec = {
   unit: "lab-01",
   imports: {
-    "framing.ts": ["readFrames"],
-    "not_implemented.ts": ["NotImplementedError"],
-    "server/arguments.ts": ["argumentProblems"],
-    "server/grammar_tools.ts": ["GRAMMAR_TOOLS"],
+    "mcp/shared/framing.ts": ["readFrames"],
+    "grading/not_implemented.ts": ["NotImplementedError"],
+    "mcp/server/arguments.ts": ["argumentProblems"],
+    "course/grammar_tools.ts": ["GRAMMAR_TOOLS"],
   },
   functions: [
     { name: "negotiateVersion", cell: "negotiate-version", cases: CASES.negotiateVersion },

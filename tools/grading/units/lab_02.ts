@@ -34,11 +34,11 @@ const tests: GradedFunction[] = Object.keys(TEST_CASES).map((name) => ({
 export const LAB_02: UnitSpec = {
   unit: "lab-02",
   imports: {
-    "errors.ts": ["ProtocolError", "ToolError"],
-    "not_implemented.ts": ["NotImplementedError"],
-    "framing.ts": ["readFrames"],
-    "jsonrpc.ts": ["isObject", "parseMessage"],
-    "schema.ts": ["schemaProblems"],
+    "mcp/shared/errors.ts": ["ProtocolError", "ToolError"],
+    "grading/not_implemented.ts": ["NotImplementedError"],
+    "mcp/shared/framing.ts": ["readFrames"],
+    "mcp/shared/jsonrpc.ts": ["isObject", "parseMessage"],
+    "mcp/shared/schema.ts": ["schemaProblems"],
     "node:assert": ["strict as assert"],
   },
   reference: "solutions/lab-02.ipynb",

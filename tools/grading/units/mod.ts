@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { GradeCase } from "../../../lib/grading.ts";
+import type { GradeCase } from "../../../lib/grading/grading.ts";
 import type { GradedCase, UnitSpec } from "../spec.ts";
 import { CH14_A } from "./ch14_a.ts";
 import { CH14_B } from "./ch14_b.ts";

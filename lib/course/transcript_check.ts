@@ -1,0 +1,94 @@
+/**
+ * A learner's transcript compared with the instructors' reference (Lab 02):
+ * line by line, each message as JSON, so that neither whitespace nor the
+ * order of keys in an object counts, and every difference is named by its
+ * line and its place in the message.
+ *
+ * @module
+ */
+
+import { jsonDifferences } from "../grading/json_differences.ts";
+
+/**
+ * The instructors' reference transcript of Lab 02's canonical flow. It is in
+ * the instructors' repository only (`solutions/`), never in the learners'
+ * release.
+ */
+export const REFERENCE_TRANSCRIPT: URL = new URL(
+  "../../solutions/lab-02-transcript.txt",
+  import.meta.url,
+);
+
+/**
+ * Where transcript `mine` differs from `reference`, one sentence each; `[]`
+ * when they are the same. Blank lines and the white space around and inside
+ * the JSON are ignored; a line that is not JSON is compared with its white
+ * space removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const reference = '> {"jsonrpc":"2.0","id":0,"method":"ping","params":{}}\n';
+ * assert.deepEqual(transcriptDifferences('>  { "id": 0, "jsonrpc": "2.0", "method": "ping", "params": {} }\n\n', reference), []);
+ * assert.deepEqual(transcriptDifferences('> {"jsonrpc":"2.0","id":1,"method":"ping","params":{}}', reference), [
+ *   "line 1 (> ping): id: expected 0, observed 1",
+ * ]);
+ * assert.deepEqual(transcriptDifferences("", reference), [
+ *   'line 1: the reference has > {"jsonrpc":"2.0","id":0,"method":"ping","params":{}}, yours has nothing',
+ * ]);
+ * ```
+ */
+export function transcriptDifferences(mine: string, reference: string): string[] {
+  const lines = (text: string) =>
+    text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const ours = lines(mine);
+  const theirs = lines(reference);
+  const found: string[] = [];
+  for (let i = 0; i < Math.max(ours.length, theirs.length); i++) {
+    const [line, expected] = [ours[i], theirs[i]];
+    if (line === undefined || expected === undefined) {
+      found.push(
+        `line ${i + 1}: the reference has ${expected ?? "nothing"}, yours has ${line ?? "nothing"}`,
+      );
+      continue;
+    }
+    const [ourMessage, theirMessage] = [json(line.slice(1)), json(expected.slice(1))];
+    const where = `line ${i + 1} (${expected[0]} ${label(theirMessage)})`;
+    if (line[0] !== expected[0]) {
+      found.push(`${where}: the reference's goes ${arrow(expected[0])}, yours ${arrow(line[0])}`);
+    } else if (ourMessage === undefined || theirMessage === undefined) {
+      const squeeze = (text: string) => text.replace(/\s+/g, "");
+      if (squeeze(line) !== squeeze(expected)) {
+        found.push(`${where}: expected ${expected}, observed ${line}`);
+      }
+    } else {
+      found.push(
+        ...jsonDifferences(theirMessage, ourMessage).map((difference) => `${where}: ${difference}`),
+      );
+    }
+  }
+  return found;
+}
+
+function json(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a message is, for a line's label: its method, or "reply" and its id. */
+function label(message: unknown): string {
+  const { method, id } = (message ?? {}) as { method?: unknown; id?: unknown };
+  return typeof method === "string" ? method : `reply ${JSON.stringify(id) ?? "?"}`;
+}
+
+function arrow(mark: string): string {
+  return mark === ">"
+    ? "from client to server"
+    : mark === "<"
+    ? "from server to client"
+    : `with ${JSON.stringify(mark)}`;
+}

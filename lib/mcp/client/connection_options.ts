@@ -1,0 +1,44 @@
+/**
+ * What a `Connection` (in `connection.ts`) and each of its requests can be given.
+ *
+ * @module
+ */
+
+import type { AnswerFunction } from "./answer.ts";
+import type { SplitFrames } from "../shared/framing.ts";
+import type { ServerProcessOptions } from "./server_process.ts";
+
+/** Which way a message went: `>` client to server, `<` server to client. */
+export type Direction = ">" | "<";
+
+/** Options for a `Connection`; the process options are passed to its server. */
+export interface ConnectionOptions extends ServerProcessOptions {
+  /** The deadline for each request, in milliseconds. @default {30000} */
+  timeoutMs?: number;
+  /** The most bytes one incoming frame may take, newline included. @default {65536} */
+  limit?: number;
+  /** Decides whether a reply answers the waiting request. @default {answerFor} */
+  answer?: AnswerFunction;
+  /** Splits incoming bytes into frames. @default {splitFrames} */
+  splitFrames?: SplitFrames;
+  /** Receives every message on the wire, as sent or received, one line each. @default {undefined} */
+  transcript?: (direction: Direction, line: string) => void;
+  /**
+   * The most bytes written to the server that it may leave unread; past
+   * this, it is no longer trusted, and is closed. Each message waiting costs
+   * its bytes and about 700 more of bookkeeping (the stream's queue, its
+   * promise), so 256 KiB of small replies hold a few MB. @default {262144}
+   */
+  maxUnread?: number;
+}
+
+/** Options for one `Connection.request`. */
+export interface RequestOptions {
+  /** Whether a timeout sends `notifications/cancelled` (never for `initialize`). @default {true} */
+  cancellable?: boolean;
+  /**
+   * When the deadline passes, on the `performance.now()` clock, if it was
+   * set before the request (when `callTool` was entered). @default {`timeoutMs` from sending}
+   */
+  deadline?: number;
+}

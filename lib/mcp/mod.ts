@@ -1,0 +1,66 @@
+/**
+ * The MCP library: the wire (framing, JSON-RPC, the course's errors, schema
+ * checks), the careful client that starts a stdio server and never accepts a
+ * wrong answer, and the server side a stdio server is built on. It imports
+ * nothing of the course, so it can be lifted out as a package of its own;
+ * the course's notebooks import its files one by one, so that a learner sees
+ * where each name comes from.
+ *
+ * @example A server's reply matched to its request, and a frame past its limit refused
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { answerFor, ProtocolError, splitFrames } from "./mod.ts";
+ *
+ * assert.deepEqual(answerFor(1, { jsonrpc: "2.0", id: 1, result: { ok: true } }), { ok: true });
+ * assert.throws(() => answerFor(1, { jsonrpc: "2.0", id: "1", result: {} }), ProtocolError);
+ * assert.throws(() => splitFrames(new TextEncoder().encode("x".repeat(9)), 8), RangeError);
+ * ```
+ *
+ * @module
+ */
+
+export {
+  ProtocolError,
+  type ProtocolErrorOptions,
+  TimeoutError,
+  ToolError,
+} from "./shared/errors.ts";
+export {
+  readFrames,
+  type ReadFramesOptions,
+  type SplitFrames,
+  splitFrames,
+} from "./shared/framing.ts";
+export {
+  encodeMessage,
+  isObject,
+  isRequestId,
+  type JsonObject,
+  type JsonRpcError,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcResult,
+  parseMessage,
+  type RequestId,
+} from "./shared/jsonrpc.ts";
+export { compileSchema, schemaProblems, transferProblems } from "./shared/schema.ts";
+export type { ServerStatus, Transport } from "./shared/transport.ts";
+export { answerFor, type AnswerFunction } from "./client/answer.ts";
+export { type Authorize, authorize } from "./client/allowlist.ts";
+export { Client, CLIENT_INFO, type ClientOptions, PROTOCOL_VERSION } from "./client/client.ts";
+export type { Direction } from "./client/connection_options.ts";
+export { type ProcessTransport, spawnServer } from "./client/spawn_server.ts";
+export type { Tool } from "./client/tool_list.ts";
+export { Transcript } from "./client/transcript.ts";
+export { argumentProblems } from "./server/arguments.ts";
+export {
+  ERROR_CODES,
+  handleLine,
+  negotiateVersion,
+  PROTOCOL_VERSIONS,
+  type ServerSpec,
+} from "./server/dispatch.ts";
+export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
+export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";

@@ -1,0 +1,166 @@
+/**
+ * Lab 01's server as a process: the learner's cells, taken from the saved
+ * notebook exactly as the autograder takes them, written to a module under
+ * the work folder, with a last line that serves stdio when the module is run.
+ * Before the module is trusted, its functions are run on the visible cases
+ * beside the ones the kernel holds: a notebook saved before the last edit is
+ * refused, with a message saying so.
+ *
+ * @module
+ */
+
+import { basename, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { parseNotebook } from "../editions/notebook.ts";
+import { learnerModule } from "./scratch.ts";
+import { UNITS } from "./units/mod.ts";
+import { learnerServerCommand } from "../../lib/course/course.ts";
+import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
+import { sha256Hex } from "../../lib/course/manifest.ts";
+import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
+
+/** The module Lab 01 writes, and how to start it. */
+export interface LearnerServer {
+  /** The module's path. */
+  path: string;
+  /** The notebook its cells came from. */
+  notebook: string;
+  /** The command that starts it, with no permission at all. */
+  command: string[];
+  /** The module's SHA-256, in hex: later readers can tell it is the one that was judged. */
+  sha256: string;
+}
+
+/** Options for {@linkcode writeLearnerServer}. */
+export interface LearnerServerOptions {
+  /** The graded functions as the kernel holds them, by name, to compare with the saved cells. */
+  running: Record<string, (...args: never[]) => unknown>;
+  /** The notebook to read. @default {the one the kernel runs, or the newest of the unit's here} */
+  notebook?: string;
+  /** The module's file name. @default {"grammar_server.mts"} */
+  name?: string;
+}
+
+/** A saved notebook that does not hold the code the kernel runs. */
+export class StaleNotebookError extends Error {
+  /** Make the error. */
+  constructor(message: string) {
+    super(message);
+    this.name = "StaleNotebookError";
+  }
+}
+
+const LIB = new URL("../../lib/", import.meta.url).href;
+
+/**
+ * Write the learner's server for `unit` into `folder` and return how to
+ * start it. Throws {@linkcode StaleNotebookError} when the saved notebook's
+ * functions do not behave like the running ones on the visible cases.
+ *
+ * @example From the worked edition, beside its reference functions
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileURLToPath, pathToFileURL } from "node:url";
+ * import { handleLine, negotiateVersion } from "../../lib/mcp/server/dispatch.ts";
+ * import { GRAMMAR_TOOLS } from "../../lib/course/grammar_tools.ts";
+ *
+ * const grammar = { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS };
+ * const folder = await Deno.makeTempDir();
+ * const server = await writeLearnerServer(pathToFileURL(`${folder}/`), "lab-01", {
+ *   notebook: fileURLToPath(new URL("../../solutions/lab-01.ipynb", import.meta.url)),
+ *   running: { negotiateVersion, handleMessage: (line: string) => handleLine(line, grammar) },
+ * });
+ * assert.equal(server.command.at(-1), `${folder}/grammar_server.mts`);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function writeLearnerServer(
+  folder: URL,
+  unit: string,
+  options: LearnerServerOptions,
+): Promise<LearnerServer> {
+  const spec = UNITS.get(unit);
+  if (spec === undefined) throw new TypeError(`No unit ${unit}`);
+  const notebook = options.notebook ?? await findNotebook(spec.unit);
+  const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
+  // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
+  const source = learnerModule(parsed, spec, { lib: LIB }) +
+    "if (import.meta.main) await serveStdio(Deno.stdin.readable, Deno.stdout.writable);\n";
+  await Deno.mkdir(folder, { recursive: true });
+  const url = new URL(options.name ?? "grammar_server.mts", folder);
+  await Deno.writeTextFile(url, source);
+  const saved = await import(`${url.href}?written=${Date.now()}`);
+  for (const fn of spec.functions) {
+    const differs = fn.cases.find((testCase) =>
+      !isDeepStrictEqual(
+        outcome(saved.graded[fn.name], testCase.args, fn.normalize),
+        outcome(options.running[fn.name], testCase.args, fn.normalize),
+      )
+    );
+    if (differs !== undefined) {
+      throw new StaleNotebookError(
+        `The saved ${basename(notebook)} does not hold the ${fn.name} this kernel runs ` +
+          `(they differ on "${differs.label}"): save the notebook, then run this cell again.`,
+      );
+    }
+  }
+  const path = fileURLToPath(url);
+  return {
+    path,
+    notebook,
+    command: learnerServerCommand(path),
+    sha256: await sha256Hex(new TextEncoder().encode(source)),
+  };
+}
+
+/**
+ * What a function did with `args`, printing kept back: its value in the form
+ * the grader compares (`normalize`), or its error's name.
+ */
+function outcome(
+  fn: unknown,
+  args: readonly unknown[],
+  normalize: (value: unknown) => unknown = (value) => value,
+): unknown {
+  if (typeof fn !== "function") return "no such function";
+  const stop = captureStdout();
+  try {
+    return { returned: normalize(fn(...structuredClone(args))) };
+  } catch (error) {
+    return { threw: error instanceof Error ? error.name : typeof error };
+  } finally {
+    stop();
+  }
+}
+
+/**
+ * The notebook file of `unit` the kernel runs: the one Jupyter names in
+ * `JPY_SESSION_NAME` (JupyterLab and Notebook 7 set it), or else the most
+ * recently saved notebook of that unit in the kernel's folder.
+ */
+async function findNotebook(unit: string): Promise<string> {
+  const named = Deno.env.get("JPY_SESSION_NAME");
+  if (named?.endsWith(".ipynb")) {
+    const path = resolve(named);
+    if (await Deno.stat(path).then((info) => info.isFile, () => false)) return path;
+  }
+  const found: [string, number][] = [];
+  for await (const entry of Deno.readDir(Deno.cwd())) {
+    if (!entry.isFile || !entry.name.endsWith(".ipynb")) continue;
+    const path = resolve(entry.name);
+    try {
+      const metadata = JSON.parse(await Deno.readTextFile(path)).metadata;
+      if (!isObject(metadata?.course) || metadata.course.unit !== unit) continue;
+      found.push([path, (await Deno.stat(path)).mtime?.getTime() ?? 0]);
+    } catch {
+      // Not a notebook this can read: not this one.
+    }
+  }
+  if (found.length === 0) {
+    throw new Error(
+      `No saved notebook of ${unit} in ${Deno.cwd()}: save this notebook there, then run this cell again.`,
+    );
+  }
+  return found.sort((a, b) => b[1] - a[1])[0][0];
+}
