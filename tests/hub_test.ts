@@ -117,23 +117,24 @@ async function hubProcesses(): Promise<string[]> {
 }
 
 Deno.test("the workshop hub serves three learners their own course, kernel and work, and leaves nothing running", async () => {
+  // The README's first command (quick once the hub's environment is installed).
+  const setup = await new Deno.Command("sh", {
+    args: ["tools/setup.sh", "hub"],
+    cwd: repository,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(setup.success, new TextDecoder().decode(setup.stderr));
+  // The README's second command, with a scratch state folder and a free port.
+  // deno-fmt-ignore
+  const args = ["task", "-q", "hub", "--port", String(port), "--learners", learners.join(","), "--state", state];
   const hub = new Deno.Command(Deno.execPath(), {
-    args: [
-      "task",
-      "-q",
-      "hub",
-      "--port",
-      String(port),
-      "--learners",
-      learners.join(","),
-      "--state",
-      state,
-    ],
+    args,
     cwd: repository,
     env: { COURSE_HUB_TOKEN: token, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
-  }).spawn(); // deno-fmt-ignore
+  }).spawn();
   const printed: string[] = [];
   let logged = "";
   const errors = hub.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
@@ -182,17 +183,24 @@ Deno.test("the workshop hub serves three learners their own course, kernel and w
       assert.equal(deno.argv[0], "/opt/external-tools-hub/venv/bin/deno");
       assert.equal(deno.env.DENO_DIR, `${state}/deno`, "Deno's cache is outside home");
 
-      const notebook = await contents(key, name, "course/notebooks/ch14-a.ipynb");
-      const cells = notebook.body.content.cells
-        .filter((cell: { cell_type: string }) => cell.cell_type === "code")
-        .slice(0, 4)
-        .map((cell: { source: string | string[] }) => [cell.source].flat().join(""));
       const kernel = await KernelChannel.open(
         `${hubUrl}/user/${name}/`,
         key,
         "course/work/ch14-a.ipynb",
         "deno",
       );
+      // The learner makes their copies as the README says, in a terminal in course/.
+      const starter = await kernel.run(
+        `const made = await new Deno.Command("deno", { args: ["task", "-q", "starter", "ch14-a"], cwd: "/home/${name}/course" }).output();\n` +
+          `new TextDecoder().decode(made.stdout) + new TextDecoder().decode(made.stderr)`,
+      );
+      assert.match(starter.output, /work\/ch14-a\.ipynb: a fresh starter/, starter.output);
+      const notebook = await contents(key, name, "course/work/ch14-a.ipynb");
+      assert.equal(notebook.status, 200, "the learner's copy of Unit A");
+      const cells = notebook.body.content.cells
+        .filter((cell: { cell_type: string }) => cell.cell_type === "code")
+        .slice(0, 4)
+        .map((cell: { source: string | string[] }) => [cell.source].flat().join(""));
       try {
         const runs = [];
         for (const cell of cells) runs.push(await kernel.run(cell));
