@@ -170,41 +170,51 @@ async function close(session: Session): Promise<void> {
 
 /** Both clients through one step, the careful one first. */
 async function run(session: Session, step: PeerStep): Promise<Observed> {
-  const sentBefore = session.courseWire.length;
-  let course: Outcome;
-  let said: string | undefined;
-  let text: string | undefined;
-  let mine: unknown;
-  try {
-    mine = normal(
-      await courseAnswer(session.course, withRoot(step.call, session.courseRoot)),
-      session.courseRoot,
-    );
-    course = isFailure(mine) ? "answered with isError" : "answered";
-    if ("tool" in step.call) text = textOutcome(step.call.tool, mine as JsonObject);
-  } catch (error) {
-    course = session.courseWire.length === sentBefore ? "refused before sending" : "refused";
-    said = (error as Error).message;
-  }
+  const mine = await attempt(
+    () => courseAnswer(session.course, withRoot(step.call, session.courseRoot)),
+    session.courseRoot,
+    () => session.courseWire.length,
+  );
+  const theirs = await attempt(
+    () => sdkAnswer(session.sdk, withRoot(step.call, session.sdkRoot)),
+    session.sdkRoot,
+    () => session.sdkSent,
+  );
+  const text = "tool" in step.call && mine.answer !== undefined
+    ? textOutcome(step.call.tool, mine.answer as JsonObject)
+    : undefined;
+  const both = mine.answer !== undefined && theirs.answer !== undefined;
+  const mismatch = both
+    ? difference(mine.answer, theirs.answer, step.varies !== undefined)
+    : undefined;
+  return {
+    step,
+    course: mine.outcome,
+    said: mine.said,
+    text,
+    sdk: theirs.outcome,
+    sdkSaid: theirs.said,
+    mismatch,
+  };
+}
 
-  const sdkBefore = session.sdkSent;
-  let sdk: Outcome;
-  let sdkSaid: string | undefined;
-  let theirs: unknown;
+/**
+ * One client's outcome of `ask`: its answer with `root` written `$ROOT`, or
+ * its error's message, refused before sending when `sent` did not move.
+ */
+async function attempt(
+  ask: () => Promise<unknown>,
+  root: string,
+  sent: () => number,
+): Promise<{ outcome: Outcome; answer?: unknown; said?: string }> {
+  const before = sent();
   try {
-    theirs = normal(
-      await sdkAnswer(session.sdk, withRoot(step.call, session.sdkRoot)),
-      session.sdkRoot,
-    );
-    sdk = isFailure(theirs) ? "answered with isError" : "answered";
+    const answer = normal(await ask(), root);
+    return { outcome: isFailure(answer) ? "answered with isError" : "answered", answer };
   } catch (error) {
-    sdk = session.sdkSent === sdkBefore ? "refused before sending" : "refused";
-    sdkSaid = (error as Error).message;
+    const outcome = sent() === before ? "refused before sending" : "refused";
+    return { outcome, said: (error as Error).message };
   }
-
-  const both = course.startsWith("answered") && sdk.startsWith("answered");
-  const mismatch = both ? difference(mine, theirs, step.varies !== undefined) : undefined;
-  return { step, course, said, text, sdk, sdkSaid, mismatch };
 }
 
 /** The careful client's answer: a tool's whole result without its notes (there must be none). */

@@ -35,9 +35,8 @@ export interface MediaContent {
   _meta?: JsonObject;
 }
 
-/** A link to a resource the client may read (not always one that `resources/list` lists). */
-export interface ResourceLink {
-  type: "resource_link";
+/** A resource a server lists (`resources/list`), or links to from a result. */
+export interface Resource {
   uri: string;
   name: string;
   title?: string;
@@ -47,6 +46,11 @@ export interface ResourceLink {
   size?: number;
   annotations?: Annotations;
   _meta?: JsonObject;
+}
+
+/** A link to a resource the client may read (not always one that `resources/list` lists). */
+export interface ResourceLink extends Resource {
+  type: "resource_link";
 }
 
 /** The contents of a resource: a text, or bytes as a base64 `blob`. */
@@ -64,19 +68,6 @@ export interface EmbeddedResource {
 
 /** One content item of a tool result or a prompt message. */
 export type ContentBlock = TextContent | MediaContent | ResourceLink | EmbeddedResource;
-
-/** A resource a server lists (`resources/list`), or links to from a result. */
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** The size of the raw contents, in bytes. */
-  size?: number;
-  annotations?: Annotations;
-  _meta?: JsonObject;
-}
 
 /** Resources a server can read, named by a URI template (RFC 6570), such as `file:///{path}`. */
 export interface ResourceTemplate {
