@@ -242,9 +242,11 @@ export class Client implements AsyncDisposable {
 
   /**
    * The checked result of calling the tool `name` with `args`, for `method`:
-   * everything `callTool` and `callToolResult` refuse alike.
+   * everything `callTool` and `callToolResult` refuse alike. What is refused
+   * before sending is thrown at once, and becomes the rejection of the
+   * `async` method that awaits this.
    */
-  async #call(method: string, name: string, args: JsonObject): Promise<JsonObject> {
+  #call(method: string, name: string, args: JsonObject): Promise<JsonObject> {
     const deadline = performance.now() + this.#connection.timeoutMs;
     this.#require(method, "tools");
     const catalog = this.#catalog;
@@ -271,7 +273,7 @@ export class Client implements AsyncDisposable {
         `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
       );
     }
-    return await this.#checked("tools/call", { name, arguments: args }, (result) => {
+    return this.#checked("tools/call", { name, arguments: args }, (result) => {
       checkToolResult(name, result, { outputSchema });
       return result;
     }, { deadline });
