@@ -17,7 +17,8 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { type Account, ensureAccounts, processesOf } from "./accounts.ts";
 import { pullLink } from "./pull_link.ts";
-import { must, publishRelease } from "./release_repository.ts";
+import { must } from "./must.ts";
+import { publishRelease } from "./release_repository.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const VENV = "/opt/external-tools-hub/venv";

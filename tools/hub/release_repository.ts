@@ -7,6 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { must } from "./must.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const IDENTITY = [
@@ -60,28 +61,4 @@ export async function publishRelease(
     ["--git-dir", repository, "rev-parse", "HEAD"],
     folder,
   )).trim();
-}
-
-/** Run `command` in `cwd`, with `env` added; what it printed, or an error that says what failed. */
-export async function must(
-  command: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<string> {
-  const { success, stdout, stderr } = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...env },
-  }).output();
-  if (!success) {
-    throw new Error(
-      `${command} ${args.join(" ")} failed: ${
-        new TextDecoder().decode(stderr).trim()
-      }`,
-    );
-  }
-  return new TextDecoder().decode(stdout);
 }
