@@ -56,9 +56,7 @@ export async function ensureAccounts(
   for (const name of names) {
     if (!validName(name)) {
       throw new Error(
-        `${
-          JSON.stringify(name)
-        } cannot be a learner's account name: use a-z, 0-9, -`,
+        `${JSON.stringify(name)} cannot be a learner's account name: use a-z, 0-9, -`,
       );
     }
     const found = await findAccount(name);

@@ -23,8 +23,7 @@ import { publishRelease } from "./release_repository.ts";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const VENV = "/opt/external-tools-hub/venv";
 const PROXY = `${ROOT}tools/hub/node_modules/.bin/configurable-http-proxy`;
-const USAGE =
-  "usage: deno task hub [--port P] [--learners a,b,c] [--repo URL] [--state DIR]";
+const USAGE = "usage: deno task hub [--port P] [--learners a,b,c] [--repo URL] [--state DIR]";
 
 const say = (line: string) => console.log(`hub: ${line}`);
 
@@ -148,9 +147,7 @@ async function main(): Promise<number> {
   );
   for (const { name, password } of accounts) {
     say(
-      password === undefined
-        ? `learner ${name}`
-        : `learner ${name}, password ${password}`,
+      password === undefined ? `learner ${name}` : `learner ${name}, password ${password}`,
     );
   }
 
@@ -178,9 +175,7 @@ async function main(): Promise<number> {
   );
 
   const token = Deno.env.get("COURSE_HUB_TOKEN") ??
-    [...crypto.getRandomValues(new Uint8Array(32))].map((b) =>
-      b.toString(16).padStart(2, "0")
-    )
+    [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0"))
       .join("");
   await Deno.writeTextFile(`${state}/course-admin-token`, token + "\n", {
     mode: 0o600,
@@ -223,9 +218,7 @@ async function main(): Promise<number> {
   Deno.addSignalListener("SIGTERM", stop);
   const url = `http://127.0.0.1:${port}`;
   for (let tries = 0; tries < 600; tries++) {
-    const up = await fetch(`${url}/hub/api/`).then((r) =>
-      r.body?.cancel().then(() => r.ok)
-    )
+    const up = await fetch(`${url}/hub/api/`).then((r) => r.body?.cancel().then(() => r.ok))
       .catch(() => false);
     if (up) break;
     if (
