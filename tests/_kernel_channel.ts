@@ -63,8 +63,7 @@ export class KernelChannel {
     const socket = new WebSocket(url, { headers: { Authorization: `token ${token}` } });
     await new Promise((resolve, reject) => {
       socket.onopen = resolve;
-      socket.onerror = () =>
-        reject(new Error(`the kernel's channels at ${url.pathname} did not open`));
+      socket.onerror = () => reject(new Error(`the kernel's channels at ${url.href} did not open`));
     });
     const end = async () => {
       const ended = await fetch(`${server}api/sessions/${session}`, {
