@@ -7,11 +7,10 @@
  * @module
  */
 
-import { drain, within } from "../shared/_async.ts";
 import { answerFor, type AnswerFunction } from "./answer.ts";
+import type { ClientTransport } from "./client_transport.ts";
 import { DeadlineTimer } from "./deadline_timer.ts";
 import { ProtocolError, TimeoutError } from "../shared/errors.ts";
-import { readFrames, type SplitFrames, splitFrames } from "../shared/framing.ts";
 import {
   isObject,
   type JsonObject,
@@ -20,7 +19,8 @@ import {
   parseMessage,
   type RequestId,
 } from "../shared/jsonrpc.ts";
-import { type CloseStep, describeExit, ServerProcess } from "./server_process.ts";
+import type { CloseStep } from "./server_process.ts";
+import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 import { replyToServer } from "./replies.ts";
 
@@ -36,17 +36,14 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** How much a connection reads, and drops, after refusing what a server sent. */
-const DRAIN_AFTER_REFUSAL = 1 << 20;
-
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * A JSON-RPC connection to a server it starts. It answers the server's own
- * requests (`ping` with `{}`, anything else with "method not found"), skips
- * notifications, and ends a request at once when the server exits, closes
- * its stdout, or sends what cannot be trusted.
+ * A JSON-RPC connection to a server: one it starts from a command (over
+ * stdio), or one it reaches through a {@linkcode ClientTransport} (Streamable
+ * HTTP). It answers the server's own requests (`ping` with `{}`, anything
+ * else with "method not found"), skips notifications, and ends a request at
+ * once when the server goes away or sends what cannot be trusted.
  *
  * @example
  * ```ts
@@ -59,13 +56,12 @@ const decoder = new TextDecoder();
  * assert.deepEqual(await connection.request("ping", {}), {});
  * ```
  */
-export class Connection implements AsyncDisposable {
-  readonly #server: ServerProcess;
+export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable {
+  readonly #server: ClientTransport<Closed>;
   readonly #timeoutMs: number;
   readonly #answer: AnswerFunction;
   readonly #transcript?: (direction: Direction, line: string) => void;
   readonly #reading: Promise<void>;
-  readonly #watching: Promise<void>;
   readonly #cancelled = new Set<RequestId>();
   readonly #maxUnread: number;
   readonly #timer = new DeadlineTimer(() => this.#waiting?.deadline, () => this.#expire());
@@ -74,20 +70,34 @@ export class Connection implements AsyncDisposable {
   #waiting?: Waiting;
   #broken?: ProtocolError;
 
-  /** Start the server `command` (program and arguments). */
-  constructor(command: readonly string[], options: ConnectionOptions = {}) {
+  /**
+   * Start the server `command` (program and arguments), or speak through
+   * `transport` (whose own options then hold its byte limit).
+   */
+  constructor(
+    server: readonly string[] | ClientTransport<Closed>,
+    options: ConnectionOptions = {},
+  ) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
-    this.#server = new ServerProcess(command, options);
-    this.#reading = this.#read(options.limit ?? 65536, options.splitFrames ?? splitFrames);
-    this.#watching = this.#watchExit();
+    this.#server = isCommand(server)
+      ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
+      : server;
+    this.#reading = this.#read();
+    void this.#server.gone.then((error) => this.#fail(error));
   }
 
-  /** The server's process id, which is also its process-group id. */
+  /** The transport the connection speaks through. */
+  get transport(): ClientTransport<Closed> {
+    return this.#server;
+  }
+
+  /** The server's process id, which is also its process-group id (a server it started only). */
   get pid(): number {
-    return this.#server.pid;
+    if (this.#server instanceof StdioTransport) return this.#server.pid;
+    throw new TypeError("A server reached through a transport has no process id here");
   }
 
   /** The deadline of each request, in milliseconds. */
@@ -95,14 +105,14 @@ export class Connection implements AsyncDisposable {
     return this.#timeoutMs;
   }
 
-  /** The last lines the server wrote on stderr. */
+  /** The last lines the server wrote on stderr (none for a server it did not start). */
   stderrLines(): string[] {
-    return this.#server.stderrLines();
+    return this.#server instanceof StdioTransport ? this.#server.stderrLines() : [];
   }
 
-  /** What closing the server did, and when (see {@linkcode ServerProcess.closeSteps}). */
+  /** What closing the server did, and when (none for a server it did not start). */
   closeSteps(): CloseStep[] {
-    return this.#server.closeSteps();
+    return this.#server instanceof StdioTransport ? this.#server.closeSteps() : [];
   }
 
   /**
@@ -132,15 +142,16 @@ export class Connection implements AsyncDisposable {
   }
 
   /**
-   * End the server and everything in its process group (see
-   * {@linkcode ServerProcess.close}). A request still waiting fails. Resolves
-   * with the server's exit status; calling it again is safe.
+   * End the transport: for a server it started, the server and everything in
+   * its process group (see `ServerProcess.close`). A request still waiting
+   * fails. Resolves with what the transport's close gives (the server's exit
+   * status over stdio); calling it again is safe.
    */
-  async close(): Promise<Deno.CommandStatus> {
+  async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
     this.#timer.stop();
     const status = await this.#server.close();
-    await Promise.all([this.#reading, this.#watching]);
+    await this.#reading;
     return status;
   }
 
@@ -208,43 +219,21 @@ export class Connection implements AsyncDisposable {
     }
     const line = JSON.stringify(message);
     this.#transcript?.(">", line);
-    this.#server.send(encoder.encode(line + "\n")).catch((error) =>
-      this.#fail(
-        new ProtocolError(`Could not write to the server${this.#context()}`, { cause: error }),
-      )
-    );
+    this.#server.send(message, line).catch((error) => this.#fail(error as ProtocolError));
   }
 
-  async #read(limit: number, split: SplitFrames): Promise<void> {
-    const { stdout, closed } = this.#server;
+  async #read(): Promise<void> {
     try {
-      for await (const frames of readFrames(stdout, { limit, split, signal: closed })) {
-        for (const frame of frames) this.#receive(frame);
+      for await (const batch of this.#server.incoming) {
+        for (const item of batch) {
+          if (item instanceof Uint8Array) this.#receive(item);
+          else if (this.#waiting?.id === item.id) this.#fail(item.error, { trustLost: false });
+        }
         if (this.#broken !== undefined) break;
-      }
-      if (this.#broken === undefined && !closed.aborted) {
-        const status = await within(this.#server.exited, 100);
-        this.#fail(
-          new ProtocolError(
-            status === undefined
-              ? `The server closed its stdout but is still running${this.#context()}`
-              : exitMessage(status, this.#context()),
-          ),
-        );
       }
     } catch (error) {
       this.#fail(error as ProtocolError);
     }
-    // Read a little more, so that a server part-way through a long reply can finish
-    // it and exit when its input ends; a flood, past that, is left to block.
-    await drain(stdout, closed, { maxBytes: DRAIN_AFTER_REFUSAL });
-  }
-
-  async #watchExit(): Promise<void> {
-    const status = await this.#server.exited;
-    // Let the reader take the last bytes the server wrote before it went.
-    await within(this.#reading, 100);
-    this.#fail(new ProtocolError(exitMessage(status, this.#context())));
   }
 
   #receive(frame: Uint8Array): void {
@@ -295,21 +284,19 @@ export class Connection implements AsyncDisposable {
     }
   }
 
-  /** Trust the connection no more, and fail the request that waits. */
-  #fail(error: ProtocolError): void {
-    this.#broken ??= error;
+  /**
+   * Fail the request that waits, and trust the connection no more, unless
+   * `trustLost` is false (a transport lost one request's reply, and the rest
+   * may still come).
+   */
+  #fail(error: ProtocolError, { trustLost = true } = {}): void {
+    if (trustLost) this.#broken ??= error;
     const waiting = this.#waiting;
     this.#waiting = undefined;
     waiting?.reject(error);
   }
-
-  /** The server's last stderr lines, for an error message. */
-  #context(): string {
-    const lines = this.#server.stderrLines().slice(-5);
-    return lines.length === 0 ? "" : `; its last stderr lines:\n  ${lines.join("\n  ")}`;
-  }
 }
 
-function exitMessage(status: Deno.CommandStatus, context: string): string {
-  return `The server exited with status ${describeExit(status)}${context}`;
+function isCommand(server: unknown): server is readonly string[] {
+  return Array.isArray(server);
 }
