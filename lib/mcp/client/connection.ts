@@ -1,8 +1,9 @@
 /**
- * JSON-RPC 2.0 over a server's stdio: one request at a time, each with a
- * deadline, and each reply handed to an answer function that decides whether
- * it answers the request that waits. A connection that delivered a reply it
- * could not trust is not trusted again.
+ * JSON-RPC 2.0 to a server, over stdio or another transport: one request at
+ * a time unless more are allowed in flight, each with a deadline, and each
+ * reply handed to an answer function that decides whether it answers the
+ * request it came for. A connection that delivered a reply it could not
+ * trust is not trusted again.
  *
  * @module
  */
@@ -64,10 +65,14 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #reading: Promise<void>;
   readonly #cancelled = new Set<RequestId>();
   readonly #maxUnread: number;
-  readonly #timer = new DeadlineTimer(() => this.#waiting?.deadline, () => this.#expire());
+  readonly #timer = new DeadlineTimer(() => this.#earliest(), () => this.#expire());
+  /** The requests sent and not yet answered, by id. */
+  readonly #pending = new Map<RequestId, Waiting>();
+  readonly #maxInFlight: number;
+  /** Requests waiting for one in flight to finish, first come first served. */
+  readonly #turns: (() => void)[] = [];
+  #inFlight = 0;
   #nextId = 1;
-  #queue: Promise<unknown> = Promise.resolve();
-  #waiting?: Waiting;
   #broken?: ProtocolError;
 
   /**
@@ -82,6 +87,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
+    this.#maxInFlight = options.maxInFlight ?? 1;
+    if (!Number.isInteger(this.#maxInFlight) || this.#maxInFlight < 1) {
+      throw new RangeError(`maxInFlight must be a whole number of requests, at least 1`);
+    }
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
@@ -116,18 +125,30 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   }
 
   /**
-   * Send a request once the previous one has finished, and resolve with the
-   * result the answer function accepts. Rejects with `TimeoutError` when the
+   * Send a request once fewer than `maxInFlight` are in flight (by default,
+   * once the previous one has finished), and resolve with the result the
+   * answer function accepts. Rejects with `TimeoutError` when the
    * deadline passes first (and, if `cancellable`, tells the server with
    * `notifications/cancelled`; if it passed before the request could be sent,
    * nothing is sent), or with `ProtocolError` when the reply cannot be
    * trusted or the server goes away.
    */
-  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  async request(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     const { cancellable = true, deadline } = options;
-    const turn = this.#queue.then(() => this.#exchange(method, params, cancellable, deadline));
-    this.#queue = turn.catch(() => {});
-    return turn;
+    if (this.#inFlight < this.#maxInFlight) this.#inFlight++;
+    else await new Promise<void>((resolve) => this.#turns.push(resolve));
+    try {
+      return await this.#exchange(method, params, cancellable, deadline);
+    } finally {
+      // The turn passes straight to the next request waiting, if one is.
+      const next = this.#turns.shift();
+      if (next === undefined) this.#inFlight--;
+      else next();
+    }
   }
 
   /** Send a notification. */
@@ -176,28 +197,45 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#waiting = { id, method, cancellable, deadline, resolve, reject };
+      this.#pending.set(id, { id, method, cancellable, deadline, resolve, reject });
       this.#timer.watch(deadline);
       this.#send({ jsonrpc: "2.0", id, method, params });
     });
   }
 
-  /** End the waiting request with a `TimeoutError`, and tell the server if it may be cancelled. */
-  #expire(): void {
-    const waiting = this.#waiting!;
-    this.#waiting = undefined;
-    const { id, method, cancellable } = waiting;
-    if (cancellable) {
-      this.#cancelled.add(id);
-      this.#send({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
-      });
+  /** The earliest deadline of the requests in flight, if any are. */
+  #earliest(): number | undefined {
+    let earliest: number | undefined;
+    for (const { deadline } of this.#pending.values()) {
+      if (earliest === undefined || deadline < earliest) earliest = deadline;
     }
-    waiting.reject(
-      new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
-    );
+    return earliest;
+  }
+
+  /**
+   * End each request whose deadline has passed with a `TimeoutError`, and
+   * tell the server of each that may be cancelled; watch the next deadline.
+   */
+  #expire(): void {
+    const now = performance.now();
+    for (const waiting of [...this.#pending.values()]) {
+      if (waiting.deadline > now) continue;
+      this.#pending.delete(waiting.id);
+      const { id, method, cancellable } = waiting;
+      if (cancellable) {
+        this.#cancelled.add(id);
+        this.#send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
+        });
+      }
+      waiting.reject(
+        new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
+      );
+    }
+    const next = this.#earliest();
+    if (next !== undefined) this.#timer.watch(next);
   }
 
   /**
@@ -227,7 +265,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       for await (const batch of this.#server.incoming) {
         for (const item of batch) {
           if (item instanceof Uint8Array) this.#receive(item);
-          else if (this.#waiting?.id === item.id) this.#fail(item.error, { trustLost: false });
+          else this.#lose(item.id, item.error);
         }
         if (this.#broken !== undefined) break;
       }
@@ -256,18 +294,31 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     // Notifications need nothing from this client.
   }
 
+  /**
+   * Hand `response` to the answer function with the request it is for: the
+   * one in flight, when only one is (the answer function judges its id);
+   * otherwise the one with exactly its id.
+   */
   #settle(response: JsonRpcResponse): void {
     if (response.id !== null && this.#cancelled.delete(response.id)) return;
-    const waiting = this.#waiting;
+    const waiting = this.#pending.size === 1
+      ? this.#pending.values().next().value
+      : response.id === null
+      ? undefined
+      : this.#pending.get(response.id);
     if (waiting === undefined) {
       this.#fail(
         new ProtocolError(
-          `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`,
+          this.#pending.size === 0
+            ? `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`
+            : `A reply with id ${
+              JSON.stringify(response.id)
+            } answers none of the ${this.#pending.size} requests in flight`,
         ),
       );
       return;
     }
-    this.#waiting = undefined;
+    this.#pending.delete(waiting.id);
     try {
       const result = this.#answer(waiting.id, response);
       if (!isObject(result)) {
@@ -284,16 +335,20 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
   }
 
-  /**
-   * Fail the request that waits, and trust the connection no more, unless
-   * `trustLost` is false (a transport lost one request's reply, and the rest
-   * may still come).
-   */
-  #fail(error: ProtocolError, { trustLost = true } = {}): void {
-    if (trustLost) this.#broken ??= error;
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.reject(error);
+  /** Trust the connection no more, and fail every request in flight at once. */
+  #fail(error: ProtocolError): void {
+    this.#broken ??= error;
+    const waiting = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const request of waiting) request.reject(error);
+  }
+
+  /** Fail the request `id` alone: its transport lost its reply, and the others may still come. */
+  #lose(id: RequestId, error: ProtocolError): void {
+    const waiting = this.#pending.get(id);
+    if (waiting === undefined) return;
+    this.#pending.delete(id);
+    waiting.reject(error);
   }
 }
 
