@@ -200,8 +200,8 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       );
     }
     if (type === "application/json") {
-      const frame = await readBounded(response.body ?? ReadableStream.from([]), this.#limit);
-      this.#watchFor(id, frame);
+      const frame = await this.#body(response);
+      if (id === this.#initializeId) this.#watchFor(id, frame);
       this.#deliver([frame]);
       return;
     }
@@ -216,6 +216,21 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
         type === "" ? "no content type" : type
       }, neither application/json nor text/event-stream`,
     );
+  }
+
+  /**
+   * A JSON body, at most `limit` bytes: read whole when its length is
+   * declared within the limit (HTTP holds a body to its declared length),
+   * otherwise read with a bound, so that no more than the limit is held.
+   */
+  async #body(response: Response): Promise<Uint8Array> {
+    const declared = Number(response.headers.get("content-length") ?? NaN);
+    if (declared > this.#limit) {
+      await response.body?.cancel();
+      throw new ProtocolError(`A body of ${declared} bytes exceeds the ${this.#limit}-byte limit`);
+    }
+    if (Number.isInteger(declared)) return new Uint8Array(await response.arrayBuffer());
+    return await readBounded(response.body ?? ReadableStream.from([]), this.#limit);
   }
 
   /**
