@@ -76,11 +76,11 @@ Deno.test("a reply that comes twice is refused, and the connection is trusted no
 });
 
 Deno.test("a request past its deadline is cancelled, its late reply dropped, and the next one answered", async () => {
-  const { client, entries } = await connect("late", { timeoutMs: 150 });
+  const { client, entries } = await connect("late", { timeoutMs: 300 });
   try {
     await assert.rejects(client.callTool("slow_count", { text: "slow", ms: 400 }), TimeoutError);
-    // The late reply arrives while this call waits: it must not be taken for its answer.
-    assert.equal(await client.callTool("slow_count", { text: "a b c d", ms: 100 }), "4");
+    // The late reply (at about 400 ms) arrives while this call waits: it is not its answer.
+    assert.equal(await client.callTool("slow_count", { text: "a b c d", ms: 200 }), "4");
     await new Promise((resolve) => setTimeout(resolve, 300));
     assert.equal(await client.callTool("slow_count", { text: "a b", ms: 0 }), "2");
     assert.ok((await entries()).some((entry) => "cancelled" in entry), "the server was told");
