@@ -143,6 +143,15 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: null,
     },
     {
+      label: "a log notification that carries a progressToken is still not progress",
+      args: [{
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { progressToken: "t1", progress: 1, level: "info" },
+      }, [["t1", 7]]],
+      expected: null,
+    },
+    {
       label: "progress that is not a number is refused",
       args: [progress("t1", { progress: "half" }), [["t1", 7]]],
       expected: refused,

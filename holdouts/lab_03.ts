@@ -123,6 +123,19 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: "refused",
     },
     {
+      label: "an informational status is no reply",
+      args: [{ status: 100, contentType: "application/json" }, { request: true, session: true }],
+      expected: "refused",
+    },
+    {
+      label: "spaces around the media type do not matter",
+      args: [
+        { status: 200, contentType: " text/event-stream ; charset=utf-8" },
+        { request: true, session: true },
+      ],
+      expected: "events",
+    },
+    {
       label: "500 is a refusal",
       args: [{ status: 500, contentType: "text/event-stream" }, { request: true, session: true }],
       expected: "refused",

@@ -13,7 +13,7 @@ import { reportLine, run, statuses } from "./_notebooks.ts";
 const TABLES: Record<string, number> = {
   "route-reply-cases": 6,
   "expired-ids-cases": 5,
-  "progress-of-cases": 6,
+  "progress-of-cases": 7,
   "post-headers-cases": 3,
   "reply-kind-cases": 7,
   "sse-data-cases": 6,
