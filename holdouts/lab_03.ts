@@ -103,7 +103,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: "json",
     },
     {
-      label: "300 is not",
+      label: "300 is no longer a success",
       args: [{ status: 300, contentType: "application/json" }, { request: true, session: true }],
       expected: "refused",
     },
@@ -136,13 +136,21 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: "events",
     },
     {
-      label: "500 is a refusal",
+      label: "a problem report in JSON's clothing is not JSON-RPC",
+      args: [{ status: 200, contentType: "application/problem+json" }, {
+        request: true,
+        session: true,
+      }],
+      expected: "refused",
+    },
+    {
+      label: "a 500 with an event stream is still refused",
       args: [{ status: 500, contentType: "text/event-stream" }, { request: true, session: true }],
       expected: "refused",
     },
   ],
   sseData: [
-    { label: "nothing yet", args: [""], expected: [] },
+    { label: "an empty text completes no event", args: [""], expected: [] },
     { label: "an event with only an id carries no data", args: ["id: 4\n\n"], expected: [] },
     { label: "a line ended by CR alone", args: ["data: one\r\r"], expected: ["one"] },
     {

@@ -337,11 +337,11 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
    * clients end sessions answers 405, which is fine.
    */
   close(): Promise<SessionEnd> {
-    this.#closing ??= this.#end();
+    this.#closing ??= this.#endSession();
     return this.#closing;
   }
 
-  async #end(): Promise<SessionEnd> {
+  async #endSession(): Promise<SessionEnd> {
     this.#abort.abort();
     try {
       this.#controller.close();

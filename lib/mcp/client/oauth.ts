@@ -58,7 +58,10 @@ export class OAuthAuthorization implements Authorization {
       throw new ProtocolError(`No authorization for the resource ${resource.href}: not HTTP`);
     }
     const insecure = { [oauth.allowInsecureRequests]: this.#options.allowHttp ?? false };
-    const canonical = new URL(resource.origin + resource.pathname);
+    // The canonical resource (RFC 8707): the endpoint's URL without query or fragment.
+    const canonical = new URL(resource);
+    canonical.search = "";
+    canonical.hash = "";
     const redirectUri = this.#options.redirectUri ?? "http://127.0.0.1/callback";
     try {
       // The protected resource says which authorization server to ask.

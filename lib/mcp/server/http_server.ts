@@ -89,8 +89,8 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   let hosts: readonly string[] = [];
 
   const handle = async (request: Request): Promise<Response> => {
-    const url = new URL(request.url);
-    if (url.pathname !== path) return refusal(404, `No MCP endpoint at ${url.pathname}`);
+    const { pathname } = new URL(request.url); // the URL's own path, not a file's
+    if (pathname !== path) return refusal(404, `No MCP endpoint at ${pathname}`);
     const origin = request.headers.get("origin");
     if (origin !== null && !origins.includes(origin)) {
       return refusal(403, `Requests from origin ${origin} are not allowed`);
