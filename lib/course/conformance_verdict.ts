@@ -31,7 +31,8 @@ const SUITE = new URL(
  * ```
  */
 export async function conformanceVerdict(): Promise<ConformanceVerdict> {
-  if (!await Deno.stat(SUITE).then(() => true, () => false)) {
+  const present = (url: URL) => Deno.stat(url).then(() => true, () => false);
+  if (!await present(SUITE) || !await present(new URL("tools/conformance.ts", ROOT))) {
     return { ran: false, server: "not run", client: "not run" };
   }
   const { stdout } = await new Deno.Command(Deno.execPath(), {
