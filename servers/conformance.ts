@@ -3,8 +3,10 @@
  * (`@modelcontextprotocol/conformance`, `--spec-version 2025-06-18`), over
  * Streamable HTTP at `http://127.0.0.1:PORT/mcp`, built on the course's
  * server library (`lib/mcp/server/`), so that passing the suite proves the
- * library: the tools named `test_*`, the `test://` resources and template,
- * the `test_*` prompts, logging levels and completion.
+ * library: the tools named `test_*` (session tools: they log, report
+ * progress and ask the client), the `test://` resources and template and the
+ * `test_*` prompts (the library's own resources and prompts), logging
+ * levels, subscriptions and completion.
  *
  *     deno run --allow-net=127.0.0.1 servers/conformance.ts --port PORT
  *
@@ -13,8 +15,13 @@
 
 import { parseArgs } from "node:util";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
-import { ERROR_CODES } from "../lib/mcp/server/dispatch.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import type { ServerPrompt } from "../lib/mcp/server/prompt.ts";
+import {
+  readResult,
+  type ServerResource,
+  type ServerResourceTemplate,
+} from "../lib/mcp/server/resource.ts";
 import {
   type RequestContext,
   RpcError,
@@ -50,7 +57,7 @@ export const SILENT_WAV = (() => {
 })();
 
 const NO_ARGUMENTS = { type: "object", properties: {} };
-const text = (value: string) => ({ type: "text", text: value });
+const text = (value: string) => ({ type: "text" as const, text: value });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One argument of type string, required. */
@@ -195,99 +202,111 @@ const TOOLS: SessionTool[] = [
   },
 ];
 
-/** The direct resources, by URI. */
-const RESOURCES: Record<string, JsonObject> = {
-  "test://static-text": {
-    meta: { name: "static-text", description: "A static text resource", mimeType: "text/plain" },
-    contents: { mimeType: "text/plain", text: "This is the content of the static text resource." },
-  },
-  "test://static-binary": {
-    meta: {
-      name: "static-binary",
-      description: "A static image (a red pixel)",
-      mimeType: "image/png",
-    },
-    contents: { mimeType: "image/png", blob: RED_PIXEL },
-  },
-  "test://watched-resource": {
-    meta: {
-      name: "watched-resource",
-      description: "A resource to subscribe to",
-      mimeType: "text/plain",
-    },
-    contents: { mimeType: "text/plain", text: "Watched resource content." },
-  },
-};
+/** A red pixel's bytes, for the binary resource. */
+const RED_PIXEL_BYTES = Uint8Array.from(atob(RED_PIXEL), (c) => c.charCodeAt(0));
 
-const TEMPLATE = /^test:\/\/template\/([^/]+)\/data$/;
+/** The direct resources. */
+const RESOURCES: ServerResource[] = [
+  {
+    uri: "test://static-text",
+    name: "static-text",
+    description: "A static text resource",
+    mimeType: "text/plain",
+    read: () => ({ text: "This is the content of the static text resource." }),
+  },
+  {
+    uri: "test://static-binary",
+    name: "static-binary",
+    description: "A static image (a red pixel)",
+    mimeType: "image/png",
+    read: () => ({ bytes: RED_PIXEL_BYTES }),
+  },
+  {
+    uri: "test://watched-resource",
+    name: "watched-resource",
+    description: "A resource to subscribe to",
+    mimeType: "text/plain",
+    read: () => ({ text: "Watched resource content." }),
+  },
+];
 
-/** The resource at `uri`'s contents, or an invalid-params error. */
-function read(uri: unknown): JsonObject {
-  if (typeof uri !== "string") {
-    throw new RpcError(ERROR_CODES.invalidParams, "Invalid params: no uri");
+/** The resource template: data for any id. */
+const TEMPLATES: ServerResourceTemplate[] = [{
+  uriTemplate: "test://template/{id}/data",
+  name: "template",
+  description: "Data for an id",
+  mimeType: "application/json",
+  read: ({ id }) => ({
+    text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+  }),
+}];
+
+/** Refuse a subscription to a resource this server does not have. */
+function subscribable(uri: unknown): JsonObject {
+  if (
+    typeof uri !== "string" ||
+    readResult({ resources: RESOURCES, resourceTemplates: TEMPLATES }, uri) === undefined
+  ) {
+    throw new RpcError(-32002, `Resource not found: ${uri}`, { uri });
   }
-  if (Object.hasOwn(RESOURCES, uri)) {
-    return { contents: [{ uri, ...RESOURCES[uri].contents as JsonObject }] };
-  }
-  const match = TEMPLATE.exec(uri);
-  if (match !== null) {
-    const id = decodeURIComponent(match[1]);
-    const data = { id, templateTest: true, data: `Data for ID: ${id}` };
-    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(data) }] };
-  }
-  throw new RpcError(-32002, `Resource not found: ${uri}`, { uri });
+  return {};
 }
 
-/** The prompts: what each takes, and the messages it gives. */
-const PROMPTS: Record<
-  string,
-  { meta: JsonObject; get(args: Record<string, string>): JsonObject[] }
-> = {
-  test_simple_prompt: {
-    meta: { description: "A prompt without arguments" },
-    get: () => [{ role: "user", content: text("This is a simple prompt for testing.") }],
+/** The prompts. */
+const PROMPTS: ServerPrompt[] = [
+  {
+    name: "test_simple_prompt",
+    description: "A prompt without arguments",
+    get: () => ({
+      messages: [{ role: "user", content: text("This is a simple prompt for testing.") }],
+    }),
   },
-  test_prompt_with_arguments: {
-    meta: {
-      description: "A prompt with two arguments",
-      arguments: [
-        { name: "arg1", description: "First test argument", required: true },
-        { name: "arg2", description: "Second test argument", required: true },
-      ],
-    },
-    get: ({ arg1, arg2 }) => [{
-      role: "user",
-      content: text(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`),
-    }],
-  },
-  test_prompt_with_embedded_resource: {
-    meta: {
-      description: "A prompt that embeds a resource",
-      arguments: [{ name: "resourceUri", description: "The resource to embed", required: true }],
-    },
-    get: ({ resourceUri }) => [
-      {
+  {
+    name: "test_prompt_with_arguments",
+    description: "A prompt with two arguments",
+    arguments: [
+      { name: "arg1", description: "First test argument", required: true },
+      { name: "arg2", description: "Second test argument", required: true },
+    ],
+    get: ({ arg1, arg2 }) => ({
+      messages: [{
         role: "user",
-        content: {
-          type: "resource",
-          resource: {
-            uri: resourceUri,
-            mimeType: "text/plain",
-            text: "Embedded resource content for testing.",
+        content: text(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`),
+      }],
+    }),
+  },
+  {
+    name: "test_prompt_with_embedded_resource",
+    description: "A prompt that embeds a resource",
+    arguments: [{ name: "resourceUri", description: "The resource to embed", required: true }],
+    get: ({ resourceUri }) => ({
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: {
+              uri: resourceUri,
+              mimeType: "text/plain",
+              text: "Embedded resource content for testing.",
+            },
           },
         },
-      },
-      { role: "user", content: text("Please process the embedded resource above.") },
-    ],
+        { role: "user", content: text("Please process the embedded resource above.") },
+      ],
+    }),
   },
-  test_prompt_with_image: {
-    meta: { description: "A prompt with an image" },
-    get: () => [
-      { role: "user", content: { type: "image", data: RED_PIXEL, mimeType: "image/png" } },
-      { role: "user", content: text("Please analyze the image above.") },
-    ],
+  {
+    name: "test_prompt_with_image",
+    description: "A prompt with an image",
+    get: () => ({
+      messages: [
+        { role: "user", content: { type: "image", data: RED_PIXEL, mimeType: "image/png" } },
+        { role: "user", content: text("Please analyze the image above.") },
+      ],
+    }),
   },
-};
+];
 
 /** Values a completion may suggest, by argument name. */
 const COMPLETIONS: Record<string, string[]> = {
@@ -308,42 +327,13 @@ export const CONFORMANCE_SERVER: SessionSpec = {
     logging: {},
     completions: {},
   },
+  resources: RESOURCES,
+  resourceTemplates: TEMPLATES,
+  prompts: PROMPTS,
   handlers: {
-    "resources/list": () => ({
-      resources: Object.entries(RESOURCES).map(([uri, { meta }]) => ({
-        uri,
-        ...meta as JsonObject,
-      })),
-    }),
-    "resources/templates/list": () => ({
-      resourceTemplates: [{
-        uriTemplate: "test://template/{id}/data",
-        name: "template",
-        description: "Data for an id",
-        mimeType: "application/json",
-      }],
-    }),
-    "resources/read": ({ uri }) => read(uri),
     // Nothing here ever changes, so a subscription has nothing to send.
-    "resources/subscribe": ({ uri }) => (read(uri), {}),
-    "resources/unsubscribe": ({ uri }) => (read(uri), {}),
-    "prompts/list": () => ({
-      prompts: Object.entries(PROMPTS).map(([name, { meta }]) => ({ name, ...meta })),
-    }),
-    "prompts/get": ({ name, arguments: args = {} }) => {
-      if (typeof name !== "string" || !Object.hasOwn(PROMPTS, name)) {
-        throw new RpcError(ERROR_CODES.invalidParams, `Unknown prompt: ${name}`);
-      }
-      const prompt = PROMPTS[name];
-      const given = args as Record<string, unknown>;
-      const declared = (prompt.meta.arguments ?? []) as { name: string; required?: boolean }[];
-      for (const { name: argument, required } of declared) {
-        if (required && typeof given[argument] !== "string") {
-          throw new RpcError(ERROR_CODES.invalidParams, `${name} needs the argument ${argument}`);
-        }
-      }
-      return { messages: prompt.get(given as Record<string, string>) };
-    },
+    "resources/subscribe": ({ uri }) => subscribable(uri),
+    "resources/unsubscribe": ({ uri }) => subscribable(uri),
     "completion/complete": ({ argument }) => {
       const { name, value } = (argument ?? {}) as { name?: unknown; value?: unknown };
       const values =

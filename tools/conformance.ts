@@ -26,10 +26,7 @@ const SPEC_VERSION = "2025-06-18";
  * suite's own `--expected-failures` is not used: for a client it judges by
  * the checks alone, and takes a client that crashed after them for a pass.
  */
-export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
-  "client initialize": "the suite's server declares `capabilities: {}`, and the course's Client " +
-    "refuses a server that offers no tools at the handshake; issue 22 connects to it",
-};
+export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {};
 
 /** The pinned Node binary for this machine, from its npm platform package. */
 function nodeBinary(): string {

@@ -47,6 +47,27 @@ export {
 } from "./shared/jsonrpc.ts";
 export { compileSchema, schemaProblems, transferProblems } from "./shared/schema.ts";
 export { readSseEvents, type SseEvent, sseEvent } from "./shared/sse.ts";
+export {
+  type Annotations,
+  type ContentBlock,
+  contentProblem,
+  type EmbeddedResource,
+  isBase64,
+  type MediaContent,
+  type Resource,
+  type ResourceContents,
+  resourceContentsProblem,
+  type ResourceLink,
+  resourceProblem,
+  type ResourceTemplate,
+  type TextContent,
+} from "./shared/content.ts";
+export {
+  type Prompt,
+  type PromptArgument,
+  promptArgumentProblems,
+  type PromptMessage,
+} from "./shared/prompt.ts";
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
@@ -69,6 +90,8 @@ export { StdioTransport } from "./client/stdio_transport.ts";
 export type { Direction } from "./client/connection_options.ts";
 export { type ProcessTransport, spawnServer } from "./client/spawn_server.ts";
 export type { Tool } from "./client/tool_list.ts";
+export type { ToolResult } from "./client/tool_result.ts";
+export type { PromptResult } from "./client/prompts.ts";
 export { Transcript } from "./client/transcript.ts";
 export { argumentProblems } from "./server/arguments.ts";
 export {
@@ -93,3 +116,10 @@ export {
 } from "./server/session.ts";
 export { serveStdio, stdioServerTransport } from "./server/stdio_server.ts";
 export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";
+export {
+  type ResourceBody,
+  type ServerResource,
+  type ServerResourceTemplate,
+  templateVariables,
+} from "./server/resource.ts";
+export { type PromptOutcome, type ServerPrompt } from "./server/prompt.ts";

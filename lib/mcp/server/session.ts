@@ -231,7 +231,11 @@ export class ServerSession {
         const reply = plain()!;
         if (!isObject(reply.result)) return reply;
         this.#clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
-        const capabilities = { ...(reply.result.capabilities as JsonObject), ...spec.capabilities };
+        const capabilities = {
+          ...(spec.sessionTools?.length ? { tools: { listChanged: false } } : {}),
+          ...(reply.result.capabilities as JsonObject),
+          ...spec.capabilities,
+        };
         return success({ ...reply.result, capabilities });
       }
       case "logging/setLevel":
@@ -247,7 +251,7 @@ export class ServerSession {
       case "tools/list":
         if (spec.list !== undefined || (spec.sessionTools ?? []).length === 0) return plain();
         return success({
-          tools: [...spec.tools, ...spec.sessionTools ?? []].map((
+          tools: [...spec.tools ?? [], ...spec.sessionTools ?? []].map((
             { name, description, inputSchema },
           ) => ({
             name,
