@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { UNITS } from "../tools/grading/units/mod.ts";
 import { GradescopeImage, type Results, type Test } from "./_gradescope.ts";
 
 const repository = fileURLToPath(new URL("../", import.meta.url));
@@ -191,7 +192,7 @@ Deno.test("a Lab 01 assignment grades cells that import library files the packag
 Deno.test("deno task autograder refuses a package without a unit, or with points that are not", async () => {
   for (
     const [args, message] of [
-      [[], /name the assignment's unit \(one of ch14-a, ch14-b, lab-01, lab-02, ch15\)/],
+      [[], new RegExp(`name the assignment's unit \\(one of ${[...UNITS.keys()].join(", ")}\\)`)],
       [["--unit", "ch99"], /unknown unit ch99/],
       [["--unit", "ch14-a", "--points=-3"], /--points must be a positive number, not -3/],
       [["--unit", "ch14-a", "--hidden", "later"], /--hidden must be one of hidden, after_due_date/],

@@ -113,6 +113,14 @@ if [ "$WANT" = hub ] || [ "$WANT" = test ]; then
   fi
 fi
 
+# For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
+# tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
+CONFORMANCE_DIR="$(dirname "$0")/conformance"
+if [ "$WANT" = test ] && [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+  say "installing the MCP conformance suite and Node 22 from the npm registry"
+  npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
+fi
+
 # Without the virtual environment, Debian's executor runs the notebooks headless.
 if [ ! -x "$VENV/bin/jupyter-nbconvert" ] && ! command -v jupyter-nbconvert >/dev/null 2>&1; then
   apt_install jupyter-nbconvert python3-nbclient ||
