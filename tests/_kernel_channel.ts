@@ -12,7 +12,11 @@ export interface CellRun {
 export class KernelChannel {
   #socket: WebSocket;
   #session = crypto.randomUUID();
-  #waiting = new Map<string, { output: string[]; error?: string; done: () => void }>();
+  /** Each cell waiting, by its request's id: done once the kernel is idle and has replied. */
+  #waiting = new Map<
+    string,
+    { output: string[]; error?: string; idle: boolean; replied: boolean; check: () => void }
+  >();
 
   #end: () => Promise<void>;
 
@@ -35,8 +39,14 @@ export class KernelChannel {
         case "error":
           run.error = `${content.ename}: ${content.evalue}`;
           break;
+        case "execute_reply":
+          if (content.status === "error") run.error ??= `${content.ename}: ${content.evalue}`;
+          run.replied = true;
+          run.check();
+          break;
         case "status":
-          if (content.execution_state === "idle") run.done();
+          run.idle ||= content.execution_state === "idle";
+          run.check();
       }
     };
   }
@@ -86,7 +96,10 @@ export class KernelChannel {
       const run = {
         output: [] as string[],
         error: undefined as string | undefined,
-        done: () => {
+        idle: false,
+        replied: false,
+        check: () => {
+          if (!run.idle || !run.replied) return;
           clearTimeout(timer);
           this.#waiting.delete(id);
           resolve({ output: run.output.join(""), error: run.error });

@@ -192,9 +192,9 @@ Deno.test("the workshop hub serves three learners their own course, kernel and w
       // The learner makes their copies as the README says, in a terminal in course/.
       const starter = await kernel.run(
         `const made = await new Deno.Command("deno", { args: ["task", "-q", "starter", "ch14-a"], cwd: "/home/${name}/course" }).output();\n` +
-          `new TextDecoder().decode(made.stdout) + new TextDecoder().decode(made.stderr)`,
+          `if (!made.success) throw new Error(new TextDecoder().decode(made.stderr));`,
       );
-      assert.match(starter.output, /work\/ch14-a\.ipynb: a fresh starter/, starter.output);
+      assert.equal(starter.error, undefined);
       const notebook = await contents(key, name, "course/work/ch14-a.ipynb");
       assert.equal(notebook.status, 200, "the learner's copy of Unit A");
       const cells = notebook.body.content.cells
