@@ -13,6 +13,7 @@
 import type { GradeCase } from "../lib/grading/grading.ts";
 import { isObject, type JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 /** One line a client sends: a request (with `id`) or a notification (`id` left out). */
 export function line(method: string, params?: JsonObject, id?: string | number | null): string {
@@ -66,11 +67,14 @@ export const TOOL_MESSAGE = "(the tool's own message)";
 /** What `undefined` becomes: the server sent nothing back. */
 export const NO_REPLY = "no reply";
 
-/** The shape of the whole tool list: each tool's name and input schema, by name. */
-export const TOOL_LIST = {
+/**
+ * The shape of the whole tool list: each tool's name and input schema, by
+ * name. A grade table calls it "the four tools, with their schemas".
+ */
+export const TOOL_LIST = nameValue("the four tools, with their schemas", {
   tools: GRAMMAR_TOOLS.map(({ name, inputSchema }) => ({ name, inputSchema }))
     .sort((a, b) => a.name < b.name ? -1 : 1),
-};
+});
 
 /**
  * A reply as the expected values are written: `"no reply"` for `undefined`;
@@ -162,15 +166,43 @@ function kindOf(value: unknown): string {
 const LATEST = "2025-06-18";
 const conjugateEat = { verb: "eat", tense: "past_simple", person: "3sg" };
 
-/** Lab 01's visible cases, by the graded function's name. */
-export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>> = {
-  negotiateVersion: [
-    { label: "the version this server speaks best", args: [LATEST], expected: LATEST },
-    { label: "an older version it also speaks", args: ["2024-11-05"], expected: "2024-11-05" },
-    { label: "a version it does not speak gets its own", args: ["2025-03-26"], expected: LATEST },
-    { label: "a version from the future gets its own", args: ["2099-01-01"], expected: LATEST },
+/**
+ * `handleMessage`'s visible cases in the three steps the notebook grades it
+ * in: the envelope (what is not a request, or owes nothing); initialize,
+ * ping and unknown methods; the tools.
+ */
+export const HANDLE_MESSAGE_STEPS: Readonly<
+  Record<"envelope" | "requests" | "tools", readonly GradeCase[]>
+> = {
+  envelope: [
+    { label: "a line that is not JSON", args: ["this is not json"], expected: error(null, -32700) },
+    {
+      label: "a batch, which 2025-06-18 does not allow",
+      args: [`[${line("ping", undefined, 11)},${line("ping", undefined, 12)}]`],
+      expected: error(null, -32600),
+    },
+    {
+      label: "a request without jsonrpc",
+      args: [JSON.stringify({ id: 13, method: "ping" })],
+      expected: error(13, -32600),
+    },
+    {
+      label: "an id that is true, which is no id",
+      args: [JSON.stringify({ jsonrpc: "2.0", id: true, method: "ping" })],
+      expected: error(null, -32600),
+    },
+    {
+      label: "params given as a string",
+      args: [JSON.stringify({ jsonrpc: "2.0", id: 14, method: "tools/list", params: "all" })],
+      expected: error(14, -32602),
+    },
+    {
+      label: "notifications/initialized gets no reply",
+      args: [line("notifications/initialized")],
+      expected: NO_REPLY,
+    },
   ],
-  handleMessage: [
+  requests: [
     {
       label: "initialize, asking for 2025-06-18",
       args: [initialize(1, LATEST)],
@@ -186,17 +218,19 @@ export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readon
       args: [initialize(1, "2025-03-26")],
       expected: initialized(1, LATEST),
     },
-    {
-      label: "notifications/initialized gets no reply",
-      args: [line("notifications/initialized")],
-      expected: NO_REPLY,
-    },
     { label: "ping", args: [line("ping", undefined, 2)], expected: result(2, {}) },
     {
       label: "a string id comes back a string",
       args: [line("ping", undefined, "req-1")],
       expected: result("req-1", {}),
     },
+    {
+      label: "an unknown method",
+      args: [line("resources/list", {}, 10)],
+      expected: error(10, -32601),
+    },
+  ],
+  tools: [
     { label: "tools/list", args: [line("tools/list", {}, 3)], expected: result(3, TOOL_LIST) },
     {
       label: "conjugate eat past_simple 3sg",
@@ -231,16 +265,20 @@ export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readon
       args: [call(9, "conjugate", { ...conjugateEat, person: "4sg" })],
       expected: error(9, -32602),
     },
-    {
-      label: "an unknown method",
-      args: [line("resources/list", {}, 10)],
-      expected: error(10, -32601),
-    },
-    { label: "a line that is not JSON", args: ["this is not json"], expected: error(null, -32700) },
-    {
-      label: "a batch, which 2025-06-18 does not allow",
-      args: [`[${line("ping", undefined, 11)},${line("ping", undefined, 12)}]`],
-      expected: error(null, -32600),
-    },
+  ],
+};
+
+/** Lab 01's visible cases, by the graded function's name. */
+export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>> = {
+  negotiateVersion: [
+    { label: "the version this server speaks best", args: [LATEST], expected: LATEST },
+    { label: "an older version it also speaks", args: ["2024-11-05"], expected: "2024-11-05" },
+    { label: "a version it does not speak gets its own", args: ["2025-03-26"], expected: LATEST },
+    { label: "a version from the future gets its own", args: ["2099-01-01"], expected: LATEST },
+  ],
+  handleMessage: [
+    ...HANDLE_MESSAGE_STEPS.envelope,
+    ...HANDLE_MESSAGE_STEPS.requests,
+    ...HANDLE_MESSAGE_STEPS.tools,
   ],
 };

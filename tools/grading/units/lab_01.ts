@@ -24,8 +24,9 @@ export const LAB_01: UnitSpec = {
       cases: CASES.handleMessage,
     },
   ],
-  // The stdio loop: the notebook runs it as a process, and four clients judge it there.
-  supportCells: ["serve-stdio"],
+  // The given reply helpers and the two later steps of handleMessage, graded through it; and the
+  // stdio loop: the notebook runs it as a process, and four clients judge it there.
+  supportCells: ["reply-helpers", "answer-request", "answer-tools", "serve-stdio"],
   // The submission records each grade table's rows: { case, status }.
   claims(submission) {
     const tables = isObject(submission.cases) ? submission.cases : {};
