@@ -188,8 +188,8 @@ Deno.test({
       await Deno.remove(course, { recursive: true });
       await Deno.remove(home, { recursive: true });
       assert.deepEqual(left, [], "processes outlived deno task lab");
-      // The address JupyterLab prints opens the learner's Unit A, not the Launcher.
-      assert.match(shown, /\/lab\/tree\/work\/ch14-a\.ipynb\?token=/);
     }
+    // The address JupyterLab prints opens the learner's Unit A, not the Launcher.
+    assert.match(shown, /\/lab\/tree\/work\/ch14-a\.ipynb\?token=/);
   },
 });
