@@ -7,7 +7,13 @@
  * @module
  */
 
-import { CallArguments, type Row, showTable, type ShowTableOptions } from "../notebook/display.ts";
+import {
+  CallArguments,
+  CodeValue,
+  type Row,
+  showTable,
+  type ShowTableOptions,
+} from "../notebook/display.ts";
 import { briefValue } from "../notebook/show_value.ts";
 import type { GradeRow } from "./grading.ts";
 import { type Difference, differencesOf } from "./json_differences.ts";
@@ -58,10 +64,16 @@ export function gradeTable(rows: readonly GradeRow[], options: GradeTableOptions
     ...(failing ? { "what differs": whatDiffers(row, options.explain) } : {}),
     ...(options.brief ? {} : {
       input: new CallArguments(row.input),
-      expected: row.expected,
-      observed: row.status === "UNFINISHED" ? "" : row.observed,
+      expected: new CodeValue(row.expected),
+      observed: row.status === "UNFINISHED" ? "" : observedCell(row),
     }),
   }));
+}
+
+/** The observed cell: a value as code, or the words that say what happened instead. */
+function observedCell(row: GradeRow): unknown {
+  const said = row.observed === "changed its input" || row.observed === "printed on stdout";
+  return said ? row.observed : new CodeValue(row.observed);
 }
 
 /**
@@ -127,18 +139,65 @@ function sentence(row: GradeRow, explain: GradeTableOptions["explain"]): string 
   }
   const found = differencesOf(expected, observed);
   if (found.length === 0) return message || "differs";
-  const [first] = found;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more)` : "";
-  const words = explain?.(first, row) ?? differenceText(first);
-  return `${words}${more}${said}`;
+  // Differences said in the same words (one step of a scenario, one list) are one.
+  const words = [
+    ...new Set(
+      found.map((difference) => explain?.(difference, row) ?? differenceText(difference, row)),
+    ),
+  ];
+  const more = words.length > 1 ? ` (and ${words.length - 1} more)` : "";
+  return `${words[0]}${more}${said}`;
 }
 
-/** A difference in the table's own words. */
-function differenceText(difference: Difference): string {
+/**
+ * A difference in the table's own words: a list of plain values (a command
+ * line's grants, a list of problems) by what it lacks and what it has too,
+ * anything else by where it differs.
+ */
+function differenceText(difference: Difference, row: GradeRow): string {
+  const index = difference.keys.at(-1);
+  if (typeof index === "number") {
+    const parent = difference.keys.slice(0, -1);
+    const [want, got] = [at(row.expected, parent), at(row.observed, parent)];
+    if (plainList(want) && plainList(got)) {
+      const lacks = want.filter((item) => !got.includes(item));
+      const extra = got.filter((item) => !want.includes(item));
+      const where = parent.length === 0 ? "the list" : pathText(parent);
+      if (lacks.length > 0 || extra.length > 0) {
+        return [
+          lacks.length > 0 ? `${where} lacks ${lacks.map(brief).join(", ")}` : "",
+          extra.length > 0
+            ? `${where} has ${extra.map(brief).join(", ")}, which it should not`
+            : "",
+        ].filter((part) => part !== "").join("; ");
+      }
+      return `${where} holds the right items in the wrong order: ${brief(got)}`;
+    }
+  }
   const side = (which: "expected" | "observed") =>
     difference.missing === which ? "nothing" : brief(difference[which]);
-  const at = difference.path === "" ? "" : `${difference.path}: `;
-  return `${at}expected ${side("expected")}, got ${side("observed")}`;
+  const where = difference.path === "" ? "" : `${difference.path}: `;
+  return `${where}expected ${side("expected")}, got ${side("observed")}`;
+}
+
+/** The value at `keys` inside `value`, or undefined. */
+function at(value: unknown, keys: readonly (string | number)[]): unknown {
+  return keys.reduce<unknown>(
+    (inside, key) =>
+      typeof inside === "object" && inside !== null
+        ? (inside as Record<string | number, unknown>)[key]
+        : undefined,
+    value,
+  );
+}
+
+function plainList(value: unknown): value is (string | number | boolean | null)[] {
+  return Array.isArray(value) && value.every((item) => item === null || typeof item !== "object");
+}
+
+/** `keys` in JavaScript notation, as a difference's path is written. */
+function pathText(keys: readonly (string | number)[]): string {
+  return differencesOf(1, 2, [...keys])[0].path;
 }
 
 /** The name in `{ throws: NAME }`, or undefined for any other value. */

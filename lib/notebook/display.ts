@@ -58,6 +58,17 @@ export class CallArguments {
 }
 
 /**
+ * A value for a table cell, written as code even when it is a string (then
+ * quoted, so that `"42"` never reads as `42`).
+ */
+export class CodeValue extends CallArguments {
+  /** Wrap `value`. */
+  constructor(value: unknown) {
+    super([value]);
+  }
+}
+
+/**
  * Print `parts` as `console.log` does. With the course's flush in place this
  * is `console.log`; without it, it also gives the kernel a few milliseconds to
  * pass the line on before the cell goes on.
@@ -151,7 +162,13 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
           mark[0]
         } ${escape(shown)}</td>`;
       }
-      const code = `<code style="white-space:pre-wrap">${escape(shown)}</code>`;
+      // Words (a case's name, a sentence) read as text; values as code.
+      const prose = typeof row[key] === "string";
+      const code = shown === ""
+        ? ""
+        : prose
+        ? escape(shown)
+        : `<code style="white-space:pre-wrap">${escape(shown)}</code>`;
       return whole === undefined
         ? `<td style="${CELL_STYLE}">${code}</td>`
         : `<td style="${CELL_STYLE}"><details><summary style="cursor:pointer">${code}</summary>` +
