@@ -14,6 +14,7 @@ import { commandGrants, type SandboxGrants } from "../lib/containment/command_gr
 import { type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
 import type { Limits, Policy } from "../lib/containment/policy.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 export { commandGrants, denoGrants };
 
@@ -31,8 +32,8 @@ export const CODE = "/opt/course/servers";
 export const SYSTEM = ["/usr", "/bin", "/lib", "/lib64"];
 /** The limits of most cases: 1 GiB of memory, a second of CPU. */
 export const LIMITS: Limits = { memoryBytes: 1073741824, cpuSeconds: 1 };
-/** The command the cases wrap: a Deno server. */
-export const COMMAND = [
+/** The command the cases wrap: a Deno server. A table calls it "the intruder's command". */
+export const COMMAND = nameValue("the intruder's command", [
   "/usr/bin/deno",
   "run",
   "--no-config",
@@ -40,7 +41,13 @@ export const COMMAND = [
   `${CODE}/intruder.ts`,
   "--data",
   DATA,
-];
+]);
+
+/** What the cases' Deno server needs to start, which a table calls "a Deno server's runtime". */
+const RUNTIME_NEEDS = nameValue("a Deno server's runtime", {
+  paths: [...SYSTEM, CACHE, CODE],
+  env: { DENO_DIR: CACHE, NO_COLOR: "1" },
+});
 
 /**
  * The policy of the cases: a Deno server's tool that reads `DATA` and
@@ -57,7 +64,7 @@ export const COMMAND = [
  */
 export function policy(changes: Partial<Policy> = {}): Policy {
   return {
-    runtime: { paths: [...SYSTEM, CACHE, CODE], env: { DENO_DIR: CACHE, NO_COLOR: "1" } },
+    runtime: structuredClone(RUNTIME_NEEDS),
     read: [DATA],
     write: [],
     net: [],

@@ -64,8 +64,8 @@ export function text(id: string | number, value: string, isError = false): JsonO
 /** What the text of a tool's failure becomes: its words are the tool's, and not compared. */
 export const TOOL_MESSAGE = "(the tool's own message)";
 
-/** What `undefined` becomes: the server sent nothing back. */
-export const NO_REPLY = "no reply";
+/** What `undefined` becomes: the server sent nothing back (a table says so in words). */
+export const NO_REPLY = nameValue("(nothing: no reply is owed)", "no reply");
 
 /**
  * The shape of the whole tool list: each tool's name and input schema, by

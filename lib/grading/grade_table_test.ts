@@ -60,6 +60,17 @@ Deno.test("what differs names the first difference, and how many more there are"
   assert.equal(differs(() => "went", [], "ate"), 'expected "ate", got "went"');
 });
 
+Deno.test("a list of plain values says what it lacks, what it has too, or that its order is wrong", () => {
+  assert.equal(
+    differs(() => ({ limits: ["as 1", "cpu 1"] }), [], { limits: ["cpu 1", "data 1"] }),
+    'limits lacks "data 1"; limits has "as 1", which it should not',
+  );
+  assert.equal(
+    differs(() => ["unexpected b", "missing a"], [], ["missing a", "unexpected b"]),
+    'the list holds the right items in the wrong order: [ "unexpected b", "missing a" ]',
+  );
+});
+
 Deno.test("a changed input, a line on stdout and unwritten work each say so", () => {
   assert.match(differs((list: number[]) => list.push(1), [[]], 1), /changed the arguments/);
   const rows = gradeCases(

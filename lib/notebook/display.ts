@@ -61,11 +61,9 @@ export class CallArguments {
  * A value for a table cell, written as code even when it is a string (then
  * quoted, so that `"42"` never reads as `42`).
  */
-export class CodeValue extends CallArguments {
+export class CodeValue {
   /** Wrap `value`. */
-  constructor(value: unknown) {
-    super([value]);
-  }
+  constructor(readonly value: unknown) {}
 }
 
 /**
@@ -152,7 +150,9 @@ export function textTable(rows: readonly Row[]): string {
 export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}): string {
   const status = options.status ?? "status";
   const columns = columnsOf(rows);
-  const head = columns.map((key) => `<th style="${CELL_STYLE}">${escape(key)}</th>`);
+  const head = columns.map((key) =>
+    `<th style="text-align:left;vertical-align:bottom;white-space:nowrap">${escape(key)}</th>`
+  );
   const body = rows.map((row) => {
     const cells = columns.map((key) => {
       const { shown, whole } = cellOf(row, key);
@@ -187,7 +187,7 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
 }
 
 /** Each cell wraps its text, so that a table is never wider than the notebook. */
-const CELL_STYLE = "text-align:left;vertical-align:top;white-space:normal;overflow-wrap:anywhere";
+const CELL_STYLE = "text-align:left;vertical-align:top;white-space:normal;overflow-wrap:break-word";
 
 /**
  * Show an SVG picture inside the Deno Jupyter kernel, with `text` beside it
@@ -350,15 +350,17 @@ function columnsOf(rows: readonly Row[]): string[] {
  */
 function cellOf(row: Row, key: string): { shown: string; whole?: string } {
   if (!Object.hasOwn(row, key)) return { shown: "" };
-  const value = row[key];
-  const arguments_ = value instanceof CallArguments;
-  if (typeof value === "string") {
-    return value.length <= LONGEST ? { shown: value } : { shown: briefValue(value), whole: value };
+  const cell = row[key];
+  if (typeof cell === "string") {
+    return cell.length <= LONGEST ? { shown: cell } : { shown: briefValue(cell), whole: cell };
   }
-  const whole = arguments_ ? showArguments(value.list) : showValue(value);
-  const shown = arguments_ ? briefArguments(value.list, SHORT) : briefValue(value, SHORT);
+  const list = cell instanceof CallArguments ? cell.list : undefined;
+  const value = cell instanceof CodeValue ? cell.value : cell;
+  const quoted = typeof value === "string";
+  const whole = list ? showArguments(list) : quoted ? showArguments([value]) : showValue(value);
+  const shown = list ? briefArguments(list, SHORT) : briefValue(value, SHORT, { quoted: true });
   if (shown === whole) return { shown };
-  return { shown, whole: prettyValue(arguments_ ? value.list : value) };
+  return { shown, whole: quoted ? value : prettyValue(list ?? value) };
 }
 
 function escape(text: string): string {

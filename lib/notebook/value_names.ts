@@ -30,9 +30,10 @@ export function nameValue<T>(name: string, value: T): T {
 
 /**
  * The name given to `value`, or to a value deeply equal to it; `undefined`
- * when it has none. Only objects and arrays have names.
+ * when it has none. Objects, arrays and strings have names (a string that
+ * stands for something, such as a reply that is no reply).
  */
 export function nameOf(value: unknown): string | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
+  if ((typeof value !== "object" || value === null) && typeof value !== "string") return undefined;
   return NAMED.find(([named]) => isDeepStrictEqual(named, value))?.[1];
 }
