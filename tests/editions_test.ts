@@ -2,10 +2,10 @@
 // editions, and student editions that hold no solution and no hidden cell.
 
 import assert from "node:assert/strict";
-import { jupyterCommand } from "../tools/jupyter/jupyter.ts";
 import { buildEditions } from "../tools/editions/build.ts";
 import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { fileURLToPath } from "node:url";
+import { jupyterPython } from "../tools/jupyter/jupyter.ts";
 
 const root = new URL("../", import.meta.url);
 const files = await buildEditions();
@@ -20,16 +20,8 @@ Deno.test("every committed notebook is what the editions build writes", async ()
 
 Deno.test("every committed notebook is valid nbformat 4.5 for Jupyter's own validator", async () => {
   const paths = [...files.keys()].map((path) => fileURLToPath(new URL(path, root)));
-  // The Python that runs the course's Jupyter has nbformat; another python3 on the PATH may not,
-  // and a fresh machine has no jupyter on the PATH at all.
-  const jupyter = jupyterCommand();
-  const found = jupyter.includes("/") ? jupyter : new TextDecoder().decode(
-    (await new Deno.Command("which", { args: [jupyter] }).output()).stdout,
-  )
-    .trim();
-  const script = await Deno.readTextFile(found);
-  const python = script.split("\n")[0].replace(/^#!\s*/, "").split(" ")[0];
-  const { code, stderr } = await new Deno.Command(python, {
+  // The Python that runs Jupyter has nbformat; another python3 on the PATH may not.
+  const { code, stderr } = await new Deno.Command(jupyterPython(), {
     args: [
       "-c",
       "import sys, nbformat\nfor p in sys.argv[1:]: nbformat.validate(nbformat.read(p, as_version=4))",

@@ -36,6 +36,19 @@ const MISTAKES: Record<string, [cell: string, from: string, to: string][]> = {
       "assert.equal(tools.length, 4);",
     ],
   ],
+  "lab-03": [
+    [
+      "route-reply",
+      "if (inFlight.includes(id)) return id;",
+      "if (inFlight.some((one) => one == id)) return id;",
+    ],
+    ["sse-data", 'data.push(value.startsWith(" ") ? value.slice(1) : value);', "data.push(value);"],
+    [
+      "origin-allowed",
+      "return origin === null || allowed.includes(origin);",
+      "return origin === null || allowed.some((one) => origin.startsWith(one));",
+    ],
+  ],
   ch15: [
     ["limit-command", "`--data=${limits.memoryBytes}`", "`--as=${limits.memoryBytes}`"],
     ["deno-flags", 'const flags = ["--no-remote"];', "const flags: string[] = [];"],

@@ -135,6 +135,26 @@ const EDITIONS: Edition[] = [
     notices: 9,
   },
   {
+    path: "notebooks/lab-03.ipynb",
+    shot: "lab-03-student.png",
+    worked: false,
+    lines: ["ROUTE_REPLY NEEDS_WORK", "SSE_DATA NEEDS_WORK", "LAB_03 NOT DONE YET"],
+    pictures: [],
+    notices: 13,
+  },
+  {
+    path: "solutions/lab-03.ipynb",
+    shot: "lab-03-worked.png",
+    worked: true,
+    lines: [
+      "LAB_03 DONE",
+      "INSTRUCTOR_CHECKS PASSED",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-03"}',
+    ],
+    pictures: [],
+    notices: 5,
+  },
+  {
     path: "notebooks/ch15.ipynb",
     shot: "ch15-student.png",
     worked: false,
