@@ -164,11 +164,10 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
       }
       // Words (a case's name, a sentence) read as text; values as code.
       const prose = typeof row[key] === "string";
-      const code = shown === ""
-        ? ""
-        : prose
+      const code = shown === "" ? "" : prose
         ? escape(shown)
-        : `<code style="white-space:pre-wrap">${escape(shown)}</code>`;
+        // A value may break anywhere (a line of JSON has no space to break at); words only between.
+        : `<code style="white-space:pre-wrap;overflow-wrap:anywhere">${escape(shown)}</code>`;
       return whole === undefined
         ? `<td style="${CELL_STYLE}">${code}</td>`
         : `<td style="${CELL_STYLE}"><details><summary style="cursor:pointer">${code}</summary>` +

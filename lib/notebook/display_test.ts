@@ -60,10 +60,13 @@ Deno.test("undefined is shown as undefined, a missing key as a blank", () => {
 });
 
 Deno.test("the status column is marked, and a table fits the notebook's width", () => {
-  const html = htmlTable([{ case: "c", status: "FAIL" }, { case: "d", status: "UNFINISHED" }]);
+  const html = htmlTable([{ case: "c", status: "FAIL", input: [1] }, {
+    case: "d",
+    status: "UNFINISHED",
+  }]);
   assert.ok(html.includes("✗ FAIL") && html.includes("… UNFINISHED"));
   assert.ok(html.startsWith('<table style="max-width:100%'));
-  assert.ok(html.includes("overflow-wrap:break-word"));
+  assert.ok(html.includes("overflow-wrap:break-word") && html.includes("overflow-wrap:anywhere"));
 });
 
 Deno.test("tables keep their columns in the order their keys first appear", () => {
