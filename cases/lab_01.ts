@@ -21,7 +21,16 @@ export function line(method: string, params?: JsonObject, id?: string | number |
   if (id !== undefined) message.id = id;
   message.method = method;
   if (params !== undefined) message.params = params;
-  return JSON.stringify(message);
+  const tool = method === "tools/call" && typeof params?.name === "string" ? ` ${params.name}` : "";
+  return named(
+    `${method}${tool}, ${id === undefined ? "a notification" : `id ${JSON.stringify(id)}`}`,
+    JSON.stringify(message),
+  );
+}
+
+/** `value`, which a grade table shows as `what` (a line of JSON), the whole of it a click away. */
+function named<T>(what: string, value: T): T {
+  return nameValue(typeof value === "string" ? `the line: ${what}` : what, value);
 }
 
 /** The `initialize` request asking for `version`. */
@@ -40,7 +49,7 @@ export function call(id: string | number, name: unknown, args?: unknown): string
 
 /** The shape of an error reply: only the code is compared, not the message's words. */
 export function error(id: string | number | null, code: number): JsonObject {
-  return { jsonrpc: "2.0", id, error: { code } };
+  return named(`error ${code}, id ${JSON.stringify(id)}`, { jsonrpc: "2.0", id, error: { code } });
 }
 
 /** The shape of a successful reply. */
@@ -50,15 +59,21 @@ export function result(id: string | number, value: unknown): JsonObject {
 
 /** The shape of an `initialize` result that chose `version`. */
 export function initialized(id: string | number, version: string): JsonObject {
-  return result(id, { protocolVersion: version, toolsCapability: true, serverInfo: true });
+  return named(
+    `initialize's result: ${version}, tools offered, the server named; id ${JSON.stringify(id)}`,
+    result(id, { protocolVersion: version, toolsCapability: true, serverInfo: true }),
+  );
 }
 
 /** The shape of a `tools/call` result with one text item. */
 export function text(id: string | number, value: string, isError = false): JsonObject {
-  return result(id, {
-    content: [{ type: "text", text: isError ? TOOL_MESSAGE : value }],
-    isError,
-  });
+  const shown = value.length > 30 ? `${value.slice(0, 29)}…` : value;
+  const quoted = shown.includes('"') ? `'${shown}'` : `"${shown}"`;
+  const said = isError ? "a tool's failure (isError: true)" : `the text ${quoted}`;
+  return named(
+    `${said}, id ${JSON.stringify(id)}`,
+    result(id, { content: [{ type: "text", text: isError ? TOOL_MESSAGE : value }], isError }),
+  );
 }
 
 /** What the text of a tool's failure becomes: its words are the tool's, and not compared. */

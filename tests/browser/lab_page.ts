@@ -264,17 +264,18 @@ export async function photographFailures(
   shot: (index: number) => string,
 ): Promise<string[]> {
   const tables = page.locator(".jp-OutputArea-output table");
-  const photographed = [];
-  for (let i = 0; i < await tables.count(); i++) {
-    const table = tables.nth(i);
-    if (!(await table.locator("tbody td").allTextContents()).some((cell) => cell.includes("✗"))) {
-      continue;
+  return withWholeNotebook(page, async () => {
+    const photographed = [];
+    for (let i = 0; i < await tables.count(); i++) {
+      const table = tables.nth(i);
+      if (!(await table.locator("tbody td").allTextContents()).some((cell) => cell.includes("✗"))) {
+        continue;
+      }
+      await table.screenshot({ path: shot(photographed.length) });
+      photographed.push((await table.locator("caption").textContent().catch(() => "")) ?? "");
     }
-    await table.scrollIntoViewIfNeeded();
-    await table.screenshot({ path: shot(photographed.length) });
-    photographed.push((await table.locator("caption").textContent().catch(() => "")) ?? "");
-  }
-  return photographed;
+    return photographed;
+  });
 }
 
 /**
@@ -294,11 +295,18 @@ export function tablesTooWide(page: Page): Promise<string[]> {
 }
 
 /**
- * Save a picture of the whole notebook at `path`. JupyterLab scrolls the
- * notebook inside a panel of the window's height: the window is made as tall
- * as the notebook first, then put back.
+ * Save a picture of the whole notebook at `path`.
  */
 export async function screenshotNotebook(page: Page, path: string): Promise<void> {
+  await withWholeNotebook(page, () => page.screenshot({ path }));
+}
+
+/**
+ * Run `fn` with the window as tall as the notebook: JupyterLab scrolls the
+ * notebook inside a panel of the window's height, which would cut a picture
+ * of it (or of a tall table in it) short. The window is put back after.
+ */
+async function withWholeNotebook<T>(page: Page, fn: () => Promise<T>): Promise<T> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
   const extra = await page.evaluate(() => {
     const scroller = document.querySelector(".jp-NotebookPanel .jp-WindowedPanel-outer") ??
@@ -316,7 +324,7 @@ export async function screenshotNotebook(page: Page, path: string): Promise<void
       if (scroller) (scroller as unknown as { scrollTop: number }).scrollTop = 0;
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
-    await page.screenshot({ path });
+    return await fn();
   } finally {
     await page.setViewportSize(viewport);
   }
