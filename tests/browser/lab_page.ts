@@ -259,7 +259,7 @@ export async function openHints(
  * Photograph, at `shot(i)`, each table the cells show in which a row is
  * marked ✗ (a grade table with a failure); return their captions.
  */
-export async function photographFailures(
+export function photographFailures(
   page: Page,
   shot: (index: number) => string,
 ): Promise<string[]> {
