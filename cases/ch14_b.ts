@@ -7,6 +7,7 @@
  */
 
 import type { GradeCase } from "../lib/grading/grading.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 /**
  * The UTF-8 bytes of `text`.
@@ -59,13 +60,16 @@ export function framesAsText(value: unknown): [FrameText[], FrameText] {
   return [frames.map((frame, index) => decode(frame, `frame ${index}`)), decode(rest, "the rest")];
 }
 
-/** The `record_delivery` tool's input schema, from the operator's second server. */
-export const DELIVERY = {
+/**
+ * The `record_delivery` tool's input schema, from the operator's second
+ * server: a grade table calls it "the delivery schema", whole on a click.
+ */
+export const DELIVERY = nameValue("the delivery schema", {
   type: "object",
   properties: { order_id: { type: "string" }, tubs: { type: "integer" } },
   required: ["order_id", "tubs"],
   additionalProperties: false,
-};
+});
 
 const tooLong = { throws: "RangeError" };
 

@@ -1,6 +1,7 @@
 /**
  * Chapter 15's visible cases, and what both the notebook and the autograder
- * need to read the answers: the grants a command line or a list of Deno
+ * need to read the answers (never a whole command line: a learner derives
+ * each from what the witnesses showed): the grants a command line or a list of Deno
  * flags gives (so that options in another order still pass, and a subtly
  * wrong one fails). The policies name paths of a made-up machine: the
  * learner's functions only build command lines, nothing runs. The hidden
@@ -13,6 +14,7 @@ import { commandGrants, type SandboxGrants } from "../lib/containment/command_gr
 import { type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
 import type { Limits, Policy } from "../lib/containment/policy.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 export { commandGrants, denoGrants };
 
@@ -30,8 +32,8 @@ export const CODE = "/opt/course/servers";
 export const SYSTEM = ["/usr", "/bin", "/lib", "/lib64"];
 /** The limits of most cases: 1 GiB of memory, a second of CPU. */
 export const LIMITS: Limits = { memoryBytes: 1073741824, cpuSeconds: 1 };
-/** The command the cases wrap: a Deno server. */
-export const COMMAND = [
+/** The command the cases wrap: a Deno server. A table calls it "the intruder's command". */
+export const COMMAND = nameValue("the intruder's command", [
   "/usr/bin/deno",
   "run",
   "--no-config",
@@ -39,7 +41,13 @@ export const COMMAND = [
   `${CODE}/intruder.ts`,
   "--data",
   DATA,
-];
+]);
+
+/** What the cases' Deno server needs to start, which a table calls "a Deno server's runtime". */
+const RUNTIME_NEEDS = nameValue("a Deno server's runtime", {
+  paths: [...SYSTEM, CACHE, CODE],
+  env: { DENO_DIR: CACHE, NO_COLOR: "1" },
+});
 
 /**
  * The policy of the cases: a Deno server's tool that reads `DATA` and
@@ -56,7 +64,7 @@ export const COMMAND = [
  */
 export function policy(changes: Partial<Policy> = {}): Policy {
   return {
-    runtime: { paths: [...SYSTEM, CACHE, CODE], env: { DENO_DIR: CACHE, NO_COLOR: "1" } },
+    runtime: structuredClone(RUNTIME_NEEDS),
     read: [DATA],
     write: [],
     net: [],
@@ -76,7 +84,8 @@ export function policy(changes: Partial<Policy> = {}): Policy {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(deno({ read: [DATA] }), denoGrants([`--allow-read=${DATA}`, "--no-remote"]));
+ * assert.deepEqual(deno({ read: [DATA] }).read, [DATA]);
+ * assert.deepEqual(deno().net, []);
  * ```
  */
 export function deno(grants: Partial<DenoGrants> = {}): DenoGrants {
@@ -115,13 +124,9 @@ export function readOnly(...paths: string[]): string[] {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const expected = sandboxed(readOnly("/usr"), { environment: ["cleared"] }, { memoryBytes: 1, cpuSeconds: 2 }, ["/bin/true"]);
- * const argv = [
- *   "bwrap", "--unshare-all", "--die-with-parent", "--clearenv", "--ro-bind", "/usr", "/usr",
- *   "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", "--",
- *   "prlimit", "--data=1", "--cpu=2", "--", "/bin/true",
- * ];
- * assert.deepEqual(commandGrants(argv), expected);
+ * const expected = sandboxed(readOnly("/usr"), { network: "shared" });
+ * assert.equal(expected.sandbox?.network, "shared");
+ * assert.ok(expected.sandbox?.paths.includes("/usr read-only"));
  * ```
  */
 export function sandboxed(

@@ -13,6 +13,7 @@
 import type { GradeCase } from "../lib/grading/grading.ts";
 import { isObject, type JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 /** One line a client sends: a request (with `id`) or a notification (`id` left out). */
 export function line(method: string, params?: JsonObject, id?: string | number | null): string {
@@ -20,7 +21,16 @@ export function line(method: string, params?: JsonObject, id?: string | number |
   if (id !== undefined) message.id = id;
   message.method = method;
   if (params !== undefined) message.params = params;
-  return JSON.stringify(message);
+  const tool = method === "tools/call" && typeof params?.name === "string" ? ` ${params.name}` : "";
+  return named(
+    `${method}${tool}, ${id === undefined ? "a notification" : `id ${JSON.stringify(id)}`}`,
+    JSON.stringify(message),
+  );
+}
+
+/** `value`, which a grade table shows as `what` (a line of JSON), the whole of it a click away. */
+function named<T>(what: string, value: T): T {
+  return nameValue(typeof value === "string" ? `the line: ${what}` : what, value);
 }
 
 /** The `initialize` request asking for `version`. */
@@ -39,7 +49,7 @@ export function call(id: string | number, name: unknown, args?: unknown): string
 
 /** The shape of an error reply: only the code is compared, not the message's words. */
 export function error(id: string | number | null, code: number): JsonObject {
-  return { jsonrpc: "2.0", id, error: { code } };
+  return named(`error ${code}, id ${JSON.stringify(id)}`, { jsonrpc: "2.0", id, error: { code } });
 }
 
 /** The shape of a successful reply. */
@@ -49,28 +59,37 @@ export function result(id: string | number, value: unknown): JsonObject {
 
 /** The shape of an `initialize` result that chose `version`. */
 export function initialized(id: string | number, version: string): JsonObject {
-  return result(id, { protocolVersion: version, toolsCapability: true, serverInfo: true });
+  return named(
+    `initialize's result: ${version}, tools offered, the server named; id ${JSON.stringify(id)}`,
+    result(id, { protocolVersion: version, toolsCapability: true, serverInfo: true }),
+  );
 }
 
 /** The shape of a `tools/call` result with one text item. */
 export function text(id: string | number, value: string, isError = false): JsonObject {
-  return result(id, {
-    content: [{ type: "text", text: isError ? TOOL_MESSAGE : value }],
-    isError,
-  });
+  const shown = value.length > 30 ? `${value.slice(0, 29)}…` : value;
+  const quoted = shown.includes('"') ? `'${shown}'` : `"${shown}"`;
+  const said = isError ? "a tool's failure (isError: true)" : `the text ${quoted}`;
+  return named(
+    `${said}, id ${JSON.stringify(id)}`,
+    result(id, { content: [{ type: "text", text: isError ? TOOL_MESSAGE : value }], isError }),
+  );
 }
 
 /** What the text of a tool's failure becomes: its words are the tool's, and not compared. */
 export const TOOL_MESSAGE = "(the tool's own message)";
 
-/** What `undefined` becomes: the server sent nothing back. */
-export const NO_REPLY = "no reply";
+/** What `undefined` becomes: the server sent nothing back (a table says so in words). */
+export const NO_REPLY = nameValue("(nothing: no reply is owed)", "no reply");
 
-/** The shape of the whole tool list: each tool's name and input schema, by name. */
-export const TOOL_LIST = {
+/**
+ * The shape of the whole tool list: each tool's name and input schema, by
+ * name. A grade table calls it "the four tools, with their schemas".
+ */
+export const TOOL_LIST = nameValue("the four tools, with their schemas", {
   tools: GRAMMAR_TOOLS.map(({ name, inputSchema }) => ({ name, inputSchema }))
     .sort((a, b) => a.name < b.name ? -1 : 1),
-};
+});
 
 /**
  * A reply as the expected values are written: `"no reply"` for `undefined`;
@@ -162,15 +181,43 @@ function kindOf(value: unknown): string {
 const LATEST = "2025-06-18";
 const conjugateEat = { verb: "eat", tense: "past_simple", person: "3sg" };
 
-/** Lab 01's visible cases, by the graded function's name. */
-export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>> = {
-  negotiateVersion: [
-    { label: "the version this server speaks best", args: [LATEST], expected: LATEST },
-    { label: "an older version it also speaks", args: ["2024-11-05"], expected: "2024-11-05" },
-    { label: "a version it does not speak gets its own", args: ["2025-03-26"], expected: LATEST },
-    { label: "a version from the future gets its own", args: ["2099-01-01"], expected: LATEST },
+/**
+ * `handleMessage`'s visible cases in the three steps the notebook grades it
+ * in: the envelope (what is not a request, or owes nothing); initialize,
+ * ping and unknown methods; the tools.
+ */
+export const HANDLE_MESSAGE_STEPS: Readonly<
+  Record<"envelope" | "requests" | "tools", readonly GradeCase[]>
+> = {
+  envelope: [
+    { label: "a line that is not JSON", args: ["this is not json"], expected: error(null, -32700) },
+    {
+      label: "a batch, which 2025-06-18 does not allow",
+      args: [`[${line("ping", undefined, 11)},${line("ping", undefined, 12)}]`],
+      expected: error(null, -32600),
+    },
+    {
+      label: "a request without jsonrpc",
+      args: [JSON.stringify({ id: 13, method: "ping" })],
+      expected: error(13, -32600),
+    },
+    {
+      label: "an id that is true, which is no id",
+      args: [JSON.stringify({ jsonrpc: "2.0", id: true, method: "ping" })],
+      expected: error(null, -32600),
+    },
+    {
+      label: "params given as a string",
+      args: [JSON.stringify({ jsonrpc: "2.0", id: 14, method: "tools/list", params: "all" })],
+      expected: error(14, -32602),
+    },
+    {
+      label: "notifications/initialized gets no reply",
+      args: [line("notifications/initialized")],
+      expected: NO_REPLY,
+    },
   ],
-  handleMessage: [
+  requests: [
     {
       label: "initialize, asking for 2025-06-18",
       args: [initialize(1, LATEST)],
@@ -186,17 +233,19 @@ export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readon
       args: [initialize(1, "2025-03-26")],
       expected: initialized(1, LATEST),
     },
-    {
-      label: "notifications/initialized gets no reply",
-      args: [line("notifications/initialized")],
-      expected: NO_REPLY,
-    },
     { label: "ping", args: [line("ping", undefined, 2)], expected: result(2, {}) },
     {
       label: "a string id comes back a string",
       args: [line("ping", undefined, "req-1")],
       expected: result("req-1", {}),
     },
+    {
+      label: "an unknown method",
+      args: [line("resources/list", {}, 10)],
+      expected: error(10, -32601),
+    },
+  ],
+  tools: [
     { label: "tools/list", args: [line("tools/list", {}, 3)], expected: result(3, TOOL_LIST) },
     {
       label: "conjugate eat past_simple 3sg",
@@ -231,16 +280,20 @@ export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readon
       args: [call(9, "conjugate", { ...conjugateEat, person: "4sg" })],
       expected: error(9, -32602),
     },
-    {
-      label: "an unknown method",
-      args: [line("resources/list", {}, 10)],
-      expected: error(10, -32601),
-    },
-    { label: "a line that is not JSON", args: ["this is not json"], expected: error(null, -32700) },
-    {
-      label: "a batch, which 2025-06-18 does not allow",
-      args: [`[${line("ping", undefined, 11)},${line("ping", undefined, 12)}]`],
-      expected: error(null, -32600),
-    },
+  ],
+};
+
+/** Lab 01's visible cases, by the graded function's name. */
+export const CASES: Readonly<Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>> = {
+  negotiateVersion: [
+    { label: "the version this server speaks best", args: [LATEST], expected: LATEST },
+    { label: "an older version it also speaks", args: ["2024-11-05"], expected: "2024-11-05" },
+    { label: "a version it does not speak gets its own", args: ["2025-03-26"], expected: LATEST },
+    { label: "a version from the future gets its own", args: ["2099-01-01"], expected: LATEST },
+  ],
+  handleMessage: [
+    ...HANDLE_MESSAGE_STEPS.envelope,
+    ...HANDLE_MESSAGE_STEPS.requests,
+    ...HANDLE_MESSAGE_STEPS.tools,
   ],
 };

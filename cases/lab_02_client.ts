@@ -58,6 +58,8 @@ const LISTED = [HANDSHAKE, { call: "listTools", show: "type" }] as const;
 const ATE = { verb: "eat", tense: "past_simple", person: "3sg" };
 const PING = { call: "request", args: ["ping"] };
 const GRAMMAR_CAPABILITIES = { tools: { listChanged: false } };
+/** More than a pipe holds: a server that writes this much on a stderr nobody reads waits. */
+const CHATTY = 200_000;
 
 /** Lab 02's visible cases of the client's layers, by class name. */
 export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
@@ -103,6 +105,15 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
         mentions: ["3"],
       },
       { steps: [{ returned: { code: 3, signal: null } }], mentions: { 3: true } },
+    ),
+    scenario(
+      "a server that writes 200 KB on stderr as it starts still ends by itself: its stderr is read as it comes",
+      {
+        server: { stderrBytes: CHATTY },
+        steps: [{ call: "close" }],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: EXITED_0 }] },
     ),
     scenario(
       "closing twice gives the same status twice",
@@ -162,6 +173,15 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
           [">", { jsonrpc: "2.0", method: "notifications/initialized", params: {} }],
         ],
       },
+    ),
+    scenario(
+      "a server that writes 200 KB on stderr before it answers is still answered: nothing waits on a full pipe",
+      {
+        server: { on: { ping: [{ stderrBytes: CHATTY }, { grammar: true }] } },
+        steps: [PING],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: {} }] },
     ),
     scenario(
       "a reply with another id is a ProtocolError",

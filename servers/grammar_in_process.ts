@@ -18,7 +18,9 @@ import { GRAMMAR, GRAMMAR_NOTES } from "./grammar.ts";
  * One thing a scripted server does in answer to a request. In `send`, the
  * string `"{{id}}"` stands for the request's id, `"{{idText}}"` for it as a
  * string and `"{{previous}}"` for the id before it; in `raw` and `chunks`,
- * `{{id}}` and `{{previous}}` are replaced in the text.
+ * `{{id}}` and `{{previous}}` are replaced in the text. `stderrBytes` writes
+ * that many bytes of log lines on stderr, and goes on only once they fit in
+ * the pipe, as a real server blocks on a full one.
  */
 export type Action =
   | { grammar: true }
@@ -28,12 +30,15 @@ export type Action =
   | { raw: string }
   | { chunks: string[] }
   | { stderr: string }
+  | { stderrBytes: number }
   | { exit: number };
 
 /** How a scripted grammar server departs from the real one. */
 export interface Script {
   /** Text written on stderr after the ready line, as it is. @default {""} */
   stderr?: string;
+  /** How many bytes of log lines to write on stderr after that, before reading anything. @default {0} */
+  stderrBytes?: number;
   /** Exit with this code right after starting, before reading anything. @default {undefined} */
   exitAtStart?: number;
   /** What to do on each request of a method, in place of the grammar server's answer. @default {{}} */
@@ -64,12 +69,13 @@ const decoder = new TextDecoder();
 export function grammarInProcess(script: Script = {}): ServerMain {
   return async (io) => {
     const note = (line: string) => io.stderr(encoder.encode(`${line}\n`));
-    note(GRAMMAR_NOTES.ready);
-    if (script.stderr) io.stderr(encoder.encode(script.stderr));
+    await note(GRAMMAR_NOTES.ready);
+    if (script.stderr) await io.stderr(encoder.encode(script.stderr));
+    if (script.stderrBytes) await io.stderr(logLines(script.stderrBytes));
     if (script.exitAtStart !== undefined) return script.exitAtStart;
     const grammar = {
       ...GRAMMAR,
-      onCall: (name: string, args: unknown) => note(GRAMMAR_NOTES.call(name, args)),
+      onCall: (name: string, args: unknown) => void note(GRAMMAR_NOTES.call(name, args)),
     };
     const send = (message: unknown) => io.stdout(encoder.encode(`${JSON.stringify(message)}\n`));
     const answer = (line: string) => {
@@ -97,14 +103,25 @@ export function grammarInProcess(script: Script = {}): ServerMain {
           if ("send" in action) send(placeholders(action.send, id));
           if ("raw" in action) io.stdout(encoder.encode(`${fill(action.raw)}\n`));
           if ("chunks" in action) action.chunks.forEach((c) => io.stdout(encoder.encode(fill(c))));
-          if ("stderr" in action) note(action.stderr);
+          if ("stderr" in action) await note(action.stderr);
+          if ("stderrBytes" in action) await io.stderr(logLines(action.stderrBytes));
         }
       }
     }
     if (script.atEnd === "ignore") return await new Promise<number>(() => {});
-    note(GRAMMAR_NOTES.end);
+    await note(GRAMMAR_NOTES.end);
     return script.atEnd ?? 0;
   };
+}
+
+/** `size` bytes of numbered log lines, as a chatty server writes them. */
+function logLines(size: number): Uint8Array {
+  const lines = Array.from(
+    { length: Math.ceil(size / 40) },
+    (_, i) =>
+      `grammar: diagnostic line ${String(i).padStart(6, "0")} of a chatty server\n`.slice(-40),
+  );
+  return encoder.encode(lines.join("")).slice(0, size);
 }
 
 /** The method and id of a request, or `undefined` for anything else. */

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
 const script = fileURLToPath(new URL("../tools/check_transcript.ts", import.meta.url));
-const reference = fileURLToPath(new URL("../solutions/lab-02-transcript.txt", import.meta.url));
+const reference = fileURLToPath(new URL("../cases/lab_02_transcript.txt", import.meta.url));
 
 async function check(...paths: string[]) {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {

@@ -47,7 +47,12 @@ Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_01 DONE/);
   assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("PASS"));
-  assert.deepEqual(statuses(outputs.get("handle-message-cases")!), Array(16).fill("PASS"));
+  for (const [step, count] of [[1, 6], [2, 6], [3, 7]] as const) {
+    assert.deepEqual(
+      statuses(outputs.get(`handle-message-step-${step}`)!),
+      Array(count).fill("PASS"),
+    );
+  }
   assert.deepEqual(statuses(outputs.get("serve-stdio-cases")!), Array(6).fill("PASS"));
   assert.match(outputs.get("write-server")!, /command: .* run --no-config --no-prompt --quiet /);
   assert.doesNotMatch(outputs.get("write-server")!, /--allow-/);
@@ -87,10 +92,15 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("UNFINISHED"));
-  assert.deepEqual(statuses(outputs.get("handle-message-cases")!), Array(16).fill("UNFINISHED"));
+  for (const [step, count] of [[1, 6], [2, 6], [3, 7]] as const) {
+    assert.deepEqual(
+      statuses(outputs.get(`handle-message-step-${step}`)!),
+      Array(count).fill("UNFINISHED"),
+    );
+  }
   assert.deepEqual(statuses(outputs.get("serve-stdio-cases")!), Array(6).fill("UNFINISHED"));
-  assert.match(outputs.get("write-server")!, /↷ make the three grade tables pass/);
-  assert.match(outputs.get("judge-sdk")!, /↷ there is no server module yet/);
+  assert.match(outputs.get("write-server")!, /↷ Writing your server waits for negotiateVersion/);
+  assert.match(outputs.get("judge-sdk")!, /↷ This judge waits for your server/);
   assert.match(text, /LAB_01 NOT DONE YET/);
   const submission = await submissionOf(work);
   assert.equal(submission.status, "NEEDS_WORK");
@@ -106,13 +116,19 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
 });
 
 Deno.test("a student edition a learner completed passes all four judges", async () => {
-  // The learner's three cells, written as the worked edition writes them.
+  // The learner's cells, written as the worked edition writes them.
   const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-01.ipynb`), "worked");
   const student = parseNotebook(
     await Deno.readTextFile(`${root}notebooks/lab-01.ipynb`),
     "student",
   );
-  const completed = ["negotiate-version", "handle-message", "serve-stdio"];
+  const completed = [
+    "negotiate-version",
+    "handle-message",
+    "answer-request",
+    "answer-tools",
+    "serve-stdio",
+  ];
   for (const cell of student.cells) {
     if (!completed.includes(cell.id)) continue;
     cell.source = keepSolutions(sourceOf(worked.cells.find((c) => c.id === cell.id)!));

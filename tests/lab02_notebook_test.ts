@@ -14,18 +14,24 @@ import { readableTranscript } from "../lib/course/readable_transcript.ts";
 import { roundTrips } from "../lib/course/round_trips.ts";
 import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
-import { UNITS } from "../tools/grading/units/mod.ts";
 import { grammarServersRunning } from "./_helpers.ts";
 import { pictures, reportLine, run, statuses, workFolder } from "./_notebooks.ts";
 
 const root = new URL("../", import.meta.url);
-const SAVED = ["manifest.json", "results.json", "transcript.readable.txt", "transcript.txt"];
+const SAVED = [
+  "REPORT.md",
+  "manifest.json",
+  "mcp_client.mts",
+  "results.json",
+  "transcript.readable.txt",
+  "transcript.txt",
+];
 /** The grade tables the notebook prints, by cell, with how many cases each shows. */
 const TABLES: Record<string, number> = {
   "correlate-cases": 6,
   "unwrap-cases": 6,
-  "server-link-cases": 6,
-  "rpc-link-cases": 8,
+  "server-link-cases": 7,
+  "rpc-link-cases": 9,
   "handshake-cases": 4,
   "tool-list-cases": 3,
   "call-tool-cases": 8,
@@ -53,19 +59,20 @@ async function saved(work: string) {
     transcript: await text("transcript.txt"),
     readable: await text("transcript.readable.txt"),
     results: JSON.parse(await text("results.json")),
+    report: await text("REPORT.md"),
     manifest,
   };
 }
 
-/** The student edition with the worked edition's graded cells put back, written beside it: its path. */
+/** The student edition with every cell the learner writes in put back as worked, beside it: its path. */
 async function completedStudentEdition(): Promise<string> {
   const read = async (path: string) =>
     parseNotebook(await Deno.readTextFile(new URL(path, root)), path);
   const worked = await read("solutions/lab-02.ipynb");
   const notebook = await read("notebooks/lab-02.ipynb");
-  const graded = new Set(UNITS.get("lab-02")!.functions.map((fn) => fn.cell));
   for (const cell of notebook.cells) {
-    if (graded.has(cell.id)) cell.source = worked.cells.find((c) => c.id === cell.id)!.source;
+    const done = worked.cells.find((c) => c.id === cell.id)!;
+    if (sourceOf(done).includes("// BEGIN SOLUTION")) cell.source = done.source;
   }
   // Beside the student edition, so that its relative imports resolve as they do there.
   const path = `notebooks/.lab-02-completed-${Deno.pid}.ipynb`;
@@ -110,12 +117,16 @@ Deno.test("the worked Lab 02 passes every table and its holdouts, and saves the 
     [],
   );
   assert.deepEqual(await evidenceProblems("lab-02-results", files.results), []);
-  assert.deepEqual(files.results, {
+  const { predictions, ...results } = files.results;
+  assert.deepEqual(results, {
     tools_discovered: 4,
     calls_made: 4,
     calls_failed: 0,
     transcript_path: "transcript.txt",
   });
+  assert.ok(predictions.length >= 3 && predictions.every((p: { matched: boolean }) => p.matched));
+  assert.match(files.report, /^# Phase 31 report/);
+  assert.ok(files.report.includes(files.readable.trimEnd()), "the transcript is pasted in");
   const manifest = JSON.parse(await Deno.readTextFile(`${work}/lab-02/manifest.json`));
   assert.deepEqual(await evidenceProblems("lab-02-manifest", manifest), []);
   const now = await buildManifest(pathToFileURL(`${work}/lab-02/`), [
@@ -137,9 +148,10 @@ Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and
   for (const part of ["SERVER_LINK", "CORRELATE", "RPC_LINK", "HANDSHAKE", "TOOL_LIST", "UNWRAP"]) {
     assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
   }
-  assert.match(outputs.get("lifecycle")!, /↷ Not run yet: ServerLink is not written/);
-  assert.match(outputs.get("demo")!, /↷ Skipped: make every grade table above pass/);
-  assert.match(text, /TRANSCRIPT NOT WRITTEN/);
+  assert.match(outputs.get("lifecycle")!, /↷ Starting a real server waits for ServerLink/);
+  assert.match(outputs.get("client-module")!, /↷ Writing your client module waits for correlate/);
+  assert.match(outputs.get("demo")!, /↷ The demo waits for your client module/);
+  assert.match(outputs.get("transcript-check")!, /↷ This step waits for the demo/);
   assert.match(text, /NOT YET your client passes every grade table/);
   assert.match(text, /MET {5}no server this notebook started is still running/);
   assert.match(text, /LAB_02 NOT DONE YET/);

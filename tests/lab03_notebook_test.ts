@@ -65,8 +65,8 @@ Deno.test("the student Lab 03 runs to its end with nothing written, and reports 
   for (const part of ["ROUTE_REPLY", "EXPIRED_IDS", "PROGRESS_OF", "SSE_DATA", "SESSION_CHECK"]) {
     assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
   }
-  assert.match(outputs.get("mode-die")!, /↷ Not run yet/);
-  assert.match(outputs.get("http-session")!, /↷ Not run yet/);
+  assert.match(outputs.get("mode-die")!, /↷ This step waits for routeReply/);
+  assert.match(outputs.get("http-session")!, /↷ This step waits for postHeaders/);
   assert.match(text, /LAB_03 NOT DONE YET/);
   const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
   assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);

@@ -1,8 +1,9 @@
 // `deno task lab`, as a learner starts it from a fresh course folder: it makes
 // the learner's copies in work/, and serves JupyterLab on 127.0.0.1 with the
-// course folder as its root (lib/ can be opened) and the Deno kernel, which
-// starts for the learner's copy of Unit A. Ended with SIGTERM, it leaves
-// nothing running.
+// course folder as its root (lib/ can be opened) and the Deno kernel alone,
+// which starts for the learner's copy of Unit A; the address it prints opens
+// that copy. A second `deno task lab` prints the first one's address and
+// starts nothing. Ended with SIGTERM, it leaves nothing running.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -95,6 +96,13 @@ Deno.test({
     listener.close();
     const token = crypto.randomUUID();
     const mark = crypto.randomUUID();
+    const env = {
+      NO_COLOR: "1",
+      JUPYTER_CONFIG_DIR: `${home}/config`,
+      JUPYTER_RUNTIME_DIR: `${home}/runtime`,
+      JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
+      [MARK]: mark,
+    };
     const task = new Deno.Command(Deno.execPath(), {
       args: [
         "task",
@@ -105,13 +113,7 @@ Deno.test({
         `--IdentityProvider.token=${token}`,
       ],
       cwd: course,
-      env: {
-        NO_COLOR: "1",
-        JUPYTER_CONFIG_DIR: `${home}/config`,
-        JUPYTER_RUNTIME_DIR: `${home}/runtime`,
-        JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
-        [MARK]: mark,
-      },
+      env,
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -119,6 +121,7 @@ Deno.test({
       [task.stdout, task.stderr].map((stream) => new Response(stream).text()),
     );
     const base = `http://127.0.0.1:${port}/`;
+    let shown = "";
     const api = async (path: string, init?: RequestInit) => {
       const response = await fetch(`${base}api/${path}?token=${token}`, init);
       assert.ok(response.ok, `${path}: ${response.status}`);
@@ -135,7 +138,7 @@ Deno.test({
       const work = (await api("contents/work")).content.map((item: { name: string }) => item.name);
       assert.ok(work.includes("ch14-a.ipynb"), `the learner's copies: ${work}`);
       assert.ok((await api("contents/lib/mcp/client/client.ts")).content.includes("class Client"));
-      assert.ok(Object.keys((await api("kernelspecs")).kernelspecs).includes("deno"));
+      assert.deepEqual(Object.keys((await api("kernelspecs")).kernelspecs), ["deno"]);
       const page = await fetch(`${base}lab?token=${token}`);
       assert.match(await page.text(), /JupyterLab/);
       const session = await api("sessions", {
@@ -153,6 +156,24 @@ Deno.test({
         'await import("../lib/notebook/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}`)',
       );
       assert.match(printed, /^deno 2\.9\.\d+, in .*\/work\n$/);
+
+      // A second `deno task lab` on the same folder starts nothing, and says where the first is.
+      const before = markedProcesses(MARK, mark).length;
+      const second = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "lab", "--no-browser", "--port-retries=0"],
+        cwd: course,
+        env,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(second.stdout);
+      assert.equal(second.code, 0, new TextDecoder().decode(second.stderr));
+      assert.match(said, /JupyterLab already runs for this course folder/);
+      assert.ok(
+        said.includes(`http://127.0.0.1:${port}/lab/tree/work/ch14-a.ipynb?token=${token}`),
+        said,
+      );
+      assert.equal(markedProcesses(MARK, mark).length, before, "the second one started something");
     } finally {
       // The task runs tools/lab.ts, which runs jupyter-lab, which runs the kernel.
       for (const { pid } of markedProcesses(MARK, mark)) {
@@ -161,12 +182,14 @@ Deno.test({
         } catch { /* gone already */ }
       }
       await task.status;
-      await output;
+      shown = (await output).join("");
       const left = markedProcesses(MARK, mark);
       for (const { pid } of left) Deno.kill(pid, "SIGKILL");
       await Deno.remove(course, { recursive: true });
       await Deno.remove(home, { recursive: true });
       assert.deepEqual(left, [], "processes outlived deno task lab");
     }
+    // The address JupyterLab prints opens the learner's Unit A, not the Launcher.
+    assert.match(shown, /\/lab\/tree\/work\/ch14-a\.ipynb\?token=/);
   },
 });

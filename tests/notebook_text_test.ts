@@ -1,51 +1,90 @@
-// What Units A and B say to a learner, read from the worked editions (the
-// student editions are built from them): exercises marked, hints that say
-// they open, and no text that describes results a learner may not have.
+// What the units say to a learner, read from the worked editions (the
+// student editions are built from them): one way to mark the learner's part
+// (✏️), at least one hint for every exercise, hints that say they open, and no
+// text that describes results a learner may not have.
 
 import assert from "node:assert/strict";
-import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
+import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
 
-const UNITS = ["ch14-a", "ch14-b"];
+const NOTEBOOKS = ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02", "lab-03"];
 
 async function cells(unit: string) {
   const path = `solutions/${unit}.ipynb`;
   return parseNotebook(await Deno.readTextFile(new URL(`../${path}`, import.meta.url)), path).cells;
 }
 
-Deno.test("every exercise cell is marked, and so is the text before it", async () => {
-  for (const unit of UNITS) {
+/** Whether a cell holds a learner's part: a solution that is more than the edition's name. */
+function isLearners(cell: Cell): boolean {
+  const solutions = sourceOf(cell).split("// BEGIN SOLUTION").slice(1)
+    .map((part) => part.split("// END SOLUTION")[0].trim());
+  return cell.cell_type === "code" &&
+    solutions.some((solution) => !/^const EDITION = "instructor";$/.test(solution));
+}
+
+/** The Markdown between `cell` and the code cell before it. */
+function textBefore(all: Cell[], cell: Cell): string {
+  const before: string[] = [];
+  for (let i = all.indexOf(cell) - 1; i >= 0 && all[i].cell_type === "markdown"; i--) {
+    before.unshift(sourceOf(all[i]));
+  }
+  return before.join("\n");
+}
+
+/** The cells that hold a graded function, or part of one, by unit. */
+function gradedCells(unit: string): string[] {
+  const spec = UNITS.get(unit)!;
+  return [...new Set([...spec.functions.map((fn) => fn.cell), ...spec.supportCells ?? []])];
+}
+
+Deno.test("every cell a learner writes in is marked ✏️, and so is the text that asks for it", async () => {
+  for (const unit of NOTEBOOKS) {
     const all = await cells(unit);
-    const exercises = all.filter((cell) =>
-      cell.cell_type === "code" && cell.id !== "setup" &&
-      sourceOf(cell).includes("// BEGIN SOLUTION")
-    );
-    assert.ok(exercises.length >= 2, unit);
-    for (const cell of exercises) {
-      assert.match(sourceOf(cell), /^\/\/ ✏️ Your turn: /, `${unit} ${cell.id}`);
-      const before = all[all.indexOf(cell) - 1];
-      const intro = before.cell_type === "markdown"
-        ? sourceOf(before)
-        : sourceOf(all[all.indexOf(cell) - 2]);
-      assert.match(intro, /✏️ \*\*Your turn:\*\*/, `${unit}: the text before ${cell.id}`);
+    const learners = all.filter(isLearners);
+    assert.ok(learners.length >= 3, unit);
+    for (const cell of learners) {
+      assert.match(sourceOf(cell), /^\/\/ ✏️ Your turn(, [^:]+)?: /, `${unit} ${cell.id}`);
+      const asked = all.slice(0, all.indexOf(cell)).filter((c) => c.cell_type === "markdown")
+        .at(-1)!;
+      assert.match(sourceOf(asked), /✏️ \*\*Your turn:\*\*/, `${unit}: the text before ${cell.id}`);
+    }
+    const text = all.map(sourceOf).join("\n");
+    assert.ok(!/\*\*Do:\*\*/.test(text), `${unit} still marks a part with "Do:"`);
+  }
+});
+
+Deno.test("every exercise has a ☞ hint just before it", async () => {
+  for (const unit of NOTEBOOKS) {
+    const all = await cells(unit);
+    for (const id of gradedCells(unit)) {
+      const cell = all.find((c) => c.id === id)!;
+      if (!isLearners(cell)) continue; // given code, such as Lab 01's reply helpers
+      assert.match(textBefore(all, cell), /<summary>☞ <b>Hint/, `${unit} ${id} has no hint`);
     }
   }
 });
 
 Deno.test("hints say they open when clicked", async () => {
-  const text = (await cells("ch14-b")).map(sourceOf).join("\n");
-  const summaries = [...text.matchAll(/<summary>(.*)<\/summary>/g)].map((match) => match[1]);
-  assert.equal(summaries.length, 2);
-  for (const summary of summaries) {
-    assert.match(summary, /^☞ <b>Hint \d<\/b>: .* \(click to open\)$/);
+  for (const unit of NOTEBOOKS) {
+    const text = (await cells(unit)).map(sourceOf).join("\n");
+    const summaries = [...text.matchAll(/<summary>(.*)<\/summary>/g)].map((match) => match[1]);
+    assert.ok(summaries.length >= 3, unit);
+    for (const summary of summaries) {
+      assert.match(summary, /^☞ <b>Hint( \d)?<\/b>: .* \(click to open\)$/, `${unit}: ${summary}`);
+    }
   }
 });
 
 Deno.test("the text claims no result the learner may not have", async () => {
   const a = (await cells("ch14-a")).map(sourceOf).join("\n");
   const b = (await cells("ch14-b")).map(sourceOf).join("\n");
+  const lab02 = (await cells("lab-02")).map(sourceOf).join("\n");
   assert.ok(!a.includes("Unit B starts from what you observed here"));
   assert.match(a, /Unit B can start from it: set `LEARNER_HANDOFF`/);
   assert.ok(!b.includes("Every failure ended in an exception"));
   assert.match(b, /\*\*What you should see\*\*, once your `splitFrames` passes/);
   for (const unit of [a, b]) assert.match(unit, /\*\*When you are stuck:\*\*/);
+  // Lab 02 runs the learner's own Lab 01 server, which may write nothing on stderr.
+  assert.ok(!lab02.includes("said so on stderr"), "Lab 02 claims what the server wrote");
+  assert.ok(!lab02.includes("as Unit B's tests do"), "Unit B's learner wrote no tests");
 });

@@ -2,8 +2,11 @@
 // student edition in work/ (once: an existing copy is never touched), then
 // starts JupyterLab from the course's virtual environment on 127.0.0.1 with
 // the course folder as its root (lib/, notebooks/ and work/ all in its file
-// browser), opening the first unit. Extra arguments go to jupyter-lab, such
-// as `deno task lab --no-browser`. Ctrl-C stops it.
+// browser), the Deno kernel the only one offered, and its address opening
+// the learner's Unit A, work/ch14-a.ipynb. When JupyterLab already runs for
+// this course folder, it prints that one's address instead of starting
+// another on the same files. Extra arguments go to jupyter-lab, such as
+// `deno task lab --no-browser`. Ctrl-C stops it.
 
 import { fileURLToPath } from "node:url";
 import { VENV } from "./jupyter/jupyter.ts";
@@ -12,6 +15,8 @@ import { learnerCopies } from "./learner_copies.ts";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
 const FIRST = "work/ch14-a.ipynb";
+/** The page that opens the learner's Unit A, from the server's root. */
+const OPENS = `/lab/tree/${FIRST}`;
 
 if (!await Deno.stat(lab).then(() => true, () => false)) {
   console.error(
@@ -25,10 +30,29 @@ for (const copy of await learnerCopies({ root })) {
     console.log(`Your copy of ${copy.unit}: ${copy.copy} (edit this one)`);
   }
 }
+const running = await runningFor(root);
+if (running !== undefined) {
+  console.log(
+    `JupyterLab already runs for this course folder (process ${running.pid}); open it here:\n` +
+      `    ${running.address}\n` +
+      "A second one on the same files would let two notebooks save over each other: stop the " +
+      "first (Ctrl-C in its terminal) to start it again.",
+  );
+  Deno.exit(0);
+}
 // JupyterLab refuses to run as root unless told to (containers and CI machines often are root).
 const asRoot = Deno.uid() === 0 ? ["--allow-root"] : [];
 const child = new Deno.Command(lab, {
-  args: ["--ip=127.0.0.1", `--ServerApp.root_dir=${root}`, ...asRoot, FIRST, ...Deno.args],
+  args: [
+    "--ip=127.0.0.1",
+    `--ServerApp.root_dir=${root}`,
+    `--LabApp.default_url=${OPENS}`,
+    // The course is TypeScript on Deno: the Python kernel the environment brings is not offered.
+    "--KernelSpecManager.allowed_kernelspecs=deno",
+    "--KernelSpecManager.ensure_native_kernel=False",
+    ...asRoot,
+    ...Deno.args,
+  ],
   cwd: root,
   stdin: "inherit",
   stdout: "inherit",
@@ -38,3 +62,33 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, () => child.kill(signal));
 }
 Deno.exit((await child.status).code);
+
+/**
+ * The JupyterLab server already running for the course folder `folder`, as
+ * `jupyter server list` knows it (from the runtime folder, checking that each
+ * process is alive), with the address that opens Unit A; `undefined` when
+ * there is none.
+ */
+async function runningFor(folder: string): Promise<{ pid: number; address: string } | undefined> {
+  const { code, stdout } = await new Deno.Command(`${VENV}bin/jupyter`, {
+    args: ["server", "list", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (code !== 0) return undefined;
+  const same = (path: unknown) =>
+    typeof path === "string" && path.replace(/\/?$/, "/") === folder.replace(/\/?$/, "/");
+  for (const line of new TextDecoder().decode(stdout).split("\n")) {
+    let server: { pid?: number; url?: string; root_dir?: string; token?: string };
+    try {
+      server = JSON.parse(line);
+    } catch {
+      continue; // not a line of the list
+    }
+    if (!same(server.root_dir) || typeof server.url !== "string") continue;
+    const address = new URL(OPENS.slice(1), server.url.replace(/\/?$/, "/"));
+    if (server.token) address.searchParams.set("token", server.token);
+    return { pid: server.pid ?? 0, address: address.href };
+  }
+  return undefined;
+}

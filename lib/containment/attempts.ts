@@ -92,8 +92,10 @@ export function judged(
 }
 
 /**
- * Judged rows as a table shows them: what was tried, what the witness saw,
- * the tool's answer, the server's own account, and the verdict.
+ * Judged rows as a table shows them, narrow enough to read: what was tried,
+ * how it came out and what stopped it, what the witness saw, the tool's
+ * answer, and the verdict (the server's own account, never evidence, is
+ * shown apart).
  *
  * @example
  * ```ts
@@ -104,14 +106,11 @@ export function judged(
  * ```
  */
 export function shown(rows: readonly ObservationRow[]): Record<string, unknown>[] {
-  return rows.map(({ attempt, outcome, by, witness, saw, answer, server_said, verdict }) => ({
+  return rows.map(({ attempt, outcome, by, witness, saw, answer, verdict }) => ({
     attempt,
-    outcome,
-    by,
-    witness,
-    saw,
-    answer,
-    "the server said": server_said,
+    outcome: by === null ? outcome : `${outcome} by ${by}`,
+    "the witness saw": `${witness}: ${saw}`,
+    word_count: answer,
     verdict,
   }));
 }

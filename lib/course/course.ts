@@ -206,14 +206,15 @@ export async function grammarServerForLab02(
   const reference = (why: string): GrammarServerChoice => ({
     command: grammarCommand(),
     source: "reference",
-    why,
+    why: `the course's own, servers/grammar.ts: ${why}`,
   });
+  const saved = new URL("lab-01-submission-v1.json", folder);
+  if (!await Deno.stat(saved).then(() => true, () => false)) {
+    return reference("Lab 01 has saved no evidence here yet");
+  }
   let evidence;
   try {
-    evidence = await loadEvidence(
-      new URL("lab-01-submission-v1.json", folder),
-      "lab-01-submission",
-    );
+    evidence = await loadEvidence(saved, "lab-01-submission");
   } catch (error) {
     return reference(`no Lab 01 evidence to trust: ${(error as Error).message}`);
   }

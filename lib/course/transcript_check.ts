@@ -10,14 +10,31 @@
 import { jsonDifferences } from "../grading/json_differences.ts";
 
 /**
- * The instructors' reference transcript of Lab 02's canonical flow. It is in
- * the instructors' repository only (`solutions/`), never in the learners'
- * release.
+ * The reference transcript of Lab 02's canonical flow: the instructors'
+ * client on the course's grammar server. It sits with the visible cases
+ * (`cases/`), so the learners' release holds it: the seed's learner compares
+ * their transcript with it once their tests pass.
  */
 export const REFERENCE_TRANSCRIPT: URL = new URL(
-  "../../solutions/lab-02-transcript.txt",
+  "../../cases/lab_02_transcript.txt",
   import.meta.url,
 );
+
+/**
+ * Only the lines of `transcript` that the client sent (`>`): the part a
+ * client decides, whichever server answered.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sentLines('> {"id":0}\n< {"id":0}\n> {"method":"x"}\n'), '> {"id":0}\n> {"method":"x"}\n');
+ * ```
+ */
+export function sentLines(transcript: string): string {
+  return transcript.split("\n").filter((line) => line.startsWith(">")).map((line) => `${line}\n`)
+    .join("");
+}
 
 /**
  * Where transcript `mine` differs from `reference`, one sentence each; `[]`

@@ -9,7 +9,6 @@
  */
 
 import { type GradeCase, type GradeRow, judge, type Outcome, threwOutcome } from "./grading.ts";
-import { jsonDifferences } from "./json_differences.ts";
 
 /** What a driver is given besides the learner's code and a case's arguments. */
 export interface DriveContext {
@@ -65,31 +64,4 @@ export async function gradeDriven(
     rows.push(judge(testCase, outcome));
   }
   return rows;
-}
-
-/**
- * `rows` as a table a learner can read: each case, what differs from the
- * expected observation (empty when it passed), and its status.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const row = { case: "c", input: [], expected: { a: 1 }, observed: { a: 2 }, message: "", status: "FAIL" as const };
- * assert.deepEqual(briefRows([row]), [{ case: "c", "what differs": "a: expected 1, observed 2", status: "FAIL" }]);
- * ```
- */
-export function briefRows(rows: readonly GradeRow[]): Record<string, string>[] {
-  return rows.map((row) => ({
-    case: row.case,
-    "what differs": row.status === "PASS" ? "" : differences(row),
-    status: row.status,
-  }));
-}
-
-function differences(row: GradeRow): string {
-  if (row.status === "UNFINISHED") return "not written yet";
-  const found = jsonDifferences(row.expected, row.observed);
-  const text = found.length === 0 ? "" : found.slice(0, 3).join("; ");
-  return [text, row.message].filter((part) => part !== "").join(" | ");
 }

@@ -1,7 +1,7 @@
 /**
- * Where two JSON values differ, path by path, in words: for a grade row that
- * compares a whole observation, and for a transcript compared with the
- * instructors' reference.
+ * Where two JSON values differ, path by path: for a grade row that compares
+ * a whole observation, and for a transcript compared with the instructors'
+ * reference.
  *
  * @module
  */
@@ -9,47 +9,102 @@
 import { isDeepStrictEqual } from "node:util";
 import { isObject } from "../mcp/shared/jsonrpc.ts";
 
+/** One place where two values differ. */
+export interface Difference {
+  /** The place, in JavaScript notation (`steps[0].threw`); `""` for the whole value. */
+  path: string;
+  /** The keys and indexes that lead there. */
+  keys: (string | number)[];
+  expected: unknown;
+  observed: unknown;
+  /** Which side lacks the key altogether (an `undefined` that is there is not missing). */
+  missing?: "expected" | "observed";
+}
+
 /**
- * Each place where `observed` differs from `expected`, as
- * `PATH: expected X, observed Y` (the path in JavaScript notation, `the
- * value` for the whole). Objects are compared key by key, whatever the order
- * of their keys; arrays item by item. `[]` when they are equal.
+ * Each place where `observed` differs from `expected`. Objects are compared
+ * key by key, whatever the order of their keys; arrays item by item. `[]`
+ * when they are equal.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(jsonDifferences({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }), []);
+ * assert.deepEqual(differencesOf({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }), []);
+ * const [first] = differencesOf({ steps: [{ returned: undefined }] }, { steps: [{ returned: {} }] });
+ * assert.deepEqual(first, { path: "steps[0].returned", keys: ["steps", 0, "returned"], expected: undefined, observed: {} });
+ * ```
+ */
+export function differencesOf(
+  expected: unknown,
+  observed: unknown,
+  keys: (string | number)[] = [],
+): Difference[] {
+  if (isDeepStrictEqual(expected, observed)) return [];
+  if (isObject(expected) && isObject(observed)) {
+    const all = [...new Set([...Object.keys(expected), ...Object.keys(observed)])].sort();
+    return all.flatMap((key) => {
+      const found = differencesOf(expected[key], observed[key], [...keys, key]);
+      if (!Object.hasOwn(expected, key)) return marked(found, "expected");
+      return Object.hasOwn(observed, key) ? found : marked(found, "observed");
+    });
+  }
+  if (Array.isArray(expected) && Array.isArray(observed)) {
+    const length = Math.max(expected.length, observed.length);
+    return Array.from({ length }, (_, i) => {
+      const found = differencesOf(expected[i], observed[i], [...keys, i]);
+      if (i >= expected.length) return marked(found, "expected");
+      return i < observed.length ? found : marked(found, "observed");
+    }).flat();
+  }
+  return [{ path: pathOf(keys), keys, expected, observed }];
+}
+
+/**
+ * Each place where `observed` differs from `expected`, as
+ * `PATH: expected X, observed Y` (`the value` for the whole; `nothing` for a
+ * key that is not there, `undefined` for one that holds it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
  * assert.deepEqual(jsonDifferences({ steps: [{ threw: "ToolError" }] }, { steps: [{ returned: "ate" }] }), [
  *   'steps[0].returned: expected nothing, observed "ate"',
  *   'steps[0].threw: expected "ToolError", observed nothing',
  * ]);
  * ```
  */
-export function jsonDifferences(expected: unknown, observed: unknown, path = ""): string[] {
-  if (isDeepStrictEqual(expected, observed)) return [];
-  if (isObject(expected) && isObject(observed)) {
-    const keys = [...new Set([...Object.keys(expected), ...Object.keys(observed)])].sort();
-    return keys.flatMap((key) =>
-      jsonDifferences(expected[key], observed[key], path === "" ? key : `${path}.${key}`)
-    );
-  }
-  if (Array.isArray(expected) && Array.isArray(observed)) {
-    const length = Math.max(expected.length, observed.length);
-    return Array.from(
-      { length },
-      (_, i) => jsonDifferences(expected[i], observed[i], `${path}[${i}]`),
-    )
-      .flat();
-  }
-  return [`${path || "the value"}: expected ${show(expected)}, observed ${show(observed)}`];
+export function jsonDifferences(expected: unknown, observed: unknown): string[] {
+  return differencesOf(expected, observed).map((difference) =>
+    `${difference.path || "the value"}: expected ${sideOf(difference, "expected")}, observed ${
+      sideOf(difference, "observed")
+    }`
+  );
 }
 
-function show(value: unknown): string {
-  if (value === undefined) return "nothing";
+/** One side of a difference as JSON: `nothing` where the key is missing, `undefined` where it holds that. */
+export function sideOf(difference: Difference, side: "expected" | "observed"): string {
+  if (difference.missing === side) return "nothing";
+  const value = difference[side];
+  if (value === undefined) return "undefined";
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }
+}
+
+function marked(found: Difference[], missing: "expected" | "observed"): Difference[] {
+  return found.map((difference) => ({ ...difference, missing }));
+}
+
+function pathOf(keys: (string | number)[]): string {
+  return keys.map((key, i) =>
+    typeof key === "number"
+      ? `[${key}]`
+      : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? (i === 0 ? key : `.${key}`)
+      : `[${JSON.stringify(key)}]`
+  ).join("");
 }

@@ -1,11 +1,11 @@
 /**
  * A judge's report as a notebook shows it: one table of what the client
- * saw, titled with the verdict, then each problem on a line of its own.
+ * saw, titled with the verdict, then what went wrong.
  *
  * @module
  */
 
-import { say, showTable } from "../notebook/display.ts";
+import { notice, showTable } from "../notebook/display.ts";
 import type { ClientName, ClientReport } from "./expected.ts";
 
 const TITLES: Record<ClientName, string> = {
@@ -16,7 +16,9 @@ const TITLES: Record<ClientName, string> = {
 };
 
 /**
- * Show `report`.
+ * Show `report`: a table titled with the verdict (✓ passed, ✗ failed, ↷
+ * not run), then, when the judge failed the server, its problems in one
+ * box, each kind of problem once, however many lines it was found on.
  *
  * @example
  * ```ts
@@ -42,6 +44,47 @@ export async function showReport(report: ClientReport): Promise<void> {
       what: String(outcome),
     })),
   ];
-  await showTable(rows, { title: `${TITLES[report.client]}: ${report.status}` });
-  for (const problem of report.problems) await say(`problem: ${problem}`);
+  const [mark, words] = VERDICTS[report.status];
+  await showTable(rows, { title: `${mark} ${TITLES[report.client]}: ${words}` });
+  const problems = collapsed(report.problems);
+  if (report.status === "FAILED") {
+    await notice("missed", `${TITLES[report.client]} failed your server: ${problems.join("; ")}`);
+  } else if (problems.length > 0) {
+    await notice("info", `${TITLES[report.client]} did not run: ${problems.join("; ")}`);
+  }
+}
+
+const VERDICTS: Record<ClientReport["status"], [mark: string, words: string]> = {
+  PASSED: ["✓", "PASSED"],
+  FAILED: ["✗", "FAILED"],
+  NOT_RUN: ["↷", "NOT RUN"],
+};
+
+/**
+ * `problems` with each kind (the words before its first colon) said once:
+ * a kind found several times is said with how many times, and its first
+ * detail.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(collapsed(["stray: a", "stray: b", "exit 1"]), [
+ *   "stray (2 times); the first: a",
+ *   "exit 1",
+ * ]);
+ * ```
+ */
+export function collapsed(problems: readonly string[]): string[] {
+  const kinds = new Map<string, string[]>();
+  for (const problem of problems) {
+    const colon = problem.indexOf(": ");
+    const kind = colon < 0 ? problem : problem.slice(0, colon);
+    kinds.set(kind, [...kinds.get(kind) ?? [], colon < 0 ? "" : problem.slice(colon + 2)]);
+  }
+  return [...kinds].map(([kind, details]) =>
+    details.length === 1
+      ? (details[0] === "" ? kind : `${kind}: ${details[0]}`)
+      : `${kind} (${details.length} times)${details[0] === "" ? "" : `; the first: ${details[0]}`}`
+  );
 }

@@ -13,7 +13,7 @@
  */
 
 import { keepOutputInOrder, type OutputOrder } from "./output_order.ts";
-import { showArguments, showValue } from "./show_value.ts";
+import { briefArguments, briefValue, prettyValue, showArguments, showValue } from "./show_value.ts";
 
 /** A row: column name to value. */
 export type Row = Record<string, unknown>;
@@ -45,17 +45,26 @@ const MARKS: Record<string, [symbol: string, colour: string]> = {
   UNFINISHED: ["…", "#9a6700"],
 };
 
+/** A cell longer than this is shown briefly, with the whole value a click away. */
+const SHORT = 80;
+
+/** No cell of a table shows more than this many characters. */
+const LONGEST = 160;
+
+/** A call's arguments, for a table cell: shown as they are written between parentheses. */
+export class CallArguments {
+  /** Wrap `list`. */
+  constructor(readonly list: readonly unknown[]) {}
+}
+
 /**
- * How a grade row's fields are shown: in this order, under these headings.
- * Other columns follow in their own order.
+ * A value for a table cell, written as code even when it is a string (then
+ * quoted, so that `"42"` never reads as `42`).
  */
-const GRADE_COLUMNS: [key: string, heading: string][] = [
-  ["case", "case"],
-  ["args", "input"],
-  ["expected", "expected"],
-  ["observed", "observed"],
-  ["status", "status"],
-];
+export class CodeValue {
+  /** Wrap `value`. */
+  constructor(readonly value: unknown) {}
+}
 
 /**
  * Print `parts` as `console.log` does. With the course's flush in place this
@@ -75,8 +84,9 @@ export async function say(...parts: unknown[]): Promise<void> {
 /**
  * Show `rows` as a table: as HTML with a plain-text fallback inside the Deno
  * Jupyter kernel, and printed as text elsewhere. Values are written as in
- * TypeScript (see {@linkcode showValue}); a grade row's `args` are shown as
- * the call's input, and a thrown error's `message` beside what was observed.
+ * TypeScript (see {@linkcode showValue}); a value too long to read at a
+ * glance is shown briefly (see {@linkcode briefValue}), its whole a click
+ * away in the HTML table.
  *
  * @example
  * ```ts
@@ -97,8 +107,9 @@ export async function showTable(rows: readonly Row[], options: ShowTableOptions 
 }
 
 /**
- * Lay `rows` out as text, one column per key (a grade row's in the order
- * case, input, expected, observed, status), each as wide as its widest cell.
+ * Lay `rows` out as text, one column per key in the order the keys first
+ * appear, each as wide as its widest cell; a long value is shown briefly, in
+ * at most 160 characters.
  *
  * @example
  * ```ts
@@ -111,10 +122,7 @@ export async function showTable(rows: readonly Row[], options: ShowTableOptions 
 export function textTable(rows: readonly Row[]): string {
   if (rows.length === 0) return "(no rows)";
   const columns = columnsOf(rows);
-  const lines = [
-    columns.map(([, heading]) => heading),
-    ...rows.map((row) => columns.map(([key]) => cellText(row, key))),
-  ];
+  const lines = [columns, ...rows.map((row) => columns.map((key) => cellOf(row, key).shown))];
   const widths = columns.map((_, i) => Math.max(...lines.map((line) => line[i].length)));
   return lines
     .map((line) => line.map((text, i) => text.padEnd(widths[i])).join("  ").trimEnd())
@@ -122,8 +130,10 @@ export function textTable(rows: readonly Row[]): string {
 }
 
 /**
- * `rows` as an HTML table, with the status column's values marked by symbol
- * and colour, and every value escaped once (never JSON inside JSON).
+ * `rows` as an HTML table that fits the notebook's width, with the status
+ * column's values marked by symbol and colour, every value escaped once
+ * (never JSON inside JSON), and each long value shown briefly, its whole
+ * value in a `<details>` that opens on a click.
  *
  * @example
  * ```ts
@@ -133,31 +143,50 @@ export function textTable(rows: readonly Row[]): string {
  * assert.ok(html.includes("&lt;b&gt;"));
  * assert.ok(html.includes(`[ '{"a":1}' ]`));
  * assert.ok(html.includes("✗ FAIL"));
+ * const long = htmlTable([{ text: "word ".repeat(40) }]);
+ * assert.ok(long.includes("<details>"));
  * ```
  */
 export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}): string {
   const status = options.status ?? "status";
   const columns = columnsOf(rows);
-  const head = columns.map(([, heading]) => `<th style="text-align:left">${escape(heading)}</th>`);
+  const head = columns.map((key) =>
+    `<th style="text-align:left;vertical-align:bottom;white-space:nowrap">${escape(key)}</th>`
+  );
   const body = rows.map((row) => {
-    const cells = columns.map(([key]) => {
-      const text = cellText(row, key);
-      const mark = key === status ? MARKS[text] ?? MARKS[text.split(" ")[0]] : undefined;
-      return mark === undefined
-        ? `<td style="text-align:left"><code>${escape(text)}</code></td>`
-        : `<td style="text-align:left;color:${mark[1]};font-weight:bold;white-space:nowrap">${
+    const cells = columns.map((key) => {
+      const { shown, whole } = cellOf(row, key);
+      const mark = key === status ? MARKS[shown] ?? MARKS[shown.split(" ")[0]] : undefined;
+      if (mark !== undefined) {
+        return `<td style="${CELL_STYLE};color:${mark[1]};font-weight:bold;white-space:nowrap">${
           mark[0]
-        } ${escape(text)}</td>`;
+        } ${escape(shown)}</td>`;
+      }
+      // Words (a case's name, a sentence) read as text; values as code.
+      const prose = typeof row[key] === "string";
+      const code = shown === "" ? "" : prose
+        ? escape(shown)
+        // A value may break anywhere (a line of JSON has no space to break at); words only between.
+        : `<code style="white-space:pre-wrap;overflow-wrap:anywhere">${escape(shown)}</code>`;
+      return whole === undefined
+        ? `<td style="${CELL_STYLE}">${code}</td>`
+        : `<td style="${CELL_STYLE}"><details><summary style="cursor:pointer">${code}</summary>` +
+          `<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0">${
+            escape(whole)
+          }</pre></details></td>`;
     });
     return `<tr>${cells.join("")}</tr>`;
   });
   const caption = options.title
     ? `<caption style="text-align:left;font-weight:bold">${escape(options.title)}</caption>`
     : "";
-  return `<table>${caption}<thead><tr>${head.join("")}</tr></thead><tbody>${
-    body.join("")
-  }</tbody></table>`;
+  return `<table style="max-width:100%;table-layout:auto">${caption}<thead><tr>${
+    head.join("")
+  }</tr></thead><tbody>${body.join("")}</tbody></table>`;
 }
+
+/** Each cell wraps its text, so that a table is never wider than the notebook. */
+const CELL_STYLE = "text-align:left;vertical-align:top;white-space:normal;overflow-wrap:break-word";
 
 /**
  * Show an SVG picture inside the Deno Jupyter kernel, with `text` beside it
@@ -202,17 +231,19 @@ export function svgAsHtml(svg: string, text: string): string {
 }
 
 /** How a notice looks: what happened, in which colour. */
-export type NoticeKind = "skipped" | "warning" | "info";
+export type NoticeKind = "skipped" | "warning" | "info" | "matched" | "missed";
 
 const NOTICES: Record<NoticeKind, [symbol: string, colour: string, background: string]> = {
   skipped: ["↷", "#57606a", "#f6f8fa"],
   warning: ["⚠", "#9a6700", "#fff8c5"],
   info: ["ℹ", "#0969da", "#ddf4ff"],
+  matched: ["✓", "#1a7f37", "#dafbe1"],
+  missed: ["✗", "#cf222e", "#ffebe9"],
 };
 
 /**
  * Tell the learner something a cell did instead of its usual work: that it
- * was skipped and why, or a warning. In a notebook it is a coloured box, with
+ * was skipped and why, or a warning; or how a prediction came out. In a notebook it is a coloured box, with
  * the same words as text for frontends that show no HTML; elsewhere a line
  * starting with its symbol.
  *
@@ -234,6 +265,60 @@ export async function notice(kind: NoticeKind, text: string): Promise<void> {
   }
 }
 
+/**
+ * Show a long text folded away under `summary`: in a notebook a `<details>`
+ * that opens on a click; elsewhere the summary, then the text.
+ *
+ * @example
+ * ```ts
+ * await showDetails("prlimit --help (click to open)", "Usage:\n prlimit [options] COMMAND");
+ * ```
+ */
+export async function showDetails(summary: string, text: string): Promise<void> {
+  if (!inKernel()) {
+    console.log(`${summary}\n${text}`);
+    return;
+  }
+  const html = `<details style="margin:4px 0"><summary style="cursor:pointer">${escape(summary)}` +
+    `</summary><pre style="white-space:pre-wrap;overflow-wrap:anywhere">${
+      escape(text)
+    }</pre></details>`;
+  await Deno.jupyter.display({ "text/html": html, "text/plain": `${summary}\n${text}` }, {
+    raw: true,
+  });
+  await settle();
+}
+
+/**
+ * Show the line a program reads (`NAME={...}`, for the autograder or a
+ * test) as a learner would rather see it: a short summary, the line itself
+ * a click away. Its plain text, for everything that reads output as text,
+ * is the line exactly.
+ *
+ * @example
+ * ```ts
+ * await reportLine("UNIT_A_REPORT", { status: "INCOMPLETE", unit: "ch14-a" });
+ * ```
+ */
+export async function reportLine(name: string, value: Record<string, unknown>): Promise<void> {
+  const line = `${name}=${JSON.stringify(value)}`;
+  if (!inKernel()) {
+    console.log(line);
+    return;
+  }
+  const summary = Object.entries(value)
+    .map(([key, item]) => `${key} ${typeof item === "string" ? item : JSON.stringify(item)}`)
+    .join(" · ");
+  const html =
+    `<details data-report="${escapeAttribute(name)}" style="color:#57606a;margin:4px 0">` +
+    `<summary style="cursor:pointer">ℹ ${escape(summary)} <i>(the line the grader reads)</i>` +
+    `</summary><code style="white-space:pre-wrap;overflow-wrap:anywhere">${
+      escape(line)
+    }</code></details>`;
+  await Deno.jupyter.display({ "text/html": html, "text/plain": line }, { raw: true });
+  await settle();
+}
+
 /** Whether this code runs in the Deno Jupyter kernel (elsewhere `Deno.jupyter` throws). */
 export function inKernel(): boolean {
   try {
@@ -250,29 +335,31 @@ async function settle(): Promise<void> {
   }
 }
 
-/** The columns of `rows` as `[key, heading]`: a grade row's first, in their order. */
-function columnsOf(rows: readonly Row[]): [string, string][] {
-  const keys = [...new Set(rows.flatMap((row) => Object.keys(row)))]
-    .filter((key) => key !== "message");
-  const known = GRADE_COLUMNS.filter(([key]) => keys.includes(key));
-  const others = keys.filter((key) => !GRADE_COLUMNS.some(([known]) => known === key));
-  const ordered: [string, string][] = [
-    ...known,
-    ...others.map((key): [string, string] => [key, key]),
-  ];
-  // A table of grade rows reads case, input, expected, observed, status; any other table keeps its order.
-  return known.length >= 3 ? ordered : keys.map((key) => [key, key]);
+/** The keys of `rows`, in the order they first appear. */
+function columnsOf(rows: readonly Row[]): string[] {
+  return [...new Set(rows.flatMap((row) => Object.keys(row)))];
 }
 
-/** The text of one cell: `args` as a call's input, a thrown error with its message. */
-function cellText(row: Row, key: string): string {
-  const value = row[key];
-  if (key === "args" && Array.isArray(value)) return showArguments(value);
-  if (key === "observed" && typeof row.message === "string" && row.message !== "") {
-    const shown = showValue(value);
-    return shown.includes(row.message) ? shown : `${shown}: ${row.message}`;
+/**
+ * What one cell shows: a sentence of text whole up to 160 characters, any
+ * other value briefly (by its name, with runs of one character counted, in
+ * at most 80 characters) and, when that is not all of it,
+ * with its whole text (one item a line) for the HTML table's `<details>`. A
+ * key the row lacks is blank; a key that holds `undefined` says so.
+ */
+function cellOf(row: Row, key: string): { shown: string; whole?: string } {
+  if (!Object.hasOwn(row, key)) return { shown: "" };
+  const cell = row[key];
+  if (typeof cell === "string") {
+    return cell.length <= LONGEST ? { shown: cell } : { shown: briefValue(cell), whole: cell };
   }
-  return value === undefined ? "" : showValue(value);
+  const list = cell instanceof CallArguments ? cell.list : undefined;
+  const value = cell instanceof CodeValue ? cell.value : cell;
+  const quoted = typeof value === "string";
+  const whole = list ? showArguments(list) : quoted ? showArguments([value]) : showValue(value);
+  const shown = list ? briefArguments(list, SHORT) : briefValue(value, SHORT, { quoted: true });
+  if (shown === whole) return { shown };
+  return { shown, whole: quoted ? value : prettyValue(list ?? value) };
 }
 
 function escape(text: string): string {

@@ -41,20 +41,26 @@ export interface RenderedNotebook {
   errors: string[];
   /** The text of each picture the page shows (its SVG's text, title first). */
   pictures: string[];
-  /** The notices the cells showed (skipped steps, warnings), as text. */
+  /** The notices the cells showed (skipped steps, warnings, predictions checked), as text. */
   notices: string[];
+  /** The lines for programs (`NAME={...}`) the cells showed folded away, as text. */
+  reports: string[];
 }
 
 // The page's own globals, as far as the functions run in it use them (Deno's
 // types have no DOM; these declarations stay in this module).
 interface PageElement {
   textContent: string | null;
+  scrollWidth: number;
+  clientWidth: number;
+  closest(selector: string): PageElement | null;
   getAttribute(name: string): string | null;
   querySelector(selector: string): PageElement | null;
   querySelectorAll(selector: string): Iterable<PageElement>;
   scrollHeight: number;
   clientHeight: number;
   open?: boolean;
+  parentElement: PageElement;
 }
 declare const document: PageElement;
 declare const atob: (text: string) => string;
@@ -185,6 +191,7 @@ export function readNotebook(page: Page): Promise<RenderedNotebook> {
       errors: cells.flatMap((cell) => cell.errors),
       pictures,
       notices: all(document, ".jp-OutputArea-output div[style*='border-left']").map(text),
+      reports: all(document, ".jp-OutputArea-output details[data-report] code").map(text),
     };
   });
 }
@@ -224,10 +231,13 @@ export async function settledProblems(
 
 /**
  * Open every hint (`<details>` in a Markdown cell) by clicking its summary,
- * as a learner does; return each hint's summary and whether it is open now,
- * with its text shown.
+ * as a learner does, and photograph it open at `shot(i)` when given; return
+ * each hint's summary and whether it is open now, with its text shown.
  */
-export async function openHints(page: Page): Promise<{ summary: string; open: boolean }[]> {
+export async function openHints(
+  page: Page,
+  shot?: (index: number) => string,
+): Promise<{ summary: string; open: boolean }[]> {
   const summaries = page.locator(".jp-MarkdownCell details > summary");
   const opened = [];
   for (let i = 0; i < await summaries.count(); i++) {
@@ -239,17 +249,64 @@ export async function openHints(page: Page): Promise<{ summary: string; open: bo
       const body = [...details.querySelectorAll("p")].filter((p) => (p.textContent ?? "") !== "");
       return details.open === true && body.length > 0;
     });
+    if (shot) await summary.locator("..").screenshot({ path: shot(i) });
     opened.push({ summary: (await summary.textContent() ?? "").trim(), open });
   }
   return opened;
 }
 
 /**
- * Save a picture of the whole notebook at `path`. JupyterLab scrolls the
- * notebook inside a panel of the window's height: the window is made as tall
- * as the notebook first, then put back.
+ * Photograph, at `shot(i)`, each table the cells show in which a row is
+ * marked ✗ (a grade table with a failure); return their captions.
+ */
+export function photographFailures(
+  page: Page,
+  shot: (index: number) => string,
+): Promise<string[]> {
+  const tables = page.locator(".jp-OutputArea-output table");
+  return withWholeNotebook(page, async () => {
+    const photographed = [];
+    for (let i = 0; i < await tables.count(); i++) {
+      const table = tables.nth(i);
+      if (!(await table.locator("tbody td").allTextContents()).some((cell) => cell.includes("✗"))) {
+        continue;
+      }
+      await table.screenshot({ path: shot(photographed.length) });
+      photographed.push((await table.locator("caption").textContent().catch(() => "")) ?? "");
+    }
+    return photographed;
+  });
+}
+
+/**
+ * The tables wider than the notebook has room for: each one's caption and
+ * widths, when it is wider than the output area it is shown in (so that it
+ * would scroll sideways, its status out of sight).
+ */
+export function tablesTooWide(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll(".jp-OutputArea-output table")].flatMap((table) => {
+      const area = table.closest(".jp-OutputArea-output");
+      if (area === null || table.scrollWidth <= area.clientWidth + 1) return [];
+      const caption = (table.querySelector("caption")?.textContent ?? "").trim();
+      return [`"${caption}": ${table.scrollWidth} px in ${area.clientWidth} px`];
+    })
+  );
+}
+
+/**
+ * Save a picture of the whole notebook at `path`.
  */
 export async function screenshotNotebook(page: Page, path: string): Promise<void> {
+  await withWholeNotebook(page, () => page.screenshot({ path }));
+}
+
+/**
+ * Run `fn` with the window as tall as the notebook: JupyterLab scrolls the
+ * notebook inside a panel of the window's height, which would cut a picture
+ * of it (or of a tall table in it) short. The window is put back after.
+ */
+async function withWholeNotebook<T>(page: Page, fn: () => Promise<T>): Promise<T> {
   const viewport = page.viewportSize() ?? { width: 1280, height: 900 };
   const extra = await page.evaluate(() => {
     const scroller = document.querySelector(".jp-NotebookPanel .jp-WindowedPanel-outer") ??
@@ -267,7 +324,7 @@ export async function screenshotNotebook(page: Page, path: string): Promise<void
       if (scroller) (scroller as unknown as { scrollTop: number }).scrollTop = 0;
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
-    await page.screenshot({ path });
+    return await fn();
   } finally {
     await page.setViewportSize(viewport);
   }

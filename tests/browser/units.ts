@@ -1,7 +1,8 @@
 // Every edition of every unit in JupyterLab 4 with the Deno kernel, driven in
 // Debian's headless Chromium as a learner uses it: opened, run with Kernel →
 // Restart Kernel and Run All Cells…, its hints opened by a click, and judged
-// by what the page renders. Then the output race's control notebook, run
+// by what the page renders: no table wider than the notebook, every grade
+// table with a failure and every hint opened photographed. Then the output race's control notebook, run
 // three times, and a learner's collected notebook opened untrusted. Run it
 // with `deno task test:browser` (it is kept out of `deno task test`: its name
 // does not end in _test.ts). Screenshots go to work/browser/.
@@ -12,9 +13,11 @@ import { runNotebook } from "../../tools/run_notebook.ts";
 import { type Chromium, launchChromium } from "./chromium.ts";
 import { countInBrowser } from "./console_lines.ts";
 import { type LabServer, startLabServer } from "./lab_server.ts";
+import { MISTAKEN_UNITS, mistakenCopy } from "./mistakes.ts";
 import {
   openHints,
   openNotebook,
+  photographFailures,
   readNotebook,
   type RenderedNotebook,
   type RenderedTable,
@@ -22,6 +25,7 @@ import {
   screenshotNotebook,
   type Settled,
   settledProblems,
+  tablesTooWide,
 } from "./lab_page.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -36,10 +40,10 @@ interface Edition {
   lines: (string | RegExp)[];
   /** Pictures the page must show: a title, and a detail in the picture. */
   pictures: [title: string, detail: string][];
-  /** How many hints (`<details>`) its Markdown holds. */
-  hints: number;
-  /** How many notices (↷ a step skipped, ⚠ a warning) it shows. */
-  notices: number;
+  /** How many notices (↷ a step skipped, ⚠ a warning, ✓/✗/ℹ a prediction checked) it shows. */
+  notices?: number;
+  /** A learner's copy written with beginners' mistakes: some of its tables pass, some must not. */
+  mistaken?: boolean;
 }
 
 const EDITIONS: Edition[] = [
@@ -49,7 +53,6 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["ANSWER_CHECK NEEDS_WORK", 'UNIT_A_REPORT={"status":"INCOMPLETE","unit":"ch14-a"}'],
     pictures: [],
-    hints: 0,
     notices: 5,
   },
   {
@@ -62,8 +65,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"ch14-a"}',
     ],
     pictures: [],
-    hints: 0,
-    notices: 0,
+    notices: 5,
   },
   {
     path: "notebooks/ch14-b.ipynb",
@@ -76,8 +78,7 @@ const EDITIONS: Edition[] = [
       '"transfer_passed":false,"unit":"ch14-b"}',
     ],
     pictures: [["The careless client on the stale server", "taken as the answer to #4"]],
-    hints: 2,
-    notices: 3,
+    notices: 7,
   },
   {
     path: "solutions/ch14-b.ipynb",
@@ -95,8 +96,7 @@ const EDITIONS: Edition[] = [
       ["The careless client on the stale server", "taken as the answer to #4"],
       ["The hung call, from request to exit", "SIGTERM to the process group"],
     ],
-    hints: 2,
-    notices: 0,
+    notices: 8,
   },
   {
     path: "notebooks/lab-01.ipynb",
@@ -104,8 +104,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["NEGOTIATE_VERSION NEEDS_WORK", "HANDLE_MESSAGE NEEDS_WORK", "LAB_01 NOT DONE YET"],
     pictures: [],
-    hints: 0,
-    notices: 5,
+    notices: 10,
   },
   {
     path: "solutions/lab-01.ipynb",
@@ -117,8 +116,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-01"}',
     ],
     pictures: [],
-    hints: 0,
-    notices: 0,
+    notices: 4,
   },
   {
     path: "notebooks/lab-02.ipynb",
@@ -126,8 +124,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["CORRELATE NEEDS_WORK", "UNWRAP NEEDS_WORK", "LAB_02 NOT DONE YET"],
     pictures: [],
-    hints: 0,
-    notices: 9,
+    notices: 20,
   },
   {
     path: "solutions/lab-02.ipynb",
@@ -135,8 +132,7 @@ const EDITIONS: Edition[] = [
     worked: true,
     lines: ["INSTRUCTOR_CHECKS PASSED", 'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-02"}'],
     pictures: [["Lab 02: the round trip on the wire", "tools/call"]],
-    hints: 0,
-    notices: 0,
+    notices: 9,
   },
   {
     path: "notebooks/lab-03.ipynb",
@@ -144,8 +140,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["ROUTE_REPLY NEEDS_WORK", "SSE_DATA NEEDS_WORK", "LAB_03 NOT DONE YET"],
     pictures: [],
-    hints: 0,
-    notices: 9,
+    notices: 13,
   },
   {
     path: "solutions/lab-03.ipynb",
@@ -157,8 +152,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-03"}',
     ],
     pictures: [],
-    hints: 0,
-    notices: 0,
+    notices: 5,
   },
   {
     path: "notebooks/ch15.ipynb",
@@ -166,8 +160,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["LIMIT_COMMAND NEEDS_WORK", "DENO_FLAGS NEEDS_WORK", "BWRAP_COMMAND NEEDS_WORK"],
     pictures: [],
-    hints: 0,
-    notices: 2,
+    notices: 7,
   },
   {
     path: "solutions/ch15.ipynb",
@@ -175,8 +168,7 @@ const EDITIONS: Edition[] = [
     worked: true,
     lines: ['HOLDOUT_RESULT={"status":"PASSED","unit":"ch15"}', "LEFT_RUNNING 0"],
     pictures: [],
-    hints: 0,
-    notices: 0,
+    notices: 5,
   },
 ];
 
@@ -191,16 +183,17 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
   for (const cell of notebook.cells) {
     for (const result of cell.results) found.push(`cell ${cell.id} shows a value: Out ${result}`);
   }
+  const printed = [...notebook.lines, ...notebook.reports];
   for (const line of edition.lines) {
     const shown = typeof line === "string"
-      ? notebook.lines.includes(line)
-      : notebook.lines.some((printed) => line.test(printed));
+      ? printed.includes(line)
+      : printed.some((one) => line.test(one));
     if (!shown) found.push(`no line ${line}`);
   }
-  if (notebook.notices.length !== edition.notices) {
+  if (edition.notices !== undefined && notebook.notices.length !== edition.notices) {
     found.push(`${notebook.notices.length} notices, not ${edition.notices}: ${notebook.notices}`);
   }
-  const holdout = notebook.lines.some((line) => line.startsWith("HOLDOUT_RESULT="));
+  const holdout = printed.some((line) => line.startsWith("HOLDOUT_RESULT="));
   if (!edition.worked && holdout) found.push("a HOLDOUT_RESULT= line in a student edition");
   const grades = gradeTables(notebook);
   if (grades.length === 0) found.push("no grade table");
@@ -212,7 +205,7 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
     if (edition.worked && !statuses.every((status) => status === "✓ PASS")) {
       found.push(`"${table.caption}" rows not all ✓ PASS: ${statuses.join(", ")}`);
     }
-    if (!edition.worked && statuses.every((status) => status === "✓ PASS")) {
+    if (!edition.worked && !edition.mistaken && statuses.every((status) => status === "✓ PASS")) {
       found.push(`"${table.caption}" passes with the starter: ${statuses.join(", ")}`);
     }
     const escaped = table.rows.flatMap((row) => Object.values(row)).filter((cell) =>
@@ -230,27 +223,47 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
   return found;
 }
 
+/** How many hints (`<details>` with a ☞ summary) the edition's Markdown holds. */
+async function hintsIn(path: string): Promise<number> {
+  return (await Deno.readTextFile(`${root}${path}`)).split("<summary>☞").length - 1;
+}
+
 /**
- * Open `edition` in a new page, run all its cells, open its hints, save a
- * screenshot, and assert that the page shows what it must.
+ * Open `edition` in a new page, run all its cells, photograph each grade
+ * table with a failure, open its hints (each photographed open), save a
+ * screenshot of the whole, and assert that the page shows what it must.
  */
 async function runEdition(chromium: Chromium, server: LabServer, edition: Edition) {
   const page = await chromium.context.newPage();
+  const base = `${shots}${edition.shot.replace(/\.png$/, "")}`;
   try {
     await openNotebook(page, server.notebookUrl(edition.path));
     let result: Settled;
     let hints: { summary: string; open: boolean }[] = [];
+    let wide: string[] = [];
+    let failures: string[] = [];
     try {
       await restartAndRunAll(page);
       result = await settledProblems(page, (notebook) => problems(edition, notebook));
-      hints = await openHints(page);
+      wide = await tablesTooWide(page);
+      failures = await photographFailures(page, (i) => `${base}-failing-table-${i + 1}.png`);
+      // The hints a learner opens: photographed in the student editions, where they are read.
+      hints = await openHints(
+        page,
+        edition.worked ? undefined : (i) => `${base}-hint-${i + 1}.png`,
+      );
     } finally {
       await screenshotNotebook(page, `${shots}${edition.shot}`);
     }
     const found = [...result.problems];
     if (result.late.length > 0) found.push(`shown only after the cells ended: ${result.late}`);
-    if (hints.length !== edition.hints) {
-      found.push(`${hints.length} hints, not ${edition.hints}`);
+    for (const table of wide) found.push(`a table wider than the notebook: ${table}`);
+    if (edition.mistaken && failures.length === 0) {
+      found.push("no grade table with a failure to photograph");
+    }
+    const expectedHints = await hintsIn(edition.path);
+    if (hints.length !== expectedHints || expectedHints === 0) {
+      found.push(`${hints.length} hints, not ${expectedHints}`);
     }
     for (const hint of hints.filter((hint) => !hint.open)) {
       found.push(`the hint "${hint.summary}" did not open when clicked`);
@@ -314,6 +327,25 @@ Deno.test({
           `${edition.path}: ${edition.worked ? "every check passes" : "unfinished work is marked"}`,
           () => runEdition(chromium, server, edition),
         );
+      }
+      for (const unit of MISTAKEN_UNITS) {
+        const path = await mistakenCopy(unit);
+        try {
+          await t.step(
+            `${unit}, written with beginners' mistakes: each shows ✗ and what differs`,
+            () =>
+              runEdition(chromium, server, {
+                path,
+                shot: `${unit}-mistakes.png`,
+                worked: false,
+                mistaken: true,
+                lines: [],
+                pictures: [],
+              }),
+          );
+        } finally {
+          await Deno.remove(`${root}${path}`);
+        }
       }
       await t.step("a cell's last console.log lines show under it, 3 runs of 6 cells", async () => {
         const counts = await countInBrowser(chromium, server, "course", 3);

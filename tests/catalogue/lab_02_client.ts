@@ -74,6 +74,11 @@ const SERVER_LINK = catalogue("ServerLink", {
     "    if (this.#closing === undefined) this.#closing = this.#end();",
   ]],
 }, {
+  // The seed's pitfall: stderr read only once the server has exited, so a chatty server blocks.
+  "stderr read only after the server exited": [
+    ["    this.#stderrShown = this.#showStderr();", "    this.#stderrShown = Promise.resolve();"],
+    ["    await this.#stderrShown;\n", "    await this.#showStderr();\n"],
+  ],
   // The pipe is read, but what it says goes nowhere.
   "stderr never shown": [["      for (const line of lines) this.log(`[server] ${line}`);", ""]],
   "stderr shown without its mark": [["this.log(`[server] ${line}`);", "this.log(line);"]],
@@ -135,6 +140,15 @@ const RPC_LINK = catalogue("RpcLink", {
     ],
   ],
 }, {
+  // Over a ServerLink that reads stderr only once close() begins: its own table cannot tell, a
+  // request to a chatty server can (the server blocks on its full stderr and never answers).
+  "over a ServerLink that reads stderr only once close() begins": [
+    ["    this.#stderrShown = this.#showStderr();", "    this.#stderrShown = Promise.resolve();"],
+    [
+      "    await this.stdin.close().catch(() => {}); // a server that has exited has no stdin to close",
+      "    this.#stderrShown = this.#showStderr();\n    await this.stdin.close().catch(() => {});",
+    ],
+  ],
   "ids from 1": [["  #nextId = 0;", "  #nextId = 1;"]],
   "no params when there are none": [[
     '    await this.#send({ jsonrpc: "2.0", id, method, params });',

@@ -33,7 +33,13 @@ export interface Submission {
   unit: string;
   code?: { kind: "notebook" | "module"; path: string };
   evidence?: { path: string; value: Record<string, unknown> };
+  /** Lab 02's saved files, by name, where the learner's work holds them (`work/lab-02/`). */
+  files?: Partial<Record<Lab02File, string>>;
 }
+
+/** The files Lab 02 saves that the grader checks, as `work/lab-02/NAME`. */
+const LAB_02_FILES = { "transcript.txt": "transcript", "results.json": "results" } as const;
+type Lab02File = (typeof LAB_02_FILES)[keyof typeof LAB_02_FILES];
 
 /** One learner: what the report calls them (their folder, or their file) and their work. */
 export interface Learner {
@@ -140,8 +146,12 @@ async function learnerFrom(
       problems.push({ path: file, problem: read.problem });
       continue;
     }
-    const submission = byUnit.get(read.unit) ?? { unit: read.unit };
+    const submission: Submission = byUnit.get(read.unit) ?? { unit: read.unit };
     byUnit.set(read.unit, submission);
+    if ("file" in read) {
+      (submission.files ??= {})[read.file[0]] = read.file[1];
+      continue;
+    }
     if ("code" in read) {
       if (submission.code === undefined) submission.code = read.code;
       else {
@@ -205,6 +215,7 @@ function preferred(unit: string, first: string, second: string): string | undefi
 type Read =
   | { unit: string; code: NonNullable<Submission["code"]> }
   | { unit: string; evidence: NonNullable<Submission["evidence"]> }
+  | { unit: string; file: [Lab02File, string] }
   | { problem: string };
 
 /**
@@ -217,6 +228,12 @@ async function readFile(
   unitOverride: string | undefined,
   named: boolean,
 ): Promise<Read | undefined> {
+  const lab02 = LAB_02_FILES[basename(path) as keyof typeof LAB_02_FILES];
+  if (lab02 !== undefined && basename(dirname(path)) === "lab-02") {
+    return unitOverride === undefined || unitOverride === "lab-02"
+      ? { unit: "lab-02", file: [lab02, path] }
+      : undefined;
+  }
   const extension = extensionOf(path);
   if (![".json", ".ipynb", ".ts"].includes(extension)) {
     return named

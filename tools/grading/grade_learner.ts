@@ -6,10 +6,12 @@
  * @module
  */
 
-import type { Learner } from "./collect.ts";
+import type { Learner, Submission } from "./collect.ts";
+import { type FileCheck, lab02FileChecks } from "../../lib/course/lab_02_files.ts";
+import { REFERENCE_TRANSCRIPT } from "../../lib/course/transcript_check.ts";
 import { runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
-import { type Results, scoreSubmission } from "./score.ts";
+import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 
 /**
@@ -49,6 +51,7 @@ export async function gradeLearner(
     await using scratch = await makeScratch(withCode, UNITS);
     ran = await runSandbox(scratch, jobs.filter((job) => scratch.modules.has(job.unit)), options);
   }
+  const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
   return learner.submissions.map((submission, index) => {
     const codeCame = submission.code !== undefined;
     const cases = codeCame
@@ -70,5 +73,47 @@ export async function gradeLearner(
       codeCame,
       evidence: submission.evidence?.value,
     });
-  });
+  }).map((results, index) => withFileChecks(results, fileChecks[index]));
+}
+
+/**
+ * `results` with a test for each of Lab 02's saved files, when the learner's
+ * work holds them (`work/lab-02/`): the transcript, and results.json against it.
+ */
+function withFileChecks(results: Results, checks: FileCheck[] | undefined): Results {
+  if (checks === undefined) return results;
+  const tests: TestResult[] = checks.map((check) => ({
+    name: `lab-02 files: ${
+      check.name === "transcript"
+        ? "transcript.txt is the canonical flow, its lines sent the reference's"
+        : "results.json is valid and agrees with the transcript"
+    }`,
+    score: check.passed ? 1 : 0,
+    max_score: 1,
+    status: check.passed ? "passed" : "failed",
+    output: check.passed ? "" : check.problems.join("\n"),
+    visibility: "visible",
+  }));
+  return {
+    ...results,
+    score: results.score + tests.reduce((sum, test) => sum + test.score, 0),
+    max_score: results.max_score + tests.length,
+    tests: [...results.tests, ...tests],
+  };
+}
+
+/** Lab 02's saved files checked, for a submission whose work holds them. */
+async function checkFiles(submission: Submission): Promise<FileCheck[] | undefined> {
+  if (submission.unit !== "lab-02" || submission.files === undefined) return undefined;
+  const read = (path: string | undefined) =>
+    path === undefined
+      ? Promise.resolve(undefined)
+      : Deno.readTextFile(path).catch(() => undefined);
+  return await lab02FileChecks(
+    {
+      transcript: await read(submission.files.transcript),
+      results: await read(submission.files.results),
+    },
+    await Deno.readTextFile(REFERENCE_TRANSCRIPT),
+  );
 }

@@ -1,7 +1,8 @@
 /**
- * Lab 01's server as a process: the learner's cells, taken from the saved
- * notebook exactly as the autograder takes them, written to a module under
- * the work folder, with a last line that serves stdio when the module is run.
+ * Lab 01's server as a process, and Lab 02's client as a module: the
+ * learner's cells, taken from the saved notebook exactly as the autograder
+ * takes them, written to a module under the work folder (the server's with a
+ * last line that serves stdio when the module is run).
  * Before the module is trusted, its functions are run on the visible cases
  * beside the ones the kernel holds: a notebook saved before the last edit is
  * refused, with a message saying so.
@@ -19,6 +20,8 @@ import { learnerServerCommand } from "../../lib/course/course.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { sha256Hex } from "../../lib/course/manifest.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
+import { CASES } from "../../cases/lab_02.ts";
+import { drive as driveClient } from "./drivers/lab_02_client.ts";
 
 /** The module Lab 01 writes, and how to start it. */
 export interface LearnerServer {
@@ -111,6 +114,99 @@ export async function writeLearnerServer(
     notebook,
     command: learnerServerCommand(path),
     sha256: await sha256Hex(new TextEncoder().encode(source)),
+  };
+}
+
+/** Lab 02's client as a module. */
+export interface LearnerClient {
+  /** The module's path. */
+  path: string;
+  /** The notebook its cells came from. */
+  notebook: string;
+  /** The module's SHA-256, in hex. */
+  sha256: string;
+  /** The module's own `McpClient`, the class the lab's demo runs. */
+  McpClient: new (...args: never[]) => unknown;
+}
+
+/** Options for {@linkcode writeLearnerClient}. */
+export interface LearnerClientOptions {
+  /** The `McpClient` class the kernel holds, to compare with the saved one. */
+  running: unknown;
+  /** The notebook to read. @default {the one the kernel runs, or the newest of the unit's here} */
+  notebook?: string;
+}
+
+/** The parts of Lab 02 that are the client (its tests go elsewhere). */
+const CLIENT_PARTS = [
+  "correlate",
+  "unwrap",
+  "ServerLink",
+  "RpcLink",
+  "HandshakeClient",
+  "ListingClient",
+  "McpClient",
+];
+
+/**
+ * Write Lab 02's client, the learner's cells from `correlate` to
+ * `McpClient` taken from the saved notebook as the autograder takes them,
+ * to `mcp_client.mts` in `folder`, exporting `McpClient`; import it, and
+ * return its class. Throws {@linkcode StaleNotebookError} when the saved
+ * `McpClient` does not behave like the running one on the visible cases.
+ *
+ * @example From the worked edition: refused beside a client that does nothing, then taken
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileURLToPath, pathToFileURL } from "node:url";
+ *
+ * const notebook = fileURLToPath(new URL("../../solutions/lab-02.ipynb", import.meta.url));
+ * const folder = await Deno.makeTempDir();
+ * const first = await writeLearnerClient(pathToFileURL(`${folder}/a/`), {
+ *   notebook,
+ *   running: class Idle {},
+ * }).catch((error) => error);
+ * assert.equal(first.name, "StaleNotebookError");
+ * const { McpClient } = await import(pathToFileURL(`${folder}/a/mcp_client.mts`).href);
+ * const taken = await writeLearnerClient(pathToFileURL(`${folder}/b/`), { notebook, running: McpClient });
+ * assert.equal(taken.McpClient.name, "McpClient");
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function writeLearnerClient(
+  folder: URL,
+  options: LearnerClientOptions,
+): Promise<LearnerClient> {
+  const spec = UNITS.get("lab-02")!;
+  const notebook = options.notebook ?? await findNotebook(spec.unit);
+  const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
+  const client = {
+    ...spec,
+    functions: spec.functions.filter((fn) => CLIENT_PARTS.includes(fn.name)),
+  };
+  const source = learnerModule(parsed, client, { lib: LIB }) + "export { McpClient };\n";
+  await Deno.mkdir(folder, { recursive: true });
+  const url = new URL("mcp_client.mts", folder);
+  await Deno.writeTextFile(url, source);
+  const saved = await import(`${url.href}?written=${Date.now()}`);
+  const McpClient = saved.McpClient;
+  for (const testCase of CASES.McpClient) {
+    const observe = (Class: unknown) =>
+      driveClient(Class, structuredClone(testCase.args), { graded: {} }).catch((error) =>
+        `threw ${error instanceof Error ? error.name : typeof error}`
+      );
+    if (!isDeepStrictEqual(await observe(McpClient), await observe(options.running))) {
+      throw new StaleNotebookError(
+        `The saved ${basename(notebook)} does not hold the McpClient this kernel runs ` +
+          `(they differ on "${testCase.label}"): save the notebook, then run this cell again.`,
+      );
+    }
+  }
+  return {
+    path: fileURLToPath(url),
+    notebook,
+    sha256: await sha256Hex(new TextEncoder().encode(source)),
+    McpClient,
   };
 }
 

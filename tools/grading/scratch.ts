@@ -173,7 +173,10 @@ export function learnerModule(
       JSON.stringify(file.startsWith("node:") ? file : lib + file)
     };`
   );
-  const ids = [...spec.functions.map((fn) => fn.cell), ...spec.supportCells ?? []];
+  const ids = [
+    ...spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]),
+    ...spec.supportCells ?? [],
+  ];
   const cells = [...new Set(ids)].map((id) => {
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     return cell === undefined ? `// (no cell ${id})` : `// cell ${id}\n${sourceOf(cell)}`;

@@ -20,6 +20,12 @@ export interface GradedFunction {
   name: string;
   /** The id of the notebook cell that holds it. */
   cell: string;
+  /**
+   * Cells that hold the later steps of it, which it calls (Lab 01's
+   * `handleMessage`, written in three steps): taken with it, and their worked
+   * code mutated as its own. @default {[]}
+   */
+  parts?: readonly string[];
   /** Turns a returned value into the form the expected values are written in. */
   normalize?: (value: unknown) => unknown;
   /** Whether it must print nothing on stdout (a stdio server's dispatcher); printing fails a case. */

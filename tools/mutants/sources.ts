@@ -59,9 +59,10 @@ export async function workedNotebooks(folder: URL = SOLUTIONS): Promise<Map<stri
 
 /**
  * `spec`'s graded cells from its worked `notebook`, as one module, and the
- * lines of each graded function's worked code in it. A cell holding several
- * graded functions gives each solution block to the nearest graded function
- * declared at the start of a line above it. Throws when a graded function
+ * lines of each graded function's worked code in it (in its later steps'
+ * cells too). A cell holding several graded functions gives each solution
+ * block to the nearest graded function declared at the start of a line above
+ * it. Throws when a graded function
  * has no cell or no worked code: there would be nothing to mutate.
  *
  * @example
@@ -92,8 +93,13 @@ export function solutionModule(spec: UnitSpec, notebook: Notebook): SolutionModu
   const text = learnerModule(notebook, spec);
   const lines: SolutionLines[] = [];
   let from = 0;
-  for (const id of new Set(spec.functions.map((fn) => fn.cell))) {
-    const names = spec.functions.filter((fn) => fn.cell === id).map((fn) => fn.name);
+  const cells = spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]);
+  for (const id of new Set(cells)) {
+    // A cell's own functions, or the function whose later steps it holds.
+    const declared = spec.functions.filter((fn) => fn.cell === id).map((fn) => fn.name);
+    const names = declared.length > 0
+      ? declared
+      : spec.functions.filter((fn) => fn.parts?.includes(id)).map((fn) => fn.name);
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     if (cell === undefined) throw new Error(`unit ${spec.unit}: no code cell ${id}`);
     const source = sourceOf(cell);

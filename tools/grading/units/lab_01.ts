@@ -18,14 +18,17 @@ export const LAB_01: UnitSpec = {
     {
       name: "handleMessage",
       cell: "handle-message",
+      // Its second and third steps, which it calls.
+      parts: ["answer-request", "answer-tools"],
       normalize: replyShape,
       // Its replies are a stdio server's stdout: a log line there breaks every client.
       quiet: true,
       cases: CASES.handleMessage,
     },
   ],
-  // The stdio loop: the notebook runs it as a process, and four clients judge it there.
-  supportCells: ["serve-stdio"],
+  // The reply helpers the notebook gives; and the stdio loop: the notebook runs it as a process,
+  // and four clients judge it there.
+  supportCells: ["reply-helpers", "serve-stdio"],
   // The submission records each grade table's rows: { case, status }.
   claims(submission) {
     const tables = isObject(submission.cases) ? submission.cases : {};

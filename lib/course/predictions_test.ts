@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { Predictions, predictionsFor } from "./predictions.ts";
+
+const questions = {
+  calls: { ask: "How many calls?" },
+  tools: { ask: "Which tools?", compare: "unordered" as const },
+  reply: { ask: "Which reply?", compare: "json" as const },
+  outcome: { ask: "How does it end?" },
+};
+
+Deno.test("each prediction is checked against what happened, and kept for the evidence", async () => {
+  const predictions = new Predictions(questions);
+  await predictions.record({
+    calls: 0,
+    tools: ["word_count", "place_purchase"],
+    reply: '{ "id": "7", "jsonrpc": "2.0", "result": {} }',
+    outcome: " protocolerror ",
+  });
+  await predictions.reveal("calls", 1);
+  await predictions.reveal("tools", ["place_purchase", "word_count"]);
+  await predictions.reveal("reply", '{"jsonrpc":"2.0","id":"7","result":{}}');
+  await predictions.reveal("outcome", "ProtocolError");
+  assert.deepEqual(predictions.list().map(({ name, matched }) => [name, matched]), [
+    ["calls", false],
+    ["tools", true],
+    ["reply", true],
+    ["outcome", true],
+  ]);
+});
+
+Deno.test("a prediction not written, or a step not run, is null, never a match", async () => {
+  const predictions = new Predictions(questions);
+  await predictions.record({ calls: undefined, tools: ["a"] });
+  await predictions.reveal("calls", 0);
+  assert.deepEqual(predictions.list().slice(0, 2), [
+    { name: "calls", predicted: null, observed: 0, matched: null },
+    { name: "tools", predicted: ["a"], observed: null, matched: null },
+  ]);
+});
+
+Deno.test("a prediction written after its reveal does not replace the one made before", async () => {
+  const predictions = new Predictions(questions);
+  await predictions.record({ calls: 3 });
+  await predictions.reveal("calls", 0);
+  await predictions.record({ calls: 0 });
+  assert.deepEqual(predictions.list()[0], {
+    name: "calls",
+    predicted: 3,
+    observed: 0,
+    matched: false,
+  });
+});
+
+Deno.test("the same unit's predictions survive the cell that asks them being run again", async () => {
+  const first = predictionsFor("unit-test", questions);
+  await first.record({ calls: 2 });
+  assert.equal(predictionsFor("unit-test", questions).list()[0].predicted, 2);
+});
+
+Deno.test("a name that is not a question is refused", async () => {
+  const predictions = new Predictions(questions);
+  await assert.rejects(predictions.record({ call: 1 }), /No question named call/);
+  await assert.rejects(predictions.reveal("call", 1), TypeError);
+});

@@ -1,0 +1,67 @@
+/**
+ * Steps that know their state: a step that needs the learner's work grades
+ * that work again when it runs, rather than trusting a flag an earlier cell
+ * set (the learner may have fixed a function since, or broken it). When the
+ * work does not pass yet, the step says so (↷), naming what it waits for and
+ * the exact cell to finish.
+ *
+ * @module
+ */
+
+import { notice } from "../notebook/display.ts";
+import { type GradeRow, verdict } from "../grading/grading.ts";
+
+/** What a step needs: a piece of the learner's work, graded now. */
+export interface Need {
+  /** What it is, such as `answerFor`. */
+  name: string;
+  /** Where the learner writes it, such as `the ✏️ cell of section 1`. */
+  cell: string;
+  /** Grade it now: its rows, as its table shows them. */
+  grade: () => readonly GradeRow[] | Promise<readonly GradeRow[]>;
+}
+
+/**
+ * Grade each need now, and resolve with whether every one passes. When one
+ * does not, show a ↷ notice saying that `step` waits, for what, and where to
+ * finish it; a need whose grading throws counts as not passing, with the
+ * error's message.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gradeCases } from "../grading/grading.ts";
+ *
+ * const double = (n: number) => n * 3;
+ * const ok = await ready("The next step", [{
+ *   name: "double",
+ *   cell: "the ✏️ cell above",
+ *   grade: () => gradeCases(double, [{ label: "two", args: [2], expected: 4 }]),
+ * }]);
+ * assert.equal(ok, false);
+ * ```
+ */
+export async function ready(step: string, needs: readonly Need[]): Promise<boolean> {
+  const waiting: string[] = [];
+  for (const need of needs) {
+    let state: string;
+    try {
+      const rows = await need.grade();
+      if (verdict(rows) === "PASSED") continue;
+      const passed = rows.filter((row) => row.status === "PASS").length;
+      state = rows.every((row) => row.status === "UNFINISHED")
+        ? "not written yet"
+        : `${passed} of ${rows.length} cases pass`;
+    } catch (error) {
+      state = `its grading failed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    waiting.push(`${need.name} (${state}, in ${need.cell})`);
+  }
+  if (waiting.length === 0) return true;
+  const them = waiting.length === 1 ? "it, run its cell" : "them, run their cells";
+  await notice(
+    "skipped",
+    `${step} waits for ${waiting.join(" and ")}. Finish ${them}, then run this cell again.`,
+  );
+  return false;
+}

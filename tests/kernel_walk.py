@@ -1,0 +1,74 @@
+# A learner's walk through one unit, cell by cell, in one session of the real
+# Deno kernel (nbclient, from the course's virtual environment), driven by
+# tests/learner_walk_test.ts. The plan comes as JSON on stdin:
+#   {"student": PATH, "worked": PATH, "env": {...}, "timeout": SECONDS}
+# 1. run the untouched student copy (at PATH, in its own folder) top to bottom;
+# 2. write the exercises: each cell the learner writes in takes the worked
+#    edition's source; save the notebook (as JupyterLab would), and run just
+#    those cells;
+# 3. run again, in order, each cell that said in step 1 that it was waiting (↷).
+# It prints one JSON report: for each step, each cell run, with its id, its
+# text outputs and its errors.
+
+import json
+import re
+import sys
+
+import nbformat
+from nbclient import NotebookClient
+
+plan = json.load(sys.stdin)
+student = nbformat.read(plan["student"], as_version=4)
+worked = {cell.id: cell for cell in nbformat.read(plan["worked"], as_version=4).cells}
+
+
+def learners(cell):
+    """Whether a worked cell holds a learner's part: a solution beyond the edition's name."""
+    if cell.cell_type != "code":
+        return False
+    parts = cell.source.split("// BEGIN SOLUTION")[1:]
+    solutions = [part.split("// END SOLUTION")[0].strip() for part in parts]
+    return any(not re.fullmatch(r'const EDITION = "instructor";', s) for s in solutions)
+
+
+def seen(cell):
+    """A cell's outputs as the report gives them: the text, and the errors."""
+    text, errors = [], []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            text.append(output.text)
+        elif output.output_type == "error":
+            errors.append(f"{output.ename}: {output.evalue}")
+        else:
+            text.append(output.get("data", {}).get("text/plain", ""))
+    return {"id": cell.id, "text": "".join(text), "errors": errors}
+
+
+folder = plan["student"].rsplit("/", 1)[0]
+client = NotebookClient(
+    student,
+    timeout=plan.get("timeout", 300),
+    kernel_name="deno",
+    allow_errors=True,
+    resources={"metadata": {"path": folder}},
+)
+report = {"all": [], "exercises": [], "waiting": []}
+with client.setup_kernel(env=plan["env"]):
+    cells = list(enumerate(student.cells))
+    for index, cell in cells:
+        if cell.cell_type == "code":
+            client.execute_cell(cell, index)
+            report["all"].append(seen(cell))
+    waited = [cell.id for cell in student.cells if "↷" in seen(cell)["text"]]
+    exercises = [i for i, cell in cells if cell.id in worked and learners(worked[cell.id])]
+    for index in exercises:
+        student.cells[index].source = worked[student.cells[index].id].source
+    nbformat.write(student, plan["student"])
+    for index in exercises:
+        client.execute_cell(student.cells[index], index)
+        report["exercises"].append(seen(student.cells[index]))
+    for index, cell in cells:
+        if cell.id in waited:
+            client.execute_cell(cell, index)
+            report["waiting"].append(seen(cell))
+print(json.dumps(report))

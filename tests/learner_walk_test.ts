@@ -1,0 +1,93 @@
+// A learner's walk through every unit, through the real Deno kernel in one
+// session (tests/kernel_walk.py, nbclient from the course's virtual
+// environment), from a learner's copy in a course folder whose path has a
+// space: the untouched student copy runs top to bottom without an error; the
+// exercises are written (the worked edition's cells) and just those cells are
+// run; then each cell that said it was waiting (↷) is run again, and none of
+// them still waits, fails, or says UNEXPECTED. Steps know their state: none
+// trusts a flag an earlier cell set, and a playground a step needs is made
+// again.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { VENV } from "../tools/jupyter/jupyter.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
+const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "ch15", "lab-03"];
+
+interface Seen {
+  id: string;
+  text: string;
+  errors: string[];
+}
+interface Walk {
+  all: Seen[];
+  exercises: Seen[];
+  waiting: Seen[];
+}
+
+/** A course folder with a space in its path: the course's folders linked, and an empty work/. */
+async function course(): Promise<string> {
+  const folder = await Deno.makeTempDir({ prefix: "course walk " });
+  for (const name of ["lib", "cases", "servers", "schemas", "tools", "deno.json", "deno.lock"]) {
+    await Deno.symlink(`${root}${name}`, `${folder}/${name}`);
+  }
+  await Deno.mkdir(`${folder}/work`);
+  return folder;
+}
+
+async function walk(unit: string): Promise<Walk> {
+  const folder = await course();
+  const copy = `${folder}/work/${unit}.ipynb`;
+  await Deno.copyFile(`${root}notebooks/${unit}.ipynb`, copy);
+  try {
+    const child = new Deno.Command(`${VENV}bin/python`, {
+      args: [`${root}tests/kernel_walk.py`],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(JSON.stringify({
+      student: copy,
+      worked: `${root}solutions/${unit}.ipynb`,
+      timeout: 300,
+      env: {
+        ...Deno.env.toObject(),
+        NO_COLOR: "1",
+        COURSE_WORK: `${folder}/work`,
+        // As JupyterLab names the notebook a kernel runs: Lab 01 and Lab 02 read it when saved.
+        JPY_SESSION_NAME: copy,
+      },
+    })));
+    await writer.close();
+    const { code, stdout, stderr } = await child.output();
+    const said = new TextDecoder().decode(stderr).trim().split("\n").slice(-10).join("\n");
+    assert.equal(code, 0, `the walk through ${unit} did not end: ${said}`);
+    return JSON.parse(new TextDecoder().decode(stdout));
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+}
+
+for (const unit of UNITS) {
+  Deno.test({
+    name:
+      `${unit}: after the exercises are written, every step that waited runs, and none waits, fails or is UNEXPECTED`,
+    ignore: !installed,
+    async fn() {
+      const { all, exercises, waiting } = await walk(unit);
+      const failed = (cells: Seen[]) =>
+        cells.filter((cell) => cell.errors.length > 0).map((cell) => `${cell.id}: ${cell.errors}`);
+      assert.deepEqual(failed(all), [], "the untouched student copy runs without an error");
+      assert.ok(exercises.length >= 3, `${unit}: ${exercises.length} exercise cells`);
+      assert.deepEqual(failed(exercises), [], "the exercises, written, run without an error");
+      assert.ok(waiting.length >= 1, `${unit}: no step said it was waiting`);
+      const still = waiting.filter((cell) =>
+        cell.errors.length > 0 || cell.text.includes("↷") || cell.text.includes("UNEXPECTED")
+      ).map((cell) => `${cell.id}:\n${cell.text}${cell.errors.join("\n")}`);
+      assert.deepEqual(still, [], `${unit}: steps that still wait, fail, or say UNEXPECTED`);
+    },
+  });
+}
