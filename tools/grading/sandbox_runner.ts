@@ -226,13 +226,15 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
       for (const name of realm.reached) reached.add(name);
       if (!("returned" in reply)) return { ...reply, reached: [...reached] };
       statuses[variant] = reply.returned;
-      if (reply.timed) return { returned: { ...statuses }, timed: true, reached: [...reached] };
+      if (reply.timed) {
+        return { returned: { ...statuses }, after: args, timed: true, reached: [...reached] };
+      }
     } finally {
       stop();
       realm.end();
     }
   }
-  return { returned: statuses, reached: [...reached] };
+  return { returned: statuses, after: args, reached: [...reached] };
 }
 
 /** A worker's reply as the runner reports it: the reply itself, or the problem. */

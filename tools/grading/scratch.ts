@@ -184,14 +184,22 @@ export function libraryCopies(specs: readonly UnitSpec[]): Map<string, string[]>
   return wired;
 }
 
-/** The ids of the cells of `unit`'s student edition: any other cell of a learner's is one they added. */
+/**
+ * The ids of the course's own cells of `unit`, in its student edition and,
+ * where this copy has it, its worked one: any other cell of a learner's is
+ * one they added.
+ */
 async function courseCells(unit: string): Promise<Set<string> | undefined> {
-  try {
-    const path = new URL(`notebooks/${unit}.ipynb`, ROOT);
-    return new Set(parseNotebook(await Deno.readTextFile(path), unit).cells.map((cell) => cell.id));
-  } catch {
-    return undefined;
+  const ids = new Set<string>();
+  for (const folder of ["notebooks", "solutions"]) {
+    try {
+      const path = new URL(`${folder}/${unit}.ipynb`, ROOT);
+      for (const cell of parseNotebook(await Deno.readTextFile(path), unit).cells) ids.add(cell.id);
+    } catch {
+      // This copy of the course does not have it.
+    }
   }
+  return ids.size === 0 ? undefined : ids;
 }
 
 /** Options for {@linkcode learnerModule}. */
