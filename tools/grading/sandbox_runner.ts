@@ -198,7 +198,10 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
   const { fault } = (args[0] ?? {}) as { fault?: never };
   const statuses: Record<string, unknown> = {};
   const reached = new Set<string>();
-  for (const variant of fault === undefined ? ["correct"] : ["correct", "faulty"]) {
+  // In a random order: which run comes first tells a test nothing either.
+  const variants = fault === undefined ? ["correct"] : ["correct", "faulty"];
+  if (Math.random() < 0.5) variants.reverse();
+  for (const variant of variants) {
     const { port1, port2 } = new MessageChannel();
     const faultHere = variant === "faulty" ? fault : undefined;
     let stop: () => void;

@@ -5,7 +5,7 @@
 // is run against a server that lives in the sandbox's main thread; a named
 // test against a client that lives there too (or, without the instructors'
 // client, in another realm of its own). This realm cannot talk to another but
-// through its thread's port: it has no BroadcastChannel and no Worker.
+// through its thread's port: it has no BroadcastChannel, no Worker and no storage.
 
 /// <reference lib="deno.worker" />
 
@@ -15,7 +15,16 @@ import { threwOutcome } from "../../lib/grading/grading.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
 const post = self.postMessage.bind(self);
-for (const name of ["BroadcastChannel", "Worker", "SharedWorker"]) {
+for (
+  const name of [
+    "BroadcastChannel",
+    "Worker",
+    "SharedWorker",
+    "caches",
+    "localStorage",
+    "sessionStorage",
+  ]
+) {
   Reflect.deleteProperty(globalThis, name);
 }
 
