@@ -345,27 +345,33 @@ ${NAMED.map((name) => `async function ${name}() {}`).join("\n")}
 });
 
 Deno.test("no reference solution reaches the learner's realm: a cell that looks for one finds nothing to show", async () => {
-  // Every message the realm receives, and every module it can import, searched for the worked client.
+  // Every message the realm receives is searched for the worked client, and any found is put
+  // into what the realm reports, where a visible case's "observed" would show it.
   const snoop = `
 const seen = [];
-const realOnMessage = () => globalThis.onmessage;
 queueMicrotask(() => {
-  const handler = realOnMessage();
+  const handler = globalThis.onmessage;
   globalThis.onmessage = (event) => {
-    seen.push(JSON.stringify(event.data, (key, value) => typeof value === "bigint" ? String(value) : value));
+    try { seen.push(JSON.stringify(event.data)); } catch {}
     return handler?.(event);
   };
 });
-function correlate(requestId, reply) {
-  const found = seen.find((text) => text.includes("ListingClient")) ?? "";
-  if (found !== "") return found.slice(found.indexOf("class McpClient"), found.indexOf("class McpClient") + 150);
-  if (reply.id !== requestId) throw new ProtocolError("wrong id");
-  if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
-  return reply.result;
-}`;
-  const folder = await tree({
-    "mallory/lab-02.ipynb": await notebookWith("lab-02.ipynb", { correlate: snoop }),
-  });
+const realPost = globalThis.postMessage.bind(globalThis);
+globalThis.postMessage = (message, ...rest) => {
+  const found = seen.find((text) => text.includes("ListingClient"));
+  if (found && message && typeof message === "object") {
+    const at = found.indexOf("class McpClient");
+    const leak = found.slice(at, at + 120);
+    if (message.reply) message = { reply: { ...message.reply, returned: leak } };
+    else if ("returned" in message) message = { ...message, returned: { correct: leak } };
+  }
+  return realPost(message, ...rest);
+};
+`;
+  const nb = JSON.parse(await worked("lab-02.ipynb"));
+  const cell = nb.cells.find((c: { id: string }) => c.id === "named-tests");
+  cell.source = snoop + [cell.source].flat().join("");
+  const folder = await tree({ "mallory/lab-02.ipynb": JSON.stringify(nb) });
   const { out, list } = await grade(folder);
   assert.doesNotMatch(out, /extends ListingClient/);
   assert.doesNotMatch(JSON.stringify(list), /extends ListingClient/);
@@ -380,14 +386,14 @@ export function answerFor(requestId, message) {
   return message.result;
 }
 export function authorize(name, catalog, allowed) {
-  return JSON.stringify(globalThis.kept);
+  return JSON.stringify(globalThis.kept.slice(-3));
 }
 `;
   const folder = await tree({ "mallory/ch14-a.ts": thief });
   const { out, list } = await grade(folder);
-  const shown = out + JSON.stringify(list);
-  // The hidden cases' error response: code -32700, "Parse error".
-  assert.doesNotMatch(shown, /Parse error|-32700/);
+  const shown = out + list.flatMap((r) => r.tests.map((t) => t.output)).join("\n");
+  // Only hidden cases call answerFor with the id 0, or the string "0".
+  assert.doesNotMatch(shown, /\[0,\{"jsonrpc"|\["0",/);
 });
 
 Deno.test("a graded function that reaches the library's own copy of itself scores 0 for it, saying why", async () => {

@@ -51,7 +51,7 @@ export interface UnitJob {
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The CPU time one case (or one load of the learner's module) may use. @default {2000} */
+  /** The CPU time one case (or one load of the learner's module) may use. @default {1000} */
   caseCpuMs?: number;
   /** The wall-clock time after which a case that is still waiting has timed out. @default {20000} */
   caseWallMs?: number;
@@ -106,18 +106,19 @@ export async function runSandbox(
       )
     );
     if (cases.length === 0) continue;
-    let replies = await runPhase(scratch, cases, options, false);
-    // A case a time limit decided is run again, alone, with the rest of its function.
-    const timed = new Set(
-      cases.filter((c) => replies.get(keyOf(c))?.timed).map((c) => `${c.job.unit}\n${c.fn.name}`),
-    );
-    const again = cases.filter((c) => timed.has(`${c.job.unit}\n${c.fn.name}`));
-    if (again.length > 0) {
-      const alone = await runPhase(scratch, again, options, true);
-      replies = new Map([...replies, ...alone]);
-    }
+    const shared = await runPhase(scratch, cases, options, false);
+    const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
+    // What a time limit decided is run again alone: a case that ran out of time (and the
+    // cases of its function after it), and a case that failed while a step was still waiting.
+    const again = cases.filter((c) => {
+      const reply = shared.get(keyOf(c))!;
+      return reply.deferred === true ||
+        (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
+    });
+    const alone = again.length > 0 ? await runPhase(scratch, again, options, true) : new Map();
     for (const c of cases) {
-      results.set(keyOf(c), judged(c, replies.get(keyOf(c)) ?? { problem: "not run" }));
+      const reply = alone.get(keyOf(c));
+      results.set(keyOf(c), reply === undefined ? judgedHere.get(keyOf(c))! : judged(c, reply));
     }
   }
   return jobs.flatMap((job) =>
@@ -138,8 +139,11 @@ const keyOf = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}\n${c.index}`;
 
 /**
  * Run `cases` (all visible, or all hidden) to a reply each, in as many
- * processes as it takes: a process that stops (a time-out, memory, output)
- * costs the case it was running, and a new one goes on with the rest.
+ * processes as it takes: a process that stops costs the case it was
+ * running, and a new one goes on with the rest. When a case runs out of
+ * time, the rest of its function is left (`deferred`) to be run again alone;
+ * run `alone`, a case that runs out of time fails, and so do the rest of its
+ * function's cases, untried.
  */
 async function runPhase(
   scratch: Scratch,
@@ -149,11 +153,19 @@ async function runPhase(
 ): Promise<Map<string, Reply>> {
   const replies = new Map<string, Reply>();
   const stops = new Map<string, number>();
+  const outOfTime = new Set<string>();
   const fnKey = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}`;
   while (true) {
     const left = cases.filter((c) => !replies.has(keyOf(c)));
     for (const c of left) {
-      if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
+      if (outOfTime.has(fnKey(c))) {
+        replies.set(
+          keyOf(c),
+          alone
+            ? { problem: "not tried: a case before it ran out of time, alone" }
+            : { problem: "left to be run again alone", deferred: true },
+        );
+      } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
         replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
       }
     }
@@ -173,12 +185,16 @@ async function runPhase(
     if (inFlight !== undefined) {
       replies.set(keyOf(inFlight), { problem: run.stopped, timed: run.timedOut });
     }
-    const stopped = inFlight ??
-      pending.find((c) => {
-        const reply = replies.get(keyOf(c));
-        return reply?.timed && "problem" in reply;
-      });
-    if (stopped !== undefined) stops.set(fnKey(stopped), (stops.get(fnKey(stopped)) ?? 0) + 1);
+    for (const c of pending) {
+      const reply = replies.get(keyOf(c));
+      if (reply?.timed && "problem" in reply) {
+        outOfTime.add(fnKey(c));
+        if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
+      }
+    }
+    if (inFlight !== undefined && !run.timedOut) {
+      stops.set(fnKey(inFlight), (stops.get(fnKey(inFlight)) ?? 0) + 1);
+    }
     if (run.replies.size === 0 && inFlight === undefined) {
       // The process reported nothing at all: nothing would go better a second time.
       for (const c of pending) replies.set(keyOf(c), { problem: run.stopped });
@@ -252,7 +268,7 @@ async function runProcess(
   const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
-    cpuMs: options.caseCpuMs ?? 2000,
+    cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 20_000,
     reference: cases.some((c) => c.fn.withReference)
       ? scratch.references.get(cases.find((c) => c.fn.withReference)!.job.unit)

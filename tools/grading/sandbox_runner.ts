@@ -57,6 +57,8 @@ export type Reply = Record<string, unknown> & {
   reached?: string[];
   /** Whether a time limit decided it: the grader runs such a case again, alone. */
   timed?: boolean;
+  /** Set by the grader: left to be run again alone. */
+  deferred?: boolean;
 };
 
 const encoder = new TextEncoder();
