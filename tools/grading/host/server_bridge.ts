@@ -46,8 +46,10 @@ export function bridgeServer(port: MessagePort, script: Script | undefined): Bri
     for await (const chunk of stream) post(key === "out" ? { out: chunk } : { err: chunk });
     post(key === "out" ? { outEnd: true } : { errEnd: true });
   };
-  const pumped = Promise.all([pump(server.readable, "out"), pump(server.stderr, "err")]);
-  Promise.all([pumped, server.status]).then(([, status]) => post({ exit: status }), () => {});
+  // As from a process: stdout has ended by the exit status, stderr's last lines may come after it.
+  const stdout = pump(server.readable, "out");
+  pump(server.stderr, "err").catch(() => {});
+  Promise.all([stdout, server.status]).then(([, status]) => post({ exit: status }), () => {});
   const writer = server.writable.getWriter();
   port.onmessage = ({ data }: MessageEvent<PortMessage>) => {
     if ("in" in data) {
