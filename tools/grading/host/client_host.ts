@@ -49,6 +49,11 @@ export function hostClients(port: MessagePort, Client: AnyClass, fault?: Fault):
   port.onmessage = async ({ data }) => {
     if (typeof data?.open === "number") {
       const server = startInProcess(grammarInProcess());
+      const connection = data.open;
+      // The test may wait for the exit itself: it is told, unasked, when the server exits.
+      server.status.then((status) =>
+        port.postMessage({ seq: -1, connection, exited: true, status })
+      );
       try {
         connections.set(data.open, {
           client: new Class(server, { log: () => {}, graceMs: 100 }),

@@ -5,6 +5,7 @@
 // so the only way to tell the clients apart is to test what they do.
 
 import { ProtocolError, ToolError } from "../../../lib/mcp/shared/errors.ts";
+import type { ServerStatus } from "../../../lib/mcp/shared/transport.ts";
 
 /** A call on the port: which connection, which method, its arguments, and a number for the reply. */
 export interface RemoteCall {
@@ -16,13 +17,13 @@ export interface RemoteCall {
 
 /** The reply to a call: what came back, or the error thrown; and whether the server has exited. */
 export type RemoteReply =
-  & { seq: number; connection: number; exited: boolean }
+  & { seq: number; connection: number; exited: boolean; status?: ServerStatus }
   & ({ returned: unknown } | { threw: { name: string; message: string; code?: number } });
 
 /** What a test's `connect()` gives: the client, and the server's state as the test may read it. */
 export interface RemoteConnection {
   client: McpClient;
-  server: { readonly exited: boolean; kill(): void };
+  server: { readonly exited: boolean; readonly status: Promise<ServerStatus>; kill(): void };
 }
 
 /** The client of a named test: its methods are the other realm's client's. */
@@ -82,14 +83,18 @@ export function remoteConnect(port: MessagePort): () => RemoteConnection {
   let seq = 0;
   const waiting = new Map<number, (reply: RemoteReply) => void>();
   const exited = new Map<number, boolean>();
+  const statuses = new Map<number, PromiseWithResolvers<ServerStatus>>();
   port.onmessage = ({ data }: MessageEvent<RemoteReply>) => {
     exited.set(data.connection, data.exited);
+    if (data.status !== undefined) statuses.get(data.connection)?.resolve(data.status);
     waiting.get(data.seq)?.(data);
     waiting.delete(data.seq);
   };
   return () => {
     const connection = connections++;
     exited.set(connection, false);
+    const status = Promise.withResolvers<ServerStatus>();
+    statuses.set(connection, status);
     port.postMessage({ open: connection });
     const call = (method: RemoteCall["method"], args: unknown[]) =>
       new Promise<unknown>((resolve, reject) => {
@@ -111,6 +116,7 @@ export function remoteConnect(port: MessagePort): () => RemoteConnection {
         get exited() {
           return exited.get(connection) ?? false;
         },
+        status: status.promise,
         kill: () => port.postMessage({ kill: connection }),
       },
     };
