@@ -85,7 +85,8 @@ export function remoteConnect(port: MessagePort): () => RemoteConnection {
   const exited = new Map<number, boolean>();
   const statuses = new Map<number, PromiseWithResolvers<ServerStatus>>();
   port.onmessage = ({ data }: MessageEvent<RemoteReply>) => {
-    exited.set(data.connection, data.exited);
+    // Once exited, a server stays exited, whatever a reply sent before the kill says.
+    exited.set(data.connection, data.exited || (exited.get(data.connection) ?? false));
     if (data.status !== undefined) statuses.get(data.connection)?.resolve(data.status);
     waiting.get(data.seq)?.(data);
     waiting.delete(data.seq);
@@ -117,7 +118,11 @@ export function remoteConnect(port: MessagePort): () => RemoteConnection {
           return exited.get(connection) ?? false;
         },
         status: status.promise,
-        kill: () => port.postMessage({ kill: connection }),
+        // As a Transport's kill: the server has exited once it returns.
+        kill: () => {
+          exited.set(connection, true);
+          port.postMessage({ kill: connection });
+        },
       },
     };
   };
