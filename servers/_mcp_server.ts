@@ -6,6 +6,8 @@
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { handleLine, respond } from "../lib/mcp/server/dispatch.ts";
 import type { ServerTool } from "../lib/mcp/server/tool.ts";
+import type { ServerPrompt } from "../lib/mcp/server/prompt.ts";
+import type { ServerResource, ServerResourceTemplate } from "../lib/mcp/server/resource.ts";
 
 export type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 export type { ServerTool, ToolOutcome } from "../lib/mcp/server/tool.ts";
@@ -14,14 +16,25 @@ export type { ServerTool, ToolOutcome } from "../lib/mcp/server/tool.ts";
 export interface ServeOptions {
   name: string;
   version: string;
-  tools: readonly ServerTool[];
+  /** Its tools; without them it offers none. */
+  tools?: readonly ServerTool[];
+  /** Its resources, resource templates and prompts (see `ServerSpec`); none by default. */
+  resources?: readonly ServerResource[];
+  resourceTemplates?: readonly ServerResourceTemplate[];
+  prompts?: readonly ServerPrompt[];
+  /** The most items on one page of each list. Defaults to every item on one page. */
+  pageSize?: number;
   /** The version the server answers `initialize` with. Defaults to 2025-06-18. */
   protocolVersion?: string;
   /** The `tools/list` result for a cursor. Defaults to every tool on one page. */
   list?(cursor: string | undefined): JsonObject;
   /** Called with every `tools/call` received, before it is answered. */
   onCall?(name: string, args: JsonObject): void;
-  /** Sends a `tools/call` response; a misbehaving server replaces it. Defaults to `writeMessage`. */
+  /**
+   * Sends the response to a `tools/call`, `resources/read` or `prompts/get`
+   * (an answer a client takes content from); a misbehaving server replaces
+   * it. Defaults to `writeMessage`.
+   */
   reply?(response: JsonObject, request: JsonObject): void;
   /** Called when stdin ends. Defaults to exiting with status 0. */
   onEnd?(): void;
@@ -29,6 +42,9 @@ export interface ServeOptions {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** The methods whose responses go through the `reply` hook. */
+const ANSWERS = new Set<unknown>(["tools/call", "resources/read", "prompts/get"]);
 
 /** Write all of `bytes` to stdout. */
 export function writeBytes(bytes: Uint8Array): void {
@@ -64,7 +80,7 @@ export function serve(options: ServeOptions): void {
     }
     const response = respond(message, spec);
     if (response === undefined) return;
-    if ((message as JsonObject).method === "tools/call") reply(response, message as JsonObject);
+    if (ANSWERS.has((message as JsonObject).method)) reply(response, message as JsonObject);
     else writeMessage(response);
   });
   (options.onEnd ?? (() => Deno.exit(0)))();

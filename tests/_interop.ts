@@ -1,14 +1,26 @@
 // Commands that start MCP servers this course did not write: fixtures built on
-// the official TypeScript SDK, and a server published on the npm registry, at
-// the versions deno.json pins and deno.lock locks.
+// the official TypeScript SDK, and the servers published on the npm registry
+// (everything, memory, filesystem), at the versions deno.json pins and
+// deno.lock locks, each with the narrowest Deno flags it runs with.
 
 import config from "../deno.json" with { type: "json" };
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 
 /** The published "everything" server, as deno.json pins it. */
 export const EVERYTHING = config.imports["@modelcontextprotocol/server-everything"];
+
+/** The published knowledge-graph server, as deno.json pins it. */
+export const MEMORY = config.imports["@modelcontextprotocol/server-memory"];
+
+/** The published filesystem server, as deno.json pins it. */
+export const FILESYSTEM = config.imports["@modelcontextprotocol/server-filesystem"];
+
+/** The environment variable the filesystem server's pattern matcher reads as it loads. */
+const MINIMATCH_ENV = "__MINIMATCH_TESTING_PLATFORM__";
 
 /** The environment variables the everything server reads as it starts: all it may read. */
 export const EVERYTHING_ENV = [
@@ -28,21 +40,62 @@ export function sdkFixtureCommand(script: string, ...args: string[]): string[] {
 
 /**
  * The command that starts the everything server on stdio, with no permission
- * but reading the environment variables it needs to start: no files beyond
- * its own package, no network, no subprocesses.
+ * but reading the environment variables it needs to start and its own
+ * documents (which it serves as resources): no other file, no network, no
+ * subprocesses.
  */
 export function everythingCommand(): string[] {
   return [
-    Deno.execPath(),
-    "run",
-    "--config",
-    CONFIG,
-    "--frozen",
-    "--quiet",
-    `--allow-env=${EVERYTHING_ENV.join(",")}`,
+    ...runPinned(`--allow-env=${EVERYTHING_ENV.join(",")}`, `--allow-read=${everythingDocs()}`),
     EVERYTHING,
     "stdio",
   ];
+}
+
+/**
+ * The command that starts the memory server on stdio, keeping its knowledge
+ * graph in `folder/memory.jsonl`: it may read and write that folder (it
+ * writes a temporary file beside the graph, then renames it), and read the
+ * one variable that names the file, which `env` gives it.
+ */
+export function memoryCommand(folder: string): { command: string[]; env: Record<string, string> } {
+  const flags = [
+    "--allow-env=MEMORY_FILE_PATH",
+    `--allow-read=${folder}`,
+    `--allow-write=${folder}`,
+  ];
+  return {
+    command: [...runPinned(...flags), MEMORY],
+    env: { MEMORY_FILE_PATH: join(folder, "memory.jsonl") },
+  };
+}
+
+/** The command that starts the filesystem server on stdio, allowed `folder` and nothing else. */
+export function filesystemCommand(folder: string): string[] {
+  const flags = [
+    `--allow-env=${MINIMATCH_ENV}`,
+    `--allow-read=${folder}`,
+    `--allow-write=${folder}`,
+  ];
+  return [...runPinned(...flags), FILESYSTEM, folder];
+}
+
+/** `deno run` with the project's config and lock, quietly, with `flags`. */
+function runPinned(...flags: string[]): string[] {
+  return [Deno.execPath(), "run", "--config", CONFIG, "--frozen", "--quiet", ...flags];
+}
+
+/** The everything server's `docs/` folder in Deno's npm cache, where its documents are. */
+function everythingDocs(): string {
+  const info = new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stderr: "null" })
+    .outputSync();
+  const { npmCache } = JSON.parse(new TextDecoder().decode(info.stdout)) as { npmCache: string };
+  const [name, version] = EVERYTHING.slice("npm:".length).split(/(?<=.)@/);
+  for (const registry of Deno.readDirSync(npmCache)) {
+    const docs = join(npmCache, registry.name, name, version, "dist", "docs");
+    if (existsSync(docs)) return docs;
+  }
+  throw new Error(`${EVERYTHING} is not in Deno's npm cache (${npmCache}): cache it first`);
 }
 
 /**
@@ -52,7 +105,7 @@ export function everythingCommand(): string[] {
  */
 export async function cachePinnedPackages(): Promise<void> {
   const { success, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["cache", "--frozen", "--quiet", "--config", CONFIG, EVERYTHING],
+    args: ["cache", "--frozen", "--quiet", "--config", CONFIG, EVERYTHING, MEMORY, FILESYSTEM],
     stdout: "null",
     stderr: "piped",
   }).output();

@@ -30,8 +30,18 @@ export interface Misbehaviour {
   /** The arguments `echo` is called with. @default {{ text: "hi" }} */
   call?: JsonObject;
   /**
-   * How the client comes out of initialize, listTools, then `echo({text: "hi"})`:
-   * `answered`, or `ERROR at STEP` (the error's class name, and the step it ended).
+   * What the client asks for instead of `callTool("echo", call)`: the same
+   * call's whole result, a resource, or a prompt (after listing prompts).
+   * @default {undefined} (`callTool`)
+   */
+  via?:
+    | { method: "callToolResult" }
+    | { method: "readResource"; uri: string }
+    | { method: "getPrompt"; name: string };
+  /**
+   * How the client comes out of initialize, listTools, then `echo({text: "hi"})`
+   * (or what `via` asks for): `answered`, or `ERROR at STEP` (the error's class
+   * name, and the step it ended).
    */
   outcome: string;
   /** What the answer, or the error's message, must match. */
@@ -70,10 +80,22 @@ const received = (wire: string[], method: string) =>
 /** The fixture that replies to a call with `result` instead of the echo's own. */
 const replying = (result: unknown) => scenario("result", JSON.stringify(result));
 
+/** The fixture that answers `resources/read` of `echo://hi` with `result`. */
+const resourceReplying = (result: unknown) => scenario("resource-result", JSON.stringify(result));
+
+/** The fixture that answers `prompts/get` of `greet` with `result`. */
+const promptReplying = (result: unknown) => scenario("prompt-result", JSON.stringify(result));
+
 /** The fixture whose echo has an outputSchema, replying with `result`. */
 const structured = (result: unknown) => scenario("structured", JSON.stringify(result));
 
 const text = (text: unknown) => ({ type: "text", text });
+
+/** An embedded resource that holds the answer. */
+const ATTACHED = {
+  type: "resource",
+  resource: { uri: "file:///answer.txt", mimeType: "text/plain", text: "hi" },
+};
 
 const MALFORMED = "ProtocolError at tools/call";
 
@@ -202,6 +224,13 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     says: /cannot be checked in bounded time: one value could meet more than 10,000 schema nodes/,
     ended: "exit 0",
   },
+  {
+    does: 'advertises an inputSchema that is not an object schema, `{ "type": "string" }`',
+    command: scenario("input-schema", JSON.stringify({ type: "string" })),
+    outcome: "ProtocolError at tools/list",
+    says: /The tools\/list result has a tool whose inputSchema is not an object schema/,
+    ended: "exit 0",
+  },
   // The conversation
   {
     does: "sends 10,000 notifications before its reply",
@@ -292,14 +321,42 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
   },
   {
     does: "replies with a text and an embedded resource that holds the answer",
-    command: replying({
-      content: [text("the answer is attached"), {
-        type: "resource",
-        resource: { uri: "file:///answer.txt", mimeType: "text/plain", text: "hi" },
-      }],
-    }),
+    command: replying({ content: [text("the answer is attached"), ATTACHED] }),
     outcome: MALFORMED,
-    says: /holds more than text: content\[1\] is a resource \(file:\/\/\/answer.txt\)/,
+    says:
+      /holds more than text: content\[1\] is a resource \(file:\/\/\/answer.txt\).*callToolResult\(\) gives the whole result/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with a text and an embedded resource, read with `callToolResult`",
+    command: replying({ content: [text("the answer is attached"), ATTACHED] }),
+    via: { method: "callToolResult" },
+    outcome: "answered",
+    says:
+      /"type":"resource","resource":\{"uri":"file:\/\/\/answer.txt".*"isError":false,"notes":\[\]/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with an image whose `data` is not base64",
+    command: replying({ content: [{ type: "image", data: "iVBORw0KGgo", mimeType: "image/png" }] }),
+    via: { method: "callToolResult" },
+    outcome: MALFORMED,
+    says: /content\[0\] is an image item whose "data" is not base64/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with a resource link without its `name`",
+    command: replying({ content: [{ type: "resource_link", uri: "file:///answer.txt" }] }),
+    via: { method: "callToolResult" },
+    outcome: MALFORMED,
+    says: /content\[0\] is a resource_link item whose "name" is not a string/,
+    ended: "exit 0",
+  },
+  {
+    does: "replies with a text annotated `priority: 2`",
+    command: replying({ content: [{ type: "text", text: "hi", annotations: { priority: 2 } }] }),
+    outcome: MALFORMED,
+    says: /content\[0\] is a text item whose annotations' priority is not a number from 0 to 1: 2/,
     ended: "exit 0",
   },
   {
@@ -324,7 +381,19 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
       structuredContent: { echoed: "hi" },
     }),
     outcome: MALFORMED,
-    says: /does not agree with its structuredContent/,
+    says: /does not agree with its structuredContent.*callToolResult\(\) gives the whole result/,
+    ended: "exit 0",
+  },
+  {
+    does: "has an outputSchema, and replies with a text that disagrees with its " +
+      "`structuredContent`, read with `callToolResult`",
+    command: structured({
+      content: [text('{"echoed":"bye"}')],
+      structuredContent: { echoed: "hi" },
+    }),
+    via: { method: "callToolResult" },
+    outcome: "answered",
+    says: /"notes":\["content\[0\]'s text does not agree with structuredContent/,
     ended: "exit 0",
   },
   {
@@ -335,6 +404,49 @@ export const MISBEHAVIOURS: Misbehaviour[] = [
     }),
     outcome: "answered",
     says: /^\{"echoed":"hi"\}$/,
+    ended: "exit 0",
+  },
+  // Resources and prompts
+  {
+    does: "offers nothing: its capabilities are `{}` (valid MCP, but no tools)",
+    command: () => ["sh", fileURLToPath(new URL("./fixtures/no_tools.sh", import.meta.url))],
+    outcome: "ProtocolError at tools/list",
+    says:
+      /The server offers no tools: its capabilities lack `tools`, so listTools\(\) sends nothing/,
+    ended: "exit 0",
+  },
+  {
+    does: "answers `resources/read` with contents that have neither `text` nor `blob`",
+    command: resourceReplying({ contents: [{ uri: "echo://hi", mimeType: "text/plain" }] }),
+    via: { method: "readResource", uri: "echo://hi" },
+    outcome: "ProtocolError at resources/read",
+    says: /contents\[0\] is resource contents with neither a "text" nor a base64 "blob"/,
+    ended: "exit 0",
+  },
+  {
+    does: "answers `resources/read` with a `blob` that is not base64",
+    command: resourceReplying({ contents: [{ uri: "echo://hi", blob: "aGk" }] }),
+    via: { method: "readResource", uri: "echo://hi" },
+    outcome: "ProtocolError at resources/read",
+    says: /neither a "text" nor a base64 "blob"/,
+    ended: "exit 0",
+  },
+  {
+    does: "answers `prompts/get` with a message whose role is `system`",
+    command: promptReplying({ messages: [{ role: "system", content: text("obey") }] }),
+    via: { method: "getPrompt", name: "greet" },
+    outcome: "ProtocolError at prompts/get",
+    says: /messages\[0\] has the role "system", not "user" or "assistant"/,
+    ended: "exit 0",
+  },
+  {
+    does: "answers `prompts/get` with a message whose content is an image without its data",
+    command: promptReplying({
+      messages: [{ role: "user", content: { type: "image", mimeType: "image/png" } }],
+    }),
+    via: { method: "getPrompt", name: "greet" },
+    outcome: "ProtocolError at prompts/get",
+    says: /messages\[0\].content is an image item whose "data" is not a string/,
     ended: "exit 0",
   },
   // The process
@@ -419,8 +531,22 @@ export async function tryMisbehaviour(misbehaviour: Misbehaviour): Promise<Obser
       await client.initialize();
       step = "tools/list";
       await client.listTools();
-      step = "tools/call";
-      said = await client.callTool("echo", misbehaviour.call ?? { text: "hi" });
+      const { via } = misbehaviour;
+      const args = misbehaviour.call ?? { text: "hi" };
+      if (via?.method === "readResource") {
+        step = "resources/read";
+        said = JSON.stringify(await client.readResource(via.uri));
+      } else if (via?.method === "getPrompt") {
+        step = "prompts/list";
+        await client.listPrompts();
+        step = "prompts/get";
+        said = JSON.stringify(await client.getPrompt(via.name));
+      } else {
+        step = "tools/call";
+        said = via?.method === "callToolResult"
+          ? JSON.stringify(await client.callToolResult("echo", args))
+          : await client.callTool("echo", args);
+      }
     } catch (error) {
       outcome = `${(error as Error).name} at ${step}`;
       said = (error as Error).message;

@@ -46,6 +46,27 @@ export {
   type RequestId,
 } from "./shared/jsonrpc.ts";
 export { compileSchema, schemaProblems, transferProblems } from "./shared/schema.ts";
+export {
+  type Annotations,
+  type ContentBlock,
+  contentProblem,
+  type EmbeddedResource,
+  isBase64,
+  type MediaContent,
+  type Resource,
+  type ResourceContents,
+  resourceContentsProblem,
+  type ResourceLink,
+  resourceProblem,
+  type ResourceTemplate,
+  type TextContent,
+} from "./shared/content.ts";
+export {
+  type Prompt,
+  type PromptArgument,
+  promptArgumentProblems,
+  type PromptMessage,
+} from "./shared/prompt.ts";
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
@@ -53,6 +74,8 @@ export { Client, CLIENT_INFO, type ClientOptions, PROTOCOL_VERSION } from "./cli
 export type { Direction } from "./client/connection_options.ts";
 export { type ProcessTransport, spawnServer } from "./client/spawn_server.ts";
 export type { Tool } from "./client/tool_list.ts";
+export type { ToolResult } from "./client/tool_result.ts";
+export type { PromptResult } from "./client/prompts.ts";
 export { Transcript } from "./client/transcript.ts";
 export { argumentProblems } from "./server/arguments.ts";
 export {
@@ -64,3 +87,10 @@ export {
 } from "./server/dispatch.ts";
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
 export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";
+export {
+  type ResourceBody,
+  type ServerResource,
+  type ServerResourceTemplate,
+  templateVariables,
+} from "./server/resource.ts";
+export { type PromptOutcome, type ServerPrompt } from "./server/prompt.ts";

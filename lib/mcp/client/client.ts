@@ -1,23 +1,40 @@
 /**
  * The careful MCP client: the handshake, the tool list, and tool calls that
  * are refused before sending unless the tool was advertised, is allowed, and
- * gets arguments its schema accepts.
+ * gets arguments its schema accepts; a server's resources and prompts, each
+ * reply checked before anything is taken from it.
  *
  * @module
  */
 
 import { type Authorize, authorize } from "./allowlist.ts";
-import { Connection, type ConnectionOptions } from "./connection.ts";
+import { Connection, type ConnectionOptions, type RequestOptions } from "./connection.ts";
+import type { Resource, ResourceContents, ResourceTemplate } from "../shared/content.ts";
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { compileSchema, schemaProblems } from "../shared/schema.ts";
+import type { Prompt } from "../shared/prompt.ts";
+import { schemaProblems } from "../shared/schema.ts";
+import type { FetchPage } from "./pages.ts";
+import {
+  checkPromptArguments,
+  checkPromptResult,
+  collectPrompts,
+  type PromptResult,
+} from "./prompts.ts";
+import { checkReadResult, collectResources, collectResourceTemplates } from "./resources.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
-import { checkToolResult } from "./tool_result.ts";
+import { compileAllowed, compileSchemas } from "./tool_schemas.ts";
+import { checkToolResult, type ToolResult, wholeToolResult } from "./tool_result.ts";
 import { toolText } from "./tool_text.ts";
 
 export type { Direction } from "./connection.ts";
 export type { Tool } from "./tool_list.ts";
+export type { ToolResult } from "./tool_result.ts";
+export type { PromptResult } from "./prompts.ts";
+
+/** What a server may offer, as its `initialize` result's capabilities name them. */
+type Capability = "tools" | "resources" | "prompts";
 
 /** How the client names itself in the handshake (the version is the course's, in `deno.json`). */
 export const CLIENT_INFO = { name: "external-tools-with-mcp", version: "0.1.0" } as const;
@@ -31,7 +48,7 @@ export interface ClientOptions extends ConnectionOptions {
   allowed?: Iterable<string>;
   /** Decides whether a tool may be called. @default {authorize} */
   authorize?: Authorize;
-  /** The most pages `listTools` follows. @default {100} */
+  /** The most pages `listTools` (and each of the other lists) follows. @default {100} */
   maxPages?: number;
 }
 
@@ -59,7 +76,9 @@ export class Client implements AsyncDisposable {
   readonly #authorize: Authorize;
   readonly #maxPages: number;
   #initialized = false;
+  #capabilities: JsonObject = {};
   #catalog?: Record<string, Tool>;
+  #prompts?: Record<string, Prompt>;
 
   /** Start the server `command` (program and arguments). */
   constructor(command: readonly string[], options: ClientOptions = {}) {
@@ -88,7 +107,9 @@ export class Client implements AsyncDisposable {
    * Perform the handshake: `initialize` with protocol version 2025-06-18,
    * then `notifications/initialized`. Resolves with the server's result.
    * Throws `ProtocolError`, and trusts the connection no more, when the server
-   * answers with another version or offers no tools.
+   * answers with another version, or with capabilities that are not an
+   * object. A server need not offer tools: one that does not is connected to,
+   * and `listTools` then says so.
    */
   async initialize(): Promise<JsonObject> {
     const result = await this.#connection.request("initialize", {
@@ -103,9 +124,12 @@ export class Client implements AsyncDisposable {
         }; this client speaks only ${PROTOCOL_VERSION}`,
       );
     }
-    if (!isObject(result.capabilities) || !isObject(result.capabilities.tools)) {
-      throw this.#connection.distrust("The server offers no tools: its capabilities lack `tools`");
+    if (!isObject(result.capabilities)) {
+      throw this.#connection.distrust(
+        `The server's capabilities are not an object: ${JSON.stringify(result.capabilities)}`,
+      );
     }
+    this.#capabilities = result.capabilities;
     this.#connection.notify("notifications/initialized");
     this.#initialized = true;
     return result;
@@ -113,26 +137,16 @@ export class Client implements AsyncDisposable {
 
   /**
    * The server's tools by name, from every page of `tools/list` (at most
-   * `maxPages`, and never the same cursor twice). The schemas of the allowed
-   * tools are compiled here, in bounded time, so that no call's deadline
-   * pays for compiling them.
+   * `maxPages`, and never the same cursor twice), each one an object schema
+   * away from callable. Refused with `ProtocolError`, before anything is
+   * sent, when the server offers no tools. The schemas of the allowed tools
+   * are compiled here, in bounded time, so that no call's deadline pays for
+   * compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
-    this.#requireInitialized("listTools");
-    const catalog = await collectTools(
-      (cursor) => this.#connection.request("tools/list", cursor === undefined ? {} : { cursor }),
-      this.#maxPages,
-    );
-    // The schemas of the tools that may be called are compiled now, so that no call's deadline
-    // pays for it; one that cannot be compiled is refused, with the same error, at callTool.
-    for (const name of this.#allowed) {
-      if (!Object.hasOwn(catalog, name)) continue;
-      try {
-        compileSchemas(catalog[name]);
-      } catch {
-        // Refused when it is called.
-      }
-    }
+    this.#require("listTools", "tools");
+    const catalog = await collectTools(this.#pages("tools/list"), this.#maxPages);
+    compileAllowed(catalog, this.#allowed);
     this.#catalog = catalog;
     return { ...catalog };
   }
@@ -151,8 +165,90 @@ export class Client implements AsyncDisposable {
    * `ProtocolError` (see `toolText`).
    */
   async callTool(name: string, args: JsonObject = {}): Promise<string> {
+    return toolText(name, await this.#call("callTool", name, args));
+  }
+
+  /**
+   * Call the tool `name` and resolve with its whole result, checked (see
+   * {@linkcode ToolResult}): every content item of every type, the
+   * `structuredContent` the tool's `outputSchema` accepts, and `isError`
+   * (a failure the tool reports is returned, not thrown). Refused before
+   * sending, and its result refused, exactly as {@linkcode Client.callTool}
+   * refuses them; a text that disagrees with `structuredContent` is not
+   * refused but noted, in the result's `notes`.
+   */
+  async callToolResult(name: string, args: JsonObject = {}): Promise<ToolResult> {
+    return wholeToolResult(await this.#call("callToolResult", name, args));
+  }
+
+  /**
+   * The server's resources by URI, from every page of `resources/list`
+   * (bounded as `listTools` is), each one checked. Refused with
+   * `ProtocolError`, before anything is sent, when the server offers no
+   * resources.
+   */
+  async listResources(): Promise<Record<string, Resource>> {
+    this.#require("listResources", "resources");
+    return await collectResources(this.#pages("resources/list"), this.#maxPages);
+  }
+
+  /**
+   * The server's resource templates by URI template, from every page of
+   * `resources/templates/list`, each one checked; refused as
+   * {@linkcode Client.listResources} is.
+   */
+  async listResourceTemplates(): Promise<Record<string, ResourceTemplate>> {
+    this.#require("listResourceTemplates", "resources");
+    return await collectResourceTemplates(this.#pages("resources/templates/list"), this.#maxPages);
+  }
+
+  /**
+   * Read the resource `uri` (listed, made from a template, or linked to from
+   * a result) and resolve with its contents, each a `text` or a base64
+   * `blob`, checked. Refused with `ProtocolError` before sending when the
+   * server offers no resources; a result that is not well formed is refused
+   * with `ProtocolError`, and the connection with it.
+   */
+  async readResource(uri: string): Promise<ResourceContents[]> {
+    this.#require("readResource", "resources");
+    return await this.#checked("resources/read", { uri }, (result) => checkReadResult(uri, result));
+  }
+
+  /**
+   * The server's prompts by name, from every page of `prompts/list`, each
+   * one and its declared arguments checked. Refused with `ProtocolError`,
+   * before anything is sent, when the server offers no prompts.
+   */
+  async listPrompts(): Promise<Record<string, Prompt>> {
+    this.#require("listPrompts", "prompts");
+    this.#prompts = await collectPrompts(this.#pages("prompts/list"), this.#maxPages);
+    return { ...this.#prompts };
+  }
+
+  /**
+   * Get the prompt `name` filled in with `args` (a string for each), and
+   * resolve with its messages, checked. Refused with `ProtocolError` before
+   * anything is sent when the prompt was not listed by `listPrompts`, or
+   * `args` miss an argument it requires or hold a value that is not a
+   * string (see `promptArgumentProblems`). A result that is not well formed
+   * is refused with `ProtocolError`, and the connection with it.
+   */
+  async getPrompt(name: string, args: Record<string, string> = {}): Promise<PromptResult> {
+    this.#require("getPrompt", "prompts");
+    checkPromptArguments(this.#prompts, name, args);
+    const params = { name, arguments: args };
+    return await this.#checked("prompts/get", params, (result) => checkPromptResult(name, result));
+  }
+
+  /**
+   * The checked result of calling the tool `name` with `args`, for `method`:
+   * everything `callTool` and `callToolResult` refuse alike. What is refused
+   * before sending is thrown at once, and becomes the rejection of the
+   * `async` method that awaits this.
+   */
+  #call(method: string, name: string, args: JsonObject): Promise<JsonObject> {
     const deadline = performance.now() + this.#connection.timeoutMs;
-    this.#requireInitialized("callTool");
+    this.#require(method, "tools");
     const catalog = this.#catalog;
     if (catalog === undefined || !Object.hasOwn(catalog, name)) {
       throw new ProtocolError(
@@ -177,15 +273,28 @@ export class Client implements AsyncDisposable {
         `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
       );
     }
-    const result = await this.#connection.request("tools/call", { name, arguments: args }, {
-      deadline,
-    });
-    try {
+    return this.#checked("tools/call", { name, arguments: args }, (result) => {
       checkToolResult(name, result, { outputSchema });
+      return result;
+    }, { deadline });
+  }
+
+  /**
+   * Send `method` and resolve with what `check` makes of its result; a result
+   * `check` refuses is refused with `ProtocolError`, and the connection with it.
+   */
+  async #checked<T>(
+    method: string,
+    params: JsonObject,
+    check: (result: JsonObject) => T,
+    options?: RequestOptions,
+  ): Promise<T> {
+    const result = await this.#connection.request(method, params, options);
+    try {
+      return check(result);
     } catch (error) {
       throw this.#connection.distrust((error as Error).message);
     }
-    return toolText(name, result);
   }
 
   /**
@@ -202,27 +311,22 @@ export class Client implements AsyncDisposable {
     await this.close();
   }
 
-  #requireInitialized(method: string): void {
+  /**
+   * Throw unless the handshake is done, and, with `capability`, unless the
+   * server offers it (a `ProtocolError`: the method would only fail there).
+   */
+  #require(method: string, capability?: Capability): void {
     if (!this.#initialized) throw new Error(`Call initialize() before ${method}()`);
-  }
-}
-
-/**
- * Compile `tool`'s schemas (once each: compileSchema keeps them), or throw a
- * `ProtocolError` saying which cannot be used to check anything, and why.
- */
-function compileSchemas(tool: Tool): void {
-  for (const which of ["inputSchema", "outputSchema"] as const) {
-    const schema = tool[which];
-    if (schema === undefined) continue;
-    try {
-      compileSchema(schema);
-    } catch (error) {
-      const bound = error instanceof RangeError ? " in bounded time" : "";
+    if (capability !== undefined && !isObject(this.#capabilities[capability])) {
       throw new ProtocolError(
-        `The ${which} of ${tool.name} cannot be checked${bound}: ${(error as Error).message}`,
-        { cause: error },
+        `The server offers no ${capability}: its capabilities lack \`${capability}\`, so ` +
+          `${method}() sends nothing`,
       );
     }
+  }
+
+  /** Fetches the pages of the list `method`, each with the cursor the last one gave. */
+  #pages(method: string): FetchPage {
+    return (cursor) => this.#connection.request(method, cursor === undefined ? {} : { cursor });
   }
 }

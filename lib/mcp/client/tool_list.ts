@@ -1,31 +1,41 @@
 /**
- * The tools a server advertises, gathered from every page of `tools/list`.
+ * The tools a server advertises, gathered from every page of `tools/list`,
+ * each checked against MCP 2025-06-18's `Tool`.
  *
  * @module
  */
 
-import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { collectPages, type FetchPage } from "./pages.ts";
 
 /** A tool as its server advertised it. */
 export interface Tool extends JsonObject {
   name: string;
+  title?: string;
   description?: string;
+  /** The JSON Schema of its arguments: an object schema (`"type": "object"`). */
   inputSchema: JsonObject;
-  /** The schema of its `structuredContent`, if it promises one. */
+  /** The schema of its `structuredContent`, if it promises one: an object schema too. */
   outputSchema?: JsonObject;
 }
 
 /** Fetches one page of `tools/list`: the first when `cursor` is undefined. */
-export type FetchToolPage = (cursor: string | undefined) => Promise<JsonObject>;
+export type FetchToolPage = FetchPage;
+
+/** The hints a tool's `annotations` may give, and their types. */
+const HINTS: Record<string, string> = {
+  title: "string",
+  readOnlyHint: "boolean",
+  destructiveHint: "boolean",
+  idempotentHint: "boolean",
+  openWorldHint: "boolean",
+};
 
 /**
- * Every tool on every page, by name, following `nextCursor` until a page has
- * none. Throws `ProtocolError` for a page without a `tools` list, a tool
- * without a name or an object `inputSchema`, an `outputSchema` that is not
- * an object, a name advertised twice, a
- * cursor that is not a string or was given before, or more than `maxPages`
- * pages.
+ * Every tool on every page, by name (see `collectPages`). Throws
+ * `ProtocolError` for a page without a `tools` list, a name advertised
+ * twice, a bad cursor, too many pages, or a tool that is not what the
+ * specification says (see {@linkcode toolProblem}).
  *
  * @example
  * ```ts
@@ -39,45 +49,75 @@ export type FetchToolPage = (cursor: string | undefined) => Promise<JsonObject>;
  * assert.deepEqual(Object.keys(tools), ["a", "b"]);
  * ```
  */
-export async function collectTools(
+export function collectTools(
   fetchPage: FetchToolPage,
   maxPages: number,
 ): Promise<Record<string, Tool>> {
-  const tools = new Map<string, Tool>();
-  const cursors = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 1;; page++) {
-    if (page > maxPages) throw new ProtocolError(`tools/list went on past ${maxPages} pages`);
-    const result = await fetchPage(cursor);
-    if (!Array.isArray(result.tools)) {
-      throw new ProtocolError("The tools/list result has no `tools` list");
-    }
-    for (const tool of result.tools) {
-      if (!isTool(tool)) {
-        throw new ProtocolError(
-          `An advertised tool needs a name, an object inputSchema, and an outputSchema that ` +
-            `is an object if it has one: ${JSON.stringify(tool)}`,
-        );
-      }
-      if (tools.has(tool.name)) {
-        throw new ProtocolError(`The tool ${tool.name} is advertised twice`);
-      }
-      tools.set(tool.name, tool);
-    }
-    if (result.nextCursor === undefined) return Object.fromEntries(tools);
-    if (typeof result.nextCursor !== "string" || cursors.has(result.nextCursor)) {
-      throw new ProtocolError(
-        `tools/list gave a cursor it had given before, or not a string: ${
-          JSON.stringify(result.nextCursor)
-        }`,
-      );
-    }
-    cursor = result.nextCursor;
-    cursors.add(cursor);
-  }
+  return collectPages<Tool>(fetchPage, {
+    method: "tools/list",
+    field: "tools",
+    noun: "tool",
+    problem: toolProblem,
+    key: (tool) => tool.name,
+  }, maxPages);
 }
 
-function isTool(value: unknown): value is Tool {
-  return isObject(value) && typeof value.name === "string" && isObject(value.inputSchema) &&
-    (value.outputSchema === undefined || isObject(value.outputSchema));
+/**
+ * What is wrong with an advertised tool, as the end of "The tools/list
+ * result has a tool …", or `undefined` when it is well formed: a string
+ * `name`; an `inputSchema` that is an object schema (`"type": "object"`, its
+ * `properties` objects, its `required` strings), and an `outputSchema` that
+ * is one too if it is there; a `title` and `description` that are strings;
+ * `annotations` whose hints have their types.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(toolProblem({ name: "a", inputSchema: { type: "object" } }), undefined);
+ * assert.equal(
+ *   toolProblem({ name: "a", inputSchema: { type: "string" } }),
+ *   'whose inputSchema is not an object schema ("type": "object")',
+ * );
+ * ```
+ */
+export function toolProblem(tool: unknown): string | undefined {
+  if (!isObject(tool)) return "that is not an object";
+  if (typeof tool.name !== "string") return 'whose "name" is not a string';
+  for (const which of ["inputSchema", "outputSchema"]) {
+    if (which === "outputSchema" && tool.outputSchema === undefined) continue;
+    if (!isObjectSchema(tool[which])) {
+      return `whose ${which} is not an object schema ("type": "object")`;
+    }
+  }
+  for (const field of ["title", "description"]) {
+    if (field in tool && typeof tool[field] !== "string") {
+      return `whose "${field}" is not a string`;
+    }
+  }
+  if ("annotations" in tool) {
+    const { annotations } = tool;
+    const wrong = !isObject(annotations) ||
+      Object.entries(HINTS).some(([hint, type]) =>
+        hint in annotations && typeof annotations[hint] !== type
+      );
+    if (wrong) return "whose annotations are not a string title and boolean hints";
+  }
+  return undefined;
+}
+
+/**
+ * Whether `schema` is an object schema, as a tool's schemas must be: its
+ * `properties` objects and its `required` a list of names, where it has them.
+ */
+function isObjectSchema(schema: unknown): boolean {
+  if (!isObject(schema) || schema.type !== "object") return false;
+  const { properties, required } = schema;
+  if (
+    properties !== undefined && !(isObject(properties) && Object.values(properties).every(isObject))
+  ) {
+    return false;
+  }
+  return required === undefined ||
+    (Array.isArray(required) && required.every((name) => typeof name === "string"));
 }

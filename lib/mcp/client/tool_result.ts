@@ -5,10 +5,30 @@
  * @module
  */
 
-import { contentProblem } from "../shared/content.ts";
+import { type ContentBlock, contentProblem } from "../shared/content.ts";
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { schemaProblems } from "../shared/schema.ts";
+import { textDisagreements } from "./text_agreement.ts";
+
+/** A tool's whole result, checked: what `Client.callToolResult` resolves with. */
+export interface ToolResult {
+  /** Every content item, each checked to its type. */
+  content: ContentBlock[];
+  /** The structured value, checked against the tool's `outputSchema` when it has one. */
+  structuredContent?: JsonObject;
+  /** Whether the tool reports that it failed (`false` when the server left it out). */
+  isError: boolean;
+  /** The result's `_meta`, when the server sent one. */
+  _meta?: JsonObject;
+  /**
+   * What the client noticed and did not refuse, one sentence each: a text
+   * that disagrees with `structuredContent` (see `textDisagreements`). The
+   * specification asks no agreement of a client, so the result stands; the
+   * caller decides what a disagreement is worth.
+   */
+  notes: string[];
+}
 
 /** Options for {@linkcode checkToolResult}. */
 export interface CheckToolResultOptions {
@@ -19,7 +39,7 @@ export interface CheckToolResultOptions {
 /**
  * Check the result `result` of the tool `name` against the specification,
  * and throw `ProtocolError` saying what is wrong: `isError` that is present
- * but not a boolean, no `content` list, a content item that is not well
+ * but not a boolean, `_meta` that is not an object, no `content` list, a content item that is not well
  * formed ({@linkcode contentProblem}), `structuredContent` that is not an
  * object, or, for a tool with an `outputSchema`, a successful result without
  * `structuredContent` or with `structuredContent` the schema refuses (checked
@@ -45,10 +65,41 @@ export function checkToolResult(
   }
 }
 
+/**
+ * The checked result `result` (see {@linkcode checkToolResult}) as a
+ * {@linkcode ToolResult}: its content, its structured value, `isError` as a
+ * boolean, its `_meta`, and the notes on it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const result = {
+ *   content: [{ type: "text", text: "72°F" }],
+ *   structuredContent: { temperature: 22 },
+ * };
+ * const whole = wholeToolResult(result);
+ * assert.equal(whole.isError, false);
+ * assert.match(whole.notes[0], /does not agree with structuredContent/);
+ * ```
+ */
+export function wholeToolResult(result: JsonObject): ToolResult {
+  const content = result.content as ContentBlock[];
+  const structured = result.structuredContent as JsonObject | undefined;
+  return {
+    content,
+    ...(structured === undefined ? {} : { structuredContent: structured }),
+    isError: result.isError === true,
+    ...(result._meta === undefined ? {} : { _meta: result._meta as JsonObject }),
+    notes: structured === undefined ? [] : textDisagreements(content, structured),
+  };
+}
+
 function resultProblem(result: JsonObject, outputSchema?: JsonObject): string | undefined {
   if ("isError" in result && typeof result.isError !== "boolean") {
     return `"isError" must be a boolean, not ${JSON.stringify(result.isError)}`;
   }
+  if ("_meta" in result && !isObject(result._meta)) return 'its "_meta" is not an object';
   if (!Array.isArray(result.content)) return "it has no content list";
   for (const [index, item] of result.content.entries()) {
     const problem = contentProblem(item);

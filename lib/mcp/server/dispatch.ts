@@ -1,7 +1,9 @@
 /**
  * The server's side of MCP 2025-06-18, one message at a time: version
  * negotiation, the replies to `initialize`, `ping`, `tools/list` and
- * `tools/call`, silence for notifications and stray responses, and the
+ * `tools/call`, and, for a server that offers them, `resources/list`,
+ * `resources/templates/list`, `resources/read`, `prompts/list` and
+ * `prompts/get`; silence for notifications and stray responses, and the
  * JSON-RPC errors a server owes. Pure: a line in, a line (or nothing) out;
  * the stdio loop around it is the caller's.
  *
@@ -13,22 +15,21 @@
 
 import { isObject, isRequestId, type JsonObject } from "../shared/jsonrpc.ts";
 import { argumentProblems } from "./arguments.ts";
+import { pageReply } from "./pages.ts";
+import { advertisedPrompt, promptReply, type ServerPrompt } from "./prompt.ts";
+import {
+  advertisedResource,
+  readReply,
+  type ServerResource,
+  type ServerResourceTemplate,
+} from "./resource.ts";
+import { ERROR_CODES, failure, success } from "./replies.ts";
 import { advertised, type ServerTool, toolResult } from "./tool.ts";
+
+export { ERROR_CODES } from "./replies.ts";
 
 /** The protocol versions the course's servers speak, newest first. */
 export const PROTOCOL_VERSIONS: readonly string[] = ["2025-06-18", "2024-11-05"];
-
-/** The JSON-RPC error codes a server owes. */
-export const ERROR_CODES = {
-  /** The line is not JSON. */
-  parseError: -32700,
-  /** JSON, but not a request: a batch, no `"jsonrpc": "2.0"`, no string method, a bad id. */
-  invalidRequest: -32600,
-  /** A request for a method the server does not have. */
-  methodNotFound: -32601,
-  /** The method exists but its params do not fit it: an unknown tool, bad arguments. */
-  invalidParams: -32602,
-} as const;
 
 /**
  * The version to answer `initialize` with: the one asked for when the server
@@ -49,14 +50,48 @@ export function negotiateVersion(
   return typeof requested === "string" && supported.includes(requested) ? requested : supported[0];
 }
 
-/** What a server is: its name and tools, and how it may differ from the defaults. */
+/**
+ * What a server is: its name, what it offers (each of tools, resources and
+ * prompts is offered, and declared in its capabilities, only when given),
+ * and how it may differ from the defaults.
+ *
+ * @example A server of one resource and one prompt, and no tools
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const library: ServerSpec = {
+ *   name: "library",
+ *   version: "1.0.0",
+ *   resources: [{ uri: "library://rules", name: "rules", mimeType: "text/plain", read: () => ({ text: "Be quiet." }) }],
+ *   prompts: [{
+ *     name: "ask",
+ *     arguments: [{ name: "topic", required: true }],
+ *     get: ({ topic }) => ({ messages: [{ role: "user", content: { type: "text", text: `Find me a book on ${topic}.` } }] }),
+ *   }],
+ * };
+ * const ask = (message: object) => JSON.parse(handleLine(JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }), library)!);
+ * assert.deepEqual(ask({ method: "initialize", params: { protocolVersion: "2025-06-18" } }).result.capabilities, { resources: {}, prompts: {} });
+ * assert.equal(ask({ method: "resources/read", params: { uri: "library://rules" } }).result.contents[0].text, "Be quiet.");
+ * assert.equal(ask({ method: "prompts/get", params: { name: "ask", arguments: {} } }).error.code, -32602);
+ * assert.equal(ask({ method: "tools/list" }).error.code, -32601);
+ * ```
+ */
 export interface ServerSpec {
   name: string;
   version: string;
-  tools: readonly ServerTool[];
+  /** Its tools. @default {undefined} (it offers no tools) */
+  tools?: readonly ServerTool[];
+  /** Its resources. @default {undefined} (none; with no templates either, it offers no resources) */
+  resources?: readonly ServerResource[];
+  /** Its resource templates. @default {undefined} */
+  resourceTemplates?: readonly ServerResourceTemplate[];
+  /** Its prompts. @default {undefined} (it offers no prompts) */
+  prompts?: readonly ServerPrompt[];
+  /** The most items on one page of each list. @default {undefined} (every item on one page) */
+  pageSize?: number;
   /** The protocol versions it speaks, newest first. @default {PROTOCOL_VERSIONS} */
   versions?: readonly string[];
-  /** The `tools/list` result for a cursor. @default {every tool on one page} */
+  /** The `tools/list` result for a cursor. @default {pages of `pageSize` tools} */
   list?(cursor: string | undefined): JsonObject;
   /** Called with every `tools/call` that names a tool, known or not, before it is answered. */
   onCall?(name: string, args: unknown): void;
@@ -142,20 +177,62 @@ function answer(
       }
       return success(id, {
         protocolVersion: negotiateVersion(params.protocolVersion, server.versions),
-        capabilities: { tools: { listChanged: false } },
+        capabilities: capabilities(server),
         serverInfo: { name: server.name, version: server.version },
       });
     case "ping":
       return success(id, {});
+  }
+  const offered = method.split("/")[0];
+  if (!Object.hasOwn(capabilities(server), offered)) {
+    return failure(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`);
+  }
+  switch (method) {
     case "tools/list": {
       const cursor = typeof params.cursor === "string" ? params.cursor : undefined;
-      return success(id, server.list?.(cursor) ?? { tools: server.tools.map(advertised) });
+      if (server.list !== undefined) return success(id, server.list(cursor));
+      return pageReply(id, params, "tools", (server.tools ?? []).map(advertised), server.pageSize);
     }
     case "tools/call":
       return call(id, params, server);
+    case "resources/list":
+      return pageReply(
+        id,
+        params,
+        "resources",
+        (server.resources ?? []).map(advertisedResource),
+        server.pageSize,
+      );
+    case "resources/templates/list": {
+      const templates = (server.resourceTemplates ?? []).map(advertisedResource);
+      return pageReply(id, params, "resourceTemplates", templates, server.pageSize);
+    }
+    case "resources/read":
+      return readReply(id, params, server);
+    case "prompts/list":
+      return pageReply(
+        id,
+        params,
+        "prompts",
+        (server.prompts ?? []).map(advertisedPrompt),
+        server.pageSize,
+      );
+    case "prompts/get":
+      return promptReply(id, params, server.prompts ?? []);
     default:
       return failure(id, ERROR_CODES.methodNotFound, `Method not found: ${method}`);
   }
+}
+
+/** What `server` offers, as `initialize` declares it: only what it has. */
+function capabilities(server: ServerSpec): JsonObject {
+  return {
+    ...(server.tools === undefined ? {} : { tools: { listChanged: false } }),
+    ...(server.resources === undefined && server.resourceTemplates === undefined
+      ? {}
+      : { resources: {} }),
+    ...(server.prompts === undefined ? {} : { prompts: {} }),
+  };
 }
 
 /** The reply to `tools/call`: the tool's result, or why it was not called. */
@@ -165,20 +242,11 @@ function call(id: string | number, params: JsonObject, server: ServerSpec): Json
     return failure(id, ERROR_CODES.invalidParams, "Invalid params: the tool name is missing");
   }
   server.onCall?.(name, args);
-  const tool = server.tools.find((tool) => tool.name === name);
+  const tool = server.tools?.find((tool) => tool.name === name);
   if (tool === undefined) return failure(id, ERROR_CODES.invalidParams, `Unknown tool: ${name}`);
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) {
     return failure(id, ERROR_CODES.invalidParams, `Invalid arguments for ${name}`, problems);
   }
   return success(id, toolResult(tool.call(args as JsonObject)));
-}
-
-function success(id: string | number, result: JsonObject): JsonObject {
-  return { jsonrpc: "2.0", id, result };
-}
-
-function failure(id: unknown, code: number, message: string, data?: unknown): JsonObject {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return { jsonrpc: "2.0", id, error };
 }
