@@ -92,12 +92,16 @@ export function solutionModule(spec: UnitSpec, notebook: Notebook): SolutionModu
   const text = learnerModule(notebook, spec);
   const lines: SolutionLines[] = [];
   let from = 0;
-  for (const id of new Set(spec.functions.map((fn) => fn.cell))) {
+  // In the notebook's order, which is the module's.
+  const order = (id: string) => notebook.cells.findIndex((cell) => cell.id === id);
+  const ids = [...new Set(spec.functions.map((fn) => fn.cell))].sort((a, b) => order(a) - order(b));
+  for (const id of ids) {
     const names = spec.functions.filter((fn) => fn.cell === id).map((fn) => fn.name);
     const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
     if (cell === undefined) throw new Error(`unit ${spec.unit}: no code cell ${id}`);
     const source = sourceOf(cell);
     const at = text.indexOf(source, from);
+    if (at === -1) throw new Error(`unit ${spec.unit}: cell ${id} is not in its module as written`);
     from = at + source.length;
     const first = text.slice(0, at).split("\n").length;
     let owner = names[0];
