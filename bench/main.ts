@@ -18,6 +18,7 @@ import { measureCourse } from "./notebooks.ts";
 import { measureFlood } from "./flood.ts";
 import { measureFrameReading } from "./frame_reading.ts";
 import { measureGrading } from "./grading.ts";
+import { measureHttpRoundTrips, measureInflight, measureSessionMemory } from "./http.ts";
 import { projectPath } from "./_measure.ts";
 import { measureRoundTrips } from "./round_trips.ts";
 import { reportLines, type Results, WRONG } from "./report.ts";
@@ -28,19 +29,43 @@ const { values } = parseArgs({
   options: {
     smoke: { type: "boolean", default: false },
     out: { type: "string" },
-    rows: { type: "string", default: "1,2,3,4,5,6" },
+    rows: { type: "string", default: "1,2,3,4,5,6,7,8,9" },
   },
 });
 const smoke = values.smoke;
 const rows = new Set(values.rows.split(",").map((row) => row.trim()));
 // Only a full run of every row replaces bench/results.json unless told where to write.
-const everyRow = ["1", "2", "3", "4", "5", "6"].every((row) => rows.has(row));
+const everyRow = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].every((row) => rows.has(row));
 const out = values.out ?? (smoke || !everyRow ? undefined : projectPath("bench/results.json"));
 
 /** The sizes of a full run. */
-const FULL = { calls: 5000, warmup: 500, rtRounds: 11, mib: 256, frRounds: 7, floodRounds: 3 };
+const FULL = {
+  calls: 5000,
+  warmup: 500,
+  rtRounds: 11,
+  mib: 256,
+  frRounds: 7,
+  floodRounds: 3,
+  inflight: 64,
+  inflightRounds: 5,
+  httpCalls: 1000,
+  httpRounds: 5,
+  sessions: 1000,
+};
 /** The sizes of a smoke run: enough to go through every path once. */
-const SMOKE = { calls: 50, warmup: 10, rtRounds: 1, mib: 1, frRounds: 1, floodRounds: 1 };
+const SMOKE = {
+  calls: 50,
+  warmup: 10,
+  rtRounds: 1,
+  mib: 1,
+  frRounds: 1,
+  floodRounds: 1,
+  inflight: 8,
+  inflightRounds: 1,
+  httpCalls: 10,
+  httpRounds: 1,
+  sessions: 10,
+};
 const SIZES = smoke ? SMOKE : FULL;
 /** A smoke run closes with a short grace, and tries the SDK only where it waits least. */
 const SMOKE_CLOSE: CloseOptions = {
@@ -87,6 +112,22 @@ if (rows.has("6")) {
   const learners = smoke ? 5 : 300;
   progress(`grading a class of ${learners}`);
   results.grading = await measureGrading({ learners });
+}
+
+if (rows.has("7")) {
+  progress(`${SIZES.inflight} requests in flight (${SIZES.inflightRounds} round(s))`);
+  results.inflight = await measureInflight({ calls: SIZES.inflight, rounds: SIZES.inflightRounds });
+}
+if (rows.has("8")) {
+  progress(`Streamable HTTP round trips (${SIZES.httpCalls} calls, ${SIZES.httpRounds} round(s))`);
+  results.httpRoundTrips = await measureHttpRoundTrips({
+    calls: SIZES.httpCalls,
+    rounds: SIZES.httpRounds,
+  });
+}
+if (rows.has("9")) {
+  progress(`the HTTP server's memory around ${SIZES.sessions} sessions`);
+  results.sessionMemory = await measureSessionMemory({ sessions: SIZES.sessions });
 }
 
 const lines = reportLines(results, smoke);

@@ -6,6 +6,7 @@
 
 import type { Notebook } from "../tools/editions/notebook.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
+import { jupyterCommand } from "../tools/jupyter/jupyter.ts";
 import { median, projectPath } from "./_measure.ts";
 
 /** One worked notebook, executed `rounds` times. */
@@ -129,7 +130,7 @@ export async function measureCourse(options: CourseOptions = {}): Promise<Course
 
 async function jupyterAvailable(): Promise<boolean> {
   try {
-    const { success } = await new Deno.Command("jupyter", {
+    const { success } = await new Deno.Command(jupyterCommand(), {
       args: ["nbconvert", "--version"],
       stdout: "null",
       stderr: "null",

@@ -6,8 +6,10 @@ import type { CourseResult } from "./notebooks.ts";
 import type { FloodResult } from "./flood.ts";
 import type { FrameReadingResult } from "./frame_reading.ts";
 import type { GradingResult } from "./grading.ts";
+import type { HttpRoundTripResult, InflightResult, SessionMemoryResult } from "./http.ts";
 import { type RoundTripResult, type Variant, VARIANTS } from "./round_trips.ts";
 import type { Line } from "./table.ts";
+import { median } from "./_measure.ts";
 
 /** Every row's results; a row not run is absent. */
 export interface Results {
@@ -17,6 +19,9 @@ export interface Results {
   close?: CloseCase[];
   course?: CourseResult;
   grading?: GradingResult;
+  inflight?: InflightResult;
+  httpRoundTrips?: HttpRoundTripResult;
+  sessionMemory?: SessionMemoryResult;
 }
 
 /** The verdict on something that must hold whatever the machine: a refusal, nothing left. */
@@ -41,6 +46,76 @@ export function reportLines(results: Results, smoke: boolean): Line[] {
     ...(results.close ? closeLines(results.close, judges) : []),
     ...(results.course ? courseLines(results.course, judges) : []),
     ...(results.grading ? gradingLines(results.grading, judges) : []),
+    ...(results.inflight ? inflightLines(results.inflight, judges) : []),
+    ...(results.httpRoundTrips ? httpLines(results.httpRoundTrips, judges) : []),
+    ...(results.sessionMemory ? sessionMemoryLines(results.sessionMemory, judges) : []),
+  ];
+}
+
+function inflightLines(result: InflightResult, { speed }: Judges): Line[] {
+  return [
+    {
+      row: "7 in flight",
+      measure: `${result.calls} calls of a 10 ms tool, one at a time`,
+      value: `${thousands(median(result.sequentialMs))} ms`,
+    },
+    {
+      row: "",
+      measure: `the same ${result.calls}, all in flight (maxInFlight ${result.calls})`,
+      value: `${thousands(median(result.multiplexedMs))} ms`,
+      ratio: `${result.medianSpeedup.toFixed(1)} × as fast`,
+      target: "≥ 30 × as fast",
+      met: speed(result.medianSpeedup >= 30),
+    },
+  ];
+}
+
+function httpLines(result: HttpRoundTripResult, { speed }: Judges): Line[] {
+  return [
+    {
+      row: "8 HTTP",
+      measure: "SDK Client, StreamableHTTPClientTransport, course HTTP server",
+      value: `${thousands(median(result.sdk))} calls/s`,
+    },
+    {
+      row: "",
+      measure: "Client over Streamable HTTP, the same server",
+      value: `${thousands(median(result.ours))} calls/s`,
+      ratio: `${result.medianRatio.toFixed(2)} × the SDK`,
+      target: "≥ 1.5 × the SDK",
+      met: speed(result.medianRatio >= 1.5),
+    },
+  ];
+}
+
+function sessionMemoryLines(result: SessionMemoryResult, { speed, must }: Judges): Line[] {
+  const back = result.afterMB / result.baselineMB;
+  return [
+    {
+      row: "9 sessions",
+      measure: "HTTP server's heap in use, before",
+      value: `${result.baselineMB.toFixed(1)} MB`,
+    },
+    {
+      row: "",
+      measure: `with ${thousands(result.sessions)} sessions open`,
+      value: `${result.openMB.toFixed(1)} MB`,
+    },
+    {
+      row: "",
+      measure: `after all ${thousands(result.sessions)} were closed (DELETE)`,
+      value: `${result.afterMB.toFixed(1)} MB`,
+      ratio: `${back.toFixed(2)} × before`,
+      target: "≤ 1.1 × before",
+      met: speed(back <= 1.1),
+    },
+    {
+      row: "",
+      measure: "sessions still held after every DELETE",
+      value: String(result.leftOpen),
+      target: "0",
+      met: must(result.leftOpen === 0),
+    },
   ];
 }
 

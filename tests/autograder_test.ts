@@ -1,125 +1,210 @@
-// The autograder package (`deno task autograder`), tried as Gradescope runs
-// it: unzipped into ROOT/source of a scratch root (standing in for
-// /autograder, at a path with a space), `setup.sh` run once, then
-// `run_autograder` for each submission in ROOT/submission/, which must write
-// ROOT/results/results.json in Gradescope's format.
+// The autograder package (`deno task autograder --unit UNIT`), run exactly as
+// Gradescope's documented harness runs one (tests/_gradescope.ts): as root,
+// setup.sh from /, the /autograder paths, a minimal environment, in a
+// throwaway root. One package per assignment: only its unit is graded, scaled
+// to the assignment's points; hidden cases show when the package says; and
+// results.json is written, valid, whatever the submission and whatever fails.
 
 import assert from "node:assert/strict";
-import { unzipSync } from "fflate";
 import { fileURLToPath } from "node:url";
-import { assertPlatformTest } from "./_grading.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
+import { GradescopeImage, type Results, type Test } from "./_gradescope.ts";
 
 const repository = fileURLToPath(new URL("../", import.meta.url));
-const scratch = await Deno.makeTempDir({ prefix: "autograder test " });
+const scratch = await Deno.makeTempDir({ prefix: "gradescope harness " });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-const root = `${scratch}/autograder`;
-const env = { AUTOGRADER_ROOT: root, NO_COLOR: "1" };
+const read = (path: string) => Deno.readTextFile(`${repository}${path}`);
 
-/** Run `command` with `args`; fail the test, saying what it printed, unless it succeeds. */
-async function run(command: string, args: string[], cwd: string) {
-  const { code, stdout, stderr } = await new Deno.Command(command, { args, cwd, env }).output();
+/** Run `deno task` with `args` in the repository; what it printed, failing unless it succeeds. */
+async function task(...args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", ...args],
+    cwd: repository,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
   const printed = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
   assert.equal(code, 0, printed);
   return printed;
 }
 
-const zip = `${scratch}/autograder.zip`;
-await run(Deno.execPath(), ["task", "-q", "autograder", zip], repository);
-for (const [name, bytes] of Object.entries(unzipSync(await Deno.readFile(zip)))) {
-  const path = `${root}/source/${name}`;
-  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
-  await Deno.writeFile(path, bytes, { mode: 0o755 });
-}
-await Deno.copyFile(`${root}/source/run_autograder`, `${root}/run_autograder`);
-await run("bash", [`${root}/source/setup.sh`], `${root}/source`);
-
-/** Put `files` in ROOT/submission/, run the autograder, and read results.json. */
-async function submit(files: Record<string, string>) {
-  await Deno.remove(`${root}/submission`, { recursive: true }).catch(() => {});
-  await Deno.remove(`${root}/results`, { recursive: true }).catch(() => {});
-  await Deno.mkdir(`${root}/submission`, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    await Deno.writeTextFile(`${root}/submission/${name}`, text);
-  }
-  await run("bash", [`${root}/run_autograder`], root);
-  return JSON.parse(await Deno.readTextFile(`${root}/results/results.json`));
+/** Build the package for `args` and set up its image; the image. */
+async function image(name: string, ...args: string[]): Promise<GradescopeImage> {
+  const zip = `${scratch}/${name}.zip`;
+  await task("autograder", ...args, zip);
+  const folder = `${scratch}/${name}`;
+  await Deno.mkdir(folder);
+  const built = new GradescopeImage(folder);
+  await built.setUp(zip);
+  return built;
 }
 
-/** What the instructors' grader gives the same file, for comparison. */
+/** What the instructors' grader gives a notebook: score and max. */
 async function instructorsScore(path: string): Promise<[number, number]> {
   const json = `${scratch}/${crypto.randomUUID()}.json`;
-  await run(Deno.execPath(), ["task", "-q", "grade", path, "--json", json], repository);
+  await task("grade", `${repository}${path}`, "--json", json);
   const results = JSON.parse(await Deno.readTextFile(json));
   return [results.score, results.max_score];
 }
 
-const read = (path: string) => Deno.readTextFile(`${repository}${path}`);
+const hiddenCases = (results: Results) =>
+  results.tests.filter((test) => /: hidden case \d+$/.test(test.name));
+const total = (tests: Test[]) => tests.reduce((sum, test) => sum + test.max_score, 0);
+const near = (actual: number, expected: number, message?: string) =>
+  assert.ok(Math.abs(actual - expected) < 1e-3, `${message ?? ""} ${actual} is not ${expected}`);
 
-Deno.test("the package grades a worked edition to full marks, hidden cases included", async () => {
-  const results = await submit({ "ch14-b.ipynb": await read("solutions/ch14-b.ipynb") });
-  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
-  assert.equal(results.score, max);
-  assert.deepEqual(
-    [results.score, max],
-    await instructorsScore(`${repository}solutions/ch14-b.ipynb`),
-  );
-  assert.ok(results.tests.some((t: { name: string }) => t.name.includes("hidden case")));
-  for (const test of results.tests) {
-    assertPlatformTest(test);
+const unitB = await image("ch14-b", "--unit", "ch14-b", "--points", "50");
+
+Deno.test("setup.sh installs the pinned Deno from PyPI, and caches only what grading imports", () => {
+  assert.match(unitB.setupOutput, /Deno 2\.9\.6 at \/autograder\/source\/\.deno-venv\/bin\/deno/);
+  const npm = [...Deno.readDirSync(`${unitB.folder}/source/.deno/npm/registry.npmjs.org`)]
+    .map((entry) => entry.name).sort();
+  assert.ok(npm.includes("ajv") && npm.includes("re2js"), npm.join(", "));
+  for (
+    const unwanted of ["playwright-core", "@stryker-mutator", "@modelcontextprotocol", "fflate"]
+  ) {
+    assert.ok(!npm.includes(unwanted), `${unwanted} was cached`);
   }
-  for (const field of ["output", "visibility", "stdout_visibility", "execution_time"]) {
-    assert.ok(field in results, field);
-  }
+  assert.ok(npm.length < 10, `${npm.length} npm packages cached: ${npm.join(", ")}`);
 });
 
-Deno.test("the package grades the worked Lab 02 to full marks: its client in the sandbox, its tests against the reference", async () => {
-  const results = await submit({ "lab-02.ipynb": await read("solutions/lab-02.ipynb") });
-  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
-  assert.equal(
-    results.score,
-    max,
-    JSON.stringify(results.tests.filter((t: { status: string }) => t.status !== "passed")),
-  );
-  assert.deepEqual(
-    [results.score, max],
-    await instructorsScore(`${repository}solutions/lab-02.ipynb`),
-  );
-  for (const name of ["McpClient: ", "testClientCleansUpOnException: "]) {
-    assert.ok(results.tests.some((t: { name: string }) => t.name.includes(name)), name);
-  }
+Deno.test("a right submission gets the assignment's points, hidden cases shown only after publication", async () => {
+  const { results } = await unitB.submit({ "ch14-b.ipynb": await read("solutions/ch14-b.ipynb") });
+  const [score, max] = await instructorsScore("solutions/ch14-b.ipynb");
+  assert.equal(score, max);
+  near(results.score, 50);
+  near(total(results.tests), 50, "the tests' points");
+  const hidden = hiddenCases(results);
+  assert.ok(hidden.length > 0);
+  assert.ok(hidden.every((test) => test.visibility === "after_published"));
+  assert.ok(hidden.every((test) => test.output === "passed"));
+  const others = results.tests.filter((test) => !hidden.includes(test));
+  const summary = others.find((test) => test.name === "hidden cases")!;
+  assert.equal(summary.visibility, "visible");
+  assert.match(summary.output, new RegExp(`${hidden.length} hidden cases were run on your code`));
+  assert.match(summary.output, /shown when your instructor publishes the grades/);
+  const count = others.find((test) => test.name === "hidden cases: how many passed")!;
+  assert.equal(count.visibility, "after_published");
+  assert.equal(count.output, `hidden cases: ${hidden.length} of ${hidden.length} passed`);
+  assert.ok(others.filter((test) => test !== count).every((test) => test.visibility === "visible"));
 });
 
-Deno.test("the package grades the untouched student edition to the starter's marks", async () => {
-  const results = await submit({ "ch14-b.ipynb": await read("notebooks/ch14-b.ipynb") });
-  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
-  assert.deepEqual(
-    [results.score, max],
-    await instructorsScore(`${repository}notebooks/ch14-b.ipynb`),
-  );
-  assert.ok(results.score < max);
+Deno.test("a wrong submission gets the instructors' grader's share of the points", async () => {
+  const { results } = await unitB.submit({ "ch14-b.ipynb": await read("notebooks/ch14-b.ipynb") });
+  const [score, max] = await instructorsScore("notebooks/ch14-b.ipynb");
+  assert.ok(score < max);
+  near(results.score, (50 * score) / max);
+  const count = results.tests.find((test) => test.name === "hidden cases: how many passed")!;
+  const passed = hiddenCases(results).filter((test) => test.status === "passed").length;
+  assert.equal(count.output, `hidden cases: ${passed} of ${hiddenCases(results).length} passed`);
 });
 
-Deno.test("the package grades every unit a submission holds, and says what it could not read", async () => {
-  const results = await submit({
+Deno.test("a submission holding several units gets only the assignment's, and a note of the rest", async () => {
+  const { results } = await unitB.submit({
     "ch14-a.ipynb": await read("solutions/ch14-a.ipynb"),
+    "ch14-b.ipynb": await read("solutions/ch14-b.ipynb"),
     "lab-02.ipynb": await read("solutions/lab-02.ipynb"),
     "broken.ipynb": "{not json",
   });
-  assert.ok(results.tests.some((t: { name: string }) => t.name.startsWith("ch14-a · ")));
-  assert.ok(results.tests.some((t: { name: string }) => t.name.startsWith("lab-02 · ")));
+  near(results.score, 50);
+  near(total(results.tests), 50);
+  assert.match(results.output, /Ignored ch14-a\.ipynb: this assignment grades ch14-b, not ch14-a/);
+  assert.match(results.output, /Ignored lab-02\.ipynb: this assignment grades ch14-b, not lab-02/);
   assert.match(results.output, /broken\.ipynb: is not JSON/);
+  assert.equal(results.visibility, "visible");
 });
 
-Deno.test("the package grades Lab 01, whose cells import library files it only reads", async () => {
-  const results = await submit({ "lab-01.ipynb": await read("solutions/lab-01.ipynb") });
-  const max = results.tests.reduce((sum: number, t: { max_score: number }) => sum + t.max_score, 0);
-  assert.ok(max > 40);
-  assert.equal(results.score, max);
+Deno.test("a submission with nothing gradable says what to submit", async () => {
+  const submissions: Record<string, string>[] = [
+    {},
+    { "lab-02.ipynb": await read("solutions/lab-02.ipynb") },
+    { "notes.txt": "hi" },
+  ];
+  for (const files of submissions) {
+    const { results } = await unitB.submit(files);
+    assert.equal(results.score, 0);
+    assert.deepEqual(results.tests, []);
+    assert.match(
+      results.output,
+      /Nothing to grade for ch14-b: submit your notebook \(ch14-b\.ipynb\)/,
+    );
+  }
 });
 
-Deno.test("an empty submission still gets results.json, saying what to submit", async () => {
-  const results = await submit({});
-  assert.equal(results.score, 0);
-  assert.deepEqual(results.tests, []);
-  assert.match(results.output, /Nothing to grade: submit your notebook/);
+Deno.test("when the grader itself fails, results.json has a visible error and hidden details", async () => {
+  const module = `${unitB.folder}/source/tools/grading/grade_learner.ts`;
+  const deno = `${unitB.folder}/source/.deno-venv/bin/deno`;
+  const original = await Deno.readTextFile(module);
+  const submission = { "ch14-b.ipynb": await read("solutions/ch14-b.ipynb") };
+  const failures: [string, () => Promise<void>, () => Promise<void>, RegExp][] = [
+    [
+      "a module that does not load",
+      () => Deno.writeTextFile(module, original + "\nexport const = ;\n"),
+      () => Deno.writeTextFile(module, original),
+      /grade_learner\.ts/,
+    ],
+    [
+      "Deno missing",
+      () => Deno.rename(deno, `${deno}.gone`),
+      () => Deno.rename(`${deno}.gone`, deno),
+      /No such file/,
+    ],
+  ]; // deno-fmt-ignore
+  for (const [what, breakIt, mend, detail] of failures) {
+    await breakIt();
+    try {
+      const { results } = await unitB.submit(submission);
+      assert.equal(results.score, 0, what);
+      const [error, details] = results.tests;
+      assert.equal(error.name, "autograder error");
+      assert.equal(error.visibility, "visible");
+      assert.match(error.output, /not a mark of it/);
+      assert.equal(details.visibility, "hidden");
+      assert.match(details.output, detail, what);
+      assert.doesNotMatch(results.output + error.output, detail, `${what}: details shown`);
+    } finally {
+      await mend();
+    }
+  }
+  const { results } = await unitB.submit(submission);
+  near(results.score, 50, "mended");
+});
+
+Deno.test("a Lab 02 assignment grades its client in the sandbox, with hidden cases never shown", async () => {
+  const lab = await image("lab-02", "--unit", "lab-02", "--hidden", "hidden");
+  const { results } = await lab.submit({ "lab-02.ipynb": await read("solutions/lab-02.ipynb") });
+  const [score, max] = await instructorsScore("solutions/lab-02.ipynb");
+  assert.deepEqual([results.score, total(results.tests)], [score, max]);
+  for (const name of ["McpClient: ", "testClientCleansUpOnException: "]) {
+    assert.ok(results.tests.some((test) => test.name.startsWith(name)), name);
+  }
+  assert.ok(hiddenCases(results).every((test) => test.visibility === "hidden"));
+  const summary = results.tests.find((test) => test.name === "hidden cases")!;
+  assert.match(summary.output, /are never shown here; your instructor sees them/);
+});
+
+Deno.test("a Lab 01 assignment grades cells that import library files the package only reads", async () => {
+  const lab = await image("lab-01", "--unit", "lab-01", "--points", "10");
+  const { results } = await lab.submit({ "lab-01.ipynb": await read("solutions/lab-01.ipynb") });
+  near(results.score, 10);
+});
+
+Deno.test("deno task autograder refuses a package without a unit, or with points that are not", async () => {
+  for (
+    const [args, message] of [
+      [[], new RegExp(`name the assignment's unit \\(one of ${[...UNITS.keys()].join(", ")}\\)`)],
+      [["--unit", "ch99"], /unknown unit ch99/],
+      [["--unit", "ch14-a", "--points=-3"], /--points must be a positive number, not -3/],
+      [["--unit", "ch14-a", "--hidden", "later"], /--hidden must be one of hidden, after_due_date/],
+    ] as const
+  ) {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "autograder", ...args, `${scratch}/refused.zip`],
+      cwd: repository,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(code, 1);
+    assert.match(new TextDecoder().decode(stderr), message);
+  }
 });

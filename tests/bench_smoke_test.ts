@@ -30,9 +30,22 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "flood",
       "frameReading",
       "grading",
+      "httpRoundTrips",
+      "inflight",
       "roundTrips",
+      "sessionMemory",
     ]);
-    const rows = ["1 round trips", "2 framing", "3 flood", "4 close", "5 course", "6 grading"];
+    const rows = [
+      "1 round trips",
+      "2 framing",
+      "3 flood",
+      "4 close",
+      "5 course",
+      "6 grading",
+      "7 in flight",
+      "8 HTTP",
+      "9 sessions",
+    ];
     for (const row of rows) {
       assert.ok(table.some((line: { row: string }) => line.row === row), `no row ${row}`);
       assert.ok(text.includes(row), `the printed table has no row ${row}`);
@@ -44,6 +57,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       assert.equal(kind.left, 0, `${kind.behaviour}: the Client left ${kind.left} running`);
     }
     assert.deepEqual(results.grading.misgraded, [], "a learner was misgraded");
+    assert.equal(results.sessionMemory.leftOpen, 0, "the HTTP server kept a closed session");
   } finally {
     await Deno.remove(out);
   }

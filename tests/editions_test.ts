@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { buildEditions } from "../tools/editions/build.ts";
 import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { fileURLToPath } from "node:url";
+import { jupyterPython } from "../tools/jupyter/jupyter.ts";
 
 const root = new URL("../", import.meta.url);
 const files = await buildEditions();
@@ -20,10 +21,7 @@ Deno.test("every committed notebook is what the editions build writes", async ()
 Deno.test("every committed notebook is valid nbformat 4.5 for Jupyter's own validator", async () => {
   const paths = [...files.keys()].map((path) => fileURLToPath(new URL(path, root)));
   // The Python that runs Jupyter has nbformat; another python3 on the PATH may not.
-  const jupyter = (await new Deno.Command("which", { args: ["jupyter"] }).output()).stdout;
-  const script = await Deno.readTextFile(new TextDecoder().decode(jupyter).trim());
-  const python = script.split("\n")[0].replace(/^#!\s*/, "").split(" ")[0];
-  const { code, stderr } = await new Deno.Command(python, {
+  const { code, stderr } = await new Deno.Command(jupyterPython(), {
     args: [
       "-c",
       "import sys, nbformat\nfor p in sys.argv[1:]: nbformat.validate(nbformat.read(p, as_version=4))",

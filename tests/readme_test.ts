@@ -20,3 +20,38 @@ Deno.test("the README starts with the learner's way in, then the command that ru
   assert.ok(commands.includes("sh tools/setup.sh && deno task course"));
   assert.match(readme, /### When you are stuck/);
 });
+
+/** Each command the hub and Gradescope sections give, and what the test that runs it holds. */
+const RUN_BY_TESTS: [RegExp, string, string][] = [
+  [/^sh tools\/setup\.sh hub$/, "tests/hub_test.ts", `args: ["tools/setup.sh", "hub"]`],
+  [
+    /^deno task hub --port \d+ --learners [a-z,]+$/,
+    "tests/hub_test.ts",
+    `"task", "-q", "hub", "--port", String(port), "--learners", learners.join(",")`,
+  ],
+  [
+    /^deno task autograder --unit ch14-b --points 50 autograder\.zip$/,
+    "tests/autograder_test.ts",
+    `image("ch14-b", "--unit", "ch14-b", "--points", "50")`,
+  ],
+];
+
+Deno.test("the README's hub and Gradescope sections give only commands that a test runs", async () => {
+  const readme = await read("README.md");
+  const hub = readme.slice(
+    readme.indexOf("### Teaching a class on JupyterHub"),
+    readme.indexOf("### One source, two editions"),
+  );
+  const gradescope = readme.slice(
+    readme.indexOf("**The autograder package.**"),
+    readme.indexOf("### How far the cases can be trusted"),
+  );
+  const commands = [...(hub + gradescope).matchAll(/```sh\n([^]*?)\n```/g)]
+    .flatMap((match) => match[1].split("\n"));
+  assert.equal(commands.length, 3, commands.join("\n"));
+  for (const command of commands) {
+    const known = RUN_BY_TESTS.find(([pattern]) => pattern.test(command));
+    assert.ok(known, `no test runs: ${command}`);
+    assert.ok((await read(known[1])).includes(known[2]), `${known[1]} no longer runs: ${command}`);
+  }
+});

@@ -3,7 +3,8 @@
 # Python 3, skipping whatever is already there. Run it from anywhere:
 #
 #     sh tools/setup.sh          # Deno, JupyterLab with Jupyter's executor, the Deno kernel
-#     sh tools/setup.sh test     # the same, and Debian's Chromium for the browser test
+#     sh tools/setup.sh test     # the same, Debian's Chromium for the browser test, and the hub
+#     sh tools/setup.sh hub      # the same as the first, and the workshop hub (deno task hub)
 #
 # JupyterLab, nbclient and nbconvert come from PyPI, pinned in
 # tools/jupyter/requirements.txt and constraints.txt, into a virtual
@@ -90,6 +91,36 @@ if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.j
   npm install --prefix "$INSPECTOR_DIR" --no-save --ignore-scripts --no-fund --no-audit --loglevel=error
 fi
 
+# The workshop hub (deno task hub, and its test): JupyterHub, the learners' JupyterLab,
+# nbgitpuller and the pinned Deno from PyPI (tools/hub/requirements.txt) into a virtual
+# environment of its own in /opt, made from Debian's Python, which every learner account can
+# run (pyenv's lives in root's home); and npm's configurable-http-proxy, pinned in
+# tools/hub/package-lock.json, into tools/hub/node_modules (only the hub, as root, runs it).
+if [ "$WANT" = hub ] || [ "$WANT" = test ]; then
+  HUB_VENV=/opt/external-tools-hub/venv
+  hub_pins=$(cat "$COURSE/tools/hub/requirements.txt" "$COURSE/tools/hub/constraints.txt")
+  if [ ! -x "$HUB_VENV/bin/jupyterhub" ] || [ "$(cat "$HUB_VENV/.course-pins" 2>/dev/null)" != "$hub_pins" ]; then
+    say "installing JupyterHub, JupyterLab, nbgitpuller and Deno from PyPI into $HUB_VENV"
+    as_root rm -rf "$HUB_VENV"
+    as_root /usr/bin/python3 -m venv "$HUB_VENV"
+    as_root "$HUB_VENV/bin/pip" install --quiet --disable-pip-version-check \
+      -r "$COURSE/tools/hub/requirements.txt" -c "$COURSE/tools/hub/constraints.txt"
+    printf '%s' "$hub_pins" | as_root tee "$HUB_VENV/.course-pins" >/dev/null
+  fi
+  if [ ! -x "$COURSE/tools/hub/node_modules/.bin/configurable-http-proxy" ]; then
+    say "installing configurable-http-proxy for the hub from the npm registry"
+    npm ci --prefix "$COURSE/tools/hub" --no-fund --no-audit --loglevel=error
+  fi
+fi
+
+# For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
+# tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
+CONFORMANCE_DIR="$(dirname "$0")/conformance"
+if [ "$WANT" = test ] && [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+  say "installing the MCP conformance suite and Node 22 from the npm registry"
+  npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
+fi
+
 # Without the virtual environment, Debian's executor runs the notebooks headless.
 if [ ! -x "$VENV/bin/jupyter-nbconvert" ] && ! command -v jupyter-nbconvert >/dev/null 2>&1; then
   apt_install jupyter-nbconvert python3-nbclient ||
@@ -102,12 +133,14 @@ if [ "$WANT" = test ] && [ ! -x /usr/bin/chromium ]; then
   apt_install chromium || { say "please install Chromium at /usr/bin/chromium"; exit 1; }
 fi
 
-# The Deno kernel, registered for this user (quick, and safe to repeat).
-NO_COLOR=1 deno jupyter --install --force >/dev/null 2>&1 || { say "deno jupyter --install failed"; exit 1; }
+# The Deno kernel, registered for this user (quick, and safe to repeat), by the path of the
+# program itself rather than of the link that found it.
+NO_COLOR=1 "$(readlink -f "$(command -v deno)")" jupyter --install --force >/dev/null 2>&1 || { say "deno jupyter --install failed"; exit 1; }
 
 if [ -x "$VENV/bin/jupyter-lab" ]; then
   say "ready: $(deno --version | head -n 1), JupyterLab $("$VENV/bin/jupyter-lab" --version) in .venv/"
 else
   say "ready for headless runs: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | sed 's/^/nbconvert /') from Debian"
 fi
+if [ "$WANT" != course ]; then say "for the hub: JupyterHub $(/opt/external-tools-hub/venv/bin/jupyterhub --version) in /opt/external-tools-hub/venv"; fi
 if [ "$WANT" = test ]; then say "for the browser test: $(/usr/bin/chromium --version 2>/dev/null)"; fi

@@ -80,6 +80,35 @@ export function serverCommand(mode: string, log: string): string[] {
 }
 
 /**
+ * The command that starts Lab 03's server (`servers/inflight.ts`, many
+ * requests at once) in `mode`, appending each call and cancellation it
+ * receives to `log`, which is all it may write.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const command = inflightCommand("reversed", "/tmp/inflight.jsonl");
+ * assert.deepEqual(command.slice(-4), ["--mode", "reversed", "--log", "/tmp/inflight.jsonl"]);
+ * ```
+ */
+export function inflightCommand(mode: string, log: string): string[] {
+  flagPath(log);
+  return [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--quiet",
+    `--allow-write=${log}`,
+    fileURLToPath(new URL("servers/inflight.ts", ROOT)),
+    "--mode",
+    mode,
+    "--log",
+    log,
+  ];
+}
+
+/**
  * The command that starts the delivery server (`record_delivery`), appending
  * each call it receives to `log`, which is all it may write.
  *

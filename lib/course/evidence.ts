@@ -18,7 +18,8 @@ export type EvidenceKind =
   | "lab-01-submission"
   | "lab-02-results"
   | "lab-02-manifest"
-  | "ch15-submission";
+  | "ch15-submission"
+  | "lab-03-submission";
 
 /** Evidence that is missing, not JSON, or does not match its schema. */
 export class EvidenceError extends Error {

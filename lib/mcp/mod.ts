@@ -46,6 +46,7 @@ export {
   type RequestId,
 } from "./shared/jsonrpc.ts";
 export { compileSchema, schemaProblems, transferProblems } from "./shared/schema.ts";
+export { readSseEvents, type SseEvent, sseEvent } from "./shared/sse.ts";
 export {
   type Annotations,
   type ContentBlock,
@@ -70,7 +71,22 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export { Client, CLIENT_INFO, type ClientOptions, PROTOCOL_VERSION } from "./client/client.ts";
+export {
+  Client,
+  CLIENT_INFO,
+  type ClientOptions,
+  type ClosedWith,
+  PROTOCOL_VERSION,
+  type ServerRef,
+} from "./client/client.ts";
+export { type ClientTransport, type Incoming, Unanswered } from "./client/client_transport.ts";
+export {
+  type Authorization,
+  HttpTransport,
+  type HttpTransportOptions,
+  type SessionEnd,
+} from "./client/http_transport.ts";
+export { StdioTransport } from "./client/stdio_transport.ts";
 export type { Direction } from "./client/connection_options.ts";
 export { type ProcessTransport, spawnServer } from "./client/spawn_server.ts";
 export type { Tool } from "./client/tool_list.ts";
@@ -85,7 +101,20 @@ export {
   PROTOCOL_VERSIONS,
   type ServerSpec,
 } from "./server/dispatch.ts";
+export { type HttpServer, type HttpServerOptions, serveHttp } from "./server/http_server.ts";
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
+export { type ServerTransport, Unparsed } from "./server/server_transport.ts";
+export {
+  type Handler,
+  LOG_LEVELS,
+  type LogLevel,
+  type RequestContext,
+  RpcError,
+  ServerSession,
+  type SessionSpec,
+  type SessionTool,
+} from "./server/session.ts";
+export { serveStdio, stdioServerTransport } from "./server/stdio_server.ts";
 export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";
 export {
   type ResourceBody,

@@ -139,6 +139,28 @@ const EDITIONS: Edition[] = [
     notices: 0,
   },
   {
+    path: "notebooks/lab-03.ipynb",
+    shot: "lab-03-student.png",
+    worked: false,
+    lines: ["ROUTE_REPLY NEEDS_WORK", "SSE_DATA NEEDS_WORK", "LAB_03 NOT DONE YET"],
+    pictures: [],
+    hints: 0,
+    notices: 9,
+  },
+  {
+    path: "solutions/lab-03.ipynb",
+    shot: "lab-03-worked.png",
+    worked: true,
+    lines: [
+      "LAB_03 DONE",
+      "INSTRUCTOR_CHECKS PASSED",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-03"}',
+    ],
+    pictures: [],
+    hints: 0,
+    notices: 0,
+  },
+  {
     path: "notebooks/ch15.ipynb",
     shot: "ch15-student.png",
     worked: false,

@@ -1,36 +1,75 @@
 // Inside the autograder package: `run_autograder` calls this with the
-// platform's root (`/autograder` on Gradescope). It grades everything in
-// ROOT/submission/ as one learner's work, hidden cases included, and writes
-// ROOT/results/results.json in Gradescope's format. It never ends without
-// writing results: a submission it cannot grade gets a score of 0 and an
-// output that says why.
+// platform's root (`/autograder` on Gradescope). It grades the package's one
+// unit (`assignment.json`, written by `deno task autograder --unit UNIT`) in
+// ROOT/submission/, hidden cases included, and writes
+// ROOT/results/results.json in Gradescope's format. Work on other units is
+// ignored, with a note the learner sees. When the grader itself fails, this
+// exits non-zero without writing results, and `run_autograder` writes them:
+// a visible "autograder error" test, and the details in a hidden one.
 
 import { collectLearners } from "../grading/collect.ts";
 import { gradeLearner } from "../grading/grade_learner.ts";
-import type { Results } from "../grading/score.ts";
-import { loadHoldouts } from "../grading/units/mod.ts";
-import { gradescopeResults } from "./gradescope.ts";
+import { loadHoldouts, UNITS } from "../grading/units/mod.ts";
+import {
+  type Assignment,
+  type GradescopeResults,
+  gradescopeResults,
+  VISIBILITIES,
+} from "./gradescope.ts";
 
 const root = Deno.args[0] ?? "/autograder";
 const started = performance.now();
-const graded: Results[] = [];
-const messages: string[] = [];
-try {
+const seconds = () => (performance.now() - started) / 1000;
+
+/** The assignment this package grades, checked. */
+async function assignment(): Promise<Assignment> {
+  const text = await Deno.readTextFile(new URL("../../assignment.json", import.meta.url));
+  const { unit, points, hidden } = JSON.parse(text);
+  if (!UNITS.has(unit)) throw new Error(`assignment.json names no unit the grader knows: ${unit}`);
+  if (points !== undefined && !(typeof points === "number" && points > 0)) {
+    throw new Error(`assignment.json's points must be a positive number, not ${points}`);
+  }
+  if (!VISIBILITIES.includes(hidden)) throw new Error(`assignment.json's hidden is ${hidden}`);
+  return { unit, points, hidden };
+}
+
+async function grade(): Promise<GradescopeResults> {
+  const pinned = await assignment();
   const holdouts = await loadHoldouts();
   if (holdouts === undefined) throw new Error("the package holds no hidden cases: rebuild it");
-  const { learners, problems, notes } = await collectLearners([`${root}/submission`]);
-  for (const learner of learners) graded.push(...await gradeLearner(learner, holdouts));
-  for (const { path, problem } of problems) {
-    messages.push(`${path.slice(`${root}/submission/`.length) || path}: ${problem}`);
-  }
+  const submitted = `${root}/submission`;
+  const { learners, problems, notes } = await collectLearners([submitted]);
+  const shown = (path: string) =>
+    path.startsWith(`${submitted}/`) ? path.slice(submitted.length + 1) : path;
+  const messages = problems.map(({ path, problem }) => `${shown(path)}: ${problem}`);
   messages.push(...notes);
-  if (graded.length === 0) {
-    messages.push("Nothing to grade: submit your notebook (.ipynb) and the JSON it saved.");
+  const submissions = learners.flatMap((learner) => learner.submissions);
+  for (const other of submissions.filter((submission) => submission.unit !== pinned.unit)) {
+    const files = [other.code?.path, other.evidence?.path].filter((path) => path !== undefined);
+    messages.push(
+      `Ignored ${files.map((path) => shown(path!)).join(" and ")}: this assignment grades ` +
+        `${pinned.unit}, not ${other.unit}.`,
+    );
   }
-} catch (error) {
-  messages.push(`The autograder could not grade this submission: ${(error as Error).message}`);
+  let mine = submissions.filter((submission) => submission.unit === pinned.unit);
+  if (mine.length > 1) {
+    const paths = mine.map((submission) =>
+      shown(submission.code?.path ?? submission.evidence!.path)
+    );
+    messages.push(`Found ${pinned.unit} more than once (${paths.join(", ")}): submit one.`);
+    mine = [];
+  } else if (mine.length === 0) {
+    messages.push(
+      `Nothing to grade for ${pinned.unit}: submit your notebook (${pinned.unit}.ipynb) and the JSON it saved.`,
+    );
+  }
+  const [results] = mine.length === 0
+    ? [{ submission: "", unit: pinned.unit, score: 0, max_score: 0, output: "", tests: [] }]
+    : await gradeLearner({ name: "submission", submissions: mine }, holdouts);
+  return gradescopeResults(results, pinned, messages, seconds());
 }
-const results = gradescopeResults(graded, messages, (performance.now() - started) / 1000);
+
+const results = await grade();
 await Deno.mkdir(`${root}/results`, { recursive: true });
 await Deno.writeTextFile(`${root}/results/results.json`, JSON.stringify(results, null, 2) + "\n");
 console.log(`autograder: ${results.score} points; ${root}/results/results.json written`);

@@ -30,3 +30,26 @@ export function jupyterCommand(): string {
     return "jupyter";
   }
 }
+
+/**
+ * The Python that runs the course's Jupyter, with `nbformat` and the rest: the
+ * virtual environment's, or else Debian's own (`/usr/bin/python3`, which
+ * Debian's `jupyter-nbconvert` is installed into), never whichever `python3`
+ * comes first on the `PATH`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(jupyterPython(), /python3?$/);
+ * ```
+ */
+export function jupyterPython(): string {
+  const inVenv = `${VENV}bin/python`;
+  try {
+    Deno.statSync(inVenv);
+    return inVenv;
+  } catch {
+    return "/usr/bin/python3";
+  }
+}

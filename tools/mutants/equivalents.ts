@@ -307,4 +307,29 @@ export const UNKILLABLE: readonly Unkillable[] = [
     kind: "equivalent",
     why: "a tool named by the empty string is as unknown to the grammar server as not_a_tool",
   },
+  {
+    unit: "lab-03",
+    fn: "routeReply",
+    line: 5,
+    mutant:
+      "StringLiteral: `reply id ${JSON.stringify(reply.id)} answers none of the requests in flight` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "progressOf",
+    line: 6,
+    mutant: "StringLiteral: `progress for request ${held[1]} is not a number` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "replyKind",
+    line: 4,
+    mutant: 'StringLiteral: "" → "Stryker was here!"',
+    kind: "equivalent",
+    why: "a missing content type and any other word are alike neither JSON nor an event stream",
+  },
 ];

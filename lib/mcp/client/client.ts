@@ -8,7 +8,9 @@
  */
 
 import { type Authorize, authorize } from "./allowlist.ts";
+import type { ClientTransport } from "./client_transport.ts";
 import { Connection, type ConnectionOptions, type RequestOptions } from "./connection.ts";
+import { HttpTransport, type SessionEnd } from "./http_transport.ts";
 import type { Resource, ResourceContents, ResourceTemplate } from "../shared/content.ts";
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
@@ -52,9 +54,19 @@ export interface ClientOptions extends ConnectionOptions {
   maxPages?: number;
 }
 
+/** A server as a client is given it: a command to start (stdio), an MCP endpoint's URL (Streamable HTTP), or a transport. */
+export type ServerRef = readonly string[] | URL | ClientTransport<unknown>;
+
+/** What closing a client gives: the server's exit status over stdio, how the session ended over HTTP. */
+export type ClosedWith<S extends ServerRef> = S extends ClientTransport<infer Closed> ? Closed
+  : S extends URL ? SessionEnd
+  : Deno.CommandStatus;
+
 /**
- * An MCP client for one stdio server, which it starts on construction and
- * ends on {@linkcode Client.close} (or at the end of an `await using` block).
+ * An MCP client for one server: a stdio server it starts on construction, or
+ * one it reaches over Streamable HTTP at a URL; either way it ends it on
+ * {@linkcode Client.close} (or at the end of an `await using` block), and
+ * nothing else differs.
  *
  * @example Conjugate a verb with Lab 02's grammar server
  * ```ts
@@ -70,8 +82,8 @@ export interface ClientOptions extends ConnectionOptions {
  * assert.equal(await client.callTool("conjugate", args), "ate");
  * ```
  */
-export class Client implements AsyncDisposable {
-  readonly #connection: Connection;
+export class Client<S extends ServerRef = readonly string[]> implements AsyncDisposable {
+  readonly #connection: Connection<ClosedWith<S>>;
   readonly #allowed: ReadonlySet<string>;
   readonly #authorize: Authorize;
   readonly #maxPages: number;
@@ -80,15 +92,24 @@ export class Client implements AsyncDisposable {
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
 
-  /** Start the server `command` (program and arguments). */
-  constructor(command: readonly string[], options: ClientOptions = {}) {
+  /**
+   * Start the server `server` (program and arguments), or reach it at its
+   * URL over Streamable HTTP (with the `limit` option), or through a transport.
+   */
+  constructor(server: S, options: ClientOptions = {}) {
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
-    this.#connection = new Connection(command, options);
+    const reached = server instanceof URL
+      ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
+      : server;
+    this.#connection = new Connection(
+      reached as readonly string[] | ClientTransport<ClosedWith<S>>,
+      options,
+    );
   }
 
-  /** The server's process id, which is also its process-group id. */
+  /** The server's process id, which is also its process-group id (stdio only: a TypeError otherwise). */
   get pid(): number {
     return this.#connection.pid;
   }
@@ -299,10 +320,12 @@ export class Client implements AsyncDisposable {
 
   /**
    * End the server and everything in its process group: close its stdin, then
-   * SIGTERM, then SIGKILL, each after a grace period. A request still waiting
-   * fails. Resolves with the server's exit status; calling it again is safe.
+   * SIGTERM, then SIGKILL, each after a grace period. Over HTTP, end the
+   * session (DELETE). A request still waiting fails. Resolves with the
+   * server's exit status (over HTTP, how the session ended); calling it again
+   * is safe.
    */
-  close(): Promise<Deno.CommandStatus> {
+  close(): Promise<ClosedWith<S>> {
     return this.#connection.close();
   }
 

@@ -1,17 +1,17 @@
 /**
- * JSON-RPC 2.0 over a server's stdio: one request at a time, each with a
- * deadline, and each reply handed to an answer function that decides whether
- * it answers the request that waits. A connection that delivered a reply it
- * could not trust is not trusted again.
+ * JSON-RPC 2.0 to a server, over stdio or another transport: one request at
+ * a time unless more are allowed in flight, each with a deadline, and each
+ * reply handed to an answer function that decides whether it answers the
+ * request it came for. A connection that delivered a reply it could not
+ * trust is not trusted again.
  *
  * @module
  */
 
-import { drain, within } from "../shared/_async.ts";
 import { answerFor, type AnswerFunction } from "./answer.ts";
+import type { ClientTransport } from "./client_transport.ts";
 import { DeadlineTimer } from "./deadline_timer.ts";
 import { ProtocolError, TimeoutError } from "../shared/errors.ts";
-import { readFrames, type SplitFrames, splitFrames } from "../shared/framing.ts";
 import {
   isObject,
   type JsonObject,
@@ -20,7 +20,8 @@ import {
   parseMessage,
   type RequestId,
 } from "../shared/jsonrpc.ts";
-import { type CloseStep, describeExit, ServerProcess } from "./server_process.ts";
+import type { CloseStep } from "./server_process.ts";
+import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 import { replyToServer } from "./replies.ts";
 
@@ -36,17 +37,14 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** How much a connection reads, and drops, after refusing what a server sent. */
-const DRAIN_AFTER_REFUSAL = 1 << 20;
-
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /**
- * A JSON-RPC connection to a server it starts. It answers the server's own
- * requests (`ping` with `{}`, anything else with "method not found"), skips
- * notifications, and ends a request at once when the server exits, closes
- * its stdout, or sends what cannot be trusted.
+ * A JSON-RPC connection to a server: one it starts from a command (over
+ * stdio), or one it reaches through a {@linkcode ClientTransport} (Streamable
+ * HTTP). It answers the server's own requests (`ping` with `{}`, anything
+ * else with "method not found"), skips notifications, and ends a request at
+ * once when the server goes away or sends what cannot be trusted.
  *
  * @example
  * ```ts
@@ -59,35 +57,56 @@ const decoder = new TextDecoder();
  * assert.deepEqual(await connection.request("ping", {}), {});
  * ```
  */
-export class Connection implements AsyncDisposable {
-  readonly #server: ServerProcess;
+export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable {
+  readonly #server: ClientTransport<Closed>;
   readonly #timeoutMs: number;
   readonly #answer: AnswerFunction;
   readonly #transcript?: (direction: Direction, line: string) => void;
   readonly #reading: Promise<void>;
-  readonly #watching: Promise<void>;
   readonly #cancelled = new Set<RequestId>();
   readonly #maxUnread: number;
-  readonly #timer = new DeadlineTimer(() => this.#waiting?.deadline, () => this.#expire());
+  readonly #timer = new DeadlineTimer(() => this.#earliest(), () => this.#expire());
+  /** The requests sent and not yet answered, by id. */
+  readonly #pending = new Map<RequestId, Waiting>();
+  readonly #maxInFlight: number;
+  /** Requests waiting for one in flight to finish, first come first served. */
+  readonly #turns: (() => void)[] = [];
+  #inFlight = 0;
   #nextId = 1;
-  #queue: Promise<unknown> = Promise.resolve();
-  #waiting?: Waiting;
   #broken?: ProtocolError;
 
-  /** Start the server `command` (program and arguments). */
-  constructor(command: readonly string[], options: ConnectionOptions = {}) {
+  /**
+   * Start the server `command` (program and arguments), or speak through
+   * `transport` (whose own options then hold its byte limit).
+   */
+  constructor(
+    server: readonly string[] | ClientTransport<Closed>,
+    options: ConnectionOptions = {},
+  ) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
-    this.#server = new ServerProcess(command, options);
-    this.#reading = this.#read(options.limit ?? 65536, options.splitFrames ?? splitFrames);
-    this.#watching = this.#watchExit();
+    this.#maxInFlight = options.maxInFlight ?? 1;
+    if (!Number.isInteger(this.#maxInFlight) || this.#maxInFlight < 1) {
+      throw new RangeError(`maxInFlight must be a whole number of requests, at least 1`);
+    }
+    this.#server = isCommand(server)
+      ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
+      : server;
+    this.#reading = this.#read();
+    void this.#server.gone.then((error) => this.#fail(error));
   }
 
-  /** The server's process id, which is also its process-group id. */
+  /** The transport the connection speaks through. */
+  get transport(): ClientTransport<Closed> {
+    return this.#server;
+  }
+
+  /** The server's process id, which is also its process-group id (a server it started only). */
   get pid(): number {
-    return this.#server.pid;
+    if (this.#server instanceof StdioTransport) return this.#server.pid;
+    throw new TypeError("A server reached through a transport has no process id here");
   }
 
   /** The deadline of each request, in milliseconds. */
@@ -95,29 +114,41 @@ export class Connection implements AsyncDisposable {
     return this.#timeoutMs;
   }
 
-  /** The last lines the server wrote on stderr. */
+  /** The last lines the server wrote on stderr (none for a server it did not start). */
   stderrLines(): string[] {
-    return this.#server.stderrLines();
+    return this.#server instanceof StdioTransport ? this.#server.stderrLines() : [];
   }
 
-  /** What closing the server did, and when (see {@linkcode ServerProcess.closeSteps}). */
+  /** What closing the server did, and when (none for a server it did not start). */
   closeSteps(): CloseStep[] {
-    return this.#server.closeSteps();
+    return this.#server instanceof StdioTransport ? this.#server.closeSteps() : [];
   }
 
   /**
-   * Send a request once the previous one has finished, and resolve with the
-   * result the answer function accepts. Rejects with `TimeoutError` when the
+   * Send a request once fewer than `maxInFlight` are in flight (by default,
+   * once the previous one has finished), and resolve with the result the
+   * answer function accepts. Rejects with `TimeoutError` when the
    * deadline passes first (and, if `cancellable`, tells the server with
    * `notifications/cancelled`; if it passed before the request could be sent,
    * nothing is sent), or with `ProtocolError` when the reply cannot be
    * trusted or the server goes away.
    */
-  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+  async request(
+    method: string,
+    params: JsonObject,
+    options: RequestOptions = {},
+  ): Promise<JsonObject> {
     const { cancellable = true, deadline } = options;
-    const turn = this.#queue.then(() => this.#exchange(method, params, cancellable, deadline));
-    this.#queue = turn.catch(() => {});
-    return turn;
+    if (this.#inFlight < this.#maxInFlight) this.#inFlight++;
+    else await new Promise<void>((resolve) => this.#turns.push(resolve));
+    try {
+      return await this.#exchange(method, params, cancellable, deadline);
+    } finally {
+      // The turn passes straight to the next request waiting, if one is.
+      const next = this.#turns.shift();
+      if (next === undefined) this.#inFlight--;
+      else next();
+    }
   }
 
   /** Send a notification. */
@@ -132,15 +163,16 @@ export class Connection implements AsyncDisposable {
   }
 
   /**
-   * End the server and everything in its process group (see
-   * {@linkcode ServerProcess.close}). A request still waiting fails. Resolves
-   * with the server's exit status; calling it again is safe.
+   * End the transport: for a server it started, the server and everything in
+   * its process group (see `ServerProcess.close`). A request still waiting
+   * fails. Resolves with what the transport's close gives (the server's exit
+   * status over stdio); calling it again is safe.
    */
-  async close(): Promise<Deno.CommandStatus> {
+  async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
     this.#timer.stop();
     const status = await this.#server.close();
-    await Promise.all([this.#reading, this.#watching]);
+    await this.#reading;
     return status;
   }
 
@@ -165,28 +197,45 @@ export class Connection implements AsyncDisposable {
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#waiting = { id, method, cancellable, deadline, resolve, reject };
+      this.#pending.set(id, { id, method, cancellable, deadline, resolve, reject });
       this.#timer.watch(deadline);
       this.#send({ jsonrpc: "2.0", id, method, params });
     });
   }
 
-  /** End the waiting request with a `TimeoutError`, and tell the server if it may be cancelled. */
-  #expire(): void {
-    const waiting = this.#waiting!;
-    this.#waiting = undefined;
-    const { id, method, cancellable } = waiting;
-    if (cancellable) {
-      this.#cancelled.add(id);
-      this.#send({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
-      });
+  /** The earliest deadline of the requests in flight, if any are. */
+  #earliest(): number | undefined {
+    let earliest: number | undefined;
+    for (const { deadline } of this.#pending.values()) {
+      if (earliest === undefined || deadline < earliest) earliest = deadline;
     }
-    waiting.reject(
-      new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
-    );
+    return earliest;
+  }
+
+  /**
+   * End each request whose deadline has passed with a `TimeoutError`, and
+   * tell the server of each that may be cancelled; watch the next deadline.
+   */
+  #expire(): void {
+    const now = performance.now();
+    for (const waiting of [...this.#pending.values()]) {
+      if (waiting.deadline > now) continue;
+      this.#pending.delete(waiting.id);
+      const { id, method, cancellable } = waiting;
+      if (cancellable) {
+        this.#cancelled.add(id);
+        this.#send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
+        });
+      }
+      waiting.reject(
+        new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
+      );
+    }
+    const next = this.#earliest();
+    if (next !== undefined) this.#timer.watch(next);
   }
 
   /**
@@ -208,43 +257,21 @@ export class Connection implements AsyncDisposable {
     }
     const line = JSON.stringify(message);
     this.#transcript?.(">", line);
-    this.#server.send(encoder.encode(line + "\n")).catch((error) =>
-      this.#fail(
-        new ProtocolError(`Could not write to the server${this.#context()}`, { cause: error }),
-      )
-    );
+    this.#server.send(message, line).catch((error) => this.#fail(error as ProtocolError));
   }
 
-  async #read(limit: number, split: SplitFrames): Promise<void> {
-    const { stdout, closed } = this.#server;
+  async #read(): Promise<void> {
     try {
-      for await (const frames of readFrames(stdout, { limit, split, signal: closed })) {
-        for (const frame of frames) this.#receive(frame);
+      for await (const batch of this.#server.incoming) {
+        for (const item of batch) {
+          if (item instanceof Uint8Array) this.#receive(item);
+          else this.#lose(item.id, item.error);
+        }
         if (this.#broken !== undefined) break;
-      }
-      if (this.#broken === undefined && !closed.aborted) {
-        const status = await within(this.#server.exited, 100);
-        this.#fail(
-          new ProtocolError(
-            status === undefined
-              ? `The server closed its stdout but is still running${this.#context()}`
-              : exitMessage(status, this.#context()),
-          ),
-        );
       }
     } catch (error) {
       this.#fail(error as ProtocolError);
     }
-    // Read a little more, so that a server part-way through a long reply can finish
-    // it and exit when its input ends; a flood, past that, is left to block.
-    await drain(stdout, closed, { maxBytes: DRAIN_AFTER_REFUSAL });
-  }
-
-  async #watchExit(): Promise<void> {
-    const status = await this.#server.exited;
-    // Let the reader take the last bytes the server wrote before it went.
-    await within(this.#reading, 100);
-    this.#fail(new ProtocolError(exitMessage(status, this.#context())));
   }
 
   #receive(frame: Uint8Array): void {
@@ -267,18 +294,31 @@ export class Connection implements AsyncDisposable {
     // Notifications need nothing from this client.
   }
 
+  /**
+   * Hand `response` to the answer function with the request it is for: the
+   * one in flight, when only one is (the answer function judges its id);
+   * otherwise the one with exactly its id.
+   */
   #settle(response: JsonRpcResponse): void {
     if (response.id !== null && this.#cancelled.delete(response.id)) return;
-    const waiting = this.#waiting;
+    const waiting = this.#pending.size === 1
+      ? this.#pending.values().next().value
+      : response.id === null
+      ? undefined
+      : this.#pending.get(response.id);
     if (waiting === undefined) {
       this.#fail(
         new ProtocolError(
-          `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`,
+          this.#pending.size === 0
+            ? `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`
+            : `A reply with id ${
+              JSON.stringify(response.id)
+            } answers none of the ${this.#pending.size} requests in flight`,
         ),
       );
       return;
     }
-    this.#waiting = undefined;
+    this.#pending.delete(waiting.id);
     try {
       const result = this.#answer(waiting.id, response);
       if (!isObject(result)) {
@@ -295,21 +335,23 @@ export class Connection implements AsyncDisposable {
     }
   }
 
-  /** Trust the connection no more, and fail the request that waits. */
+  /** Trust the connection no more, and fail every request in flight at once. */
   #fail(error: ProtocolError): void {
     this.#broken ??= error;
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.reject(error);
+    const waiting = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const request of waiting) request.reject(error);
   }
 
-  /** The server's last stderr lines, for an error message. */
-  #context(): string {
-    const lines = this.#server.stderrLines().slice(-5);
-    return lines.length === 0 ? "" : `; its last stderr lines:\n  ${lines.join("\n  ")}`;
+  /** Fail the request `id` alone: its transport lost its reply, and the others may still come. */
+  #lose(id: RequestId, error: ProtocolError): void {
+    const waiting = this.#pending.get(id);
+    if (waiting === undefined) return;
+    this.#pending.delete(id);
+    waiting.reject(error);
   }
 }
 
-function exitMessage(status: Deno.CommandStatus, context: string): string {
-  return `The server exited with status ${describeExit(status)}${context}`;
+function isCommand(server: unknown): server is readonly string[] {
+  return Array.isArray(server);
 }

@@ -30,6 +30,13 @@ export interface ConnectionOptions extends ServerProcessOptions {
    * promise), so 256 KiB of small replies hold a few MB. @default {262144}
    */
   maxUnread?: number;
+  /**
+   * How many requests may be in flight at once; more wait their turn. With
+   * one (the default, as Lab 02's rule), every reply is handed to the answer
+   * function with the request that waits; with more, each reply goes to the
+   * request with exactly its id. @default {1}
+   */
+  maxInFlight?: number;
 }
 
 /** Options for one `Connection.request`. */

@@ -1,0 +1,203 @@
+/**
+ * Lab 03's hidden cases. Instructors' repository and the autograder package
+ * only: the learners' release leaves this folder out.
+ *
+ * @module
+ */
+
+import { BASE_HEADERS, type Lab03Function, progress, reply } from "../cases/lab_03.ts";
+import type { GradeCase } from "../lib/grading/grading.ts";
+
+const refused = { throws: "ProtocolError" };
+const LOCAL = ["http://127.0.0.1:8080"];
+
+/** Lab 03's hidden cases, by the graded function's name. */
+export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
+  routeReply: [
+    { label: "request 0 is a request like any other", args: [reply(0), [0, 1], []], expected: 0 },
+    { label: "the empty string is an id too", args: [reply(""), ["", "x"], []], expected: "" },
+    {
+      label: "an error reply answers the request with its id",
+      args: [
+        { jsonrpc: "2.0", id: 2, error: { code: -32602, message: "Unknown tool" } },
+        [1, 2],
+        [],
+      ],
+      expected: 2,
+    },
+    { label: '1 does not answer the request "1"', args: [reply(1), ["1"], []], expected: refused },
+    { label: "a reply when nothing is in flight", args: [reply(9), [], []], expected: refused },
+    {
+      label: "a cancelled id is dropped even among others in flight",
+      args: [reply("slow"), ["fast", "other"], ["slow"]],
+      expected: null,
+    },
+  ],
+  expiredIds: [
+    {
+      label: "equal deadlines keep the order they were sent in",
+      args: [[{ id: 2, deadline: 50 }, { id: 1, deadline: 50 }, { id: 3, deadline: 10 }], 60],
+      expected: [3, 2, 1],
+    },
+    {
+      label: "fractions of a millisecond count",
+      args: [[{ id: 1, deadline: 100.5 }, { id: 2, deadline: 100.25 }], 100.3],
+      expected: [2],
+    },
+    {
+      label: "string and number ids are kept as they are",
+      args: [[{ id: "1", deadline: 1 }, { id: 1, deadline: 2 }], 5],
+      expected: ["1", 1],
+    },
+  ],
+  progressOf: [
+    {
+      label: "progress 0 is progress",
+      args: [progress("t", { progress: 0, total: 0 }), [["t", 1]]],
+      expected: { request: 1, progress: 0, total: 0, message: null },
+    },
+    {
+      label: "the token 0 is a token",
+      args: [progress(0, { progress: 5 }), [[0, "r"]]],
+      expected: { request: "r", progress: 5, total: null, message: null },
+    },
+    {
+      label: "each token finds its own request",
+      args: [progress("b", { progress: 9 }), [["a", 1], ["b", 2]]],
+      expected: { request: 2, progress: 9, total: null, message: null },
+    },
+    {
+      label: "a reply is not progress",
+      args: [reply(1, { progressToken: "t" }), [["t", 1]]],
+      expected: null,
+    },
+    {
+      label: "no params at all is not progress for anyone",
+      args: [{ jsonrpc: "2.0", method: "notifications/progress" }, [["t", 1]]],
+      expected: null,
+    },
+    {
+      label: "a missing progress value is refused",
+      args: [{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t" } }, [
+        ["t", 1],
+      ]],
+      expected: refused,
+    },
+  ],
+  postHeaders: [
+    {
+      label: "a session without a version yet",
+      args: [{ id: "s" }],
+      expected: { ...BASE_HEADERS, "mcp-session-id": "s" },
+    },
+  ],
+  replyKind: [
+    {
+      label: "201 with JSON still answers a request",
+      args: [{ status: 201, contentType: "application/json" }, { request: true, session: false }],
+      expected: "json",
+    },
+    {
+      label: "299 is still a success",
+      args: [{ status: 299, contentType: "Application/JSON" }, { request: true, session: true }],
+      expected: "json",
+    },
+    {
+      label: "300 is no longer a success",
+      args: [{ status: 300, contentType: "application/json" }, { request: true, session: true }],
+      expected: "refused",
+    },
+    {
+      label: "202 for a request brings no reply: a refusal",
+      args: [{ status: 202, contentType: null }, { request: true, session: true }],
+      expected: "refused",
+    },
+    {
+      label: "a notification answered 200 with a body is accepted all the same",
+      args: [{ status: 200, contentType: "application/json" }, { request: false, session: false }],
+      expected: "accepted",
+    },
+    {
+      label: "a notification refused with 400",
+      args: [{ status: 400, contentType: "application/json" }, { request: false, session: true }],
+      expected: "refused",
+    },
+    {
+      label: "an informational status is no reply",
+      args: [{ status: 100, contentType: "application/json" }, { request: true, session: true }],
+      expected: "refused",
+    },
+    {
+      label: "spaces around the media type do not matter",
+      args: [
+        { status: 200, contentType: " text/event-stream ; charset=utf-8" },
+        { request: true, session: true },
+      ],
+      expected: "events",
+    },
+    {
+      label: "a problem report in JSON's clothing is not JSON-RPC",
+      args: [{ status: 200, contentType: "application/problem+json" }, {
+        request: true,
+        session: true,
+      }],
+      expected: "refused",
+    },
+    {
+      label: "a 500 with an event stream is still refused",
+      args: [{ status: 500, contentType: "text/event-stream" }, { request: true, session: true }],
+      expected: "refused",
+    },
+  ],
+  sseData: [
+    { label: "an empty text completes no event", args: [""], expected: [] },
+    { label: "an event with only an id carries no data", args: ["id: 4\n\n"], expected: [] },
+    { label: "a line ended by CR alone", args: ["data: one\r\r"], expected: ["one"] },
+    {
+      label: "a colon inside the data is data",
+      args: ['data: {"a":"b:c"}\n\n'],
+      expected: ['{"a":"b:c"}'],
+    },
+    { label: "data with no colon is an empty line of data", args: ["data\n\n"], expected: [""] },
+    {
+      label: "field names are case-sensitive",
+      args: ["Data: no\n\ndata: yes\n\n"],
+      expected: ["yes"],
+    },
+  ],
+  originAllowed: [
+    {
+      label: "letter case is not ignored",
+      args: ["HTTP://127.0.0.1:8080", LOCAL],
+      expected: false,
+    },
+    {
+      label: "a trailing slash is another origin",
+      args: ["http://127.0.0.1:8080/", LOCAL],
+      expected: false,
+    },
+    { label: "nothing allowed, no Origin: allowed", args: [null, []], expected: true },
+    {
+      label: "nothing allowed, an Origin: refused",
+      args: ["http://127.0.0.1:8080", []],
+      expected: false,
+    },
+  ],
+  sessionCheck: [
+    {
+      label: "an empty session id is a session id, and an unknown one",
+      args: [{ initialize: false, sessionId: "" }, ["s1"]],
+      expected: 404,
+    },
+    {
+      label: "initialize naming even an empty session id: 400",
+      args: [{ initialize: true, sessionId: "" }, []],
+      expected: 400,
+    },
+    {
+      label: "a server that holds no session knows none",
+      args: [{ initialize: false, sessionId: "s1" }, []],
+      expected: 404,
+    },
+  ],
+};

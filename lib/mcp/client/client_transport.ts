@@ -1,0 +1,61 @@
+/**
+ * How a client reaches its server, whatever carries the messages: a child
+ * process's stdio (`stdio_transport.ts`) or Streamable HTTP
+ * (`http_transport.ts`). A `Connection` runs JSON-RPC over either, and never
+ * knows which: it sends each message as one line of JSON, and reads what
+ * comes back as the bytes of one message each.
+ *
+ * @module
+ */
+
+import type { ProtocolError } from "../shared/errors.ts";
+import type { JsonRpcMessage, RequestId } from "../shared/jsonrpc.ts";
+
+/**
+ * A request the transport knows will get no reply, and why: an HTTP POST
+ * that failed, or a stream that ended before its reply and could not be
+ * resumed. Nothing crossed the wire that says so: it is not dressed up as a
+ * JSON-RPC error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ProtocolError } from "../shared/errors.ts";
+ *
+ * const lost = new Unanswered(3, new ProtocolError("POST answered 500 Internal Server Error"));
+ * assert.equal(lost.id, 3);
+ * ```
+ */
+export class Unanswered {
+  /** `id` will get no reply, for the reason `error` gives. */
+  constructor(readonly id: RequestId, readonly error: ProtocolError) {}
+}
+
+/** What a transport delivers: the bytes of one message, or a request that will get no reply. */
+export type Incoming = Uint8Array | Unanswered;
+
+/** A way to reach one server, as a `Connection` uses it. */
+export interface ClientTransport<Closed = unknown> {
+  /**
+   * What the server sends, in batches as it arrives, each item the bytes of
+   * one message (at most the transport's byte limit) or an
+   * {@linkcode Unanswered}. It ends when the client closes the transport, and
+   * throws a `ProtocolError` when what arrived cannot be trusted or the server
+   * is gone. Read it once.
+   */
+  readonly incoming: AsyncIterable<readonly Incoming[]>;
+  /** Resolves, once the server is gone for whatever reason, with the error that says how. */
+  readonly gone: Promise<ProtocolError>;
+  /** Bytes sent that the server has not taken yet (they wait in this process's memory). */
+  readonly unread: number;
+  /**
+   * Send `message`, whose JSON is `line` (no newline). Resolves once the
+   * transport is done with it; rejects with a `ProtocolError` only when
+   * nothing more can be sent at all.
+   */
+  send(message: JsonRpcMessage, line: string): Promise<void>;
+  /** What the transport knows that would explain a failure, for an error message ("" when nothing). */
+  context(): string;
+  /** End the transport (and the server's side of it); calling it again gives the same result. */
+  close(): Promise<Closed>;
+}

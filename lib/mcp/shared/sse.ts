@@ -1,0 +1,159 @@
+/**
+ * Server-Sent Events, the stream format of MCP's Streamable HTTP transport:
+ * one event written as text, and a reader that turns a byte stream back into
+ * events with a byte limit on each, so that memory stays bounded whatever a
+ * peer sends.
+ *
+ * @module
+ */
+
+import { ProtocolError } from "./errors.ts";
+
+/** One event of an event stream. */
+export interface SseEvent {
+  /** Its `data` lines, joined by newlines. */
+  data: string;
+  /** Its type; `message` when the stream named none. @default {"message"} */
+  event?: string;
+  /** Its id, which a client sends back as `Last-Event-ID` to resume the stream after it. */
+  id?: string;
+  /** How long, in milliseconds, the server asks a client to wait before it reconnects. */
+  retry?: number;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The text of one event, ending with the blank line that dispatches it. A
+ * `data` holding newlines is sent as several `data` lines, as the format asks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sseEvent({ id: "s1:0", data: '{"jsonrpc":"2.0"}' }), 'id: s1:0\ndata: {"jsonrpc":"2.0"}\n\n');
+ * assert.equal(sseEvent({ data: "a\nb", retry: 500 }), "retry: 500\ndata: a\ndata: b\n\n");
+ * ```
+ */
+export function sseEvent(event: SseEvent): string {
+  let text = "";
+  if (event.event !== undefined) text += `event: ${event.event}\n`;
+  if (event.id !== undefined) text += `id: ${event.id}\n`;
+  if (event.retry !== undefined) text += `retry: ${event.retry}\n`;
+  for (const line of event.data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`;
+  return text + "\n";
+}
+
+/** Options for {@linkcode readSseEvents}. */
+export interface ReadSseOptions {
+  /** The most bytes one event may take, its field names and line ends included. @default {65536} */
+  limit?: number;
+}
+
+/**
+ * Read the event stream `stream` and yield each event as it is dispatched
+ * (by a blank line). Comments and events without `data` dispatch nothing,
+ * though their `id` and `retry` are kept for the next event. Throws
+ * {@linkcode ProtocolError} when an event passes `limit` bytes (before its
+ * end if need be, so memory stays bounded) or is not UTF-8. An event cut off
+ * by the end of the stream is dropped, as the format says.
+ *
+ * @example An event split across reads, then one with an id
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const chunks = ['data: {"a"', ':1}\n\n', ": a comment\nid: 7\ndata: two\n\n"];
+ * const stream = ReadableStream.from(chunks.map((c) => new TextEncoder().encode(c)));
+ * const events = await Array.fromAsync(readSseEvents(stream));
+ * assert.deepEqual(events, [{ data: '{"a":1}' }, { data: "two", id: "7" }]);
+ * ```
+ */
+export async function* readSseEvents(
+  stream: ReadableStream<Uint8Array>,
+  { limit = 65536 }: ReadSseOptions = {},
+): AsyncGenerator<SseEvent> {
+  let pending = new Uint8Array(0);
+  let eventBytes = 0;
+  let data: string[] = [];
+  let type: string | undefined;
+  let id: string | undefined;
+  let retry: number | undefined;
+  let skipLf = false;
+  const tooLong = (bytes: number) =>
+    new ProtocolError(`An event of ${bytes} bytes or more exceeds the ${limit}-byte limit`);
+  for await (const chunk of stream) {
+    let bytes = pending.length === 0 ? chunk : concat(pending, chunk);
+    let start = 0;
+    if (skipLf && bytes.length > 0) {
+      if (bytes[0] === LF) start = 1;
+      skipLf = false;
+    }
+    for (let end = lineEnd(bytes, start); end !== -1; end = lineEnd(bytes, start)) {
+      eventBytes += end - start + 1;
+      if (eventBytes > limit) throw tooLong(eventBytes);
+      const line = decode(bytes.subarray(start, end));
+      if (bytes[end] === CR) {
+        if (end + 1 < bytes.length) {
+          start = bytes[end + 1] === LF ? end + 2 : end + 1;
+        } else {
+          start = end + 1;
+          skipLf = true;
+        }
+      } else {
+        start = end + 1;
+      }
+      if (line === "") {
+        if (data.length > 0) {
+          yield {
+            data: data.join("\n"),
+            ...(type === undefined ? {} : { event: type }),
+            ...(id === undefined ? {} : { id }),
+            ...(retry === undefined ? {} : { retry }),
+          };
+        }
+        data = [];
+        type = undefined;
+        retry = undefined;
+        eventBytes = 0;
+        continue;
+      }
+      if (line.startsWith(":")) continue;
+      const colon = line.indexOf(":");
+      const field = colon === -1 ? line : line.slice(0, colon);
+      let value = colon === -1 ? "" : line.slice(colon + 1);
+      if (value.startsWith(" ")) value = value.slice(1);
+      if (field === "data") data.push(value);
+      else if (field === "event") type = value;
+      else if (field === "id" && !value.includes("\0")) id = value;
+      else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
+    }
+    bytes = bytes.subarray(start);
+    if (eventBytes + bytes.length >= limit) throw tooLong(eventBytes + bytes.length);
+    pending = bytes.slice();
+  }
+}
+
+/** The index of the next CR or LF at or after `from`, or -1. */
+function lineEnd(bytes: Uint8Array, from: number): number {
+  for (let i = from; i < bytes.length; i++) {
+    if (bytes[i] === LF || bytes[i] === CR) return i;
+  }
+  return -1;
+}
+
+function decode(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new ProtocolError("An event stream line is not valid UTF-8");
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}

@@ -1,0 +1,742 @@
+// Lab 03's catalogue: the decisions of a client with many requests in flight,
+// and of Streamable HTTP on both sides, as learners write them.
+
+import { type Catalogue, USES_PROTOCOL_ERROR as P } from "./learner.ts";
+
+/** A function `name` with `body`, as a learner's module exports it. */
+const fn = (name: string, params: string, body: string, header = "") =>
+  `${header}\nexport function ${name}(${params}) {\n${body}\n}`;
+
+const route = (body: string) => fn("routeReply", "reply, inFlight, cancelled", body, P);
+const ROUTE_THROW = `throw new ProtocolError("no request " + JSON.stringify(reply.id));`;
+
+const routeReply: Catalogue = {
+  unit: "lab-03",
+  fn: "routeReply",
+  right: {
+    "the worked solution's way": route(`
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
+    "a Set of each": route(`
+  const waiting = new Set(inFlight), late = new Set(cancelled);
+  if (waiting.has(reply.id)) return reply.id;
+  if (late.has(reply.id)) return null;
+  ${ROUTE_THROW}`),
+    "some, with Object.is": route(`
+  if (inFlight.some((id) => Object.is(id, reply.id))) return reply.id;
+  if (cancelled.some((id) => Object.is(id, reply.id))) return null;
+  ${ROUTE_THROW}`),
+    "indexOf": route(`
+  const at = inFlight.indexOf(reply.id);
+  if (at >= 0) return inFlight[at];
+  if (cancelled.indexOf(reply.id) !== -1) return null;
+  ${ROUTE_THROW}`),
+  },
+  wrong: {
+    // "2" and 2 look the same to ==.
+    "loose equality": route(`
+  if (inFlight.some((id) => id == reply.id)) return reply.id;
+  if (cancelled.some((id) => id == reply.id)) return null;
+  ${ROUTE_THROW}`),
+    // Ids turned to text before they are compared.
+    "ids compared as strings": route(`
+  if (inFlight.map(String).includes(String(reply.id))) return reply.id;
+  if (cancelled.map(String).includes(String(reply.id))) return null;
+  ${ROUTE_THROW}`),
+    // A late reply refused, as if it were a stray one.
+    "cancelled replies refused": route(`
+  if (inFlight.includes(reply.id)) return reply.id;
+  ${ROUTE_THROW}`),
+    // A late reply taken as an answer.
+    "cancelled replies answer": route(`
+  if (inFlight.includes(reply.id) || cancelled.includes(reply.id)) return reply.id;
+  ${ROUTE_THROW}`),
+    // A stray reply dropped quietly: a duplicate goes unnoticed.
+    "strays dropped": route(`
+  if (inFlight.includes(reply.id)) return reply.id;
+  return null;`),
+    // The oldest request in flight takes whatever comes, as with one in flight.
+    "the oldest request takes it": route(`
+  if (inFlight.length > 0) return inFlight[0];
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
+    // `!reply.id` taken to mean "no id": request 0 and "" cannot be answered.
+    "falsy ids are no ids": route(`
+  if (!reply.id) ${ROUTE_THROW}
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
+    // An error reply is taken as a protocol failure of its own, not its request's answer.
+    "error replies refused": route(`
+  if ("error" in reply) throw new ProtocolError(reply.error.message);
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
+    // A refusal that is not a ProtocolError.
+    "a plain Error": route(`
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return null;
+  throw new Error("no such request");`),
+    // undefined for a late reply, which the link takes for no decision.
+    "undefined for a late reply": route(`
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return undefined;
+  ${ROUTE_THROW}`),
+    // The cancelled list checked first: an id that is both goes nowhere (and order matters).
+    "the last in flight takes it": route(`
+  if (inFlight.length > 0 && inFlight.includes(reply.id)) return inFlight[inFlight.length - 1];
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
+  },
+};
+
+const expire = (body: string) => fn("expiredIds", "inFlight, now", body);
+
+const expiredIds: Catalogue = {
+  unit: "lab-03",
+  fn: "expiredIds",
+  right: {
+    "the worked solution's way": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
+    "a copy sorted in place": expire(`
+  const due = inFlight.filter((r) => now >= r.deadline);
+  due.sort((a, b) => a.deadline - b.deadline);
+  return due.map(({ id }) => id);`),
+    "a loop, then a stable sort by index": expire(`
+  const due = [];
+  inFlight.forEach((r, i) => { if (r.deadline <= now) due.push([r.deadline, i, r.id]); });
+  due.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return due.map((d) => d[2]);`),
+    "insertion, keeping ties in order": expire(`
+  const out = [];
+  for (const r of inFlight) {
+    if (r.deadline > now) continue;
+    let i = out.length;
+    while (i > 0 && out[i - 1].deadline > r.deadline) i--;
+    out.splice(i, 0, r);
+  }
+  return out.map((r) => r.id);`),
+  },
+  wrong: {
+    // A deadline reached exactly is taken as still to come.
+    "strictly before now": expire(`
+  return inFlight.filter((r) => r.deadline < now).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
+    // The order they were sent in, not their deadlines'.
+    "not sorted": expire(`
+  return inFlight.filter((r) => r.deadline <= now).map((r) => r.id);`),
+    // The latest deadline first.
+    "sorted the wrong way": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => b.deadline - a.deadline).map((r) => r.id);`),
+    // sort() sorts the caller's list too.
+    "the input sorted in place": expire(`
+  return inFlight.sort((a, b) => a.deadline - b.deadline).filter((r) => r.deadline <= now).map((r) => r.id);`),
+    // Those still waiting, not those expired.
+    "the wrong side of now": expire(`
+  return inFlight.filter((r) => r.deadline > now).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
+    // Sorted by id rather than by deadline.
+    "sorted by id": expire(`
+  return inFlight.filter((r) => r.deadline <= now).map((r) => r.id).toSorted();`),
+    // The requests, not their ids.
+    "requests, not ids": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline);`),
+    // Only the earliest: one expiry per tick.
+    "only the earliest": expire(`
+  const due = inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline);
+  return due.length === 0 ? [] : [due[0].id];`),
+    // Deadlines cut to whole milliseconds.
+    "whole milliseconds": expire(`
+  return inFlight.filter((r) => Math.floor(r.deadline) <= Math.floor(now)).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
+    // Ties broken by putting the later one first.
+    "ties reversed": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toReversed().toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
+    // Ids turned to text on the way.
+    "ids as strings": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline).map((r) => String(r.id));`),
+  },
+};
+
+const progress = (body: string) => fn("progressOf", "message, tokens", body, P);
+const PROGRESS_TAIL = `
+  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  return { request: held[1], progress: p.progress, total: typeof p.total === "number" ? p.total : null, message: typeof p.message === "string" ? p.message : null };`;
+const PROGRESS_HEAD = `
+  if (message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  const held = tokens.find(([t]) => t === p.progressToken);
+  if (!held) return null;`;
+
+const progressOf: Catalogue = {
+  unit: "lab-03",
+  fn: "progressOf",
+  right: {
+    "the worked solution's way": progress(PROGRESS_HEAD + PROGRESS_TAIL),
+    "a Map of tokens": progress(
+      `
+  if (!("method" in message) || message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  const byToken = new Map(tokens);
+  if (!byToken.has(p.progressToken)) return null;
+  const held = [p.progressToken, byToken.get(p.progressToken)];` + PROGRESS_TAIL,
+    ),
+    "destructured, with Number.isFinite": progress(`
+  const { method, params: { progressToken, progress, total, message: text } = {} } = message;
+  if (method !== "notifications/progress") return null;
+  const held = tokens.find(([t]) => Object.is(t, progressToken));
+  if (held === undefined) return null;
+  if (typeof progress !== "number" || !Number.isFinite(progress)) throw new ProtocolError("bad progress");
+  return { request: held[1], progress, total: typeof total === "number" ? total : null, message: typeof text === "string" ? text : null };`),
+    "a loop over the tokens": progress(`
+  if (message.method !== "notifications/progress" || message.params === undefined) return null;
+  for (const [token, request] of tokens) {
+    if (token !== message.params.progressToken) continue;
+    const { progress, total = null, message: text = null } = message.params;
+    if (typeof progress !== "number") throw new ProtocolError("progress " + progress);
+    return { request, progress, total, message: text };
+  }
+  return null;`),
+  },
+  wrong: {
+    // "3" and 3 look the same to ==.
+    "loose token match": progress(
+      `
+  if (message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  const held = tokens.find(([t]) => t == p.progressToken);
+  if (!held) return null;` + PROGRESS_TAIL,
+    ),
+    // Any notification with a token is taken as progress.
+    "the method not checked": progress(
+      `
+  const p = message.params ?? {};
+  const held = tokens.find(([t]) => t === p.progressToken);
+  if (!held) return null;` + PROGRESS_TAIL,
+    ),
+    // Progress 0 taken as no progress.
+    "falsy progress refused": progress(
+      PROGRESS_HEAD + `
+  if (!p.progress) throw new ProtocolError("no progress");
+  return { request: held[1], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+    // A total of 0 dropped.
+    "falsy total dropped": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  return { request: held[1], progress: p.progress, total: p.total || null, message: p.message ?? null };`,
+    ),
+    // The token given back instead of its request.
+    "the token for the request": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  return { request: held[0], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+    // Absent fields left undefined, not null.
+    "undefined for what is absent": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  return { request: held[1], progress: p.progress, total: p.total, message: p.message };`,
+    ),
+    // Bad progress passed on, for the caller to show.
+    "progress not checked": progress(
+      PROGRESS_HEAD + `
+  return { request: held[1], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+    // An unknown token refused rather than ignored: a finished request's progress breaks the link.
+    "unknown tokens refused": progress(
+      `
+  if (message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  const held = tokens.find(([t]) => t === p.progressToken);
+  if (!held) throw new ProtocolError("unknown token");` + PROGRESS_TAIL,
+    ),
+    // A token of 0 taken as no token.
+    "falsy tokens are no tokens": progress(
+      `
+  if (message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  if (!p.progressToken) return null;
+  const held = tokens.find(([t]) => t === p.progressToken);
+  if (!held) return null;` + PROGRESS_TAIL,
+    ),
+    // A progress given as text is taken as a number, NaN and all.
+    "text turned into numbers": progress(
+      PROGRESS_HEAD + `
+  const value = Number(p.progress);
+  return { request: held[1], progress: value, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+    // A plain Error for bad progress.
+    "a plain Error": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.progress !== "number") throw new Error("progress is not a number");
+  return { request: held[1], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+  },
+};
+
+const headers = (body: string) => fn("postHeaders", "session", body);
+const BASE =
+  `{ "content-type": "application/json", accept: "application/json, text/event-stream" }`;
+
+const postHeaders: Catalogue = {
+  unit: "lab-03",
+  fn: "postHeaders",
+  right: {
+    "the worked solution's way": headers(`
+  const h = ${BASE};
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "spreads": headers(`
+  return {
+    ...${BASE},
+    ...(session.id === undefined ? {} : { "mcp-session-id": session.id }),
+    ...(session.protocolVersion === undefined ? {} : { "mcp-protocol-version": session.protocolVersion }),
+  };`),
+    "from entries": headers(`
+  const pairs = [["content-type", "application/json"], ["accept", "application/json, text/event-stream"],
+    ["mcp-session-id", session.id], ["mcp-protocol-version", session.protocolVersion]];
+  return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));`),
+    "Object.assign": headers(`
+  const h = Object.assign({}, ${BASE});
+  if ("id" in session) Object.assign(h, { "mcp-session-id": session.id });
+  if ("protocolVersion" in session) Object.assign(h, { "mcp-protocol-version": session.protocolVersion });
+  return h;`),
+  },
+  wrong: {
+    "JSON only accepted": headers(`
+  const h = { "content-type": "application/json", accept: "application/json" };
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "events only accepted": headers(`
+  const h = { "content-type": "application/json", accept: "text/event-stream" };
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "no content type": headers(`
+  const h = { accept: "application/json, text/event-stream" };
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "the session forgotten": headers(`
+  const h = ${BASE};
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "the version forgotten": headers(`
+  const h = ${BASE};
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  return h;`),
+    "undefined headers sent": headers(`
+  return { ...${BASE}, "mcp-session-id": session.id, "mcp-protocol-version": session.protocolVersion };`),
+    "the names in another case": headers(`
+  const h = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+  if (session.id !== undefined) h["Mcp-Session-Id"] = session.id;
+  if (session.protocolVersion !== undefined) h["MCP-Protocol-Version"] = session.protocolVersion;
+  return h;`),
+    "the session under the version's name": headers(`
+  const h = ${BASE};
+  if (session.id !== undefined) h["mcp-protocol-version"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-session-id"] = session.protocolVersion;
+  return h;`),
+    "the version always sent": headers(`
+  const h = { ...${BASE}, "mcp-protocol-version": session.protocolVersion ?? "2025-06-18" };
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  return h;`),
+    "the session only with the version": headers(`
+  const h = ${BASE};
+  if (session.id !== undefined && session.protocolVersion !== undefined) {
+    h["mcp-session-id"] = session.id;
+    h["mcp-protocol-version"] = session.protocolVersion;
+  }
+  return h;`),
+    "the accept list without its space": headers(`
+  const h = { "content-type": "application/json", accept: "application/json,text/event-stream" };
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+  },
+};
+
+const kind = (body: string) => fn("replyKind", "reply, sent", body);
+const TYPE = `const type = (reply.contentType ?? "").split(";")[0].trim().toLowerCase();`;
+
+const replyKind: Catalogue = {
+  unit: "lab-03",
+  fn: "replyKind",
+  right: {
+    "the worked solution's way": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  if (type === "application/json") return "json";
+  if (type === "text/event-stream") return "events";
+  return "refused";`),
+    "a table of media types": kind(`
+  const ok = reply.status >= 200 && reply.status < 300;
+  if (!ok) return reply.status === 404 && sent.session ? "session-ended" : "refused";
+  if (!sent.request) return "accepted";
+  const kinds = { "application/json": "json", "text/event-stream": "events" };
+  ${TYPE}
+  return Object.hasOwn(kinds, type) ? kinds[type] : "refused";`),
+    "a regular expression": kind(`
+  if (sent.session && reply.status === 404) return "session-ended";
+  if (Math.floor(reply.status / 100) !== 2) return "refused";
+  if (!sent.request) return "accepted";
+  const match = /^\\s*([^;\\s]+)\\s*(;|$)/.exec(reply.contentType ?? "");
+  const type = match ? match[1].toLowerCase() : "";
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "a switch": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (!(reply.status >= 200 && reply.status <= 299)) return "refused";
+  if (sent.request === false) return "accepted";
+  switch (String(reply.contentType).split(";")[0].trim().toLowerCase()) {
+    case "application/json": return "json";
+    case "text/event-stream": return "events";
+    default: return "refused";
+  }`),
+  },
+  wrong: {
+    "only 200 is a success": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status === 202 && !sent.request) return "accepted";
+  if (reply.status !== 200) return "refused";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "every 404 ends the session": kind(`
+  if (reply.status === 404) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "the charset kept": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "letter case kept": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").split(";")[0].trim();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "a request's 202 accepted": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request || reply.status === 202) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "anything not JSON is a stream": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : "events";`),
+    "includes, not equals": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type.includes("json") ? "json" : type.includes("event-stream") ? "events" : "refused";`),
+    "a notification's status ignored": kind(`
+  if (!sent.request) return "accepted";
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "the media type's start only": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type.startsWith("application/json") ? "json" : type.startsWith("text/event-stream") ? "events" : "refused";`),
+    "errors are session ends": kind(`
+  if (reply.status >= 400 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "up to 300 included": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 300) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+  },
+};
+
+const sse = (body: string) => fn("sseData", "text", body);
+
+const sseData: Catalogue = {
+  unit: "lab-03",
+  fn: "sseData",
+  right: {
+    "the worked solution's way": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/);
+  lines.pop();
+  const events = [];
+  let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    const colon = line.indexOf(":");
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? "" : line.slice(colon + 1);
+    if (field === "data") data.push(value.startsWith(" ") ? value.slice(1) : value);
+  }
+  return events;`),
+    "line by line with a regular expression": sse(`
+  const events = [];
+  let data = null;
+  const re = /([^\\r\\n]*)(\\r\\n|\\r|\\n)/g;
+  let m;
+  while ((m = re.exec(text)) !== null) {
+    const line = m[1];
+    if (line === "") { if (data !== null) events.push(data.join("\\n")); data = null; continue; }
+    const field = /^([^:]*)(?::( ?)(.*))?$/.exec(line);
+    if (field[1] === "data") (data ??= []).push(field[3] ?? "");
+  }
+  return events;`),
+    "blocks first": sse(`
+  const normal = text.replace(/\\r\\n|\\r/g, "\\n");
+  const blocks = normal.split("\\n\\n");
+  blocks.pop();
+  const out = [];
+  for (const block of blocks) {
+    const data = block.split("\\n").filter((l) => l === "data" || l.startsWith("data:"))
+      .map((l) => l === "data" ? "" : l.slice(5).replace(/^ /, ""));
+    if (data.length > 0) out.push(data.join("\\n"));
+  }
+  return out;`),
+    "a character scanner": sse(`
+  const out = [];
+  let line = "", data = [], i = 0;
+  const end = () => {
+    if (line === "") { if (data.length) out.push(data.join("\\n")); data = []; }
+    else if (line === "data") data.push("");
+    else if (line.startsWith("data:")) data.push(line.slice(line[5] === " " ? 6 : 5));
+    line = "";
+  };
+  while (i < text.length) {
+    const c = text[i++];
+    if (c === "\\r") { if (text[i] === "\\n") i++; end(); }
+    else if (c === "\\n") end();
+    else line += c;
+  }
+  return out;`),
+  },
+  wrong: {
+    "every trailing newline ends an event": sse(`
+  const events = [];
+  let data = [];
+  for (const line of text.split(/\\r\\n|\\r|\\n/)) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "LF only": sse(`
+  const lines = text.split("\\n"); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "every space trimmed": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).trim());
+  }
+  return events;`),
+    "the space kept": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5));
+  }
+  return events;`),
+    "data lines joined with nothing": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "a cut-off event kept": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/);
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  if (data.length > 0) events.push(data.join("\\n"));
+  return events;`),
+    "split at the last colon": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    const colon = line.lastIndexOf(":");
+    if (line.slice(0, colon) === "data") data.push(line.slice(colon + 1).replace(/^ /, ""));
+  }
+  return events;`),
+    "field names in any case": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.toLowerCase().startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "empty events kept": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "a bare data line ignored": sse(`
+  const lines = text.split(/\\r\\n|\\r|\\n/); lines.pop();
+  const events = []; let data = [];
+  for (const line of lines) {
+    if (line === "") { if (data.length > 0) events.push(data.join("\\n")); data = []; continue; }
+    if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+  }
+  return events;`),
+    "one JSON object per read": sse(`
+  return text.split("\\n\\n").filter((b) => b.startsWith("data: ")).map((b) => b.slice(6));`),
+  },
+};
+
+const origin = (body: string) => fn("originAllowed", "origin, allowed", body);
+
+const originAllowed: Catalogue = {
+  unit: "lab-03",
+  fn: "originAllowed",
+  right: {
+    "the worked solution's way": origin(`  return origin === null || allowed.includes(origin);`),
+    "some, exactly": origin(
+      `  if (origin === null) return true;\n  return allowed.some((a) => a === origin);`,
+    ),
+    "a Set": origin(`  return origin === null ? true : new Set(allowed).has(origin);`),
+    "indexOf": origin(`  return origin === null || allowed.indexOf(origin) !== -1;`),
+  },
+  wrong: {
+    "prefix match": origin(
+      `  return origin === null || allowed.some((a) => origin.startsWith(a));`,
+    ),
+    "case ignored": origin(
+      `  return origin === null || allowed.some((a) => a.toLowerCase() === origin.toLowerCase());`,
+    ),
+    "no Origin refused": origin(`  return origin !== null && allowed.includes(origin);`),
+    "the text null allowed": origin(
+      `  return origin === null || origin === "null" || allowed.includes(origin);`,
+    ),
+    "substring match": origin(
+      `  return origin === null || allowed.some((a) => origin.includes(a));`,
+    ),
+    "hosts only": origin(
+      `  if (origin === null) return true;\n  const host = (o) => o.replace(/^[a-z]+:\\/\\//i, "");\n  return allowed.some((a) => host(a) === host(origin));`,
+    ),
+    "a trailing slash ignored": origin(
+      `  return origin === null || allowed.includes(origin.replace(/\\/$/, ""));`,
+    ),
+    "everything allowed": origin(`  return true;`),
+    "allowed unless listed": origin(`  return origin === null || !allowed.includes(origin);`),
+    "loopback anywhere": origin(
+      `  return origin === null || allowed.includes(origin) || origin.includes("127.0.0.1");`,
+    ),
+    "an empty list allows all": origin(
+      `  return origin === null || allowed.length === 0 || allowed.includes(origin);`,
+    ),
+  },
+};
+
+const session = (body: string) => fn("sessionCheck", "request, sessions", body);
+
+const sessionCheck: Catalogue = {
+  unit: "lab-03",
+  fn: "sessionCheck",
+  right: {
+    "the worked solution's way": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "a lookup table": session(`
+  const has = request.sessionId !== null;
+  if (request.initialize) return has ? 400 : null;
+  return !has ? 400 : new Set(sessions).has(request.sessionId) ? null : 404;`),
+    "one if at a time": session(`
+  const { initialize, sessionId } = request;
+  if (initialize && sessionId !== null) return 400;
+  if (initialize) return null;
+  if (sessionId === null) return 400;
+  if (sessions.indexOf(sessionId) === -1) return 404;
+  return null;`),
+    "typeof a string": session(`
+  const named = typeof request.sessionId === "string";
+  if (request.initialize) return named ? 400 : null;
+  if (!named) return 400;
+  return sessions.some((s) => s === request.sessionId) ? null : 404;`),
+  },
+  wrong: {
+    "an empty id is no id": session(`
+  if (request.initialize) return request.sessionId ? 400 : null;
+  if (!request.sessionId) return 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "404 for no id": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "400 for an unknown id": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 400;`),
+    "initialize may name a session": session(`
+  if (request.initialize) return null;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "initialize needs a session": session(`
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "no id goes on": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return null;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "every id goes on": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  return request.sessionId === null ? 400 : null;`),
+    "a known id re-initialized": session(`
+  if (request.initialize) return request.sessionId !== null && !sessions.includes(request.sessionId) ? 400 : null;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
+    "0 for going on": session(`
+  if (request.initialize) return request.sessionId === null ? 0 : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? 0 : 404;`),
+    "prefix match of ids": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.some((s) => s.startsWith(request.sessionId)) ? null : 404;`),
+    "403 for an unknown id": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.includes(request.sessionId) ? null : 403;`),
+  },
+};
+
+/** Lab 03's catalogue. */
+export const LAB_03: readonly Catalogue[] = [
+  routeReply,
+  expiredIds,
+  progressOf,
+  postHeaders,
+  replyKind,
+  sseData,
+  originAllowed,
+  sessionCheck,
+];

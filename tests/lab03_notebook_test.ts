@@ -1,0 +1,76 @@
+// Lab 03, run by the real Deno kernel through Jupyter's executor: the worked
+// edition passes every grade table and its holdouts, sees each of the
+// inflight server's five modes as it should, makes its six HTTP exchanges,
+// agrees with the server on every probe, and saves a schema-valid
+// submission; the student edition, with nothing written, runs to its end,
+// reports every part unwritten, and skips what waits for it.
+
+import assert from "node:assert/strict";
+import { evidenceProblems } from "../lib/course/evidence.ts";
+import { reportLine, run, statuses } from "./_notebooks.ts";
+
+/** The grade tables the notebook prints, by cell, with how many cases each shows. */
+const TABLES: Record<string, number> = {
+  "route-reply-cases": 6,
+  "expired-ids-cases": 5,
+  "progress-of-cases": 7,
+  "post-headers-cases": 3,
+  "reply-kind-cases": 7,
+  "sse-data-cases": 6,
+  "origin-allowed-cases": 5,
+  "session-check-cases": 5,
+};
+
+const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+
+Deno.test("the worked Lab 03 passes every table and its holdouts, and sees each server as it should", async () => {
+  const { text, outputs, work } = await run("solutions/lab-03.ipynb");
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
+  }
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-03" });
+  assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
+  assert.match(text, /LAB_03 DONE/);
+  assert.match(outputs.get("mode-normal")!, /answers 1 2 3 4, finished 4 3 2 1/);
+  assert.match(outputs.get("progress")!, /1 of 4: counted 1 of 4[\s\S]*4 of 4[\s\S]*answer: 4/);
+  assert.match(outputs.get("mode-late")!, /TimeoutError, then answers 4 and 2/);
+  assert.match(
+    outputs.get("http-session")!,
+    /progress, notifications\/progress, notifications\/progress, reply to 3/,
+  );
+  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  assert.equal(submission.status, "PASSED");
+  assert.deepEqual(submission.exchanges.map((e: { kind: string }) => e.kind), [
+    "json",
+    "accepted",
+    "json",
+    "events",
+    "session-ended",
+    "session-ended",
+  ]);
+  assert.deepEqual(
+    submission.probes.map((p: { server: number }) => p.server),
+    [403, 404, 400, 400, 413],
+  );
+});
+
+Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
+  const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
+  assert.ok(!text.includes("HOLDOUT_RESULT"));
+  assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("UNFINISHED"), cell);
+  }
+  for (const part of ["ROUTE_REPLY", "EXPIRED_IDS", "PROGRESS_OF", "SSE_DATA", "SESSION_CHECK"]) {
+    assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
+  }
+  assert.match(outputs.get("mode-die")!, /↷ Not run yet/);
+  assert.match(outputs.get("http-session")!, /↷ Not run yet/);
+  assert.match(text, /LAB_03 NOT DONE YET/);
+  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  assert.equal(submission.status, "NEEDS_WORK");
+  assert.equal(submission.edition, "student");
+  assert.equal(submission.modes.normal, "NOT_RUN");
+});

@@ -1,0 +1,107 @@
+// Many requests in flight on one connection (the library's Client with
+// `maxInFlight`), against Lab 03's server in each of its modes: replies in
+// any order each reach their own request; a reply that comes twice is
+// refused; a request past its deadline is cancelled, and its late reply
+// dropped; a server that dies with requests pending fails them all at once.
+
+import assert from "node:assert/strict";
+import { freshLog, inflightCommand } from "../lib/course/course.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { ProtocolError, TimeoutError } from "../lib/mcp/shared/errors.ts";
+import { assertProcessGone } from "./_helpers.ts";
+
+/** A client of the inflight server in `mode`, after the handshake and the tool list; and its log. */
+async function connect(mode: string, options: { timeoutMs?: number; maxInFlight?: number } = {}) {
+  const log = await freshLog(`test-inflight-${mode}`);
+  const client = new Client(inflightCommand(mode, log), {
+    allowed: ["slow_count"],
+    maxInFlight: options.maxInFlight ?? 8,
+    timeoutMs: options.timeoutMs ?? 5000,
+  });
+  await client.initialize();
+  await client.listTools();
+  const entries = async () =>
+    (await Deno.readTextFile(log)).split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  return { client, entries };
+}
+
+const TEXTS = ["one", "one two", "one two three", "one two three four"];
+
+Deno.test("replies that come in any order each reach the request they answer", async () => {
+  for (const mode of ["normal", "reversed"]) {
+    const { client, entries } = await connect(mode);
+    try {
+      // The first call takes longest: in normal mode its reply comes last.
+      const finished: number[] = [];
+      const counts = await Promise.all(
+        TEXTS.map((text, i) =>
+          client.callTool("slow_count", { text, ms: (TEXTS.length - i) * 100 })
+            .finally(() => finished.push(i))
+        ),
+      );
+      assert.deepEqual(counts, ["1", "2", "3", "4"], mode);
+      if (mode === "normal") assert.deepEqual(finished, [3, 2, 1, 0], "all four were in flight");
+      assert.equal((await entries()).length, TEXTS.length, mode);
+    } finally {
+      assertProcessGone((await client.close(), client.pid));
+    }
+  }
+});
+
+Deno.test("more requests than the bound wait their turn, and all are answered", async () => {
+  const { client, entries } = await connect("normal", { maxInFlight: 2 });
+  try {
+    const many = Array.from({ length: 6 }, (_, i) => "word ".repeat(i + 1));
+    const counts = await Promise.all(
+      many.map((text) => client.callTool("slow_count", { text, ms: 10 })),
+    );
+    assert.deepEqual(counts, ["1", "2", "3", "4", "5", "6"]);
+    assert.equal((await entries()).length, 6);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("a reply that comes twice is refused, and the connection is trusted no more", async () => {
+  const { client } = await connect("twice");
+  try {
+    const first = client.callTool("slow_count", { text: "one", ms: 0 });
+    const second = client.callTool("slow_count", { text: "one two", ms: 300 });
+    assert.equal(await first, "1");
+    await assert.rejects(second, ProtocolError);
+    await assert.rejects(client.callTool("slow_count", { text: "again" }), ProtocolError);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("a request past its deadline is cancelled, its late reply dropped, and the next one answered", async () => {
+  const { client, entries } = await connect("late", { timeoutMs: 300 });
+  try {
+    await assert.rejects(client.callTool("slow_count", { text: "slow", ms: 400 }), TimeoutError);
+    // The late reply (at about 400 ms) arrives while this call waits: it is not its answer.
+    assert.equal(await client.callTool("slow_count", { text: "a b c d", ms: 200 }), "4");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await client.callTool("slow_count", { text: "a b", ms: 0 }), "2");
+    assert.ok((await entries()).some((entry) => "cancelled" in entry), "the server was told");
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("a server that dies with requests in flight fails every one of them at once", async () => {
+  const { client } = await connect("die", { timeoutMs: 30_000 });
+  try {
+    const calls = TEXTS.slice(0, 3).map((text) =>
+      client.callTool("slow_count", { text, ms: 10_000 })
+    );
+    const outcomes = await Promise.allSettled(calls);
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, "rejected");
+      assert.ok(outcome.reason instanceof ProtocolError);
+      assert.match(outcome.reason.message, /exited with status 3/);
+    }
+  } finally {
+    await client.close();
+  }
+});

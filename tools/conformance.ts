@@ -1,0 +1,165 @@
+/**
+ * `deno task conformance`: the official MCP conformance suite
+ * (`@modelcontextprotocol/conformance` 0.1.16, on the Node 22 it needs, both
+ * pinned in `tools/conformance/package-lock.json` and installed there with
+ * `npm ci` when missing) as the judge of the course's library, natively over
+ * Streamable HTTP: every server scenario of `--spec-version 2025-06-18`
+ * against `servers/conformance.ts`, and every client scenario against
+ * `tools/conformance_client.ts`. It prints each scenario's verdict and exits
+ * 1 when any failed that {@linkcode EXPECTED_FAILURES} does not name, or one
+ * it names passed (the list must shrink as the library grows).
+ *
+ *     deno task conformance
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SUITE_DIR = `${ROOT}tools/conformance/`;
+const SUITE = `${SUITE_DIR}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
+const SPEC_VERSION = "2025-06-18";
+
+/**
+ * The scenarios known to fail, by side and name, with the reason. The
+ * suite's own `--expected-failures` is not used: for a client it judges by
+ * the checks alone, and takes a client that crashed after them for a pass.
+ */
+export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {};
+
+/** The pinned Node binary for this machine, from its npm platform package. */
+function nodeBinary(): string {
+  const arch = { x86_64: "x64", aarch64: "arm64" }[Deno.build.arch as string];
+  if (Deno.build.os !== "linux" || arch === undefined) {
+    throw new Error(`No pinned Node 22 for ${Deno.build.os} on ${Deno.build.arch}`);
+  }
+  return `${SUITE_DIR}node_modules/node-linux-${arch}/bin/node`;
+}
+
+/** Install the suite and Node with npm ci, exactly as locked, unless they are there. */
+async function install(): Promise<void> {
+  const present = await Deno.stat(SUITE).then(() => true, () => false) &&
+    await Deno.stat(nodeBinary()).then(() => true, () => false);
+  if (present) return;
+  console.error("conformance: installing the pinned suite and Node 22 from the npm registry");
+  const { success } = await new Deno.Command("npm", {
+    args: [
+      "ci",
+      "--prefix",
+      SUITE_DIR,
+      "--ignore-scripts",
+      "--no-fund",
+      "--no-audit",
+      "--loglevel=error",
+    ],
+    stdout: "inherit",
+    stderr: "inherit",
+  }).output();
+  if (!success) throw new Error("npm ci failed in tools/conformance/");
+}
+
+/** Run the suite with `args`, from `cwd`; its exit status and everything it printed. */
+async function suite(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  const { code, stdout, stderr } = await new Deno.Command(nodeBinary(), {
+    args: [SUITE, ...args],
+    cwd,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code, output: decoder.decode(stdout) + decoder.decode(stderr) };
+}
+
+/** Each scenario's verdict from the suite's summary lines (`✓ name: …` or `✗ name: …`). */
+export function verdicts(output: string): Map<string, boolean> {
+  const found = new Map<string, boolean>();
+  for (const match of output.matchAll(/^([✓✗]) ([^\s:]+): (.*)$/gmu)) {
+    found.set(match[2], match[1] === "✓");
+  }
+  return found;
+}
+
+/** Start the fixture server on a free port; its URL, and how to stop it. */
+async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-net=127.0.0.1", `${ROOT}servers/conformance.ts`, "--port", "0"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!/listening on (\S+)/.test(text)) {
+    const { value, done } = await lines.read();
+    if (done) throw new Error(`The conformance server did not start: ${text}`);
+    text += value;
+  }
+  void (async () => {
+    while (!(await lines.read()).done) { /* keep its stderr drained */ }
+  })();
+  return {
+    url: /listening on (\S+)/.exec(text)![1],
+    stop: async () => {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+if (import.meta.main) {
+  await install();
+  const server = await startServer();
+  let served: { code: number; output: string };
+  try {
+    served = await suite([
+      "server",
+      "--url",
+      server.url,
+      "--spec-version",
+      SPEC_VERSION,
+    ], ROOT);
+  } finally {
+    await server.stop();
+  }
+  // One scenario at a time: only then does the suite count a client that failed or hung
+  // (its summary of a suite counts checks alone). The suite splits the command at spaces and
+  // runs it with a shell: the client's path is relative to the root, so no folder is split.
+  const client = [
+    Deno.execPath(),
+    "run",
+    "--allow-net=localhost,127.0.0.1",
+    "--allow-env=MCP_CONFORMANCE_SCENARIO,MCP_CONFORMANCE_CONTEXT",
+    "tools/conformance_client.ts",
+  ].join(" ");
+  const listed = await suite(["list", "--client", "--spec-version", SPEC_VERSION], ROOT);
+  const names = [...listed.output.matchAll(/^\s+- (\S+) \[/gm)].map((match) => match[1]);
+  const runs = await Promise.all(names.map(async (name) => {
+    const run = await suite(["client", "--command", client, "--scenario", name], ROOT);
+    const ok = run.code === 0 && /OVERALL: PASSED/.test(run.output);
+    return `${ok ? "✓" : "✗"} ${name}: ${ok ? "passed" : "failed"}\n${run.output}`;
+  }));
+  const called = { code: 0, output: runs.join("\n") };
+  let failed = false;
+  for (const [side, run] of [["server", served], ["client", called]] as const) {
+    const results = verdicts(run.output);
+    const passed = [...results.values()].filter(Boolean).length;
+    console.log(`${side} scenarios (${SPEC_VERSION}): ${passed} of ${results.size} passed`);
+    let unexpected = results.size === 0;
+    for (const [name, ok] of results) {
+      const expected = EXPECTED_FAILURES[`${side} ${name}`];
+      if (!ok && expected !== undefined) console.log(`  ✗ ${name} (expected: ${expected})`);
+      else if (!ok) console.log(`  ✗ ${name}`);
+      else if (expected !== undefined) {
+        console.log(`  ✓ ${name} passes now: remove it from EXPECTED_FAILURES`);
+      }
+      if (ok === (expected !== undefined)) unexpected = true;
+    }
+    if (unexpected) {
+      failed = true;
+      console.log(run.output.split("\n").slice(-60).join("\n"));
+    }
+  }
+  Deno.exit(failed ? 1 : 0);
+}

@@ -1,0 +1,46 @@
+// Lab 03: the decisions of a client with many requests in flight, and of
+// Streamable HTTP on both sides, each a function on plain values.
+
+import { CASES, type Lab03Function } from "../../../cases/lab_03.ts";
+import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
+import type { UnitSpec } from "../spec.ts";
+
+/** The cell each graded function is written in. */
+const CELLS: Readonly<Record<Lab03Function, string>> = {
+  routeReply: "route-reply",
+  expiredIds: "expired-ids",
+  progressOf: "progress-of",
+  postHeaders: "post-headers",
+  replyKind: "reply-kind",
+  sseData: "sse-data",
+  originAllowed: "origin-allowed",
+  sessionCheck: "session-check",
+};
+
+/** Lab 03's graded functions. */
+export const LAB_03: UnitSpec = {
+  unit: "lab-03",
+  imports: {
+    "mcp/shared/errors.ts": ["ProtocolError"],
+    "grading/not_implemented.ts": ["NotImplementedError"],
+  },
+  functions: (Object.keys(CELLS) as Lab03Function[]).map((name) => ({
+    name,
+    cell: CELLS[name],
+    cases: CASES[name],
+  })),
+  // The submission records each grade table's rows: { case, status }.
+  claims(submission) {
+    const tables = isObject(submission.cases) ? submission.cases : {};
+    return Object.fromEntries(
+      Object.keys(CELLS).map((name) => [
+        name,
+        Object.fromEntries(
+          (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
+            .filter((row) => typeof row.case === "string")
+            .map((row) => [row.case as string, row.status === "PASS"]),
+        ),
+      ]),
+    );
+  },
+};
