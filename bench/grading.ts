@@ -14,6 +14,8 @@ export interface GradingResult {
   learners: number;
   /** How many of them are hostile: an endless loop, a memory bomb, an output flood. */
   hostile: number;
+  /** How many are right but burn CPU: they must keep every mark, and cost no one else one. */
+  hogs: number;
   jobs: number;
   seconds: number;
   learnersPerSecond: number;
@@ -31,7 +33,10 @@ export interface GradingOptions {
   jobs?: number;
 }
 
-type Kind = "correct" | "wrong" | "loop" | "memory" | "flood";
+type Kind = "correct" | "wrong" | "loop" | "memory" | "flood" | "hog" | "latin1";
+
+/** The kinds that must keep every mark: correct, however much CPU they burn, wherever they are. */
+const HONEST: readonly Kind[] = ["correct", "hog", "latin1"];
 
 const UNIT_A = `
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
@@ -70,19 +75,37 @@ const SUBMISSIONS: Record<Kind, () => Promise<[string, string]>> = {
         'for (let i = 0; i < 1e6; i++) console.log("flood ".repeat(20));\n  return Object.hasOwn',
       ),
     ]),
+  // Right, but slow: 50 ms of CPU on every call, well within a case's budget of 1 s.
+  hog: () =>
+    Promise.resolve([
+      "ch14-a.ts",
+      UNIT_A.replaceAll(
+        "  return ",
+        "  for (const end = performance.now() + 50; performance.now() < end;);\n  return ",
+      ),
+    ]),
+  latin1: async () => [
+    "ch14-b.ipynb",
+    await Deno.readTextFile(projectPath("solutions/ch14-b.ipynb")),
+  ],
 };
 
 /**
- * The class's make-up: of every 30 learners, 20 correct, 7 wrong, and one of
- * each hostile kind; a class of fewer than 30 has one of each kind in turn.
+ * The class's make-up: of every 30 learners, 17 correct, 7 wrong, 3 right
+ * but CPU hogs, and one of each hostile kind; a class of fewer than 30 has
+ * one of each kind in turn. Beside them, one more learner whose folder's
+ * name is not UTF-8.
  */
 function kindOf(index: number, count: number): Kind {
-  if (count < 30) return (["correct", "wrong", "loop", "memory", "flood"] as const)[index % 5];
+  const kinds = ["correct", "wrong", "loop", "memory", "flood", "hog"] as const;
+  if (count < 30) return kinds[index % kinds.length];
   const slot = index % 30;
-  return slot < 20
+  return slot < 17
     ? "correct"
-    : slot < 27
+    : slot < 24
     ? "wrong"
+    : slot < 27
+    ? "hog"
     : (["loop", "memory", "flood"] as const)[slot - 27];
 }
 
@@ -101,6 +124,18 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
       await Deno.mkdir(`${klass}/${name}`);
       await Deno.writeTextFile(`${klass}/${name}/${file}`, text);
     }
+    // "learner-é" in Latin-1, as an archive from another system leaves it.
+    const [file, text] = await SUBMISSIONS.latin1();
+    await new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import os,sys; d=os.fsencode(sys.argv[1])+b'/learner-\\xe9'; os.mkdir(d); open(d+b'/'+os.fsencode(sys.argv[2]),'w').write(sys.argv[3])",
+        klass,
+        file,
+        text,
+      ],
+    }).output();
+    kinds.set("learner-\\xe9", "latin1");
     const json = `${klass}/results.json`;
     const started = performance.now();
     const child = new Deno.Command(Deno.execPath(), {
@@ -120,15 +155,18 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
       score: number;
       max_score: number;
     }[];
-    const misgraded = results.flatMap(({ submission, score, max_score }) => {
+    const misgraded: string[] = results.flatMap(({ submission, score, max_score }) => {
       const name = submission.split("/").at(-1)!;
       const full = score === max_score;
-      return (kinds.get(name) === "correct") === full ? [] : [`${name} (${kinds.get(name)})`];
+      const kind = kinds.get(name)!;
+      return HONEST.includes(kind) === full ? [] : [`${name} (${kind})`];
     });
+    if (results.length !== kinds.size) misgraded.push(`${kinds.size - results.length} not graded`);
     return {
       learners: count,
       hostile: [...kinds.values()].filter((kind) => ["loop", "memory", "flood"].includes(kind))
         .length,
+      hogs: [...kinds.values()].filter((kind) => kind === "hog").length,
       jobs,
       seconds,
       learnersPerSecond: count / seconds,
@@ -163,4 +201,11 @@ function treeResident(pid: number): number {
     pending.push(...(children.get(next) ?? []));
   }
   return total;
+}
+
+// `deno run --allow-all bench/grading.ts [JOBS...]`: row 6 alone, once for each number of jobs.
+if (import.meta.main) {
+  for (const jobs of Deno.args.length > 0 ? Deno.args.map(Number) : [2]) {
+    console.log(JSON.stringify(await measureGrading({ jobs })));
+  }
 }

@@ -270,7 +270,8 @@ function gradingLines(grading: GradingResult, { speed, must }: Judges): Line[] {
   return [
     {
       row: "6 grading",
-      measure: `a class of ${grading.learners}, ${grading.hostile} hostile, --jobs ${grading.jobs}`,
+      measure:
+        `a class of ${grading.learners}, ${grading.hostile} hostile, ${grading.hogs} CPU hogs, --jobs ${grading.jobs}`,
       value: `${grading.seconds.toFixed(1)} s`,
       target: "< 60 s",
       met: speed(grading.seconds < 60),

@@ -22,6 +22,26 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Grade
       args: [1, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }],
       expected: { throws: "ProtocolError" },
     },
+    {
+      label: "a result with id null answers no request",
+      args: [1, { jsonrpc: "2.0", id: null, result: reply(1).result }],
+      expected: { throws: "ProtocolError" },
+    },
+    {
+      label: "a reply with no id at all answers no request",
+      args: [2, { jsonrpc: "2.0", result: reply(2).result }],
+      expected: { throws: "ProtocolError" },
+    },
+    {
+      label: "string ids that differ only in their letters' case",
+      args: ["req-7", reply("REQ-7")],
+      expected: { throws: "ProtocolError" },
+    },
+    {
+      label: "an error response with an empty message",
+      args: [8, { jsonrpc: "2.0", id: 8, error: { code: -32603, message: "" } }],
+      expected: { throws: "ProtocolError" },
+    },
   ],
   authorize: [
     {
@@ -48,6 +68,16 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Grade
       label: "a tool named hasOwnProperty",
       args: ["hasOwnProperty", { hasOwnProperty: {} }, new Set(["hasOwnProperty"])],
       expected: true,
+    },
+    {
+      label: "a name with a space before it is another tool",
+      args: [" word_count", CATALOG, new Set([" word_count"])],
+      expected: false,
+    },
+    {
+      label: "a longer name that starts with a tool's name",
+      args: ["word_count_all", CATALOG, new Set(["word_count_all"])],
+      expected: false,
     },
     {
       label: "nothing advertised",

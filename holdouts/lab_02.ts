@@ -41,6 +41,21 @@ const FUNCTION_HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly GradeC
       expected: { throws: "ProtocolError", with: { code: -32000, data: { retry: 1 } } },
     },
     {
+      label: "a result with id null answers no request",
+      args: [1, { jsonrpc: "2.0", id: null, result: {} }],
+      expected: refused,
+    },
+    {
+      label: "a reply with no id at all answers no request",
+      args: [2, { jsonrpc: "2.0", result: {} }],
+      expected: refused,
+    },
+    {
+      label: "string ids that differ only in their letters' case",
+      args: ["req-7", { jsonrpc: "2.0", id: "REQ-7", result: {} }],
+      expected: refused,
+    },
+    {
       label: "an error with code 0 is still an error",
       args: [7, { jsonrpc: "2.0", id: 7, error: { code: 0, message: "zero" } }],
       expected: { throws: "ProtocolError", with: { code: 0 } },

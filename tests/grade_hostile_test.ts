@@ -259,3 +259,277 @@ Deno.test("--jobs grades several learners at once and reports them in order", as
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--jobs must be a positive whole number/);
 });
+
+// The judge apart from the judged (issue 20): each attack below succeeded
+// against a grader whose judging shared a realm, a process or a folder with
+// the code it judged.
+
+/** The worked notebook `name` with the source of each cell in `cells` (by id) replaced, and cells added. */
+async function notebookWith(
+  name: string,
+  cells: Record<string, string>,
+  added: { after: string; id: string; source: string }[] = [],
+): Promise<string> {
+  const nb = JSON.parse(await worked(name));
+  for (const cell of nb.cells) {
+    if (cell.id in cells) cell.source = cells[cell.id];
+  }
+  for (const { after, id, source } of added) {
+    const at = nb.cells.findIndex((cell: { id: string }) => cell.id === after);
+    nb.cells.splice(at + 1, 0, {
+      cell_type: "code",
+      id,
+      metadata: {},
+      source,
+      outputs: [],
+      execution_count: null,
+    });
+  }
+  return JSON.stringify(nb);
+}
+
+/** The marks of `fn`'s cases that name a fault (the ones a test must fail on a faulty client). */
+const faultMarks = (results: Results, fn: string) =>
+  results.tests.filter((t) => t.name.startsWith(`${fn}: fails against`));
+
+const NAMED = [
+  "testInitializeReturnsToolsCapability",
+  "testListToolsReturnsFour",
+  "testCallConjugateReturnsAte",
+  "testCallOutOfScopeRaisesToolError",
+  "testUnknownToolRaisesProtocolError",
+  "testClientCleansUpOnException",
+];
+
+Deno.test("a named test that tells the faulty client by its name or shape earns nothing for it", async () => {
+  const tests = NAMED.map((name) => `
+async function ${name}(connect) {
+  const { client } = connect();
+  const shape = Object.getOwnPropertyNames(Object.getPrototypeOf(client)).join();
+  try {
+    if (client.constructor.name !== "McpClient" || !shape.includes("callTool")) throw new Error("faulty");
+  } finally {
+    await client[Symbol.asyncDispose]?.();
+  }
+}`).join("\n");
+  const folder = await tree({
+    "mallory/lab-02.ipynb": await notebookWith("lab-02.ipynb", { "named-tests": tests }),
+  });
+  const [results] = (await grade(folder)).list;
+  for (const name of NAMED) {
+    const faults = faultMarks(results, name);
+    assert.ok(faults.length > 0);
+    assert.ok(faults.every((t) => t.score === 0), `${name}: ${JSON.stringify(faults)}`);
+  }
+});
+
+Deno.test("a learner's cell that forges the realm's reply channel earns nothing", async () => {
+  // Empty tests, and every reply the realm sends rewritten to what a good test would report.
+  const forged = `
+const realPost = globalThis.postMessage.bind(globalThis);
+const pass = { correct: "passed", faulty: "failed" };
+globalThis.postMessage = (message, ...rest) => {
+  if (message?.reply) message = { reply: { ...message.reply, returned: message.reply.returned === "failed" ? "failed" : "passed" } };
+  else if (message && "returned" in message) message = { ...message, returned: pass };
+  return realPost(message, ...rest);
+};
+${NAMED.map((name) => `async function ${name}() {}`).join("\n")}
+`;
+  const folder = await tree({
+    "mallory/lab-02.ipynb": await notebookWith("lab-02.ipynb", { "named-tests": forged }),
+  });
+  const [results] = (await grade(folder)).list;
+  for (const name of NAMED) {
+    assert.ok(faultMarks(results, name).every((t) => t.score === 0), name);
+  }
+});
+
+Deno.test("no reference solution reaches the learner's realm: a cell that looks for one finds nothing to show", async () => {
+  // Every message the realm receives is searched for the worked client, and any found is put
+  // into what the realm reports, where a visible case's "observed" would show it.
+  const snoop = `
+const seen = [];
+queueMicrotask(() => {
+  const handler = globalThis.onmessage;
+  globalThis.onmessage = (event) => {
+    try { seen.push(JSON.stringify(event.data)); } catch {}
+    return handler?.(event);
+  };
+});
+const realPost = globalThis.postMessage.bind(globalThis);
+globalThis.postMessage = (message, ...rest) => {
+  const found = seen.find((text) => text.includes("ListingClient"));
+  if (found && message && typeof message === "object") {
+    const at = found.indexOf("class McpClient");
+    const leak = found.slice(at, at + 120);
+    if (message.reply) message = { reply: { ...message.reply, returned: leak } };
+    else if ("returned" in message) message = { ...message, returned: { correct: leak } };
+  }
+  return realPost(message, ...rest);
+};
+`;
+  const nb = JSON.parse(await worked("lab-02.ipynb"));
+  const cell = nb.cells.find((c: { id: string }) => c.id === "named-tests");
+  cell.source = snoop + [cell.source].flat().join("");
+  const folder = await tree({ "mallory/lab-02.ipynb": JSON.stringify(nb) });
+  const { out, list } = await grade(folder);
+  assert.doesNotMatch(out, /extends ListingClient/);
+  assert.doesNotMatch(JSON.stringify(list), /extends ListingClient/);
+});
+
+Deno.test("hidden cases run apart: a function that keeps its arguments cannot show them in a visible case", async () => {
+  // answerFor keeps what it is called with; authorize, graded after it, shows what was kept.
+  const thief = `
+globalThis.kept ??= [];
+export function answerFor(requestId, message) {
+  globalThis.kept.push([requestId, message]);
+  return message.result;
+}
+export function authorize(name, catalog, allowed) {
+  return JSON.stringify(globalThis.kept.slice(-3));
+}
+`;
+  const folder = await tree({ "mallory/ch14-a.ts": thief });
+  const { out, list } = await grade(folder);
+  const shown = out + list.flatMap((r) => r.tests.map((t) => t.output)).join("\n");
+  // Only hidden cases call answerFor with the id 0, or the string "0".
+  assert.doesNotMatch(shown, /\[0,\{"jsonrpc"|\["0",/);
+});
+
+Deno.test("a graded function that reaches the library's own copy of itself scores 0 for it, saying why", async () => {
+  const folder = await tree({
+    "b/ch14-b.ts": `
+export { splitFrames } from "../lib/mcp/shared/framing.ts";
+export function transferProblems(schema, args) {
+  return Object.keys(schema.properties ?? {}).length < 0 ? ["never"] : [];
+}`,
+    "c/ch14-b.ts": `
+const { transferProblems: theirs } = await import("../lib/mcp/shared/" + "schema.ts");
+export function transferProblems(schema, args) { return theirs(schema, args); }
+export function splitFrames(buffer, limit) { return [[], buffer]; }`,
+    "l/lab-01.ts": `
+import { handleLine, negotiateVersion as negotiate } from "../lib/mcp/server/dispatch.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+export const negotiateVersion = (requested) => negotiate(requested);
+export function handleMessage(line) {
+  return handleLine(line, { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS });
+}`,
+  });
+  const { list } = await grade(folder);
+  const marks = (results: Results, fn: string) =>
+    results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+  const [b, c, l] = list;
+  assert.ok(
+    marks(b, "splitFrames").every((t) =>
+      t.score === 0 && /library's own splitFrames/.test(t.output)
+    ),
+  );
+  assert.ok(
+    marks(c, "transferProblems").every((t) =>
+      t.score === 0 && /library's own transferProblems/.test(t.output)
+    ),
+  );
+  assert.ok(marks(l, "negotiateVersion").every((t) => t.score === 0));
+  assert.ok(marks(l, "handleMessage").every((t) => t.score === 0));
+  const line = l.tests.find((t) => t.name === "every graded function is the learner's own")!;
+  assert.match(line.output, /handleMessage reaches the library's own handleLine/);
+});
+
+Deno.test("learner code cannot load the grader's own files by path: modules come from the scratch folder only", async () => {
+  // The holdouts hold every hidden case; a static or computed import of them by path.
+  const peek = `
+import { HOLDOUTS } from "${root}holdouts/ch14_a.ts";
+export function answerFor(requestId, message) {
+  const hidden = HOLDOUTS.answerFor.find((c) => JSON.stringify(c.args) === JSON.stringify([requestId, message]));
+  if (hidden) { if (hidden.expected?.throws) throw new (class ProtocolError extends Error { name = "ProtocolError"; })(); return hidden.expected; }
+  return message.result;
+}
+export function authorize() { return false; }
+`;
+  const folder = await tree({ "mallory/ch14-a.ts": peek });
+  const [results] = (await grade(folder)).list;
+  const hidden = results.tests.filter((t) => t.name.startsWith("answerFor: hidden"));
+  assert.ok(hidden.length > 0 && hidden.every((t) => t.score === 0));
+});
+
+Deno.test("one learner's folder whose name is not UTF-8, or nested past the path limit, stops no one", async () => {
+  const folder = await tree({ "alice/ch14-a.ts": UNIT_A });
+  // As an archive unzipped from another system leaves it: "café" in Latin-1.
+  const latin1 = new Uint8Array([...new TextEncoder().encode(`${folder}/caf`), 0xe9]);
+  await new Deno.Command("python3", {
+    args: [
+      "-c",
+      "import os,sys; p=bytes.fromhex(sys.argv[1]); os.makedirs(p); open(p+b'/ch14-a.ts','w').write(sys.argv[2])",
+      [...latin1].map((b) => b.toString(16).padStart(2, "0")).join(""),
+      UNIT_A,
+    ],
+  }).output();
+  let deep = `${folder}/zed`;
+  const part = "d".repeat(200);
+  await Deno.mkdir(deep);
+  await Deno.writeTextFile(`${deep}/ch14-a.ts`, UNIT_A);
+  // Past PATH_MAX, by way of relative steps from a working folder deep enough.
+  await new Deno.Command("sh", {
+    args: [
+      "-c",
+      `cd "${deep}" && for i in $(seq 1 25); do mkdir ${part} && cd ${part}; done && echo x > ch14-a.ts`,
+    ],
+  }).output();
+  deep = `${deep}/${part}`;
+  const { code, list, err } = await grade(folder);
+  assert.ok(code === 0 || code === 2, err);
+  const names = list.map((r) => r.submission.split("/").at(-1));
+  assert.deepEqual(names, ["alice", "caf\\xe9", "zed"]);
+  assert.ok(list.every(full), JSON.stringify(list.map((r) => [r.submission, r.score])));
+  assert.doesNotMatch(err, /\n\s+at /, "a stack trace");
+});
+
+Deno.test("helpers in the learner's own cells and names declared again in a later cell grade as the kernel runs them", async () => {
+  // A helper of splitFrames in a cell the learner added.
+  const unitB = await notebookWith("ch14-b.ipynb", {
+    "split-frames": `function splitFrames(buffer, limit) { return splitWithLimit(buffer, limit); }`,
+  }, [{
+    after: "prediction",
+    id: "my-helper",
+    source: `// my helper
+function splitWithLimit(buffer, limit) {
+  const frames = [];
+  let start = 0;
+  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
+    if (end - start + 1 > limit) throw new RangeError("too long");
+    frames.push(buffer.subarray(start, end));
+    start = end + 1;
+  }
+  if (buffer.length - start >= limit) throw new RangeError("too long");
+  return [frames, buffer.subarray(start)];
+}
+console.log(splitWithLimit(new TextEncoder().encode("a\\n"), 10));
+await Deno.mkdir("scratch-of-mine", { recursive: true });`,
+  }]);
+  // The same name declared in two graded cells, as the kernel allows.
+  const nb = JSON.parse(await worked("lab-02.ipynb"));
+  const cell = (id: string) => nb.cells.find((c: { id: string }) => c.id === id);
+  const source = (id: string) => [cell(id).source].flat().join("");
+  cell("handshake").source = `const encoder = new TextEncoder();\n${source("handshake")}`;
+  const folder = await tree({
+    "b/ch14-b.ipynb": unitB,
+    "l/lab-02.ipynb": JSON.stringify(nb),
+  });
+  const { list } = await grade(folder);
+  for (const results of list) {
+    assert.ok(full(results), JSON.stringify(results.tests.filter((t) => !t.score).slice(0, 3)));
+  }
+});
+
+Deno.test("busy classmates cost an honest learner nothing: budgets are CPU time", async () => {
+  const hog = UNIT_A.replace(
+    "return Object.hasOwn",
+    "for (let i = 0; i < 3e8; i++);\n  return Object.hasOwn",
+  );
+  const files: Record<string, string> = { "m-honest/lab-02.ipynb": await worked("lab-02.ipynb") };
+  for (const name of ["a", "b", "c", "d", "e", "f"]) files[`${name}-hog/ch14-a.ts`] = hog;
+  const folder = await tree(files);
+  const { list } = await grade(folder, "--jobs", "4");
+  const honest = list.find((r) => r.submission.endsWith("m-honest"))!;
+  assert.ok(full(honest), `${honest.score}/${honest.max_score}`);
+});

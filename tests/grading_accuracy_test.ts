@@ -22,7 +22,7 @@ async function marks({ unit, fn }: Catalogue, source: string): Promise<[number, 
     name: module,
     submissions: [{ unit, code: { kind: "module" as const, path: module } }],
   };
-  const [results] = await gradeLearner(learner, holdouts, { caseTimeoutMs: 1000 });
+  const [results] = await gradeLearner(learner, holdouts, {});
   const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
   return [tests.reduce((sum, t) => sum + t.score, 0), tests.length];
 }

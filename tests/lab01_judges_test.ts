@@ -13,6 +13,17 @@ import { WRONG } from "./catalogue/lab_01.ts";
 const lib = new URL("../lib/", import.meta.url).href;
 const scratch = await Deno.makeTempDir({ prefix: "lab01-judges-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+// The learner's server loads modules from its folder and the library only.
+await Deno.writeTextFile(
+  `${scratch}/import_map.json`,
+  JSON.stringify({
+    imports: {
+      "file:///": "file:///nowhere/",
+      [`file://${scratch}/`]: `file://${scratch}/`,
+      [lib]: lib,
+    },
+  }),
+);
 
 /** The command that runs a catalogue server over stdio, with a plain loop of its own. */
 async function serverOf(source: string): Promise<string[]> {

@@ -34,14 +34,19 @@ try {
   fail(`${(error as Error).message}\n${USAGE}`);
 }
 if (parsed.positionals.length === 0) fail(`name at least one PATH\n${USAGE}`);
-const jobs = Number(parsed.values.jobs ?? navigator.hardwareConcurrency);
-if (!Number.isInteger(jobs) || jobs < 1) fail(`--jobs must be a positive whole number\n${USAGE}`);
+const asked = Number(parsed.values.jobs ?? navigator.hardwareConcurrency);
+if (!Number.isInteger(asked) || asked < 1) fail(`--jobs must be a positive whole number\n${USAGE}`);
+// More sandboxes than cores would only make each learner's cases wait for a core.
+const jobs = Math.min(asked, navigator.hardwareConcurrency);
 
-const { learners, problems, notes } = await collectLearners(
+const { learners, problems, notes, copies } = await collectLearners(
   parsed.positionals,
   parsed.values.unit,
 );
 const holdouts = await loadHoldouts();
+if (jobs < asked) {
+  notes.push(`--jobs ${asked} is more than the ${jobs} cores: grading ${jobs} at a time`);
+}
 if (holdouts === undefined && learners.length > 0) {
   notes.push("this copy of the course has no hidden cases (holdouts/): visible cases only");
 }
@@ -62,6 +67,7 @@ for await (const settled of graded) {
 }
 for (const note of notes) console.error(printable(`grade: note: ${note}`));
 for (const { path, problem } of problems) console.error(printable(`grade: ${path}: ${problem}`));
+if (copies !== undefined) await Deno.remove(copies, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(
     parsed.values.json,

@@ -159,7 +159,10 @@ export function grammarCommand(): string[] {
 
 /**
  * The command that starts a learner's Lab 01 server module, which needs no
- * permission at all, so it gets none.
+ * permission at all, so it gets none: no remote or npm module either, and
+ * modules only from its own folder, through the import map beside it
+ * (`import_map.json`, which sends every other file elsewhere: Deno's
+ * permissions do not cover imports).
  *
  * @example
  * ```ts
@@ -167,11 +170,47 @@ export function grammarCommand(): string[] {
  *
  * const command = learnerServerCommand("/tmp/lab 01/grammar_server.mts");
  * assert.equal(command.at(-1), "/tmp/lab 01/grammar_server.mts");
+ * assert.ok(command.includes("--import-map=/tmp/lab 01/import_map.json"));
+ * assert.ok(command.includes("--no-remote") && command.includes("--cached-only"));
  * assert.ok(!command.some((part) => part.startsWith("--allow")));
  * ```
  */
 export function learnerServerCommand(module: string): string[] {
-  return [Deno.execPath(), "run", "--no-config", "--no-prompt", "--quiet", module];
+  const folder = module.slice(0, module.lastIndexOf("/"));
+  return [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--no-prompt",
+    "--quiet",
+    "--no-remote",
+    "--no-npm",
+    "--cached-only",
+    `--import-map=${folder}/import_map.json`,
+    module,
+  ];
+}
+
+/**
+ * The import map that lets a module in `folder` (a folder URL) load modules
+ * from that folder and nowhere else.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const map = folderOnlyImportMap(new URL("file:///tmp/lab/"));
+ * assert.equal(map.imports["file:///tmp/lab/"], "file:///tmp/lab/");
+ * assert.ok(map.imports["file:///"].startsWith("file:///nonexistent"));
+ * ```
+ */
+export function folderOnlyImportMap(folder: URL): { imports: Record<string, string> } {
+  return {
+    imports: {
+      "file:///": "file:///nonexistent-outside-the-server-folder/",
+      [folder.href]: folder.href,
+    },
+  };
 }
 
 /** Which grammar server Lab 02 talks to, and why. */

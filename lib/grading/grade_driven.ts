@@ -9,6 +9,7 @@
  */
 
 import { type GradeCase, type GradeRow, judge, type Outcome, threwOutcome } from "./grading.ts";
+import type { Transport } from "../mcp/shared/transport.ts";
 
 /** What a driver is given besides the learner's code and a case's arguments. */
 export interface DriveContext {
@@ -16,6 +17,12 @@ export interface DriveContext {
   graded: Record<string, unknown>;
   /** The instructors' worked solution of the unit, by name, where the grader has it. */
   reference?: Record<string, unknown>;
+  /**
+   * A server the grader runs and observes itself, in a realm the learner's
+   * code cannot reach; a driver given one reports nothing of what the server
+   * received. @default {undefined}
+   */
+  server?: Transport;
 }
 
 /**

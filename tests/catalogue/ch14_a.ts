@@ -122,6 +122,30 @@ export function answerFor(requestId, message) {
   if ("error" in message) throw new ProtocolError("server error");
   return message.result;
 }`,
+    // Half-knows that notifications have no id: a reply with none is let through the id check.
+    "only an id that is there is checked": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id != null && message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Ids read like names: "REQ-7" taken for "req-7".
+    "string ids compared without their case": String.raw`${P}
+export function answerFor(requestId, message) {
+  const same = typeof requestId === "string" && typeof message.id === "string"
+    ? requestId.toLowerCase() === message.id.toLowerCase()
+    : requestId === message.id;
+  if (!same) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // An error is taken for one only when it says what went wrong.
+    "an error counted only when it has a message": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if (message.error?.message) throw new ProtocolError(message.error.message);
+  return message.result;
+}`,
     // A reply without an id is taken as an answer to whatever waits.
     "a reply without an id answers anything": String.raw`${P}
 export function answerFor(requestId, message) {
@@ -216,6 +240,17 @@ export function authorize(name, catalog, allowed) {
 export function authorize(name, catalog, allowed) {
   const listed = Object.keys(catalog).length > 0;
   return (!listed || Object.hasOwn(catalog, name)) && allowed.has(name);
+}`,
+    // Names tidied before they are looked up: " word_count" becomes word_count.
+    "names trimmed before they are looked up": String.raw`
+export function authorize(name, catalog, allowed) {
+  const wanted = name.trim();
+  return Object.hasOwn(catalog, wanted) && [...allowed].some((tool) => tool.trim() === wanted);
+}`,
+    // A tool's name taken as a family: word_count_all is "a word_count".
+    "a tool's name taken for every name it begins": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.keys(catalog).some((tool) => name.startsWith(tool)) && allowed.has(name);
 }`,
     // The Set treated as a plain object: it has no own key of that name, ever.
     "the allowlist read as an object": String.raw`

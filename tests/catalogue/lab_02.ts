@@ -41,6 +41,23 @@ export function correlate(requestId, reply) {
 }`,
   },
   wrong: {
+    // Half-knows that notifications have no id: a reply with none is let through the id check.
+    "only an id that is there is checked": String.raw`${P}
+export function correlate(requestId, reply) {
+  if (reply.id != null && reply.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
+  return reply.result;
+}`,
+    // Ids read like names: "REQ-7" taken for "req-7".
+    "string ids compared without their case": String.raw`${P}
+export function correlate(requestId, reply) {
+  const same = typeof requestId === "string" && typeof reply.id === "string"
+    ? requestId.toLowerCase() === reply.id.toLowerCase()
+    : requestId === reply.id;
+  if (!same) throw new ProtocolError("wrong id");
+  if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
+  return reply.result;
+}`,
     // "1" and 1 look the same to ==.
     "loose equality": String.raw`${P}
 export function correlate(requestId, reply) {

@@ -18,6 +18,7 @@ import { type EvidenceKind, evidenceProblems } from "../../lib/course/evidence.t
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
+import { plainTemp } from "../../lib/course/plain_temp.ts";
 
 /** The evidence each unit saves, by the kind of its schema, and its file name. */
 const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new Map([
@@ -59,6 +60,8 @@ export interface Collected {
   problems: InputProblem[];
   /** Paths passed over on purpose, one line each. */
   notes: string[];
+  /** A folder of the grader's holding copies of learners' folders it could not open by name; remove it after. */
+  copies?: string;
 }
 
 /**
@@ -107,18 +110,34 @@ export async function collectLearners(
       continue;
     }
     const root = path.length > 1 ? path.replace(/\/+$/, "") : path;
-    const folders = await isLearnerFolder(root) ? [root] : await learnerFolders(root, found.notes);
+    let folders: LearnerFolder[];
+    try {
+      folders = await isLearnerFolder(root)
+        ? [{ path: root, name: root }]
+        : await learnerFolders(root, found);
+    } catch (error) {
+      found.problems.push({ path, problem: `cannot be read: ${(error as Error).message}` });
+      continue;
+    }
     for (const folder of folders) {
-      const files = await filesUnder(folder, found.notes);
-      const learner = await learnerFrom(
-        folder,
-        files,
-        false,
-        unitOverride,
-        found.problems,
-        found.notes,
-      );
-      if (learner !== undefined) found.learners.push(learner);
+      // Whatever one learner's folder holds, the others are graded.
+      try {
+        const files = await filesUnder(folder.path, found.notes);
+        const learner = await learnerFrom(
+          folder.path,
+          files,
+          false,
+          unitOverride,
+          found.problems,
+          found.notes,
+        );
+        if (learner !== undefined) found.learners.push({ ...learner, name: folder.name });
+      } catch (error) {
+        found.problems.push({
+          path: folder.name,
+          problem: `cannot be read: ${(error as Error).message}`,
+        });
+      }
     }
   }
   return found;
@@ -322,24 +341,133 @@ async function isLearnerFolder(folder: string): Promise<boolean> {
   return false;
 }
 
-/** The learners' folders in a class folder, sorted; anything else there is a note. */
-async function learnerFolders(root: string, notes: string[]): Promise<string[]> {
-  const folders: string[] = [];
-  for (const entry of await entriesOf(root, notes)) {
-    if (entry.isDirectory) folders.push(join(root, entry.name));
+/** A learner's folder: where it is read from, and what the report calls it. */
+interface LearnerFolder {
+  path: string;
+  name: string;
+}
+
+/**
+ * The learners' folders in a class folder, sorted; anything else there is a
+ * note. A folder whose name is not UTF-8 (as an archive from another system
+ * may leave it), which Deno cannot open by name, is copied by its inode to a
+ * folder of the grader's, and graded from there under its name with the
+ * bytes that are not UTF-8 written `\xHH`.
+ */
+async function learnerFolders(root: string, found: Collected): Promise<LearnerFolder[]> {
+  const folders: LearnerFolder[] = [];
+  const odd = await namesNotUtf8(root);
+  for (const entry of await entriesOf(root, found.notes, odd)) {
+    const path = join(root, entry.name);
+    const bytes = odd.get(entry.name);
+    if (bytes !== undefined) {
+      const name = join(root, bytes.name);
+      try {
+        folders.push({ path: await copyByInode(root, bytes.inode, found), name });
+      } catch (error) {
+        found.problems.push({ path: name, problem: `cannot be read: ${(error as Error).message}` });
+      }
+    } else if (entry.isDirectory) folders.push({ path, name: path });
   }
   return folders;
 }
 
-/** Every file under `folder`, at any depth, in sorted order. */
+/** Every file under `folder`, at any depth, in sorted order; a folder that cannot be read is a note. */
 async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await entriesOf(folder, notes)) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory) files.push(...await filesUnder(path, notes));
-    else if (entry.isFile) files.push(path);
+    if (entry.isDirectory) {
+      try {
+        files.push(...await filesUnder(path, notes));
+      } catch (error) {
+        notes.push(`skipped ${path}: it cannot be read (${(error as Error).message})`);
+      }
+    } else if (entry.isFile) files.push(path);
   }
   return files;
+}
+
+/**
+ * The entries of `folder` whose names are not UTF-8, by the name Deno gives
+ * them (with U+FFFD for each byte it cannot read): their inode, and their
+ * name with those bytes written `\xHH`. Read with `find`, which hands the
+ * bytes over as they are.
+ */
+async function namesNotUtf8(folder: string): Promise<Map<string, { inode: string; name: string }>> {
+  const found = new Map<string, { inode: string; name: string }>();
+  const { code, stdout } = await new Deno.Command("find", {
+    args: [folder, "-mindepth", "1", "-maxdepth", "1", "-printf", "%i %f\\0"],
+    stdout: "piped",
+    stderr: "null",
+  }).output().catch(() => ({ code: 1, stdout: new Uint8Array() }));
+  if (code !== 0) return found;
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  let start = 0;
+  for (let end = stdout.indexOf(0); end !== -1; end = stdout.indexOf(0, start)) {
+    const record = stdout.subarray(start, end);
+    start = end + 1;
+    const space = record.indexOf(32);
+    const bytes = record.subarray(space + 1);
+    try {
+      strict.decode(bytes);
+    } catch {
+      found.set(new TextDecoder().decode(bytes), {
+        inode: new TextDecoder().decode(record.subarray(0, space)),
+        name: escapedBytes(bytes),
+      });
+    }
+  }
+  return found;
+}
+
+/** `bytes` as text: what is UTF-8 as it is, every other byte as `\xHH`. */
+function escapedBytes(bytes: Uint8Array): string {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  let text = "";
+  for (let at = 0; at < bytes.length;) {
+    const lead = bytes[at];
+    const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
+    try {
+      if (length === 0) throw new TypeError("not a lead byte");
+      text += strict.decode(bytes.subarray(at, at + length));
+      at += length;
+    } catch {
+      text += `\\x${lead.toString(16).padStart(2, "0")}`;
+      at++;
+    }
+  }
+  return text;
+}
+
+/** Copy the entry of `folder` with inode `inode` into a folder of the grader's; its new path. */
+async function copyByInode(folder: string, inode: string, found: Collected): Promise<string> {
+  found.copies ??= await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-names-" });
+  const target = await Deno.makeTempDir({ dir: found.copies });
+  const { code, stderr } = await new Deno.Command("find", {
+    args: [
+      folder,
+      "-mindepth",
+      "1",
+      "-maxdepth",
+      "1",
+      "-inum",
+      inode,
+      "-exec",
+      "cp",
+      "-r",
+      "--",
+      "{}",
+      `${target}/learner`,
+      ";",
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new Error(new TextDecoder().decode(stderr).trim() || "it could not be copied");
+  }
+  return `${target}/learner`;
 }
 
 /**
@@ -347,16 +475,34 @@ async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
  * hidden entries (`.ipynb_checkpoints/`, `.git/`), `node_modules/` and
  * symbolic links are passed over, each with a note.
  */
-async function entriesOf(folder: string, notes: string[]): Promise<Deno.DirEntry[]> {
+async function entriesOf(
+  folder: string,
+  notes: string[],
+  notUtf8?: ReadonlyMap<string, unknown>,
+): Promise<Deno.DirEntry[]> {
   const entries: Deno.DirEntry[] = [];
   for await (const entry of Deno.readDir(folder)) {
     const path = join(folder, entry.name);
-    if (entry.isSymlink) notes.push(`skipped ${path}: a symbolic link (grade its target by name)`);
-    else if (entry.name.startsWith(".")) notes.push(`skipped ${path}: a hidden file or folder`);
+    if (notUtf8?.has(entry.name)) entries.push(entry);
+    else if (entry.name.includes("\uFFFD") && !await exists(path)) {
+      notes.push(`skipped ${path}: its name is not UTF-8 (rename it to grade it)`);
+    } else if (entry.isSymlink) {
+      notes.push(`skipped ${path}: a symbolic link (grade its target by name)`);
+    } else if (entry.name.startsWith(".")) notes.push(`skipped ${path}: a hidden file or folder`);
     else if (entry.name === "node_modules") notes.push(`skipped ${path}: installed packages`);
     else entries.push(entry);
   }
   return entries.sort((a, b) => compare(a.name, b.name));
+}
+
+/** Whether `path` can be found by its name. */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A stable order that does not depend on the locale. */

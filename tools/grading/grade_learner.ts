@@ -37,12 +37,7 @@ export async function gradeLearner(
     const spec = UNITS.get(unit)!;
     return {
       unit,
-      functions: spec.functions.map((fn) => ({
-        name: fn.name,
-        cases: casesOf(spec, fn, holdouts),
-        driver: fn.driver,
-        withReference: fn.withReference,
-      })),
+      functions: spec.functions.map((fn) => ({ ...fn, cases: casesOf(spec, fn, holdouts) })),
     };
   });
   const withCode = learner.submissions.filter((submission) => submission.code !== undefined);

@@ -14,9 +14,9 @@ import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parseNotebook } from "../editions/notebook.ts";
-import { learnerModule } from "./scratch.ts";
+import { learnerModule, libraryFiles } from "./scratch.ts";
 import { UNITS } from "./units/mod.ts";
-import { learnerServerCommand } from "../../lib/course/course.ts";
+import { folderOnlyImportMap, learnerServerCommand } from "../../lib/course/course.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { sha256Hex } from "../../lib/course/manifest.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
@@ -54,7 +54,8 @@ export class StaleNotebookError extends Error {
   }
 }
 
-const LIB = new URL("../../lib/", import.meta.url).href;
+const ROOT = new URL("../../", import.meta.url);
+const LIB = new URL("lib/", ROOT).href;
 
 /**
  * Write the learner's server for `unit` into `folder` and return how to
@@ -88,9 +89,19 @@ export async function writeLearnerServer(
   const notebook = options.notebook ?? await findNotebook(spec.unit);
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
   // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
-  const source = learnerModule(parsed, spec, { lib: LIB }) +
+  const source = learnerModule(parsed, spec, { lib: "./lib/" }) +
     "if (import.meta.main) await serveStdio(Deno.stdin.readable, Deno.stdout.writable);\n";
   await Deno.mkdir(folder, { recursive: true });
+  // The library files the cells may use, beside the module: it loads nothing outside its folder.
+  for (const file of await libraryFiles(new Map([[unit, spec]]))) {
+    const target = new URL(file, folder);
+    await Deno.mkdir(new URL("./", target), { recursive: true });
+    await Deno.copyFile(new URL(file, ROOT), target);
+  }
+  await Deno.writeTextFile(
+    new URL("import_map.json", folder),
+    JSON.stringify(folderOnlyImportMap(folder)),
+  );
   const url = new URL(options.name ?? "grammar_server.mts", folder);
   await Deno.writeTextFile(url, source);
   const saved = await import(`${url.href}?written=${Date.now()}`);

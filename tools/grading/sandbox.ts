@@ -1,70 +1,221 @@
 /**
- * Run one learner's code against every case of their units in one separate
- * `deno run`: one process, one time budget and one memory budget per
- * learner, however their work is laid out. The process may read its scratch
- * folder and nothing else: no network, no environment, no subprocesses, and
- * only the npm packages already in Deno's cache, at the versions of the
- * scratch folder's lock file, through its import map (the library's ajv). A
- * loop, a throw, `Deno.exit`, a file access, a memory bomb or a flood of
- * output in the learner's code costs the cases it touches, and nothing else.
+ * Run one learner's code against every case of their units, apart from the
+ * grader: in `deno run` processes of their own that may read no file, reach
+ * no network, read no environment and start no process, and may load modules
+ * only from their scratch folder (and npm packages only from Deno's cache, at
+ * the versions of the scratch folder's lock file). The visible cases run
+ * first; only once their results are fixed do the hidden ones run, in a
+ * process of their own. What comes back is judged here, where no learner
+ * code runs.
+ *
+ * Budgets are CPU time: a case may use `caseCpuMs` of it, so that a busy
+ * machine costs no one a case; a case that runs out (or waits past a long
+ * wall-clock backstop) is run again alone, with no other sandbox of this
+ * grader running, before it fails. A loop, a throw, `Deno.exit`, a memory
+ * bomb or a flood of output costs the cases it touches, and nothing else.
  *
  * @module
  */
 
-import { serialize } from "node:v8";
+import { Buffer } from "node:buffer";
+import { deserialize, serialize } from "node:v8";
+import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
+import { judge, type Outcome } from "../../lib/grading/grading.ts";
+import { jsonDifferences } from "../../lib/grading/json_differences.ts";
 import type { Scratch } from "./scratch.ts";
-import type { GradedCase } from "./spec.ts";
+import type { GradedCase, GradedFunction } from "./spec.ts";
+import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts";
+import { Gate } from "./gate.ts";
 
-/** One case's outcome in the sandbox. */
+/** One case's outcome. */
 export interface CaseResult {
   unit: string;
   fn: string;
   case: string;
   hidden: boolean;
   status: "PASS" | "FAIL" | "UNFINISHED";
+  /** What was observed (for a hidden case, only whether it passed). */
   observed: string;
+  /** The library's own copies of graded functions the learner's code reached, in this case. */
+  reached?: string[];
 }
 
 /** The cases to run for one unit: its functions, each with every case it must pass. */
 export interface UnitJob {
   unit: string;
-  functions: {
-    name: string;
+  functions: (Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference"> & {
     cases: GradedCase[];
-    /** The driver that runs each case, by its path from the project root. */
-    driver?: string;
-    /** Whether the driver is given the unit's reference solution. */
-    withReference?: boolean;
-  }[];
+  })[];
 }
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The most one case may take. @default {1000} */
-  caseTimeoutMs?: number;
-  /** The most the whole run may take, for all the learner's units. @default {60000} */
-  runTimeoutMs?: number;
-  /** The most memory the process may hold (resident, ArrayBuffers included). @default {512 MiB} */
+  /** The CPU time one case (or one load of the learner's module) may use. @default {1000} */
+  caseCpuMs?: number;
+  /** The wall-clock time after which a case that is still waiting has timed out. @default {20000} */
+  caseWallMs?: number;
+  /** The most memory a process may hold (resident, ArrayBuffers included). @default {512 MiB} */
   memoryBytes?: number;
+  /** The CPU time one process may use for all its cases. @default {120000} */
+  runCpuMs?: number;
 }
 
-const RUNNER = fileURLToPath(new URL("./sandbox_runner.ts", import.meta.url));
-/** The most output the sandbox may write before it is stopped. */
+/** The runner, as the scratch folder holds it (the fence lets nothing else load). */
+const RUNNER = "tools/grading/sandbox_runner.ts";
+/** The most output a process may write before it is stopped. */
 const OUTPUT_LIMIT = 8 << 20;
-/** How often the process's memory is read. */
-const MEMORY_POLL_MS = 10;
+/** How often a process's memory and CPU time are read. */
+const POLL_MS = 10;
+/** Stops (time-outs, memory, output) after which a function's remaining cases are not tried. */
+const MAX_STOPS = 2;
+/** The drivers' kinds of case. */
+const KINDS: Record<string, CaseKind> = {
+  "tools/grading/drivers/lab_02_client.ts": "client",
+  "tools/grading/drivers/lab_02_tests.ts": "test",
+};
+
+/** Sandboxes run shared, and a case is run again alone: the gate every sandbox of this process passes. */
+const gate = new Gate();
 
 /**
- * Grade the modules in `scratch` against `jobs`. Every case gets a result:
- * one the sandbox never reported (it was stopped, or the process died) fails,
- * saying why.
+ * Grade the modules in `scratch` against `jobs`: the visible cases, then the
+ * hidden ones. Every case gets a result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { makeScratch } from "./scratch.ts";
+ *
+ * await using scratch = await makeScratch([], new Map());
+ * assert.deepEqual(await runSandbox(scratch, []), []);
+ * ```
  */
 export async function runSandbox(
   scratch: Scratch,
   jobs: readonly UnitJob[],
   options: SandboxOptions = {},
 ): Promise<CaseResult[]> {
+  const results = new Map<string, CaseResult>();
+  for (const hidden of [false, true]) {
+    const cases = jobs.flatMap((job) =>
+      job.functions.flatMap((fn) =>
+        fn.cases.flatMap((testCase, index) =>
+          testCase.hidden === hidden ? [{ job, fn, index, testCase }] : []
+        )
+      )
+    );
+    if (cases.length === 0) continue;
+    const shared = await runPhase(scratch, cases, options, false);
+    const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
+    // What a time limit decided is run again alone: a case that ran out of time (and the
+    // cases of its function after it), and a case that failed while a step was still waiting.
+    const again = cases.filter((c) => {
+      const reply = shared.get(keyOf(c))!;
+      return reply.deferred === true ||
+        (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
+    });
+    const alone = again.length > 0 ? await runPhase(scratch, again, options, true) : new Map();
+    for (const c of cases) {
+      const reply = alone.get(keyOf(c));
+      results.set(keyOf(c), reply === undefined ? judgedHere.get(keyOf(c))! : judged(c, reply));
+    }
+  }
+  return jobs.flatMap((job) =>
+    job.functions.flatMap((fn) =>
+      fn.cases.map((_, index) => results.get(`${job.unit}\n${fn.name}\n${index}`)!)
+    )
+  );
+}
+
+interface PhaseCase {
+  job: UnitJob;
+  fn: UnitJob["functions"][number];
+  index: number;
+  testCase: GradedCase;
+}
+
+const keyOf = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}\n${c.index}`;
+
+/**
+ * Run `cases` (all visible, or all hidden) to a reply each, in as many
+ * processes as it takes: a process that stops costs the case it was
+ * running, and a new one goes on with the rest. When a case runs out of
+ * time, the rest of its function is left (`deferred`) to be run again alone;
+ * run `alone`, a case that runs out of time fails, and so do the rest of its
+ * function's cases, untried.
+ */
+async function runPhase(
+  scratch: Scratch,
+  cases: readonly PhaseCase[],
+  options: SandboxOptions,
+  alone: boolean,
+): Promise<Map<string, Reply>> {
+  const replies = new Map<string, Reply>();
+  const stops = new Map<string, number>();
+  const outOfTime = new Set<string>();
+  const fnKey = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}`;
+  while (true) {
+    const left = cases.filter((c) => !replies.has(keyOf(c)));
+    for (const c of left) {
+      if (outOfTime.has(fnKey(c))) {
+        replies.set(
+          keyOf(c),
+          alone
+            ? { problem: "not tried: a case before it ran out of time, alone" }
+            : { problem: "left to be run again alone", deferred: true },
+        );
+      } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
+        replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
+      }
+    }
+    const pending = left.filter((c) => !replies.has(keyOf(c)));
+    if (pending.length === 0) return replies;
+    const release = alone ? await gate.alone() : await gate.shared();
+    let run: ProcessRun;
+    try {
+      run = await runProcess(scratch, pending, options);
+    } finally {
+      release();
+    }
+    for (const [key, reply] of run.replies) replies.set(key, reply);
+    const inFlight = run.started !== undefined && !run.replies.has(run.started)
+      ? pending.find((c) => keyOf(c) === run.started)
+      : undefined;
+    if (inFlight !== undefined) {
+      replies.set(keyOf(inFlight), { problem: run.stopped, timed: run.timedOut });
+    }
+    for (const c of pending) {
+      const reply = replies.get(keyOf(c));
+      if (reply?.timed && "problem" in reply) {
+        outOfTime.add(fnKey(c));
+        if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
+      }
+    }
+    if (inFlight !== undefined && !run.timedOut) {
+      stops.set(fnKey(inFlight), (stops.get(fnKey(inFlight)) ?? 0) + 1);
+    }
+    if (run.replies.size === 0 && inFlight === undefined) {
+      // The process reported nothing at all: nothing would go better a second time.
+      for (const c of pending) replies.set(keyOf(c), { problem: run.stopped });
+    }
+  }
+}
+
+/** What one process did: the replies it gave, the case it was running when it ended, and why it ended. */
+interface ProcessRun {
+  replies: Map<string, Reply>;
+  started?: string;
+  stopped: string;
+  timedOut: boolean;
+}
+
+/** Run one process on `cases` until it ends. */
+async function runProcess(
+  scratch: Scratch,
+  cases: readonly PhaseCase[],
+  options: SandboxOptions,
+): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
@@ -77,18 +228,22 @@ export async function runSandbox(
       `--lock=${scratch.lock}`,
       "--frozen",
       "--v8-flags=--max-old-space-size=256",
+      // A worker loads modules only with leave to read them: the scratch folder holds nothing secret.
       `--allow-read=${scratch.folder}`,
-      RUNNER,
+      fileURLToPath(scratch.file(RUNNER)),
     ],
     clearEnv: true,
     env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir() },
     stdin: "piped",
     stdout: "piped",
-    stderr: "null",
+    stderr: Deno.env.get("GRADE_SANDBOX_STDERR") ? "inherit" : "null",
   }).spawn();
-  let stopped = "";
-  const stop = (why: string) => {
-    if (stopped === "") stopped = why;
+  const run: ProcessRun = { replies: new Map(), stopped: "", timedOut: false };
+  const stop = (why: string, timedOut = false) => {
+    if (run.stopped === "") {
+      run.stopped = why;
+      run.timedOut = timedOut;
+    }
     try {
       child.kill("SIGKILL");
     } catch {
@@ -96,69 +251,127 @@ export async function runSandbox(
     }
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
+  const runCpuMs = options.runCpuMs ?? 120_000;
   try {
-    residentBytes(child.pid);
+    usage(child.pid);
   } catch (error) {
     stop("the grader cannot watch it");
     await child.status;
     throw error;
   }
   const watch = setInterval(() => {
-    const resident = residentBytes(child.pid);
+    const { resident, cpuMs } = usage(child.pid);
     if (resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
-  }, MEMORY_POLL_MS);
-  const runTimeoutMs = options.runTimeoutMs ?? 60_000;
-  const timer = setTimeout(() => stop(`it ran past ${runTimeoutMs / 1000} s`), runTimeoutMs);
+    else if (cpuMs > runCpuMs) stop(`it used more than ${runCpuMs / 1000} s of CPU time`, true);
+  }, POLL_MS);
 
-  const job = {
+  const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
-    caseTimeoutMs: options.caseTimeoutMs ?? 1000,
-    units: jobs.map((job) => ({
-      unit: job.unit,
-      module: scratch.modules.get(job.unit),
-      functions: job.functions.map(({ name, cases, driver, withReference }) => ({
-        name,
-        cases,
-        driver: driver === undefined ? undefined : scratch.file(driver),
-        reference: withReference ? scratch.references.get(job.unit) : undefined,
-      })),
-    })),
+    cpuMs: options.caseCpuMs ?? 1000,
+    wallMs: options.caseWallMs ?? 20_000,
+    reference: cases.some((c) => c.fn.withReference)
+      ? scratch.references.get(cases.find((c) => c.fn.withReference)!.job.unit)
+      : undefined,
+    items: items(scratch, cases),
   };
   const writer = child.stdin.getWriter();
   await writer.write(serialize(job)).catch(() => {});
   await writer.close().catch(() => {});
-
-  const results = new Map<string, CaseResult>();
   try {
     for await (const line of lines(child.stdout, () => stop("it printed too much"))) {
       if (!line.startsWith(`${nonce} `)) continue;
-      const result = JSON.parse(line.slice(nonce.length + 1)) as CaseResult & { index: number };
-      results.set(`${result.unit}\n${result.fn}\n${result.index}`, result);
+      let record: { started?: Key; result?: Key; reply?: Reply };
+      try {
+        record = deserialize(Buffer.from(line.slice(nonce.length + 1), "base64"));
+      } catch {
+        continue;
+      }
+      if (record.started) run.started = keyText(record.started);
+      if (record.result && record.reply) run.replies.set(keyText(record.result), record.reply);
     }
   } finally {
-    clearTimeout(timer);
     clearInterval(watch);
-    await child.status;
+    const status = await child.status;
+    if (run.stopped === "") {
+      run.stopped = status.code === 3
+        ? "it ran out of time"
+        : `the sandbox ended (exit ${status.code}) during this case`;
+    }
   }
-  const why = stopped === "" ? "the process ended" : stopped;
-  return jobs.flatMap(({ unit, functions }) =>
-    functions.flatMap((fn) =>
-      fn.cases.map((testCase, index) =>
-        results.get(`${unit}\n${fn.name}\n${index}`) ?? {
-          unit,
-          fn: fn.name,
-          case: testCase.label,
-          hidden: testCase.hidden,
-          status: "FAIL",
-          observed: `not run: the sandbox stopped before this case (${why})`,
-        }
-      )
-    )
-  );
+  return run;
 }
 
-/** The lines of `stream`, dropping any longer than 64 KiB; `overflow` is called past the output limit. */
+interface Key {
+  unit: string;
+  fn: string;
+  index: number;
+}
+
+const keyText = (key: Key) => `${key.unit}\n${key.fn}\n${key.index}`;
+
+/** The runner's items for `cases`, grouped by function, in order. */
+function items(scratch: Scratch, cases: readonly PhaseCase[]): RunnerItem[] {
+  const found: RunnerItem[] = [];
+  for (const { job, fn, index, testCase } of cases) {
+    let item = found.find((i) => i.unit === job.unit && i.fn === fn.name);
+    if (item === undefined) {
+      item = {
+        unit: job.unit,
+        fn: fn.name,
+        kind: fn.driver === undefined ? "call" : KINDS[fn.driver] ?? "call",
+        module: scratch.modules.get(job.unit) ?? "data:text/javascript,",
+        quiet: fn.quiet ?? false,
+        cases: [],
+      };
+      found.push(item);
+    }
+    item.cases.push({ index, args: testCase.args });
+  }
+  return found;
+}
+
+/** A reply, judged against its case, where no learner code runs. */
+function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
+  const result = (status: CaseResult["status"], observed: string): CaseResult => ({
+    unit: job.unit,
+    fn: fn.name,
+    case: testCase.label,
+    hidden: testCase.hidden,
+    status,
+    observed: testCase.hidden ? (status === "PASS" ? "passed" : "failed") : brief(observed),
+    ...(reply.reached?.length ? { reached: reply.reached } : {}),
+  });
+  if ("problem" in reply) return result("FAIL", String(reply.problem));
+  const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
+  const graded = judge(testCase, outcome, {
+    normalize: fn.normalize,
+    changedInput: !isDeepStrictEqual(reply.after, testCase.args),
+    printed: typeof reply.printed === "string" ? reply.printed : undefined,
+  });
+  // A driver's observation is a whole record: say only where it differs.
+  const shown = fn.driver !== undefined && graded.status === "FAIL" && "returned" in outcome
+    ? jsonDifferences(testCase.expected, graded.observed).join("; ")
+    : showValue(graded.observed);
+  return result(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
+}
+
+/** What was observed, in at most 200 characters. */
+function brief(observed: string): string {
+  return observed.length > 200 ? observed.slice(0, 200) + "…" : observed;
+}
+
+/** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
+function showValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/** The lines of `stream`, dropping any longer than 1 MiB; `overflow` is called past the output limit. */
 async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) {
   const decoder = new TextDecoder();
   let pending = "";
@@ -169,23 +382,26 @@ async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) 
     pending += decoder.decode(chunk, { stream: true });
     const parts = pending.split("\n");
     pending = parts.pop()!;
-    if (pending.length > 65536) pending = "";
+    if (pending.length > 1 << 20) pending = "";
     yield* parts;
   }
   if (pending !== "") yield pending;
 }
 
 /**
- * The resident memory of process `pid`, in bytes; 0 once it has gone. Deno
- * lets a program read `/proc` only with `--allow-all`: without it, this
- * throws, rather than let a memory bomb run unwatched.
+ * The resident memory of process `pid`, in bytes, and the CPU time it has
+ * used, in milliseconds; 0 once it has gone. Deno lets a program read
+ * `/proc` only with `--allow-all`: without it, this throws, rather than let a
+ * memory bomb run unwatched.
  */
-function residentBytes(pid: number): number {
+function usage(pid: number): { resident: number; cpuMs: number } {
   let status: string;
+  let stat: string;
   try {
     status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return 0;
+    if (error instanceof Deno.errors.NotFound) return { resident: 0, cpuMs: 0 };
     throw new Deno.errors.NotCapable(
       `The grader cannot watch the sandbox's memory (${
         (error as Error).message
@@ -193,7 +409,13 @@ function residentBytes(pid: number): number {
     );
   }
   const kilobytes = status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
-  return kilobytes === undefined ? 0 : Number(kilobytes) * 1024;
+  // Fields 14 and 15 (utime, stime) after the command's closing parenthesis, in clock ticks.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return {
+    resident: kilobytes === undefined ? 0 : Number(kilobytes) * 1024,
+    cpuMs: Number.isFinite(ticks) ? ticks * 10 : 0,
+  };
 }
 
 /** Deno's cache folder, passed on so that the sandbox finds what is already compiled. */

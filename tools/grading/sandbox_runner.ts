@@ -1,192 +1,272 @@
-// The sandbox's main thread. `deno run` starts it with no permission but to
-// read one scratch folder: the worker, the library files it needs, and the
-// learner's modules. It reads one job from stdin (a nonce, the worker, and
-// for each unit the learner's module and every case, serialized with
-// node:v8 so that bytes and sets arrive as they are), runs each graded
-// function in a worker of its own, judges each case here, and writes one line
-// per case, prefixed with the nonce, so that nothing the learner's code
-// prints can pass for a result. Hidden cases reach this process only through
-// stdin: no file the learner's code could read holds them.
+// The sandbox's main thread. `deno run` starts it with no permission at all,
+// and an import map that lets modules be loaded from its scratch folder and
+// nowhere else. It reads one job from stdin (a nonce, and for each graded
+// function the learner's module and the cases of one phase, visible or
+// hidden, serialized with node:v8 so that bytes and sets arrive as they are),
+// runs each case in a learner's realm (a worker: `sandbox_worker.ts`), and
+// writes what came back, prefixed with the nonce so that nothing the
+// learner's code prints can pass for it. It judges nothing: the grader, in
+// another process, does. This thread is where what observes runs: the grammar
+// server a learner's client talks to, and the client a learner's named test
+// is given (the instructors' worked one, from stdin, never a file).
+//
+// Each case is bounded by the CPU time the process uses while it runs (not
+// the wall clock, so that a busy machine costs no one a case), with a long
+// wall-clock backstop for code that waits forever. A case past either is
+// reported as timed out, and the process exits: the grader starts a new one
+// for the cases left, and runs the ones that timed out again, alone.
 
-import { deserialize } from "node:v8";
-import { isDeepStrictEqual } from "node:util";
-import { judge, type Outcome } from "../../lib/grading/grading.ts";
-import { jsonDifferences } from "../../lib/grading/json_differences.ts";
-import type { GradedCase } from "./spec.ts";
-import { UNITS } from "./units/mod.ts";
+import process from "node:process";
+import { deserialize, serialize } from "node:v8";
+import { Buffer } from "node:buffer";
+import { bridgeServer } from "./host/server_bridge.ts";
+import { hostClients } from "./host/client_host.ts";
+import { SERVER_SIDE, serverObservations } from "./drivers/lab_02_client.ts";
 
-/** Time-outs after which a function's remaining cases are not tried. */
-const MAX_TIMEOUTS = 2;
-/** The most a learner's module may take to load (its top-level code included). */
-const LOAD_TIMEOUT_MS = 10_000;
+/** How a case is run: a function called on its arguments, a client class driven, a named test run. */
+export type CaseKind = "call" | "client" | "test";
 
-interface Job {
+/** One graded function's cases, as the grader sends them. */
+export interface RunnerItem {
+  unit: string;
+  fn: string;
+  kind: CaseKind;
+  /** The learner's module, as a file URL in the scratch folder. */
+  module: string;
+  quiet: boolean;
+  cases: { index: number; args: unknown[] }[];
+}
+
+/** What the grader sends on stdin. */
+export interface RunnerJob {
   nonce: string;
+  /** The learner's realm's module, as a file URL. */
   worker: string;
-  caseTimeoutMs: number;
-  units: {
-    unit: string;
-    module?: string;
-    functions: GradedJob[];
-  }[];
-}
-
-/** One function's cases, with the driver (a file URL) and reference source its cases need. */
-interface GradedJob {
-  name: string;
-  cases: GradedCase[];
-  driver?: string;
+  /** The CPU time one case (or one module load) may use. */
+  cpuMs: number;
+  /** The wall-clock time after which a case that uses no CPU (it waits) has timed out. */
+  wallMs: number;
+  /** The instructors' worked module for the unit, as source, where the grader has it. */
   reference?: string;
+  items: RunnerItem[];
 }
 
-const write = Deno.stdout.writeSync.bind(Deno.stdout);
-const encoder = new TextEncoder();
-const job = deserialize(
-  new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
-) as Job;
-const report = (row: Record<string, unknown>) => {
-  const line = encoder.encode(`\n${job.nonce} ${JSON.stringify(row)}\n`);
-  for (let written = 0; written < line.length;) written += write(line.subarray(written));
+/** What a case came to, as the runner reports it (the grader judges it). */
+export type Reply = Record<string, unknown> & {
+  /** The library's own copies of graded functions the learner's code called. */
+  reached?: string[];
+  /** Whether a time limit decided it: the grader runs such a case again, alone. */
+  timed?: boolean;
+  /** Set by the grader: left to be run again alone. */
+  deferred?: boolean;
 };
 
-/**
- * One unit's learner module in a worker: loaded when first needed, and loaded
- * afresh after a case that never finished (the worker may still be stuck).
- */
-class LearnerWorker {
-  #worker: Worker | undefined;
-  #loaded: Promise<Record<string, unknown>> | undefined;
+const encoder = new TextEncoder();
+const write = Deno.stdout.writeSync.bind(Deno.stdout);
+const job = deserialize(
+  new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
+) as RunnerJob;
 
-  constructor(readonly module: string) {}
-
-  /** The names of the functions the module exports, or why it does not load. */
-  async functions(): Promise<string[] | string> {
-    if (this.#loaded === undefined) {
-      this.#worker = new Worker(job.worker, { type: "module" });
-      this.#loaded = exchange(this.#worker, { load: this.module }, LOAD_TIMEOUT_MS);
-    }
-    const loaded = await this.#loaded;
-    return "loaded" in loaded
-      ? loaded.loaded as string[]
-      : `the code does not load: ${loaded.loadError ?? loaded.problem}`;
-  }
-
-  /**
-   * Run one case of `fn` (through its driver, if it has one); what came back
-   * or was thrown (and, when `quiet`, what it printed on stdout), or a
-   * problem when it took too long.
-   */
-  call(fn: GradedJob, args: unknown[], quiet: boolean): Promise<Record<string, unknown>> {
-    const message = { fn: fn.name, args, quiet, driver: fn.driver, reference: fn.reference };
-    return exchange(this.#worker!, message, job.caseTimeoutMs);
-  }
-
-  /** End the worker; the next call loads the module again. */
-  reset(): void {
-    this.#worker?.terminate();
-    this.#worker = undefined;
-    this.#loaded = undefined;
-  }
+/** Write one record for the grader. */
+function report(record: Record<string, unknown>): void {
+  const line = encoder.encode(
+    `\n${job.nonce} ${Buffer.from(serialize(record)).toString("base64")}\n`,
+  );
+  for (let written = 0; written < line.length;) written += write(line.subarray(written));
 }
 
-async function gradeFunction(
-  unit: string,
-  worker: LearnerWorker | undefined,
-  fn: GradedJob,
-): Promise<void> {
-  const spec = UNITS.get(unit)?.functions.find((graded) => graded.name === fn.name);
-  const { normalize, quiet = false } = spec ?? {};
-  let stopped = worker === undefined ? "no code came for this unit" : "";
-  let timeouts = 0;
-  for (const [index, testCase] of fn.cases.entries()) {
-    const row = (status: string, observed: string) =>
-      report({ unit, fn: fn.name, index, ...resultRow(testCase, status, observed) });
-    if (stopped === "") {
-      const functions = await worker!.functions();
-      if (typeof functions === "string") stopped = functions;
-      else if (!functions.includes(fn.name)) stopped = `there is no function ${fn.name}`;
-    }
-    if (stopped !== "") {
-      row("FAIL", stopped);
-      continue;
-    }
-    const reply = await worker!.call(fn, testCase.args, quiet);
-    if ("problem" in reply) {
-      row("FAIL", String(reply.problem));
-      worker!.reset();
-      if (++timeouts >= MAX_TIMEOUTS) {
-        stopped = `not tried after ${timeouts} cases that never finished`;
-      }
-      continue;
-    }
-    const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
-    const graded = judge(testCase, outcome, {
-      normalize,
-      changedInput: !isDeepStrictEqual(reply.after, testCase.args),
-      printed: typeof reply.printed === "string" ? reply.printed : undefined,
-    });
-    // A driver's observation is a whole record: say only where it differs.
-    const shown = fn.driver !== undefined && graded.status === "FAIL" && "returned" in outcome
-      ? jsonDifferences(testCase.expected, graded.observed).join("; ")
-      : showValue(graded.observed);
-    row(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
-  }
-}
+/** One learner's realm: a worker with the learner's module loaded in it. */
+class Realm {
+  readonly worker: Worker;
+  readonly reached = new Set<string>();
+  #waiting: ((data: Record<string, unknown>) => void) | undefined;
 
-/** A case's result row, with what was observed in at most 200 characters. */
-function resultRow(testCase: GradedCase, status: string, observed: string) {
-  return {
-    case: testCase.label,
-    hidden: testCase.hidden,
-    status,
-    observed: observed.length > 200 ? observed.slice(0, 200) + "…" : observed,
-  };
-}
-
-/** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
-function showValue(value: unknown): string {
-  if (typeof value === "string") return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
-}
-
-/** Send `message` to the worker; its reply, or a problem when none came in time. */
-function exchange(worker: Worker, message: unknown, ms: number): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(
-      () => resolve({ problem: `did not finish within ${ms / 1000} s (or ended the run)` }),
-      ms,
-    );
-    worker.onmessage = (event) => (clearTimeout(timer), resolve(event.data));
-    worker.onerror = (event) => {
-      event.preventDefault();
-      clearTimeout(timer);
-      resolve({ problem: `the code failed outside any case: ${event.message}`.slice(0, 300) });
+  constructor() {
+    this.worker = new Worker(job.worker, { type: "module" });
+    this.worker.onmessage = ({ data }) => {
+      if (typeof data?.reached === "string") this.reached.add(data.reached);
+      else this.#waiting?.(data);
     };
-    try {
-      worker.postMessage(message);
-    } catch (error) {
-      clearTimeout(timer);
-      resolve({ problem: `the case could not be sent: ${(error as Error).message}` });
-    }
-  });
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.#waiting?.({
+        problem: `the code failed outside any case: ${event.message}`.slice(0, 300),
+      });
+    };
+  }
+
+  /** Load `module`: its graded functions' names, or a problem. */
+  load(module: string): Promise<Record<string, unknown>> {
+    return this.request({ load: module });
+  }
+
+  /** Send `message` and wait for the reply, within the CPU and wall-clock budgets. */
+  request(message: unknown, transfer: Transferable[] = []): Promise<Record<string, unknown>> {
+    return new Promise((resolve) => {
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const done = (data: Record<string, unknown>) => {
+        clearInterval(watch);
+        this.#waiting = undefined;
+        resolve(data);
+      };
+      const watch = setInterval(() => {
+        const used = process.cpuUsage(cpu);
+        if ((used.user + used.system) / 1000 > job.cpuMs) {
+          done({ problem: `used more than ${job.cpuMs / 1000} s of CPU time`, timed: true });
+        } else if (performance.now() - started > job.wallMs) {
+          done({ problem: `did not finish within ${job.wallMs / 1000} s`, timed: true });
+        }
+      }, 5);
+      this.#waiting = done;
+      try {
+        this.worker.postMessage(message, transfer);
+      } catch (error) {
+        done({ problem: `the case could not be sent: ${(error as Error).message}` });
+      }
+    });
+  }
+
+  end(): void {
+    this.worker.terminate();
+  }
 }
 
-for (const unit of job.units) {
-  // The reference solution is loaded only into a worker of its own: the
-  // learner's code that is graded on its own never runs beside it.
-  const workers = new Map<boolean, LearnerWorker>();
-  for (const fn of unit.functions) {
-    const withReference = fn.reference !== undefined;
-    if (unit.module !== undefined && !workers.has(withReference)) {
-      workers.set(withReference, new LearnerWorker(unit.module));
-    }
-    await gradeFunction(unit.unit, workers.get(withReference), fn);
-  }
-  for (const worker of workers.values()) worker.reset();
+let reference: Promise<Record<string, unknown>> | undefined;
+/** The instructors' worked module, loaded in this thread, never in a learner's realm. */
+function referenceModule(): Promise<Record<string, unknown>> | undefined {
+  if (job.reference === undefined) return undefined;
+  reference ??= import(`data:application/typescript,${encodeURIComponent(job.reference)}`)
+    .then((module) => module.graded);
+  return reference;
 }
-// A worker stuck in a loop cannot always be terminated; exiting ends it.
+
+/** A new realm with `item`'s module loaded, or the problem that stopped it. */
+async function loadedRealm(item: RunnerItem): Promise<Realm | Record<string, unknown>> {
+  const realm = new Realm();
+  const loaded = await realm.load(item.module);
+  if ("loaded" in loaded) {
+    if ((loaded.loaded as string[]).includes(item.fn)) return realm;
+    realm.end();
+    return { problem: `there is no function ${item.fn}`, reached: [...realm.reached] };
+  }
+  realm.end();
+  const why = loaded.problem ?? `the code does not load: ${loaded.loadError}`;
+  return { ...loaded, problem: why, reached: [...realm.reached] };
+}
+
+/** Run one case of a function called on its arguments, in `realm`. */
+async function callCase(realm: Realm, item: RunnerItem, args: unknown[]): Promise<Reply> {
+  const reply = await realm.request({
+    run: { kind: "call", fn: item.fn, args, quiet: item.quiet },
+  });
+  return { ...unwrapped(reply), reached: [...realm.reached] };
+}
+
+/** Run one case of a client class: the learner's realm drives it, the server runs here. */
+async function clientCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
+  const realm = await loadedRealm(item);
+  if (!(realm instanceof Realm)) return realm;
+  const { port1, port2 } = new MessageChannel();
+  const scenario = (args[0] ?? {}) as { server?: never; observe?: string[] };
+  const bridged = bridgeServer(port2, scenario.server);
+  try {
+    const reply = unwrapped(
+      await realm.request({ run: { kind: "client", fn: item.fn, args } }, [port1]),
+    );
+    if ("returned" in reply && typeof reply.returned === "object" && reply.returned !== null) {
+      const observed = await serverObservations(bridged.sent, bridged.server);
+      const returned = { ...reply.returned as Record<string, unknown> };
+      for (const key of SERVER_SIDE) {
+        if (scenario.observe?.includes(key)) returned[key] = observed[key];
+        else delete returned[key];
+      }
+      reply.returned = returned;
+    }
+    return { ...reply, reached: [...realm.reached] };
+  } finally {
+    bridged.server.kill();
+    port2.close();
+    realm.end();
+  }
+}
+
+/**
+ * Run one case of a named test: once against the correct client, and once
+ * against the faulty one when the case names a fault, each time in a new
+ * realm, with the client behind a port.
+ */
+async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
+  const { fault } = (args[0] ?? {}) as { fault?: never };
+  const statuses: Record<string, unknown> = {};
+  const reached = new Set<string>();
+  // In a random order: which run comes first tells a test nothing either.
+  const variants = fault === undefined ? ["correct"] : ["correct", "faulty"];
+  if (Math.random() < 0.5) variants.reverse();
+  for (const variant of variants) {
+    const { port1, port2 } = new MessageChannel();
+    const faultHere = variant === "faulty" ? fault : undefined;
+    let stop: () => void;
+    const worked = await referenceModule();
+    if (worked !== undefined) {
+      stop = hostClients(port2, worked.McpClient as never, faultHere).stop;
+    } else {
+      // Without the instructors' client, the learner's own serves, in a realm of its own.
+      const host = await loadedRealm({ ...item, fn: "McpClient" });
+      if (!(host instanceof Realm)) {
+        return { threw: "TypeError", message: "there is no McpClient class to test" };
+      }
+      host.worker.postMessage({ host: { fault: faultHere } }, [port2]);
+      stop = () => host.end();
+    }
+    const realm = await loadedRealm(item);
+    if (!(realm instanceof Realm)) {
+      stop();
+      return realm;
+    }
+    try {
+      const reply = unwrapped(
+        await realm.request({ run: { kind: "test", fn: item.fn, args } }, [port1]),
+      );
+      for (const name of realm.reached) reached.add(name);
+      if (!("returned" in reply)) return { ...reply, reached: [...reached] };
+      statuses[variant] = reply.returned;
+      if (reply.timed) {
+        return { returned: { ...statuses }, after: args, timed: true, reached: [...reached] };
+      }
+    } finally {
+      stop();
+      realm.end();
+    }
+  }
+  return { returned: statuses, after: args, reached: [...reached] };
+}
+
+/** A worker's reply as the runner reports it: the reply itself, or the problem. */
+function unwrapped(data: Record<string, unknown>): Reply {
+  if (data.reply !== undefined && typeof data.reply === "object") {
+    return { ...(data.reply as Record<string, unknown>) };
+  }
+  return { ...data };
+}
+
+for (const item of job.items) {
+  let shared: Realm | Record<string, unknown> | undefined;
+  for (const { index, args } of item.cases) {
+    const key = { unit: item.unit, fn: item.fn, index };
+    report({ started: key });
+    let reply: Reply;
+    if (item.kind === "call") {
+      shared ??= await loadedRealm(item);
+      reply = shared instanceof Realm ? await callCase(shared, item, args) : shared;
+    } else if (item.kind === "client") reply = await clientCase(item, args);
+    else reply = await testCase(item, args);
+    report({ result: key, reply });
+    if (reply.timed && "problem" in reply) {
+      // A realm stuck in a loop cannot always be ended: the grader goes on in a new process.
+      Deno.exit(3);
+    }
+  }
+  if (shared instanceof Realm) shared.end();
+}
 Deno.exit(0);

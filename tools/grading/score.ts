@@ -72,15 +72,27 @@ export function scoreSubmission(
 ): Results {
   const claims = codeCame && evidence ? compareClaims(spec, cases, evidence) : undefined;
   const tests: TestResult[] = [];
+  const copies = new Set(spec.functions.flatMap((fn) => fn.library ?? []).map(({ name }) => name));
+  const reuse: string[] = [];
   for (const fn of spec.functions) {
     const tampered = claims?.overClaims[fn.name];
+    const reached = [
+      ...new Set(cases.filter((c) => c.fn === fn.name).flatMap((c) => c.reached ?? [])),
+    ].filter((name) => copies.has(name)).sort();
+    if (reached.length > 0) {
+      reuse.push(`${fn.name} reaches the library's own ${reached.join(", ")}`);
+    }
     let hiddenIndex = 0;
     for (const result of cases.filter((c) => c.fn === fn.name)) {
       const label = result.hidden ? `hidden case ${++hiddenIndex}` : result.case;
-      const passed = result.status === "PASS" && tampered === undefined;
+      const passed = result.status === "PASS" && tampered === undefined && reached.length === 0;
       let output: string;
       if (!codeCame) output = "not verified: no code came with this submission";
-      else if (tampered !== undefined) {
+      else if (reached.length > 0) {
+        output = `no marks: ${fn.name} reaches the library's own ${
+          reached.join(", ")
+        }; write it yourself`;
+      } else if (tampered !== undefined) {
         output = "no marks: the submission claims passes that the re-run does not reproduce";
       } else if (result.hidden) output = passed ? "passed" : "failed";
       else if (result.status === "UNFINISHED") output = "not written yet";
@@ -90,6 +102,17 @@ export function scoreSubmission(
       }
       tests.push(test(`${fn.name}: ${label}`, passed ? 1 : 0, 1, output));
     }
+  }
+  if (reuse.length > 0) {
+    tests.push(
+      test(
+        "every graded function is the learner's own",
+        0,
+        0,
+        `no marks for what the library does: ${reuse.join("; ")}`,
+        false,
+      ),
+    );
   }
   if (claims !== undefined) {
     const lines = Object.entries(claims.overClaims).map(([fn, labels]) =>

@@ -16,6 +16,8 @@ import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts"
 import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
 import { plainTemp } from "../../lib/course/plain_temp.ts";
+import { kernelModule, type ModuleCell } from "./cells.ts";
+import { wiredCopy } from "./library_copies.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -25,7 +27,13 @@ const ROOT = new URL("../../", import.meta.url);
  * come besides ({@linkcode libraryFiles}).
  */
 export const SANDBOX_FILES: readonly string[] = [
+  "tools/grading/sandbox_runner.ts",
   "tools/grading/sandbox_worker.ts",
+  "tools/grading/realm/reach.ts",
+  "tools/grading/realm/port_transport.ts",
+  "tools/grading/realm/remote_client.ts",
+  "tools/grading/host/server_bridge.ts",
+  "tools/grading/host/client_host.ts",
   "tools/grading/drivers/lab_02_client.ts",
   "tools/grading/drivers/lab_02_tests.ts",
   "tools/grading/drivers/faulty_client.ts",
@@ -107,12 +115,27 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
   };
   try {
+    // The library's copies of the functions graded here are wired: a call to one is seen.
+    const wired = libraryCopies(
+      submissions.map(({ unit }) => units.get(unit)).filter((spec) => spec !== undefined),
+    );
     for (const file of new Set([...SANDBOX_FILES, ...await libraryFiles(units)])) {
       const target = `${folder}/${file}`;
       await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-      await Deno.copyFile(new URL(file, ROOT), target);
+      const names = wired.get(file);
+      if (names === undefined) await Deno.copyFile(new URL(file, ROOT), target);
+      else {
+        await Deno.writeTextFile(
+          target,
+          wiredCopy(await Deno.readTextFile(new URL(file, ROOT)), file, names),
+        );
+      }
     }
-    await Deno.writeTextFile(scratch.importMap, JSON.stringify(importMap(await packages())));
+    const map = importMap(await packages());
+    // Modules load from the scratch folder or not at all: Deno's permissions do not cover imports.
+    map.imports["file:///"] = OUTSIDE;
+    map.imports[pathToFileURL(`${folder}/`).href] = pathToFileURL(`${folder}/`).href;
+    await Deno.writeTextFile(scratch.importMap, JSON.stringify(map));
     await Deno.copyFile(new URL("deno.lock", ROOT), scratch.lock);
     await Deno.mkdir(`${folder}/learner`);
     for (const submission of submissions) {
@@ -123,7 +146,9 @@ export async function makeScratch(
       await Deno.writeTextFile(
         target,
         submission.code.kind === "notebook"
-          ? learnerModule(parseNotebook(text, submission.code.path), spec)
+          ? learnerModule(parseNotebook(text, submission.code.path), spec, {
+            courseCells: await courseCells(spec.unit),
+          })
           : text,
       );
       scratch.modules.set(submission.unit, pathToFileURL(target).href);
@@ -137,10 +162,62 @@ export async function makeScratch(
   return scratch;
 }
 
+/** Where a module outside the scratch folder is sent: a folder that is never there. */
+const OUTSIDE = "file:///nonexistent-outside-the-grading-sandbox/";
+
+/**
+ * For each library file, the functions in it that do the work of a function
+ * graded in `specs`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const wired = libraryCopies([UNITS.get("ch14-a")!]);
+ * assert.deepEqual(wired.get("lib/mcp/client/allowlist.ts"), ["authorize"]);
+ * ```
+ */
+export function libraryCopies(specs: readonly UnitSpec[]): Map<string, string[]> {
+  const wired = new Map<string, string[]>();
+  for (const fn of specs.flatMap((spec) => spec.functions)) {
+    for (const { file, name } of fn.library ?? []) {
+      const names = wired.get(file) ?? [];
+      if (!names.includes(name)) names.push(name);
+      wired.set(file, names);
+    }
+  }
+  return wired;
+}
+
+/**
+ * The ids of the course's own cells of `unit`, in its student edition and,
+ * where this copy has it, its worked one: any other cell of a learner's is
+ * one they added.
+ */
+async function courseCells(unit: string): Promise<Set<string> | undefined> {
+  const ids = new Set<string>();
+  for (const folder of ["notebooks", "solutions"]) {
+    try {
+      const path = new URL(`${folder}/${unit}.ipynb`, ROOT);
+      for (const cell of parseNotebook(await Deno.readTextFile(path), unit).cells) ids.add(cell.id);
+    } catch {
+      // This copy of the course does not have it.
+    }
+  }
+  return ids.size === 0 ? undefined : ids;
+}
+
 /** Options for {@linkcode learnerModule}. */
 export interface LearnerModuleOptions {
   /** Where the module imports the library from: a folder URL, or a path relative to the module. @default {"../lib/"} */
   lib?: string;
+  /**
+   * The ids of the course's own cells: the learner's other cells are ones
+   * they added, whose imports and declarations the module keeps (a helper a
+   * graded function uses). @default {undefined: no added cell is kept}
+   */
+  courseCells?: ReadonlySet<string>;
 }
 
 /**
@@ -173,14 +250,16 @@ export function learnerModule(
       JSON.stringify(file.startsWith("node:") ? file : lib + file)
     };`
   );
-  const ids = [
+  const ids = new Set([
     ...spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]),
     ...spec.supportCells ?? [],
-  ];
-  const cells = [...new Set(ids)].map((id) => {
-    const cell = notebook.cells.find((cell) => cell.id === id && cell.cell_type === "code");
-    return cell === undefined ? `// (no cell ${id})` : `// cell ${id}\n${sourceOf(cell)}`;
-  });
+  ]);
+  const course = options.courseCells;
+  const kept: ModuleCell[] = notebook.cells.filter((cell) => cell.cell_type === "code")
+    .filter((cell) => ids.has(cell.id) || (course !== undefined && !course.has(cell.id)))
+    .map((cell) => ({ id: cell.id, source: sourceOf(cell), added: !ids.has(cell.id) }));
+  const missing = [...ids].filter((id) => !kept.some((cell) => cell.id === id));
+  const cells = [kernelModule(kept), ...missing.map((id) => `// (no cell ${id})`)];
   const graded = spec.functions.map((fn) =>
     `  ${fn.name}: typeof ${fn.name} === "function" ? ${fn.name} : undefined,`
   );
@@ -207,8 +286,11 @@ export function learnerModule(
  * ```
  */
 export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promise<string[]> {
-  const pending = [...units.values()].flatMap((spec) => Object.keys(spec.imports))
-    .filter((file) => !file.startsWith("node:")).map((file) => `lib/${file}`);
+  const pending = [
+    ...[...units.values()].flatMap((spec) => Object.keys(spec.imports))
+      .filter((file) => !file.startsWith("node:")).map((file) => `lib/${file}`),
+    ...libraryCopies([...units.values()]).keys(),
+  ];
   const names = Object.keys(await packages());
   const isPackage = (specifier: string) =>
     names.some((name) =>

@@ -8,6 +8,7 @@
  */
 
 import type { GradeCase } from "../../lib/grading/grading.ts";
+import type { LibraryCopy } from "./library_copies.ts";
 
 /** One case as the grader runs it: visible, or hidden from learners. */
 export interface GradedCase extends GradeCase {
@@ -33,11 +34,18 @@ export interface GradedFunction {
   /** The visible cases, as the notebook shows them. */
   cases: readonly GradeCase[];
   /**
-   * Trusted code that runs each case, for what is more than a function on
+   * The library's own functions that do this one's work: a learner's code
+   * that reaches one of them (a re-export, a wrapper, a call) scores 0 for
+   * the function it was graded as. @default {[]}
+   */
+  library?: readonly LibraryCopy[];
+  /**
+   * The driver that runs each case, for what is more than a function on
    * arguments (a class, a test): a module, by its path from the project
-   * root, exporting a `drive` (see `lib/grading/grade_driven.ts`). It runs beside the
-   * learner's code in the sandbox and reports what it observed; the sandbox's
-   * main thread judges. @default {undefined}
+   * root, exporting a `drive` (see `lib/grading/grade_driven.ts`), as the
+   * notebook runs it. The grader runs the same cases split across realms:
+   * the learner's code in one, the server or the client it is tested with
+   * in another (`sandbox_runner.ts`). @default {undefined}
    */
   driver?: string;
   /** Whether the driver is given the unit's `reference` solution. @default {false} */

@@ -96,12 +96,10 @@ export async function judgeMutant(
         UNITS,
       );
       const functions = spec.functions.map((fn) => ({
-        name: fn.name,
+        ...fn,
         cases: casesOf(spec, fn, holdouts).filter((testCase) =>
           !config.leaveOut.includes(`${unit}/${fn.name}/${testCase.label}`)
         ),
-        driver: fn.driver,
-        withReference: fn.withReference,
       }));
       const results = await runSandbox(scratch, [{ unit, functions }], config.sandbox);
       judged.units.push(unit);

@@ -93,8 +93,11 @@ export function solutionModule(spec: UnitSpec, notebook: Notebook): SolutionModu
   const text = learnerModule(notebook, spec);
   const lines: SolutionLines[] = [];
   let from = 0;
-  const cells = spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]);
-  for (const id of new Set(cells)) {
+  // In the notebook's order, which is the module's.
+  const order = (id: string) => notebook.cells.findIndex((cell) => cell.id === id);
+  const ids = [...new Set(spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]))]
+    .sort((a, b) => order(a) - order(b));
+  for (const id of ids) {
     // A cell's own functions, or the function whose later steps it holds.
     const declared = spec.functions.filter((fn) => fn.cell === id).map((fn) => fn.name);
     const names = declared.length > 0
@@ -104,6 +107,7 @@ export function solutionModule(spec: UnitSpec, notebook: Notebook): SolutionModu
     if (cell === undefined) throw new Error(`unit ${spec.unit}: no code cell ${id}`);
     const source = sourceOf(cell);
     const at = text.indexOf(source, from);
+    if (at === -1) throw new Error(`unit ${spec.unit}: cell ${id} is not in its module as written`);
     from = at + source.length;
     const first = text.slice(0, at).split("\n").length;
     let owner = names[0];

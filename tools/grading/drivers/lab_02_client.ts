@@ -54,6 +54,9 @@ export interface Scenario {
   mentions?: string[];
 }
 
+/** What a scenario observes of the server itself, rather than of the client. */
+export const SERVER_SIDE: readonly ServerKey[] = ["sent", "calls", "initialize", "exit"];
+
 /** The longest a step may take before it is reported as still waiting. */
 const STEP_MS = 500;
 
@@ -80,17 +83,19 @@ const decoder = new TextDecoder();
 export async function drive(
   Client: unknown,
   args: unknown[],
-  _context: DriveContext,
+  context: DriveContext,
 ): Promise<Record<string, unknown>> {
   const scenario = args[0] as Scenario;
   if (typeof Client !== "function") throw new TypeError(`expected a class, found ${typeof Client}`);
-  const server = startInProcess(grammarInProcess(scenario.server));
+  // A server the grader gave is observed where it runs: what it received is not reported here.
+  const given = context.server;
+  const server = given ?? startInProcess(grammarInProcess(scenario.server));
   const sent: string[] = [];
   const log: string[] = [];
   const transcript: [string, string][] = [];
   try {
     const client = new (Client as new (server: Transport, options: unknown) => object)(
-      recording(server, sent),
+      given ?? recording(server, sent),
       {
         graceMs: scenario.graceMs ?? 200,
         log: (line: unknown) => void log.push(String(line)),
@@ -104,16 +109,8 @@ export async function drive(
     for (const step of scenario.steps) steps.push(await run(client, step));
     const observed = {
       steps,
-      sent: sent.map(parse).map((m) =>
-        isMessage(m) ? [m.id ?? null, m.method] : ["not a request", m]
-      ),
-      calls: sent.map(parse).filter((m) => isMessage(m) && m.method === "tools/call")
-        .map((m) => (m as { params?: unknown }).params),
-      initialize: (sent.map(parse).find((m) => isMessage(m) && m.method === "initialize") as {
-        params?: unknown;
-      })?.params,
+      ...(given === undefined ? await serverObservations(sent, server) : {}),
       transcript: transcript.map(([direction, line]) => [direction, parse(line)]),
-      exit: server.exited ? await server.status : "running",
       stderr: log.filter((line) => line.startsWith("[server] ")),
       mentions: Object.fromEntries((scenario.mentions ?? []).map((word) => [
         word,
@@ -125,11 +122,51 @@ export async function drive(
       capabilities: plain((client as { serverCapabilities?: unknown }).serverCapabilities),
       schemas: schemasOf((client as { toolSchemas?: unknown }).toolSchemas),
     };
-    return Object.fromEntries(scenario.observe.map((key) => [key, observed[key]]));
+    const observe = given === undefined
+      ? scenario.observe
+      : scenario.observe.filter((key) => !(SERVER_SIDE as readonly string[]).includes(key));
+    return Object.fromEntries(
+      observe.map((key) => [key, (observed as Record<string, unknown>)[key]]),
+    );
   } finally {
-    server.kill();
+    if (given === undefined) server.kill();
   }
 }
+
+/**
+ * What a scenario observes of the server: each message it received (`sent`),
+ * the params of each `tools/call` (`calls`) and of `initialize`, and its
+ * status (`exit`, or `"running"`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { startInProcess } from "../../../lib/mcp/server/in_process_server.ts";
+ *
+ * const server = startInProcess(async () => 0);
+ * await server.status;
+ * const seen = await serverObservations(['{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'], server);
+ * assert.deepEqual(seen, { sent: [[0, "initialize"]], calls: [], initialize: {}, exit: { code: 0, signal: null } });
+ * ```
+ */
+export async function serverObservations(
+  sent: readonly string[],
+  server: Transport,
+): Promise<Record<ServerKey, unknown>> {
+  const messages = sent.map(parse);
+  return {
+    sent: messages.map((m) => isMessage(m) ? [m.id ?? null, m.method] : ["not a request", m]),
+    calls: messages.filter((m) => isMessage(m) && m.method === "tools/call")
+      .map((m) => (m as { params?: unknown }).params),
+    initialize: (messages.find((m) => isMessage(m) && m.method === "initialize") as {
+      params?: unknown;
+    })?.params,
+    exit: server.exited ? await server.status : "running",
+  };
+}
+
+/** What a scenario may observe of the server. */
+export type ServerKey = "sent" | "calls" | "initialize" | "exit";
 
 /** What one step returned or threw; a `NotImplementedError` is thrown on. */
 async function run(client: object, step: Step): Promise<Record<string, unknown>> {

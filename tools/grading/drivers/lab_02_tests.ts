@@ -16,7 +16,13 @@ import { grammarInProcess } from "../../../servers/grammar_in_process.ts";
 import { type Fault, withFault } from "./faulty_client.ts";
 
 /** A named test: it is given `connect`, and fails by throwing. */
-export type NamedTest = (connect: () => { client: unknown; server: Transport }) => Promise<void>;
+export type NamedTest = (connect: () => Connected) => Promise<void>;
+
+/** What a named test's `connect` gives: a client, and the server as far as a test reads it. */
+export interface Connected {
+  client: unknown;
+  server: Pick<Transport, "exited" | "kill">;
+}
 
 /** How one run of a test ended, and why it failed. */
 export interface TestRun {
@@ -106,11 +112,11 @@ export interface RunTestOptions {
  */
 export async function runTest(
   test: NamedTest,
-  connect: () => { client: unknown; server: Transport },
+  connect: () => Connected,
   options: RunTestOptions = {},
 ): Promise<TestRun> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const started: Transport[] = [];
+  const started: Connected["server"][] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const running = Promise.resolve().then(() =>

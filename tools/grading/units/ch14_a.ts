@@ -11,8 +11,18 @@ export const CH14_A: UnitSpec = {
     "grading/not_implemented.ts": ["NotImplementedError"],
   },
   functions: [
-    { name: "answerFor", cell: "answer-for", cases: CASES.answerFor },
-    { name: "authorize", cell: "authorize", cases: CASES.authorize },
+    {
+      name: "answerFor",
+      cell: "answer-for",
+      cases: CASES.answerFor,
+      library: [{ file: "lib/mcp/client/answer.ts", name: "answerFor" }],
+    },
+    {
+      name: "authorize",
+      cell: "authorize",
+      cases: CASES.authorize,
+      library: [{ file: "lib/mcp/client/allowlist.ts", name: "authorize" }],
+    },
   ],
   // A COMPLETED handoff says both functions passed their visible cases.
   claims(handoff): Record<string, Record<string, boolean>> {

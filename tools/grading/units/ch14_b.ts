@@ -14,8 +14,14 @@ export const CH14_B: UnitSpec = {
       cell: "split-frames",
       normalize: framesAsText,
       cases: CASES.splitFrames,
+      library: [{ file: "lib/mcp/shared/framing.ts", name: "splitFrames" }],
     },
-    { name: "transferProblems", cell: "transfer-problems", cases: CASES.transferProblems },
+    {
+      name: "transferProblems",
+      cell: "transfer-problems",
+      cases: CASES.transferProblems,
+      library: [{ file: "lib/mcp/shared/schema.ts", name: "transferProblems" }],
+    },
   ],
   claims(submission) {
     const rows = (key: string) => (Array.isArray(submission[key]) ? submission[key] : []);

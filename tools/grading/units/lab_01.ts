@@ -4,6 +4,9 @@ import { CASES, replyShape } from "../../../cases/lab_01.ts";
 import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import type { UnitSpec } from "../spec.ts";
 
+/** The library's dispatcher, whose functions do the work of Lab 01's. */
+const DISPATCH = "lib/mcp/server/dispatch.ts";
+
 /** Lab 01's graded functions. */
 export const LAB_01: UnitSpec = {
   unit: "lab-01",
@@ -14,7 +17,12 @@ export const LAB_01: UnitSpec = {
     "course/grammar_tools.ts": ["GRAMMAR_TOOLS"],
   },
   functions: [
-    { name: "negotiateVersion", cell: "negotiate-version", cases: CASES.negotiateVersion },
+    {
+      name: "negotiateVersion",
+      cell: "negotiate-version",
+      cases: CASES.negotiateVersion,
+      library: [{ file: DISPATCH, name: "negotiateVersion" }],
+    },
     {
       name: "handleMessage",
       cell: "handle-message",
@@ -24,6 +32,7 @@ export const LAB_01: UnitSpec = {
       // Its replies are a stdio server's stdout: a log line there breaks every client.
       quiet: true,
       cases: CASES.handleMessage,
+      library: [{ file: DISPATCH, name: "handleLine" }, { file: DISPATCH, name: "respond" }],
     },
   ],
   // The reply helpers the notebook gives; and the stdio loop: the notebook runs it as a process,

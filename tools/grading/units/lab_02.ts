@@ -43,7 +43,12 @@ export const LAB_02: UnitSpec = {
   },
   reference: "solutions/lab-02.ipynb",
   functions: [
-    { name: "correlate", cell: "correlate", cases: CASES.correlate },
+    {
+      name: "correlate",
+      cell: "correlate",
+      cases: CASES.correlate,
+      library: [{ file: "lib/mcp/client/answer.ts", name: "answerFor" }],
+    },
     { name: "unwrap", cell: "unwrap", cases: CASES.unwrap },
     ...layers,
     ...tests,

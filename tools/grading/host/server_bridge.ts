@@ -1,0 +1,64 @@
+// In the sandbox's main thread, a realm no learner code runs in: the grammar
+// server (as a case's script makes it misbehave) at one end of a
+// MessagePort, the learner's client at the other, and a record of every line
+// the server received, which is what the grader observes.
+
+import { startInProcess } from "../../../lib/mcp/server/in_process_server.ts";
+import type { Transport } from "../../../lib/mcp/shared/transport.ts";
+import { grammarInProcess, type Script } from "../../../servers/grammar_in_process.ts";
+import type { PortMessage } from "../realm/port_transport.ts";
+
+/** A grammar server serving a port, and what it has received. */
+export interface Bridged {
+  server: Transport;
+  /** Each line the server received, in order. */
+  sent: string[];
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * Start the grammar server of `script` and serve it on `port`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { portTransport } from "../realm/port_transport.ts";
+ *
+ * const { port1, port2 } = new MessageChannel();
+ * const bridged = bridgeServer(port2, {});
+ * const client = portTransport(port1);
+ * const writer = client.writable.getWriter();
+ * await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
+ * await writer.close();
+ * assert.deepEqual(await client.status, { code: 0, signal: null });
+ * assert.deepEqual(bridged.sent, ['{"jsonrpc":"2.0","id":0,"method":"ping"}']);
+ * port1.close();
+ * port2.close();
+ * ```
+ */
+export function bridgeServer(port: MessagePort, script: Script | undefined): Bridged {
+  const server = startInProcess(grammarInProcess(script));
+  const sent: string[] = [];
+  let pending = "";
+  const post = (message: PortMessage) => port.postMessage(message);
+  const pump = async (stream: ReadableStream<Uint8Array>, key: "out" | "err") => {
+    for await (const chunk of stream) post(key === "out" ? { out: chunk } : { err: chunk });
+    post(key === "out" ? { outEnd: true } : { errEnd: true });
+  };
+  // As from a process: stdout has ended by the exit status, stderr's last lines may come after it.
+  const stdout = pump(server.readable, "out");
+  pump(server.stderr, "err").catch(() => {});
+  Promise.all([stdout, server.status]).then(([, status]) => post({ exit: status }), () => {});
+  const writer = server.writable.getWriter();
+  port.onmessage = ({ data }: MessageEvent<PortMessage>) => {
+    if ("in" in data) {
+      const lines = (pending + decoder.decode(data.in, { stream: true })).split("\n");
+      pending = lines.pop()!;
+      sent.push(...lines.filter((line) => line.trim() !== ""));
+      writer.write(data.in).catch(() => {});
+    } else if ("inEnd" in data) writer.close().catch(() => {});
+    else if ("kill" in data) server.kill();
+  };
+  return { server, sent };
+}
