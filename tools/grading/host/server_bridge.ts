@@ -42,13 +42,17 @@ export function bridgeServer(port: MessagePort, script: Script | undefined): Bri
   const sent: string[] = [];
   let pending = "";
   const post = (message: PortMessage) => port.postMessage(message);
-  const pump = async (stream: ReadableStream<Uint8Array>, key: "out" | "err") => {
-    for await (const chunk of stream) post(key === "out" ? { out: chunk } : { err: chunk });
-    post(key === "out" ? { outEnd: true } : { errEnd: true });
-  };
+  const stdout = (async () => {
+    for await (const chunk of server.readable) post({ out: chunk });
+    post({ outEnd: true });
+  })();
+  // stderr is read only when the client asks, one chunk at a time: what it leaves unread stays
+  // in the server's bounded stderr, and a server that fills it waits, as on a pipe.
+  const stderr = server.stderr.getReader();
+  const pullStderr = () =>
+    stderr.read().then(({ done, value }) => post(done ? { errEnd: true } : { err: value }))
+      .catch(() => post({ errEnd: true }));
   // As from a process: stdout has ended by the exit status, stderr's last lines may come after it.
-  const stdout = pump(server.readable, "out");
-  pump(server.stderr, "err").catch(() => {});
   Promise.all([stdout, server.status]).then(([, status]) => post({ exit: status }), () => {});
   const writer = server.writable.getWriter();
   port.onmessage = ({ data }: MessageEvent<PortMessage>) => {
@@ -57,7 +61,8 @@ export function bridgeServer(port: MessagePort, script: Script | undefined): Bri
       pending = lines.pop()!;
       sent.push(...lines.filter((line) => line.trim() !== ""));
       writer.write(data.in).catch(() => {});
-    } else if ("inEnd" in data) writer.close().catch(() => {});
+    } else if ("errPull" in data) pullStderr();
+    else if ("inEnd" in data) writer.close().catch(() => {});
     else if ("kill" in data) server.kill();
   };
   return { server, sent };

@@ -2,7 +2,9 @@
 // `Transport`), whose bytes travel over a MessagePort to the sandbox's main
 // thread, where the real grammar server runs and what it receives is
 // recorded. What the server got is then observed where the learner's code
-// cannot reach it.
+// cannot reach it. Its stderr is read across the port only as the learner's
+// code reads it, so a server that logs more than a pipe holds waits, as a
+// process does.
 
 import type { ServerStatus, Transport } from "../../../lib/mcp/shared/transport.ts";
 
@@ -15,6 +17,7 @@ export type PortMessage =
   | { outEnd: true }
   | { err: Uint8Array }
   | { errEnd: true }
+  | { errPull: true }
   | { exit: ServerStatus };
 
 /**
@@ -43,8 +46,17 @@ export function portTransport(port: MessagePort): Transport {
   const status = new Promise<ServerStatus>((resolve) => settle = resolve);
   let out!: ReadableStreamDefaultController<Uint8Array>;
   let err!: ReadableStreamDefaultController<Uint8Array>;
+  let errCame = () => {};
   const readable = new ReadableStream<Uint8Array>({ start: (c) => void (out = c) });
-  const stderr = new ReadableStream<Uint8Array>({ start: (c) => void (err = c) });
+  // One chunk asked for at a time, when the reader wants one: nothing is read ahead.
+  const stderr = new ReadableStream<Uint8Array>({
+    start: (c) => void (err = c),
+    pull: () =>
+      new Promise<void>((resolve) => {
+        errCame = resolve;
+        port.postMessage({ errPull: true });
+      }),
+  }, { highWaterMark: 0 });
   const quietly = (step: () => void) => {
     try {
       step();
@@ -55,9 +67,13 @@ export function portTransport(port: MessagePort): Transport {
   port.onmessage = ({ data }: MessageEvent<PortMessage>) => {
     if ("out" in data) quietly(() => out.enqueue(data.out));
     else if ("outEnd" in data) quietly(() => out.close());
-    else if ("err" in data) quietly(() => err.enqueue(data.err));
-    else if ("errEnd" in data) quietly(() => err.close());
-    else if ("exit" in data) {
+    else if ("err" in data) {
+      quietly(() => err.enqueue(data.err));
+      errCame();
+    } else if ("errEnd" in data) {
+      quietly(() => err.close());
+      errCame();
+    } else if ("exit" in data) {
       exited = true;
       settle(data.exit);
     }
