@@ -104,16 +104,16 @@ export {
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server/http_server.ts";
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
 export { type ServerTransport, Unparsed } from "./server/server_transport.ts";
+export { ServerSession } from "./server/session.ts";
 export {
   type Handler,
   LOG_LEVELS,
   type LogLevel,
   type RequestContext,
   RpcError,
-  ServerSession,
   type SessionSpec,
   type SessionTool,
-} from "./server/session.ts";
+} from "./server/session_spec.ts";
 export { serveStdio, stdioServerTransport } from "./server/stdio_server.ts";
 export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";
 export {

@@ -14,7 +14,8 @@ import { readBounded } from "../shared/bounded_body.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { sseEvent } from "../shared/sse.ts";
 import { ERROR_CODES, PROTOCOL_VERSIONS } from "./dispatch.ts";
-import { ServerSession, type SessionSpec } from "./session.ts";
+import { ServerSession } from "./session.ts";
+import type { SessionSpec } from "./session_spec.ts";
 import type { ServerTransport } from "./server_transport.ts";
 
 /** Options for {@linkcode serveHttp}. */
