@@ -80,8 +80,8 @@ export {
   type ServerRef,
 } from "./client/client.ts";
 export { type ClientTransport, type Incoming, Unanswered } from "./client/client_transport.ts";
+export type { Authorization } from "./client/http_endpoint.ts";
 export {
-  type Authorization,
   HttpTransport,
   type HttpTransportOptions,
   type SessionEnd,
