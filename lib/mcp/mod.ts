@@ -71,14 +71,9 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export {
-  Client,
-  CLIENT_INFO,
-  type ClientOptions,
-  type ClosedWith,
-  PROTOCOL_VERSION,
-  type ServerRef,
-} from "./client/client.ts";
+export { Client } from "./client/client.ts";
+export type { ClientOptions, ClosedWith, ServerRef } from "./client/client_options.ts";
+export { CLIENT_INFO, PROTOCOL_VERSION } from "./client/handshake.ts";
 export { type ClientTransport, type Incoming, Unanswered } from "./client/client_transport.ts";
 export type { Authorization } from "./client/http_endpoint.ts";
 export {
