@@ -78,7 +78,6 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const ttl = options.sessionTtlMs ?? 30 * 60_000;
   const replay = options.replayEvents ?? 64;
   const sessions = new Map<string, HttpSession>();
-  let check: OriginCheck; // once the port is known, before any request is handled
 
   const handle = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url); // the URL's own path, not a file's
@@ -179,7 +178,8 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const server = Deno.serve({ hostname, port: options.port ?? 0, onListen: () => {} }, handle);
   const { port } = server.addr as Deno.NetAddr;
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-  check = new OriginCheck(hostname, port, options.allowedOrigins);
+  // Made once the port is known, before any request is handled.
+  const check = new OriginCheck(hostname, port, options.allowedOrigins);
   const sweep = setInterval(() => expire(sessions, ttl), Math.min(ttl, 60_000));
   Deno.unrefTimer(sweep);
   let closing: Promise<void> | undefined;
