@@ -27,7 +27,7 @@ import {
   RpcError,
   type SessionSpec,
   type SessionTool,
-} from "../lib/mcp/server/session.ts";
+} from "../lib/mcp/server/session_spec.ts";
 
 /** A 1×1 red PNG, as base64. */
 export const RED_PIXEL =

@@ -13,7 +13,7 @@
 
 import { parseArgs } from "node:util";
 import type { JsonObject, RequestId } from "../lib/mcp/shared/jsonrpc.ts";
-import type { SessionSpec } from "../lib/mcp/server/session.ts";
+import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
 import { ServerSession } from "../lib/mcp/server/session.ts";
 import { stdioServerTransport } from "../lib/mcp/server/stdio_server.ts";
 import type { ServerTransport } from "../lib/mcp/server/server_transport.ts";

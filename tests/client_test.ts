@@ -2,7 +2,8 @@
 // not: each ends in the right error class, and no process is left behind.
 
 import assert from "node:assert/strict";
-import { Client, CLIENT_INFO, type Direction } from "../lib/mcp/client/client.ts";
+import { Client, type Direction } from "../lib/mcp/client/client.ts";
+import { CLIENT_INFO } from "../lib/mcp/client/handshake.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone, fixtureCommand } from "./_helpers.ts";
 import { fileURLToPath } from "node:url";

@@ -24,7 +24,7 @@ import { HttpTransport } from "../lib/mcp/client/http_transport.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { sseEvent } from "../lib/mcp/shared/sse.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
-import type { SessionSpec } from "../lib/mcp/server/session.ts";
+import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
 
 /** A small server: `word_count` (a plain tool) and `count_slowly` (progress, then its answer). */
 const SPEC: SessionSpec = {

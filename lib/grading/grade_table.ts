@@ -7,13 +7,8 @@
  * @module
  */
 
-import {
-  CallArguments,
-  CodeValue,
-  type Row,
-  showTable,
-  type ShowTableOptions,
-} from "../notebook/display.ts";
+import { showTable } from "../notebook/display.ts";
+import { CallArguments, CodeValue, type Row, type ShowTableOptions } from "../notebook/tables.ts";
 import { briefValue } from "../notebook/show_value.ts";
 import type { GradeRow } from "./grading.ts";
 import { type Difference, differencesOf } from "./json_differences.ts";

@@ -71,17 +71,12 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export {
-  Client,
-  CLIENT_INFO,
-  type ClientOptions,
-  type ClosedWith,
-  PROTOCOL_VERSION,
-  type ServerRef,
-} from "./client/client.ts";
+export { Client } from "./client/client.ts";
+export type { ClientOptions, ClosedWith, ServerRef } from "./client/client_options.ts";
+export { CLIENT_INFO, PROTOCOL_VERSION } from "./client/handshake.ts";
 export { type ClientTransport, type Incoming, Unanswered } from "./client/client_transport.ts";
+export type { Authorization } from "./client/http_endpoint.ts";
 export {
-  type Authorization,
   HttpTransport,
   type HttpTransportOptions,
   type SessionEnd,
@@ -104,16 +99,16 @@ export {
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server/http_server.ts";
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
 export { type ServerTransport, Unparsed } from "./server/server_transport.ts";
+export { ServerSession } from "./server/session.ts";
 export {
   type Handler,
   LOG_LEVELS,
   type LogLevel,
   type RequestContext,
   RpcError,
-  ServerSession,
   type SessionSpec,
   type SessionTool,
-} from "./server/session.ts";
+} from "./server/session_spec.ts";
 export { serveStdio, stdioServerTransport } from "./server/stdio_server.ts";
 export { advertised, type ServerTool, type ToolOutcome, toolResult } from "./server/tool.ts";
 export {

@@ -8,14 +8,14 @@
  */
 
 import { type Authorize, authorize } from "./allowlist.ts";
+import type { ClientOptions, ClosedWith, ServerRef } from "./client_options.ts";
 import type { ClientTransport } from "./client_transport.ts";
-import { Connection, type ConnectionOptions, type RequestOptions } from "./connection.ts";
-import { HttpTransport, type SessionEnd } from "./http_transport.ts";
+import { Connection, type RequestOptions } from "./connection.ts";
+import { CLIENT_INFO, Handshake, PROTOCOL_VERSION } from "./handshake.ts";
+import { HttpTransport } from "./http_transport.ts";
 import type { Resource, ResourceContents, ResourceTemplate } from "../shared/content.ts";
-import { ProtocolError } from "../shared/errors.ts";
-import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import type { JsonObject } from "../shared/jsonrpc.ts";
 import type { Prompt } from "../shared/prompt.ts";
-import { schemaProblems } from "../shared/schema.ts";
 import type { FetchPage } from "./pages.ts";
 import {
   checkPromptArguments,
@@ -26,41 +26,16 @@ import {
 import { checkReadResult, collectResources, collectResourceTemplates } from "./resources.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
-import { compileAllowed, compileSchemas } from "./tool_schemas.ts";
+import { toolToCall } from "./tool_call.ts";
+import { compileAllowed } from "./tool_schemas.ts";
 import { checkToolResult, type ToolResult, wholeToolResult } from "./tool_result.ts";
 import { toolText } from "./tool_text.ts";
 
+export type { ClientOptions, ClosedWith, ServerRef } from "./client_options.ts";
 export type { Direction } from "./connection.ts";
 export type { Tool } from "./tool_list.ts";
 export type { ToolResult } from "./tool_result.ts";
 export type { PromptResult } from "./prompts.ts";
-
-/** What a server may offer, as its `initialize` result's capabilities name them. */
-type Capability = "tools" | "resources" | "prompts";
-
-/** How the client names itself in the handshake (the version is the course's, in `deno.json`). */
-export const CLIENT_INFO = { name: "external-tools-with-mcp", version: "0.1.0" } as const;
-
-/** The only MCP protocol version this client speaks. */
-export const PROTOCOL_VERSION = "2025-06-18";
-
-/** Options for {@linkcode Client}; the connection's and the process's options are passed on. */
-export interface ClientOptions extends ConnectionOptions {
-  /** The tools the operator allows. @default {[]} (nothing is allowed) */
-  allowed?: Iterable<string>;
-  /** Decides whether a tool may be called. @default {authorize} */
-  authorize?: Authorize;
-  /** The most pages `listTools` (and each of the other lists) follows. @default {100} */
-  maxPages?: number;
-}
-
-/** A server as a client is given it: a command to start (stdio), an MCP endpoint's URL (Streamable HTTP), or a transport. */
-export type ServerRef = readonly string[] | URL | ClientTransport<unknown>;
-
-/** What closing a client gives: the server's exit status over stdio, how the session ended over HTTP. */
-export type ClosedWith<S extends ServerRef> = S extends ClientTransport<infer Closed> ? Closed
-  : S extends URL ? SessionEnd
-  : Deno.CommandStatus;
 
 /**
  * An MCP client for one server: a stdio server it starts on construction, or
@@ -87,8 +62,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   readonly #allowed: ReadonlySet<string>;
   readonly #authorize: Authorize;
   readonly #maxPages: number;
-  #initialized = false;
-  #capabilities: JsonObject = {};
+  readonly #handshake = new Handshake();
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
 
@@ -138,21 +112,9 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       capabilities: {},
       clientInfo: CLIENT_INFO,
     }, { cancellable: false });
-    if (result.protocolVersion !== PROTOCOL_VERSION) {
-      throw this.#connection.distrust(
-        `The server answered with protocol version ${
-          JSON.stringify(result.protocolVersion)
-        }; this client speaks only ${PROTOCOL_VERSION}`,
-      );
-    }
-    if (!isObject(result.capabilities)) {
-      throw this.#connection.distrust(
-        `The server's capabilities are not an object: ${JSON.stringify(result.capabilities)}`,
-      );
-    }
-    this.#capabilities = result.capabilities;
+    const problem = this.#handshake.accept(result);
+    if (problem !== undefined) throw this.#connection.distrust(problem);
     this.#connection.notify("notifications/initialized");
-    this.#initialized = true;
     return result;
   }
 
@@ -165,7 +127,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
-    this.#require("listTools", "tools");
+    this.#handshake.require("listTools", "tools");
     const catalog = await collectTools(this.#pages("tools/list"), this.#maxPages);
     compileAllowed(catalog, this.#allowed);
     this.#catalog = catalog;
@@ -209,7 +171,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * resources.
    */
   async listResources(): Promise<Record<string, Resource>> {
-    this.#require("listResources", "resources");
+    this.#handshake.require("listResources", "resources");
     return await collectResources(this.#pages("resources/list"), this.#maxPages);
   }
 
@@ -219,7 +181,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * {@linkcode Client.listResources} is.
    */
   async listResourceTemplates(): Promise<Record<string, ResourceTemplate>> {
-    this.#require("listResourceTemplates", "resources");
+    this.#handshake.require("listResourceTemplates", "resources");
     return await collectResourceTemplates(this.#pages("resources/templates/list"), this.#maxPages);
   }
 
@@ -231,7 +193,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * with `ProtocolError`, and the connection with it.
    */
   async readResource(uri: string): Promise<ResourceContents[]> {
-    this.#require("readResource", "resources");
+    this.#handshake.require("readResource", "resources");
     return await this.#checked("resources/read", { uri }, (result) => checkReadResult(uri, result));
   }
 
@@ -241,7 +203,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * before anything is sent, when the server offers no prompts.
    */
   async listPrompts(): Promise<Record<string, Prompt>> {
-    this.#require("listPrompts", "prompts");
+    this.#handshake.require("listPrompts", "prompts");
     this.#prompts = await collectPrompts(this.#pages("prompts/list"), this.#maxPages);
     return { ...this.#prompts };
   }
@@ -255,7 +217,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * is refused with `ProtocolError`, and the connection with it.
    */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<PromptResult> {
-    this.#require("getPrompt", "prompts");
+    this.#handshake.require("getPrompt", "prompts");
     checkPromptArguments(this.#prompts, name, args);
     const params = { name, arguments: args };
     return await this.#checked("prompts/get", params, (result) => checkPromptResult(name, result));
@@ -269,31 +231,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    */
   #call(method: string, name: string, args: JsonObject): Promise<JsonObject> {
     const deadline = performance.now() + this.#connection.timeoutMs;
-    this.#require(method, "tools");
-    const catalog = this.#catalog;
-    if (catalog === undefined || !Object.hasOwn(catalog, name)) {
-      throw new ProtocolError(
-        `The server has not advertised a tool named ${JSON.stringify(name)}${
-          catalog === undefined ? " (call listTools() first)" : ""
-        }`,
-      );
-    }
-    if (!this.#authorize(name, catalog, this.#allowed)) {
-      throw new Deno.errors.PermissionDenied(
-        `The tool ${name} is advertised but not allowed; allowed: ${
-          [...this.#allowed].sort().join(", ") || "nothing"
-        }`,
-      );
-    }
-    // Both schemas, before the call: a result that cannot be checked is not worth asking for.
-    compileSchemas(catalog[name]);
-    const { inputSchema, outputSchema } = catalog[name];
-    const problems = schemaProblems(inputSchema, args);
-    if (problems.length > 0) {
-      throw new ProtocolError(
-        `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
-      );
-    }
+    this.#handshake.require(method, "tools");
+    const { outputSchema } = toolToCall(name, args, {
+      catalog: this.#catalog,
+      allowed: this.#allowed,
+      authorize: this.#authorize,
+    });
     return this.#checked("tools/call", { name, arguments: args }, (result) => {
       checkToolResult(name, result, { outputSchema });
       return result;
@@ -332,20 +275,6 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   /** Close the client at the end of an `await using` block. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-
-  /**
-   * Throw unless the handshake is done, and, with `capability`, unless the
-   * server offers it (a `ProtocolError`: the method would only fail there).
-   */
-  #require(method: string, capability?: Capability): void {
-    if (!this.#initialized) throw new Error(`Call initialize() before ${method}()`);
-    if (capability !== undefined && !isObject(this.#capabilities[capability])) {
-      throw new ProtocolError(
-        `The server offers no ${capability}: its capabilities lack \`${capability}\`, so ` +
-          `${method}() sends nothing`,
-      );
-    }
   }
 
   /** Fetches the pages of the list `method`, each with the cursor the last one gave. */

@@ -10,7 +10,8 @@
 
 import { answerFor, type AnswerFunction } from "./answer.ts";
 import type { ClientTransport } from "./client_transport.ts";
-import { DeadlineTimer } from "./deadline_timer.ts";
+import { InFlightLimit } from "./in_flight_limit.ts";
+import { PendingRequests, type Waiting } from "./pending_requests.ts";
 import { ProtocolError, TimeoutError } from "../shared/errors.ts";
 import {
   isObject,
@@ -18,7 +19,6 @@ import {
   type JsonRpcMessage,
   type JsonRpcResponse,
   parseMessage,
-  type RequestId,
 } from "../shared/jsonrpc.ts";
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
@@ -26,16 +26,6 @@ import type { ConnectionOptions, Direction, RequestOptions } from "./connection_
 import { replyToServer } from "./replies.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-
-interface Waiting {
-  id: RequestId;
-  method: string;
-  cancellable: boolean;
-  /** When the request times out, on the `performance.now()` clock. */
-  deadline: number;
-  resolve: (result: JsonObject) => void;
-  reject: (error: unknown) => void;
-}
 
 const decoder = new TextDecoder();
 
@@ -63,15 +53,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #answer: AnswerFunction;
   readonly #transcript?: (direction: Direction, line: string) => void;
   readonly #reading: Promise<void>;
-  readonly #cancelled = new Set<RequestId>();
   readonly #maxUnread: number;
-  readonly #timer = new DeadlineTimer(() => this.#earliest(), () => this.#expire());
-  /** The requests sent and not yet answered, by id. */
-  readonly #pending = new Map<RequestId, Waiting>();
-  readonly #maxInFlight: number;
-  /** Requests waiting for one in flight to finish, first come first served. */
-  readonly #turns: (() => void)[] = [];
-  #inFlight = 0;
+  /** The requests sent and not yet answered. */
+  readonly #pending: PendingRequests;
+  readonly #limit: InFlightLimit;
   #nextId = 1;
   #broken?: ProtocolError;
 
@@ -87,10 +72,13 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#answer = options.answer ?? answerFor;
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
-    this.#maxInFlight = options.maxInFlight ?? 1;
-    if (!Number.isInteger(this.#maxInFlight) || this.#maxInFlight < 1) {
-      throw new RangeError(`maxInFlight must be a whole number of requests, at least 1`);
-    }
+    this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
+    this.#pending = new PendingRequests(this.#timeoutMs, (id) =>
+      this.#send({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
+      }));
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
@@ -133,22 +121,8 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * nothing is sent), or with `ProtocolError` when the reply cannot be
    * trusted or the server goes away.
    */
-  async request(
-    method: string,
-    params: JsonObject,
-    options: RequestOptions = {},
-  ): Promise<JsonObject> {
-    const { cancellable = true, deadline } = options;
-    if (this.#inFlight < this.#maxInFlight) this.#inFlight++;
-    else await new Promise<void>((resolve) => this.#turns.push(resolve));
-    try {
-      return await this.#exchange(method, params, cancellable, deadline);
-    } finally {
-      // The turn passes straight to the next request waiting, if one is.
-      const next = this.#turns.shift();
-      if (next === undefined) this.#inFlight--;
-      else next();
-    }
+  request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
+    return this.#limit.run(() => this.#exchange(method, params, options));
   }
 
   /** Send a notification. */
@@ -170,7 +144,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    */
   async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
-    this.#timer.stop();
+    this.#pending.stop();
     const status = await this.#server.close();
     await this.#reading;
     return status;
@@ -181,15 +155,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     await this.close();
   }
 
-  #exchange(
-    method: string,
-    params: JsonObject,
-    cancellable: boolean,
-    deadline?: number,
-  ): Promise<JsonObject> {
+  #exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
+    const { cancellable = true } = options;
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
     const now = performance.now();
-    deadline ??= now + this.#timeoutMs;
+    const deadline = options.deadline ?? now + this.#timeoutMs;
     if (deadline <= now) {
       return Promise.reject(
         new TimeoutError(`${method} was not sent: its ${this.#timeoutMs} ms deadline had passed`),
@@ -197,45 +167,9 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { id, method, cancellable, deadline, resolve, reject });
-      this.#timer.watch(deadline);
+      this.#pending.add({ id, method, cancellable, deadline, resolve, reject });
       this.#send({ jsonrpc: "2.0", id, method, params });
     });
-  }
-
-  /** The earliest deadline of the requests in flight, if any are. */
-  #earliest(): number | undefined {
-    let earliest: number | undefined;
-    for (const { deadline } of this.#pending.values()) {
-      if (earliest === undefined || deadline < earliest) earliest = deadline;
-    }
-    return earliest;
-  }
-
-  /**
-   * End each request whose deadline has passed with a `TimeoutError`, and
-   * tell the server of each that may be cancelled; watch the next deadline.
-   */
-  #expire(): void {
-    const now = performance.now();
-    for (const waiting of [...this.#pending.values()]) {
-      if (waiting.deadline > now) continue;
-      this.#pending.delete(waiting.id);
-      const { id, method, cancellable } = waiting;
-      if (cancellable) {
-        this.#cancelled.add(id);
-        this.#send({
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
-        });
-      }
-      waiting.reject(
-        new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
-      );
-    }
-    const next = this.#earliest();
-    if (next !== undefined) this.#timer.watch(next);
   }
 
   /**
@@ -265,7 +199,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       for await (const batch of this.#server.incoming) {
         for (const item of batch) {
           if (item instanceof Uint8Array) this.#receive(item);
-          else this.#lose(item.id, item.error);
+          else this.#pending.lose(item.id, item.error); // that reply alone is lost
         }
         if (this.#broken !== undefined) break;
       }
@@ -295,30 +229,18 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   }
 
   /**
-   * Hand `response` to the answer function with the request it is for: the
-   * one in flight, when only one is (the answer function judges its id);
-   * otherwise the one with exactly its id.
+   * Hand `response` to the answer function with the request it is for (see
+   * `PendingRequests.take`).
    */
   #settle(response: JsonRpcResponse): void {
-    if (response.id !== null && this.#cancelled.delete(response.id)) return;
-    const waiting = this.#pending.size === 1
-      ? this.#pending.values().next().value
-      : response.id === null
-      ? undefined
-      : this.#pending.get(response.id);
-    if (waiting === undefined) {
-      this.#fail(
-        new ProtocolError(
-          this.#pending.size === 0
-            ? `A reply with id ${JSON.stringify(response.id)} arrived while no request was waiting`
-            : `A reply with id ${
-              JSON.stringify(response.id)
-            } answers none of the ${this.#pending.size} requests in flight`,
-        ),
-      );
+    let waiting: Waiting | undefined;
+    try {
+      waiting = this.#pending.take(response.id);
+    } catch (error) {
+      this.#fail(error as ProtocolError);
       return;
     }
-    this.#pending.delete(waiting.id);
+    if (waiting === undefined) return; // a late reply to a request cancelled
     try {
       const result = this.#answer(waiting.id, response);
       if (!isObject(result)) {
@@ -338,17 +260,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** Trust the connection no more, and fail every request in flight at once. */
   #fail(error: ProtocolError): void {
     this.#broken ??= error;
-    const waiting = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const request of waiting) request.reject(error);
-  }
-
-  /** Fail the request `id` alone: its transport lost its reply, and the others may still come. */
-  #lose(id: RequestId, error: ProtocolError): void {
-    const waiting = this.#pending.get(id);
-    if (waiting === undefined) return;
-    this.#pending.delete(id);
-    waiting.reject(error);
+    this.#pending.rejectAll(error);
   }
 }
 

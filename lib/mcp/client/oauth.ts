@@ -12,7 +12,7 @@
 
 import * as oauth from "oauth4webapi";
 import { ProtocolError } from "../shared/errors.ts";
-import type { Authorization } from "./http_transport.ts";
+import type { Authorization } from "./http_endpoint.ts";
 
 /** Options for {@linkcode OAuthAuthorization}. */
 export interface OAuthOptions {

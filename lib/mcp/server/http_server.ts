@@ -11,11 +11,12 @@
  */
 
 import { readBounded } from "../shared/bounded_body.ts";
-import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
-import { sseEvent } from "../shared/sse.ts";
+import { isObject, isRequestId, type RequestId } from "../shared/jsonrpc.ts";
 import { ERROR_CODES, PROTOCOL_VERSIONS } from "./dispatch.ts";
-import { ServerSession, type SessionSpec } from "./session.ts";
-import type { ServerTransport } from "./server_transport.ts";
+import { refusal } from "./http_replies.ts";
+import { HttpSession } from "./http_session.ts";
+import { OriginCheck } from "./origin_check.ts";
+import type { SessionSpec } from "./session_spec.ts";
 
 /** Options for {@linkcode serveHttp}. */
 export interface HttpServerOptions {
@@ -47,14 +48,6 @@ export interface HttpServer extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const JSON_TYPE = { "content-type": "application/json" };
-const SSE_HEADERS = {
-  "content-type": "text/event-stream",
-  "cache-control": "no-cache",
-  connection: "keep-alive",
-};
-const encoder = new TextEncoder();
-
 /**
  * Serve `spec` over Streamable HTTP. Every session is a {@linkcode ServerSession}.
  *
@@ -85,20 +78,12 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const ttl = options.sessionTtlMs ?? 30 * 60_000;
   const replay = options.replayEvents ?? 64;
   const sessions = new Map<string, HttpSession>();
-  let origins: readonly string[] = [];
-  let hosts: readonly string[] = [];
 
   const handle = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url); // the URL's own path, not a file's
     if (pathname !== path) return refusal(404, `No MCP endpoint at ${pathname}`);
-    const origin = request.headers.get("origin");
-    if (origin !== null && !origins.includes(origin)) {
-      return refusal(403, `Requests from origin ${origin} are not allowed`);
-    }
-    const host = request.headers.get("host");
-    if (hosts.length > 0 && (host === null || !hosts.includes(host))) {
-      return refusal(403, `Requests for host ${host} are not allowed`);
-    }
+    const refused = check.refusal(request);
+    if (refused !== undefined) return refused;
     expire(sessions, ttl);
     if (request.method === "POST") return await post(request);
     if (request.method === "GET") return get(request);
@@ -109,7 +94,9 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       sessions.delete(found.id);
       return new Response(null, { status: 200 });
     }
-    return refusal(405, `${request.method} is not allowed here`, { allow: "GET, POST, DELETE" });
+    return refusal(405, `${request.method} is not allowed here`, {
+      headers: { allow: "GET, POST, DELETE" },
+    });
   };
 
   const post = async (request: Request): Promise<Response> => {
@@ -130,17 +117,14 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       message = JSON.parse(new TextDecoder().decode(bytes));
     } catch (error) {
       if (error instanceof SyntaxError) {
-        return refusal(400, "Parse error: the body is not JSON", {}, ERROR_CODES.parseError);
+        return refusal(400, "Parse error: the body is not JSON", { code: ERROR_CODES.parseError });
       }
       return refusal(413, `The body is over the ${maxBody}-byte bound`);
     }
     if (!isObject(message)) {
-      return refusal(
-        400,
-        "Invalid request: one JSON-RPC message per POST, and no batch",
-        {},
-        ERROR_CODES.invalidRequest,
-      );
+      return refusal(400, "Invalid request: one JSON-RPC message per POST, and no batch", {
+        code: ERROR_CODES.invalidRequest,
+      });
     }
     const isRequest = typeof message.method === "string" && isRequestId(message.id);
     if (isRequest && message.method === "initialize") {
@@ -194,11 +178,8 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const server = Deno.serve({ hostname, port: options.port ?? 0, onListen: () => {} }, handle);
   const { port } = server.addr as Deno.NetAddr;
   const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-  const loopback = ["127.0.0.1", "localhost", "[::1]"];
-  origins = options.allowedOrigins ?? loopback.map((name) => `http://${name}:${port}`);
-  hosts = ["127.0.0.1", "localhost", "::1"].includes(hostname)
-    ? loopback.map((name) => `${name}:${port}`)
-    : [];
+  // Made once the port is known, before any request is handled.
+  const check = new OriginCheck(hostname, port, options.allowedOrigins);
   const sweep = setInterval(() => expire(sessions, ttl), Math.min(ttl, 60_000));
   Deno.unrefTimer(sweep);
   let closing: Promise<void> | undefined;
@@ -227,216 +208,5 @@ function expire(sessions: Map<string, HttpSession>, ttl: number): void {
       session.end();
       sessions.delete(id);
     }
-  }
-}
-
-/** An HTTP refusal with a JSON-RPC error body, as the SDK's servers send. */
-function refusal(
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-  code = -32000,
-): Response {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
-  return new Response(body, { status, headers: { ...JSON_TYPE, ...headers } });
-}
-
-/** One event stream of a session: its events kept for resuming, and the response it is written to. */
-class Stream {
-  readonly events: { n: number; text: string }[] = [];
-  writer?: ReadableStreamDefaultController<Uint8Array>;
-  finished = false;
-  #next = 0;
-
-  constructor(readonly id: string, readonly keep: number) {}
-
-  /** Write `message` as the next event, and keep it. */
-  write(message: JsonObject): void {
-    const n = this.#next++;
-    const text = sseEvent({ id: `${this.id}:${n}`, data: JSON.stringify(message) });
-    this.events.push({ n, text });
-    if (this.events.length > this.keep) this.events.shift();
-    this.#emit(text);
-  }
-
-  /** The stream's last event has been written: end the response. */
-  finish(): void {
-    this.finished = true;
-    this.#detach(true);
-  }
-
-  /** A new response body that replays every event after `after`, then goes on. */
-  attach(after: number): ReadableStream<Uint8Array> {
-    this.#detach(true);
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        // A comment first: the response starts at once, whatever comes later.
-        controller.enqueue(encoder.encode(": stream " + this.id + "\n\n"));
-        for (const event of this.events) {
-          if (event.n > after) controller.enqueue(encoder.encode(event.text));
-        }
-        if (this.finished) controller.close();
-        else this.writer = controller;
-      },
-      cancel: () => void (this.writer = undefined),
-    });
-  }
-
-  #emit(text: string): void {
-    try {
-      this.writer?.enqueue(encoder.encode(text));
-    } catch {
-      this.writer = undefined; // the client went away: the event waits to be replayed
-    }
-  }
-
-  #detach(close: boolean): void {
-    const writer = this.writer;
-    this.writer = undefined;
-    if (close) {
-      try {
-        writer?.close();
-      } catch {
-        // Already closed by the client.
-      }
-    }
-  }
-}
-
-/** A POSTed request waiting for its answer: not yet decided, or streaming. */
-interface Exchange {
-  decide?: (response: Response) => void;
-  stream?: Stream;
-}
-
-/** One client's session: a {@linkcode ServerSession} over the POSTs and streams that carry it. */
-class HttpSession implements ServerTransport {
-  readonly id = crypto.randomUUID();
-  readonly done: Promise<void>;
-  lastSeen = Date.now();
-  readonly #keep: number;
-  readonly #streams = new Map<string, Stream>();
-  readonly #exchanges = new Map<RequestId, Exchange>();
-  readonly #unrelated: Stream;
-  readonly #incoming: ReadableStream<unknown>;
-  #controller!: ReadableStreamDefaultController<unknown>;
-  #session: ServerSession;
-  #nextStream = 0;
-  #ended = false;
-
-  constructor(spec: SessionSpec, keep: number) {
-    this.#keep = keep;
-    this.#incoming = new ReadableStream({ start: (c) => void (this.#controller = c) });
-    this.#unrelated = new Stream("get", keep);
-    this.#streams.set("get", this.#unrelated);
-    this.#session = new ServerSession(spec, this);
-    this.done = this.#session.done;
-  }
-
-  get incoming(): AsyncIterable<unknown> {
-    return this.#incoming;
-  }
-
-  /** Hand the client's message to the session. */
-  push(message: unknown): void {
-    if (!this.#ended) this.#controller.enqueue(message);
-  }
-
-  /**
-   * Hand the request `id` to the session, and resolve with its response:
-   * JSON if its reply is the first thing it sends, otherwise an event stream
-   * that carries everything its handling sends, and ends with the reply.
-   */
-  exchange(id: RequestId, message: JsonObject): Promise<Response> {
-    if (this.#exchanges.has(id)) {
-      return Promise.resolve(refusal(400, `Request id ${JSON.stringify(id)} is in use`));
-    }
-    const { promise, resolve } = Promise.withResolvers<Response>();
-    this.#exchanges.set(id, { decide: resolve });
-    this.push(message);
-    return promise;
-  }
-
-  /** The GET stream, or a stream resumed from `lastEventId`. */
-  listen(lastEventId: string | null): Response {
-    let stream = this.#unrelated;
-    let after = -1;
-    if (lastEventId !== null) {
-      const [streamId, n] = lastEventId.split(":");
-      const found = this.#streams.get(streamId);
-      if (found === undefined || !/^\d+$/.test(n ?? "")) {
-        return refusal(400, `No stream to resume after event ${lastEventId}`);
-      }
-      stream = found;
-      after = Number(n);
-    } else if (this.#unrelated.writer !== undefined) {
-      return refusal(409, "This session's GET stream is open already");
-    }
-    return new Response(stream.attach(after), { status: 200, headers: SSE_HEADERS });
-  }
-
-  /** What the session sends: on its request's stream, or the GET stream. */
-  send(message: JsonObject, relatedTo?: RequestId): void {
-    const exchange = relatedTo === undefined ? undefined : this.#exchanges.get(relatedTo);
-    if (exchange === undefined) return this.#unrelated.write(message);
-    const final = !("method" in message) && message.id === relatedTo;
-    if (exchange.decide !== undefined) {
-      const decide = exchange.decide;
-      exchange.decide = undefined;
-      if (final) {
-        this.#exchanges.delete(relatedTo!);
-        return decide(new Response(JSON.stringify(message), { status: 200, headers: JSON_TYPE }));
-      }
-      exchange.stream = this.#openStream();
-      decide(new Response(exchange.stream.attach(-1), { status: 200, headers: SSE_HEADERS }));
-    }
-    exchange.stream!.write(message);
-    if (final) {
-      exchange.stream!.finish();
-      this.#exchanges.delete(relatedTo!);
-    }
-  }
-
-  /** The request `id` will get no reply: its response ends empty. */
-  abandon(id: RequestId): void {
-    const exchange = this.#exchanges.get(id);
-    if (exchange === undefined) return;
-    this.#exchanges.delete(id);
-    exchange.stream ??= this.#openStream();
-    if (exchange.decide !== undefined) {
-      exchange.decide(
-        new Response(exchange.stream.attach(-1), { status: 200, headers: SSE_HEADERS }),
-      );
-    }
-    exchange.stream.finish();
-  }
-
-  /** End the session: its messages end, every stream closes, every waiting POST is answered 404. */
-  end(): void {
-    if (this.#ended) return;
-    this.#ended = true;
-    try {
-      this.#controller.close();
-    } catch {
-      // Closed already.
-    }
-    this.#session.end();
-    for (const exchange of this.#exchanges.values()) {
-      exchange.decide?.(refusal(404, `Session ${this.id} ended before the reply`));
-      exchange.stream?.finish();
-    }
-    this.#exchanges.clear();
-    for (const stream of this.#streams.values()) stream.finish();
-  }
-
-  #openStream(): Stream {
-    const stream = new Stream(`p${this.#nextStream++}`, this.#keep);
-    this.#streams.set(stream.id, stream);
-    // Keep the latest streams only: older finished ones can no longer be resumed.
-    for (const [id, old] of this.#streams) {
-      if (this.#streams.size <= 64) break;
-      if (old.finished && id !== "get") this.#streams.delete(id);
-    }
-    return stream;
   }
 }

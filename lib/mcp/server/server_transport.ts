@@ -1,7 +1,7 @@
 /**
  * What one client's session with a server runs over, whatever carries it:
  * the server's own stdio (`stdio_server.ts`), or one session of a Streamable
- * HTTP endpoint (`http_server.ts`). A `ServerSession` reads the client's
+ * HTTP endpoint (`http_session.ts`). A `ServerSession` reads the client's
  * messages from it and sends its own through it, and never knows which.
  *
  * @module

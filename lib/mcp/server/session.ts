@@ -9,83 +9,18 @@
  * @module
  */
 
-import { ProtocolError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { argumentProblems } from "./arguments.ts";
-import { ERROR_CODES, respond, type ServerSpec } from "./dispatch.ts";
+import { ERROR_CODES, respond } from "./dispatch.ts";
+import { ServerRequests } from "./server_requests.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
-
-/** The log levels of MCP, least severe first (RFC 5424's). */
-export const LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const;
-
-/** One of {@linkcode LOG_LEVELS}. */
-export type LogLevel = typeof LOG_LEVELS[number];
-
-/** What a handler may do while it handles one request. */
-export interface RequestContext {
-  /** Aborted when the client cancels the request, or the session ends. */
-  readonly signal: AbortSignal;
-  /** What the client said it can do, in its `initialize`. */
-  readonly clientCapabilities: JsonObject;
-  /** Report progress, if the client asked for it (`_meta.progressToken`); otherwise nothing is sent. */
-  progress(progress: number, total?: number, message?: string): void;
-  /** Send a log notification, if `level` is at or above the level the client set. */
-  log(level: LogLevel, data: unknown, logger?: string): void;
-  /** Ask the client something (`sampling/createMessage`, `elicitation/create`); rejects with `ProtocolError`. */
-  request(method: string, params: JsonObject): Promise<JsonObject>;
-}
-
-/** A failure a handler reports as a JSON-RPC error, with its code. */
-export class RpcError extends Error {
-  /** `code` is a JSON-RPC error code; `data` goes with it. */
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super(message);
-    this.name = "RpcError";
-  }
-}
-
-/** Answers one method's requests: a result, or a thrown {@linkcode RpcError}. */
-export type Handler = (
-  params: JsonObject,
-  context: RequestContext,
-) => Promise<JsonObject> | JsonObject;
-
-/** A tool that runs with a {@linkcode RequestContext} and answers with a whole `tools/call` result. */
-export interface SessionTool {
-  name: string;
-  description: string;
-  inputSchema: JsonObject;
-  /** Answers a call whose arguments already match `inputSchema`. */
-  run(args: JsonObject, context: RequestContext): Promise<JsonObject> | JsonObject;
-}
-
-/** A server as a session serves it: a {@linkcode ServerSpec}, and what only a session can do. */
-export interface SessionSpec extends ServerSpec {
-  /** Capabilities added to those `initialize` declares. @default {{}} */
-  capabilities?: JsonObject;
-  /** Tools that run with a context, listed after `tools`. @default {[]} */
-  sessionTools?: readonly SessionTool[];
-  /** Handlers of other methods, by method name. @default {{}} */
-  handlers?: Readonly<Record<string, Handler>>;
-  /** The most requests handled at once; more are refused. @default {64} */
-  maxInFlight?: number;
-  /** How long a request of the server's own waits for the client's reply. @default {30000} */
-  requestTimeoutMs?: number;
-}
-
-interface Asked {
-  resolve: (result: JsonObject) => void;
-  reject: (error: unknown) => void;
-}
+import {
+  LOG_LEVELS,
+  type LogLevel,
+  type RequestContext,
+  RpcError,
+  type SessionSpec,
+} from "./session_spec.ts";
 
 /**
  * Serve one client over `transport` until its messages end; then stop every
@@ -118,16 +53,16 @@ export class ServerSession {
   readonly #spec: SessionSpec;
   readonly #transport: ServerTransport;
   readonly #handling = new Map<RequestId, AbortController>();
-  readonly #asked = new Map<RequestId, Asked>();
+  readonly #asking: ServerRequests;
   readonly #ended = new AbortController();
   #clientCapabilities: JsonObject = {};
   #logLevel: LogLevel = "debug";
-  #nextId = 0;
 
   /** Start serving `spec` over `transport`. */
   constructor(spec: SessionSpec, transport: ServerTransport) {
     this.#spec = spec;
     this.#transport = transport;
+    this.#asking = new ServerRequests(transport, spec.requestTimeoutMs);
     this.done = this.#serve();
   }
 
@@ -135,10 +70,7 @@ export class ServerSession {
   end(): void {
     this.#ended.abort();
     for (const controller of this.#handling.values()) controller.abort();
-    for (const asked of this.#asked.values()) {
-      asked.reject(new ProtocolError("The session ended before the client answered"));
-    }
-    this.#asked.clear();
+    this.#asking.end();
   }
 
   async #serve(): Promise<void> {
@@ -164,7 +96,7 @@ export class ServerSession {
       return;
     }
     if (isObject(message) && !("method" in message) && isRequestId(message.id)) {
-      this.#answered(message.id, message);
+      this.#asking.answered(message.id, message);
       return;
     }
     if (isObject(message) && typeof message.method === "string" && !("id" in message)) {
@@ -309,49 +241,8 @@ export class ServerSession {
           params: { level, data, ...(logger === undefined ? {} : { logger }) },
         }, id);
       },
-      request: (method, requestParams) => this.#ask(method, requestParams, id, signal),
+      request: (method, requestParams) => this.#asking.ask(method, requestParams, { id, signal }),
     };
-  }
-
-  /** Send a request of the server's own, and resolve with the client's result. */
-  #ask(
-    method: string,
-    params: JsonObject,
-    relatedTo: RequestId,
-    signal: AbortSignal,
-  ): Promise<JsonObject> {
-    const id = `server-${this.#nextId++}`;
-    const { promise, resolve, reject } = Promise.withResolvers<JsonObject>();
-    const timeoutMs = this.#spec.requestTimeoutMs ?? 30_000;
-    const timer = setTimeout(
-      () => reject(new ProtocolError(`The client did not answer ${method} within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    const stop = () => reject(new ProtocolError(`${method} was abandoned: its request ended`));
-    signal.addEventListener("abort", stop, { once: true });
-    this.#asked.set(id, { resolve, reject });
-    this.#send({ jsonrpc: "2.0", id, method, params }, relatedTo);
-    return promise.finally(() => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", stop);
-      this.#asked.delete(id);
-    });
-  }
-
-  /** The client's reply to a request of the server's own. */
-  #answered(id: RequestId, reply: JsonObject): void {
-    const asked = this.#asked.get(id);
-    if (asked === undefined) return; // not asked, or given up: nothing is owed
-    if (isObject(reply.result)) asked.resolve(reply.result);
-    else {
-      const error = isObject(reply.error) ? reply.error : {};
-      asked.reject(
-        new ProtocolError(`The client refused: ${String(error.message ?? "no message")}`, {
-          code: typeof error.code === "number" ? error.code : undefined,
-          data: error.data,
-        }),
-      );
-    }
   }
 
   #notified(method: string, params: JsonObject): void {

@@ -9,7 +9,8 @@
 
 import { readFrames } from "../shared/framing.ts";
 import type { JsonObject } from "../shared/jsonrpc.ts";
-import { ServerSession, type SessionSpec } from "./session.ts";
+import { ServerSession } from "./session.ts";
+import type { SessionSpec } from "./session_spec.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
 
 /** Options for {@linkcode stdioServerTransport}. */

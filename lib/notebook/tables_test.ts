@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { CallArguments, htmlTable, textTable } from "./display.ts";
+import { CallArguments, htmlTable, textTable } from "./tables.ts";
 import { nameValue } from "./value_names.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,0 +1,221 @@
+/**
+ * An MCP endpoint as a client's requests reach it over Streamable HTTP: the
+ * session id the server issues in its response to `initialize`, and the
+ * protocol version agreed in its reply, carried on every request after; a
+ * bearer token got after a 401; no redirect followed; the bytes sent whose
+ * response has not begun, counted; and the session's end, whether the
+ * server ends it (a 404 for it) or the client does (DELETE).
+ *
+ * @module
+ */
+
+import { ProtocolError } from "../shared/errors.ts";
+import { isObject, type JsonRpcRequest, type RequestId } from "../shared/jsonrpc.ts";
+import { statusLine } from "./_http_text.ts";
+
+/** How a client gets a bearer token after a server refused it with 401 (see `oauth.ts`). */
+export interface Authorization {
+  /** A token for `resource`, after the server answered `challenge` (a 401 response). */
+  token(challenge: Response, resource: URL): Promise<string>;
+}
+
+/** Options for {@linkcode HttpEndpoint}. */
+export interface HttpEndpointOptions {
+  /** Headers added to every request (never the session's or the protocol version's). @default {{}} */
+  headers?: Record<string, string>;
+  /** Gets a bearer token when the server answers 401. @default {undefined} (a 401 is the answer) */
+  authorization?: Authorization;
+  /** Aborts every request but the DELETE, when the client is done. @default {undefined} (never) */
+  signal?: AbortSignal;
+}
+
+/** The media types a client takes in reply to a POST, as the transport asks. */
+const ACCEPT_POST = "application/json, text/event-stream";
+
+const encoder = new TextEncoder();
+
+/**
+ * The MCP endpoint at `url`, as one client's session sees it.
+ *
+ * @example The session id issued at the handshake is carried on the next request
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const seen: (string | null)[] = [];
+ * await using server = Deno.serve({ port: 0, onListen() {} }, (request) => {
+ *   seen.push(request.headers.get("mcp-session-id"));
+ *   return new Response(null, { status: 202, headers: { "mcp-session-id": "s-1" } });
+ * });
+ * const endpoint = new HttpEndpoint(`http://127.0.0.1:${server.addr.port}/mcp`);
+ * const initialize = { jsonrpc: "2.0" as const, id: 1, method: "initialize" };
+ * await (await endpoint.post(JSON.stringify(initialize), initialize)).body?.cancel();
+ * assert.equal(endpoint.sessionId, "s-1");
+ * await (await endpoint.post('{"jsonrpc":"2.0","method":"notifications/initialized"}')).body?.cancel();
+ * assert.deepEqual(seen, [null, "s-1"]);
+ * assert.throws(() => new HttpEndpoint("file:///etc/passwd"), TypeError);
+ * ```
+ */
+export class HttpEndpoint {
+  /** The endpoint's URL. */
+  readonly url: URL;
+  readonly #headers: Record<string, string>;
+  readonly #authorization?: Authorization;
+  readonly #signal?: AbortSignal;
+  readonly #gone = Promise.withResolvers<ProtocolError>();
+  #sessionId?: string;
+  #protocolVersion?: string;
+  #initializeId?: RequestId;
+  #token?: string;
+  #unread = 0;
+
+  /** The endpoint at `url`, an http: or https: URL (a `TypeError` for any other). */
+  constructor(url: URL | string, options: HttpEndpointOptions = {}) {
+    this.url = new URL(url);
+    if (this.url.protocol !== "http:" && this.url.protocol !== "https:") {
+      throw new TypeError(`Streamable HTTP needs an http: or https: URL, not ${this.url.href}`);
+    }
+    this.#headers = options.headers ?? {};
+    this.#authorization = options.authorization;
+    this.#signal = options.signal;
+  }
+
+  /** The session id the server issued at the handshake, if it issued one. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** Bytes POSTed whose response has not begun. */
+  get unread(): number {
+    return this.#unread;
+  }
+
+  /** Resolves when the server has ended the session (a 404 for it). */
+  get gone(): Promise<ProtocolError> {
+    return this.#gone.promise;
+  }
+
+  /**
+   * POST `line`, the JSON of a message: of `request`, when it is a request.
+   * A 401 is answered once with a token from the `authorization` option; the
+   * session id in the response to `initialize` is the session's. Rejects
+   * with `ProtocolError` when the server has ended the session (404), or
+   * redirects.
+   */
+  async post(line: string, request?: JsonRpcRequest): Promise<Response> {
+    if (request?.method === "initialize") this.#initializeId = request.id;
+    const body = encoder.encode(line);
+    let response = await this.#fetch("POST", body, { "content-type": "application/json" });
+    if (response.status === 401 && this.#authorization !== undefined && this.#token === undefined) {
+      this.#token = await this.#authorization.token(response, this.url);
+      response = await this.#fetch("POST", body, { "content-type": "application/json" });
+    }
+    const session = response.headers.get("mcp-session-id");
+    if (session !== null && request !== undefined && request.id === this.#initializeId) {
+      this.#sessionId = session;
+    }
+    if (response.status === 404 && this.#sessionId !== undefined) {
+      await response.body?.cancel();
+      throw this.ended(
+        `The server at ${this.url.href} has ended session ${this.#sessionId} (404 Not Found): ` +
+          "a new client must start a new session",
+      );
+    }
+    return response;
+  }
+
+  /** GET an event stream: the session's own, or the one to resume after `lastEventId`. */
+  get(lastEventId?: string): Promise<Response> {
+    return this.#fetch("GET", undefined, {
+      accept: "text/event-stream",
+      ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+    });
+  }
+
+  /**
+   * DELETE the session, if the server issued one, waiting at most `graceMs`:
+   * its HTTP status, or `undefined` when none was sent or answered in time.
+   */
+  async delete(graceMs: number): Promise<number | undefined> {
+    if (this.#sessionId === undefined) return undefined;
+    try {
+      const response = await fetch(this.url, {
+        method: "DELETE",
+        headers: this.#requestHeaders({}),
+        redirect: "manual",
+        signal: AbortSignal.timeout(graceMs),
+      });
+      await response.body?.cancel();
+      return response.status;
+    } catch {
+      return undefined; // no answer in time: the session ends with the server's own timeout
+    }
+  }
+
+  /** The server has ended the session: `gone` resolves with the error `message` makes, which is returned. */
+  ended(message: string): ProtocolError {
+    const error = new ProtocolError(message);
+    this.#gone.resolve(error);
+    return error;
+  }
+
+  /**
+   * Whether `frame` is the reply to the request `id`; from the reply to
+   * `initialize`, the protocol version every later request carries. A frame
+   * that is not JSON is the connection's to refuse, not the endpoint's.
+   */
+  isReplyTo(id: RequestId | undefined, frame: Uint8Array): boolean {
+    if (id === undefined) return false;
+    let message: unknown;
+    try {
+      message = JSON.parse(new TextDecoder().decode(frame));
+    } catch {
+      return false;
+    }
+    if (!isObject(message) || message.id !== id || "method" in message) return false;
+    if (id === this.#initializeId && isObject(message.result)) {
+      const version = message.result.protocolVersion;
+      if (typeof version === "string") this.#protocolVersion = version;
+    }
+    return true;
+  }
+
+  async #fetch(
+    method: "POST" | "GET",
+    body: Uint8Array<ArrayBuffer> | undefined,
+    headers: Record<string, string>,
+  ): Promise<Response> {
+    const bytes = body?.length ?? 0;
+    this.#unread += bytes;
+    try {
+      const response = await fetch(this.url, {
+        method,
+        headers: this.#requestHeaders(
+          method === "POST" ? { accept: ACCEPT_POST, ...headers } : headers,
+        ),
+        body,
+        redirect: "manual",
+        signal: this.#signal,
+      });
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        throw new ProtocolError(
+          `${method} was redirected (${statusLine(response)}) to ${
+            response.headers.get("location") ?? "nowhere"
+          }: a client follows no redirect from an MCP endpoint`,
+        );
+      }
+      return response;
+    } finally {
+      this.#unread -= bytes;
+    }
+  }
+
+  #requestHeaders(headers: Record<string, string>): Headers {
+    const all = new Headers(this.#headers);
+    for (const [name, value] of Object.entries(headers)) all.set(name, value);
+    if (this.#sessionId !== undefined) all.set("mcp-session-id", this.#sessionId);
+    if (this.#protocolVersion !== undefined) all.set("mcp-protocol-version", this.#protocolVersion);
+    if (this.#token !== undefined) all.set("authorization", `Bearer ${this.#token}`);
+    return all;
+  }
+}

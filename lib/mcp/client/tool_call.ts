@@ -1,0 +1,71 @@
+/**
+ * What a tool call must pass before anything is sent: the tool advertised,
+ * allowed, its schemas compiled in bounded time, and the arguments matching
+ * its advertised `inputSchema`.
+ *
+ * @module
+ */
+
+import { ProtocolError } from "../shared/errors.ts";
+import type { JsonObject } from "../shared/jsonrpc.ts";
+import { schemaProblems } from "../shared/schema.ts";
+import type { Authorize } from "./allowlist.ts";
+import type { Tool } from "./tool_list.ts";
+import { compileSchemas } from "./tool_schemas.ts";
+
+/** What {@linkcode toolToCall} checks a call against. */
+export interface ToolCallRules {
+  /** The tools the server advertised (`undefined` before `listTools`). */
+  catalog: Record<string, Tool> | undefined;
+  /** The tools the operator allows. */
+  allowed: ReadonlySet<string>;
+  /** Decides whether a tool may be called. */
+  authorize: Authorize;
+}
+
+/**
+ * The tool `name`, to be called with `args`: refused before anything is
+ * sent when it was not advertised (`ProtocolError`), is not allowed
+ * (`Deno.errors.PermissionDenied`), has schemas that cannot be checked in
+ * bounded time (`ProtocolError`), or `args` do not match its `inputSchema`
+ * (`ProtocolError` naming each problem). Both schemas are compiled first: a
+ * result that cannot be checked is not worth asking for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { authorize } from "./allowlist.ts";
+ *
+ * const echo = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } };
+ * const rules = { catalog: { echo }, allowed: new Set(["echo"]), authorize };
+ * assert.equal(toolToCall("echo", { text: "hi" }, rules), echo);
+ * assert.throws(() => toolToCall("echo", { text: 1 }, rules), /do not match its inputSchema/);
+ * assert.throws(() => toolToCall("echo", {}, { ...rules, allowed: new Set() }), Deno.errors.PermissionDenied);
+ * ```
+ */
+export function toolToCall(name: string, args: JsonObject, rules: ToolCallRules): Tool {
+  const { catalog, allowed } = rules;
+  if (catalog === undefined || !Object.hasOwn(catalog, name)) {
+    throw new ProtocolError(
+      `The server has not advertised a tool named ${JSON.stringify(name)}${
+        catalog === undefined ? " (call listTools() first)" : ""
+      }`,
+    );
+  }
+  if (!rules.authorize(name, catalog, allowed)) {
+    throw new Deno.errors.PermissionDenied(
+      `The tool ${name} is advertised but not allowed; allowed: ${
+        [...allowed].sort().join(", ") || "nothing"
+      }`,
+    );
+  }
+  const tool = catalog[name];
+  compileSchemas(tool);
+  const problems = schemaProblems(tool.inputSchema, args);
+  if (problems.length > 0) {
+    throw new ProtocolError(
+      `Arguments for ${name} do not match its inputSchema: ${problems.join("; ")}`,
+    );
+  }
+  return tool;
+}
