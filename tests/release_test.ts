@@ -164,3 +164,14 @@ Deno.test("without the worked edition, the self-check runs Lab 02's tests agains
     ),
   );
 });
+
+Deno.test("the release's set-up refuses the hub, which stays with the instructors, and says so", async () => {
+  const setup = await new Deno.Command("sh", {
+    args: [`${release}/tools/setup.sh`, "hub"],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(setup.code, 1);
+  assert.match(new TextDecoder().decode(setup.stderr), /no workshop hub \(tools\/hub\/\)/);
+  assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
+});

@@ -22,6 +22,12 @@ PINS="$COURSE/tools/jupyter"
 
 DENO_VERSION=2.9.6
 
+# The learners' release holds the course, not the instructors' workshop hub.
+if [ "$WANT" = hub ] && [ ! -d "$COURSE/tools/hub" ]; then
+  printf 'setup: this copy of the course has no workshop hub (tools/hub/): it is the learners'"'"' release; run the hub from the instructors'"'"' repository\n' >&2
+  exit 1
+fi
+
 say() { printf 'setup: %s\n' "$*"; }
 
 as_root() {
@@ -96,7 +102,7 @@ fi
 # environment of its own in /opt, made from Debian's Python, which every learner account can
 # run (pyenv's lives in root's home); and npm's configurable-http-proxy, pinned in
 # tools/hub/package-lock.json, into tools/hub/node_modules (only the hub, as root, runs it).
-if [ "$WANT" = hub ] || [ "$WANT" = test ]; then
+if { [ "$WANT" = hub ] || [ "$WANT" = test ]; } && [ -d "$COURSE/tools/hub" ]; then
   HUB_VENV=/opt/external-tools-hub/venv
   hub_pins=$(cat "$COURSE/tools/hub/requirements.txt" "$COURSE/tools/hub/constraints.txt")
   if [ ! -x "$HUB_VENV/bin/jupyterhub" ] || [ "$(cat "$HUB_VENV/.course-pins" 2>/dev/null)" != "$hub_pins" ]; then
@@ -142,5 +148,5 @@ if [ -x "$VENV/bin/jupyter-lab" ]; then
 else
   say "ready for headless runs: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | sed 's/^/nbconvert /') from Debian"
 fi
-if [ "$WANT" != course ]; then say "for the hub: JupyterHub $(/opt/external-tools-hub/venv/bin/jupyterhub --version) in /opt/external-tools-hub/venv"; fi
+if [ "$WANT" != course ] && [ -d "$COURSE/tools/hub" ]; then say "for the hub: JupyterHub $(/opt/external-tools-hub/venv/bin/jupyterhub --version) in /opt/external-tools-hub/venv"; fi
 if [ "$WANT" = test ]; then say "for the browser test: $(/usr/bin/chromium --version 2>/dev/null)"; fi
