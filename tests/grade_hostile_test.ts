@@ -531,5 +531,8 @@ Deno.test("busy classmates cost an honest learner nothing: budgets are CPU time"
   const folder = await tree(files);
   const { list } = await grade(folder, "--jobs", "4");
   const honest = list.find((r) => r.submission.endsWith("m-honest"))!;
-  assert.ok(full(honest), `${honest.score}/${honest.max_score}`);
+  const lost = honest.tests.filter((t) => t.score !== t.max_score).map((t) =>
+    `${t.name}: ${t.output}`
+  );
+  assert.ok(full(honest), `${honest.score}/${honest.max_score}; ${lost.join("; ")}`);
 });
