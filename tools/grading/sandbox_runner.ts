@@ -175,6 +175,8 @@ async function clientCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
       await realm.request({ run: { kind: "client", fn: item.fn, args } }, [port1]),
     );
     if ("returned" in reply && typeof reply.returned === "object" && reply.returned !== null) {
+      // The realm's reply and the client's bytes come by different channels: let the bytes land.
+      await bridged.settled();
       const observed = await serverObservations(bridged.sent, bridged.server);
       const returned = { ...reply.returned as Record<string, unknown> };
       for (const key of SERVER_SIDE) {

@@ -13,6 +13,12 @@ export interface Bridged {
   server: Transport;
   /** Each line the server received, in order. */
   sent: string[];
+  /**
+   * Resolves once every byte the client wrote before now has reached the
+   * server (a round trip on the port, which keeps its order), or after
+   * `waitMs`, when the client's end no longer answers.
+   */
+  settled(waitMs?: number): Promise<void>;
 }
 
 const decoder = new TextDecoder();
@@ -55,8 +61,23 @@ export function bridgeServer(port: MessagePort, script: Script | undefined): Bri
   // As from a process: stdout has ended by the exit status, stderr's last lines may come after it.
   Promise.all([stdout, server.status]).then(([, status]) => post({ exit: status }), () => {});
   const writer = server.writable.getWriter();
+  const syncs = new Map<number, () => void>();
+  let syncId = 0;
+  const settled = (waitMs = 2000) =>
+    new Promise<void>((resolve) => {
+      const id = ++syncId;
+      const done = () => {
+        clearTimeout(timer);
+        syncs.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, waitMs);
+      syncs.set(id, done);
+      port.postMessage({ sync: id });
+    });
   port.onmessage = ({ data }: MessageEvent<PortMessage>) => {
-    if ("in" in data) {
+    if ("synced" in data) syncs.get(data.synced)?.();
+    else if ("in" in data) {
       const lines = (pending + decoder.decode(data.in, { stream: true })).split("\n");
       pending = lines.pop()!;
       sent.push(...lines.filter((line) => line.trim() !== ""));
@@ -65,5 +86,5 @@ export function bridgeServer(port: MessagePort, script: Script | undefined): Bri
     else if ("inEnd" in data) writer.close().catch(() => {});
     else if ("kill" in data) server.kill();
   };
-  return { server, sent };
+  return { server, sent, settled };
 }

@@ -18,6 +18,8 @@ export type PortMessage =
   | { err: Uint8Array }
   | { errEnd: true }
   | { errPull: true }
+  | { sync: number }
+  | { synced: number }
   | { exit: ServerStatus };
 
 /**
@@ -73,7 +75,8 @@ export function portTransport(port: MessagePort): Transport {
     } else if ("errEnd" in data) {
       quietly(() => err.close());
       errCame();
-    } else if ("exit" in data) {
+    } else if ("sync" in data) port.postMessage({ synced: data.sync });
+    else if ("exit" in data) {
       exited = true;
       settle(data.exit);
     }
