@@ -36,6 +36,8 @@ const decoder = new TextDecoder();
  * const client = portTransport(port1);
  * const writer = client.writable.getWriter();
  * await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":0,"method":"ping"}\n'));
+ * await bridged.settled();
+ * assert.deepEqual(bridged.sent, ['{"jsonrpc":"2.0","id":0,"method":"ping"}']);
  * await writer.close();
  * assert.deepEqual(await client.status, { code: 0, signal: null });
  * assert.deepEqual(bridged.sent, ['{"jsonrpc":"2.0","id":0,"method":"ping"}']);
