@@ -6,6 +6,8 @@
  * @module
  */
 
+import { escapeHtml } from "./_html_escape.ts";
+
 /** One message in a sequence diagram. */
 export interface SequenceMessage {
   from: "client" | "server";
@@ -249,11 +251,7 @@ function text(
     style.weight ?? "normal"
   }" font-size="${style.size ?? 13}" fill="${style.colour ?? "#24292f"}"${
     style.italic ? ' font-style="italic"' : ""
-  }>${escapeXml(content)}</text>`;
-}
-
-function escapeXml(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  }>${escapeHtml(content)}</text>`;
 }
 
 function clip(value: string, length: number): string {
