@@ -31,10 +31,12 @@ export class KernelChannel {
       switch (message.header.msg_type) {
         case "stream":
           run.output.push(content.text);
+          run.check();
           break;
         case "execute_result":
         case "display_data":
           run.output.push(content.data?.["text/plain"] ?? "");
+          run.check();
           break;
         case "error":
           run.error = `${content.ename}: ${content.evalue}`;
@@ -85,14 +87,36 @@ export class KernelChannel {
     return Object.assign(new KernelChannel(socket, end), { id });
   }
 
-  /** Run `code` as one cell; what it printed and showed, and its error. */
-  run(code: string, timeoutMs = 120_000): Promise<CellRun> {
+  /**
+   * Run `code` as one cell; what it printed and showed, and its error.
+   *
+   * Deno 2.9's kernel can publish a cell's last lines after its `idle` (see
+   * lib/notebook/output_order.ts), stamped with that cell's request, where a
+   * frontend still shows them under it. With `until`, the run keeps listening
+   * past `idle` for up to `lateMs` until the output matches, as a frontend
+   * that keeps a cell's output open would.
+   */
+  run(
+    code: string,
+    { until, lateMs = 15_000, timeoutMs = 120_000 }: {
+      until?: RegExp;
+      lateMs?: number;
+      timeoutMs?: number;
+    } = {},
+  ): Promise<CellRun> {
     const id = crypto.randomUUID();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
         () => reject(new Error(`a cell ran past ${timeoutMs} ms`)),
         timeoutMs,
       );
+      let late: ReturnType<typeof setTimeout> | undefined;
+      const finish = () => {
+        clearTimeout(timer);
+        clearTimeout(late);
+        this.#waiting.delete(id);
+        resolve({ output: run.output.join(""), error: run.error });
+      };
       const run = {
         output: [] as string[],
         error: undefined as string | undefined,
@@ -100,9 +124,10 @@ export class KernelChannel {
         replied: false,
         check: () => {
           if (!run.idle || !run.replied) return;
-          clearTimeout(timer);
-          this.#waiting.delete(id);
-          resolve({ output: run.output.join(""), error: run.error });
+          if (until === undefined || run.error !== undefined || until.test(run.output.join(""))) {
+            return finish();
+          }
+          late ??= setTimeout(finish, lateMs);
         },
       };
       this.#waiting.set(id, run);
