@@ -452,6 +452,51 @@ export function authorize() { return false; }
   assert.ok(hidden.length > 0 && hidden.every((t) => t.score === 0));
 });
 
+Deno.test("Lab 01's server, given no permission, reads nothing outside its folder: no import by path, no npm, no file", async () => {
+  const { folderOnlyImportMap, learnerServerCommand } = await import("../lib/course/course.ts");
+  const outside = await Deno.makeTempDir({ prefix: "lab01-outside-" });
+  const folder = await Deno.makeTempDir({ prefix: "lab01-server-" });
+  try {
+    // What the server must not reach: a module beside the course's, by absolute path.
+    await Deno.writeTextFile(`${outside}/secret.ts`, `export const SECRET = "the hidden cases";\n`);
+    await Deno.writeTextFile(
+      `${folder}/import_map.json`,
+      JSON.stringify(folderOnlyImportMap(new URL(`file://${folder}/`))),
+    );
+    await Deno.writeTextFile(`${folder}/mine.ts`, `export const MINE = "its own module";\n`);
+    const attempts: Record<string, string> = {
+      "a static import by path":
+        `import { SECRET } from "file://${outside}/secret.ts";\nconsole.log(SECRET);`,
+      "a computed import":
+        `const { SECRET } = await import(["file:/", "${outside}", "secret.ts"].join("/"));\nconsole.log(SECRET);`,
+      "an npm package":
+        `import Ajv from "npm:ajv@8.20.0";\nconsole.log("the hidden cases", typeof Ajv);`,
+      "a file read": `console.log(Deno.readTextFileSync("${outside}/secret.ts"));`,
+    };
+    for (const [attempt, source] of Object.entries(attempts)) {
+      await Deno.writeTextFile(`${folder}/grammar_server.mts`, source);
+      const [program, ...args] = learnerServerCommand(`${folder}/grammar_server.mts`);
+      const ran = await new Deno.Command(program, { args, stdout: "piped", stderr: "piped" })
+        .output();
+      const said = new TextDecoder().decode(ran.stdout);
+      assert.ok(!said.includes("the hidden cases"), `${attempt} reached outside: ${said}`);
+      assert.notEqual(ran.code, 0, `${attempt} ran`);
+    }
+    // Its own folder it may use.
+    await Deno.writeTextFile(
+      `${folder}/grammar_server.mts`,
+      `import { MINE } from "./mine.ts";\nconsole.log(MINE);`,
+    );
+    const [program, ...args] = learnerServerCommand(`${folder}/grammar_server.mts`);
+    const own = await new Deno.Command(program, { args, stdout: "piped", stderr: "piped" })
+      .output();
+    assert.equal(new TextDecoder().decode(own.stdout).trim(), "its own module");
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
 Deno.test("one learner's folder whose name is not UTF-8, or nested past the path limit, stops no one", async () => {
   const folder = await tree({ "alice/ch14-a.ts": UNIT_A });
   // As an archive unzipped from another system leaves it: "café" in Latin-1.
