@@ -1,6 +1,6 @@
 /**
  * How the Streamable HTTP transport reads a response and names what went
- * wrong: a response's media type and its status line, and an error's message.
+ * wrong: a response's media type and its status line.
  *
  * @module
  */
@@ -33,19 +33,4 @@ export function mediaType(response: Response): string {
  */
 export function statusLine(response: Response): string {
   return `${response.status}${response.statusText === "" ? "" : ` ${response.statusText}`}`;
-}
-
-/**
- * What `error` says: its message, or the thrown value as text.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.equal(describeError(new TypeError("connection reset")), "connection reset");
- * assert.equal(describeError("gone"), "gone");
- * ```
- */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -10,10 +10,10 @@
 
 import { sleep } from "../shared/_async.ts";
 import { readBounded } from "../shared/bounded_body.ts";
-import { ProtocolError } from "../shared/errors.ts";
+import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { RequestId } from "../shared/jsonrpc.ts";
 import { readSseEvents } from "../shared/sse.ts";
-import { describeError, mediaType, statusLine } from "./_http_text.ts";
+import { mediaType, statusLine } from "./_http_text.ts";
 import { type Incoming, Unanswered } from "./client_transport.ts";
 import type { HttpEndpoint } from "./http_endpoint.ts";
 

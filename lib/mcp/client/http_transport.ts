@@ -11,9 +11,9 @@
  */
 
 import { readBounded } from "../shared/bounded_body.ts";
-import { ProtocolError } from "../shared/errors.ts";
+import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest } from "../shared/jsonrpc.ts";
-import { describeError, mediaType, statusLine } from "./_http_text.ts";
+import { mediaType, statusLine } from "./_http_text.ts";
 import { type ClientTransport, type Incoming, Unanswered } from "./client_transport.ts";
 import { type Authorization, HttpEndpoint } from "./http_endpoint.ts";
 import { HttpIncoming } from "./http_incoming.ts";

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { describeError } from "../shared/errors.ts";
 import type { ServerStatus, Transport } from "../shared/transport.ts";
 
 /** What a server running in this process reads and writes. */
@@ -107,7 +108,7 @@ export function startInProcess(main: ServerMain): Transport {
       .then(
         (code) => exit({ code, signal: null }),
         (error) => {
-          stderr.push(new TextEncoder().encode(`error: ${describe(error)}\n`));
+          stderr.push(new TextEncoder().encode(`error: ${describeError(error)}\n`));
           exit({ code: 1, signal: null });
         },
       );
@@ -184,8 +185,4 @@ function pipe(options: { later?: boolean; capacity?: number } = {}) {
     },
     release,
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -12,7 +12,8 @@ import {
   promptArgumentProblems,
   type PromptMessage,
 } from "../shared/prompt.ts";
-import { describeError, ERROR_CODES, failure, success } from "./replies.ts";
+import { describeError } from "../shared/errors.ts";
+import { ERROR_CODES, failure, success } from "./replies.ts";
 
 /** What a prompt gives when it is filled in. */
 export interface PromptOutcome {

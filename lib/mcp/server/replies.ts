@@ -54,8 +54,3 @@ export function failure(id: unknown, code: number, message: string, data?: unkno
   const error = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: "2.0", id, error };
 }
-
-/** An error's message, for a reply that says why an answer failed. */
-export function describeError(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

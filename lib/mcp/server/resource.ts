@@ -8,7 +8,8 @@
  */
 
 import type { JsonObject } from "../shared/jsonrpc.ts";
-import { describeError, ERROR_CODES, failure, success } from "./replies.ts";
+import { describeError } from "../shared/errors.ts";
+import { ERROR_CODES, failure, success } from "./replies.ts";
 
 /** What reading a resource gives: a text, or bytes (sent as a base64 `blob`). */
 export type ResourceBody = { text: string } | { bytes: Uint8Array };

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { describeError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { argumentProblems } from "./arguments.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
@@ -141,7 +142,7 @@ export class ServerSession {
       if (error instanceof RpcError) {
         this.#fail(id, error.code, error.message, error.data);
       } else {
-        this.#fail(id, -32603, `Internal error: ${describe(error)}`);
+        this.#fail(id, -32603, `Internal error: ${describeError(error)}`);
       }
     } finally {
       this.#handling.delete(id);
@@ -269,8 +270,4 @@ function relatedId(message: JsonObject): RequestId | undefined {
 
 function parseError(): JsonObject {
   return { code: ERROR_CODES.parseError, message: "Parse error: the message is not JSON" };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

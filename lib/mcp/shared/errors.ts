@@ -82,3 +82,19 @@ export class TimeoutError extends Error {
     this.name = "TimeoutError";
   }
 }
+
+/**
+ * An error's message, or the thrown value as text when it is not an Error:
+ * for a line or a reply that says why something failed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(describeError(new TypeError("connection reset")), "connection reset");
+ * assert.equal(describeError("gone"), "gone");
+ * ```
+ */
+export function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
