@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Client } from "../lib/mcp/client/client.ts";
 import { attemptsOn, observe } from "../lib/containment/attempts.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { CannotJudgeError } from "../lib/containment/command_grants.ts";
 import {
   EFFECT_COMMAND,
   EFFECT_EXPECTED,
@@ -165,4 +166,11 @@ Deno.test("where bubblewrap cannot run, the effect is predicted from the grants"
   const [honest, remounted] = JSON.parse(new TextDecoder().decode(stdout));
   assert.deepEqual(honest, EFFECT_EXPECTED);
   assert.equal(remounted["write into its own data folder"], "succeeded: so its grants say");
+});
+
+Deno.test("a sandbox that gives its program a variable of its own, or another program, is not run", async () => {
+  const sandbox = SANDBOX_OF(false);
+  const preload = [sandbox[0], "--setenv", "LD_PRELOAD", "/tmp/evil.so", ...sandbox.slice(1)];
+  await assert.rejects(effectOf(preload), CannotJudgeError, "LD_PRELOAD=/tmp/evil.so");
+  await assert.rejects(effectOf([...sandbox, "--mode", "normal"]), CannotJudgeError);
 });

@@ -107,7 +107,8 @@ export const EFFECT_EXPECTED: Effect = {
  * {@linkcode EFFECT_COMMAND}) does to the intruder's attempts: run, where
  * bubblewrap runs; predicted from its grants, where it cannot. Throws
  * {@linkcode CannotJudgeError} for a command line `commandGrants` cannot
- * judge, or one that runs something else than the command it was given.
+ * judge, one that runs something else than the command it was given, or
+ * one that gives it a variable the policy does not set: none of them is run.
  *
  * @example A command line that runs another program is not run
  * ```ts
@@ -120,16 +121,22 @@ export const EFFECT_EXPECTED: Effect = {
 export async function effectOf(argv: unknown): Promise<Effect> {
   const grants = commandGrants(argv);
   const command = grants.command;
-  const ran = command.slice(0, EFFECT_COMMAND.length);
-  if (grants.sandbox === null || !isDeepStrictEqual(ran, EFFECT_COMMAND)) {
-    throw new CannotJudgeError(
-      `${
-        JSON.stringify(command.slice(0, 3))
-      }: it does not run, sandboxed, the command it was given`,
-    );
+  if (grants.sandbox === null || !isDeepStrictEqual(command, EFFECT_COMMAND)) {
+    const ran = JSON.stringify(command.slice(0, 3));
+    throw new CannotJudgeError(`${ran}: it does not run, sandboxed, the command it was given`);
+  }
+  // The program must start with the policy's variables only: one of the learner's own
+  // (LD_PRELOAD, another DENO_DIR) could make it run code that is not its own.
+  const allowed = Object.entries(EFFECT_POLICY.runtime.env).map(([name, value]) =>
+    `${name}=${value}`
+  );
+  const own = grants.sandbox.environment.slice(1).filter((entry) =>
+    !entry.startsWith("without ") && !allowed.includes(entry)
+  );
+  if (own.length > 0) {
+    throw new CannotJudgeError(`${own[0]}: a variable the policy does not set, so it is not run`);
   }
   const prefix = (argv as string[]).slice(0, (argv as string[]).length - command.length);
-  const extra = command.slice(EFFECT_COMMAND.length);
   if (!(await bubblewrapStatus()).available) return predicted(grants);
   await using playground = await Playground.create();
   const policy = await intruderPolicy(playground);
@@ -149,7 +156,7 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     return word;
   };
   const around = prefix.map(placed);
-  const intruder = [...EFFECT_COMMAND, ...extra].map(placed);
+  const intruder = EFFECT_COMMAND.map(placed);
   const effect: Effect = {};
   let answers = "4";
   for (const attempt of sandboxAttempts(playground)) {
