@@ -170,7 +170,8 @@ Deno.test("where bubblewrap cannot run, the effect is predicted from the grants"
 
 Deno.test("a sandbox that gives its program a variable of its own, or another program, is not run", async () => {
   const sandbox = SANDBOX_OF(false);
-  const preload = [sandbox[0], "--setenv", "LD_PRELOAD", "/tmp/evil.so", ...sandbox.slice(1)];
+  const cleared = sandbox.indexOf("--clearenv") + 1;
+  const preload = sandbox.toSpliced(cleared, 0, "--setenv", "LD_PRELOAD", "/tmp/evil.so");
   await assert.rejects(effectOf(preload), CannotJudgeError, "LD_PRELOAD=/tmp/evil.so");
   await assert.rejects(effectOf([...sandbox, "--mode", "normal"]), CannotJudgeError);
 });
