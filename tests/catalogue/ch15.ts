@@ -51,6 +51,7 @@ const LIMIT_WRONG = {
     .replace("--cpu=", "--cpu=:"),
   "the two limits swapped": LIMIT.replace("${limits.memoryBytes}", "${limits.cpuSeconds}")
     .replace("`--cpu=${limits.cpuSeconds}`", "`--cpu=${limits.memoryBytes}`"),
+  "a prlimit of its own, from the working folder": LIMIT.replace('["prlimit"', '["./prlimit"'),
   "ulimit in a shell instead of prlimit": `
 export function limitCommand(limits, command) {
   return ["/bin/sh", "-c", "ulimit -d " + (limits.memoryBytes >> 10) + " -t " + limits.cpuSeconds + ' && exec "$@"', "sh", ...command];
