@@ -262,6 +262,10 @@ function predicted(grants: CommandGrants): string[] {
   ].sort();
 }
 
+/** What a refusal says when bwrap itself would stop at the option (with nothing done after it). */
+const STOPS =
+  /bwrap stops there|bwrap cannot make it|bwrap refuses it|the sandbox has .* already|the sandbox has no such folder/;
+
 /** What the shell reported, run as the line says. */
 async function reported(argv: string[]): Promise<string[]> {
   const { stdout, stderr } = await new Deno.Command(argv[0], {
@@ -290,6 +294,7 @@ Deno.test({
     const disagreements: string[] = [];
     let agreements = 0;
     const judged: [string[], CommandGrants][] = [];
+    const stopping: string[][] = [];
     for (const argv of lines) {
       try {
         judged.push([argv, commandGrants(argv, THIS_MACHINE)]);
@@ -298,6 +303,7 @@ Deno.test({
         const why = error.message.replace(/\/tmp\/grants-differential-\w+/g, "R")
           .replace(/^cannot judge (\S+ )?(--?[\w-]+|\S+).*/, "$1$2");
         refusals.set(why, (refusals.get(why) ?? 0) + 1);
+        if (STOPS.test(error.message)) stopping.push(argv);
       }
     }
     const queue = [...judged];
@@ -318,11 +324,22 @@ Deno.test({
         }
       }
     }));
+    // A refusal that says bwrap itself stops is run too, last (bwrap stops before anything
+    // the line would do after it): it must not run the program.
+    const ranAnyway: string[] = [];
+    for (const argv of stopping) {
+      const [first] = await reported(argv);
+      if (!first.startsWith("it did not run")) {
+        ranAnyway.push(JSON.stringify(argv.filter((w) => w !== SCRIPT)));
+      }
+    }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const refused = [...refusals.values()].reduce((a, b) => a + b, 0);
     console.log(
       `${lines.length} command lines: ${agreements} agreed with bubblewrap, ${refused} refused ` +
-        `("cannot judge"), ${disagreements.length} disagreed, in ${seconds} s`,
+        `("cannot judge"; of them ${stopping.length} that bwrap itself stops, ` +
+        `${stopping.length - ranAnyway.length} confirmed), ${disagreements.length} disagreed, ` +
+        `in ${seconds} s`,
     );
     console.log(
       "refused: " +
@@ -330,6 +347,7 @@ Deno.test({
     );
     if (disagreements.length > 0) console.log(disagreements.join("\n"));
     assert.deepEqual(disagreements.length, 0);
+    assert.deepEqual(ranAnyway, [], "bwrap ran lines said to stop it");
     assert.ok(lines.length >= 500);
     assert.ok(agreements >= 500, `only ${agreements} lines were judged and run`);
   },

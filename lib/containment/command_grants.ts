@@ -442,8 +442,12 @@ function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
   const mount = (option: string, dest: string, shown: Shown) => {
     const onMachine = inside(option, dest);
     if (onMachine !== undefined && !machine.exists(onMachine)) {
+      // bwrap makes the folder to mount on, in the machine's own folder if it may write there.
+      const writable = view.get(covering(view, dest)!)!.what.startsWith("read-write");
       throw new CannotJudgeError(
-        `bwrap ${option} ${dest}: there is nothing at ${onMachine} to mount it on`,
+        writable
+          ? `bwrap ${option} ${dest}: it would make ${onMachine} on the machine itself`
+          : `bwrap ${option} ${dest}: there is nothing at ${onMachine} to mount it on, and bwrap stops there`,
       );
     }
     for (const path of [...view.keys()]) if (within(path, dest)) view.delete(path);
