@@ -466,7 +466,6 @@ function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
       if (option === "--unshare-pid") unshared.add("pid");
       if (option === "--unshare-uts") unshared.add("uts");
       if (option === "--unshare-ipc") unshared.add("ipc");
-      if (option === "--unshare-user") unshared.add("user");
       if (option === "--as-pid-1") needs.push([option, "pid"]);
       if (option === "--die-with-parent") endsWithParent = true;
       if (option === "--clearenv") {
@@ -480,7 +479,8 @@ function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
       take(option, 1);
       needs.push([option, "uts"]);
     } else if (option in BWRAP_MOUNTS_1) {
-      // A new user namespace may mount message queues only of an IPC namespace of its own.
+      // In a user namespace of its own (bwrap run by anyone but root makes one) message
+      // queues may be mounted only of an IPC namespace of its own.
       if (option === "--mqueue") mqueue = true;
       mount(option, absolute(option, take(option, 1)[0]), { what: BWRAP_MOUNTS_1[option] });
     } else if (option === "--dir") {
@@ -552,7 +552,9 @@ function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
   return finish([]);
 
   function finish(command: string[]): [Sandbox, string[]] {
-    if (mqueue && unshared.has("user")) needs.push(["--mqueue", "ipc"]);
+    if (mqueue && !unshared.has("ipc")) {
+      throw new CannotJudgeError("bwrap --mqueue without --unshare-ipc: it depends on who runs it");
+    }
     for (const [option, kind] of needs) {
       if (!unshared.has(kind)) {
         throw new CannotJudgeError(`bwrap ${option}: bwrap refuses it without --unshare-${kind}`);
