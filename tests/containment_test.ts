@@ -7,6 +7,13 @@ import assert from "node:assert/strict";
 import { Client } from "../lib/mcp/client/client.ts";
 import { attemptsOn, observe } from "../lib/containment/attempts.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { CannotJudgeError } from "../lib/containment/command_grants.ts";
+import {
+  EFFECT_COMMAND,
+  EFFECT_EXPECTED,
+  EFFECT_POLICY,
+  effectOf,
+} from "../lib/containment/effect.ts";
 import { Playground } from "../lib/containment/playground.ts";
 import { INTRUDER, intruderPolicy } from "../lib/containment/policy.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
@@ -101,4 +108,70 @@ Deno.test("without bubblewrap installed, the unit says so and how to install it"
   const status = JSON.parse(new TextDecoder().decode(stdout));
   assert.equal(status.available, false);
   assert.match(status.reason, /not installed.*tools\/setup\.sh.*bubblewrap/);
+});
+
+const SANDBOX_OF = (remount: boolean) => {
+  const policy = EFFECT_POLICY;
+  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  for (const [name, value] of Object.entries(policy.runtime.env)) {
+    options.push("--setenv", name, value);
+  }
+  options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
+  for (const path of [...policy.runtime.paths, ...policy.read]) {
+    options.push(remount ? "--bind" : "--ro-bind", path, path);
+  }
+  if (remount) options.push("--remount-ro", "/");
+  const { memoryBytes, cpuSeconds } = policy.limits;
+  return [
+    "bwrap",
+    ...options,
+    "--",
+    "prlimit",
+    `--data=${memoryBytes}`,
+    `--cpu=${cpuSeconds}`,
+    "--",
+    ...EFFECT_COMMAND,
+  ];
+};
+
+Deno.test({
+  name:
+    "a sandbox judged by effect: the lesson's refuses every attempt; one remounted read-only over writable binds lets the data folder be written",
+  ignore: !available,
+  fn: async () => {
+    assert.deepEqual(await effectOf(SANDBOX_OF(false)), EFFECT_EXPECTED);
+    const remounted = await effectOf(SANDBOX_OF(true));
+    assert.match(remounted["write into its own data folder"], /^succeeded: the file now holds/);
+    assert.equal(remounted.word_count, "4");
+  },
+});
+
+Deno.test("where bubblewrap cannot run, the effect is predicted from the grants", async () => {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--quiet",
+      `import { effectOf, EFFECT_COMMAND } from ${
+        JSON.stringify(new URL("../lib/containment/effect.ts", import.meta.url).href)
+      };
+       const argv = JSON.parse(Deno.args[0]);
+       console.log(JSON.stringify([await effectOf(argv[0]), await effectOf(argv[1])]));`,
+      JSON.stringify([SANDBOX_OF(false), SANDBOX_OF(true)]),
+    ],
+    env: { PATH: "/nonexistent", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  const [honest, remounted] = JSON.parse(new TextDecoder().decode(stdout));
+  assert.deepEqual(honest, EFFECT_EXPECTED);
+  assert.equal(remounted["write into its own data folder"], "succeeded: so its grants say");
+});
+
+Deno.test("a sandbox that gives its program a variable of its own, or another program, is not run", async () => {
+  const sandbox = SANDBOX_OF(false);
+  const cleared = sandbox.indexOf("--clearenv") + 1;
+  const preload = sandbox.toSpliced(cleared, 0, "--setenv", "LD_PRELOAD", "/tmp/evil.so");
+  await assert.rejects(effectOf(preload), CannotJudgeError, "LD_PRELOAD=/tmp/evil.so");
+  await assert.rejects(effectOf([...sandbox, "--mode", "normal"]), CannotJudgeError);
 });

@@ -581,3 +581,76 @@ Deno.test("busy classmates cost an honest learner nothing: budgets are CPU time"
   );
   assert.ok(full(honest), `${honest.score}/${honest.max_score}; ${lost.join("; ")}`);
 });
+
+/** Chapter 15's module, with `bwrapCommand` (and `limitCommand`) as `change` makes them. */
+function chapter15(bwrapBody: string, program = "bwrap", prlimit = "prlimit"): string {
+  return `
+export function limitCommand(limits, command) {
+  return [${
+    JSON.stringify(prlimit)
+  }, "--data=" + limits.memoryBytes, "--cpu=" + limits.cpuSeconds, "--", ...command];
+}
+export function denoFlags() { return []; }
+export function bwrapCommand(policy, command) {
+  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  if (policy.net.length > 0) options.push("--share-net");
+  for (const [name, value] of Object.entries({ ...policy.runtime.env, ...policy.env })) {
+    options.push("--setenv", name, value);
+  }
+  options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
+  ${bwrapBody}
+  return [${JSON.stringify(program)}, ...options, "--", ...limitCommand(policy.limits, command)];
+}
+`;
+}
+
+const HONEST_BINDS = `
+  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
+  for (const path of policy.write) options.push("--bind", path, path);`;
+
+/** The marks of `fn` in `results`: what it scored, of how many. */
+function marks(results: Results, fn: string): string {
+  const tests = results.tests.filter((t) => t.name.startsWith(fn));
+  return `${tests.reduce((sum, t) => sum + t.score, 0)}/${tests.length}`;
+}
+
+Deno.test("Chapter 15: binding everything writable and then remounting / read-only is judged as bubblewrap runs it", async () => {
+  // bwrap's --remount-ro is not recursive: the binds below / stay writable, and the real run
+  // writes the data folder. Judged as recursive, this scored 9/9.
+  const remounted = `
+  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--bind", path, path);
+  options.push("--remount-ro", "/");
+  for (const path of policy.write) options.push("--bind", path, path);`;
+  const folder = await tree({
+    "remount/ch15.ts": chapter15(remounted),
+    "honest/ch15.ts": chapter15(HONEST_BINDS),
+  });
+  const { list } = await grade(`${folder}/remount`, `${folder}/honest`);
+  assert.equal(marks(list[0], "bwrapCommand"), "0/10");
+  assert.equal(marks(list[1], "bwrapCommand"), "10/10");
+  const outputs = list[0].tests.filter((t) => t.name.startsWith("bwrapCommand")).map((t) =>
+    t.output
+  );
+  assert.match(outputs.join("\n"), /read-write/);
+  // Where bubblewrap runs, the run itself: the intruder wrote into the folder it may only read.
+  assert.match(outputs.join("\n"), /write into its own data folder.*succeeded/);
+});
+
+Deno.test("Chapter 15: a program of the learner's own named bwrap or prlimit grants nothing", async () => {
+  const folder = await tree({
+    "fake-bwrap/ch15.ts": chapter15(HONEST_BINDS, "./bwrap"),
+    "fake-path/ch15.ts": chapter15(HONEST_BINDS, "/tmp/x/bwrap", "/tmp/x/prlimit"),
+    "real-path/ch15.ts": chapter15(HONEST_BINDS, "/usr/bin/bwrap", "/usr/bin/prlimit"),
+  });
+  const { list } = await grade(
+    `${folder}/fake-bwrap`,
+    `${folder}/fake-path`,
+    `${folder}/real-path`,
+  );
+  assert.equal(marks(list[0], "bwrapCommand"), "0/10");
+  assert.equal(marks(list[1], "bwrapCommand"), "0/10");
+  assert.equal(marks(list[1], "limitCommand"), "0/5");
+  assert.match(JSON.stringify(list[0].tests.map((t) => t.output)), /cannot judge \.\/bwrap/);
+  assert.equal(marks(list[2], "bwrapCommand"), "10/10");
+  assert.equal(marks(list[2], "limitCommand"), "5/5");
+});

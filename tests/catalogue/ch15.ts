@@ -51,6 +51,7 @@ const LIMIT_WRONG = {
     .replace("--cpu=", "--cpu=:"),
   "the two limits swapped": LIMIT.replace("${limits.memoryBytes}", "${limits.cpuSeconds}")
     .replace("`--cpu=${limits.cpuSeconds}`", "`--cpu=${limits.memoryBytes}`"),
+  "a prlimit of its own, from the working folder": LIMIT.replace('["prlimit"', '["./prlimit"'),
   "ulimit in a shell instead of prlimit": `
 export function limitCommand(limits, command) {
   return ["/bin/sh", "-c", "ulimit -d " + (limits.memoryBytes >> 10) + " -t " + limits.cpuSeconds + ' && exec "$@"', "sh", ...command];
@@ -271,6 +272,27 @@ const BWRAP_WRONG = {
     '"--ro-bind", "/proc", "/proc", "--dev-bind", "/dev", "/dev"',
   ),
   "no limits": BWRAP.replace("...limitCommand(policy.limits, command)", "...command"),
+  "everything bound writable, then / remounted read-only (--remount-ro is not recursive)": BWRAP
+    .replace(
+      'options.push("--ro-bind", path, path);',
+      'options.push("--bind", path, path);\n  options.push("--remount-ro", "/");',
+    ),
+  "/ remounted read-only first: bwrap cannot make the mount points": BWRAP.replace(
+    'options.push("--tmpfs", "/tmp",',
+    'options.push("--remount-ro", "/", "--tmpfs", "/tmp",',
+  ),
+  "each bind remounted read-only, the writable folder too": BWRAP.replace(
+    'for (const path of policy.write) options.push("--bind", path, path);',
+    'for (const path of policy.write) options.push("--bind", path, path, "--remount-ro", path);',
+  ),
+  "a bwrap of its own, from the working folder": BWRAP.replace(
+    'return ["bwrap"',
+    'return ["./bwrap"',
+  ),
+  "prlimit by a path that is not the machine's": BWRAP.replace(
+    '["prlimit", `--data',
+    '["/opt/tools/prlimit", `--data',
+  ),
   "the network shared always": BWRAP.replace(
     "if (policy.net.length > 0) options.push",
     "options.push",

@@ -106,7 +106,7 @@ export async function runSandbox(
       )
     );
     if (cases.length === 0) continue;
-    const shared = await runPhase(scratch, cases, options, false);
+    const shared = await observed(cases, await runPhase(scratch, cases, options, false));
     const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
     // What a time limit decided is run again alone: a case that ran out of time (and the
     // cases of its function after it), and a case that failed while a step was still waiting.
@@ -115,7 +115,9 @@ export async function runSandbox(
       return reply.deferred === true ||
         (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
     });
-    const alone = again.length > 0 ? await runPhase(scratch, again, options, true) : new Map();
+    const alone = again.length > 0
+      ? await observed(again, await runPhase(scratch, again, options, true))
+      : new Map();
     for (const c of cases) {
       const reply = alone.get(keyOf(c));
       results.set(keyOf(c), reply === undefined ? judgedHere.get(keyOf(c))! : judged(c, reply));
@@ -331,6 +333,27 @@ function items(scratch: Scratch, cases: readonly PhaseCase[]): RunnerItem[] {
   return found;
 }
 
+/**
+ * `replies` with what each returned value of a case the grader observes
+ * (`observe`) was seen to do, or the problem that stopped the observing.
+ */
+async function observed(
+  cases: readonly PhaseCase[],
+  replies: Map<string, Reply>,
+): Promise<Map<string, Reply>> {
+  for (const c of cases) {
+    const reply = replies.get(keyOf(c));
+    if (c.testCase.observe === undefined || reply === undefined || !("returned" in reply)) continue;
+    try {
+      replies.set(keyOf(c), { ...reply, returned: await c.testCase.observe(reply.returned) });
+    } catch (error) {
+      const { name, message } = error as Error;
+      replies.set(keyOf(c), { problem: `${name}: ${message}`, reached: reply.reached });
+    }
+  }
+  return replies;
+}
+
 /** A reply, judged against its case, where no learner code runs. */
 function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
   const result = (status: CaseResult["status"], observed: string): CaseResult => ({
@@ -345,12 +368,13 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
   if ("problem" in reply) return result("FAIL", String(reply.problem));
   const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
   const graded = judge(testCase, outcome, {
-    normalize: fn.normalize,
+    normalize: testCase.observe === undefined ? fn.normalize : undefined,
     changedInput: !isDeepStrictEqual(reply.after, testCase.args),
     printed: typeof reply.printed === "string" ? reply.printed : undefined,
   });
-  // A driver's observation is a whole record: say only where it differs.
-  const shown = fn.driver !== undefined && graded.status === "FAIL" && "returned" in outcome
+  // A driver's (or the grader's) observation is a whole record: say only where it differs.
+  const whole = fn.driver !== undefined || testCase.observe !== undefined;
+  const shown = whole && graded.status === "FAIL" && "returned" in outcome
     ? jsonDifferences(testCase.expected, graded.observed).join("; ")
     : showValue(graded.observed);
   return result(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);

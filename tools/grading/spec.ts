@@ -11,9 +11,19 @@ import type { GradeCase } from "../../lib/grading/grading.ts";
 import type { LibraryCopy } from "./library_copies.ts";
 
 /** One case as the grader runs it: visible, or hidden from learners. */
-export interface GradedCase extends GradeCase {
+export interface GradedCase extends ObservedCase {
   /** Hidden cases are never shown to learners: their report says only passed or failed. */
   hidden: boolean;
+}
+
+/** A case whose returned value the grader may observe at work. */
+export interface ObservedCase extends GradeCase {
+  /**
+   * What the returned value does, observed by the grader where no learner
+   * code runs (Chapter 15 runs the command line it returns), judged against
+   * `expected` in place of the function's `normalize`. @default {undefined}
+   */
+  observe?: (returned: unknown) => Promise<unknown>;
 }
 
 /** A function the learner writes. */
@@ -31,8 +41,8 @@ export interface GradedFunction {
   normalize?: (value: unknown) => unknown;
   /** Whether it must print nothing on stdout (a stdio server's dispatcher); printing fails a case. */
   quiet?: boolean;
-  /** The visible cases, as the notebook shows them. */
-  cases: readonly GradeCase[];
+  /** The visible cases, as the notebook shows them (and those the grader observes at work). */
+  cases: readonly ObservedCase[];
   /**
    * The library's own functions that do this one's work: a learner's code
    * that reaches one of them (a re-export, a wrapper, a call) scores 0 for

@@ -128,7 +128,8 @@ async function stryker(
     Deno.execPath(),
     "run",
     "--no-prompt",
-    "--no-config",
+    // The project's imports: Chapter 15's cases run the intruder, whose client needs npm packages.
+    `--config=${CONFIG}`,
     // The grader's sandbox watches its memory in /proc, which Deno opens only with --allow-all.
     "--allow-all",
     JUDGE_PATH,

@@ -1,8 +1,23 @@
-// Chapter 15: limitCommand, denoFlags and bwrapCommand, read as the grants they give.
+// Chapter 15: limitCommand, denoFlags and bwrapCommand, read as the grants they give;
+// bwrapCommand's sandbox also run, where bubblewrap runs, with the intruder in it.
 
 import { CASES, commandGrants, denoGrants } from "../../../cases/ch15.ts";
 import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
-import type { UnitSpec } from "../spec.ts";
+import {
+  EFFECT_COMMAND,
+  EFFECT_EXPECTED,
+  EFFECT_POLICY,
+  effectOf,
+} from "../../../lib/containment/effect.ts";
+import type { ObservedCase, UnitSpec } from "../spec.ts";
+
+/** The learner's sandbox at work: the intruder's attempts, each decided by its witness. */
+const BY_EFFECT: ObservedCase = {
+  label: "the intruder's policy, run: each attempt refused, as its witness saw",
+  args: [EFFECT_POLICY, EFFECT_COMMAND],
+  expected: EFFECT_EXPECTED,
+  observe: effectOf,
+};
 
 /** Chapter 15's graded functions. */
 export const CH15: UnitSpec = {
@@ -20,7 +35,7 @@ export const CH15: UnitSpec = {
       name: "bwrapCommand",
       cell: "bwrap-command",
       normalize: commandGrants,
-      cases: CASES.bwrapCommand,
+      cases: [...CASES.bwrapCommand, BY_EFFECT],
     },
   ],
   // The submission keeps each function's grade rows under `grades`.
