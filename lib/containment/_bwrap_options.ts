@@ -1,0 +1,298 @@
+/**
+ * bubblewrap's options, read as bwrap mounts them: in order, a later mount
+ * hiding what the earlier ones put below it, `--remount-ro` changing only the
+ * mount at its path.
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+import { CannotJudgeError } from "./_cannot_judge.ts";
+import { hostPath, type Machine } from "./_machine.ts";
+import { covering, machinePath, readOnly, type Shown, within } from "./_sandbox_view.ts";
+import type { SandboxGrants } from "./command_grants.ts";
+
+const BWRAP_SWITCHES = new Set([
+  "--unshare-all",
+  "--unshare-user",
+  "--unshare-user-try",
+  "--unshare-ipc",
+  "--unshare-pid",
+  "--unshare-net",
+  "--unshare-uts",
+  "--unshare-cgroup",
+  "--unshare-cgroup-try",
+  "--share-net",
+  "--die-with-parent",
+  "--new-session",
+  "--as-pid-1",
+  "--clearenv",
+]);
+/** Options with one argument that change nothing judged here. */
+const BWRAP_IGNORED_1 = new Set(["--size"]);
+/** Options that change who the program is, or the machine's own files: not judged here. */
+const BWRAP_REFUSED = new Set([
+  "--uid",
+  "--gid",
+  "--perms",
+  "--chmod",
+  "--disable-userns",
+  "--assert-userns-disabled",
+]);
+const BWRAP_MOUNTS_1: Record<string, string> = {
+  "--tmpfs": "private, empty",
+  "--proc": "the sandbox's own processes",
+  "--dev": "a few devices of its own",
+  "--mqueue": "message queues of its own",
+};
+const BWRAP_BINDS: Record<string, string> = {
+  "--ro-bind": "read-only",
+  "--ro-bind-try": "read-only",
+  "--bind": "read-write",
+  "--bind-try": "read-write",
+  "--dev-bind": "read-write, devices too",
+  "--dev-bind-try": "read-write, devices too",
+};
+/** Options that read a file descriptor: what they do is not on the command line. */
+const BWRAP_FROM_FD = new Set([
+  "--args",
+  "--file",
+  "--bind-data",
+  "--ro-bind-data",
+  "--seccomp",
+  "--add-seccomp-fd",
+  "--info-fd",
+  "--json-status-fd",
+  "--sync-fd",
+  "--block-fd",
+  "--userns-block-fd",
+  "--userns",
+  "--userns2",
+  "--pidns",
+]);
+/** What the sandbox's own root (a tmpfs) shows once it is remounted read-only. */
+const ROOT_READ_ONLY = "the sandbox's own root, read-only";
+
+/** A sandbox read so far: what it grants, and what it shows at each mount, to find programs in it. */
+export interface Sandbox {
+  grants: SandboxGrants;
+  view: ReadonlyMap<string, Shown>;
+  /** The directories its `PATH` names, for a program named without its folder. */
+  path: string[];
+}
+
+/**
+ * Read bubblewrap's options as it mounts them on `machine`; return what
+ * they give, and the command after them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * import { EVERY_PATH_EXISTS } from "./_machine.ts";
+ *
+ * const [sandbox, command] = readBwrap(["--ro-bind", "/usr", "/usr", "true"], EVERY_PATH_EXISTS);
+ * assert.deepEqual(sandbox.grants.paths, ["/usr read-only"]);
+ * assert.deepEqual(command, ["true"]);
+ * ```
+ */
+export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
+  const view = new Map<string, Shown>();
+  const env = { cleared: false, set: new Map<string, string>(), unset: new Set<string>() };
+  const capabilities = new Set<string>();
+  const unshared = new Set<string>();
+  const needs: [string, string][] = [];
+  let rootReadOnly = false;
+  let endsWithParent = false;
+  let chdir = "/";
+  let mqueue = false;
+  let i = 0;
+  const take = (option: string, count: number) => {
+    const values = args.slice(i + 1, i + 1 + count);
+    if (values.length < count) {
+      throw new CannotJudgeError(`bwrap ${option}: it needs ${count} argument(s)`);
+    }
+    i += count;
+    return values;
+  };
+  /** Whether the sandbox's own folders (not the machine's) have `dest` already. */
+  const made = (dest: string) => [...view.keys()].some((path) => within(path, dest));
+  /**
+   * Where `dest` is on the machine, when a bind shows it; throws where
+   * bubblewrap could not make `dest`: through a link, in a read-only folder
+   * of the sandbox's own, or in a file system that holds no folders.
+   */
+  const inside = (option: string, dest: string) => {
+    const cover = covering(view, dest);
+    const shown = cover === undefined ? undefined : view.get(cover)!;
+    if (shown?.target !== undefined) {
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: it is reached through the link ${cover}`,
+      );
+    }
+    if (shown?.source !== undefined) return machinePath(view, dest);
+    const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
+    const noFolders = shown !== undefined && /processes|message queues/.test(shown.what);
+    if ((readOnly || (noFolders && dest !== cover)) && !made(dest)) {
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: bwrap cannot make it in ${cover ?? "the sandbox's root"}`,
+      );
+    }
+    return undefined;
+  };
+  const mount = (option: string, dest: string, shown: Shown) => {
+    const onMachine = inside(option, dest);
+    if (onMachine !== undefined && !machine.exists(onMachine)) {
+      // bwrap makes the folder to mount on, in the machine's own folder if it may write there.
+      const writable = view.get(covering(view, dest)!)!.what.startsWith("read-write");
+      throw new CannotJudgeError(
+        writable
+          ? `bwrap ${option} ${dest}: it would make ${onMachine} on the machine itself`
+          : `bwrap ${option} ${dest}: there is nothing at ${onMachine} to mount it on, and bwrap stops there`,
+      );
+    }
+    for (const path of [...view.keys()]) if (within(path, dest)) view.delete(path);
+    view.set(dest, shown);
+  };
+  for (; i < args.length; i++) {
+    const option = args[i];
+    if (option === "--") return finish(args.slice(i + 1));
+    if (!option.startsWith("--")) return finish(args.slice(i));
+    if (BWRAP_SWITCHES.has(option)) {
+      if (option === "--unshare-all") {
+        for (const kind of ["net", "pid", "uts", "ipc"]) unshared.add(kind);
+      }
+      if (option === "--unshare-net") unshared.add("net");
+      if (option === "--share-net") unshared.delete("net");
+      if (option === "--unshare-pid") unshared.add("pid");
+      if (option === "--unshare-uts") unshared.add("uts");
+      if (option === "--unshare-ipc") unshared.add("ipc");
+      if (option === "--as-pid-1") needs.push([option, "pid"]);
+      if (option === "--die-with-parent") endsWithParent = true;
+      if (option === "--clearenv") {
+        Object.assign(env, { cleared: true, set: new Map(), unset: new Set() });
+      }
+    } else if (BWRAP_IGNORED_1.has(option)) {
+      take(option, 1);
+    } else if (option === "--chdir") {
+      chdir = absolute(option, take(option, 1)[0]);
+    } else if (option === "--hostname") {
+      take(option, 1);
+      needs.push([option, "uts"]);
+    } else if (option in BWRAP_MOUNTS_1) {
+      // In a user namespace of its own (bwrap run by anyone but root makes one) message
+      // queues may be mounted only of an IPC namespace of its own.
+      if (option === "--mqueue") mqueue = true;
+      mount(option, absolute(option, take(option, 1)[0]), { what: BWRAP_MOUNTS_1[option] });
+    } else if (option === "--dir") {
+      const dest = absolute(option, take(option, 1)[0]);
+      const onMachine = inside(option, dest);
+      if (onMachine !== undefined && !machine.exists(onMachine)) {
+        throw new CannotJudgeError(
+          `bwrap --dir ${dest}: it would make ${onMachine} on the machine itself`,
+        );
+      }
+      if (onMachine === undefined && !made(dest)) view.set(dest, { what: "an empty folder" });
+    } else if (option in BWRAP_BINDS) {
+      const [source, dest] = take(option, 2).map((path) => absolute(option, path));
+      if (!machine.exists(source)) {
+        if (option.endsWith("-try")) continue;
+        throw new CannotJudgeError(
+          `bwrap ${option} ${source}: it is not on this machine, and bwrap stops there`,
+        );
+      }
+      const what = BWRAP_BINDS[option] + (source === dest ? "" : ` from ${source}`);
+      mount(option, dest, { what, source });
+    } else if (option === "--symlink") {
+      const [target, path] = take(option, 2);
+      const dest = absolute(option, path);
+      if (made(dest)) {
+        throw new CannotJudgeError(
+          `bwrap --symlink ${target} ${dest}: the sandbox has ${dest} already`,
+        );
+      }
+      if (inside(option, dest) !== undefined) {
+        throw new CannotJudgeError(
+          `bwrap --symlink ${target} ${dest}: it would make a link on the machine itself`,
+        );
+      }
+      mount(option, dest, { what: `a link to ${target}`, target });
+    } else if (option === "--remount-ro") {
+      const dest = absolute(option, take(option, 1)[0]);
+      const shown = view.get(dest);
+      if (shown !== undefined && shown.target === undefined && shown.what !== "an empty folder") {
+        view.set(dest, { ...shown, what: readOnly(shown.what) });
+      } else if (dest === "/" && shown === undefined) rootReadOnly = true;
+      else {
+        throw new CannotJudgeError(
+          `bwrap --remount-ro ${dest}: it is not a mount of the sandbox, and bwrap stops there`,
+        );
+      }
+    } else if (option === "--setenv") {
+      const [name, value] = take(option, 2);
+      env.set.set(name, value);
+      env.unset.delete(name);
+    } else if (option === "--unsetenv") {
+      const [name] = take(option, 1);
+      env.set.delete(name);
+      if (!env.cleared) env.unset.add(name);
+    } else if (option === "--cap-add" || option === "--cap-drop") {
+      const [cap] = take(option, 1);
+      if (option === "--cap-add") capabilities.add(cap.toUpperCase());
+      else capabilities.delete(cap.toUpperCase());
+    } else if (BWRAP_FROM_FD.has(option)) {
+      throw new CannotJudgeError(
+        `bwrap ${option}: it reads a file descriptor, not the command line`,
+      );
+    } else if (BWRAP_REFUSED.has(option)) {
+      throw new CannotJudgeError(`bwrap ${option}: it changes who runs, or the machine's files`);
+    } else {
+      throw new CannotJudgeError(`bwrap ${option}: not an option this knows`);
+    }
+  }
+  return finish([]);
+
+  function finish(command: string[]): [Sandbox, string[]] {
+    if (mqueue && !unshared.has("ipc")) {
+      throw new CannotJudgeError("bwrap --mqueue without --unshare-ipc: it depends on who runs it");
+    }
+    for (const [option, kind] of needs) {
+      if (!unshared.has(kind)) {
+        throw new CannotJudgeError(`bwrap ${option}: bwrap refuses it without --unshare-${kind}`);
+      }
+    }
+    const there = covering(view, chdir) === undefined
+      ? chdir === "/" || made(chdir)
+      : machine.exists(machinePath(view, chdir) ?? "/") &&
+        (machinePath(view, chdir) !== undefined || made(chdir));
+    if (!there) {
+      throw new CannotJudgeError(`bwrap --chdir ${chdir}: the sandbox has no such folder`);
+    }
+    const paths = [...view].map(([path, shown]) => `${path} ${shown.what}`);
+    if (rootReadOnly && !view.has("/")) paths.push(`/ ${ROOT_READ_ONLY}`);
+    const grants: SandboxGrants = {
+      paths: paths.sort(),
+      network: unshared.has("net") ? "none" : "shared",
+      processes: unshared.has("pid") ? "own" : "shared",
+      endsWithParent,
+      environment: [
+        env.cleared ? "cleared" : "inherited",
+        ...[...env.set].map(([name, value]) => `${name}=${value}`).sort(),
+        ...[...env.unset].map((name) => `without ${name}`).sort(),
+      ],
+      capabilities: [...capabilities].sort(),
+    };
+    const variable = env.set.get("PATH") ?? (env.cleared ? undefined : hostPath().join(":"));
+    const path = (variable ?? "/bin:/usr/bin").split(":").filter((dir) => dir.startsWith("/"));
+    return [{ grants, view, path }, command];
+  }
+}
+
+/** `path` normalized; throws unless it is absolute. */
+function absolute(option: string, path: string): string {
+  if (!path.startsWith("/")) {
+    throw new CannotJudgeError(`bwrap ${option} ${JSON.stringify(path)}: not an absolute path`);
+  }
+  const normal = posix.normalize(path);
+  return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
+}

@@ -1,0 +1,100 @@
+/**
+ * What a bubblewrap sandbox shows at each of its paths, and which path of the
+ * machine a path inside it is: the view `command_grants.ts` builds as it
+ * reads the mounts.
+ *
+ * @module
+ */
+
+import { posix } from "node:path";
+
+/** What a sandbox shows at one path: a folder of the machine's, or something of its own. */
+export interface Shown {
+  what: string;
+  /** The machine's path it shows, for a bind. */
+  source?: string;
+  /** Where a symbolic link leads. */
+  target?: string;
+}
+
+/**
+ * The machine's path that `path` inside a sandbox showing `view` is, if it is one of the machine's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const view = new Map([["/srv", { what: "read-only from /data", source: "/data" }]]);
+ * assert.equal(machinePath(view, "/srv/a.txt"), "/data/a.txt");
+ * assert.equal(machinePath(view, "/etc"), undefined);
+ * ```
+ */
+export function machinePath(
+  view: ReadonlyMap<string, Shown>,
+  path: string,
+  depth = 0,
+): string | undefined {
+  const cover = covering(view, path);
+  if (cover === undefined || depth > 8) return undefined;
+  const shown = view.get(cover)!;
+  const rest = path === cover ? "" : path.slice(cover === "/" ? 1 : cover.length + 1);
+  if (shown.source !== undefined) return posix.join(shown.source, rest);
+  if (shown.target !== undefined) {
+    const target = posix.resolve(posix.dirname(cover), shown.target, rest);
+    return machinePath(view, target, depth + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The deepest path of `view` that is `path` or holds it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const view = new Map([["/", 1], ["/srv", 2]]);
+ * assert.equal(covering(view, "/srv/a"), "/srv");
+ * assert.equal(covering(new Map([["/srv", 2]]), "/etc"), undefined);
+ * ```
+ */
+export function covering(view: ReadonlyMap<string, unknown>, path: string): string | undefined {
+  let best: string | undefined;
+  for (const dest of view.keys()) {
+    if (within(path, dest) && (best === undefined || dest.length > best.length)) best = dest;
+  }
+  return best;
+}
+
+/**
+ * What a mount shows, once remounted read-only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(readOnly("read-write from /data"), "read-only from /data");
+ * assert.equal(readOnly("private, empty"), "private, empty, read-only");
+ * ```
+ */
+export function readOnly(what: string): string {
+  if (what.startsWith("read-write")) {
+    return what.replace(/^read-write(, devices too)?/, "read-only");
+  }
+  return what.startsWith("read-only") || what.endsWith(", read-only") ? what : `${what}, read-only`;
+}
+
+/**
+ * Whether `path` is `folder` or inside it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(within("/srv/a", "/srv"));
+ * assert.ok(!within("/srvx", "/srv"));
+ * ```
+ */
+export function within(path: string, folder: string): boolean {
+  return folder === "/" || path === folder || path.startsWith(`${folder}/`);
+}
