@@ -208,3 +208,20 @@ Deno.test("deno task autograder refuses a package without a unit, or with points
     assert.match(new TextDecoder().decode(stderr), message);
   }
 });
+
+Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden cases included", async () => {
+  const nb = JSON.parse(await read("solutions/ch14-b.ipynb"));
+  const sealed = await read("lib/mcp/shared/framing.sealed.js");
+  nb.cells.find((cell: { id: string }) => cell.id === "split-frames").source = sealed
+    .split("\n").slice(1).join("\n").replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/export\{[^}]*\};?/g, "");
+  const { results } = await unitB.submit({ "ch14-b.ipynb": JSON.stringify(nb) });
+  const splitFrames = results.tests.filter((test) => test.name.startsWith("splitFrames: "));
+  assert.ok(splitFrames.some((test) => /hidden case/.test(test.name)));
+  for (const test of splitFrames) {
+    assert.equal(test.score, 0, test.name);
+    assert.match(test.output, /copy of the library's own splitFrames, sealed/);
+  }
+  const transfer = results.tests.filter((test) => test.name.startsWith("transferProblems: "));
+  assert.ok(transfer.length > 0 && transfer.every((test) => test.score > 0));
+});

@@ -654,3 +654,74 @@ Deno.test("Chapter 15: a program of the learner's own named bwrap or prlimit gra
   assert.equal(marks(list[2], "bwrapCommand"), "10/10");
   assert.equal(marks(list[2], "limitCommand"), "5/5");
 });
+
+// No graded answer within a learner's reach (issue 20): the release ships the
+// library's own copies of graded functions sealed, and neither pasting a copy
+// (readable or sealed, in any formatting) nor importing a seal earns a mark.
+
+/** The library's seal of `file`, as a learner would paste it into a cell: its imports and exports taken out. */
+async function pastedSeal(file: string): Promise<string> {
+  const sealed = await Deno.readTextFile(`${root}${file}`);
+  return sealed.split("\n").slice(1).join("\n").replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/export\{[^}]*\};?/g, "");
+}
+
+Deno.test("pasting the release's sealed answerFor into Unit A earns nothing for it, saying why", async () => {
+  const folder = await tree({
+    "mallory/ch14-a.ipynb": await notebookWith("ch14-a.ipynb", {
+      "answer-for": await pastedSeal("lib/mcp/client/answer.sealed.js"),
+    }),
+  });
+  const [results] = (await grade(folder)).list;
+  const answerFor = results.tests.filter((t) => t.name.startsWith("answerFor: "));
+  assert.ok(answerFor.length > 0);
+  for (const t of answerFor) {
+    assert.equal(t.score, 0, t.name);
+    assert.match(t.output, /copy of the library's own answerFor, sealed/);
+  }
+  assert.ok(results.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
+});
+
+Deno.test("pasting the library's readable answerFor, reformatted and renamed, earns nothing for it", async () => {
+  const text = await Deno.readTextFile(`${root}lib/mcp/client/answer.ts`);
+  const pasted = text.slice(text.indexOf("export function answerFor"))
+    .replaceAll("requestId", "id").replace(/\s+/g, " ").replaceAll('"', "'");
+  const folder = await tree({
+    "mallory/ch14-a.ipynb": await notebookWith("ch14-a.ipynb", { "answer-for": pasted }),
+  });
+  const [results] = (await grade(folder)).list;
+  const answerFor = results.tests.filter((t) => t.name.startsWith("answerFor: "));
+  assert.ok(answerFor.length > 0 && answerFor.every((t) => t.score === 0));
+  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
+  assert.match(line.output, /answerFor is a copy of the library's own answerFor, readable/);
+});
+
+Deno.test("importing a seal reaches the library's copy: it earns nothing, saying why", async () => {
+  const folder = await tree({
+    "a/ch14-a.ts": `
+export { answerFor } from "../lib/mcp/client/answer.sealed.js";
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}`,
+    "l/lab-01.ts": `
+import { handleLine } from "../lib/mcp/server/dispatch.sealed.js";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+export function negotiateVersion(requested) { return requested === "2024-11-05" ? requested : "2025-06-18"; }
+export function handleMessage(line) {
+  return handleLine(line, { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS });
+}`,
+  });
+  const [a, l] = (await grade(folder)).list;
+  for (
+    const [results, fn, copy] of [[a, "answerFor", "answerFor"], [
+      l,
+      "handleMessage",
+      "handleLine",
+    ]] as const
+  ) {
+    const marks = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+    assert.ok(marks.length > 0 && marks.every((t) => t.score === 0), fn);
+    assert.ok(marks.every((t) => t.output.includes(`reaches the library's own ${copy}`)), fn);
+  }
+  assert.ok(a.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
+});

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
+import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -46,8 +47,22 @@ function holding(all: Map<string, string>, needle: string): string[] {
     .map(([name]) => name);
 }
 
+/**
+ * `all` with each seal's text replaced by the module it seals: a seal holds
+ * what its module holds, obfuscated, and its own text is letters at random,
+ * where a short label (`id 0`) turns up by chance.
+ */
+async function unsealed(all: Map<string, string>): Promise<Map<string, string>> {
+  const found = new Map(all);
+  for (const name of all.keys()) {
+    if (!name.endsWith(".sealed.js")) continue;
+    found.set(name, await Deno.readTextFile(`${root}${name.replace(/\.sealed\.js$/, ".ts")}`));
+  }
+  return found;
+}
+
 Deno.test("the release holds no worked edition, no hidden case and no test", async () => {
-  const all = await files();
+  const all = await unsealed(await files());
   const names = [...all.keys()];
   for (const folder of ["solutions/", "holdouts/", "tests/", "bench/"]) {
     assert.ok(!names.some((name) => name.startsWith(folder)), `${folder} is in the release`);
@@ -92,22 +107,68 @@ async function solutionBlocks(): Promise<{ where: string; text: string }[]> {
   return blocks;
 }
 
-/**
- * Library modules the client itself runs on, which the design ships to
- * learners (DESIGN.md's library contract), and which are one line a unit's
- * text states in words: the allowlist is `Object.hasOwn(catalog, name) &&
- * allowed.has(name)` however it is written.
- */
-const LIBRARY_CONTRACT = new Set(["lib/mcp/client/allowlist.ts"]);
-
-Deno.test("no worked solution's text is in the release, but for the library's own allowlist", async () => {
+Deno.test("no worked solution's text is in the release, the allowlist's one line included", async () => {
   const all = await files();
   const blocks = await solutionBlocks();
   assert.ok(blocks.length >= 6);
   for (const { where, text } of blocks) {
-    const found = holding(all, text).filter((name) => !LIBRARY_CONTRACT.has(name));
+    const found = holding(all, text);
     assert.deepEqual(found, [], `${where}'s solution is in ${found.join(", ")}`);
   }
+});
+
+/**
+ * Each graded function's body, as the worked edition writes it (its cell and
+ * the cells of its later steps) and as the library's own copy of it does.
+ */
+async function gradedBodies(): Promise<{ where: string; body: string | undefined }[]> {
+  const bodies = [];
+  for (const spec of UNITS.values()) {
+    const worked = parseNotebook(
+      await Deno.readTextFile(`${root}solutions/${spec.unit}.ipynb`),
+      spec.unit,
+    );
+    for (const fn of spec.functions) {
+      const cells = [fn.cell, ...fn.parts ?? []];
+      const source = worked.cells.filter((cell) => cells.includes(cell.id)).map(sourceOf)
+        .join("\n");
+      bodies.push({ where: `${spec.unit} ${fn.name} (worked)`, body: bodyForm(source, fn.name) });
+      for (const { file, name } of fn.library ?? []) {
+        bodies.push({
+          where: `${spec.unit} ${fn.name} (${file}'s ${name})`,
+          body: bodyForm(await Deno.readTextFile(`${root}${file}`), name),
+        });
+      }
+    }
+  }
+  return bodies;
+}
+
+/** The code of a release file: a module's text, or a notebook's code cells. */
+function codeOf(name: string, text: string): string | undefined {
+  if (/\.(ts|mts|js|mjs)$/.test(name)) return text;
+  if (name.endsWith(".ipynb")) {
+    return parseNotebook(text, name).cells.filter((cell) => cell.cell_type === "code")
+      .map(sourceOf).join("\n");
+  }
+  return undefined;
+}
+
+Deno.test("no graded function's body, in any formatting, is in the release", async () => {
+  const forms = new Map<string, string[]>();
+  for (const [name, text] of await files()) {
+    const code = codeOf(name, text);
+    if (code === undefined) continue;
+    for (const form of blockForms(code)) forms.set(form, [...forms.get(form) ?? [], name]);
+  }
+  const found = [];
+  for (const { where, body } of await gradedBodies()) {
+    assert.ok(body !== undefined, `${where}: no body found to look for`);
+    // A body shorter than this is the rule stated in words (the allowlist's one line).
+    if (body.split(" ").length < MIN_TOKENS) continue;
+    if (forms.has(body)) found.push(`${where} is in ${forms.get(body)!.join(", ")}`);
+  }
+  assert.deepEqual(found, []);
 });
 
 Deno.test("the release's student editions run clean under the kernel", async () => {
@@ -120,8 +181,11 @@ Deno.test("the release's student editions run clean under the kernel", async () 
   }
 });
 
-/** The release's self-check on its student edition of `unit` with the worked graded cells put back. */
-async function selfCheck(unit: string) {
+/**
+ * The release's self-check on its student edition of `unit` with the worked
+ * graded cells put back, but for those `cells` gives (by id).
+ */
+async function selfCheck(unit: string, cells: Record<string, string> = {}) {
   const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/${unit}.ipynb`), "worked");
   const notebook = parseNotebook(
     await Deno.readTextFile(`${release}/notebooks/${unit}.ipynb`),
@@ -129,7 +193,10 @@ async function selfCheck(unit: string) {
   );
   const graded = new Set(UNITS.get(unit)!.functions.map((fn) => fn.cell));
   for (const cell of notebook.cells) {
-    if (graded.has(cell.id)) cell.source = worked.cells.find((c) => c.id === cell.id)!.source;
+    if (Object.hasOwn(cells, cell.id)) cell.source = cells[cell.id];
+    else if (graded.has(cell.id)) {
+      cell.source = worked.cells.find((c) => c.id === cell.id)!.source;
+    }
   }
   const completed = `${scratch}/${unit}.ipynb`;
   await Deno.writeTextFile(completed, JSON.stringify(notebook));
@@ -162,6 +229,23 @@ Deno.test("without the worked edition, the self-check runs Lab 02's tests agains
     results.tests.some((t: { name: string }) =>
       t.name.startsWith("testClientCleansUpOnException: ")
     ),
+  );
+});
+
+Deno.test("pasting the release's own sealed answerFor into Unit A earns nothing in its self-check", async () => {
+  const sealed = await Deno.readTextFile(`${release}/lib/mcp/client/answer.sealed.js`);
+  const pasted = sealed.split("\n").slice(1).join("\n")
+    .replace(/import\{[^}]*\}from'[^']*';/g, "").replace(/export\{[^}]*\};?/g, "");
+  const results = await selfCheck("ch14-a", { "answer-for": pasted });
+  const answerFor = results.tests.filter((t: { name: string }) => t.name.startsWith("answerFor: "));
+  assert.ok(answerFor.length > 0);
+  for (const t of answerFor) {
+    assert.equal(t.score, 0, t.name);
+    assert.match(t.output, /copy of the library's own answerFor, sealed/);
+  }
+  assert.ok(
+    results.tests.filter((t: { name: string }) => t.name.startsWith("authorize: "))
+      .every((t: { score: number }) => t.score === 1),
   );
 });
 

@@ -1,7 +1,8 @@
 /**
  * Grade one learner: copy their code into a scratch folder, re-run every
  * case of every unit they submitted in one sandboxed process, and score each
- * unit against what the learner's submission JSON claims.
+ * unit against what the learner's submission JSON claims, with no marks for
+ * a graded function whose library copy is in their code (`copied.ts`).
  *
  * @module
  */
@@ -11,6 +12,7 @@ import { type FileCheck, lab02FileChecks } from "../../lib/course/lab_02_files.t
 import { REFERENCE_TRANSCRIPT } from "../../lib/course/transcript_check.ts";
 import { runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
+import { copiedFunctions, copyForms } from "./copied.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 
@@ -42,8 +44,13 @@ export async function gradeLearner(
   });
   const withCode = learner.submissions.filter((submission) => submission.code !== undefined);
   let ran: Awaited<ReturnType<typeof runSandbox>> = [];
+  const copied = new Map<string, Record<string, string[]>>();
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
+    for (const [unit, module] of scratch.modules) {
+      const source = await Deno.readTextFile(new URL(module));
+      copied.set(unit, copiedFunctions(source, await copyForms(UNITS.get(unit)!)));
+    }
     ran = await runSandbox(scratch, jobs.filter((job) => scratch.modules.has(job.unit)), options);
   }
   const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
@@ -67,6 +74,7 @@ export async function gradeLearner(
       cases,
       codeCame,
       evidence: submission.evidence?.value,
+      copied: copied.get(submission.unit),
     });
   }).map((results, index) => withFileChecks(results, fileChecks[index]));
 }

@@ -20,11 +20,29 @@ export interface LibraryCopy {
 /** The module that reports a reached copy, from the project root. */
 export const REACH_MODULE = "tools/grading/realm/reach.ts";
 
+/** The first line of a library module the learners' release holds only sealed. */
+export const SEAL_STUB = "// This module of the library ships sealed (bundled and obfuscated),";
+
 /**
- * `text`, the library file `file`, with each function of `names` renamed and
- * exported again as a wire that reports the call, then calls it. Calls from
- * inside the file go through the wire too. Throws `Error` when the file does
- * not declare one of the names as an exported function.
+ * The seal of the library module `file`: its bundled, obfuscated copy beside it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sealedPath("lib/mcp/shared/framing.ts"), "lib/mcp/shared/framing.sealed.js");
+ * ```
+ */
+export function sealedPath(file: string): string {
+  return file.replace(/\.ts$/, ".sealed.js");
+}
+
+/**
+ * `text`, the library file `file` (readable or sealed), with each function of
+ * `names` renamed and declared again as a wire that reports the call, then
+ * calls it; exported as the function was (by its declaration or by the
+ * file's export list). Calls from inside the file go through the wire too.
+ * Throws `Error` when the file does not declare one of the names as a function.
  *
  * @example
  * ```ts
@@ -35,6 +53,8 @@ export const REACH_MODULE = "tools/grading/realm/reach.ts";
  * assert.match(wired, /function __library_authorize\(name\)/);
  * assert.match(wired, /reachedLibrary\("authorize"\)/);
  * assert.match(wired, /from "\.\.\/\.\.\/\.\.\/tools\/grading\/realm\/reach\.ts"/);
+ * const sealed = "function authorize(_0x1){return!0x0;}export{authorize};";
+ * assert.match(wiredCopy(sealed, "lib/a.sealed.js", ["authorize"]), /\nfunction authorize\(/);
  * ```
  */
 export function wiredCopy(text: string, file: string, names: readonly string[]): string {
@@ -42,15 +62,14 @@ export function wiredCopy(text: string, file: string, names: readonly string[]):
   let wired = text;
   const wires = [`import { reachedLibrary as __reachedLibrary } from ${JSON.stringify(from)};`];
   for (const name of names) {
-    const declaration = new RegExp(`^export (async )?function ${name}\\b`, "m");
+    const declaration = new RegExp(`(^|[;{}\\s])(export )?(async )?function ${name}\\(`, "m");
     const found = wired.match(declaration);
-    if (found === null) throw new Error(`${file} exports no function ${name} to wire`);
-    wired = wired.replace(declaration, `${found[1] ?? ""}function __library_${name}`);
+    if (found === null) throw new Error(`${file} declares no function ${name} to wire`);
+    wired = wired.replace(declaration, `$1$3function __library_${name}(`);
     wires.push(
-      `export function ${name}(this: unknown, ...args: unknown[]) {`,
+      `${found[2] ?? ""}function ${name}(...args) {`,
       `  __reachedLibrary(${JSON.stringify(name)});`,
-      `  // deno-lint-ignore no-explicit-any`,
-      `  return (__library_${name} as any).apply(this, args);`,
+      `  return __library_${name}.apply(this, args);`,
       `}`,
     );
   }

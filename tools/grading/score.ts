@@ -45,6 +45,8 @@ export interface ScoreInput {
   codeCame?: boolean;
   /** The submission JSON, when there is one. */
   evidence?: Record<string, unknown>;
+  /** Graded functions whose library copy is in the learner's code by form, with what was found (`copied.ts`). @default {{}} */
+  copied?: Record<string, string[]>;
 }
 
 /**
@@ -68,27 +70,38 @@ export interface ScoreInput {
  * ```
  */
 export function scoreSubmission(
-  { name, spec, cases, codeCame = true, evidence }: ScoreInput,
+  { name, spec, cases, codeCame = true, evidence, copied = {} }: ScoreInput,
 ): Results {
   const claims = codeCame && evidence ? compareClaims(spec, cases, evidence) : undefined;
   const tests: TestResult[] = [];
-  const copies = new Set(spec.functions.flatMap((fn) => fn.library ?? []).map(({ name }) => name));
+  const libraryNames = new Set(
+    spec.functions.flatMap((fn) => fn.library ?? []).map(({ name }) => name),
+  );
   const reuse: string[] = [];
   for (const fn of spec.functions) {
     const tampered = claims?.overClaims[fn.name];
     const reached = [
       ...new Set(cases.filter((c) => c.fn === fn.name).flatMap((c) => c.reached ?? [])),
-    ].filter((name) => copies.has(name)).sort();
+    ].filter((name) => libraryNames.has(name)).sort();
     if (reached.length > 0) {
       reuse.push(`${fn.name} reaches the library's own ${reached.join(", ")}`);
+    }
+    const copies = Object.hasOwn(copied, fn.name) ? copied[fn.name] : [];
+    if (copies.length > 0) {
+      reuse.push(`${fn.name} is a copy of the library's own ${copies.join("; ")}`);
     }
     let hiddenIndex = 0;
     for (const result of cases.filter((c) => c.fn === fn.name)) {
       const label = result.hidden ? `hidden case ${++hiddenIndex}` : result.case;
-      const passed = result.status === "PASS" && tampered === undefined && reached.length === 0;
+      const passed = result.status === "PASS" && tampered === undefined && reached.length === 0 &&
+        copies.length === 0;
       let output: string;
       if (!codeCame) output = "not verified: no code came with this submission";
-      else if (reached.length > 0) {
+      else if (copies.length > 0) {
+        output = `no marks: ${fn.name} is a copy of the library's own ${
+          copies.join("; ")
+        }; write it yourself`;
+      } else if (reached.length > 0) {
         output = `no marks: ${fn.name} reaches the library's own ${
           reached.join(", ")
         }; write it yourself`;

@@ -17,7 +17,7 @@ import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
 import { plainTemp } from "../../lib/course/plain_temp.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
-import { wiredCopy } from "./library_copies.ts";
+import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -119,15 +119,23 @@ export async function makeScratch(
     const wired = libraryCopies(
       submissions.map(({ unit }) => units.get(unit)).filter((spec) => spec !== undefined),
     );
-    for (const file of new Set([...SANDBOX_FILES, ...await libraryFiles(units)])) {
+    const files = new Set([...SANDBOX_FILES, ...await libraryFiles(units)]);
+    // Each copy's seal is wired the same: a learner's code that imports it reaches it.
+    for (const [file, names] of [...wired]) {
+      if (files.has(sealedPath(file))) wired.set(sealedPath(file), names);
+    }
+    for (const file of files) {
       const target = `${folder}/${file}`;
       await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
       const names = wired.get(file);
-      if (names === undefined) await Deno.copyFile(new URL(file, ROOT), target);
-      else {
+      const text = names === undefined ? "" : await Deno.readTextFile(new URL(file, ROOT));
+      // A sealed module's stub (the learners' release) holds nothing to wire: its seal is wired.
+      if (names === undefined || text.startsWith(SEAL_STUB)) {
+        await Deno.copyFile(new URL(file, ROOT), target);
+      } else {
         await Deno.writeTextFile(
           target,
-          wiredCopy(await Deno.readTextFile(new URL(file, ROOT)), file, names),
+          wiredCopy(text, file, names),
         );
       }
     }
@@ -160,6 +168,16 @@ export async function makeScratch(
     throw error;
   }
   return scratch;
+}
+
+/** Whether `url` names a file that exists. */
+async function exists(url: URL): Promise<boolean> {
+  try {
+    return (await Deno.stat(url)).isFile;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return false;
+    throw error;
+  }
 }
 
 /** Where a module outside the scratch folder is sent: a folder that is never there. */
@@ -268,7 +286,8 @@ export function learnerModule(
 
 /**
  * The library files the learners' modules may import (each unit's
- * `imports`, `node:` modules aside), with every file they import in turn, as
+ * `imports`, `node:` modules aside, and the library's copies of graded
+ * functions with their seals), with every file they import in turn, as
  * paths from the repository's root. Throws `Error` naming the file when one
  * imports anything but a relative path inside `lib/` or an npm package of
  * `deno.json` (which the sandbox takes from Deno's cache): the sandbox has
@@ -282,15 +301,21 @@ export function learnerModule(
  * const files = await libraryFiles(UNITS);
  * assert.ok(files.includes("lib/mcp/shared/errors.ts"));
  * assert.ok(files.includes("lib/mcp/shared/schema.ts"), "it imports ajv, an npm package of deno.json");
+ * assert.ok(files.includes("lib/mcp/shared/framing.sealed.js"));
  * assert.ok(files.every((file) => file.startsWith("lib/")));
  * ```
  */
 export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promise<string[]> {
+  const copies = [...libraryCopies([...units.values()]).keys()];
   const pending = [
     ...[...units.values()].flatMap((spec) => Object.keys(spec.imports))
       .filter((file) => !file.startsWith("node:")).map((file) => `lib/${file}`),
-    ...libraryCopies([...units.values()]).keys(),
+    ...copies,
   ];
+  // The seals of the library's copies, where this copy of the course has them.
+  for (const file of copies) {
+    if (await exists(new URL(sealedPath(file), ROOT))) pending.push(sealedPath(file));
+  }
   const names = Object.keys(await packages());
   const isPackage = (specifier: string) =>
     names.some((name) =>
@@ -302,7 +327,7 @@ export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promis
     if (found.has(file)) continue;
     found.add(file);
     const text = await Deno.readTextFile(new URL(file, ROOT));
-    for (const [, specifier] of text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)) {
+    for (const [, , specifier] of text.matchAll(IMPORTS)) {
       if (isPackage(specifier)) continue;
       const target = new URL(specifier, new URL(file, ROOT));
       const path = target.href.slice(ROOT.href.length);
@@ -314,6 +339,9 @@ export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promis
   }
   return [...found].sort();
 }
+
+/** The modules a module imports or exports from, in readable or sealed (one-line) code. */
+const IMPORTS = /(?:^|[;}])\s*(?:import|export)\b[^;"']*?from\s*(["'])([^"']+)\1/gm;
 
 /** The packages `deno.json` imports, by the name the library imports them by. */
 async function packages(): Promise<Record<string, string>> {

@@ -2,12 +2,15 @@
 // `release/`): the student editions, the library, the servers, the schemas,
 // the visible cases, the set-up, a README for learners and the grader for a
 // self-check on the visible cases. It holds no worked edition, no hidden case
-// and no test. DIR must be new, empty, or a release this command built
+// and no test, and each library module that implements a graded function only
+// sealed (`sealed.ts`): it refuses to build from a stale seal. DIR must be new, empty, or a release this command built
 // before (it is then replaced): nothing else is ever deleted.
 
 import { fileURLToPath } from "node:url";
 import { releaseFiles } from "./contents.ts";
-import { learnersConfig } from "./deno_config.ts";
+import { learnersConfig, learnersLock } from "./deno_config.ts";
+import { releaseStub, sealedModules, staleSeals } from "./sealed.ts";
+import { UNITS } from "../grading/units/mod.ts";
 
 const root = new URL("../../", import.meta.url);
 const MARK = ".course-release";
@@ -15,21 +18,30 @@ const target = Deno.args[0] ?? fileURLToPath(new URL("release/", root));
 
 try {
   await prepare(target);
+  const sealed = sealedModules(UNITS);
+  const stale = await staleSeals(root, sealed);
+  if (stale.length > 0) throw new Error(stale.join("; "));
   const files = await releaseFiles(root);
   for (const file of files) {
     const to = `${target}/${file}`;
     await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-    await Deno.copyFile(new URL(file, root), to);
+    if (sealed.includes(file)) await Deno.writeTextFile(to, releaseStub(file));
+    else await Deno.copyFile(new URL(file, root), to);
   }
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
   await Deno.writeTextFile(
     `${target}/deno.json`,
     JSON.stringify(learnersConfig(config), null, 2) + "\n",
   );
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root)));
+  await Deno.writeTextFile(
+    `${target}/deno.lock`,
+    JSON.stringify(learnersLock(lock, config), null, 2) + "\n",
+  );
   await Deno.writeTextFile(`${target}/README.md`, await learnersReadme());
   await Deno.writeTextFile(`${target}/.gitignore`, "/work/*\n!/work/.gitkeep\n/.venv/\n");
   await Deno.writeTextFile(`${target}/${MARK}`, `built from the instructors' repository\n`);
-  console.log(`release: ${files.length + 3} files in ${target}`);
+  console.log(`release: ${files.length + 4} files in ${target}`);
 } catch (error) {
   console.error(`release: ${(error as Error).message}`);
   Deno.exit(1);

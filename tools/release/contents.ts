@@ -15,7 +15,6 @@ import { SANDBOX_FILES } from "../grading/scratch.ts";
 const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
 /** Single files copied as they are, when they exist. */
 const FILES = [
-  "deno.lock",
   "tools/setup.sh",
   "tools/jupyter/requirements.txt",
   "tools/jupyter/constraints.txt",

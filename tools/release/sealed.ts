@@ -1,0 +1,143 @@
+/**
+ * The library modules that ship sealed: each one that holds the library's
+ * own implementation of a graded function. The learners' release holds, in
+ * its place, a one-line module exporting everything from its seal
+ * (`NAME.sealed.js` beside it, bundled and obfuscated by `deno task seal`),
+ * so the course runs as before and no graded function's body can be read.
+ * A seal names the hash of the module it seals: a seal whose module has
+ * changed since is stale, and neither `deno task check` nor the release
+ * takes it.
+ *
+ * @module
+ */
+
+import { SEAL_STUB, sealedPath } from "../grading/library_copies.ts";
+import type { UnitSpec } from "../grading/spec.ts";
+
+/**
+ * The library files to seal: every file a graded function of `units` names
+ * as its library copy, sorted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "../grading/units/mod.ts";
+ *
+ * assert.ok(sealedModules(UNITS).includes("lib/mcp/client/answer.ts"));
+ * ```
+ */
+export function sealedModules(units: ReadonlyMap<string, UnitSpec>): string[] {
+  return [
+    ...new Set(
+      [...units.values()].flatMap((spec) =>
+        spec.functions.flatMap((fn) => (fn.library ?? []).map(({ file }) => file))
+      ),
+    ),
+  ].sort();
+}
+
+/**
+ * The SHA-256 of `text`, in hex: what a seal records of the module it seals.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal((await sourceHash("")).slice(0, 8), "e3b0c442");
+ * ```
+ */
+export async function sourceHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The first line of the seal of `file`, whose source hashes to `hash`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sealedHash(sealHeader("lib/a.ts", "ab12")), "ab12");
+ * ```
+ */
+export function sealHeader(file: string, hash: string): string {
+  return `// Sealed from ${file} (sha256 ${hash}) by \`deno task seal\`: do not edit.`;
+}
+
+/**
+ * The source hash a seal's first line records, or undefined when it has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sealedHash("export const a = 1;\n"), undefined);
+ * ```
+ */
+export function sealedHash(sealed: string): string | undefined {
+  return /^\/\/ Sealed from \S+ \(sha256 ([0-9a-f]+)\)/.exec(sealed)?.[1];
+}
+
+/**
+ * What the release holds at `file`'s path: a module exporting everything its
+ * seal exports.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.match(releaseStub("lib/mcp/client/answer.ts"), /export \* from "\.\/answer\.sealed\.js";/);
+ * ```
+ */
+export function releaseStub(file: string): string {
+  const seal = sealedPath(file).slice(file.lastIndexOf("/") + 1);
+  return [
+    SEAL_STUB,
+    "// so that the course can run it before you have written it: write your own in the notebook.",
+    `export * from "./${seal}";`,
+    "",
+  ].join("\n");
+}
+
+/**
+ * A line for each of `files` (under `root`) whose seal is missing or stale
+ * (records another source hash than the module's own); empty when every
+ * seal is fresh.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "../grading/units/mod.ts";
+ *
+ * assert.deepEqual(await staleSeals(new URL("../../", import.meta.url), sealedModules(UNITS)), []);
+ *
+ * // A seal of the module as it was before it changed is stale.
+ * const folder = await Deno.makeTempDir();
+ * await Deno.mkdir(`${folder}/lib`);
+ * await Deno.writeTextFile(`${folder}/lib/a.ts`, "export const a = 2;\n");
+ * const before = await sourceHash("export const a = 1;\n");
+ * await Deno.writeTextFile(`${folder}/lib/a.sealed.js`, `${sealHeader("lib/a.ts", before)}\n`);
+ * const [problem] = await staleSeals(new URL(`file://${folder}/`), ["lib/a.ts"]);
+ * assert.match(problem, /lib\/a\.sealed\.js is stale/);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function staleSeals(root: URL, files: readonly string[]): Promise<string[]> {
+  const problems: string[] = [];
+  for (const file of files) {
+    const hash = await sourceHash(await Deno.readTextFile(new URL(file, root)));
+    let sealed: string;
+    try {
+      sealed = await Deno.readTextFile(new URL(sealedPath(file), root));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+      problems.push(`${sealedPath(file)} is missing: run \`deno task seal\``);
+      continue;
+    }
+    if (sealedHash(sealed) !== hash) {
+      problems.push(`${sealedPath(file)} is stale (${file} changed): run \`deno task seal\``);
+    }
+  }
+  return problems;
+}
