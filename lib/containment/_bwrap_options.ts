@@ -77,7 +77,7 @@ const ROOT_READ_ONLY = "the sandbox's own root, read-only";
 export interface Sandbox {
   grants: SandboxGrants;
   view: ReadonlyMap<string, Shown>;
-  /** The directories its `PATH` names, for a program named without its folder. */
+  /** The directories its `PATH` names, where a bare program name is looked up. */
   path: string[];
 }
 
