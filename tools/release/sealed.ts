@@ -13,6 +13,7 @@
 
 import { SEAL_STUB, sealedPath } from "../grading/library_copies.ts";
 import type { UnitSpec } from "../grading/spec.ts";
+import { sha256Hex } from "../../lib/course/manifest.ts";
 
 /**
  * The library files to seal: every file a graded function of `units` names
@@ -47,8 +48,7 @@ export function sealedModules(units: ReadonlyMap<string, UnitSpec>): string[] {
  * ```
  */
 export async function sourceHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return await sha256Hex(new TextEncoder().encode(text));
 }
 
 /**
