@@ -1,7 +1,7 @@
 // Rows 7 to 9: many requests in flight, and Streamable HTTP.
 //
 //   7. the library's client with 64 requests in flight against a tool that
-//      takes 10 ms (Lab 03's inflight server), against the same client one
+//      takes 10 ms (Lab 04's inflight server), against the same client one
 //      request at a time: the time for 64 calls, as a ratio in each round;
 //   8. the library's client over Streamable HTTP, against the SDK's Client on
 //      its StreamableHTTPClientTransport, on the same course HTTP server:

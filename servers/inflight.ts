@@ -1,5 +1,5 @@
 /**
- * Lab 03's server: many requests at once. One tool, `slow_count({text,
+ * Lab 04's server: many requests at once. One tool, `slow_count({text,
  * ms})`, answers the number of words in `text` after `ms` milliseconds
  * (reporting progress on the way when asked to), and every call runs at once
  * with the others, so replies come in the order the calls finish. A mode

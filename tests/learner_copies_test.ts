@@ -84,3 +84,37 @@ Deno.test("a fresh starter moves the learner's copy aside, never over it", async
     await Deno.remove(folder, { recursive: true });
   }
 });
+
+Deno.test("a copy of the lab that was Lab 03 (now Lab 04) is moved aside with a note, never overwritten", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "course-renumbered-" });
+  try {
+    await Deno.mkdir(`${folder}/notebooks`);
+    await Deno.mkdir(`${folder}/work/lab-03`, { recursive: true });
+    await Deno.copyFile(`${root}notebooks/lab-04.ipynb`, `${folder}/notebooks/lab-04.ipynb`);
+    const old = (await Deno.readTextFile(`${root}notebooks/lab-04.ipynb`)) + "\n";
+    await Deno.writeTextFile(`${folder}/work/lab-03.ipynb`, old);
+    await Deno.writeTextFile(`${folder}/work/lab-03/lab-03-submission-v1.json`, "{}");
+    const now = new Date("2026-12-02T10:20:30Z");
+    const copies = await learnerCopies({ root: folder, now });
+    const moved = copies.find((copy) => copy.action === "renamed");
+    assert.equal(moved?.movedTo, "work/lab-04.before-2026-12-02T10-20-30.ipynb");
+    assert.match(moved?.note ?? "", /now lab-04.*work\/lab-04\.ipynb/);
+    assert.equal(await Deno.readTextFile(`${folder}/${moved!.movedTo}`), old);
+    assert.equal(
+      await Deno.readTextFile(
+        `${folder}/work/lab-04.before-2026-12-02T10-20-30/lab-03-submission-v1.json`,
+      ),
+      "{}",
+    );
+    assert.equal(copies.find((copy) => copy.unit === "lab-04")?.action, "made");
+    // A copy of another notebook under that name is not the old lab, and is left where it is.
+    await Deno.writeTextFile(`${folder}/work/lab-03.ipynb`, '{"cells": []}');
+    assert.equal(
+      (await learnerCopies({ root: folder, now })).some((c) => c.action === "renamed"),
+      false,
+    );
+    assert.equal(await Deno.readTextFile(`${folder}/work/lab-03.ipynb`), '{"cells": []}');
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});

@@ -14,7 +14,7 @@ import { VENV } from "../tools/jupyter/jupyter.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
-const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "ch15", "lab-03"];
+const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "ch15", "lab-04"];
 
 interface Seen {
   id: string;

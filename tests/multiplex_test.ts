@@ -1,5 +1,5 @@
 // Many requests in flight on one connection (the library's Client with
-// `maxInFlight`), against Lab 03's server in each of its modes: replies in
+// `maxInFlight`), against Lab 04's server in each of its modes: replies in
 // any order each reach their own request; a reply that comes twice is
 // refused; a request past its deadline is cancelled, and its late reply
 // dropped; a server that dies with requests pending fails them all at once.

@@ -28,7 +28,7 @@ if (!await Deno.stat(lab).then(() => true, () => false)) {
 for (const copy of await learnerCopies({ root })) {
   if (copy.action === "made") {
     console.log(`Your copy of ${copy.unit}: ${copy.copy} (edit this one)`);
-  }
+  } else if (copy.note !== undefined) console.log(copy.note);
 }
 const running = await runningFor(root);
 if (running !== undefined) {

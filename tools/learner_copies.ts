@@ -17,11 +17,26 @@ export interface CopyResult {
   unit: string;
   /** The learner's copy, relative to the course folder. */
   copy: string;
-  /** `made`: a fresh starter; `kept`: the learner's copy was already there. */
-  action: "made" | "kept" | "replaced";
-  /** Where an earlier copy was moved when replaced, relative to the course folder. */
+  /**
+   * `made`: a fresh starter; `kept`: the learner's copy was already there;
+   * `replaced`: moved aside for a fresh starter; `renamed`: a copy of a unit
+   * the course has since renumbered, moved aside (see {@linkcode RENUMBERED}).
+   */
+  action: "made" | "kept" | "replaced" | "renamed";
+  /** Where an earlier copy was moved, relative to the course folder. */
   movedTo?: string;
+  /** What the learner should know about a move, in a sentence. */
+  note?: string;
 }
+
+/**
+ * Units the course has renumbered: a learner's copy of the unit that used
+ * the old name (told apart by a cell only it has) is moved aside, never
+ * overwritten, and so is what it saved, since a new unit now has that name.
+ */
+export const RENUMBERED: readonly { from: string; to: string; title: string; cell: string }[] = [
+  { from: "lab-03", to: "lab-04", title: "Phase 33 lab", cell: "route-reply" },
+];
 
 /** Options for {@linkcode learnerCopies}. */
 export interface LearnerCopiesOptions {
@@ -66,13 +81,13 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
     );
   }
   await Deno.mkdir(`${root}work`, { recursive: true });
-  const results: CopyResult[] = [];
+  const time = (options.now ?? new Date()).toISOString().slice(0, 19).replaceAll(":", "-");
+  const results: CopyResult[] = await movedAsideRenumbered(root, time);
   for (const unit of units) {
     const copy = `work/${unit}.ipynb`;
     const exists = await Deno.stat(`${root}${copy}`).then(() => true, () => false);
     let movedTo: string | undefined;
     if (exists && fresh.includes(unit)) {
-      const time = (options.now ?? new Date()).toISOString().slice(0, 19).replaceAll(":", "-");
       movedTo = `work/${unit}.before-${time}.ipynb`;
       await Deno.rename(`${root}${copy}`, `${root}${movedTo}`);
     } else if (exists) {
@@ -83,4 +98,39 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
     results.push({ unit, copy, action: movedTo ? "replaced" : "made", movedTo });
   }
   return results;
+}
+
+/**
+ * Move aside each learner's copy in `root` of a unit the course renumbered
+ * (`work/FROM.ipynb` holding the old unit's marker cell), and the folder it
+ * saved to, as `work/TO.before-TIME.ipynb` and `work/TO.before-TIME/`.
+ */
+async function movedAsideRenumbered(root: string, time: string): Promise<CopyResult[]> {
+  const moved: CopyResult[] = [];
+  for (const { from, to, title, cell } of RENUMBERED) {
+    const copy = `work/${from}.ipynb`;
+    let ids: unknown[];
+    try {
+      const cells = JSON.parse(await Deno.readTextFile(`${root}${copy}`))?.cells;
+      ids = Array.isArray(cells) ? cells.map((c) => c?.id) : [];
+    } catch {
+      continue; // No copy, or not a notebook: nothing to tell it by, so it is left as it is.
+    }
+    if (!ids.includes(cell)) continue;
+    const movedTo = `work/${to}.before-${time}.ipynb`;
+    await Deno.rename(`${root}${copy}`, `${root}${movedTo}`);
+    const saved = `work/${from}`;
+    const folderMoved = await Deno.rename(`${root}${saved}`, `${root}work/${to}.before-${time}`)
+      .then(() => true, () => false);
+    moved.push({
+      unit: from,
+      copy,
+      action: "renamed",
+      movedTo,
+      note: `${copy} is your copy of the ${title}, which is now ${to}: it was moved to ` +
+        `${movedTo}${folderMoved ? ` (and what it saved to work/${to}.before-${time}/)` : ""}; ` +
+        `copy your answers into work/${to}.ipynb, the ${title}'s new starter`,
+    });
+  }
+  return moved;
 }

@@ -14,6 +14,7 @@ try {
     if (copy.action === "replaced") {
       console.log(`${copy.copy}: a fresh starter; your earlier copy is ${copy.movedTo}`);
     } else if (copy.action === "made") console.log(`${copy.copy}: a fresh starter`);
+    else if (copy.note !== undefined) console.log(copy.note);
   }
 } catch (error) {
   console.error((error as Error).message);

@@ -1,6 +1,6 @@
 /**
  * The official conformance suite's verdict on the course's library, for
- * Lab 03: `deno task conformance` run when the suite is installed here
+ * Lab 04: `deno task conformance` run when the suite is installed here
  * (`sh tools/setup.sh test` installs it), and its two summary lines read.
  *
  * @module

@@ -80,7 +80,7 @@ export function serverCommand(mode: string, log: string): string[] {
 }
 
 /**
- * The command that starts Lab 03's server (`servers/inflight.ts`, many
+ * The command that starts Lab 04's server (`servers/inflight.ts`, many
  * requests at once) in `mode`, appending each call and cancellation it
  * receives to `log`, which is all it may write.
  *

@@ -19,7 +19,7 @@ export type EvidenceKind =
   | "lab-02-results"
   | "lab-02-manifest"
   | "ch15-submission"
-  | "lab-03-submission";
+  | "lab-04-submission";
 
 /** Evidence that is missing, not JSON, or does not match its schema. */
 export class EvidenceError extends Error {

@@ -1,5 +1,5 @@
 /**
- * Lab 03's POST, made with the learner's own decisions: the headers it
+ * Lab 04's POST, made with the learner's own decisions: the headers it
  * carries (`postHeaders`), what its response is (`replyKind`), and the data
  * of an event stream (`sseData`). One message out, whatever came back in.
  *

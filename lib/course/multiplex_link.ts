@@ -1,5 +1,5 @@
 /**
- * Lab 03's client with many requests in flight, over a server's stdio, whose
+ * Lab 04's client with many requests in flight, over a server's stdio, whose
  * decisions are the learner's own: which request a reply answers
  * (`routeReply`), which requests have passed their deadline (`expiredIds`),
  * and which request a progress notification belongs to (`progressOf`). The

@@ -36,7 +36,7 @@ const MISTAKES: Record<string, [cell: string, from: string, to: string][]> = {
       "assert.equal(tools.length, 4);",
     ],
   ],
-  "lab-03": [
+  "lab-04": [
     [
       "route-reply",
       "if (inFlight.includes(id)) return id;",

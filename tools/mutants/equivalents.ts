@@ -308,7 +308,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
     why: "a tool named by the empty string is as unknown to the grammar server as not_a_tool",
   },
   {
-    unit: "lab-03",
+    unit: "lab-04",
     fn: "routeReply",
     line: 5,
     mutant:
@@ -317,7 +317,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
     why: "the words of an error's message: the contract names the error's class, not its text",
   },
   {
-    unit: "lab-03",
+    unit: "lab-04",
     fn: "progressOf",
     line: 6,
     mutant: "StringLiteral: `progress for request ${held[1]} is not a number` → ``",
@@ -325,7 +325,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
     why: "the words of an error's message: the contract names the error's class, not its text",
   },
   {
-    unit: "lab-03",
+    unit: "lab-04",
     fn: "replyKind",
     line: 4,
     mutant: 'StringLiteral: "" → "Stryker was here!"',

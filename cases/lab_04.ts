@@ -1,5 +1,5 @@
 /**
- * Lab 03's visible cases: the notebook's grade tables show them, and the
+ * Lab 04's visible cases: the notebook's grade tables show them, and the
  * autograder runs them again on the learner's code. The hidden cases are in
  * `holdouts/`.
  *
@@ -15,8 +15,8 @@
 import type { GradeCase } from "../lib/grading/grading.ts";
 import type { JsonObject, RequestId } from "../lib/mcp/shared/jsonrpc.ts";
 
-/** Lab 03's graded functions. */
-export type Lab03Function =
+/** Lab 04's graded functions. */
+export type Lab04Function =
   | "routeReply"
   | "expiredIds"
   | "progressOf"
@@ -49,8 +49,8 @@ export const BASE_HEADERS = {
 const refused = { throws: "ProtocolError" };
 const LOCAL = ["http://127.0.0.1:8080", "http://localhost:8080"];
 
-/** Lab 03's visible cases, by the graded function's name. */
-export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
+/** Lab 04's visible cases, by the graded function's name. */
+export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
   routeReply: [
     {
       label: "a reply goes to the request in flight with its id, whatever the order",

@@ -1,4 +1,4 @@
-// Lab 03's catalogue: the decisions of a client with many requests in flight,
+// Lab 04's catalogue: the decisions of a client with many requests in flight,
 // and of Streamable HTTP on both sides, as learners write them.
 
 import { type Catalogue, USES_PROTOCOL_ERROR as P } from "./learner.ts";
@@ -11,7 +11,7 @@ const route = (body: string) => fn("routeReply", "reply, inFlight, cancelled", b
 const ROUTE_THROW = `throw new ProtocolError("no request " + JSON.stringify(reply.id));`;
 
 const routeReply: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "routeReply",
   right: {
     "the worked solution's way": route(`
@@ -94,7 +94,7 @@ const routeReply: Catalogue = {
 const expire = (body: string) => fn("expiredIds", "inFlight, now", body);
 
 const expiredIds: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "expiredIds",
   right: {
     "the worked solution's way": expire(`
@@ -167,7 +167,7 @@ const PROGRESS_HEAD = `
   if (!held) return null;`;
 
 const progressOf: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "progressOf",
   right: {
     "the worked solution's way": progress(PROGRESS_HEAD + PROGRESS_TAIL),
@@ -278,7 +278,7 @@ const BASE =
   `{ "content-type": "application/json", accept: "application/json, text/event-stream" }`;
 
 const postHeaders: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "postHeaders",
   right: {
     "the worked solution's way": headers(`
@@ -361,7 +361,7 @@ const kind = (body: string) => fn("replyKind", "reply, sent", body);
 const TYPE = `const type = (reply.contentType ?? "").split(";")[0].trim().toLowerCase();`;
 
 const replyKind: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "replyKind",
   right: {
     "the worked solution's way": kind(`
@@ -469,7 +469,7 @@ const replyKind: Catalogue = {
 const sse = (body: string) => fn("sseData", "text", body);
 
 const sseData: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "sseData",
   right: {
     "the worked solution's way": sse(`
@@ -616,7 +616,7 @@ const sseData: Catalogue = {
 const origin = (body: string) => fn("originAllowed", "origin, allowed", body);
 
 const originAllowed: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "originAllowed",
   right: {
     "the worked solution's way": origin(`  return origin === null || allowed.includes(origin);`),
@@ -660,7 +660,7 @@ const originAllowed: Catalogue = {
 const session = (body: string) => fn("sessionCheck", "request, sessions", body);
 
 const sessionCheck: Catalogue = {
-  unit: "lab-03",
+  unit: "lab-04",
   fn: "sessionCheck",
   right: {
     "the worked solution's way": session(`
@@ -729,8 +729,8 @@ const sessionCheck: Catalogue = {
   },
 };
 
-/** Lab 03's catalogue. */
-export const LAB_03: readonly Catalogue[] = [
+/** Lab 04's catalogue. */
+export const LAB_04: readonly Catalogue[] = [
   routeReply,
   expiredIds,
   progressOf,

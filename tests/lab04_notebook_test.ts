@@ -1,4 +1,4 @@
-// Lab 03, run by the real Deno kernel through Jupyter's executor: the worked
+// Lab 04, run by the real Deno kernel through Jupyter's executor: the worked
 // edition passes every grade table and its holdouts, sees each of the
 // inflight server's five modes as it should, makes its six HTTP exchanges,
 // agrees with the server on every probe, and saves a schema-valid
@@ -23,14 +23,14 @@ const TABLES: Record<string, number> = {
 
 const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 
-Deno.test("the worked Lab 03 passes every table and its holdouts, and sees each server as it should", async () => {
-  const { text, outputs, work } = await run("solutions/lab-03.ipynb");
+Deno.test("the worked Lab 04 passes every table and its holdouts, and sees each server as it should", async () => {
+  const { text, outputs, work } = await run("solutions/lab-04.ipynb");
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
   }
-  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-03" });
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-04" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
-  assert.match(text, /LAB_03 DONE/);
+  assert.match(text, /LAB_04 DONE/);
   assert.match(outputs.get("mode-normal")!, /answers 1 2 3 4, finished 4 3 2 1/);
   assert.match(outputs.get("progress")!, /1 of 4: counted 1 of 4[\s\S]*4 of 4[\s\S]*answer: 4/);
   assert.match(outputs.get("mode-late")!, /TimeoutError, then answers 4 and 2/);
@@ -38,8 +38,8 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, and sees each 
     outputs.get("http-session")!,
     /progress, notifications\/progress, notifications\/progress, reply to 3/,
   );
-  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
-  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  const submission = await read(`${work}/lab-04/lab-04-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-04-submission", submission), []);
   assert.equal(submission.status, "PASSED");
   assert.deepEqual(submission.exchanges.map((e: { kind: string }) => e.kind), [
     "json",
@@ -55,8 +55,8 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, and sees each 
   );
 });
 
-Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
+Deno.test("the student Lab 04 runs to its end with nothing written, and reports every part unwritten", async () => {
+  const { text, outputs, work } = await run("notebooks/lab-04.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   for (const [cell, count] of Object.entries(TABLES)) {
@@ -67,9 +67,9 @@ Deno.test("the student Lab 03 runs to its end with nothing written, and reports 
   }
   assert.match(outputs.get("mode-die")!, /↷ This step waits for routeReply/);
   assert.match(outputs.get("http-session")!, /↷ This step waits for postHeaders/);
-  assert.match(text, /LAB_03 NOT DONE YET/);
-  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
-  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  assert.match(text, /LAB_04 NOT DONE YET/);
+  const submission = await read(`${work}/lab-04/lab-04-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-04-submission", submission), []);
   assert.equal(submission.status, "NEEDS_WORK");
   assert.equal(submission.edition, "student");
   assert.equal(submission.modes.normal, "NOT_RUN");

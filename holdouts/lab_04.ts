@@ -1,18 +1,18 @@
 /**
- * Lab 03's hidden cases. Instructors' repository and the autograder package
+ * Lab 04's hidden cases. Instructors' repository and the autograder package
  * only: the learners' release leaves this folder out.
  *
  * @module
  */
 
-import { BASE_HEADERS, type Lab03Function, progress, reply } from "../cases/lab_03.ts";
+import { BASE_HEADERS, type Lab04Function, progress, reply } from "../cases/lab_04.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
 
 const refused = { throws: "ProtocolError" };
 const LOCAL = ["http://127.0.0.1:8080"];
 
-/** Lab 03's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
+/** Lab 04's hidden cases, by the graded function's name. */
+export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
   routeReply: [
     { label: "request 0 is a request like any other", args: [reply(0), [0, 1], []], expected: 0 },
     { label: "the empty string is an id too", args: [reply(""), ["", "x"], []], expected: "" },

@@ -1,12 +1,12 @@
-// Lab 03: the decisions of a client with many requests in flight, and of
+// Lab 04: the decisions of a client with many requests in flight, and of
 // Streamable HTTP on both sides, each a function on plain values.
 
-import { CASES, type Lab03Function } from "../../../cases/lab_03.ts";
+import { CASES, type Lab04Function } from "../../../cases/lab_04.ts";
 import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import type { UnitSpec } from "../spec.ts";
 
 /** The cell each graded function is written in. */
-const CELLS: Readonly<Record<Lab03Function, string>> = {
+const CELLS: Readonly<Record<Lab04Function, string>> = {
   routeReply: "route-reply",
   expiredIds: "expired-ids",
   progressOf: "progress-of",
@@ -17,14 +17,14 @@ const CELLS: Readonly<Record<Lab03Function, string>> = {
   sessionCheck: "session-check",
 };
 
-/** Lab 03's graded functions. */
-export const LAB_03: UnitSpec = {
-  unit: "lab-03",
+/** Lab 04's graded functions. */
+export const LAB_04: UnitSpec = {
+  unit: "lab-04",
   imports: {
     "mcp/shared/errors.ts": ["ProtocolError"],
     "grading/not_implemented.ts": ["NotImplementedError"],
   },
-  functions: (Object.keys(CELLS) as Lab03Function[]).map((name) => ({
+  functions: (Object.keys(CELLS) as Lab04Function[]).map((name) => ({
     name,
     cell: CELLS[name],
     cases: CASES[name],
