@@ -725,3 +725,77 @@ export function handleMessage(line) {
   }
   assert.ok(a.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
 });
+
+Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {
+  // Each case waited out 20 s ("did not finish"): the realm's exit went unnoticed.
+  const folder = await tree({
+    "quitter/ch14-b.ts": `
+export function splitFrames(buffer, limit) { Deno.exit(0); }
+export function transferProblems(schema, args) { globalThis.close(); }
+`,
+    "early/ch14-b.ts":
+      `Deno.exit(3);\nexport function splitFrames() {}\nexport function transferProblems() {}\n`,
+  });
+  const { list } = await grade(folder);
+  const [early, quitter] = list;
+  assert.equal(quitter.score, 0);
+  const visible = (results: Results) =>
+    results.tests.filter((t) => !/hidden|^every|^the /.test(t.name));
+  for (const test of visible(quitter)) {
+    const label = test.name.slice(test.name.indexOf(": ") + 2);
+    assert.match(
+      test.output,
+      new RegExp(`the module exited with code 0 while running case ${JSON.stringify(label)}`),
+    );
+  }
+  assert.equal(early.score, 0);
+  assert.ok(visible(early).every((t) => t.output.includes("exited with code 3 while it loaded")));
+});
+
+Deno.test("a graded cell that never finishes loading is graded 0, results written, on Unit B and Lab 02 alike", async () => {
+  // It took 162 s on Unit B (20 s a case, again alone, in each phase, for each function).
+  const hanging = async (unit: string, cell: string) => {
+    const nb = JSON.parse(await worked(`${unit}.ipynb`));
+    const graded = nb.cells.find((c: { id: string }) => c.id === cell);
+    graded.source = "await new Promise(() => {});\n" + [graded.source].flat().join("");
+    return JSON.stringify(nb);
+  };
+  const folder = await tree({
+    "b/ch14-b.ipynb": await hanging("ch14-b", "split-frames"),
+    "l/lab-02.ipynb": await hanging("lab-02", "correlate"),
+  });
+  const { code, list } = await grade(folder, "--jobs", "2");
+  assert.equal(code, 0);
+  assert.equal(list.length, 2);
+  for (const results of list) {
+    assert.equal(results.score, 0);
+    const outputs = results.tests.filter((t) => t.max_score > 0).map((t) => t.output);
+    assert.match(outputs[0], /loading the module did not finish within 10 s/);
+    assert.ok(outputs.slice(1).every((o) => /the module did not finish loading|^failed$/.test(o)));
+  }
+});
+
+Deno.test("whatever the code does, a learner's grading ends within their budget, and every case says why", async () => {
+  const { gradeLearner } = await import("../tools/grading/grade_learner.ts");
+  const folder = await tree({
+    "ch14-b.ts": `
+export function splitFrames() { return new Promise(() => {}); }
+export function transferProblems() { return new Promise(() => {}); }
+`,
+  });
+  const learner = {
+    name: "waiter",
+    submissions: [{
+      unit: "ch14-b",
+      code: { kind: "module" as const, path: `${folder}/ch14-b.ts` },
+    }],
+  };
+  const [results] = await gradeLearner(learner, undefined, {
+    caseWallMs: 500,
+    learnerWallMs: 2500,
+  });
+  assert.equal(results.score, 0);
+  const outputs = results.tests.map((t) => t.output);
+  assert.ok(outputs.some((o) => o.includes("did not finish within 0.5 s")), outputs.join("\n"));
+  assert.ok(outputs.some((o) => o.includes("the 2.5 s this learner's grading may take ran out")));
+});

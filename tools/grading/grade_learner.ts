@@ -10,11 +10,17 @@
 import type { Learner, Submission } from "./collect.ts";
 import { type FileCheck, lab02FileChecks } from "../../lib/course/lab_02_files.ts";
 import { REFERENCE_TRANSCRIPT } from "../../lib/course/transcript_check.ts";
-import { runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
+import { type CaseResult, runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
 import { copiedFunctions, copyForms } from "./copied.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
+
+/** Options for {@linkcode gradeLearner}: the sandbox's, and which functions to grade. */
+export interface GradeOptions extends SandboxOptions {
+  /** Only these graded functions' cases are run and scored. @default {every graded function} */
+  functions?: readonly string[];
+}
 
 /**
  * The results of each unit `learner` submitted, in the order of their
@@ -33,50 +39,90 @@ import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 export async function gradeLearner(
   learner: Learner,
   holdouts: Holdouts | undefined,
-  options: SandboxOptions = {},
+  options: GradeOptions = {},
 ): Promise<Results[]> {
-  const jobs: UnitJob[] = learner.submissions.map(({ unit }) => {
-    const spec = UNITS.get(unit)!;
-    return {
-      unit,
-      functions: spec.functions.map((fn) => ({ ...fn, cases: casesOf(spec, fn, holdouts) })),
-    };
-  });
-  const withCode = learner.submissions.filter((submission) => submission.code !== undefined);
-  let ran: Awaited<ReturnType<typeof runSandbox>> = [];
+  return (await gradeTogether([learner], holdouts, options))[0];
+}
+
+/**
+ * {@linkcode gradeLearner} for each of `learners`, in one sandbox: their
+ * modules share a scratch folder and a process, so each could read and
+ * reach the others'. For code that is not a learner's (a test's catalogue,
+ * mutants of the worked solutions), where that is not what is graded.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const evidenceOnly = { name: "alice", submissions: [{ unit: "ch14-a" }] };
+ * const graded = await gradeTogether([evidenceOnly, evidenceOnly], undefined);
+ * assert.deepEqual(graded.map(([results]) => results.score), [0, 0]);
+ * ```
+ */
+export async function gradeTogether(
+  learners: readonly Learner[],
+  holdouts: Holdouts | undefined,
+  options: GradeOptions = {},
+): Promise<Results[][]> {
+  const wanted = (name: string) => options.functions?.includes(name) ?? true;
+  const jobs: UnitJob[][] = learners.map((learner, index) =>
+    learner.submissions.map(({ unit }) => {
+      const spec = UNITS.get(unit)!;
+      return {
+        unit,
+        key: `${index}/${unit}`,
+        functions: spec.functions.filter((fn) => wanted(fn.name))
+          .map((fn) => ({ ...fn, cases: casesOf(spec, fn, holdouts) })),
+      };
+    })
+  );
+  const withCode = learners.flatMap((learner, index) =>
+    learner.submissions.filter((submission) => submission.code !== undefined)
+      .map((submission) => ({ ...submission, key: `${index}/${submission.unit}` }))
+  );
+  let ran: CaseResult[] = [];
   const copied = new Map<string, Record<string, string[]>>();
+  const ranJobs = jobs.flat().filter((job) => withCode.some(({ key }) => key === job.key));
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
-    for (const [unit, module] of scratch.modules) {
+    for (const [key, module] of scratch.modules) {
       const source = await Deno.readTextFile(new URL(module));
-      copied.set(unit, copiedFunctions(source, await copyForms(UNITS.get(unit)!)));
+      const unit = scratch.units.get(key)!;
+      copied.set(key, copiedFunctions(source, await copyForms(UNITS.get(unit)!)));
     }
-    ran = await runSandbox(scratch, jobs.filter((job) => scratch.modules.has(job.unit)), options);
+    ran = await runSandbox(scratch, ranJobs, options);
   }
-  const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
-  return learner.submissions.map((submission, index) => {
-    const codeCame = submission.code !== undefined;
-    const cases = codeCame
-      ? ran.filter((result) => result.unit === submission.unit)
-      : jobs[index].functions.flatMap((fn) =>
-        fn.cases.map((testCase) => ({
-          unit: submission.unit,
-          fn: fn.name,
-          case: testCase.label,
-          hidden: testCase.hidden,
-          status: "FAIL" as const,
-          observed: "no code",
-        }))
-      );
-    return scoreSubmission({
-      name: learner.name,
-      spec: UNITS.get(submission.unit)!,
-      cases,
-      codeCame,
-      evidence: submission.evidence?.value,
-      copied: copied.get(submission.unit),
-    });
-  }).map((results, index) => withFileChecks(results, fileChecks[index]));
+  const byKey = new Map<string, CaseResult[]>();
+  let next = 0;
+  for (const job of ranJobs) {
+    const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
+    byKey.set(job.key!, ran.slice(next, next += count));
+  }
+  return await Promise.all(learners.map(async (learner, index) => {
+    const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
+    return learner.submissions.map((submission, at) => {
+      const job = jobs[index][at];
+      const cases = byKey.get(job.key!) ??
+        job.functions.flatMap((fn) =>
+          fn.cases.map((testCase) => ({
+            unit: submission.unit,
+            fn: fn.name,
+            case: testCase.label,
+            hidden: testCase.hidden,
+            status: "FAIL" as const,
+            observed: "no code",
+          }))
+        );
+      return scoreSubmission({
+        name: learner.name,
+        spec: UNITS.get(submission.unit)!,
+        cases,
+        codeCame: submission.code !== undefined,
+        evidence: submission.evidence?.value,
+        copied: copied.get(job.key!),
+      });
+    }).map((results, at) => withFileChecks(results, fileChecks[at]));
+  }));
 }
 
 /**

@@ -1,18 +1,20 @@
 /**
  * Run one learner's code against every case of their units, apart from the
- * grader: in `deno run` processes of their own that may read no file, reach
- * no network, read no environment and start no process, and may load modules
- * only from their scratch folder (and npm packages only from Deno's cache, at
- * the versions of the scratch folder's lock file). The visible cases run
- * first; only once their results are fixed do the hidden ones run, in a
- * process of their own. What comes back is judged here, where no learner
- * code runs.
+ * grader: in a `deno run` process of their own that may read no file but its
+ * scratch folders, reach no network, read no environment and start no
+ * process, and may load modules only from those folders (and npm packages
+ * only from Deno's cache, at the versions of the lock file). The process gets
+ * every case at once, on stdin, and runs the visible ones first; the hidden
+ * ones then run in realms of their own, after the visible ones' results have
+ * come back. What comes back is judged here, where no learner code runs.
  *
- * Budgets are CPU time: a case may use `caseCpuMs` of it, so that a busy
- * machine costs no one a case; a case that runs out (or waits past a long
- * wall-clock backstop) is run again alone, with no other sandbox of this
- * grader running, before it fails. A loop, a throw, `Deno.exit`, a memory
- * bomb or a flood of output costs the cases it touches, and nothing else.
+ * Budgets are CPU time: a case's first try, beside other sandboxes, may use
+ * `firstTryCpuMs` of it, so that a loop costs little; a case that runs out
+ * (or waits past a wall-clock backstop) is run again alone, with no other
+ * sandbox of this grader running and the whole `caseCpuMs`, before it fails.
+ * A loop, a throw, `Deno.exit`, a memory bomb or a flood of output costs the
+ * cases it touches, and nothing else; and whatever the code does, a learner's
+ * grading ends within `learnerWallMs` of its processes' time.
  *
  * @module
  */
@@ -39,11 +41,15 @@ export interface CaseResult {
   observed: string;
   /** The library's own copies of graded functions the learner's code reached, in this case. */
   reached?: string[];
+  /** The StrykerJS mutants the case's code reached, when {@linkcode SandboxOptions.coverage} asks. */
+  covered?: string[];
 }
 
 /** The cases to run for one unit: its functions, each with every case it must pass. */
 export interface UnitJob {
   unit: string;
+  /** The learner module's key in the scratch folder. @default {the unit} */
+  key?: string;
   functions: (Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference"> & {
     cases: GradedCase[];
   })[];
@@ -51,14 +57,23 @@ export interface UnitJob {
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The CPU time one case (or one load of the learner's module) may use. @default {1000} */
+  /** The CPU time a case (or one load of the learner's module) may use, run alone. @default {1000} */
   caseCpuMs?: number;
-  /** The wall-clock time after which a case that is still waiting has timed out. @default {20000} */
+  /** The CPU time a case's first try may use, beside other sandboxes. @default {300} */
+  firstTryCpuMs?: number;
+  /** The wall-clock time after which a case that is still waiting has timed out. @default {10000} */
   caseWallMs?: number;
   /** The most memory a process may hold (resident, ArrayBuffers included). @default {512 MiB} */
   memoryBytes?: number;
-  /** The CPU time one process may use for all its cases. @default {120000} */
-  runCpuMs?: number;
+  /** The wall-clock time all of one learner's processes may take together. @default {60000} */
+  learnerWallMs?: number;
+  /** The CPU time all of one learner's processes may use together. @default {60000} */
+  learnerCpuMs?: number;
+  /**
+   * Whether each case reports which mutants of StrykerJS's instrumented code
+   * it reached (`tools/mutants/`; never for a learner). @default {false}
+   */
+  coverage?: boolean;
 }
 
 /** The runner, as the scratch folder holds it (the fence lets nothing else load). */
@@ -79,8 +94,8 @@ const KINDS: Record<string, CaseKind> = {
 const gate = new Gate();
 
 /**
- * Grade the modules in `scratch` against `jobs`: the visible cases, then the
- * hidden ones. Every case gets a result.
+ * Grade the modules in `scratch` against `jobs`, visible cases before hidden
+ * ones. Every case gets a result, in the order of `jobs`.
  *
  * @example
  * ```ts
@@ -96,38 +111,26 @@ export async function runSandbox(
   jobs: readonly UnitJob[],
   options: SandboxOptions = {},
 ): Promise<CaseResult[]> {
-  const results = new Map<string, CaseResult>();
-  for (const hidden of [false, true]) {
-    const cases = jobs.flatMap((job) =>
-      job.functions.flatMap((fn) =>
-        fn.cases.flatMap((testCase, index) =>
-          testCase.hidden === hidden ? [{ job, fn, index, testCase }] : []
-        )
-      )
-    );
-    if (cases.length === 0) continue;
-    const shared = await observed(cases, await runPhase(scratch, cases, options, false));
-    const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
-    // What a time limit decided is run again alone: a case that ran out of time (and the
-    // cases of its function after it), and a case that failed while a step was still waiting.
-    const again = cases.filter((c) => {
-      const reply = shared.get(keyOf(c))!;
-      return reply.deferred === true ||
-        (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
-    });
-    const alone = again.length > 0
-      ? await observed(again, await runPhase(scratch, again, options, true))
-      : new Map();
-    for (const c of cases) {
-      const reply = alone.get(keyOf(c));
-      results.set(keyOf(c), reply === undefined ? judgedHere.get(keyOf(c))! : judged(c, reply));
-    }
-  }
-  return jobs.flatMap((job) =>
-    job.functions.flatMap((fn) =>
-      fn.cases.map((_, index) => results.get(`${job.unit}\n${fn.name}\n${index}`)!)
-    )
+  const cases = jobs.flatMap((job) =>
+    job.functions.flatMap((fn) => fn.cases.map((testCase, index) => ({ job, fn, index, testCase })))
   );
+  const budget = new Budget(options);
+  const shared = await observed(cases, await runRounds(scratch, cases, options, budget, false));
+  const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
+  // What a time limit decided is run again alone: a case that ran out of time (and the
+  // cases of its function after it), and a case that failed while a step was still waiting.
+  const again = cases.filter((c) => {
+    const reply = shared.get(keyOf(c))!;
+    return reply.deferred === true ||
+      (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
+  });
+  const alone = again.length > 0
+    ? await observed(again, await runRounds(scratch, again, options, budget, true))
+    : new Map<string, Reply>();
+  return cases.map((c) => {
+    const reply = alone.get(keyOf(c));
+    return reply === undefined ? judgedHere.get(keyOf(c))! : judged(c, reply);
+  });
 }
 
 interface PhaseCase {
@@ -137,46 +140,69 @@ interface PhaseCase {
   testCase: GradedCase;
 }
 
-const keyOf = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}\n${c.index}`;
+const moduleOf = (job: UnitJob) => job.key ?? job.unit;
+const keyOf = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}\n${c.index}`;
+const fnKey = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}`;
+
+/** What is left of one learner's time: wall-clock and CPU, over all their processes. */
+class Budget {
+  wallMs: number;
+  cpuMs: number;
+  readonly seconds: number;
+  constructor(options: SandboxOptions) {
+    this.wallMs = options.learnerWallMs ?? 60_000;
+    this.cpuMs = options.learnerCpuMs ?? 60_000;
+    this.seconds = this.wallMs / 1000;
+  }
+  get spent(): boolean {
+    return this.wallMs <= 0 || this.cpuMs <= 0;
+  }
+  /** Why a case was not tried once it is spent. */
+  get why(): string {
+    return `not tried: the ${this.seconds} s this learner's grading may take ran out`;
+  }
+}
 
 /**
- * Run `cases` (all visible, or all hidden) to a reply each, in as many
- * processes as it takes: a process that stops costs the case it was
- * running, and a new one goes on with the rest. When a case runs out of
- * time, the rest of its function is left (`deferred`) to be run again alone;
- * run `alone`, a case that runs out of time fails, and so do the rest of its
- * function's cases, untried.
+ * Run `cases` to a reply each, in as many processes as it takes: a process
+ * that stops costs the case it was running, and a new one goes on with the
+ * rest. Beside other sandboxes (not `alone`), a case that runs out of time
+ * leaves the rest of its function (or, if it was the module's load, of its
+ * module) to be run again alone (`deferred`); run `alone`, such a case
+ * fails, and so do the rest of its function's (or module's) cases, untried.
  */
-async function runPhase(
+async function runRounds(
   scratch: Scratch,
   cases: readonly PhaseCase[],
   options: SandboxOptions,
+  budget: Budget,
   alone: boolean,
 ): Promise<Map<string, Reply>> {
   const replies = new Map<string, Reply>();
   const stops = new Map<string, number>();
   const outOfTime = new Set<string>();
-  const fnKey = (c: PhaseCase) => `${c.job.unit}\n${c.fn.name}`;
+  const loadOutOfTime = new Set<string>();
+  const later = (why: string): Reply =>
+    alone
+      ? { problem: `not tried: ${why}, alone` }
+      : { problem: "left to be run again alone", deferred: true };
   while (true) {
     const left = cases.filter((c) => !replies.has(keyOf(c)));
     for (const c of left) {
-      if (outOfTime.has(fnKey(c))) {
-        replies.set(
-          keyOf(c),
-          alone
-            ? { problem: "not tried: a case before it ran out of time, alone" }
-            : { problem: "left to be run again alone", deferred: true },
-        );
+      if (loadOutOfTime.has(moduleOf(c.job))) {
+        replies.set(keyOf(c), later("the module did not finish loading"));
+      } else if (outOfTime.has(fnKey(c))) {
+        replies.set(keyOf(c), later("a case before it ran out of time"));
       } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
         replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
-      }
+      } else if (budget.spent) replies.set(keyOf(c), { problem: budget.why });
     }
     const pending = left.filter((c) => !replies.has(keyOf(c)));
     if (pending.length === 0) return replies;
     const release = alone ? await gate.alone() : await gate.shared();
     let run: ProcessRun;
     try {
-      run = await runProcess(scratch, pending, options);
+      run = await runProcess(scratch, pending, options, budget, alone);
     } finally {
       release();
     }
@@ -190,11 +216,12 @@ async function runPhase(
     for (const c of pending) {
       const reply = replies.get(keyOf(c));
       if (reply?.timed && "problem" in reply) {
-        outOfTime.add(fnKey(c));
+        if (reply.load) loadOutOfTime.add(moduleOf(c.job));
+        else outOfTime.add(fnKey(c));
         if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
       }
     }
-    if (inFlight !== undefined && !run.timedOut) {
+    if (inFlight !== undefined && !run.timedOut && !budget.spent) {
       stops.set(fnKey(inFlight), (stops.get(fnKey(inFlight)) ?? 0) + 1);
     }
     if (run.replies.size === 0 && inFlight === undefined) {
@@ -212,11 +239,13 @@ interface ProcessRun {
   timedOut: boolean;
 }
 
-/** Run one process on `cases` until it ends. */
+/** Run one process on `cases` (visible ones first, hidden ones after, in realms of their own) until it ends. */
 async function runProcess(
   scratch: Scratch,
   cases: readonly PhaseCase[],
   options: SandboxOptions,
+  budget: Budget,
+  alone: boolean,
 ): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
   const child = new Deno.Command(Deno.execPath(), {
@@ -230,8 +259,8 @@ async function runProcess(
       `--lock=${scratch.lock}`,
       "--frozen",
       "--v8-flags=--max-old-space-size=256",
-      // A worker loads modules only with leave to read them: the scratch folder holds nothing secret.
-      `--allow-read=${scratch.folder}`,
+      // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
+      `--allow-read=${scratch.base},${scratch.folder}`,
       fileURLToPath(scratch.file(RUNNER)),
     ],
     clearEnv: true,
@@ -253,7 +282,8 @@ async function runProcess(
     }
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
-  const runCpuMs = options.runCpuMs ?? 120_000;
+  const started = performance.now();
+  let cpuMs = 0;
   try {
     usage(child.pid);
   } catch (error) {
@@ -262,20 +292,26 @@ async function runProcess(
     throw error;
   }
   const watch = setInterval(() => {
-    const { resident, cpuMs } = usage(child.pid);
-    if (resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
-    else if (cpuMs > runCpuMs) stop(`it used more than ${runCpuMs / 1000} s of CPU time`, true);
+    const now = usage(child.pid);
+    if (now.resident === 0) return;
+    cpuMs = now.cpuMs;
+    if (now.resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
+    else if (
+      cpuMs >= budget.cpuMs || performance.now() - started >= budget.wallMs
+    ) stop(budget.why.replace("not tried: ", ""));
   }, POLL_MS);
 
   const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
-    cpuMs: options.caseCpuMs ?? 1000,
-    wallMs: options.caseWallMs ?? 20_000,
-    reference: cases.some((c) => c.fn.withReference)
-      ? scratch.references.get(cases.find((c) => c.fn.withReference)!.job.unit)
-      : undefined,
-    items: items(scratch, cases),
+    cpuMs: alone ? options.caseCpuMs ?? 1000 : options.firstTryCpuMs ?? 300,
+    wallMs: options.caseWallMs ?? 10_000,
+    references: Object.fromEntries(scratch.references),
+    units: Object.fromEntries(scratch.units),
+    coverage: options.coverage,
+    phases: [false, true].map((hidden) =>
+      items(scratch, cases.filter((c) => c.testCase.hidden === hidden))
+    ),
   };
   const writer = child.stdin.getWriter();
   await writer.write(serialize(job)).catch(() => {});
@@ -295,6 +331,8 @@ async function runProcess(
   } finally {
     clearInterval(watch);
     const status = await child.status;
+    budget.wallMs -= performance.now() - started;
+    budget.cpuMs -= cpuMs;
     if (run.stopped === "") {
       run.stopped = status.code === 3
         ? "it ran out of time"
@@ -305,24 +343,24 @@ async function runProcess(
 }
 
 interface Key {
-  unit: string;
+  key: string;
   fn: string;
   index: number;
 }
 
-const keyText = (key: Key) => `${key.unit}\n${key.fn}\n${key.index}`;
+const keyText = (key: Key) => `${key.key}\n${key.fn}\n${key.index}`;
 
 /** The runner's items for `cases`, grouped by function, in order. */
 function items(scratch: Scratch, cases: readonly PhaseCase[]): RunnerItem[] {
   const found: RunnerItem[] = [];
   for (const { job, fn, index, testCase } of cases) {
-    let item = found.find((i) => i.unit === job.unit && i.fn === fn.name);
+    let item = found.find((i) => i.key === moduleOf(job) && i.fn === fn.name);
     if (item === undefined) {
       item = {
-        unit: job.unit,
+        key: moduleOf(job),
         fn: fn.name,
         kind: fn.driver === undefined ? "call" : KINDS[fn.driver] ?? "call",
-        module: scratch.modules.get(job.unit) ?? "data:text/javascript,",
+        module: scratch.modules.get(moduleOf(job)) ?? "data:text/javascript,",
         quiet: fn.quiet ?? false,
         cases: [],
       };
@@ -364,8 +402,16 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     status,
     observed: testCase.hidden ? (status === "PASS" ? "passed" : "failed") : brief(observed),
     ...(reply.reached?.length ? { reached: reply.reached } : {}),
+    ...(reply.covered ? { covered: reply.covered } : {}),
   });
-  if ("problem" in reply) return result("FAIL", String(reply.problem));
+  if ("problem" in reply) {
+    return result(
+      "FAIL",
+      reply.exited === undefined || reply.load
+        ? String(reply.problem)
+        : `the module exited with code ${reply.exited} while running case "${testCase.label}"`,
+    );
+  }
   const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
   const graded = judge(testCase, outcome, {
     normalize: testCase.observe === undefined ? fn.normalize : undefined,

@@ -1,20 +1,24 @@
-// The sandbox's main thread. `deno run` starts it with no permission at all,
-// and an import map that lets modules be loaded from its scratch folder and
-// nowhere else. It reads one job from stdin (a nonce, and for each graded
-// function the learner's module and the cases of one phase, visible or
-// hidden, serialized with node:v8 so that bytes and sets arrive as they are),
-// runs each case in a learner's realm (a worker: `sandbox_worker.ts`), and
-// writes what came back, prefixed with the nonce so that nothing the
-// learner's code prints can pass for it. It judges nothing: the grader, in
-// another process, does. This thread is where what observes runs: the grammar
-// server a learner's client talks to, and the client a learner's named test
-// is given (the instructors' worked one, from stdin, never a file).
+// The sandbox's main thread. `deno run` starts it with no permission but to
+// read its scratch folders, and an import map that lets modules be loaded
+// from them and nowhere else. It reads its whole job from stdin before any
+// learner code exists (so no learner's realm can ever read what stdin
+// carries): a nonce, and the learner's cases in two phases, visible and then
+// hidden, serialized with node:v8 so that bytes and sets arrive as they are.
+// It runs each phase's cases in learner's realms of that phase only (workers:
+// `sandbox_worker.ts`), ending the visible phase's realms before the hidden
+// phase's begin, and writes what came back, prefixed with the nonce so that
+// nothing the learner's code prints can pass for it. It judges nothing: the
+// grader, in another process, does. This thread is where what observes runs:
+// the grammar server a learner's client talks to, and the client a learner's
+// named test is given (the instructors' worked one, from stdin, never a file).
 //
 // Each case is bounded by the CPU time the process uses while it runs (not
-// the wall clock, so that a busy machine costs no one a case), with a long
+// the wall clock, so that a busy machine costs no one a case), with a
 // wall-clock backstop for code that waits forever. A case past either is
 // reported as timed out, and the process exits: the grader starts a new one
-// for the cases left, and runs the ones that timed out again, alone.
+// for the cases left, and runs the ones that timed out again, alone. A realm
+// that ends itself (`Deno.exit`, `close()`) is noticed at once and named, as
+// is one that stops answering while using no CPU.
 
 import process from "node:process";
 import { deserialize, serialize } from "node:v8";
@@ -28,7 +32,8 @@ export type CaseKind = "call" | "client" | "test";
 
 /** One graded function's cases, as the grader sends them. */
 export interface RunnerItem {
-  unit: string;
+  /** The learner module's key in the grader (a unit, or a unit of one of many modules graded together). */
+  key: string;
   fn: string;
   kind: CaseKind;
   /** The learner's module, as a file URL in the scratch folder. */
@@ -44,11 +49,16 @@ export interface RunnerJob {
   worker: string;
   /** The CPU time one case (or one module load) may use. */
   cpuMs: number;
-  /** The wall-clock time after which a case that uses no CPU (it waits) has timed out. */
+  /** The wall-clock time after which a case that waits has timed out. */
   wallMs: number;
-  /** The instructors' worked module for the unit, as source, where the grader has it. */
-  reference?: string;
-  items: RunnerItem[];
+  /** The instructors' worked module for each unit that has one, as source, where the grader has it. */
+  references: Record<string, string>;
+  /** Each item's unit (for its reference), by its key. */
+  units: Record<string, string>;
+  /** The visible phase's items, then the hidden phase's: each phase in realms of its own. */
+  phases: RunnerItem[][];
+  /** Whether each case reports the StrykerJS mutants its code reached (mutation testing only). */
+  coverage?: boolean;
 }
 
 /** What a case came to, as the runner reports it (the grader judges it). */
@@ -59,6 +69,14 @@ export type Reply = Record<string, unknown> & {
   timed?: boolean;
   /** Set by the grader: left to be run again alone. */
   deferred?: boolean;
+  /** The exit code, when the learner's realm ended itself during the case. */
+  exited?: number;
+  /** Whether it was the module's load, not the case, that failed or timed out. */
+  load?: boolean;
+  /** The process CPU time the case used, in milliseconds (for the grader's budgets, never shown). */
+  cpuMs?: number;
+  /** The StrykerJS mutants the case's code reached, when the job asks (mutation testing only). */
+  covered?: string[];
 };
 
 const encoder = new TextEncoder();
@@ -75,17 +93,42 @@ function report(record: Record<string, unknown>): void {
   for (let written = 0; written < line.length;) written += write(line.subarray(written));
 }
 
+/** How often a waiting realm is asked whether it still runs, and how long it may go unheard. */
+const PING_MS = 200;
+const SILENT_MS = 1500;
+
+/** The CPU time this process has used, in milliseconds. */
+function cpuNow(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /** One learner's realm: a worker with the learner's module loaded in it. */
 class Realm {
   readonly worker: Worker;
-  readonly reached = new Set<string>();
+  /** The functions (and classes) the module exports, once it has loaded. */
+  names: string[] = [];
+  /** Library copies reached while the module loaded (they count for every case run here). */
+  readonly loadReached = new Set<string>();
+  /** Library copies reached during the case under way. */
+  readonly caseReached = new Set<string>();
+  /** The code the realm ended itself with, once it has. */
+  exited: number | undefined;
+  #loading = true;
+  /** When the realm was last heard from, and the process's CPU time then. */
+  #heard = { at: 0, cpu: 0 };
   #waiting: ((data: Record<string, unknown>) => void) | undefined;
 
   constructor() {
     this.worker = new Worker(job.worker, { type: "module" });
     this.worker.onmessage = ({ data }) => {
-      if (typeof data?.reached === "string") this.reached.add(data.reached);
-      else this.#waiting?.(data);
+      this.#heard = { at: performance.now(), cpu: cpuNow() };
+      if (typeof data?.reached === "string") {
+        (this.#loading ? this.loadReached : this.caseReached).add(data.reached);
+      } else if (typeof data?.exited === "number") {
+        this.exited = data.exited;
+        this.#waiting?.({ problem: `it exited with code ${data.exited}`, exited: data.exited });
+      } else if (data?.pong === undefined) this.#waiting?.(data);
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
@@ -95,27 +138,55 @@ class Realm {
     };
   }
 
-  /** Load `module`: its graded functions' names, or a problem. */
-  load(module: string): Promise<Record<string, unknown>> {
-    return this.request({ load: module });
+  /** Whether the realm can take another case. */
+  get alive(): boolean {
+    return this.exited === undefined;
   }
 
-  /** Send `message` and wait for the reply, within the CPU and wall-clock budgets. */
+  /** Load `module`: its graded functions' names, or a problem. */
+  async load(module: string): Promise<Record<string, unknown>> {
+    const loaded = await this.request({ load: module });
+    this.#loading = false;
+    if (Array.isArray(loaded.loaded)) this.names = loaded.loaded;
+    return loaded;
+  }
+
+  /** The library copies reached by the case just run, and by the module's load. */
+  reached(): string[] {
+    return [...new Set([...this.loadReached, ...this.caseReached])];
+  }
+
+  /**
+   * Send `message` and wait for the reply, within the CPU and wall-clock
+   * budgets. A realm that ends itself, or stops answering while the process
+   * uses no CPU time, ends the wait at once.
+   */
   request(message: unknown, transfer: Transferable[] = []): Promise<Record<string, unknown>> {
+    this.caseReached.clear();
+    if (!this.alive) return Promise.resolve({ problem: "its realm has ended" });
     return new Promise((resolve) => {
-      const cpu = process.cpuUsage();
+      const cpu = cpuNow();
       const started = performance.now();
+      this.#heard = { at: started, cpu };
+      let pinged = 0;
       const done = (data: Record<string, unknown>) => {
         clearInterval(watch);
         this.#waiting = undefined;
-        resolve(data);
+        resolve({ ...data, cpuMs: Math.round(cpuNow() - cpu) });
       };
       const watch = setInterval(() => {
-        const used = process.cpuUsage(cpu);
-        if ((used.user + used.system) / 1000 > job.cpuMs) {
+        const now = performance.now();
+        if (cpuNow() - cpu > job.cpuMs) {
           done({ problem: `used more than ${job.cpuMs / 1000} s of CPU time`, timed: true });
-        } else if (performance.now() - started > job.wallMs) {
+        } else if (now - started > job.wallMs) {
           done({ problem: `did not finish within ${job.wallMs / 1000} s`, timed: true });
+        } else if (
+          // A realm that computes uses CPU time; one that waits answers. One that does neither has gone.
+          now - this.#heard.at > SILENT_MS && cpuNow() - this.#heard.cpu < SILENT_MS / 10
+        ) {
+          done({ problem: "its realm stopped answering, using no CPU time", timed: true });
+        } else if (now - started >= pinged * PING_MS) {
+          this.worker.postMessage({ ping: ++pinged });
         }
       }, 5);
       this.#waiting = done;
@@ -132,47 +203,61 @@ class Realm {
   }
 }
 
-let reference: Promise<Record<string, unknown>> | undefined;
-/** The instructors' worked module, loaded in this thread, never in a learner's realm. */
-function referenceModule(): Promise<Record<string, unknown>> | undefined {
-  if (job.reference === undefined) return undefined;
-  reference ??= import(`data:application/typescript,${encodeURIComponent(job.reference)}`)
-    .then((module) => module.graded);
+const references = new Map<string, Promise<Record<string, unknown>>>();
+/** The instructors' worked module for `unit`, loaded in this thread, never in a learner's realm. */
+function referenceModule(unit: string): Promise<Record<string, unknown>> | undefined {
+  const source = job.references[unit];
+  if (source === undefined) return undefined;
+  let reference = references.get(unit);
+  if (reference === undefined) {
+    reference = import(`data:application/typescript,${encodeURIComponent(source)}`)
+      .then((module) => module.graded);
+    references.set(unit, reference);
+  }
   return reference;
 }
 
-/** A new realm with `item`'s module loaded, or the problem that stopped it. */
-async function loadedRealm(item: RunnerItem): Promise<Realm | Record<string, unknown>> {
+/**
+ * A new realm with `item`'s module loaded (and, when `needs` names one, the
+ * function or class that must be in it), or the problem that stopped it.
+ */
+async function loadedRealm(item: RunnerItem, needs?: string): Promise<Realm | Reply> {
   const realm = new Realm();
   const loaded = await realm.load(item.module);
   if ("loaded" in loaded) {
-    if ((loaded.loaded as string[]).includes(item.fn)) return realm;
+    if (needs === undefined || realm.names.includes(needs)) return realm;
     realm.end();
-    return { problem: `there is no function ${item.fn}`, reached: [...realm.reached] };
+    return { problem: `there is no function ${needs}`, reached: realm.reached() };
   }
   realm.end();
-  const why = loaded.problem ?? `the code does not load: ${loaded.loadError}`;
-  return { ...loaded, problem: why, reached: [...realm.reached] };
+  const why = loaded.exited !== undefined
+    ? `the module exited with code ${loaded.exited} while it loaded`
+    : loaded.timed
+    ? `loading the module ${loaded.problem}`
+    : loaded.problem ?? `the code does not load: ${loaded.loadError}`;
+  return { ...loaded, problem: why, load: true, reached: realm.reached() };
 }
 
 /** Run one case of a function called on its arguments, in `realm`. */
 async function callCase(realm: Realm, item: RunnerItem, args: unknown[]): Promise<Reply> {
   const reply = await realm.request({
-    run: { kind: "call", fn: item.fn, args, quiet: item.quiet },
+    run: { kind: "call", fn: item.fn, args, quiet: item.quiet, coverage: job.coverage },
   });
-  return { ...unwrapped(reply), reached: [...realm.reached] };
+  return { ...unwrapped(reply), reached: realm.reached() };
 }
 
 /** Run one case of a client class: the learner's realm drives it, the server runs here. */
 async function clientCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
-  const realm = await loadedRealm(item);
+  const realm = await loadedRealm(item, item.fn);
   if (!(realm instanceof Realm)) return realm;
   const { port1, port2 } = new MessageChannel();
   const scenario = (args[0] ?? {}) as { server?: never; observe?: string[] };
   const bridged = bridgeServer(port2, scenario.server);
   try {
     const reply = unwrapped(
-      await realm.request({ run: { kind: "client", fn: item.fn, args } }, [port1]),
+      await realm.request({
+        run: { kind: "client", fn: item.fn, args, coverage: job.coverage },
+      }, [port1]),
     );
     if ("returned" in reply && typeof reply.returned === "object" && reply.returned !== null) {
       // The realm's reply and the client's bytes come by different channels: let the bytes land.
@@ -185,7 +270,7 @@ async function clientCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
       }
       reply.returned = returned;
     }
-    return { ...reply, reached: [...realm.reached] };
+    return { ...reply, reached: realm.reached() };
   } finally {
     bridged.server.kill();
     port2.close();
@@ -202,6 +287,8 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
   const { fault } = (args[0] ?? {}) as { fault?: never };
   const statuses: Record<string, unknown> = {};
   const reached = new Set<string>();
+  const covered = new Set<string>();
+  let cpuMs = 0;
   // In a random order: which run comes first tells a test nothing either.
   const variants = fault === undefined ? ["correct"] : ["correct", "faulty"];
   if (Math.random() < 0.5) variants.reverse();
@@ -209,66 +296,99 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
     const { port1, port2 } = new MessageChannel();
     const faultHere = variant === "faulty" ? fault : undefined;
     let stop: () => void;
-    const worked = await referenceModule();
+    const worked = await referenceModule(job.units[item.key]);
     if (worked !== undefined) {
       stop = hostClients(port2, worked.McpClient as never, faultHere).stop;
     } else {
       // Without the instructors' client, the learner's own serves, in a realm of its own.
-      const host = await loadedRealm({ ...item, fn: "McpClient" });
+      const host = await loadedRealm(item, "McpClient");
       if (!(host instanceof Realm)) {
         return { threw: "TypeError", message: "there is no McpClient class to test" };
       }
       host.worker.postMessage({ host: { fault: faultHere } }, [port2]);
       stop = () => host.end();
     }
-    const realm = await loadedRealm(item);
+    const realm = await loadedRealm(item, item.fn);
     if (!(realm instanceof Realm)) {
       stop();
       return realm;
     }
     try {
       const reply = unwrapped(
-        await realm.request({ run: { kind: "test", fn: item.fn, args } }, [port1]),
+        await realm.request({
+          run: { kind: "test", fn: item.fn, args, coverage: job.coverage },
+        }, [port1]),
       );
-      for (const name of realm.reached) reached.add(name);
+      cpuMs += Number(reply.cpuMs ?? 0);
+      for (const name of realm.reached()) reached.add(name);
       if (!("returned" in reply)) return { ...reply, reached: [...reached] };
       statuses[variant] = reply.returned;
       if (reply.timed) {
-        return { returned: { ...statuses }, after: args, timed: true, reached: [...reached] };
+        return {
+          returned: { ...statuses },
+          after: args,
+          timed: true,
+          reached: [...reached],
+          cpuMs,
+        };
       }
     } finally {
       stop();
       realm.end();
     }
   }
-  return { returned: statuses, after: args, reached: [...reached] };
+  return {
+    returned: statuses,
+    after: args,
+    reached: [...reached],
+    cpuMs,
+    ...job.coverage && { covered: [...covered] },
+  };
 }
 
 /** A worker's reply as the runner reports it: the reply itself, or the problem. */
 function unwrapped(data: Record<string, unknown>): Reply {
   if (data.reply !== undefined && typeof data.reply === "object") {
-    return { ...(data.reply as Record<string, unknown>) };
+    return { ...(data.reply as Record<string, unknown>), cpuMs: Number(data.cpuMs) };
   }
   return { ...data };
 }
 
-for (const item of job.items) {
-  let shared: Realm | Record<string, unknown> | undefined;
-  for (const { index, args } of item.cases) {
-    const key = { unit: item.unit, fn: item.fn, index };
-    report({ started: key });
-    let reply: Reply;
-    if (item.kind === "call") {
-      shared ??= await loadedRealm(item);
-      reply = shared instanceof Realm ? await callCase(shared, item, args) : shared;
-    } else if (item.kind === "client") reply = await clientCase(item, args);
-    else reply = await testCase(item, args);
-    report({ result: key, reply });
-    if (reply.timed && "problem" in reply) {
-      // A realm stuck in a loop cannot always be ended: the grader goes on in a new process.
-      Deno.exit(3);
+/** Each module's realm for the functions called on their arguments, in this phase. */
+const realms = new Map<string, Realm | Reply>();
+
+/** The realm (loaded, and alive) in which `item`'s function is called, or the problem. */
+async function callRealm(item: RunnerItem): Promise<Realm | Reply> {
+  const known = realms.get(item.module);
+  if (known !== undefined && (!(known instanceof Realm) || known.alive)) return known;
+  const made = await loadedRealm(item);
+  realms.set(item.module, made);
+  return made;
+}
+
+for (const items of job.phases) {
+  for (const item of items) {
+    for (const { index, args } of item.cases) {
+      const key = { key: item.key, fn: item.fn, index };
+      report({ started: key });
+      let reply: Reply;
+      if (item.kind === "call") {
+        const realm = await callRealm(item);
+        if (!(realm instanceof Realm)) reply = realm;
+        else if (!realm.names.includes(item.fn)) {
+          reply = { problem: `there is no function ${item.fn}`, reached: realm.reached() };
+        } else reply = await callCase(realm, item, args);
+      } else if (item.kind === "client") reply = await clientCase(item, args);
+      else reply = await testCase(item, args);
+      report({ result: key, reply });
+      if (reply.timed && "problem" in reply) {
+        // A realm stuck in a loop cannot always be ended: the grader goes on in a new process.
+        Deno.exit(3);
+      }
     }
   }
-  if (shared instanceof Realm) shared.end();
+  // The next phase's cases run in realms of their own.
+  for (const realm of realms.values()) if (realm instanceof Realm) realm.end();
+  realms.clear();
 }
 Deno.exit(0);

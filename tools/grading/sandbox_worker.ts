@@ -9,8 +9,9 @@
 
 /// <reference lib="deno.worker" />
 
-// First, so that it holds the realm's postMessage before any learner code runs.
+// First, so that they hold the realm's postMessage before any learner code runs.
 import "./realm/reach.ts";
+import "./realm/exits.ts";
 import { threwOutcome } from "../../lib/grading/grading.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
@@ -35,6 +36,11 @@ const TEST_RUN_MS = 20_000;
 
 self.onmessage = async (event: MessageEvent) => {
   const message = event.data;
+  if (message.ping !== undefined) {
+    // The main thread asks whether this realm still runs: it answers whenever it is not computing.
+    post({ pong: message.ping });
+    return;
+  }
   if (message.load) {
     try {
       const module = await import(message.load);
@@ -53,13 +59,15 @@ self.onmessage = async (event: MessageEvent) => {
     post({ hosting: true });
     return;
   }
-  const { kind, fn, args, quiet } = message.run as {
+  const { kind, fn, args, quiet, coverage } = message.run as {
     kind: "call" | "client" | "test";
     fn: string;
     args: unknown[];
     quiet?: boolean;
+    coverage?: boolean;
   };
   const candidate = graded[fn];
+  const mutants = coverage ? strykerCase() : undefined;
   // A quiet function's stdout is kept back: what it printed is part of its outcome.
   const stop = quiet ? captureStdout() : undefined;
   let reply: Record<string, unknown>;
@@ -92,14 +100,42 @@ self.onmessage = async (event: MessageEvent) => {
     reply = threwOutcome(error);
   }
   const printed = stop?.();
+  const covered = mutants?.();
   try {
-    post({ reply: { ...reply, after: args, printed } });
+    post({ reply: { ...reply, after: args, printed, ...covered && { covered } } });
   } catch {
     post({
       reply: { threw: "DataCloneError", message: "the result cannot be copied out", after: args },
     });
   }
 };
+
+/**
+ * For mutation testing only (StrykerJS's instrumented code, whose state is
+ * the realm's `__stryker__`): count a case's hits of the active mutant
+ * afresh, and record which mutants the case's code reached. Returns the
+ * function that ends the case: the ids it reached, with those reached
+ * outside any case (as the module loaded), which every case may depend on.
+ */
+function strykerCase(): () => string[] {
+  const ns = ((globalThis as Record<string, unknown>).__stryker__ ??= {}) as {
+    currentTestId?: string;
+    hitCount?: number;
+    hitLimit?: number;
+    mutantCoverage?: { static?: object; perTest?: Record<string, object> };
+  };
+  ns.currentTestId = "case";
+  if (ns.hitLimit !== undefined) ns.hitCount = 0;
+  return () => {
+    ns.currentTestId = undefined;
+    const reached = Object.keys({
+      ...ns.mutantCoverage?.static,
+      ...ns.mutantCoverage?.perTest?.case,
+    });
+    delete ns.mutantCoverage?.perTest?.case;
+    return reached;
+  };
+}
 
 function describe(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 300);

@@ -1,12 +1,15 @@
 /**
  * A learner's code, copied into a scratch folder of its own before it runs:
- * the sandbox may read that folder and nothing else, and the folder's name is
- * the grader's, never the learner's, so no learner path is ever spliced into
- * a permission flag or a URL. It holds the learner's modules (one per unit:
- * the graded cells of a notebook, or a module as submitted), the library
- * files those modules may import, the sandbox's worker and the drivers it
- * runs, and an import map and the lock file for the npm packages the library
- * uses (ajv), which the sandbox takes from Deno's cache.
+ * the sandbox may read that folder, and a folder shared by every learner of
+ * the same units that holds nothing of any learner's, and nothing else. The
+ * folders' names are the grader's, never the learner's, so no learner path
+ * is ever spliced into a permission flag or a URL. The learner's folder
+ * holds their modules (one per unit: the graded cells of a notebook, or a
+ * module as submitted) and an import map; the shared one, made once per
+ * process, the library files those modules may import, the sandbox's worker
+ * and the drivers it runs, and the lock file for the npm packages the library
+ * uses (ajv), which the sandbox takes from Deno's cache. Sharing it is what
+ * lets Deno compile those files once, rather than once per learner.
  *
  * @module
  */
@@ -30,6 +33,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_runner.ts",
   "tools/grading/sandbox_worker.ts",
   "tools/grading/realm/reach.ts",
+  "tools/grading/realm/exits.ts",
   "tools/grading/realm/port_transport.ts",
   "tools/grading/realm/remote_client.ts",
   "tools/grading/host/server_bridge.ts",
@@ -64,28 +68,41 @@ export const SANDBOX_FILES: readonly string[] = [
 
 /** A scratch folder ready for the sandbox. */
 export interface Scratch {
-  /** The folder, the only path the sandbox may read. */
+  /** The learner's folder: their modules and the import map, which no other learner's sandbox may read. */
   folder: string;
+  /**
+   * The folder every learner of the same units shares (in this process): the
+   * sandbox's runner, worker and drivers and the library files, all
+   * read-only to the sandbox, none of them a learner's.
+   */
+  base: string;
   /** The worker's module, as a file URL. */
   worker: string;
-  /** Each unit's learner module, as a file URL. */
+  /** Each learner module, as a file URL, by its key (its unit, unless given one). */
   modules: Map<string, string>;
-  /** The import map the sandbox resolves npm packages with. */
+  /** Each learner module's unit, by its key. */
+  units: Map<string, string>;
+  /** The import map the sandbox resolves modules with. */
   importMap: string;
-  /** The lock file that fixes their versions (and their dependencies'), so none is looked up. */
+  /** The lock file that fixes npm packages' versions (and their dependencies'), so none is looked up. */
   lock: string;
   /** Each unit's reference solution (see `UnitSpec.reference`), as module source, where the grader has it. */
   references: Map<string, string>;
   /** The file URL of one of the {@linkcode SANDBOX_FILES} in the folder. */
   file(path: string): string;
-  /** Removes the folder. */
+  /** Removes the learner's folder (the shared one goes when this process ends). */
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/** A submission to copy into a scratch folder, under a key of its own when several share a unit. */
+export type ScratchSubmission = Submission & { key?: string };
 
 /**
  * Copy the code of `submissions` into a new scratch folder. A notebook gives
  * the learner's graded cells ({@linkcode learnerModule}); a module is copied
- * as it is, and may import the library files beside it as `../lib/NAME.ts`.
+ * as it is, and may import the library files as `../lib/NAME.ts`. Several
+ * submissions of one unit may share a folder (trusted code graded together,
+ * such as a test's catalogue), each under its own `key`.
  *
  * @example
  * ```ts
@@ -97,59 +114,47 @@ export interface Scratch {
  * ```
  */
 export async function makeScratch(
-  submissions: readonly Submission[],
+  submissions: readonly ScratchSubmission[],
   units: ReadonlyMap<string, UnitSpec>,
 ): Promise<Scratch> {
+  const specs = [...new Set(submissions.map(({ unit }) => unit))].sort()
+    .map((unit) => units.get(unit)).filter((spec) => spec !== undefined);
+  const base = await baseFolder(specs, units);
   const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
   const scratch: Scratch = {
     folder,
-    worker: pathToFileURL(`${folder}/tools/grading/sandbox_worker.ts`).href,
+    base,
+    worker: pathToFileURL(`${base}/tools/grading/sandbox_worker.ts`).href,
     modules: new Map(),
+    units: new Map(),
     importMap: `${folder}/import_map.json`,
-    lock: `${folder}/deno.lock`,
+    lock: `${base}/deno.lock`,
     references: new Map(),
     file(path) {
       if (!SANDBOX_FILES.includes(path)) throw new Error(`${path} is not copied to the sandbox`);
-      return pathToFileURL(`${folder}/${path}`).href;
+      return pathToFileURL(`${base}/${path}`).href;
     },
     [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
   };
   try {
-    // The library's copies of the functions graded here are wired: a call to one is seen.
-    const wired = libraryCopies(
-      submissions.map(({ unit }) => units.get(unit)).filter((spec) => spec !== undefined),
-    );
-    const files = new Set([...SANDBOX_FILES, ...await libraryFiles(units)]);
-    // Each copy's seal is wired the same: a learner's code that imports it reaches it.
-    for (const [file, names] of [...wired]) {
-      if (files.has(sealedPath(file))) wired.set(sealedPath(file), names);
-    }
-    for (const file of files) {
-      const target = `${folder}/${file}`;
-      await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
-      const names = wired.get(file);
-      const text = names === undefined ? "" : await Deno.readTextFile(new URL(file, ROOT));
-      // A sealed module's stub (the learners' release) holds nothing to wire: its seal is wired.
-      if (names === undefined || text.startsWith(SEAL_STUB)) {
-        await Deno.copyFile(new URL(file, ROOT), target);
-      } else {
-        await Deno.writeTextFile(
-          target,
-          wiredCopy(text, file, names),
-        );
-      }
-    }
     const map = importMap(await packages());
-    // Modules load from the scratch folder or not at all: Deno's permissions do not cover imports.
+    // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
+    const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
     map.imports["file:///"] = OUTSIDE;
-    map.imports[pathToFileURL(`${folder}/`).href] = pathToFileURL(`${folder}/`).href;
+    map.imports[baseUrl] = baseUrl;
+    map.imports[folderUrl] = folderUrl;
+    // A learner's module imports the library as ../lib/: it is the shared folder's.
+    map.imports[`${folderUrl}lib/`] = `${baseUrl}lib/`;
     await Deno.writeTextFile(scratch.importMap, JSON.stringify(map));
-    await Deno.copyFile(new URL("deno.lock", ROOT), scratch.lock);
     await Deno.mkdir(`${folder}/learner`);
     for (const submission of submissions) {
       const spec = units.get(submission.unit);
       if (submission.code === undefined || spec === undefined) continue;
-      const target = `${folder}/learner/${submission.unit}.ts`;
+      const key = submission.key ?? submission.unit;
+      const name = [...scratch.units.values()].includes(spec.unit)
+        ? `${spec.unit}-${scratch.modules.size}`
+        : spec.unit;
+      const target = `${folder}/learner/${name}.ts`;
       const text = await Deno.readTextFile(submission.code.path);
       await Deno.writeTextFile(
         target,
@@ -159,15 +164,76 @@ export async function makeScratch(
           })
           : text,
       );
-      scratch.modules.set(submission.unit, pathToFileURL(target).href);
-      const reference = await referenceModule(spec, pathToFileURL(`${folder}/`));
-      if (reference !== undefined) scratch.references.set(submission.unit, reference);
+      scratch.modules.set(key, pathToFileURL(target).href);
+      scratch.units.set(key, spec.unit);
+      if (!scratch.references.has(spec.unit)) {
+        const reference = await referenceModule(spec, pathToFileURL(`${base}/`));
+        if (reference !== undefined) scratch.references.set(spec.unit, reference);
+      }
     }
   } catch (error) {
     await scratch[Symbol.asyncDispose]();
     throw error;
   }
   return scratch;
+}
+
+/** The shared folders made in this process, by the units whose library copies they wire. */
+const bases = new Map<string, Promise<string>>();
+const made: string[] = [];
+globalThis.addEventListener("unload", () => {
+  for (const folder of made) {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
+/**
+ * The folder shared by every learner of `specs` graded in this process:
+ * the sandbox's own files, and the library files learners' modules may
+ * import, with the library's copies of `specs`' graded functions wired (a
+ * call to one is seen). Made once, the first time it is asked for.
+ */
+function baseFolder(specs: readonly UnitSpec[], units: ReadonlyMap<string, UnitSpec>) {
+  const key = specs.map((spec) => spec.unit).join(",");
+  let base = bases.get(key);
+  if (base === undefined) {
+    base = makeBase(specs, units);
+    bases.set(key, base);
+    base.catch(() => bases.delete(key));
+  }
+  return base;
+}
+
+async function makeBase(
+  specs: readonly UnitSpec[],
+  units: ReadonlyMap<string, UnitSpec>,
+): Promise<string> {
+  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-base-" });
+  made.push(folder);
+  const wired = libraryCopies(specs);
+  const files = new Set([...SANDBOX_FILES, ...await libraryFiles(units)]);
+  // Each copy's seal is wired the same: a learner's code that imports it reaches it.
+  for (const [file, names] of [...wired]) {
+    if (files.has(sealedPath(file))) wired.set(sealedPath(file), names);
+  }
+  for (const file of files) {
+    const target = `${folder}/${file}`;
+    await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
+    const names = wired.get(file);
+    const text = names === undefined ? "" : await Deno.readTextFile(new URL(file, ROOT));
+    // A sealed module's stub (the learners' release) holds nothing to wire: its seal is wired.
+    if (names === undefined || text.startsWith(SEAL_STUB)) {
+      await Deno.copyFile(new URL(file, ROOT), target);
+    } else {
+      await Deno.writeTextFile(target, wiredCopy(text, file, names));
+    }
+  }
+  await Deno.copyFile(new URL("deno.lock", ROOT), `${folder}/deno.lock`);
+  return folder;
 }
 
 /** Whether `url` names a file that exists. */
@@ -213,7 +279,17 @@ export function libraryCopies(specs: readonly UnitSpec[]): Map<string, string[]>
  * where this copy has it, its worked one: any other cell of a learner's is
  * one they added.
  */
-async function courseCells(unit: string): Promise<Set<string> | undefined> {
+function courseCells(unit: string): Promise<Set<string> | undefined> {
+  let ids = cellIds.get(unit);
+  if (ids === undefined) {
+    ids = readCourseCells(unit);
+    cellIds.set(unit, ids);
+  }
+  return ids;
+}
+const cellIds = new Map<string, Promise<Set<string> | undefined>>();
+
+async function readCourseCells(unit: string): Promise<Set<string> | undefined> {
   const ids = new Set<string>();
   for (const folder of ["notebooks", "solutions"]) {
     try {
