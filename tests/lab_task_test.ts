@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
+import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { markedProcesses } from "./browser/lab_server.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -98,6 +99,7 @@ Deno.test({
     const mark = crypto.randomUUID();
     const env = {
       NO_COLOR: "1",
+      ...await denoKernelEnv(),
       JUPYTER_CONFIG_DIR: `${home}/config`,
       JUPYTER_RUNTIME_DIR: `${home}/runtime`,
       JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,

@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
+import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
@@ -55,6 +56,7 @@ async function walk(unit: string): Promise<Walk> {
       timeout: 300,
       env: {
         ...Deno.env.toObject(),
+        ...await denoKernelEnv(),
         NO_COLOR: "1",
         COURSE_WORK: `${folder}/work`,
         // As JupyterLab names the notebook a kernel runs: Lab 01 and Lab 02 read it when saved.

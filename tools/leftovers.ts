@@ -1,22 +1,31 @@
-// Run after the tests: fail if any process they started is still running. It
-// looks for the course's servers (bubblewrap's and prlimit's around them too),
-// the test fixtures, the benchmark's servers and the published servers the
-// interop tests and Chapter 15 start by their command line, and
-// for grandchildren by the mark in their environment.
+// `deno run --allow-all tools/leftovers.ts`: fail if a process the tests
+// started is still running. Inside a test run (`deno task test`, whose
+// tools/suite.ts gives everything it starts the mark MCP_COURSE_SUITE=<id>,
+// tools/suite_mark.ts), it looks only at the processes that carry this run's
+// mark, so a second run or a learner's JupyterLab on the same machine is none
+// of its business. Run by hand, without a mark, it looks for the course's
+// servers (bubblewrap's and prlimit's around them too), the test fixtures,
+// the benchmark's servers and the published servers the interop tests and
+// Chapter 15 start, by their command line, and for grandchildren by the mark
+// in their environment.
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
+import { SUITE_MARK } from "./suite_mark.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const marks = [
-  `${root}servers/`,
-  `${root}tests/fixtures/`,
-  "npm:@modelcontextprotocol/server-everything",
-  `${root}node_modules/@modelcontextprotocol/server-filesystem/`,
-  `${root}bench/servers/`,
-  "MCP_COURSE_GRANDCHILD=",
-];
+const suite = Deno.env.get(SUITE_MARK);
+const marks = suite === undefined
+  ? [
+    `${root}servers/`,
+    `${root}tests/fixtures/`,
+    "npm:@modelcontextprotocol/server-everything",
+    `${root}node_modules/@modelcontextprotocol/server-filesystem/`,
+    `${root}bench/servers/`,
+    "MCP_COURSE_GRANDCHILD=",
+  ]
+  : [`\0${SUITE_MARK}=${suite}\0`];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
@@ -30,7 +39,8 @@ for (const entry of Deno.readDirSync("/proc")) {
     }
   };
   const cmdline = read("cmdline");
-  if (marks.some((mark) => cmdline.includes(mark) || read("environ").includes(mark))) {
+  const environ = `\0${read("environ")}`;
+  if (marks.some((mark) => cmdline.includes(mark) || environ.includes(mark))) {
     found.push(`${entry.name} (${state}): ${cmdline.replaceAll("\0", " ").trim()}`);
   }
 }

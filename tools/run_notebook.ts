@@ -1,13 +1,16 @@
 /**
  * Execute a notebook headlessly with the Deno kernel through Jupyter's own
  * executor (`jupyter nbconvert --execute`, from the course's virtual environment
- * when it has one), and read what its cells printed.
+ * when it has one), and read what its cells printed. The kernel is the `deno`
+ * running this code, from a kernelspec of the course's own
+ * (`tools/jupyter/kernelspec.ts`), never the user's.
  *
  * @module
  */
 
 import { type Cell, type Notebook, parseNotebook } from "./editions/notebook.ts";
 import { jupyterCommand } from "./jupyter/jupyter.ts";
+import { denoKernelEnv } from "./jupyter/kernelspec.ts";
 
 /** Options for {@linkcode runNotebook}. */
 export interface RunNotebookOptions {
@@ -56,7 +59,7 @@ export async function runNotebook(
         outputDir,
         `--ExecutePreprocessor.timeout=${options.cellTimeoutSeconds ?? 300}`,
       ],
-      env: { NO_COLOR: "1", ...options.env },
+      env: { NO_COLOR: "1", ...await denoKernelEnv(), ...options.env },
       stdout: "null",
       stderr: "piped",
     }).output();

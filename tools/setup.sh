@@ -139,9 +139,8 @@ if [ "$WANT" = test ] && [ ! -x /usr/bin/chromium ]; then
   apt_install chromium || { say "please install Chromium at /usr/bin/chromium"; exit 1; }
 fi
 
-# The Deno kernel, registered for this user (quick, and safe to repeat), by the path of the
-# program itself rather than of the link that found it.
-NO_COLOR=1 "$(readlink -f "$(command -v deno)")" jupyter --install --force >/dev/null 2>&1 || { say "deno jupyter --install failed"; exit 1; }
+# The Deno kernel, registered for this user by the program's own path.
+sh "$COURSE/tools/jupyter/register_kernel.sh" || { say "deno jupyter --install failed"; exit 1; }
 
 if [ -x "$VENV/bin/jupyter-lab" ]; then
   say "ready: $(deno --version | head -n 1), JupyterLab $("$VENV/bin/jupyter-lab" --version) in .venv/"

@@ -7,6 +7,7 @@
 import { fileURLToPath } from "node:url";
 import { readStat, signalGroup } from "../../lib/mcp/client/process_group.ts";
 import { VENV } from "../../tools/jupyter/jupyter.ts";
+import { denoKernelEnv } from "../../tools/jupyter/kernelspec.ts";
 
 /** Options for {@linkcode startLabServer}. */
 export interface LabServerOptions {
@@ -94,6 +95,7 @@ export async function startLabServer(
       // user settings, nothing left in the user's folders.
       env: {
         ...options.env,
+        ...await denoKernelEnv(),
         NO_COLOR: "1",
         JUPYTER_CONFIG_DIR: `${home}/config`,
         JUPYTER_RUNTIME_DIR: `${home}/runtime`,

@@ -29,6 +29,7 @@ import type { Scratch } from "./scratch.ts";
 import type { GradedCase, GradedFunction } from "./spec.ts";
 import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts";
 import { Gate } from "./gate.ts";
+import { suiteMarkEnv } from "../suite_mark.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -264,7 +265,7 @@ async function runProcess(
       fileURLToPath(scratch.file(RUNNER)),
     ],
     clearEnv: true,
-    env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir() },
+    env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir(), ...suiteMarkEnv() },
     stdin: "piped",
     stdout: "piped",
     stderr: Deno.env.get("GRADE_SANDBOX_STDERR") ? "inherit" : "null",

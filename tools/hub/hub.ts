@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { type Account, ensureAccounts, processesOf } from "./accounts.ts";
 import { pullLink } from "./pull_link.ts";
 import { must } from "./must.ts";
+import { suiteMarkEnv } from "../suite_mark.ts";
 import { publishRelease } from "./release_repository.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -202,6 +203,7 @@ async function main(): Promise<number> {
     cwd: state,
     env: {
       COURSE_HUB_SETTINGS: settings,
+      ...suiteMarkEnv(),
       PATH: `${VENV}/bin:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
     },
     clearEnv: true,

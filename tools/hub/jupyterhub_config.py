@@ -46,6 +46,10 @@ c.Spawner.environment = {
     # Lets git (nbgitpuller) clone the release the hub's owner keeps, and reads ~/.gitconfig.
     "GIT_CONFIG_GLOBAL": f"{settings['state']}/gitconfig",
 }
+# The course's test-run mark (tools/suite_mark.ts), kept so that the run which started the hub
+# can tell that a learner's server outlived it.
+if "MCP_COURSE_SUITE" in os.environ:
+    c.Spawner.environment["MCP_COURSE_SUITE"] = os.environ["MCP_COURSE_SUITE"]
 
 # The instructor's service: manages learners and their servers through the REST API.
 c.JupyterHub.services = [{"name": "course-admin", "api_token": settings["token"]}]

@@ -12,11 +12,24 @@ import { groupAlive, signalGroup } from "./process_group.ts";
 import { StderrTail } from "./stderr_tail.ts";
 
 /** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "DENO_DIR"];
+// MCP_COURSE_SUITE is the course's test-run mark (tools/suite_mark.ts): a server keeps it, so
+// that the run which started it can tell it is still running.
+const INHERITED_ENV = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "DENO_DIR",
+  "MCP_COURSE_SUITE",
+];
 
 /**
  * The small environment a server is started with: `NO_COLOR=1`, and the
- * variables the MCP SDK's stdio transport passes on, where they are set.
+ * variables the MCP SDK's stdio transport passes on, where they are set (and
+ * the course's test-run mark).
  *
  * @example
  * ```ts
@@ -24,7 +37,7 @@ const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPD
  *
  * const env = serverEnv();
  * assert.equal(env.NO_COLOR, "1");
- * assert.ok(Object.keys(env).every((name) => /^(NO_COLOR|HOME|LOGNAME|PATH|SHELL|TERM|USER|TMPDIR|DENO_DIR)$/.test(name)));
+ * assert.ok(Object.keys(env).every((name) => /^(NO_COLOR|HOME|LOGNAME|PATH|SHELL|TERM|USER|TMPDIR|DENO_DIR|MCP_COURSE_SUITE)$/.test(name)));
  * ```
  */
 export function serverEnv(): Record<string, string> {

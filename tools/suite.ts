@@ -1,0 +1,20 @@
+// `deno run --allow-all tools/suite.ts [deno test arguments]...`: run
+// `deno test --allow-all` with those arguments under a new test-run mark
+// (MCP_COURSE_SUITE, tools/suite_mark.ts) that everything the tests start
+// inherits, then tools/leftovers.ts for that mark alone: the run fails if a
+// process it started is still running, and never because of another run's.
+// `deno task test` and `deno task test:browser` run the suite this way.
+
+import { fileURLToPath } from "node:url";
+import { SUITE_MARK } from "./suite_mark.ts";
+
+const env = { [SUITE_MARK]: crypto.randomUUID() };
+const tests = await new Deno.Command(Deno.execPath(), {
+  args: ["test", "--allow-all", ...Deno.args],
+  env,
+}).output();
+const leftovers = await new Deno.Command(Deno.execPath(), {
+  args: ["run", "--allow-all", fileURLToPath(new URL("leftovers.ts", import.meta.url))],
+  env,
+}).output();
+Deno.exit(tests.code !== 0 ? tests.code : leftovers.code);

@@ -1,0 +1,30 @@
+/**
+ * The mark of one test run: `deno task test` puts `MCP_COURSE_SUITE=<id>` in
+ * the environment of everything it starts, and the processes they start
+ * inherit it (the library's servers and the grader's sandboxes pass it on
+ * through their cleared environments), so that `tools/leftovers.ts` looks
+ * only at what this run started: two runs side by side, or a run beside a
+ * learner's JupyterLab, never see each other's processes.
+ *
+ * @module
+ */
+
+/** The variable that holds a test run's mark. */
+export const SUITE_MARK = "MCP_COURSE_SUITE";
+
+/**
+ * This process's test-run mark, to pass on to a child started with a cleared
+ * environment: `{}` outside a test run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const mark = suiteMarkEnv();
+ * assert.deepEqual(Object.keys(mark), Deno.env.get(SUITE_MARK) ? [SUITE_MARK] : []);
+ * ```
+ */
+export function suiteMarkEnv(): Record<string, string> {
+  const mark = Deno.env.get(SUITE_MARK);
+  return mark === undefined ? {} : { [SUITE_MARK]: mark };
+}
