@@ -321,6 +321,7 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
       );
       cpuMs += Number(reply.cpuMs ?? 0);
       for (const name of realm.reached()) reached.add(name);
+      for (const id of reply.covered ?? []) covered.add(id);
       if (!("returned" in reply)) return { ...reply, reached: [...reached] };
       statuses[variant] = reply.returned;
       if (reply.timed) {

@@ -1,126 +1,179 @@
 /**
- * The command StrykerJS runs for each mutant: grade the mutated worked
- * solutions exactly as the grader grades a learner's module, in the
- * grader's sandbox ({@linkcode runSandbox}), on the grader's cases (the
- * visible ones from `cases/`, the hidden ones from `holdouts/`). It exits 1
- * when a case fails (the mutant is killed), 0 when every case passes, and
- * writes what failed to the results folder, where the run checks that every
- * kill StrykerJS counts is a failed case and not a crash.
+ * Mutants judged as the grader grades a learner: each mutant of a unit's
+ * worked solutions is switched on in a module of its own and graded in the
+ * grader's sandbox ({@linkcode runSandbox}) on the grader's cases (the
+ * visible ones from `cases/`, the hidden ones from `holdouts/`). First the
+ * worked solutions run every case with no mutant on, and each case records
+ * which mutants its code reached (StrykerJS's coverage, as its `perTest`
+ * coverage analysis does); then each mutant runs only the cases that reach
+ * it, many mutants to a sandbox, since they are the course's own code. A
+ * mutant that fails a case is killed; one that no case reaches, or that
+ * passes every case that reaches it, survives.
  *
- * StrykerJS names the mutant in `__STRYKER_ACTIVE_MUTANT__`; the sandbox
- * reads no environment, so the mutated module is given a first line that
- * switches the mutant on in its own realm (`globalThis.__stryker__`), with
- * StrykerJS's hit limit, so that a mutant that loops forever throws at once
- * instead of waiting out the case's time limit.
+ * The instrumented module reads which mutant is on from the realm's
+ * `globalThis.__stryker__`, which each mutant's module sets in its first
+ * line, with StrykerJS's hit limit, so that a mutant that loops forever
+ * throws at once instead of waiting out the case's time limit.
  *
  * @module
  */
 
-import { fileURLToPath } from "node:url";
-import { type CaseResult, runSandbox, type SandboxOptions } from "../grading/sandbox.ts";
+import {
+  type CaseResult,
+  runSandbox,
+  type SandboxOptions,
+  type UnitJob,
+} from "../grading/sandbox.ts";
 import { makeScratch } from "../grading/scratch.ts";
-import { casesOf, type Holdouts, loadHoldouts, UNITS } from "../grading/units/mod.ts";
+import { inOrder } from "../grading/pool.ts";
+import type { UnitSpec } from "../grading/spec.ts";
+import { casesOf, type Holdouts, UNITS } from "../grading/units/mod.ts";
+import type { Instrumented } from "./instrument.ts";
 
-/** This file, for the command StrykerJS runs. */
-export const JUDGE_PATH: string = fileURLToPath(import.meta.url);
+/** How many times an active mutant may run in one case before it is taken for an endless loop. */
+const HIT_LIMIT = 10_000;
+/** How many mutants share one sandbox. */
+const BATCH = 16;
 
-/** What the mutation run tells the judge, in `mutants.json` beside the mutated modules. */
-export interface JudgeConfig {
-  /** The folder each mutant's outcome is written to. */
-  results: string;
-  /** Each unit's module, by file name in the folder StrykerJS runs the judge in. */
-  modules: Record<string, string>;
-  /** Cases left out of the judging, as `unit/function/label` (to prove the run notices). */
-  leaveOut: string[];
-  /** The sandbox's options, as the grader takes them. */
-  sandbox: SandboxOptions;
+/** Options for {@linkcode judgeMutants}. */
+export interface JudgeOptions {
+  /** Cases left out of the judging, as `unit/function/label`. @default {[]} */
+  leaveOut?: readonly string[];
+  /** Sandboxes run at a time. @default {the number of CPUs} */
+  concurrency?: number;
+  /** The sandbox's options. @default {the grader's, with a budget for each mutant} */
+  sandbox?: SandboxOptions;
 }
 
-/** A mutant's outcome: the cases that did not pass, visible and hidden. */
+/** What the cases made of one mutant. */
 export interface Judged {
-  /** The mutant StrykerJS switched on; null for its first run, with no mutant. */
-  mutant: string | null;
-  units: string[];
+  /** How many cases reach its code (0: none can tell it from the solution). */
+  reachedBy: number;
+  /** The cases it fails. */
   failed: CaseResult[];
 }
 
-/** How many times an active mutant may run before it is taken for an endless loop. */
-const HIT_LIMIT = 10_000;
-
-/** Options for {@linkcode judgeMutant}. */
-export interface JudgeOptions {
-  /** The folder with the mutated modules and `mutants.json`. @default {the current folder} */
-  folder?: string;
-  /** The hidden cases; `undefined` for none. @default {what `holdouts/` holds} */
-  holdouts?: Holdouts;
-}
-
 /**
- * Grade the modules in the folder with `mutant` switched on (none when
- * null): every unit when none is, otherwise the unit whose module holds the
- * mutant.
+ * Judge every mutant in `instrumented`, a module of `spec`'s worked
+ * solutions, on `holdouts` and the visible cases. Throws `Error` naming the
+ * case when the worked solutions themselves fail one: then no mutant could
+ * be judged.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { UNITS } from "../grading/units/mod.ts";
  *
- * const folder = await Deno.makeTempDir();
- * const config = { results: folder, modules: {}, leaveOut: [], sandbox: {} };
- * await Deno.writeTextFile(`${folder}/mutants.json`, JSON.stringify(config));
- * assert.deepEqual(await judgeMutant(null, { folder }), { mutant: null, units: [], failed: [] });
- * await Deno.remove(folder, { recursive: true });
+ * const text = `export function answerFor(id, message) { return message.result; }
+ * export function authorize(name, catalog, allowed) { return allowed.has(name); }
+ * export const graded = { answerFor, authorize };`;
+ * await assert.rejects(
+ *   judgeMutants(UNITS.get("ch14-a")!, { text, mutants: [] }, undefined),
+ *   /the worked solution fails answerFor/,
+ * );
  * ```
  */
-export async function judgeMutant(
-  mutant: string | null,
+export async function judgeMutants(
+  spec: UnitSpec,
+  instrumented: Instrumented,
+  holdouts: Holdouts | undefined,
   options: JudgeOptions = {},
-): Promise<Judged> {
-  const folder = options.folder ?? Deno.cwd();
-  const config = JSON.parse(await Deno.readTextFile(`${folder}/mutants.json`)) as JudgeConfig;
-  const holdouts = "holdouts" in options ? options.holdouts : await loadHoldouts();
-  const judged: Judged = { mutant, units: [], failed: [] };
-  const prelude = `globalThis.__stryker__ = ${
-    JSON.stringify({ activeMutant: mutant, hitCount: 0, hitLimit: HIT_LIMIT })
-  };\n`;
-  for (const [unit, file] of Object.entries(config.modules)) {
-    const text = await Deno.readTextFile(`${folder}/${file}`);
-    // The instrumented module switches on each mutant by its id, written `("ID")`.
-    if (mutant !== null && !text.includes(`(${JSON.stringify(mutant)})`)) continue;
-    const spec = UNITS.get(unit);
-    if (spec === undefined) throw new Error(`no unit ${unit}`);
-    const module = await Deno.makeTempFile({ prefix: "mutant-", suffix: ".ts" });
-    try {
-      await Deno.writeTextFile(module, prelude + text);
-      await using scratch = await makeScratch(
-        [{ unit, code: { kind: "module", path: module } }],
-        UNITS,
+): Promise<Map<string, Judged>> {
+  const leaveOut = options.leaveOut ?? [];
+  const functions = spec.functions.map((fn) => ({
+    ...fn,
+    cases: casesOf(spec, fn, holdouts).filter((testCase) =>
+      !leaveOut.includes(`${spec.unit}/${fn.name}/${testCase.label}`)
+    ),
+  }));
+  const folder = await Deno.makeTempDir({ prefix: "mutants-" });
+  try {
+    const module = async (id: string | undefined) => {
+      const path = `${folder}/${id ?? "none"}.ts`;
+      // No mutant on is null, not undefined, which would send StrykerJS to the environment.
+      const state = id === undefined
+        ? { activeMutant: null }
+        : { activeMutant: id, hitCount: 0, hitLimit: HIT_LIMIT };
+      await Deno.writeTextFile(
+        path,
+        `globalThis.__stryker__ = ${JSON.stringify(state)};\n${instrumented.text}`,
       );
-      const functions = spec.functions.map((fn) => ({
-        ...fn,
-        cases: casesOf(spec, fn, holdouts).filter((testCase) =>
-          !config.leaveOut.includes(`${unit}/${fn.name}/${testCase.label}`)
-        ),
-      }));
-      const results = await runSandbox(scratch, [{ unit, functions }], config.sandbox);
-      judged.units.push(unit);
-      judged.failed.push(...results.filter((result) => result.status !== "PASS"));
-    } finally {
-      await Deno.remove(module).catch(() => {});
+      return { unit: spec.unit, key: id ?? "none", code: { kind: "module" as const, path } };
+    };
+    // The worked solutions, every case, recording which mutants each case reaches.
+    const none = await module(undefined);
+    const covered = await (async () => {
+      await using scratch = await makeScratch([none], UNITS);
+      return await runSandbox(scratch, [{ unit: spec.unit, key: "none", functions }], {
+        ...options.sandbox,
+        coverage: true,
+      });
+    })();
+    const failing = covered.find((result) => result.status !== "PASS");
+    if (failing !== undefined) {
+      throw new Error(
+        `the worked solution fails ${failing.fn}: ${failing.case}: ${failing.observed}`,
+      );
     }
+    // For each mutant, the cases that reach it, by function.
+    const reaching = new Map<string, Map<string, Set<number>>>();
+    let at = 0;
+    for (const fn of functions) {
+      for (const [index] of fn.cases.entries()) {
+        for (const id of covered[at++].covered ?? []) {
+          const byFn = reaching.get(id) ?? new Map<string, Set<number>>();
+          byFn.set(fn.name, (byFn.get(fn.name) ?? new Set()).add(index));
+          reaching.set(id, byFn);
+        }
+      }
+    }
+    const judged = new Map<string, Judged>(
+      instrumented.mutants.map(({ id }) => [id, { reachedBy: 0, failed: [] }]),
+    );
+    const jobs: UnitJob[] = instrumented.mutants.flatMap(({ id }) => {
+      const byFn = reaching.get(id);
+      if (byFn === undefined) return [];
+      const reached = functions.map((fn) => ({
+        ...fn,
+        cases: fn.cases.filter((_, index) => byFn.get(fn.name)?.has(index)),
+      })).filter((fn) => fn.cases.length > 0);
+      judged.get(id)!.reachedBy = reached.reduce((sum, fn) => sum + fn.cases.length, 0);
+      return [{ unit: spec.unit, key: id, functions: reached }];
+    });
+    const batches = Array.from(
+      { length: Math.ceil(jobs.length / BATCH) },
+      (_, index) => jobs.slice(index * BATCH, (index + 1) * BATCH),
+    );
+    const graded = inOrder(
+      batches,
+      options.concurrency ?? navigator.hardwareConcurrency,
+      async (batch) => {
+        await using scratch = await makeScratch(
+          await Promise.all(batch.map((job) => module(job.key))),
+          UNITS,
+        );
+        // Each mutant has the time a learner has; the batch, all of theirs.
+        const budget = 60_000 * batch.length;
+        return await runSandbox(scratch, batch, {
+          learnerWallMs: budget,
+          learnerCpuMs: budget,
+          ...options.sandbox,
+        });
+      },
+    );
+    let index = 0;
+    for await (const settled of graded) {
+      const batch = batches[index++];
+      if (settled.status === "rejected") throw settled.reason;
+      let next = 0;
+      for (const job of batch) {
+        const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
+        judged.get(job.key!)!.failed = settled.value.slice(next, next += count)
+          .filter((result) => result.status !== "PASS");
+      }
+    }
+    return judged;
+  } finally {
+    await Deno.remove(folder, { recursive: true }).catch(() => {});
   }
-  return judged;
-}
-
-if (import.meta.main) {
-  const mutant = Deno.env.get("__STRYKER_ACTIVE_MUTANT__") ?? null;
-  const judged = await judgeMutant(mutant);
-  const { results } = JSON.parse(await Deno.readTextFile("mutants.json")) as JudgeConfig;
-  await Deno.writeTextFile(
-    `${results}/${mutant === null ? "no-mutant" : `mutant-${mutant}`}.json`,
-    JSON.stringify(judged),
-  );
-  for (const failed of mutant === null ? judged.failed : []) {
-    console.error(`the worked solution fails ${failed.fn}: ${failed.case}: ${failed.observed}`);
-  }
-  Deno.exit(judged.failed.length > 0 ? 1 : 0);
 }

@@ -4,7 +4,7 @@
  * cases kill, how many survive, and how many are listed as unkillable in
  * `equivalents.ts`; and every problem, each a line: a survivor that is not
  * listed (a missing case), a listed mutant that a case kills or that no
- * longer exists (a wrong or stale entry), a mutant the run could not judge.
+ * longer exists (a wrong or stale entry).
  *
  * @module
  */
@@ -98,9 +98,7 @@ export function summarize(
       entry.mutant === name
     );
     if (entry !== undefined) used.add(entry);
-    if (outcome.status === "error") {
-      problems.push(`${where} could not be judged: ${outcome.detail.join("; ")}`);
-    } else if (outcome.status === "survived") {
+    if (outcome.status === "survived") {
       if (entry !== undefined) row[entry.kind]++;
       else {
         row.survived++;

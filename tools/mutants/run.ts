@@ -1,17 +1,17 @@
 /**
- * Mutation testing of every graded function's worked solution: StrykerJS
- * makes the mutants (its mutant schemata, in the worked code only) and runs
- * the judge ({@linkcode judgeMutant}) once per mutant, which grades it as the
- * grader grades a learner. Each mutant comes back killed by a visible case,
- * killed by hidden cases only, surviving, or an error of the run itself.
+ * Mutation testing of every graded function's worked solution: StrykerJS's
+ * instrumenter makes the mutants (its mutant schemata, in the worked code
+ * only), and each is graded as the grader grades a learner, on the cases
+ * that reach it ({@linkcode judgeMutants}). Each mutant comes back killed by
+ * a visible case, killed by hidden cases only, or surviving.
  *
  * @module
  */
 
-import { fileURLToPath } from "node:url";
 import type { SandboxOptions } from "../grading/sandbox.ts";
-import { UNITS } from "../grading/units/mod.ts";
-import { JUDGE_PATH, type JudgeConfig, type Judged } from "./judge.ts";
+import { loadHoldouts, UNITS } from "../grading/units/mod.ts";
+import { instrument, type StrykerMutant } from "./instrument.ts";
+import { type Judged, judgeMutants } from "./judge.ts";
 import { type SolutionModule, solutionModule, workedNotebooks } from "./sources.ts";
 
 /** Options for {@linkcode runMutants}. */
@@ -22,7 +22,7 @@ export interface MutantsOptions {
   functions?: readonly string[];
   /** Cases left out of the judging, as `unit/function/label`. @default {[]} */
   leaveOut?: readonly string[];
-  /** Mutants judged at a time. @default {the number of CPUs} */
+  /** Sandboxes run at a time. @default {the number of CPUs} */
   concurrency?: number;
   /** The sandbox's options. @default {the grader's defaults} */
   sandbox?: SandboxOptions;
@@ -41,31 +41,17 @@ export interface MutantOutcome {
   line: number;
   /**
    * `visible`: a visible case fails on it; `hidden`: only hidden cases do;
-   * `survived`: every case passes; `error`: the run could not judge it.
+   * `survived`: every case passes (or none reaches it).
    */
-  status: "visible" | "hidden" | "survived" | "error";
-  /** The cases it fails, as `function: label` (hidden ones marked), or what went wrong. */
+  status: "visible" | "hidden" | "survived";
+  /** The cases it fails, as `function: label` (hidden ones marked), or that none reaches it. */
   detail: string[];
 }
 
-/** The part of StrykerJS's result for one mutant that the run reads. */
-interface StrykerMutant {
-  id: string;
-  fileName: string;
-  mutatorName: string;
-  replacement?: string;
-  status: string;
-  statusReason?: string;
-  location: { start: { line: number; column: number }; end: { line: number; column: number } };
-}
-
-const STRYKER = fileURLToPath(new URL("./stryker.ts", import.meta.url));
-const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
-
 /**
  * Mutate the worked solutions selected by `options` and judge every mutant.
- * Throws when StrykerJS cannot run, or when the worked solutions themselves
- * fail a case (then no mutant could be judged).
+ * Throws when the worked solutions themselves fail a case (then no mutant
+ * could be judged).
  *
  * @example
  * ```ts ignore
@@ -86,140 +72,48 @@ export async function runMutants(options: MutantsOptions = {}): Promise<MutantOu
     if (lines.length > 0) modules.push({ ...module, lines });
   }
   if (modules.length === 0) throw new Error(`no graded function among ${options.functions}`);
-
-  const folder = await Deno.makeTempDir({ prefix: "mutants-" });
-  try {
-    const project = `${folder}/project`;
-    const results = `${folder}/results`;
-    await Deno.mkdir(project);
-    await Deno.mkdir(results);
-    const config: JudgeConfig = {
-      results,
-      modules: Object.fromEntries(modules.map(({ unit }) => [unit, `${unit}.ts`])),
-      leaveOut: [...options.leaveOut ?? []],
-      sandbox: options.sandbox ?? {},
-    };
-    for (const { unit, text } of modules) await Deno.writeTextFile(`${project}/${unit}.ts`, text);
-    await Deno.writeTextFile(`${project}/mutants.json`, JSON.stringify(config));
-    const mutants = await stryker(project, `${results}/stryker.json`, {
-      mutate: modules.flatMap(({ unit, lines }) =>
-        lines.map(({ start, end }) => `${unit}.ts:${start}-${end}`)
-      ),
-      concurrency: options.concurrency ?? navigator.hardwareConcurrency,
-    });
-    const outcomes: MutantOutcome[] = [];
-    for (const mutant of mutants) {
-      const module = modules.find(({ unit }) => mutant.fileName.endsWith(`/${unit}.ts`))!;
-      outcomes.push(await outcomeOf(mutant, { module, results }));
+  const holdouts = await loadHoldouts();
+  const outcomes: MutantOutcome[] = [];
+  for (const module of modules) {
+    const instrumented = await instrument(module);
+    const judged = await judgeMutants(UNITS.get(module.unit)!, instrumented, holdouts, options);
+    for (const mutant of instrumented.mutants) {
+      outcomes.push(outcomeOf(mutant, module, judged.get(mutant.id)!));
     }
-    return outcomes;
-  } finally {
-    await Deno.remove(folder, { recursive: true }).catch(() => {});
   }
+  return outcomes;
 }
 
-/** Run StrykerJS in `project` with the judge as its command; every mutant's result. */
-async function stryker(
-  project: string,
-  resultsFile: string,
-  options: { mutate: string[]; concurrency: number },
-): Promise<StrykerMutant[]> {
-  const judge = [
-    Deno.execPath(),
-    "run",
-    "--no-prompt",
-    // The project's imports: Chapter 15's cases run the intruder, whose client needs npm packages.
-    `--config=${CONFIG}`,
-    // The grader's sandbox watches its memory in /proc, which Deno opens only with --allow-all.
-    "--allow-all",
-    JUDGE_PATH,
-  ].map(quoted).join(" ");
-  const strykerOptions = {
-    ...options,
-    testRunner: "command",
-    commandRunner: { command: judge },
-    reporters: [],
-    plugins: [],
-    checkers: [],
-    logLevel: "warn",
-    fileLogLevel: "off",
-    allowConsoleColors: false,
-    tempDirName: ".stryker-tmp",
-    cleanTempDir: "always",
-    // The judge's sandbox stops any case that runs too long: StrykerJS need not.
-    timeoutMS: 300_000,
-    incremental: false,
-  };
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      `--config=${CONFIG}`,
-      STRYKER,
-      JSON.stringify(strykerOptions),
-      resultsFile,
-    ],
-    cwd: project,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) {
-    const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-    throw new Error(`StrykerJS did not finish (exit ${code}):\n${said.trim().slice(-4000)}`);
-  }
-  return JSON.parse(await Deno.readTextFile(resultsFile));
-}
-
-/** What the cases made of `mutant` of `module`, from StrykerJS's result and the judge's record. */
-async function outcomeOf(
-  mutant: StrykerMutant,
-  { module, results }: { module: SolutionModule; results: string },
-): Promise<MutantOutcome> {
+/** What the cases made of `mutant` of `module`. */
+function outcomeOf(mutant: StrykerMutant, module: SolutionModule, judged: Judged): MutantOutcome {
   const { start, end } = mutant.location;
-  const range = module.lines.find((range) => range.start <= start.line && start.line <= range.end)!;
-  const lines = module.text.split("\n").slice(start.line - 1, end.line);
-  lines[lines.length - 1] = lines[lines.length - 1].slice(0, end.column - 1);
-  lines[0] = lines[0].slice(start.column - 1);
-  const outcome: MutantOutcome = {
+  // StrykerJS counts lines and columns from 0; the solution's ranges count lines from 1.
+  const range = module.lines.find((range) =>
+    range.start <= start.line + 1 && start.line < range.end
+  )!;
+  const lines = module.text.split("\n").slice(start.line, end.line + 1);
+  lines[lines.length - 1] = lines[lines.length - 1].slice(0, end.column);
+  lines[0] = lines[0].slice(start.column);
+  const failed = judged.failed;
+  return {
     unit: module.unit,
     fn: range.fn,
     mutator: mutant.mutatorName,
     original: oneLine(lines.join("\n")),
-    replacement: oneLine(mutant.replacement ?? ""),
-    line: start.line - range.start + 1,
-    status: "error",
-    detail: [],
+    replacement: oneLine(mutant.replacement),
+    line: start.line + 1 - range.start + 1,
+    status: failed.length === 0
+      ? "survived"
+      : failed.some((result) => !result.hidden)
+      ? "visible"
+      : "hidden",
+    detail: judged.reachedBy === 0
+      ? ["no case reaches its code"]
+      : failed.map((result) => `${result.fn}: ${result.hidden ? "(hidden) " : ""}${result.case}`),
   };
-  let judged: Judged | undefined;
-  try {
-    judged = JSON.parse(await Deno.readTextFile(`${results}/mutant-${mutant.id}.json`));
-  } catch {
-    // Not judged: StrykerJS's status says why.
-  }
-  if (judged === undefined || !judged.units.includes(module.unit)) {
-    outcome.detail = [`not judged: StrykerJS says ${mutant.status} ${mutant.statusReason ?? ""}`];
-  } else if (mutant.status === "Survived" && judged.failed.length === 0) {
-    outcome.status = "survived";
-  } else if (mutant.status === "Killed" && judged.failed.length > 0) {
-    outcome.status = judged.failed.some((failed) => !failed.hidden) ? "visible" : "hidden";
-    outcome.detail = judged.failed.map((failed) =>
-      `${failed.fn}: ${failed.hidden ? "(hidden) " : ""}${failed.case}`
-    );
-  } else {
-    outcome.detail = [
-      `StrykerJS says ${mutant.status}, the judge saw ${judged.failed.length} fail`,
-    ];
-  }
-  return outcome;
 }
 
 /** `text` with its runs of white space made one space. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
-}
-
-/** `word` quoted for the shell that StrykerJS runs its command in. */
-function quoted(word: string): string {
-  return `'${word.replaceAll("'", `'\\''`)}'`;
 }
