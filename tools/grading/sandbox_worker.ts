@@ -12,6 +12,7 @@
 // First, so that they hold the realm's postMessage before any learner code runs.
 import "./realm/reach.ts";
 import "./realm/exits.ts";
+import { newCase, printedTooMuch } from "./realm/output.ts";
 import { threwOutcome } from "../../lib/grading/grading.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
@@ -68,6 +69,7 @@ self.onmessage = async (event: MessageEvent) => {
   };
   const candidate = graded[fn];
   const mutants = coverage ? strykerCase() : undefined;
+  newCase();
   // A quiet function's stdout is kept back: what it printed is part of its outcome.
   const stop = quiet ? captureStdout() : undefined;
   let reply: Record<string, unknown>;
@@ -100,6 +102,7 @@ self.onmessage = async (event: MessageEvent) => {
     reply = threwOutcome(error);
   }
   const printed = stop?.();
+  if (printedTooMuch()) reply = { problem: "it printed too much" };
   const covered = mutants?.();
   try {
     post({ reply: { ...reply, after: args, printed, ...covered && { covered } } });

@@ -34,6 +34,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_worker.ts",
   "tools/grading/realm/reach.ts",
   "tools/grading/realm/exits.ts",
+  "tools/grading/realm/output.ts",
   "tools/grading/realm/port_transport.ts",
   "tools/grading/realm/remote_client.ts",
   "tools/grading/host/server_bridge.ts",

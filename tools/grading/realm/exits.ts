@@ -1,13 +1,11 @@
 // In a learner's realm: every way the realm's own code can end it (`Deno.exit`,
-// `close()`, node's `process.exit`) first tells the
+// and node's `process.exit`, which calls it; `close()`) first tells the
 // sandbox's main thread, which a worker's ending does not otherwise do, so
 // that the case under way fails at once, naming the exit, instead of being
 // waited out. The realm's first modules import this one, before any learner
 // code runs, and the replacements cannot be replaced again.
 
 /// <reference lib="deno.worker" />
-
-import process from "node:process";
 
 const post = globalThis.postMessage.bind(globalThis);
 
@@ -27,4 +25,3 @@ const fixed = (target: object, name: string, value: unknown) =>
 
 fixed(Deno, "exit", told(Deno.exit.bind(Deno), codeOf));
 fixed(globalThis, "close", told(globalThis.close.bind(globalThis), () => 0));
-fixed(process, "exit", told(process.exit.bind(process), codeOf));
