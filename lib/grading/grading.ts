@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from "node:util";
 import { isObject } from "../mcp/shared/jsonrpc.ts";
 import { NotImplementedError } from "./not_implemented.ts";
 import { captureStdout } from "../notebook/stdout_capture.ts";
+import { describe, messageOf, threwOutcome } from "./threw_outcome.ts";
 
 /**
  * One case: a label, the arguments, and the expected outcome: the value
@@ -196,34 +197,7 @@ export function judge(testCase: GradeCase, outcome: Outcome, options: JudgeOptio
   return row(value, isDeepStrictEqual(value, expected) ? "PASS" : "FAIL");
 }
 
-/**
- * What a thrown value looks like as an {@linkcode Outcome}: its name, its
- * message, and its own fields (a `ProtocolError`'s `code` and `data`). It
- * never throws, whatever was thrown.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(threwOutcome(new RangeError("too long")), {
- *   threw: "RangeError",
- *   message: "too long",
- *   fields: {},
- * });
- * assert.equal(threwOutcome("a string").threw, "string");
- * ```
- */
-export function threwOutcome(error: unknown): Outcome & { threw: string } {
-  try {
-    if (!(error instanceof Error)) return { threw: typeof error, message: describe(error) };
-    const name = typeof error.name === "string" ? error.name : "Error";
-    const fields: Record<string, unknown> = {};
-    for (const key of Object.keys(error)) fields[key] = error[key as keyof Error];
-    return { threw: name, message: messageOf(error), fields };
-  } catch {
-    return { threw: "Error", message: "an error that could not be read" };
-  }
-}
+export { threwOutcome };
 
 /** Whether `expected` is the form an expected error takes: `{ throws: NAME }`, with `with` or not. */
 function isThrowSpec(expected: unknown): boolean {
@@ -237,27 +211,6 @@ function thrown(outcome: { threw: string; fields?: Record<string, unknown> }, ex
   if (fields === undefined) return { throws: outcome.threw };
   const carried = Object.keys(fields).map((key) => [key, outcome.fields?.[key]]);
   return { throws: outcome.threw, with: Object.fromEntries(carried) };
-}
-
-/** A thrown value's message, at most 300 characters. */
-function messageOf(error: unknown): string {
-  try {
-    return (error instanceof Error ? String(error.message) : describe(error)).slice(0, 300);
-  } catch {
-    return "a message that could not be read";
-  }
-}
-
-/** A short description of any value, for a table; never throws. */
-function describe(value: unknown): string {
-  for (const show of [String, (value: unknown) => Object.prototype.toString.call(value)]) {
-    try {
-      return show(value).slice(0, 100);
-    } catch {
-      // Try the next way of showing it.
-    }
-  }
-  return "a value that could not be read";
 }
 
 /**

@@ -8,10 +8,10 @@
  * ones then run in realms of their own, after the visible ones' results have
  * come back. What comes back is judged here, where no learner code runs.
  *
- * Budgets are CPU time: a case's first try, beside other sandboxes, may use
- * `firstTryCpuMs` of it, so that a loop costs little; a case that runs out
- * (or waits past a wall-clock backstop) is run again alone, with no other
- * sandbox of this grader running and the whole `caseCpuMs`, before it fails.
+ * Budgets are CPU time, which a busy machine does not use up: a case that
+ * uses all of `caseCpuMs` has failed, wherever it ran; one that waits past
+ * the wall-clock backstop (`caseWallMs`) beside other sandboxes is run again
+ * alone, with no other sandbox of this grader running, before it fails.
  * A loop, a throw, `Deno.exit`, a memory bomb or a flood of output costs the
  * cases it touches, and nothing else; and whatever the code does, a learner's
  * grading ends within `learnerWallMs` of its processes' time.
@@ -58,10 +58,8 @@ export interface UnitJob {
 
 /** Options for {@linkcode runSandbox}. */
 export interface SandboxOptions {
-  /** The CPU time a case (or one load of the learner's module) may use, run alone. @default {1000} */
+  /** The CPU time a case (or one load of the learner's module) may use. @default {1000} */
   caseCpuMs?: number;
-  /** The CPU time a case's first try may use, beside other sandboxes. @default {300} */
-  firstTryCpuMs?: number;
   /** The wall-clock time after which a case that is still waiting has timed out. @default {10000} */
   caseWallMs?: number;
   /** The most memory a process may hold (resident, ArrayBuffers included). @default {512 MiB} */
@@ -123,7 +121,7 @@ export async function runSandbox(
   const again = cases.filter((c) => {
     const reply = shared.get(keyOf(c))!;
     return reply.deferred === true ||
-      (reply.timed === true && judgedHere.get(keyOf(c))!.status === "FAIL");
+      (reply.timed === true && !reply.spent && judgedHere.get(keyOf(c))!.status === "FAIL");
   });
   const alone = again.length > 0
     ? await observed(again, await runRounds(scratch, again, options, budget, true))
@@ -167,10 +165,11 @@ class Budget {
 /**
  * Run `cases` to a reply each, in as many processes as it takes: a process
  * that stops costs the case it was running, and a new one goes on with the
- * rest. Beside other sandboxes (not `alone`), a case that runs out of time
- * leaves the rest of its function (or, if it was the module's load, of its
- * module) to be run again alone (`deferred`); run `alone`, such a case
- * fails, and so do the rest of its function's (or module's) cases, untried.
+ * rest. A case (or a module's load) that uses its whole CPU time fails, and
+ * so do the rest of its function's (or module's) cases, untried. Beside
+ * other sandboxes (not `alone`), one that waits past the wall-clock backstop
+ * leaves the rest of its function (or module) to be run again alone
+ * (`deferred`); run `alone`, it fails as one out of CPU time does.
  */
 async function runRounds(
   scratch: Scratch,
@@ -183,17 +182,24 @@ async function runRounds(
   const stops = new Map<string, number>();
   const outOfTime = new Set<string>();
   const loadOutOfTime = new Set<string>();
-  const later = (why: string): Reply =>
-    alone
+  // What a case that used its whole CPU time leaves untried has failed; what one that waited
+  // leaves is run again alone.
+  const spentFns = new Set<string>();
+  const spentModules = new Set<string>();
+  const later = (why: string, spent: boolean): Reply =>
+    spent
+      ? { problem: `not tried: ${why}` }
+      : alone
       ? { problem: `not tried: ${why}, alone` }
       : { problem: "left to be run again alone", deferred: true };
   while (true) {
     const left = cases.filter((c) => !replies.has(keyOf(c)));
     for (const c of left) {
       if (loadOutOfTime.has(moduleOf(c.job))) {
-        replies.set(keyOf(c), later("the module did not finish loading"));
+        const spent = spentModules.has(moduleOf(c.job));
+        replies.set(keyOf(c), later("the module did not finish loading", spent));
       } else if (outOfTime.has(fnKey(c))) {
-        replies.set(keyOf(c), later("a case before it ran out of time"));
+        replies.set(keyOf(c), later("a case before it ran out of time", spentFns.has(fnKey(c))));
       } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
         replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
       } else if (budget.spent) replies.set(keyOf(c), { problem: budget.why });
@@ -219,7 +225,9 @@ async function runRounds(
       if (reply?.timed && "problem" in reply) {
         if (reply.load) loadOutOfTime.add(moduleOf(c.job));
         else outOfTime.add(fnKey(c));
-        if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
+        if (reply.spent) {
+          (reply.load ? spentModules : spentFns).add(reply.load ? moduleOf(c.job) : fnKey(c));
+        } else if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
       }
     }
     if (inFlight !== undefined && !run.timedOut && !budget.spent) {
@@ -305,7 +313,7 @@ async function runProcess(
   const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
-    cpuMs: alone ? options.caseCpuMs ?? 1000 : options.firstTryCpuMs ?? 300,
+    cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 10_000,
     references: Object.fromEntries(scratch.references),
     units: Object.fromEntries(scratch.units),

@@ -16,13 +16,14 @@
 // the wall clock, so that a busy machine costs no one a case), with a
 // wall-clock backstop for code that waits forever. A case past either is
 // reported as timed out, and the process exits: the grader starts a new one
-// for the cases left, and runs the ones that timed out again, alone. A realm
+// for the cases left. A case that used its whole CPU time has failed (no
+// machine would run it faster); one that only waited past the backstop is
+// run again alone. A realm
 // that ends itself (`Deno.exit`, `close()`) is noticed at once and named, as
 // is one that stops answering while using no CPU.
 
 import process from "node:process";
 import { deserialize, serialize } from "node:v8";
-import { Buffer } from "node:buffer";
 import { bridgeServer } from "./host/server_bridge.ts";
 import { hostClients } from "./host/client_host.ts";
 import { SERVER_SIDE, serverObservations } from "./drivers/lab_02_client.ts";
@@ -65,8 +66,10 @@ export interface RunnerJob {
 export type Reply = Record<string, unknown> & {
   /** The library's own copies of graded functions the learner's code called. */
   reached?: string[];
-  /** Whether a time limit decided it: the grader runs such a case again, alone. */
+  /** Whether a time limit decided it: the grader runs such a case again alone, unless `spent`. */
   timed?: boolean;
+  /** Whether it used its whole CPU time: it has failed, wherever it ran. */
+  spent?: boolean;
   /** Set by the grader: left to be run again alone. */
   deferred?: boolean;
   /** The exit code, when the learner's realm ended itself during the case. */
@@ -85,10 +88,13 @@ const job = deserialize(
   new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
 ) as RunnerJob;
 
+/** `bytes` in base64 (a Uint8Array method this V8 has, which Deno's types do not list yet). */
+const toBase64 = (bytes: Uint8Array) => (bytes as Uint8Array & { toBase64(): string }).toBase64();
+
 /** Write one record for the grader. */
 function report(record: Record<string, unknown>): void {
   const line = encoder.encode(
-    `\n${job.nonce} ${Buffer.from(serialize(record)).toString("base64")}\n`,
+    `\n${job.nonce} ${toBase64(serialize(record))}\n`,
   );
   for (let written = 0; written < line.length;) written += write(line.subarray(written));
 }
@@ -177,7 +183,11 @@ class Realm {
       const watch = setInterval(() => {
         const now = performance.now();
         if (cpuNow() - cpu > job.cpuMs) {
-          done({ problem: `used more than ${job.cpuMs / 1000} s of CPU time`, timed: true });
+          done({
+            problem: `used more than ${job.cpuMs / 1000} s of CPU time`,
+            timed: true,
+            spent: true,
+          });
         } else if (now - started > job.wallMs) {
           done({ problem: `did not finish within ${job.wallMs / 1000} s`, timed: true });
         } else if (

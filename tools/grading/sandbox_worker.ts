@@ -13,7 +13,7 @@
 import "./realm/reach.ts";
 import "./realm/exits.ts";
 import { newCase, printedTooMuch } from "./realm/output.ts";
-import { threwOutcome } from "../../lib/grading/grading.ts";
+import { threwOutcome } from "../../lib/grading/threw_outcome.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
 const post = self.postMessage.bind(self);

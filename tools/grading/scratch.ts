@@ -44,6 +44,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/drivers/faulty_client.ts",
   "lib/grading/grade_driven.ts",
   "lib/grading/grading.ts",
+  "lib/grading/threw_outcome.ts",
   "lib/grading/json_differences.ts",
   "lib/notebook/stdout_capture.ts",
   "lib/mcp/shared/jsonrpc.ts",
