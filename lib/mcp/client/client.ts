@@ -65,6 +65,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   readonly #handshake = new Handshake();
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
+  #renewing?: Promise<JsonObject>;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
@@ -104,7 +105,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * Throws `ProtocolError`, and trusts the connection no more, when the server
    * answers with another version, or with capabilities that are not an
    * object. A server need not offer tools: one that does not is connected to,
-   * and `listTools` then says so.
+   * and `listTools` then says so. Over HTTP, when the server ends the session
+   * (404), the next request performs the handshake again first, in a new one.
    */
   async initialize(): Promise<JsonObject> {
     const result = await this.#connection.request("initialize", {
@@ -253,7 +255,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     check: (result: JsonObject) => T,
     options?: RequestOptions,
   ): Promise<T> {
-    const result = await this.#connection.request(method, params, options);
+    const result = await this.#request(method, params, options);
     try {
       return check(result);
     } catch (error) {
@@ -279,6 +281,22 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
 
   /** Fetches the pages of the list `method`, each with the cursor the last one gave. */
   #pages(method: string): FetchPage {
-    return (cursor) => this.#connection.request(method, cursor === undefined ? {} : { cursor });
+    return (cursor) => this.#request(method, cursor === undefined ? {} : { cursor });
+  }
+
+  /**
+   * Send a request; first, when the server has ended the session (HTTP's
+   * 404), start a new one with the handshake, once for every request waiting.
+   */
+  async #request(
+    method: string,
+    params: JsonObject,
+    options?: RequestOptions,
+  ): Promise<JsonObject> {
+    if (this.#connection.transport.sessionEnded) {
+      this.#renewing ??= this.initialize().finally(() => this.#renewing = undefined);
+      await this.#renewing;
+    }
+    return await this.#connection.request(method, params, options);
   }
 }
