@@ -100,11 +100,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   }
 
   /**
-   * Perform the handshake: `initialize` with protocol version 2025-06-18,
-   * then `notifications/initialized`. Resolves with the server's result.
-   * Throws `ProtocolError`, and trusts the connection no more, when the server
-   * answers with another version, or with capabilities that are not an
-   * object. A server need not offer tools: one that does not is connected to,
+   * Perform the handshake: `initialize` offering the newest protocol version
+   * (2025-11-25), then `notifications/initialized`. Resolves with the
+   * server's result. Throws `ProtocolError`, and trusts the connection no
+   * more, when the server answers with a version this client does not speak
+   * (it speaks `MCP_VERSIONS`), or with capabilities that are not an
+   * object. What differs between versions follows the one agreed. A server need not offer tools: one that does not is connected to,
    * and `listTools` then says so. Over HTTP, when the server ends the session
    * (404), the next request performs the handshake again first, in a new one.
    */
@@ -240,7 +241,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       authorize: this.#authorize,
     });
     return this.#checked("tools/call", { name, arguments: args }, (result) => {
-      checkToolResult(name, result, { outputSchema });
+      checkToolResult(name, result, { outputSchema, version: this.#handshake.version });
       return result;
     }, { deadline });
   }

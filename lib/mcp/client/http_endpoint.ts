@@ -12,6 +12,7 @@
 
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonRpcRequest, type RequestId } from "../shared/jsonrpc.ts";
+import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
 import { statusLine } from "./_http_text.ts";
 
 /** How a client gets a bearer token after a server refused it with 401 (see `oauth.ts`). */
@@ -259,7 +260,11 @@ export class HttpEndpoint {
     const all = new Headers(this.#headers);
     for (const [name, value] of Object.entries(headers)) all.set(name, value);
     if (this.#sessionId !== undefined) all.set("mcp-session-id", this.#sessionId);
-    if (this.#protocolVersion !== undefined) all.set("mcp-protocol-version", this.#protocolVersion);
+    // The header came with 2025-06-18: an older version agreed is not sent it.
+    const version = this.#protocolVersion;
+    if (isMcpVersion(version) && versionFeatures(version).protocolVersionHeader) {
+      all.set("mcp-protocol-version", version);
+    }
     if (this.#token !== undefined) all.set("authorization", `Bearer ${this.#token}`);
     return all;
   }

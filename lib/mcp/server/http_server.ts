@@ -12,7 +12,8 @@
 
 import { readBounded } from "../shared/bounded_body.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
-import { ERROR_CODES, PROTOCOL_VERSIONS } from "./dispatch.ts";
+import { MCP_VERSIONS } from "../shared/versions.ts";
+import { ERROR_CODES } from "./dispatch.ts";
 import { refusal } from "./http_replies.ts";
 import { HttpSession } from "./http_session.ts";
 import { OriginCheck } from "./origin_check.ts";
@@ -205,10 +206,10 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
 /** A 400 for a request in a session that names a protocol version the server does not speak. */
 function versionRefusal(request: Request): Response | undefined {
   const version = request.headers.get("mcp-protocol-version");
-  if (version === null || PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (version === null || (MCP_VERSIONS as readonly string[]).includes(version)) return undefined;
   return refusal(
     400,
-    `Unsupported MCP-Protocol-Version ${version}; supported: ${PROTOCOL_VERSIONS.join(", ")}`,
+    `Unsupported MCP-Protocol-Version ${version}; supported: ${MCP_VERSIONS.join(", ")}`,
   );
 }
 
