@@ -353,3 +353,49 @@ Deno.test("a second GET gets an event stream of its own, not 409", async () => {
     await response.body?.cancel();
   }
 });
+
+Deno.test("a call's stream closed after a priming event is resumed at the server's retry, and its reply taken", async () => {
+  let resumedAfter: string | null = null;
+  let closedAt = 0;
+  let resumedAt = 0;
+  let called: unknown;
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
+    const sse = { "content-type": "text/event-stream" };
+    if (request.method === "GET") {
+      resumedAfter = request.headers.get("last-event-id");
+      if (resumedAfter === null) return new Response(null, { status: 405 });
+      resumedAt = performance.now();
+      const reply = echoReply(called, "resumed");
+      return new Response(sseEvent({ id: "e2", data: JSON.stringify(reply) }), { headers: sse });
+    }
+    const message = await request.json() as Message;
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    if (message.method === "initialize") {
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: {
+          protocolVersion: "2025-11-25",
+          capabilities: { tools: {} },
+          serverInfo: { name: "polling", version: "1" },
+        },
+      });
+    }
+    if (message.method === "tools/list") {
+      return Response.json({ jsonrpc: "2.0", id: message.id, result: { tools: [ECHO] } });
+    }
+    // The priming event (an id, a retry, empty data), then the stream ends without the reply.
+    closedAt = performance.now();
+    called = message.id;
+    return new Response("id: e1\nretry: 300\ndata: \n\n", { headers: sse });
+  });
+  await using _ = server;
+  await using client = new Client(new URL(`http://127.0.0.1:${server.addr.port}/mcp`), {
+    allowed: ["echo"],
+  });
+  await client.initialize();
+  await client.listTools();
+  assert.equal(await client.callTool("echo", { text: "x" }), "resumed");
+  assert.equal(resumedAfter, "e1");
+  assert.ok(resumedAt - closedAt >= 250, `resumed after ${resumedAt - closedAt} ms`);
+});

@@ -66,6 +66,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
   #renewing?: Promise<JsonObject>;
+  /** What the client offers: elicitation, when it was given a way to ask the user. */
+  readonly #capabilities: JsonObject;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
@@ -75,6 +77,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
+    this.#capabilities = options.elicit === undefined ? {} : { elicitation: {} };
     const reached = server instanceof URL
       ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
       : server;
@@ -112,7 +115,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   async initialize(): Promise<JsonObject> {
     const result = await this.#connection.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
+      capabilities: this.#capabilities,
       clientInfo: CLIENT_INFO,
     }, { cancellable: false });
     const problem = this.#handshake.accept(result);

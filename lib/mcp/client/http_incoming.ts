@@ -201,6 +201,7 @@ export class HttpIncoming {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.retry !== undefined) this.#serverRetryMs = event.retry;
         if (event.event !== undefined && event.event !== "message") continue;
+        if (event.data === "") continue; // a priming event: an id to resume from, no message
         const frame = encoder.encode(event.data);
         answered = carried(request, frame) === "reply";
         if (answered) this.#endpoint.isReplyTo(request?.id, frame);
