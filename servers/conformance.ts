@@ -1,6 +1,6 @@
 /**
  * The fixture server the official conformance suite's server scenarios call
- * (`@modelcontextprotocol/conformance`, `--spec-version 2025-06-18`), over
+ * (`@modelcontextprotocol/conformance`, at 2025-06-18 and 2025-11-25), over
  * Streamable HTTP at `http://127.0.0.1:PORT/mcp`, built on the course's
  * server library (`lib/mcp/server/`), so that passing the suite proves the
  * library: the tools named `test_*` (session tools: they log, report
@@ -16,6 +16,7 @@
 import { parseArgs } from "node:util";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import { TOOLS_2025_11_25 } from "./_conformance_2025_11_25.ts";
 import type { ServerPrompt } from "../lib/mcp/server/prompt.ts";
 import {
   readResult,
@@ -320,7 +321,7 @@ export const CONFORMANCE_SERVER: SessionSpec = {
   name: "course-conformance",
   version: "1.0.0",
   tools: [],
-  sessionTools: TOOLS,
+  sessionTools: [...TOOLS, ...TOOLS_2025_11_25],
   capabilities: {
     resources: { subscribe: true, listChanged: false },
     prompts: { listChanged: false },

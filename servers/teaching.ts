@@ -98,7 +98,8 @@ function run(mode: Mode, log: string): void {
     name: "teaching",
     version: "1.0.0",
     tools: TOOLS,
-    protocolVersion: mode === "old-version" ? "2024-11-05" : undefined,
+    // 2024-10-07: a draft from before the first release, which no client speaks today.
+    protocolVersion: mode === "old-version" ? "2024-10-07" : undefined,
     onCall: (name, args) => {
       logFile.writeSync(encoder.encode(JSON.stringify({ name, arguments: args }) + "\n"));
     },

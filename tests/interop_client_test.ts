@@ -45,7 +45,7 @@ Deno.test("the client works with a server built on the SDK's McpServer", async (
     { allowed },
     async (client, wire) => {
       const init = await client.initialize();
-      assert.equal(init.protocolVersion, "2025-06-18");
+      assert.equal(init.protocolVersion, "2025-11-25"); // the newest, which both speak
       assert.deepEqual(init.serverInfo, { name: "sdk-fixture", version: "1.0.0" });
 
       const tools = await client.listTools();
@@ -118,7 +118,7 @@ Deno.test("the client works with the published everything server", async (t) => 
     const allowed = ["echo", "get-sum", "toggle-simulated-logging"];
     await session(everythingCommand(), { allowed }, async (client, wire) => {
       const init = await client.initialize();
-      assert.equal(init.protocolVersion, "2025-06-18");
+      assert.equal(init.protocolVersion, "2025-11-25"); // the newest, which both speak
       assert.equal((init.serverInfo as { name: string }).name, "mcp-servers/everything");
 
       const tools = await client.listTools();

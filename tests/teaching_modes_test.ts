@@ -90,7 +90,7 @@ Deno.test("closeSteps records the hung server's ending, in order", async () => {
 Deno.test("the old-version server is refused and receives no call", async () => {
   const { error, calls } = await ask("old-version");
   assert.ok(error instanceof ProtocolError);
-  assert.match(error.message, /protocol version "2024-11-05"/);
+  assert.match(error.message, /protocol version "2024-10-07"/);
   assert.deepEqual(calls, []);
 });
 

@@ -2,8 +2,9 @@
  * The course's client acting as each client scenario of the official
  * conformance suite asks (it names the scenario in
  * `MCP_CONFORMANCE_SCENARIO`), over Streamable HTTP to the suite's server at
- * `URL`: the handshake, a tool call, and the OAuth authorization the
- * `auth/*` scenarios demand before anything else. It exits 0 when the
+ * `URL`: the handshake, a tool call, a stream resumed after the server's
+ * `retry`, an elicitation answered with its defaults, and the OAuth
+ * authorization the `auth/*` scenarios demand before anything else. It exits 0 when the
  * scenario's work was done, 1 with the reason on stderr when it was not.
  *
  *     MCP_CONFORMANCE_SCENARIO=tools_call deno run --allow-net --allow-env tools/conformance_client.ts URL
@@ -26,6 +27,22 @@ const SCENARIOS: Record<string, (url: URL) => Promise<void>> = {
     await client.initialize();
     await client.listTools();
     console.log(await client.callTool("add_numbers", { a: 2, b: 3 }));
+  },
+  // The server closes the call's event stream after a priming event that names `retry`:
+  // the client resumes it with a GET (Last-Event-ID) after that long, and reads the reply there.
+  "sse-retry": async (url) => {
+    await using client = new Client(url, { allowed: ["test_reconnection"] });
+    await client.initialize();
+    await client.listTools();
+    console.log(await client.callTool("test_reconnection"));
+  },
+  // The user accepts and types nothing: every field takes its schema's default.
+  "elicitation-sep1034-client-defaults": async (url) => {
+    const elicit = () => Promise.resolve({ action: "accept" as const, content: {} });
+    await using client = new Client(url, { allowed: ["test_client_elicitation_defaults"], elicit });
+    await client.initialize();
+    await client.listTools();
+    console.log(await client.callTool("test_client_elicitation_defaults"));
   },
 };
 

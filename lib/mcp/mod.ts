@@ -26,6 +26,15 @@ export {
   ToolError,
 } from "./shared/errors.ts";
 export {
+  answerVersion,
+  isMcpVersion,
+  LATEST_VERSION,
+  MCP_VERSIONS,
+  type McpVersion,
+  type VersionFeatures,
+  versionFeatures,
+} from "./shared/versions.ts";
+export {
   readFrames,
   type ReadFramesOptions,
   type SplitFrames,
@@ -74,6 +83,7 @@ export { type Authorize, authorize } from "./client/allowlist.ts";
 export { Client } from "./client/client.ts";
 export type { ClientOptions, ClosedWith, ServerRef } from "./client/client_options.ts";
 export { CLIENT_INFO, PROTOCOL_VERSION } from "./client/handshake.ts";
+export { carried } from "./client/carried.ts";
 export { type ClientTransport, type Incoming, Unanswered } from "./client/client_transport.ts";
 export type { Authorization } from "./client/http_endpoint.ts";
 export {
@@ -100,6 +110,7 @@ export { type HttpServer, type HttpServerOptions, serveHttp } from "./server/htt
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
 export { type ServerTransport, Unparsed } from "./server/server_transport.ts";
 export { ServerSession } from "./server/session.ts";
+export { fitResult } from "./server/version_fit.ts";
 export {
   type Handler,
   LOG_LEVELS,

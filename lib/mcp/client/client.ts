@@ -65,6 +65,9 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   readonly #handshake = new Handshake();
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
+  #renewing?: Promise<JsonObject>;
+  /** What the client offers: elicitation, when it was given a way to ask the user. */
+  readonly #capabilities: JsonObject;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
@@ -74,6 +77,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
+    this.#capabilities = options.elicit === undefined ? {} : { elicitation: {} };
     const reached = server instanceof URL
       ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
       : server;
@@ -99,17 +103,19 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   }
 
   /**
-   * Perform the handshake: `initialize` with protocol version 2025-06-18,
-   * then `notifications/initialized`. Resolves with the server's result.
-   * Throws `ProtocolError`, and trusts the connection no more, when the server
-   * answers with another version, or with capabilities that are not an
-   * object. A server need not offer tools: one that does not is connected to,
-   * and `listTools` then says so.
+   * Perform the handshake: `initialize` offering the newest protocol version
+   * (2025-11-25), then `notifications/initialized`. Resolves with the
+   * server's result. Throws `ProtocolError`, and trusts the connection no
+   * more, when the server answers with a version this client does not speak
+   * (it speaks `MCP_VERSIONS`), or with capabilities that are not an
+   * object. What differs between versions follows the one agreed. A server need not offer tools: one that does not is connected to,
+   * and `listTools` then says so. Over HTTP, when the server ends the session
+   * (404), the next request performs the handshake again first, in a new one.
    */
   async initialize(): Promise<JsonObject> {
     const result = await this.#connection.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
+      capabilities: this.#capabilities,
       clientInfo: CLIENT_INFO,
     }, { cancellable: false });
     const problem = this.#handshake.accept(result);
@@ -238,7 +244,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       authorize: this.#authorize,
     });
     return this.#checked("tools/call", { name, arguments: args }, (result) => {
-      checkToolResult(name, result, { outputSchema });
+      checkToolResult(name, result, { outputSchema, version: this.#handshake.version });
       return result;
     }, { deadline });
   }
@@ -253,7 +259,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     check: (result: JsonObject) => T,
     options?: RequestOptions,
   ): Promise<T> {
-    const result = await this.#connection.request(method, params, options);
+    const result = await this.#request(method, params, options);
     try {
       return check(result);
     } catch (error) {
@@ -279,6 +285,22 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
 
   /** Fetches the pages of the list `method`, each with the cursor the last one gave. */
   #pages(method: string): FetchPage {
-    return (cursor) => this.#connection.request(method, cursor === undefined ? {} : { cursor });
+    return (cursor) => this.#request(method, cursor === undefined ? {} : { cursor });
+  }
+
+  /**
+   * Send a request; first, when the server has ended the session (HTTP's
+   * 404), start a new one with the handshake, once for every request waiting.
+   */
+  async #request(
+    method: string,
+    params: JsonObject,
+    options?: RequestOptions,
+  ): Promise<JsonObject> {
+    if (this.#connection.transport.sessionEnded) {
+      this.#renewing ??= this.initialize().finally(() => this.#renewing = undefined);
+      await this.#renewing;
+    }
+    return await this.#connection.request(method, params, options);
   }
 }

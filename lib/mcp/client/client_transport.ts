@@ -46,6 +46,12 @@ export interface ClientTransport<Closed = unknown> {
   readonly incoming: AsyncIterable<readonly Incoming[]>;
   /** Resolves, once the server is gone for whatever reason, with the error that says how. */
   readonly gone: Promise<ProtocolError>;
+  /**
+   * Whether the server has ended the session (Streamable HTTP's 404), so that
+   * a new `initialize` must start another before anything else is sent.
+   * @default {undefined} (a transport without sessions)
+   */
+  readonly sessionEnded?: boolean;
   /** Bytes sent that the server has not taken yet (they wait in this process's memory). */
   readonly unread: number;
   /**

@@ -23,7 +23,8 @@ import {
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-import { replyToServer } from "./replies.ts";
+import { answerServer } from "./replies.ts";
+import type { Elicit } from "./elicitation.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
@@ -57,6 +58,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** The requests sent and not yet answered. */
   readonly #pending: PendingRequests;
   readonly #limit: InFlightLimit;
+  readonly #elicit?: Elicit;
   #nextId = 1;
   #broken?: ProtocolError;
 
@@ -73,6 +75,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
+    this.#elicit = options.elicit;
     this.#pending = new PendingRequests(this.#timeoutMs, (id) =>
       this.#send({
         jsonrpc: "2.0",
@@ -224,7 +227,12 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       return;
     }
     if (!("method" in message)) this.#settle(message);
-    else if ("id" in message) this.#send(replyToServer(message));
+    else if ("id" in message) {
+      void answerServer(message, this.#elicit).then(
+        (reply) => this.#send(reply),
+        (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
+      );
+    }
     // Notifications need nothing from this client.
   }
 

@@ -5,6 +5,7 @@
  */
 
 import type { AnswerFunction } from "./answer.ts";
+import type { Elicit } from "./elicitation.ts";
 import type { SplitFrames } from "../shared/framing.ts";
 import type { ServerProcessOptions } from "./server_process.ts";
 
@@ -37,6 +38,11 @@ export interface ConnectionOptions extends ServerProcessOptions {
    * request with exactly its id. @default {1}
    */
   maxInFlight?: number;
+  /**
+   * Answers the server's `elicitation/create`; with it, the client declares
+   * the `elicitation` capability. @default {undefined} (it is "method not found")
+   */
+  elicit?: Elicit;
 }
 
 /** Options for one `Connection.request`. */

@@ -1,16 +1,18 @@
 /**
  * An MCP endpoint as a client's requests reach it over Streamable HTTP: the
- * session id the server issues in its response to `initialize`, and the
- * protocol version agreed in its reply, carried on every request after; a
- * bearer token got after a 401; no redirect followed; the bytes sent whose
- * response has not begun, counted; and the session's end, whether the
- * server ends it (a 404 for it) or the client does (DELETE).
+ * session id the server issues in its response to `initialize` (visible
+ * ASCII only, as the transport requires), and the protocol version agreed in
+ * its reply, carried on every request after; a bearer token got after a
+ * 401; no redirect followed; the bytes sent whose response has not begun,
+ * counted; and the session's end, whether the server ends it (a 404 for it:
+ * the next `initialize` starts a new one) or the client does (DELETE).
  *
  * @module
  */
 
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonRpcRequest, type RequestId } from "../shared/jsonrpc.ts";
+import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
 import { statusLine } from "./_http_text.ts";
 
 /** How a client gets a bearer token after a server refused it with 401 (see `oauth.ts`). */
@@ -27,7 +29,21 @@ export interface HttpEndpointOptions {
   authorization?: Authorization;
   /** Aborts every request but the DELETE, when the client is done. @default {undefined} (never) */
   signal?: AbortSignal;
+  /**
+   * Told when the server ends a session (it answers 404 to a request that
+   * carried its id), with that id and the error that says so. @default {undefined}
+   */
+  onSessionLost?: (sessionId: string, error: ProtocolError) => void;
 }
+
+/** Options for one {@linkcode HttpEndpoint.post}. */
+export interface PostOptions {
+  /** Aborts this POST alone. @default {undefined} (only the endpoint's signal) */
+  signal?: AbortSignal;
+}
+
+/** A session id as the transport allows it: one or more visible ASCII characters (0x21 to 0x7E). */
+const SESSION_ID = /^[\x21-\x7E]+$/;
 
 /** The media types a client takes in reply to a POST, as the transport asks. */
 const ACCEPT_POST = "application/json, text/event-stream";
@@ -48,7 +64,7 @@ const encoder = new TextEncoder();
  * });
  * const endpoint = new HttpEndpoint(`http://127.0.0.1:${server.addr.port}/mcp`);
  * const initialize = { jsonrpc: "2.0" as const, id: 1, method: "initialize" };
- * await (await endpoint.post(JSON.stringify(initialize), initialize)).body?.cancel();
+ * await (await endpoint.post(JSON.stringify(initialize), { request: initialize })).body?.cancel();
  * assert.equal(endpoint.sessionId, "s-1");
  * await (await endpoint.post('{"jsonrpc":"2.0","method":"notifications/initialized"}')).body?.cancel();
  * assert.deepEqual(seen, [null, "s-1"]);
@@ -61,8 +77,9 @@ export class HttpEndpoint {
   readonly #headers: Record<string, string>;
   readonly #authorization?: Authorization;
   readonly #signal?: AbortSignal;
-  readonly #gone = Promise.withResolvers<ProtocolError>();
+  readonly #onSessionLost?: (sessionId: string, error: ProtocolError) => void;
   #sessionId?: string;
+  #sessionEnded = false;
   #protocolVersion?: string;
   #initializeId?: RequestId;
   #token?: string;
@@ -77,6 +94,7 @@ export class HttpEndpoint {
     this.#headers = options.headers ?? {};
     this.#authorization = options.authorization;
     this.#signal = options.signal;
+    this.#onSessionLost = options.onSessionLost;
   }
 
   /** The session id the server issued at the handshake, if it issued one. */
@@ -89,46 +107,56 @@ export class HttpEndpoint {
     return this.#unread;
   }
 
-  /** Resolves when the server has ended the session (a 404 for it). */
-  get gone(): Promise<ProtocolError> {
-    return this.#gone.promise;
+  /**
+   * Whether the server has ended the session (a 404 for it) and no new one
+   * has begun: only `initialize`, which starts one, may be sent.
+   */
+  get sessionEnded(): boolean {
+    return this.#sessionEnded;
   }
 
   /**
    * POST `line`, the JSON of a message: of `request`, when it is a request.
    * A 401 is answered once with a token from the `authorization` option; the
-   * session id in the response to `initialize` is the session's. Rejects
-   * with `ProtocolError` when the server has ended the session (404), or
-   * redirects.
+   * session id in the response to `initialize` is the session's, and one that
+   * is not visible ASCII is refused with `ProtocolError`. Rejects with
+   * `ProtocolError` when the server has ended the session (404: see
+   * {@linkcode HttpEndpoint.sessionEnded}), or redirects.
    */
-  async post(line: string, request?: JsonRpcRequest): Promise<Response> {
+  async post(
+    line: string,
+    options: PostOptions & { request?: JsonRpcRequest } = {},
+  ): Promise<Response> {
+    const { request, signal } = options;
     if (request?.method === "initialize") this.#initializeId = request.id;
     const body = encoder.encode(line);
-    let response = await this.#fetch("POST", body, { "content-type": "application/json" });
+    const headers = { "content-type": "application/json" };
+    let response = await this.#fetch("POST", body, headers, signal);
     if (response.status === 401 && this.#authorization !== undefined && this.#token === undefined) {
       this.#token = await this.#authorization.token(response, this.url);
-      response = await this.#fetch("POST", body, { "content-type": "application/json" });
+      response = await this.#fetch("POST", body, headers, signal);
     }
     const session = response.headers.get("mcp-session-id");
-    if (session !== null && request !== undefined && request.id === this.#initializeId) {
-      this.#sessionId = session;
-    }
-    if (response.status === 404 && this.#sessionId !== undefined) {
-      await response.body?.cancel();
-      throw this.ended(
-        `The server at ${this.url.href} has ended session ${this.#sessionId} (404 Not Found): ` +
-          "a new client must start a new session",
-      );
+    if (request !== undefined && request.id === this.#initializeId && response.ok) {
+      if (session !== null && !SESSION_ID.test(session)) {
+        await response.body?.cancel();
+        throw new ProtocolError(
+          `The server's session id ${JSON.stringify(session)} is not visible ASCII ` +
+            "(one or more characters from 0x21 to 0x7E), as the transport requires of a session id",
+        );
+      }
+      this.#sessionId = session ?? undefined;
+      this.#sessionEnded = false;
     }
     return response;
   }
 
   /** GET an event stream: the session's own, or the one to resume after `lastEventId`. */
-  get(lastEventId?: string): Promise<Response> {
+  get(lastEventId?: string, options: PostOptions = {}): Promise<Response> {
     return this.#fetch("GET", undefined, {
       accept: "text/event-stream",
       ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
-    });
+    }, options.signal);
   }
 
   /**
@@ -149,13 +177,6 @@ export class HttpEndpoint {
     } catch {
       return undefined; // no answer in time: the session ends with the server's own timeout
     }
-  }
-
-  /** The server has ended the session: `gone` resolves with the error `message` makes, which is returned. */
-  ended(message: string): ProtocolError {
-    const error = new ProtocolError(message);
-    this.#gone.resolve(error);
-    return error;
   }
 
   /**
@@ -183,8 +204,11 @@ export class HttpEndpoint {
     method: "POST" | "GET",
     body: Uint8Array<ArrayBuffer> | undefined,
     headers: Record<string, string>,
+    signal?: AbortSignal,
   ): Promise<Response> {
     const bytes = body?.length ?? 0;
+    const session = this.#sessionId;
+    const signals = [this.#signal, signal].filter((s) => s !== undefined);
     this.#unread += bytes;
     try {
       const response = await fetch(this.url, {
@@ -194,8 +218,12 @@ export class HttpEndpoint {
         ),
         body,
         redirect: "manual",
-        signal: this.#signal,
+        signal: signals.length === 0 ? undefined : AbortSignal.any(signals),
       });
+      if (response.status === 404 && session !== undefined) {
+        await response.body?.cancel();
+        throw this.#lose(session);
+      }
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
         throw new ProtocolError(
@@ -210,11 +238,33 @@ export class HttpEndpoint {
     }
   }
 
+  /**
+   * The server answered 404 to a request in `session`: it has ended it. The
+   * next `initialize` starts a new session, sent without an id.
+   */
+  #lose(session: string): ProtocolError {
+    const error = new ProtocolError(
+      `The server at ${this.url.href} has ended session ${session} (404 Not Found): ` +
+        "what was in flight in it is lost, and the next request starts a new session",
+    );
+    if (this.#sessionId === session) {
+      this.#sessionId = undefined;
+      this.#protocolVersion = undefined;
+      this.#sessionEnded = true;
+      this.#onSessionLost?.(session, error);
+    }
+    return error;
+  }
+
   #requestHeaders(headers: Record<string, string>): Headers {
     const all = new Headers(this.#headers);
     for (const [name, value] of Object.entries(headers)) all.set(name, value);
     if (this.#sessionId !== undefined) all.set("mcp-session-id", this.#sessionId);
-    if (this.#protocolVersion !== undefined) all.set("mcp-protocol-version", this.#protocolVersion);
+    // The header came with 2025-06-18: an older version agreed is not sent it.
+    const version = this.#protocolVersion;
+    if (isMcpVersion(version) && versionFeatures(version).protocolVersionHeader) {
+      all.set("mcp-protocol-version", version);
+    }
     if (this.#token !== undefined) all.set("authorization", `Bearer ${this.#token}`);
     return all;
   }

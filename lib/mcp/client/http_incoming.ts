@@ -11,9 +11,10 @@
 import { sleep } from "../shared/_async.ts";
 import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
-import type { RequestId } from "../shared/jsonrpc.ts";
+import type { JsonRpcRequest } from "../shared/jsonrpc.ts";
 import { readSseEvents } from "../shared/sse.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
+import { carried } from "./carried.ts";
 import { type Incoming, Unanswered } from "./client_transport.ts";
 import type { HttpEndpoint } from "./http_endpoint.ts";
 
@@ -44,7 +45,7 @@ const encoder = new TextEncoder();
  *   'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n\n' +
  *     'data: {"jsonrpc":"2.0","id":1,"result":{}}\n\n',
  * ).body!;
- * await incoming.replyStream(body, 1);
+ * await incoming.replyStream(body, { jsonrpc: "2.0", id: 1, method: "ping" });
  * incoming.close();
  * const frames = [];
  * for await (const batch of incoming.stream) frames.push(...batch);
@@ -119,28 +120,36 @@ export class HttpIncoming {
   }
 
   /**
-   * Deliver the event stream `body` that is to carry the reply to the request
-   * `id`; if it ends first, resume it from its last event, with GET requests
+   * Deliver the event stream `body` that is to carry the reply to `request`
+   * (see `carried`: any other reply refuses the whole transport); if it ends
+   * first, resume it from its last event, with GET requests
    * (`Last-Event-ID`), until the reply comes or the tries are spent; then the
-   * request is {@linkcode Unanswered}.
+   * request is {@linkcode Unanswered}. Once `signal` aborts, nothing more is
+   * tried or said.
    */
-  async replyStream(body: ReadableStream<Uint8Array>, id: RequestId): Promise<void> {
-    let { answered, lastEventId } = await this.#read(body, id);
+  async replyStream(
+    body: ReadableStream<Uint8Array>,
+    request: JsonRpcRequest,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<void> {
+    const { id } = request;
+    const { signal } = options;
+    let { answered, lastEventId } = await this.#read(body, request);
     for (
       let attempt = 0;
       !answered && lastEventId !== undefined && attempt < this.#maxRetries;
       attempt++
     ) {
       await sleep(this.#serverRetryMs ?? this.#retryMs);
-      if (this.#signal?.aborted) return;
-      const response = await this.#endpoint.get(lastEventId).catch(() => undefined);
+      if (this.#signal?.aborted || signal?.aborted) return;
+      const response = await this.#endpoint.get(lastEventId, { signal }).catch(() => undefined);
       if (response === undefined || !response.ok || response.body === null) {
         await response?.body?.cancel();
         continue;
       }
-      ({ answered, lastEventId } = await this.#read(response.body, id, lastEventId));
+      ({ answered, lastEventId } = await this.#read(response.body, request, lastEventId));
     }
-    if (answered || this.#signal?.aborted) return;
+    if (answered || this.#signal?.aborted || signal?.aborted) return;
     this.deliver([
       new Unanswered(
         id,
@@ -162,15 +171,8 @@ export class HttpIncoming {
         if (!this.#signal?.aborted) this.note(`GET failed: ${describeError(error)}`);
         return undefined;
       });
-      if (response === undefined) return;
+      if (response === undefined) return; // failed, or the session ended (a 404)
       if (response.status === 405) return void await response.body?.cancel(); // none offered
-      if (response.status === 404 && this.#endpoint.sessionId !== undefined) {
-        await response.body?.cancel();
-        this.#endpoint.ended(
-          `The server has ended session ${this.#endpoint.sessionId} (404 Not Found)`,
-        );
-        return;
-      }
       if (!response.ok || mediaType(response) !== "text/event-stream" || response.body === null) {
         await response.body?.cancel();
         this.note(`GET answered ${statusLine(response)}: no stream for messages the server starts`);
@@ -184,12 +186,13 @@ export class HttpIncoming {
   }
 
   /**
-   * Read an event stream, delivering each message; tell whether it held the
-   * reply to `id`, and the last event id seen, for resuming it.
+   * Read an event stream, delivering each message, until the reply to
+   * `request` (the GET stream has none: `undefined`); tell whether it came,
+   * and the last event id seen, for resuming the stream.
    */
   async #read(
     body: ReadableStream<Uint8Array>,
-    id: RequestId | undefined,
+    request: JsonRpcRequest | undefined,
     lastEventId?: string,
   ): Promise<{ answered: boolean; lastEventId?: string }> {
     let answered = false;
@@ -198,14 +201,17 @@ export class HttpIncoming {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.retry !== undefined) this.#serverRetryMs = event.retry;
         if (event.event !== undefined && event.event !== "message") continue;
+        if (event.data === "") continue; // a priming event: an id to resume from, no message
         const frame = encoder.encode(event.data);
-        if (this.#endpoint.isReplyTo(id, frame)) answered = true;
+        answered = carried(request, frame) === "reply";
+        if (answered) this.#endpoint.isReplyTo(request?.id, frame);
         this.deliver([frame]);
+        if (answered) break; // nothing after the reply is read
       }
     } catch (error) {
       if (error instanceof ProtocolError) {
         // What arrived cannot be trusted: the whole transport is refused.
-        this.#refuse(error);
+        this.refuse(error);
         return { answered: true };
       }
       // The stream dropped (a reset connection): resumed, if it can be.
@@ -214,7 +220,8 @@ export class HttpIncoming {
     return { answered, lastEventId };
   }
 
-  #refuse(error: ProtocolError): void {
+  /** What arrived cannot be trusted: the stream fails with `error`, and every request with it. */
+  refuse(error: ProtocolError): void {
     try {
       this.#controller.error(error);
     } catch {

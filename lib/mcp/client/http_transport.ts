@@ -12,9 +12,10 @@
 
 import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
-import type { JsonRpcMessage, JsonRpcRequest } from "../shared/jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../shared/jsonrpc.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
 import { type ClientTransport, type Incoming, Unanswered } from "./client_transport.ts";
+import { carried } from "./carried.ts";
 import { type Authorization, HttpEndpoint } from "./http_endpoint.ts";
 import { HttpIncoming } from "./http_incoming.ts";
 
@@ -48,7 +49,11 @@ export interface SessionEnd {
  * A server reached over Streamable HTTP at `url`. A POST that fails, or a
  * stream that ends before its reply and cannot be resumed, ends that request
  * alone ({@linkcode Unanswered}); a 404 for the session means the server
- * ended it, and the transport is gone. Redirects are never followed.
+ * ended it: every request in flight in it ends so, nothing but `initialize`
+ * is sent until a new session begins (see `sessionEnded`), and the GET
+ * stream of the new one is opened after its handshake. A response that
+ * carries what it may not (see `carried`) refuses the whole transport.
+ * Redirects are never followed.
  *
  * @example Nothing is sent before the first message; only HTTP(S) is spoken
  * ```ts
@@ -68,13 +73,20 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
   readonly #abort = new AbortController();
   readonly #endpoint: HttpEndpoint;
   readonly #incoming: HttpIncoming;
+  /** The requests POSTed and not yet done with: the session each went in, and how to stop it. */
+  readonly #inFlight = new Map<RequestId, { session?: string; abort: AbortController }>();
   #closing?: Promise<SessionEnd>;
 
   /** A transport to the MCP endpoint `url` (nothing is sent until the first message). */
   constructor(url: URL | string, options: HttpTransportOptions = {}) {
     const { signal } = this.#abort;
     const { headers, authorization, retryMs, maxRetries } = options;
-    this.#endpoint = new HttpEndpoint(url, { headers, authorization, signal });
+    this.#endpoint = new HttpEndpoint(url, {
+      headers,
+      authorization,
+      signal,
+      onSessionLost: (session, error) => this.#loseSession(session, error),
+    });
     this.url = this.#endpoint.url;
     this.#limit = options.limit ?? 65536;
     this.#graceMs = options.graceMs ?? 1000;
@@ -97,9 +109,15 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
     return this.#incoming.stream;
   }
 
-  /** Resolves when the server has ended the session (a 404 for it). */
-  get gone(): Promise<ProtocolError> {
-    return this.#endpoint.gone;
+  /** Never resolves: a server that ends its session (404) is given a new one, not given up. */
+  readonly gone: Promise<ProtocolError> = new Promise(() => {});
+
+  /**
+   * Whether the server has ended the session (a 404 for it) and no new one
+   * has begun: every request but `initialize` is then refused unsent.
+   */
+  get sessionEnded(): boolean {
+    return this.#endpoint.sessionEnded;
   }
 
   /** Bytes POSTed whose response has not begun. */
@@ -120,17 +138,42 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
   async send(message: JsonRpcMessage, line: string): Promise<void> {
     if (this.#abort.signal.aborted) throw new ProtocolError("The HTTP transport is closed");
     const request = "method" in message && "id" in message ? message : undefined;
+    if (request !== undefined && request.method !== "initialize" && this.sessionEnded) {
+      const problem = new ProtocolError(
+        `${request.method} was not sent: the server ended the session, and no new one has begun ` +
+          "(initialize starts one)",
+      );
+      return this.#incoming.deliver([new Unanswered(request.id, problem)]);
+    }
+    const abort = new AbortController();
+    if (request !== undefined) {
+      this.#inFlight.set(request.id, { session: this.#endpoint.sessionId, abort });
+    }
     try {
-      await this.#post(message, line, request);
+      await this.#post(message, line, request, abort.signal);
     } catch (error) {
-      if (this.#abort.signal.aborted) return;
+      if (this.#abort.signal.aborted || abort.signal.aborted) return;
       const problem = error instanceof ProtocolError ? error : new ProtocolError(
         `Could not reach the server at ${this.url.href}: ${describeError(error)}`,
         { cause: error },
       );
       if (request !== undefined) this.#incoming.deliver([new Unanswered(request.id, problem)]);
       else this.#incoming.note(problem.message);
+    } finally {
+      if (request !== undefined) this.#inFlight.delete(request.id);
     }
+  }
+
+  /** The server ended `session`: each request in flight in it is stopped, and lost with `error`. */
+  #loseSession(session: string, error: ProtocolError): void {
+    const lost: Unanswered[] = [];
+    for (const [id, request] of this.#inFlight) {
+      if (request.session !== session) continue;
+      request.abort.abort();
+      this.#inFlight.delete(id);
+      lost.push(new Unanswered(id, error));
+    }
+    if (lost.length > 0) this.#incoming.deliver(lost);
   }
 
   /** POST `message` (`request`, if it is one), and take its response by its status and media type. */
@@ -138,11 +181,11 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
     message: JsonRpcMessage,
     line: string,
     request: JsonRpcRequest | undefined,
+    signal: AbortSignal,
   ): Promise<void> {
-    const response = await this.#endpoint.post(line, request);
-    const id = request?.id;
+    const response = await this.#endpoint.post(line, { request, signal });
     const type = mediaType(response);
-    if (id === undefined) {
+    if (request === undefined) {
       // A notification or a response: the server owes 202 and no body.
       await response.body?.cancel();
       if (!response.ok) {
@@ -153,6 +196,7 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       }
       return;
     }
+    const id = request.id;
     if (!response.ok) {
       // A JSON-RPC error for this request is its reply; anything else says why there is none.
       const bytes = await readBounded(response.body ?? ReadableStream.from([]), this.#limit)
@@ -166,13 +210,24 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       );
     }
     if (type === "application/json") {
+      // One JSON body holds the reply to the request this POST carried, nothing else.
       const frame = await this.#incoming.json(response);
+      try {
+        if (carried(request, frame) !== "reply") {
+          throw new ProtocolError(
+            `The JSON body answering the POST of request ${JSON.stringify(id)} ` +
+              `(${request.method}) is not its reply: ${describeFrame(frame)}`,
+          );
+        }
+      } catch (error) {
+        return this.#incoming.refuse(error as ProtocolError);
+      }
       this.#endpoint.isReplyTo(id, frame); // the reply to initialize carries the protocol version
       this.#incoming.deliver([frame]);
       return;
     }
     if (type === "text/event-stream" && response.body !== null) {
-      return await this.#incoming.replyStream(response.body, id);
+      return await this.#incoming.replyStream(response.body, request, { signal });
     }
     await response.body?.cancel();
     throw new ProtocolError(
@@ -210,6 +265,11 @@ function explain(bytes: Uint8Array): string {
     // Not a JSON-RPC error: its text, if any.
   }
   return text.trim() === "" ? "" : `: ${text.trim().slice(0, 200)}`;
+}
+
+/** The start of `frame`'s text, for an error message. */
+function describeFrame(frame: Uint8Array): string {
+  return new TextDecoder().decode(frame.subarray(0, 200));
 }
 
 function describeMethod(message: JsonRpcMessage): string {

@@ -1,6 +1,6 @@
 /**
- * A `tools/call` result checked against MCP 2025-06-18 before anything is
- * taken from it.
+ * A `tools/call` result checked against the MCP version agreed (2025-06-18
+ * unless told) before anything is taken from it.
  *
  * @module
  */
@@ -9,6 +9,7 @@ import { type ContentBlock, contentProblem } from "../shared/content.ts";
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { schemaProblems } from "../shared/schema.ts";
+import { LATEST_VERSION, type McpVersion, versionFeatures } from "../shared/versions.ts";
 import { textDisagreements } from "./text_agreement.ts";
 
 /** A tool's whole result, checked: what `Client.callToolResult` resolves with. */
@@ -34,6 +35,11 @@ export interface ToolResult {
 export interface CheckToolResultOptions {
   /** The tool's advertised `outputSchema`, if it has one. @default {undefined} */
   outputSchema?: JsonObject;
+  /**
+   * The protocol version agreed: a content type or `structuredContent` it
+   * does not define is refused. @default {"2025-06-18"}
+   */
+  version?: McpVersion;
 }
 
 /**
@@ -52,14 +58,16 @@ export interface CheckToolResultOptions {
  *
  * const result = { content: [{ type: "text", text: "no such order" }], isError: "true" };
  * assert.throws(() => checkToolResult("record_delivery", result), ProtocolError);
+ * const structured = { content: [], structuredContent: { n: 4 } };
+ * assert.throws(() => checkToolResult("count", structured, { version: "2025-03-26" }), /2025-03-26 does not define/);
  * ```
  */
 export function checkToolResult(
   name: string,
   result: JsonObject,
-  { outputSchema }: CheckToolResultOptions = {},
+  { outputSchema, version = "2025-06-18" }: CheckToolResultOptions = {},
 ): void {
-  const problem = resultProblem(result, outputSchema);
+  const problem = versionProblem(result, version) ?? resultProblem(result, outputSchema);
   if (problem !== undefined) {
     throw new ProtocolError(`The result of ${name} is malformed: ${problem}`);
   }
@@ -93,6 +101,23 @@ export function wholeToolResult(result: JsonObject): ToolResult {
     ...(result._meta === undefined ? {} : { _meta: result._meta as JsonObject }),
     notes: structured === undefined ? [] : textDisagreements(content, structured),
   };
+}
+
+/** What in `result` the protocol version `version` does not define, if anything. */
+function versionProblem(result: JsonObject, version: McpVersion): string | undefined {
+  const { contentTypes, structuredContent } = versionFeatures(version);
+  if ("structuredContent" in result && !structuredContent) {
+    return `it carries structuredContent, which ${version} does not define (2025-06-18 does)`;
+  }
+  if (!Array.isArray(result.content)) return undefined;
+  const defined = versionFeatures(LATEST_VERSION).contentTypes; // a type none defines is contentProblem's
+  for (const [index, item] of result.content.entries()) {
+    const type = isObject(item) ? item.type : undefined;
+    if (typeof type === "string" && defined.includes(type) && !contentTypes.includes(type)) {
+      return `content[${index}] is of the type ${type}, which ${version} does not define`;
+    }
+  }
+  return undefined;
 }
 
 function resultProblem(result: JsonObject, outputSchema?: JsonObject): string | undefined {

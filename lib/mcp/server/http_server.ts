@@ -11,8 +11,9 @@
  */
 
 import { readBounded } from "../shared/bounded_body.ts";
-import { isObject, isRequestId, type RequestId } from "../shared/jsonrpc.ts";
-import { ERROR_CODES, PROTOCOL_VERSIONS } from "./dispatch.ts";
+import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
+import { MCP_VERSIONS } from "../shared/versions.ts";
+import { ERROR_CODES } from "./dispatch.ts";
 import { refusal } from "./http_replies.ts";
 import { HttpSession } from "./http_session.ts";
 import { OriginCheck } from "./origin_check.ts";
@@ -90,6 +91,8 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     if (request.method === "DELETE") {
       const found = sessionOf(request);
       if (found instanceof Response) return found;
+      const badVersion = versionRefusal(request);
+      if (badVersion !== undefined) return badVersion;
       found.end();
       sessions.delete(found.id);
       return new Response(null, { status: 200 });
@@ -126,8 +129,13 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
         code: ERROR_CODES.invalidRequest,
       });
     }
-    const isRequest = typeof message.method === "string" && isRequestId(message.id);
-    if (isRequest && message.method === "initialize") {
+    const kind = messageKind(message);
+    if (kind === undefined) {
+      return refusal(400, "Invalid request: not a JSON-RPC 2.0 request, notification or response", {
+        code: ERROR_CODES.invalidRequest,
+      });
+    }
+    if (kind === "request" && message.method === "initialize") {
       if (request.headers.has("mcp-session-id")) {
         return refusal(400, "initialize starts a session: it must carry no Mcp-Session-Id");
       }
@@ -143,14 +151,9 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     }
     const found = sessionOf(request);
     if (found instanceof Response) return found;
-    const version = request.headers.get("mcp-protocol-version");
-    if (version !== null && !PROTOCOL_VERSIONS.includes(version)) {
-      return refusal(
-        400,
-        `Unsupported MCP-Protocol-Version ${version}; supported: ${PROTOCOL_VERSIONS.join(", ")}`,
-      );
-    }
-    if (!isRequest) {
+    const badVersion = versionRefusal(request);
+    if (badVersion !== undefined) return badVersion;
+    if (kind !== "request") {
       found.push(message);
       return new Response(null, { status: 202 });
     }
@@ -163,7 +166,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     }
     const found = sessionOf(request);
     if (found instanceof Response) return found;
-    return found.listen(request.headers.get("last-event-id"));
+    return versionRefusal(request) ?? found.listen(request.headers.get("last-event-id"));
   };
 
   const sessionOf = (request: Request): HttpSession | Response => {
@@ -198,6 +201,32 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** A 400 for a request in a session that names a protocol version the server does not speak. */
+function versionRefusal(request: Request): Response | undefined {
+  const version = request.headers.get("mcp-protocol-version");
+  if (version === null || (MCP_VERSIONS as readonly string[]).includes(version)) return undefined;
+  return refusal(
+    400,
+    `Unsupported MCP-Protocol-Version ${version}; supported: ${MCP_VERSIONS.join(", ")}`,
+  );
+}
+
+/**
+ * What a POSTed message is: a request (a method and an id: the session
+ * answers it on its POST, with an error if it is not well formed), a
+ * notification or a response (accepted with 202), or none of these
+ * (`undefined`: refused with 400, since no reply could go anywhere).
+ */
+function messageKind(message: JsonObject): "request" | "notification" | "response" | undefined {
+  const method = typeof message.method === "string";
+  if (method && isRequestId(message.id)) return "request";
+  if (message.jsonrpc !== "2.0") return undefined;
+  if (method && !("id" in message)) return "notification";
+  const replied = ("result" in message) !== ("error" in message);
+  const id = isRequestId(message.id) || (message.id === null && "error" in message);
+  return !("method" in message) && replied && id ? "response" : undefined;
 }
 
 /** End every session unused for longer than `ttl`. */

@@ -18,6 +18,9 @@ import type { SessionSpec } from "./session_spec.ts";
 /** The most streams a session keeps for resuming; older finished ones are dropped. */
 const KEEP_STREAMS = 64;
 
+/** The most GET streams a session keeps open; a newer one ends the oldest. */
+const KEEP_GETS = 4;
+
 /** A POSTed request waiting for its answer: not yet decided, or streaming. */
 interface Exchange {
   decide?: (response: Response) => void;
@@ -48,7 +51,9 @@ export class HttpSession implements ServerTransport {
   readonly #keep: number;
   readonly #streams = new Map<string, ResumableStream>();
   readonly #exchanges = new Map<RequestId, Exchange>();
-  readonly #unrelated: ResumableStream;
+  /** The newest GET stream: what the session sends unasked goes there, and on no other. */
+  #unrelated: ResumableStream;
+  #gets = 0;
   readonly #incoming: ReadableStream<unknown>;
   #controller!: ReadableStreamDefaultController<unknown>;
   #session: ServerSession;
@@ -59,8 +64,8 @@ export class HttpSession implements ServerTransport {
   constructor(spec: SessionSpec, keep: number) {
     this.#keep = keep;
     this.#incoming = new ReadableStream({ start: (c) => void (this.#controller = c) });
-    this.#unrelated = new ResumableStream("get", keep);
-    this.#streams.set("get", this.#unrelated);
+    this.#unrelated = new ResumableStream("get0", keep);
+    this.#streams.set("get0", this.#unrelated);
     this.#session = new ServerSession(spec, this);
     this.done = this.#session.done;
   }
@@ -90,10 +95,21 @@ export class HttpSession implements ServerTransport {
     return promise;
   }
 
-  /** The GET stream, or a stream resumed from `lastEventId`. */
+  /**
+   * The GET stream, or a stream resumed from `lastEventId`. A GET while the
+   * GET stream is open gets a new one, which takes every later message the
+   * session sends unasked (each message goes on one stream only); the older
+   * one stays open, and idle, at most {@linkcode KEEP_GETS} of them.
+   */
   listen(lastEventId: string | null): Response {
     if (lastEventId === null) {
-      if (this.#unrelated.open) return refusal(409, "This session's GET stream is open already");
+      if (this.#unrelated.open) {
+        this.#unrelated = new ResumableStream(`get${++this.#gets}`, this.#keep);
+        this.#streams.set(this.#unrelated.id, this.#unrelated);
+        const oldest = `get${this.#gets - KEEP_GETS}`;
+        this.#streams.get(oldest)?.finish();
+        this.#streams.delete(oldest);
+      }
       return this.#unrelated.respond(-1);
     }
     const [streamId, n] = lastEventId.split(":");
@@ -160,7 +176,7 @@ export class HttpSession implements ServerTransport {
     // Keep the latest streams only: older finished ones can no longer be resumed.
     for (const [id, old] of this.#streams) {
       if (this.#streams.size <= KEEP_STREAMS) break;
-      if (old.finished && id !== "get") this.#streams.delete(id);
+      if (old.finished && !id.startsWith("get")) this.#streams.delete(id);
     }
     return stream;
   }

@@ -14,6 +14,8 @@ import { isObject, isRequestId, type JsonObject, type RequestId } from "../share
 import { argumentProblems } from "./arguments.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { ServerRequests } from "./server_requests.ts";
+import { fitResult } from "./version_fit.ts";
+import { isMcpVersion, LATEST_VERSION, MCP_VERSIONS, versionFeatures } from "../shared/versions.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
 import {
   LOG_LEVELS,
@@ -57,6 +59,8 @@ export class ServerSession {
   readonly #asking: ServerRequests;
   readonly #ended = new AbortController();
   #clientCapabilities: JsonObject = {};
+  /** The protocol version agreed at `initialize`; results follow it. */
+  #version: string = LATEST_VERSION;
   #logLevel: LogLevel = "debug";
 
   /** Start serving `spec` over `transport`. */
@@ -134,9 +138,12 @@ export class ServerSession {
     this.#handling.set(id, controller);
     const context = this.#context(id, params, controller.signal);
     try {
-      const result = await this.#answer(id, method, params, context);
+      const reply = await this.#answer(id, method, params, context);
       if (controller.signal.aborted) return this.#transport.abandon?.(id); // no reply wanted
-      if (result !== undefined) this.#send(result, id);
+      if (reply !== undefined && isObject(reply.result)) {
+        reply.result = fitResult(method, reply.result, this.#version);
+      }
+      if (reply !== undefined) this.#send(reply, id);
     } catch (error) {
       if (controller.signal.aborted) return this.#transport.abandon?.(id);
       if (error instanceof RpcError) {
@@ -161,8 +168,11 @@ export class ServerSession {
     const success = (result: JsonObject) => ({ jsonrpc: "2.0", id, result });
     switch (method) {
       case "initialize": {
-        const reply = plain()!;
+        // The library's sessions speak every version of MCP_VERSIONS, unless the spec says.
+        const versions = spec.versions ?? MCP_VERSIONS;
+        const reply = respond({ jsonrpc: "2.0", id, method, params }, { ...spec, versions })!;
         if (!isObject(reply.result)) return reply;
+        this.#version = String(reply.result.protocolVersion);
         this.#clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
         const capabilities = {
           ...(spec.sessionTools?.length ? { tools: { listChanged: false } } : {}),
@@ -242,7 +252,19 @@ export class ServerSession {
           params: { level, data, ...(logger === undefined ? {} : { logger }) },
         }, id);
       },
-      request: (method, requestParams) => this.#asking.ask(method, requestParams, { id, signal }),
+      request: (method, requestParams) => {
+        if (method === "elicitation/create" && isMcpVersion(this.#version)) {
+          if (!versionFeatures(this.#version).elicitation) {
+            return Promise.reject(
+              new RpcError(
+                -32601,
+                `Elicitation came with 2025-06-18; this session is ${this.#version}`,
+              ),
+            );
+          }
+        }
+        return this.#asking.ask(method, requestParams, { id, signal });
+      },
     };
   }
 

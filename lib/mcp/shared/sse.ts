@@ -54,8 +54,10 @@ export interface ReadSseOptions {
 
 /**
  * Read the event stream `stream` and yield each event as it is dispatched
- * (by a blank line). Comments and events without `data` dispatch nothing,
- * though their `id` and `retry` are kept for the next event. Throws
+ * (by a blank line). Comments dispatch nothing; an event with an `id` or a
+ * `retry` and no `data` (a "priming" event, sent so that a client can
+ * resume the stream after it) is yielded with `data` empty, which holds no
+ * message. An `id` is kept for the events after it. Throws
  * {@linkcode ProtocolError} when an event passes `limit` bytes (before its
  * end if need be, so memory stays bounded) or is not UTF-8. An event cut off
  * by the end of the stream is dropped, as the format says.
@@ -64,10 +66,10 @@ export interface ReadSseOptions {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const chunks = ['data: {"a"', ':1}\n\n', ": a comment\nid: 7\ndata: two\n\n"];
+ * const chunks = ['data: {"a"', ':1}\n\n', ": a comment\nid: 7\ndata: two\n\n", "id: 8\nretry: 500\ndata: \n\n"];
  * const stream = ReadableStream.from(chunks.map((c) => new TextEncoder().encode(c)));
  * const events = await Array.fromAsync(readSseEvents(stream));
- * assert.deepEqual(events, [{ data: '{"a":1}' }, { data: "two", id: "7" }]);
+ * assert.deepEqual(events, [{ data: '{"a":1}' }, { data: "two", id: "7" }, { data: "", id: "8", retry: 500 }]);
  * ```
  */
 export async function* readSseEvents(
@@ -80,6 +82,7 @@ export async function* readSseEvents(
   let type: string | undefined;
   let id: string | undefined;
   let retry: number | undefined;
+  let primed = false;
   let skipLf = false;
   const tooLong = (bytes: number) =>
     new ProtocolError(`An event of ${bytes} bytes or more exceeds the ${limit}-byte limit`);
@@ -105,7 +108,8 @@ export async function* readSseEvents(
         start = end + 1;
       }
       if (line === "") {
-        if (data.length > 0) {
+        // An event with data, or one that only primes a reconnection (an id, a retry).
+        if (data.length > 0 || retry !== undefined || primed) {
           yield {
             data: data.join("\n"),
             ...(type === undefined ? {} : { event: type }),
@@ -116,6 +120,7 @@ export async function* readSseEvents(
         data = [];
         type = undefined;
         retry = undefined;
+        primed = false;
         eventBytes = 0;
         continue;
       }
@@ -126,7 +131,7 @@ export async function* readSseEvents(
       if (value.startsWith(" ")) value = value.slice(1);
       if (field === "data") data.push(value);
       else if (field === "event") type = value;
-      else if (field === "id" && !value.includes("\0")) id = value;
+      else if (field === "id" && !value.includes("\0")) [id, primed] = [value, true];
       else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
     }
     bytes = bytes.subarray(start);

@@ -1,0 +1,46 @@
+/**
+ * What a client answers a server's `elicitation/create` with: the user's
+ * answer, as the caller's `elicit` function gives it, with every field the
+ * user left out filled from its `default` in the requested schema, as 2025-11-25
+ * asks of clients (SEP-1034).
+ *
+ * @module
+ */
+
+import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+
+/** The user's answer to a server's question. */
+export interface ElicitResult extends JsonObject {
+  /** What the user did. */
+  action: "accept" | "decline" | "cancel";
+  /** The values given, when the user accepted. */
+  content?: JsonObject;
+}
+
+/** Asks the user what the server asks (`message`, with the fields of `requestedSchema`). */
+export type Elicit = (params: JsonObject) => Promise<ElicitResult>;
+
+/**
+ * `result` with every property of `requestedSchema` that an accepting answer
+ * left out filled from its `default`; any other answer unchanged.
+ *
+ * @example A user who accepts and types nothing gets every default
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer" } } };
+ * assert.deepEqual(withDefaults(schema, { action: "accept", content: {} }), { action: "accept", content: { name: "John Doe" } });
+ * assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
+ * ```
+ */
+export function withDefaults(requestedSchema: unknown, result: ElicitResult): ElicitResult {
+  if (result.action !== "accept" || !isObject(requestedSchema)) return result;
+  const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
+  const content: JsonObject = { ...result.content };
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!(name in content) && isObject(schema) && "default" in schema) {
+      content[name] = schema.default;
+    }
+  }
+  return { ...result, content };
+}

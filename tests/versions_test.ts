@@ -1,0 +1,205 @@
+// MCP's versions negotiated as real peers do: the client offers the newest
+// (2025-11-25) and goes on with any version it speaks; a server answers with
+// the client's version when it speaks it; what differs between versions
+// (structured content, titles, the MCP-Protocol-Version header) follows the
+// version agreed, and a result the agreed version does not define is refused.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { Client } from "../lib/mcp/client/client.ts";
+import { Connection } from "../lib/mcp/client/connection.ts";
+import { HttpTransport } from "../lib/mcp/client/http_transport.ts";
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
+import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
+
+const GRAMMAR = fileURLToPath(new URL("../servers/grammar.ts", import.meta.url));
+
+/** A server of `count`, whose result carries structured content, and whose tool has a title. */
+const SPEC: SessionSpec = {
+  name: "versions",
+  version: "1.0.0",
+  tools: [],
+  sessionTools: [{
+    name: "count",
+    description: "Count the words in a text.",
+    inputSchema: { type: "object", properties: { text: { type: "string" } } },
+    run: ({ text }) => {
+      const n = String(text).split(/\s+/).filter(Boolean).length;
+      return Promise.resolve({
+        content: [{ type: "text", text: String(n) }],
+        structuredContent: { n },
+      });
+    },
+  }],
+};
+
+/** Send `lines` to a stdio server's stdin, close it, and read every line it answered. */
+async function stdio(command: string[], lines: object[]): Promise<Record<string, unknown>[]> {
+  const child = new Deno.Command(command[0], {
+    args: command.slice(1),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(lines.map((l) => JSON.stringify(l) + "\n").join("")));
+  await writer.close();
+  const { stdout } = await child.output();
+  return new TextDecoder().decode(stdout).trim().split("\n").map((line) => JSON.parse(line));
+}
+
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "seed", version: "1" } },
+});
+
+Deno.test("the grammar server answers a 2024-11-05 initialize over stdio with 2024-11-05", async () => {
+  const [reply] = await stdio([Deno.execPath(), "run", "--quiet", GRAMMAR], [
+    initialize("2024-11-05"),
+  ]);
+  assert.equal((reply.result as { protocolVersion: string }).protocolVersion, "2024-11-05");
+});
+
+Deno.test("the teaching server answers a 2024-11-05 initialize over stdio with 2024-11-05", async () => {
+  const { freshLog, serverCommand } = await import("../lib/course/course.ts");
+  const command = serverCommand("normal", await freshLog("test-versions"));
+  const [reply] = await stdio(command, [initialize("2024-11-05")]);
+  assert.equal((reply.result as { protocolVersion: string }).protocolVersion, "2024-11-05");
+});
+
+Deno.test("the client offers 2025-11-25, and goes on with the grammar server's 2025-06-18", async () => {
+  const wire: string[] = [];
+  await using client = new Client([Deno.execPath(), "run", "--quiet", GRAMMAR], {
+    allowed: ["conjugate"],
+    transcript: (_direction, line) => void wire.push(line),
+  });
+  const result = await client.initialize();
+  assert.equal(JSON.parse(wire[0]).params.protocolVersion, "2025-11-25");
+  assert.equal(result.protocolVersion, "2025-06-18");
+  await client.listTools();
+  const args = { verb: "eat", tense: "past_simple", person: "3sg" };
+  assert.equal(await client.callTool("conjugate", args), "ate");
+});
+
+for (const version of MCP_VERSIONS) {
+  Deno.test(`the library's HTTP server answers a ${version} client with ${version}`, async () => {
+    await using server = serveHttp(SPEC);
+    await using connection = new Connection(new HttpTransport(server.url));
+    const result = await connection.request("initialize", initialize(version).params, {
+      cancellable: false,
+    });
+    assert.equal(result.protocolVersion, version);
+  });
+}
+
+Deno.test("the library's HTTP server answers a version it does not speak with its newest", async () => {
+  await using server = serveHttp(SPEC);
+  await using connection = new Connection(new HttpTransport(server.url));
+  const result = await connection.request("initialize", initialize("2024-10-07").params, {
+    cancellable: false,
+  });
+  assert.equal(result.protocolVersion, "2025-11-25");
+});
+
+/** A server that speaks only `version`, over HTTP; the headers of each request it received. */
+function onlyVersion(version: string) {
+  const spec = { ...SPEC, versions: [version] };
+  const server = serveHttp(spec);
+  const headers: (string | null)[] = [];
+  const proxy = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
+    headers.push(request.headers.get("mcp-protocol-version"));
+    const url = new URL(server.url);
+    const forwarded = new Headers(request.headers);
+    forwarded.set("host", url.host);
+    return fetch(url, {
+      method: request.method,
+      headers: forwarded,
+      body: request.body,
+      redirect: "manual",
+    });
+  });
+  return {
+    url: new URL(`http://127.0.0.1:${proxy.addr.port}/mcp`),
+    headers,
+    async [Symbol.asyncDispose]() {
+      await proxy.shutdown();
+      await server.close();
+    },
+  };
+}
+
+Deno.test("the client completes a call with a server that answers 2024-11-05, and follows that version", async () => {
+  await using server = onlyVersion("2024-11-05");
+  await using client = new Client(server.url, { allowed: ["count"] });
+  assert.equal((await client.initialize()).protocolVersion, "2024-11-05");
+  await client.listTools();
+  // The server leaves out what 2024-11-05 does not define; the whole result is taken.
+  const whole = await client.callToolResult("count", { text: "vanilla stock needs review" });
+  assert.deepEqual(whole.content, [{ type: "text", text: "4" }]);
+  assert.equal(whole.structuredContent, undefined);
+  // The MCP-Protocol-Version header came with 2025-06-18: none was sent.
+  assert.deepEqual(new Set(server.headers), new Set([null]));
+});
+
+Deno.test("in a 2025-06-18 session the header is sent, and structured content arrives", async () => {
+  await using server = onlyVersion("2025-06-18");
+  await using client = new Client(server.url, { allowed: ["count"] });
+  await client.initialize();
+  await client.listTools();
+  const whole = await client.callToolResult("count", { text: "one two three" });
+  assert.deepEqual(whole.structuredContent, { n: 3 });
+  assert.equal(server.headers[0], null); // initialize, before any version is agreed
+  assert.ok(server.headers.slice(1).every((header) => header === "2025-06-18"));
+});
+
+/** A raw server that speaks `version` and answers every tool call with `result`. */
+function rawServer(version: string, result: object) {
+  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
+    if (request.method !== "POST") return new Response(null, { status: 405 });
+    const message = await request.json();
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    const results: Record<string, object> = {
+      initialize: {
+        protocolVersion: version,
+        capabilities: { tools: {} },
+        serverInfo: { name: "r", version: "1" },
+      },
+      "tools/list": { tools: [{ name: "t", inputSchema: { type: "object" } }] },
+      "tools/call": result,
+    };
+    return Response.json({ jsonrpc: "2.0", id: message.id, result: results[message.method] });
+  });
+  return { url: new URL(`http://127.0.0.1:${server.addr.port}/mcp`), server };
+}
+
+const REFUSED: [string, string, object, RegExp][] = [
+  ["structured content", "2025-03-26", {
+    content: [{ type: "text", text: "4" }],
+    structuredContent: { n: 4 },
+  }, /structuredContent, which 2025-03-26 does not define/],
+  ["an audio item", "2024-11-05", {
+    content: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }],
+  }, /the type audio, which 2024-11-05 does not define/],
+  ["a resource link", "2025-03-26", {
+    content: [{ type: "resource_link", uri: "file:///a", name: "a" }],
+  }, /the type resource_link, which 2025-03-26 does not define/],
+];
+
+for (const [what, version, result, message] of REFUSED) {
+  Deno.test(`the client refuses ${what} in a ${version} session`, async () => {
+    const { url, server } = rawServer(version, result);
+    await using _ = server;
+    await using client = new Client(url, { allowed: ["t"] });
+    await client.initialize();
+    await client.listTools();
+    await assert.rejects(client.callToolResult("t"), (error) => {
+      assert.ok(error instanceof ProtocolError, String(error));
+      assert.match(error.message, message);
+      return true;
+    });
+  });
+}
