@@ -209,7 +209,7 @@ async function runRounds(
     const release = alone ? await gate.alone() : await gate.shared();
     let run: ProcessRun;
     try {
-      run = await runProcess(scratch, pending, options, budget, alone);
+      run = await runProcess(scratch, pending, options, budget);
     } finally {
       release();
     }
@@ -254,7 +254,6 @@ async function runProcess(
   cases: readonly PhaseCase[],
   options: SandboxOptions,
   budget: Budget,
-  alone: boolean,
 ): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
   const child = new Deno.Command(Deno.execPath(), {
