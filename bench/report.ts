@@ -273,15 +273,15 @@ function gradingLines(grading: GradingResult, { speed, must }: Judges): Line[] {
       measure:
         `a class of ${grading.learners}, ${grading.hostile} hostile, ${grading.hogs} CPU hogs, --jobs ${grading.jobs}`,
       value: `${grading.seconds.toFixed(1)} s`,
-      target: "< 60 s",
-      met: speed(grading.seconds < 60),
+      target: `< ${Math.ceil(grading.learners / 8)} s`,
+      met: speed(grading.learnersPerSecond >= 8),
     },
     {
       row: "",
       measure: "learners graded per second",
       value: grading.learnersPerSecond.toFixed(1),
-      target: "≥ 5",
-      met: speed(grading.learnersPerSecond >= 5),
+      target: "≥ 8",
+      met: speed(grading.learnersPerSecond >= 8),
     },
     {
       row: "",

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/course/evidence.ts";
 import { REFERENCE_HANDOFF } from "../lib/course/reference_handoff.ts";
-import { pictures, reportLine, run, workFolder } from "./_notebooks.ts";
+import { pictures, reportLine, run } from "./_notebooks.ts";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -15,8 +15,12 @@ async function readJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(await Deno.readTextFile(path));
 }
 
+/** The worked Unit A, run once for this file's tests. */
+let workedA: ReturnType<typeof run> | undefined;
+const runWorkedA = () => workedA ??= run("solutions/ch14-a.ipynb");
+
 Deno.test("the worked Unit A passes its checks and hands over the reference handoff", async () => {
-  const { text, work } = await run("solutions/ch14-a.ipynb");
+  const { text, work } = await runWorkedA();
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-a" });
   assert.match(text, /ANSWER_CHECK PASSED/);
   assert.match(text, /AUTHORIZE_CHECK PASSED/);
@@ -85,8 +89,7 @@ Deno.test("the student Unit B runs to its end and reports the unfinished work", 
 });
 
 Deno.test("Unit B starts from the learner's own handoff when one is chosen", async () => {
-  const work = await workFolder();
-  await run("solutions/ch14-a.ipynb", work);
+  const { work } = await runWorkedA();
   const learnerHandoff = `${work}/ch14-a/ch14-unit-a-handoff-v1.json`;
   const source = await Deno.readTextFile(`${root}solutions/ch14-b.ipynb`);
   const chosen = source.replace(

@@ -9,12 +9,13 @@ import { fileURLToPath } from "node:url";
 import { SUITE_MARK } from "./suite_mark.ts";
 
 const env = { [SUITE_MARK]: crypto.randomUUID() };
-const tests = await new Deno.Command(Deno.execPath(), {
-  args: ["test", "--allow-all", ...Deno.args],
-  env,
-}).output();
-const leftovers = await new Deno.Command(Deno.execPath(), {
-  args: ["run", "--allow-all", fileURLToPath(new URL("leftovers.ts", import.meta.url))],
-  env,
-}).output();
+const run = (args: string[]) =>
+  new Deno.Command(Deno.execPath(), { args, env, stdout: "inherit", stderr: "inherit" }).spawn()
+    .status;
+const tests = await run(["test", "--allow-all", ...Deno.args]);
+const leftovers = await run([
+  "run",
+  "--allow-all",
+  fileURLToPath(new URL("leftovers.ts", import.meta.url)),
+]);
 Deno.exit(tests.code !== 0 ? tests.code : leftovers.code);
