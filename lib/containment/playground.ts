@@ -4,13 +4,17 @@
  * a home folder with secrets in it, each a canary holding a fresh random
  * token (so a token seen anywhere proves that it was read), a variable with a
  * token of its own for the server's environment, and listeners on loopback
- * ports that count who connects. Everything goes when it is disposed.
+ * ports that count who connects. Everything goes when it is disposed, and
+ * the folder goes when the process that made it ends (a notebook's kernel
+ * restarted, shut down or crashed): a new playground sweeps away those whose
+ * process has ended, and one made in a kernel is watched until it ends.
  *
  * @module
  */
 
 import { basename, dirname, join } from "node:path";
 import { plainTemp } from "../course/plain_temp.ts";
+import { claim, PLAYGROUND_PREFIX, removeWithKernel, sweep } from "./_playground_owner.ts";
 
 /** A secret whose token proves, wherever it turns up, that it was read. */
 export interface Canary {
@@ -127,7 +131,10 @@ export class Playground implements AsyncDisposable {
    * ```
    */
   static async create(): Promise<Playground> {
-    const root = await Deno.makeTempDir({ dir: plainTemp(), prefix: "ch15-playground-" });
+    await sweep(plainTemp()).catch(() => []);
+    const root = await Deno.makeTempDir({ dir: plainTemp(), prefix: PLAYGROUND_PREFIX });
+    await claim(root);
+    removeWithKernel(root);
     const playground = new Playground(root);
     await Deno.mkdir(playground.data, { recursive: true });
     await Deno.writeTextFile(join(playground.data, "note.txt"), "vanilla stock needs review\n");
