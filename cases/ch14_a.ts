@@ -1,7 +1,7 @@
 /**
  * Unit A's visible cases: the notebook's grade tables show them, and the
- * autograder runs them again on the learner's code. The hidden cases are in
- * `holdouts/`, which learners never receive.
+ * autograder runs them again on the learner's code. The hidden cases are
+ * held back: only the instructors' grader has them.
  *
  * @module
  */

@@ -1,7 +1,8 @@
 /**
  * Unit B's visible cases, and what both the notebook and the autograder need
  * to read `splitFrames`'s answers: the frames as text, once each frame is
- * known to be a `Uint8Array`. The hidden cases are in `holdouts/`.
+ * known to be a `Uint8Array`. The hidden cases are held back: only the
+ * instructors' grader has them.
  *
  * @module
  */

@@ -5,7 +5,7 @@
  * flags gives (so that options in another order still pass, and a subtly
  * wrong one fails). The policies name paths of a made-up machine: the
  * learner's functions only build command lines, nothing runs. The hidden
- * cases are in `holdouts/`.
+ * cases are held back: only the instructors' grader has them.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Lab 01's visible cases: the notebook's grade tables show them, and the
- * autograder runs them again on the learner's code. The hidden cases are in
- * `holdouts/`.
+ * autograder runs them again on the learner's code. The hidden cases are
+ * held back: only the instructors' grader has them.
  *
  * `handleMessage` is given one line a client sent and returns the reply line
  * (or `undefined`); {@linkcode replyShape} turns that reply into the form the

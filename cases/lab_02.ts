@@ -1,7 +1,7 @@
 /**
  * Lab 02's visible cases: the notebook's grade tables show them, and the
- * autograder runs them again on the learner's code. The hidden cases are in
- * `holdouts/`. The client's layers and the named tests have theirs in
+ * autograder runs them again on the learner's code. The hidden cases are
+ * held back: only the instructors' grader has them. The client's layers and the named tests have theirs in
  * `lab_02_client.ts`, with the helpers that write them.
  *
  * @module

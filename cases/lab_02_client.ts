@@ -5,8 +5,8 @@
  * a scripted one) in the learner's own process; and the named tests of Block
  * H, each case a client the test must pass or a faulty client it must fail
  * (`tools/grading/drivers/lab_02_tests.ts`). The notebook's grade tables show
- * them, and the autograder runs them again, with the hidden ones in
- * `holdouts/lab_02_client.ts`.
+ * them, and the autograder runs them again, with hidden ones that only the
+ * instructors' grader has.
  *
  * @module
  */

@@ -1,7 +1,7 @@
 /**
  * Lab 04's visible cases: the notebook's grade tables show them, and the
- * autograder runs them again on the learner's code. The hidden cases are in
- * `holdouts/`.
+ * autograder runs them again on the learner's code. The hidden cases are
+ * held back: only the instructors' grader has them.
  *
  * The functions are the decisions of a client with many requests in flight
  * (which request a reply answers, which have passed their deadline, which

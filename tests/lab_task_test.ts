@@ -141,6 +141,12 @@ Deno.test({
       assert.ok(work.includes("ch14-a.ipynb"), `the learner's copies: ${work}`);
       assert.ok((await api("contents/lib/mcp/client/client.ts")).content.includes("class Client"));
       assert.deepEqual(Object.keys((await api("kernelspecs")).kernelspecs), ["deno"]);
+      // No question about Jupyter's news over the learner's first grade tables.
+      const notification = await (await fetch(
+        `${base}lab/api/settings/@jupyterlab/apputils-extension:notification?token=${token}`,
+      )).json();
+      // The course's overrides set the default: "false" (Never) where JupyterLab's is "none" (Ask).
+      assert.equal(notification.schema.properties.fetchNews.default, "false");
       const page = await fetch(`${base}lab?token=${token}`);
       assert.match(await page.text(), /JupyterLab/);
       const session = await api("sessions", {

@@ -259,3 +259,27 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.match(new TextDecoder().decode(setup.stderr), /no workshop hub \(tools\/hub\/\)/);
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
 });
+
+Deno.test("the release names no file or folder it does not hold, and how it was handed out", async () => {
+  // cases/ pointed to holdouts/, and the README said `git pull`, which an unpacked archive has not.
+  const all = await files();
+  const named =
+    /`((?:lib|servers|schemas|cases|holdouts|solutions|tests|tools|notebooks|bench)\/[\w./-]*)`/g;
+  const missing: string[] = [];
+  for (const [name, text] of all) {
+    if (name.endsWith(".sealed.js") || name === "deno.lock") continue;
+    for (const [, path] of text.matchAll(named)) {
+      // MCP's methods (`tools/list`) are not files; nor are patterns (`notebooks/UNIT.ipynb`).
+      if (/^tools\/(list|call)$/.test(path) || /\b[A-Z]{3,}\b/.test(path)) continue;
+      const held = [...all.keys()].some((file) =>
+        file === path || file.startsWith(path.replace(/\/?$/, "/"))
+      );
+      if (!held) missing.push(`${name}: ${path}`);
+    }
+  }
+  assert.deepEqual([...new Set(missing)], []);
+  const readme = all.get("README.md")!;
+  for (const way of ["git clone", "nbgitpuller", "archive"]) {
+    assert.ok(readme.includes(way), `the README does not say what to do with ${way}`);
+  }
+});

@@ -73,6 +73,12 @@ if [ ! -x "$VENV/bin/jupyter-lab" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$pins
     say "warning: could not install from PyPI; JupyterLab (deno task lab) and the browser test need it" >&2
   fi
 fi
+# JupyterLab's defaults for the course (tools/jupyter/overrides.json): no question about Jupyter's
+# news over the learner's first grade tables, and nothing fetched from outside.
+if [ -x "$VENV/bin/jupyter-lab" ]; then
+  mkdir -p "$VENV/share/jupyter/lab/settings"
+  cp "$PINS/overrides.json" "$VENV/share/jupyter/lab/settings/overrides.json"
+fi
 
 # Chapter 15 contains servers with bubblewrap. Where it cannot be installed,
 # the unit says so and grades its command lines without running them.

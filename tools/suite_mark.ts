@@ -2,7 +2,7 @@
  * The mark of one test run: `deno task test` puts `MCP_COURSE_SUITE=<id>` in
  * the environment of everything it starts, and the processes they start
  * inherit it (the library's servers and the grader's sandboxes pass it on
- * through their cleared environments), so that `tools/leftovers.ts` looks
+ * through their cleared environments), so that the leftovers check looks
  * only at what this run started: two runs side by side, or a run beside a
  * learner's JupyterLab, never see each other's processes.
  *

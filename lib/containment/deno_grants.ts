@@ -4,8 +4,7 @@
  * each kind of permission, the paths (or names, or hosts) allowed, and the
  * exceptions carved out of them. Chapter 15's grade tables and the
  * autograder read a learner's flags with it. It follows Deno 2.9's rules as
- * measured (`lib/containment/deno_grants_test.ts` checks them against a real
- * `deno run`): no flag grants nothing; a flag without a value grants or
+ * measured (its tests check them against a real `deno run`): no flag grants nothing; a flag without a value grants or
  * denies everything of its kind; for a path, the most specific rule that
  * names it or a folder above it decides, and a deny wins a tie.
  *

@@ -16,8 +16,8 @@ const ROOT = new URL("../../", import.meta.url);
 
 /**
  * The folder where learners' work and the servers' logs are kept: `work/` in
- * the project; `work/worked/` for a worked edition (a notebook in
- * `solutions/`, whose kernel runs there), so that an instructor's run never
+ * the project; `work/worked/` for a worked edition (an instructors'
+ * notebook, whose kernel runs in their worked editions' folder), so that an instructor's run never
  * overwrites a learner's files; or the folder named by the `COURSE_WORK`
  * environment variable (the tests and the autograder give each run a folder
  * of its own).
@@ -37,7 +37,7 @@ function workFolder(): URL {
   return pathToFileURL(resolve(chosen) + "/");
 }
 
-/** Whether this code runs in `solutions/`, as a worked edition's kernel does. */
+/** Whether this code runs in the worked editions' folder, as a worked edition's kernel does. */
 function inSolutions(): boolean {
   try {
     return Deno.realPathSync(Deno.cwd()) === Deno.realPathSync(new URL("solutions", ROOT));

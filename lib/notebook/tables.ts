@@ -112,12 +112,13 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
       const prose = typeof row[key] === "string";
       const code = shown === "" ? "" : prose
         ? escapeHtml(shown)
-        // A value may break anywhere (a line of JSON has no space to break at); words only between.
-        : `<code style="white-space:pre-wrap;overflow-wrap:anywhere">${escapeHtml(shown)}</code>`;
+        // Values, shown as TypeScript, break between words as text does: a name such as
+        // ProtocolError is never cut in two (a word longer than the notebook is wide still wraps).
+        : `<code style="white-space:pre-wrap;overflow-wrap:break-word">${escapeHtml(shown)}</code>`;
       return whole === undefined
         ? `<td style="${CELL_STYLE}">${code}</td>`
         : `<td style="${CELL_STYLE}"><details><summary style="cursor:pointer">${code}</summary>` +
-          `<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0">${
+          `<pre style="white-space:pre-wrap;overflow-wrap:break-word;margin:4px 0">${
             escapeHtml(whole)
           }</pre></details></td>`;
     });

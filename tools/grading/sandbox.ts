@@ -70,7 +70,7 @@ export interface SandboxOptions {
   learnerCpuMs?: number;
   /**
    * Whether each case reports which mutants of StrykerJS's instrumented code
-   * it reached (`tools/mutants/`; never for a learner). @default {false}
+   * it reached (for mutation testing; never for a learner). @default {false}
    */
   coverage?: boolean;
 }

@@ -25,8 +25,8 @@ import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 const ROOT = new URL("../../", import.meta.url);
 /**
  * The files the sandbox needs, as the repository lays them out: the worker,
- * the drivers, and everything those import (`tests/grade_drivers_test.ts`
- * checks that none is missing). The library files learners' modules import
+ * the drivers, and everything those import (the course's tests check that
+ * none is missing). The library files learners' modules import
  * come besides ({@linkcode libraryFiles}).
  */
 export const SANDBOX_FILES: readonly string[] = [

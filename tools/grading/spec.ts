@@ -2,7 +2,7 @@
  * What the autograder knows about a unit: the functions a learner writes, the
  * notebook cell each lives in, and the cases each must pass. The visible
  * cases come from `cases/` (the same modules the notebooks import); the
- * hidden ones from `holdouts/`, when this copy of the course has them.
+ * hidden ones, when this copy of the course has them (the instructors' does).
  *
  * @module
  */

@@ -4,7 +4,7 @@
  * the course's tools use, with no library, so that it runs anywhere a server
  * runs (the autograder's sandbox included), and it refuses a schema it cannot
  * read in full rather than pass arguments it did not check.
- * `tests/server_arguments_test.ts` holds it to ajv's verdicts.
+ * The course's tests hold it to ajv's verdicts.
  *
  * @module
  */

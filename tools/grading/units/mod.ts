@@ -1,6 +1,7 @@
 /**
  * Every unit the autograder grades, by name, with the visible cases, and the
- * hidden cases added when this copy of the course holds `holdouts/`.
+ * hidden cases added when this copy of the course holds them (the
+ * instructors' does).
  *
  * @module
  */
