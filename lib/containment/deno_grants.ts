@@ -154,7 +154,7 @@ function entries(flag: string, kind: PermissionKind, value: string | undefined):
   return value.split(",").map((entry) => {
     if (entry === "") {
       throw new TypeError(
-        `${flag}: an empty entry, which Deno refuses (a path with a comma cannot be named in a flag)`,
+        `${flag} has an empty entry, which Deno refuses`,
       );
     }
     if (!PATH_KINDS.has(kind)) return entry;

@@ -130,6 +130,12 @@ Deno.test("denoGrants refuses what Deno refuses, or what it cannot judge", () =>
     assert.throws(() => denoGrants(flags), TypeError, JSON.stringify(flags));
   }
   assert.throws(() => denoGrants("--allow-read"), TypeError);
+  // One problem, in one sentence: the entry Deno refuses.
+  assert.throws(
+    () => denoGrants(["--allow-write="]),
+    TypeError,
+    "--allow-write= has an empty entry, which Deno refuses",
+  );
 });
 
 Deno.test("a path named twice, or with a trailing slash, is the same grant", () => {

@@ -127,7 +127,8 @@ function sentence(row: GradeRow, explain: GradeTableOptions["explain"]): string 
     return `threw ${threw}${carried}: it should carry${withFields(expected).slice(" with".length)}`;
   }
   if (isObject(observed) && Object.keys(observed).length === 1 && "returned" in observed) {
-    if (message !== "") return `returned something its table cannot read${said}`;
+    // What the table could not read is said in the words of what reads it (a flag Deno refuses).
+    if (message !== "") return message;
     if (shouldThrow !== undefined) {
       return `returned ${brief(observed.returned)}: it should throw ${shouldThrow}`;
     }

@@ -89,3 +89,21 @@ Deno.test("no sentence is longer than 160 characters", () => {
   assert.ok(text.length <= 160, text);
   assert.match(text, /500 × "x"/);
 });
+
+Deno.test("a value its table cannot read is shown as written, with one sentence on why", () => {
+  // It said "returned something its table cannot read: --allow-write=: an empty entry, which Deno
+  // refuses (a path with a comma cannot be named in a flag)", and showed the list of flags joined
+  // with commas, as one flag.
+  const flags = () => ["--no-remote", "--allow-write="];
+  const grants = (value: unknown) => {
+    if ((value as string[]).includes("--allow-write=")) {
+      throw new TypeError("--allow-write= has an empty entry, which Deno refuses");
+    }
+    return value;
+  };
+  const [row] = gradeCases(flags, [{ label: "writes", args: [], expected: {} }], {
+    normalize: grants,
+  });
+  assert.deepEqual(row.observed, { returned: ["--no-remote", "--allow-write="] });
+  assert.equal(whatDiffers(row), "--allow-write= has an empty entry, which Deno refuses");
+});

@@ -191,13 +191,25 @@ export function judge(testCase: GradeCase, outcome: Outcome, options: JudgeOptio
   try {
     value = (options.normalize ?? ((value) => value))(outcome.returned);
   } catch (error) {
-    return row({ returned: describe(outcome.returned) }, "FAIL", messageOf(error));
+    // What was returned, as the learner wrote it (a list of flags stays a list), when it is plain data.
+    return row({ returned: asWritten(outcome.returned) }, "FAIL", messageOf(error));
   }
   if (isThrowSpec(expected)) return row({ returned: value }, "FAIL");
   return row(value, isDeepStrictEqual(value, expected) ? "PASS" : "FAIL");
 }
 
 export { threwOutcome };
+
+/** `value` itself when it is plain JSON data (a copy), otherwise a short description of it. */
+function asWritten(value: unknown): unknown {
+  try {
+    const copy = JSON.parse(JSON.stringify(value) ?? "null");
+    if (isDeepStrictEqual(copy, value)) return copy;
+  } catch {
+    // A cycle, a BigInt, a getter that throws: described below.
+  }
+  return describe(value);
+}
 
 /** Whether `expected` is the form an expected error takes: `{ throws: NAME }`, with `with` or not. */
 function isThrowSpec(expected: unknown): boolean {
