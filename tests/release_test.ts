@@ -283,3 +283,29 @@ Deno.test("the release names no file or folder it does not hold, and how it was 
     assert.ok(readme.includes(way), `the README does not say what to do with ${way}`);
   }
 });
+
+Deno.test("each sealed module in the release shows what it exports, with its documentation", async () => {
+  // The stub held one line, `export * from "./framing.sealed.js"`: the lessons name readFrames and
+  // schemaProblems, whose documentation a learner could not read.
+  const all = await files();
+  const stubs = [...all].filter(([name]) =>
+    name.endsWith(".ts") && all.has(name.replace(/\.ts$/, ".sealed.js"))
+  );
+  assert.ok(stubs.length >= 5, `${stubs.length} sealed modules`);
+  for (const [name, stub] of stubs) {
+    const source = await Deno.readTextFile(`${root}${name}`);
+    for (
+      const [, exported] of source.matchAll(
+        /^export (?:async )?(?:function\*?|class|const) (\w+)/gm,
+      )
+    ) {
+      assert.ok(stub.includes(exported), `${name} does not show ${exported}`);
+    }
+  }
+  const framing = all.get("lib/mcp/shared/framing.ts")!;
+  assert.match(
+    framing,
+    /^\/\/ +Read `stream` and yield, for each read that completes at least one line,$/m,
+  );
+  assert.match(all.get("lib/mcp/shared/schema.ts")!, /schemaProblems/);
+});

@@ -9,7 +9,7 @@
 import { fileURLToPath } from "node:url";
 import { releaseFiles } from "./contents.ts";
 import { learnersConfig, learnersLock } from "./deno_config.ts";
-import { releaseStub, sealedModules, staleSeals } from "./sealed.ts";
+import { moduleDocumentation, releaseStub, sealedModules, staleSeals } from "./sealed.ts";
 import { UNITS } from "../grading/units/mod.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -25,8 +25,9 @@ try {
   for (const file of files) {
     const to = `${target}/${file}`;
     await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-    if (sealed.includes(file)) await Deno.writeTextFile(to, releaseStub(file));
-    else await Deno.copyFile(new URL(file, root), to);
+    if (sealed.includes(file)) {
+      await Deno.writeTextFile(to, releaseStub(file, await moduleDocumentation(root, file)));
+    } else await Deno.copyFile(new URL(file, root), to);
   }
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
   await Deno.writeTextFile(

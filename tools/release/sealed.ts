@@ -11,6 +11,7 @@
  * @module
  */
 
+import { fileURLToPath as fromFileUrl } from "node:url";
 import { SEAL_STUB, sealedPath } from "../grading/library_copies.ts";
 import type { UnitSpec } from "../grading/spec.ts";
 import { sha256Hex } from "../../lib/course/manifest.ts";
@@ -81,23 +82,65 @@ export function sealedHash(sealed: string): string | undefined {
 
 /**
  * What the release holds at `file`'s path: a module exporting everything its
- * seal exports.
+ * seal exports, and, in its comments, `documentation`: what the module
+ * exports, with each name's documentation and examples, as `deno doc` shows
+ * it ({@linkcode moduleDocumentation}), so that a lesson that names one can
+ * be followed.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.match(releaseStub("lib/mcp/client/answer.ts"), /export \* from "\.\/answer\.sealed\.js";/);
+ * const stub = releaseStub("lib/mcp/client/answer.ts", "function answerFor(...)\n  The answer.");
+ * assert.match(stub, /export \* from "\.\/answer\.sealed\.js";/);
+ * assert.match(stub, /^\/\/   The answer\.$/m);
  * ```
  */
-export function releaseStub(file: string): string {
+export function releaseStub(file: string, documentation = ""): string {
   const seal = sealedPath(file).slice(file.lastIndexOf("/") + 1);
+  const documented = documentation.trim() === "" ? [] : [
+    "//",
+    "// What it exports, as `deno doc` shows it:",
+    "//",
+    ...documentation.trimEnd().split("\n").map((line) => `// ${line}`.trimEnd()),
+  ];
   return [
     SEAL_STUB,
     "// so that the course can run it before you have written it: write your own in the notebook.",
+    ...documented,
     `export * from "./${seal}";`,
     "",
   ].join("\n");
+}
+
+/**
+ * What the module at `file` (under `root`) exports, with each name's
+ * documentation and examples, as `deno doc` shows it, without the paths of
+ * the folder it was read in.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const shown = await moduleDocumentation(new URL("../../", import.meta.url), "lib/mcp/shared/framing.ts");
+ * assert.match(shown, /function\* readFrames\(/);
+ * assert.ok(!shown.includes("file://"));
+ * ```
+ */
+export async function moduleDocumentation(root: URL, file: string): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", file],
+    cwd: fromFileUrl(root),
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) {
+    throw new Error(`deno doc ${file} failed: ${new TextDecoder().decode(stderr).trim()}`);
+  }
+  return new TextDecoder().decode(stdout).split("\n")
+    .filter((line) => !line.startsWith("Defined in file://")).join("\n")
+    .replace(/\n{3,}/g, "\n\n");
 }
 
 /**
