@@ -42,6 +42,10 @@ export interface EngineResult {
   fillUs?: number[];
   /** The time to fill one mask, in microseconds: median and 95th percentile over every fill. */
   fill?: { count: number; medianUs: number; p95Us: number };
+  /** Each compiled schema's compile time, in milliseconds (dropped once summed up in `compile`). */
+  compileMs?: number[];
+  /** The time to compile one schema, in milliseconds: median and 95th percentile. */
+  compile?: { medianMs: number; p95Ms: number };
 }
 
 /** Row 10's results. */
@@ -88,17 +92,13 @@ export async function measureMask(
 
 /** The result with its fill times summed up. */
 function summed(result: EngineResult): EngineResult {
-  const { fillUs = [], ...rest } = result;
-  if (fillUs.length === 0) return rest;
-  const sorted = fillUs.sort((a, b) => a - b);
-  return {
-    ...rest,
-    fill: {
-      count: sorted.length,
-      medianUs: median(sorted),
-      p95Us: sorted[Math.floor(sorted.length * 0.95)],
-    },
-  };
+  const { fillUs = [], compileMs = [], ...rest } = result;
+  const p95 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.95)];
+  if (compileMs.length > 0) rest.compile = { medianMs: median(compileMs), p95Ms: p95(compileMs) };
+  if (fillUs.length > 0) {
+    rest.fill = { count: fillUs.length, medianUs: median(fillUs), p95Us: p95(fillUs) };
+  }
+  return rest;
 }
 
 export function emptyResult(engine: string, version: string): EngineResult {
@@ -116,6 +116,7 @@ export function emptyResult(engine: string, version: string): EngineResult {
     generationsFailing: [],
     generationsUnfinished: 0,
     fillUs: [],
+    compileMs: [],
   };
 }
 
@@ -206,11 +207,13 @@ async function runOurs(
   const allowed = (id: number) => (bitmask[id >>> 5] & (1 << (id & 31))) !== 0;
   for (const schema of schemas) {
     let matcher: GrammarMatcher;
+    const started = performance.now();
     try {
       matcher = new GrammarMatcher(compileJsonSchema(schema.schema, vocabulary));
     } catch {
       continue;
     }
+    result.compileMs!.push(performance.now() - started);
     await judge(
       result,
       schema,
@@ -236,6 +239,7 @@ async function runXGrammar(
   const compiler = await xgrammar.compiler(await xgrammar.tokenizerInfo(vocabulary));
   for (const schema of schemas) {
     let compiled: unknown;
+    const started = performance.now();
     try {
       compiled = await compiler.compileJSONSchema(JSON.stringify(schema.schema), false, -1, [
         ",",
@@ -244,6 +248,7 @@ async function runXGrammar(
     } catch {
       continue;
     }
+    result.compileMs!.push(performance.now() - started);
     const matcher = await xgrammar.matcher(compiled, vocabulary.stopToken);
     await judge(
       result,

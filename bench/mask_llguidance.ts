@@ -81,6 +81,7 @@ export async function runLlguidance(
       (
         entry: {
           compiled: boolean;
+          compileMs: number;
           fillNs: number[];
           instances: boolean[];
           generations: number[][];
@@ -91,6 +92,7 @@ export async function runLlguidance(
         const schema = schemas[index];
         result.compiled++;
         result.fillUs!.push(...entry.fillNs.map((ns) => ns / 1000));
+        result.compileMs!.push(entry.compileMs);
         entry.instances.forEach((accepted, at) =>
           tally(result, schema.name, schema.instances[at].valid, accepted)
         );

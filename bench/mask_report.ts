@@ -58,6 +58,11 @@ export function maskLines(result: MaskResult, { speed, must }: Judges): Line[] {
     },
     {
       row: "",
+      measure: "lib/mask: time to compile one schema, median (p95)",
+      value: compileText(ours),
+    },
+    {
+      row: "",
       measure: "lib/mask: time to fill one mask, median (p95)",
       value: fillText(ours),
       ratio: ratio === undefined ? undefined : `${ratio.toFixed(2)} × XGrammar`,
@@ -92,6 +97,11 @@ function otherLines(engine: EngineResult, schemas: number): Line[] {
         } ` +
         `(${engine.generationsUnfinished})`,
     },
+    {
+      row: "",
+      measure: `${name}: time to compile one schema, median (p95)`,
+      value: compileText(engine),
+    },
     { row: "", measure: `${name}: time to fill one mask, median (p95)`, value: fillText(engine) },
   ];
 }
@@ -99,4 +109,9 @@ function otherLines(engine: EngineResult, schemas: number): Line[] {
 function fillText(engine: EngineResult): string {
   if (engine.fill === undefined) return "none";
   return `${engine.fill.medianUs.toFixed(1)} µs (${engine.fill.p95Us.toFixed(0)} µs)`;
+}
+
+function compileText(engine: EngineResult): string {
+  if (engine.compile === undefined) return "none";
+  return `${engine.compile.medianMs.toFixed(1)} ms (${engine.compile.p95Ms.toFixed(0)} ms)`;
 }

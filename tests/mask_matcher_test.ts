@@ -99,3 +99,12 @@ Deno.test("fillNextTokenBitmask refuses a bitmask of the wrong length", () => {
   const matcher = new GrammarMatcher(compiled);
   assert.throws(() => matcher.fillNextTokenBitmask(new Uint32Array(6250)), RangeError);
 });
+
+Deno.test("masks computed at compile time are the masks computed on first use", () => {
+  const eager = compileJsonSchema(SCHEMA, vocabulary, { precompute: true });
+  const lazy = compileJsonSchema(SCHEMA, vocabulary, { precompute: false });
+  assert.equal(eager.automaton.stateCount, lazy.automaton.stateCount);
+  for (let state = 0; state < eager.automaton.stateCount; state++) {
+    assert.deepEqual(eager.tokensAfter(state), lazy.tokensAfter(state), `state ${state}`);
+  }
+});

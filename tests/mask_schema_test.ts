@@ -96,6 +96,29 @@ const CASES: { name: string; schema: unknown; accepts: string[]; refuses: string
     refuses: ['{"radius":2,"side":1}', "{}", '{"radius":"2"}'],
   },
   {
+    name: "oneOf whose branches name a shape by const, read in the object's order",
+    schema: {
+      type: "object",
+      properties: {
+        length: { type: "number" },
+        radius: { type: "number" },
+        shape: { type: "string", enum: ["rectangle", "circle"] },
+        width: { type: "number" },
+      },
+      required: ["shape"],
+      oneOf: [
+        { properties: { shape: { const: "rectangle" } }, required: ["length", "width"] },
+        { properties: { shape: { const: "circle" } }, required: ["radius"] },
+      ],
+    },
+    accepts: ['{"radius":5,"shape":"circle"}', '{"length":1,"shape":"rectangle","width":2}'],
+    refuses: [
+      '{"shape":"circle"}',
+      '{"radius":1,"shape":"rectangle"}',
+      '{"shape":"circle","radius":5}',
+    ],
+  },
+  {
     name: "oneOf of strings and not: exact",
     schema: {
       oneOf: [{ type: "string", pattern: "^a" }, { type: "string", pattern: "b$" }],

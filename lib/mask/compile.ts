@@ -1,8 +1,9 @@
 /**
  * `compileJsonSchema`: a tool's input schema made into what a mask is filled
  * from: one automaton over the bytes of compact JSON, and, for each of its
- * states, the set of tokens that may come next, computed on first use and
- * kept (so a mask is filled by copying it).
+ * states, the set of tokens that may come next, computed at compile time
+ * (or, for a very large automaton, on first use) and kept, so that a mask is
+ * filled by copying it.
  *
  * @module
  */
@@ -13,6 +14,18 @@ import { type GrammarOptions, JsonSchemaGrammar } from "./json_schema_grammar.ts
 import { loopsOnPlain, type TokenIndex, tokenIndex } from "./token_index.ts";
 import type { TokenTrie } from "./token_trie.ts";
 import type { Vocabulary } from "./vocabulary.ts";
+
+/** Above this many states, masks are computed when first needed rather than all at compile time. */
+export const MAX_PRECOMPUTED = 4096;
+
+/** Options for {@linkcode compileJsonSchema}. */
+export interface CompileOptions extends GrammarOptions {
+  /**
+   * Compute every state's mask at compile time (so that filling one is a
+   * copy) rather than on first use. @default {true up to MAX_PRECOMPUTED states}
+   */
+  precompute?: boolean;
+}
 
 /** A schema compiled for a vocabulary. Many matchers may share it. */
 export class CompiledGrammar {
@@ -27,17 +40,36 @@ export class CompiledGrammar {
   private readonly index: TokenIndex;
   private readonly masks = new Map<number, Uint32Array>();
 
+  /** Keep the automaton; `precompute` as in {@linkcode CompileOptions}. */
   constructor(
     schema: unknown,
     vocabulary: Vocabulary,
     automaton: ByteDfa,
     ignoredFormats: string[],
+    precompute?: boolean,
   ) {
     this.schema = schema;
     this.vocabulary = vocabulary;
     this.automaton = automaton;
     this.ignoredFormats = ignoredFormats;
     this.index = tokenIndex(vocabulary);
+    if (precompute ?? automaton.stateCount <= MAX_PRECOMPUTED) this.precompute();
+  }
+
+  /** Compute every state's mask now, sharing identical ones, so that filling a mask is a copy. */
+  private precompute(): void {
+    const shared = new Map<string, Uint32Array[]>();
+    for (let state = 0; state < this.automaton.stateCount; state++) {
+      const mask = this.computeMask(state);
+      const key = fingerprint(mask);
+      const same = shared.get(key) ?? [];
+      const found = same.find((other) => other.every((word, index) => word === mask[index]));
+      if (found === undefined) {
+        same.push(mask);
+        shared.set(key, same);
+      }
+      this.masks.set(state, found ?? mask);
+    }
   }
 
   /** The number of 32-bit words in a mask: `ceil(vocabulary.size / 32)`. */
@@ -71,6 +103,18 @@ export class CompiledGrammar {
     }
     return mask;
   }
+}
+
+/** A short digest of a mask, to find identical ones. */
+function fingerprint(mask: Uint32Array): string {
+  let hash = 0x811c9dc5;
+  let count = 0;
+  for (let index = 0; index < mask.length; index++) {
+    if (mask[index] === 0) continue;
+    hash = Math.imul(hash ^ mask[index] ^ index, 0x01000193);
+    count++;
+  }
+  return `${hash >>> 0}/${count}`;
 }
 
 /** Set the bit of every token of `trie` the table can read from `start`. */
@@ -117,10 +161,16 @@ function walkInto(mask: Uint32Array, trie: TokenTrie, table: Int32Array, start: 
 export function compileJsonSchema(
   schema: unknown,
   vocabulary: Vocabulary,
-  options: GrammarOptions = {},
+  options: CompileOptions = {},
 ): CompiledGrammar {
   const grammar = new JsonSchemaGrammar(schema, options);
   const automaton = grammar.automaton();
   if (automaton.isEmpty) throw new UnsupportedSchemaError("a schema no value satisfies");
-  return new CompiledGrammar(schema, vocabulary, automaton, [...grammar.ignoredFormats]);
+  return new CompiledGrammar(
+    schema,
+    vocabulary,
+    automaton,
+    [...grammar.ignoredFormats],
+    options.precompute,
+  );
 }

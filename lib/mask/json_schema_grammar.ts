@@ -12,7 +12,7 @@ import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
 import { numberFragment } from "./number_grammar.ts";
-import { mergeBranches } from "./object_branches.ts";
+import { mergeBranches, widenBranch } from "./object_branches.ts";
 import { objectDfa, type ValueCompiler } from "./object_grammar.ts";
 import { allowsAll, allowsNone, ANNOTATIONS, isRecord, presenceTest } from "./presence.ts";
 import {
@@ -110,14 +110,9 @@ export class JsonSchemaGrammar implements ValueCompiler {
         return this.object(merged, path, only!);
       }
       const base = this.valueDfa(without(schema, combinators), path);
-      const required = Array.isArray(schema.required) ? schema.required as string[] : [];
+      const object = types.length === 1 && types[0] === "object";
       return ByteDfa.product(
-        [
-          base,
-          ...combinators.map((keyword) =>
-            this.combinator(keyword, schema[keyword], path, required)
-          ),
-        ],
+        [base, ...combinators.map((keyword) => this.combinator(keyword, schema, path, object))],
         (accepts) => accepts.every(Boolean),
       );
     }
@@ -198,12 +193,14 @@ export class JsonSchemaGrammar implements ValueCompiler {
     );
   }
 
+  /** The automaton of one combinator of `parent`; an object's branches are read in its terms. */
   private combinator(
     keyword: string,
-    value: unknown,
+    parent: Record<string, unknown>,
     path: string,
-    parentRequired: string[],
+    object: boolean,
   ): ByteDfa {
+    const value = parent[keyword];
     const at = `${path}/${keyword}`;
     if (keyword === "not") {
       if (!exactScalar(value)) throw new UnsupportedSchemaError("not", at);
@@ -213,9 +210,12 @@ export class JsonSchemaGrammar implements ValueCompiler {
       );
     }
     if (!Array.isArray(value) || value.length === 0) throw new UnsupportedSchemaError(keyword, at);
-    const branches = value.map((branch, index) => this.valueDfa(branch, `${at}/${index}`));
+    const branches = value.map((branch, index) =>
+      this.valueDfa(object ? widenBranch(parent, branch) : branch, `${at}/${index}`)
+    );
     if (keyword === "allOf") return ByteDfa.product(branches, (accepts) => accepts.every(Boolean));
-    if (keyword === "anyOf" || disjoint(value, parentRequired)) return union(branches);
+    const required = Array.isArray(parent.required) ? parent.required as string[] : [];
+    if (keyword === "anyOf" || disjoint(value, required)) return union(branches);
     if (!value.every(exactScalar)) {
       throw new UnsupportedSchemaError("oneOf", `${at}: branches that may overlap`);
     }

@@ -18,7 +18,12 @@
  */
 
 export { BigramModel, type BigramOptions } from "./bigram_model.ts";
-export { CompiledGrammar, compileJsonSchema } from "./compile.ts";
+export {
+  CompiledGrammar,
+  compileJsonSchema,
+  type CompileOptions,
+  MAX_PRECOMPUTED,
+} from "./compile.ts";
 export { MaxTokensError, SchemaTooLargeError, UnsupportedSchemaError } from "./errors.ts";
 export { ENFORCED_FORMATS } from "./formats.ts";
 export {

@@ -80,3 +80,40 @@ export function mergeBranches(
 function essence(schema: unknown): string {
   return JSON.stringify(schema, (key, value) => (ANNOTATIONS.has(key) ? undefined : value));
 }
+
+/**
+ * A branch of an object's `anyOf`, `oneOf` or `allOf`, read in the object's
+ * terms: the object's properties, in its order, then the branch's own; a
+ * property both declare takes the branch's schema (the object's applies
+ * too, since the branch is intersected with the object). So the branch and
+ * the object agree on the order of properties, and the branch lets through
+ * the properties it does not mention, as JSON Schema does.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const parent = { type: "object", properties: { radius: { type: "number" }, shape: { type: "string" } } };
+ * const widened = widenBranch(parent, { properties: { shape: { const: "circle" } }, required: ["radius"] });
+ * assert.deepEqual(widened, {
+ *   type: "object",
+ *   additionalProperties: undefined,
+ *   properties: { radius: { type: "number" }, shape: { const: "circle" } },
+ *   required: ["radius"],
+ * });
+ * ```
+ */
+export function widenBranch(parent: Record<string, unknown>, branch: unknown): unknown {
+  if (!isRecord(branch) || "$ref" in branch) return branch;
+  if ("type" in branch && branch.type !== "object") return branch;
+  const properties = {
+    ...(isRecord(parent.properties) ? parent.properties : {}),
+    ...(isRecord(branch.properties) ? branch.properties : {}),
+  };
+  return {
+    type: "object",
+    additionalProperties: parent.additionalProperties,
+    ...branch,
+    properties,
+  };
+}
