@@ -27,7 +27,18 @@ export interface CompileOptions extends GrammarOptions {
   precompute?: boolean;
 }
 
-/** A schema compiled for a vocabulary. Many matchers may share it. */
+/** A schema compiled for a vocabulary. Many matchers may share it. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * import { o200kVocabulary } from "./vocabulary.ts";
+ *
+ * const compiled = compileJsonSchema({ type: "boolean" }, o200kVocabulary());
+ * const [t] = o200kVocabulary().encode("t");
+ * assert.ok(compiled.tokensAfter(0)[t >>> 5] & (1 << (t & 31)));
+ * ```
+ */
 export class CompiledGrammar {
   /** The schema it was compiled from. */
   readonly schema: unknown;
@@ -117,7 +128,11 @@ function fingerprint(mask: Uint32Array): string {
   return `${hash >>> 0}/${count}`;
 }
 
-/** Set the bit of every token of `trie` the table can read from `start`. */
+/**
+ * Set the bit of every token of `trie` the table can read from `start`:
+ * `TokenTrie.walk` with the automaton's table read in place, since a call
+ * per byte would cost more than the walk itself.
+ */
 function walkInto(mask: Uint32Array, trie: TokenTrie, table: Int32Array, start: number): void {
   const { bytes, depths, ends, ids, skip } = trie;
   const states = new Int32Array(trie.maxDepth + 1);

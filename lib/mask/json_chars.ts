@@ -15,7 +15,16 @@ export type CharSet = [number, number][];
 /** Every code point. */
 export const ANY_CHAR: CharSet = [[0, 0x10ffff]];
 
-/** How `JSON.stringify` writes code point `code` inside a string. */
+/** How `JSON.stringify` writes code point `code` inside a string. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(jsonEscape(0x0a), "\\n");
+ * assert.equal(jsonEscape(0x01), "\\u0001");
+ * assert.equal(jsonEscape(0xe9), "é");
+ * ```
+ */
 export function jsonEscape(code: number): string {
   return JSON.stringify(String.fromCodePoint(code)).slice(1, -1);
 }
@@ -83,6 +92,14 @@ function plainRanges(low: number, high: number): CharSet {
  * The UTF-8 encodings of `low..high` (no surrogates in it) as sequences of
  * byte ranges, each sequence a product of its ranges: the splitting that
  * RE2 and Rust's regex crate do.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(utf8Sequences(0x41, 0x5a), [[[0x41, 0x5a]]]);
+ * assert.deepEqual(utf8Sequences(0xe9, 0xe9), [[[0xc3, 0xc3], [0xa9, 0xa9]]]);
+ * ```
  */
 export function utf8Sequences(low: number, high: number): [number, number][][] {
   const limits = [0x7f, 0x7ff, 0xffff, 0x10ffff];

@@ -39,14 +39,30 @@ const PRESENCE_KEYWORDS = new Set([
   "type",
 ]);
 
-/** True for a schema that allows every value: `true`, or an object with annotations only. */
+/** True for a schema that allows every value: `true`, or an object with annotations only. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(allowsAll({ description: "anything" }));
+ * assert.ok(!allowsAll({ type: "string" }));
+ * ```
+ */
 export function allowsAll(schema: unknown): boolean {
   if (schema === true) return true;
   if (!isRecord(schema)) return false;
   return Object.keys(schema).every((key) => ANNOTATIONS.has(key));
 }
 
-/** True for a schema that allows no value: `false` or `{"not": {}}`. */
+/** True for a schema that allows no value: `false` or `{"not": {}}`. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(allowsNone({ not: {} }));
+ * assert.ok(!allowsNone({ not: { type: "string" } }));
+ * ```
+ */
 export function allowsNone(schema: unknown): boolean {
   return schema === false || (isRecord(schema) && allowsAll(schema.not) &&
     Object.keys(schema).every((key) => key === "not" || ANNOTATIONS.has(key)));
@@ -131,7 +147,16 @@ function parse(schema: unknown, names: Set<string>): PresenceTest | undefined {
   return (present) => tests.every((test) => test(present));
 }
 
-/** True for a plain object (not an array, not null). */
+/** True for a plain object (not an array, not null). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isRecord({}));
+ * assert.ok(!isRecord([]));
+ * assert.ok(!isRecord(null));
+ * ```
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -93,7 +93,14 @@ const SPACE: CharSet = [
 ];
 const LINE_ENDS: CharSet = [[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]];
 
-/** The union of several sets, sorted and merged. */
+/** The union of several sets, sorted and merged. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(union([[0x61, 0x63]], [[0x62, 0x65]], [[0x67, 0x67]]), [[0x61, 0x65], [0x67, 0x67]]);
+ * ```
+ */
 export function union(...sets: CharSet[]): CharSet {
   const all = sets.flat().sort((a, b) => a[0] - b[0]);
   const merged: CharSet = [];
@@ -105,7 +112,14 @@ export function union(...sets: CharSet[]): CharSet {
   return merged;
 }
 
-/** Every code point not in `set`. */
+/** Every code point not in `set`. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(complement([[0x30, 0x39]]), [[0, 0x2f], [0x3a, 0x10ffff]]);
+ * ```
+ */
 export function complement(set: CharSet): CharSet {
   const result: CharSet = [];
   let next = 0;

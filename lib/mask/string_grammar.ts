@@ -83,7 +83,17 @@ export function stringDfa(
   return quoted(content);
 }
 
-/** A JSON string whose content is none of `excluded` (a property name not declared). */
+/** A JSON string whose content is none of `excluded` (a property name not declared). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const dfa = keyDfa(["verb"]);
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * assert.ok(dfa.accepts(bytes('"tense"')));
+ * assert.ok(!dfa.accepts(bytes('"verb"')));
+ * ```
+ */
 export function keyDfa(excluded: string[]): ByteDfa {
   const any = stringDfa({});
   if (excluded.length === 0) return any;

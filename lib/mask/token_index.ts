@@ -56,7 +56,15 @@ export function tokenIndex(vocabulary: Vocabulary): TokenIndex {
   return index;
 }
 
-/** The length of the longest prefix of `bytes` made of whole plain characters. */
+/** The length of the longest prefix of `bytes` made of whole plain characters. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode('ab"}');
+ * assert.equal(plainPrefix(bytes), 2);
+ * ```
+ */
 export function plainPrefix(bytes: Uint8Array): number {
   let at = 0;
   while (at < bytes.length) {
@@ -93,6 +101,19 @@ function plainCharLength(bytes: Uint8Array, at: number): number {
 /**
  * True when every plain character read from `state` of this table leads
  * back to `state`: then every plain token does too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * import { stringDfa } from "./string_grammar.ts";
+ *
+ * const dfa = stringDfa({});
+ * // state 0 is before the opening quote; after it, the free inside of the string
+ * const inside = dfa.table[0 * 256 + 0x22];
+ * assert.ok(loopsOnPlain(dfa.table, inside));
+ * assert.ok(!loopsOnPlain(dfa.table, 0));
+ * ```
  */
 export function loopsOnPlain(table: Int32Array, state: number): boolean {
   const next = (from: number, byte: number) => from < 0 ? -1 : table[from * 256 + byte];
