@@ -1,9 +1,19 @@
 /**
  * Decoding a tool's arguments, token by token, with a model: under the mask
  * (`generateArguments`, which can only end in valid arguments) and without
- * it (`generateUnmasked`, for contrast). A model is a function from the
- * tokens so far to one score per vocabulary id; any local model fits,
- * given its logits.
+ * it (`generateUnmasked`, for contrast).
+ *
+ * A model is a function from the tokens so far to one score (a logit) per
+ * vocabulary id: the stand-in `BigramModel` is one, and a real local model
+ * plugs in the same way. Give the function its logits for the next token
+ * and the mask does the rest; if its tokenizer is not o200k_base, describe
+ * its vocabulary (a {@linkcode Vocabulary}: each id's bytes, its stop token,
+ * its encode and decode) and pass it as `vocabulary`:
+ *
+ * ```ts ignore
+ * const model: Model = (tokens) => runtime.nextTokenLogits(tokens); // Float32Array, one per id
+ * const call = generateArguments(tool, model, { vocabulary, temperature: 0.7, seed: 1 });
+ * ```
  *
  * @module
  */
