@@ -7,6 +7,8 @@
 //     deno task bench --smoke             tiny sizes, one round: proves it still works
 //     deno task bench --rows 1,3          only some rows
 //     deno task bench --out PATH          write the results elsewhere
+//     deno task bench --rows 10 --mask-data DIR --mask-schemas N
+//                                         row 10 on JSONSchemaBench's data in DIR, N schemas
 //
 // Exits non-zero only when something was wrong rather than slow: a flood
 // accepted, or a process left running by the library's client. Missed speed
@@ -20,6 +22,7 @@ import { measureFrameReading } from "./frame_reading.ts";
 import { measureGrading } from "./grading.ts";
 import { measureHttpRoundTrips, measureInflight, measureSessionMemory } from "./http.ts";
 import { projectPath } from "./_measure.ts";
+import { measureMask } from "./mask_bench.ts";
 import { measureRoundTrips } from "./round_trips.ts";
 import { reportLines, type Results, WRONG } from "./report.ts";
 import { formatTable } from "./table.ts";
@@ -29,13 +32,15 @@ const { values } = parseArgs({
   options: {
     smoke: { type: "boolean", default: false },
     out: { type: "string" },
-    rows: { type: "string", default: "1,2,3,4,5,6,7,8,9" },
+    rows: { type: "string", default: "1,2,3,4,5,6,7,8,9,10" },
+    "mask-data": { type: "string" },
+    "mask-schemas": { type: "string" },
   },
 });
 const smoke = values.smoke;
 const rows = new Set(values.rows.split(",").map((row) => row.trim()));
 // Only a full run of every row replaces bench/results.json unless told where to write.
-const everyRow = ["1", "2", "3", "4", "5", "6", "7", "8", "9"].every((row) => rows.has(row));
+const everyRow = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"].every((row) => rows.has(row));
 const out = values.out ?? (smoke || !everyRow ? undefined : projectPath("bench/results.json"));
 
 /** The sizes of a full run. */
@@ -51,6 +56,7 @@ const FULL = {
   httpCalls: 1000,
   httpRounds: 5,
   sessions: 1000,
+  maskSchemas: 300,
 };
 /** The sizes of a smoke run: enough to go through every path once. */
 const SMOKE = {
@@ -65,6 +71,7 @@ const SMOKE = {
   httpCalls: 10,
   httpRounds: 1,
   sessions: 10,
+  maskSchemas: 3,
 };
 const SIZES = smoke ? SMOKE : FULL;
 /** A smoke run closes with a short grace, and tries the SDK only where it waits least. */
@@ -128,6 +135,11 @@ if (rows.has("8")) {
 if (rows.has("9")) {
   progress(`the HTTP server's memory around ${SIZES.sessions} sessions`);
   results.sessionMemory = await measureSessionMemory({ sessions: SIZES.sessions });
+}
+if (rows.has("10")) {
+  const schemas = Number(values["mask-schemas"] ?? SIZES.maskSchemas);
+  progress(`the token mask, XGrammar and llguidance on ${schemas} JSONSchemaBench schemas`);
+  results.mask = await measureMask({ schemas, data: values["mask-data"] });
 }
 
 const lines = reportLines(results, smoke);

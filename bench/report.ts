@@ -8,6 +8,8 @@ import type { FrameReadingResult } from "./frame_reading.ts";
 import type { GradingResult } from "./grading.ts";
 import type { HttpRoundTripResult, InflightResult, SessionMemoryResult } from "./http.ts";
 import { type RoundTripResult, type Variant, VARIANTS } from "./round_trips.ts";
+import type { MaskResult } from "./mask_bench.ts";
+import { maskLines } from "./mask_report.ts";
 import type { Line } from "./table.ts";
 import { median } from "./_measure.ts";
 
@@ -22,6 +24,7 @@ export interface Results {
   inflight?: InflightResult;
   httpRoundTrips?: HttpRoundTripResult;
   sessionMemory?: SessionMemoryResult;
+  mask?: MaskResult;
 }
 
 /** The verdict on something that must hold whatever the machine: a refusal, nothing left. */
@@ -49,6 +52,7 @@ export function reportLines(results: Results, smoke: boolean): Line[] {
     ...(results.inflight ? inflightLines(results.inflight, judges) : []),
     ...(results.httpRoundTrips ? httpLines(results.httpRoundTrips, judges) : []),
     ...(results.sessionMemory ? sessionMemoryLines(results.sessionMemory, judges) : []),
+    ...(results.mask ? maskLines(results.mask, judges) : []),
   ];
 }
 

@@ -32,6 +32,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "grading",
       "httpRoundTrips",
       "inflight",
+      "mask",
       "roundTrips",
       "sessionMemory",
     ]);
@@ -45,6 +46,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "7 in flight",
       "8 HTTP",
       "9 sessions",
+      "10 mask",
     ];
     for (const row of rows) {
       assert.ok(table.some((line: { row: string }) => line.row === row), `no row ${row}`);

@@ -19,7 +19,8 @@ const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
  * other. `outside` names what a layer may import from beyond lib/.
  */
 const LAYERS: { folders: string[]; outside: string[] }[] = [
-  { folders: ["mcp/shared"], outside: [] },
+  // the token mask (lib/mask/) sits at the bottom beside the wire, and imports nothing of it
+  { folders: ["mcp/shared", "mask"], outside: [] },
   { folders: ["mcp/client", "mcp/server"], outside: [] },
   // The MCP library's entry point (mcp/mod.ts), above its three folders.
   { folders: ["mcp"], outside: [] },

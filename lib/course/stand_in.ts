@@ -1,0 +1,143 @@
+/**
+ * The stand-in model of Lab 03 and what the mask does to it: a bigram model
+ * trained on example calls of the grammar server's four tools, sampled with
+ * and without the mask, and the calls that fail their schema counted.
+ *
+ * @module
+ */
+
+import {
+  BigramModel,
+  compileJsonSchema,
+  generateArguments,
+  generateUnmasked,
+  inSchemaOrder,
+  MaxTokensError,
+  o200kVocabulary,
+} from "../mask/mod.ts";
+import { GRAMMAR_TOOLS } from "./grammar_tools.ts";
+
+/** One example call: a tool's name and its arguments. */
+export interface ExampleCall {
+  tool: string;
+  arguments: Record<string, string>;
+}
+
+/**
+ * Example calls of the grammar server's four tools, the stand-in model's
+ * whole training set (every one valid under its tool's schema).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const examples = grammarExamples();
+ * assert.deepEqual(examples[0], { tool: "conjugate", arguments: { verb: "eat", tense: "past_simple", person: "3sg" } });
+ * assert.deepEqual(new Set(examples.map((example) => example.tool)).size, 4);
+ * ```
+ */
+export function grammarExamples(): ExampleCall[] {
+  const conjugate = [
+    ["eat", "past_simple", "3sg"],
+    ["go", "present_simple", "3sg"],
+    ["be", "past_simple", "1pl"],
+    ["write", "present_perfect", "1sg"],
+    ["see", "future_simple", "2pl"],
+    ["speak", "past_simple", "3pl"],
+    ["walk", "present_simple", "2sg"],
+    ["have", "present_perfect", "3sg"],
+  ].map(([verb, tense, person]) => ({ tool: "conjugate", arguments: { verb, tense, person } }));
+  const spanish = ["ate", "goes", "wrote", "sees", "walked", "speak"].map((english_form) => ({
+    tool: "lookup_spanish",
+    arguments: { english_form },
+  }));
+  const irregular = ["eat", "go", "write", "walk", "run"].map((verb) => ({
+    tool: "lookup_irregular_verb",
+    arguments: { verb },
+  }));
+  const agreement = [["he", "goes"], ["they", "go"], ["I", "am"], ["she", "go"], ["we", "went"]]
+    .map((
+      [subject, verb_form],
+    ) => ({ tool: "check_subject_verb_agreement", arguments: { subject, verb_form } }));
+  return [...conjugate, ...spanish, ...irregular, ...agreement];
+}
+
+/** The stand-in model: a bigram model of the examples' compact JSON, in o200k_base tokens. */
+export function standInModel(): BigramModel {
+  return new BigramModel(
+    o200kVocabulary(),
+    grammarExamples().map((example) => JSON.stringify(example.arguments)),
+  );
+}
+
+/** What sampling one tool's arguments did, with and without the mask. */
+export interface StandInRow {
+  tool: string;
+  samples: number;
+  /** Unmasked calls that fail the schema (ajv), or are not JSON, or never stop. */
+  unmaskedInvalid: number;
+  /** Masked calls that fail the schema: always 0, or the mask is wrong. */
+  maskedInvalid: number;
+  /** Masked calls still unfinished after the token budget (valid so far, never wrong). */
+  maskedUnfinished: number;
+  /** One failing unmasked call, to show. */
+  example?: string;
+}
+
+/**
+ * Sample each of the four tools' arguments `samples` times from the
+ * stand-in model (temperature 1, seeded), unmasked and masked, and count
+ * the calls ajv refuses.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const rows = measureStandIn({ samples: 3 });
+ * assert.equal(rows.length, 4);
+ * assert.ok(rows.every((row) => row.maskedInvalid === 0));
+ * ```
+ */
+export function measureStandIn(
+  options: { samples?: number; seed?: number; maxTokens?: number } = {},
+): StandInRow[] {
+  const samples = options.samples ?? 20;
+  const maxTokens = options.maxTokens ?? 48;
+  const vocabulary = o200kVocabulary();
+  const model = standInModel().model;
+  return GRAMMAR_TOOLS.map((tool, toolIndex) => {
+    const compiled = compileJsonSchema(tool.inputSchema, vocabulary);
+    const row: StandInRow = {
+      tool: tool.name,
+      samples,
+      unmaskedInvalid: 0,
+      maskedInvalid: 0,
+      maskedUnfinished: 0,
+    };
+    for (let index = 0; index < samples; index++) {
+      const seed = (options.seed ?? 1) * 7919 + toolIndex * 1000 + index;
+      const free = generateUnmasked(tool, model, { vocabulary, temperature: 1, seed, maxTokens });
+      if (free.problems.length > 0) {
+        row.unmaskedInvalid++;
+        row.example ??= free.text;
+      }
+      try {
+        const masked = generateArguments(tool, model, {
+          compiled,
+          temperature: 1,
+          seed,
+          maxTokens,
+        });
+        if (masked.problems.length > 0) row.maskedInvalid++;
+        // the mask writes properties in the schema's order
+        if (JSON.stringify(inSchemaOrder(masked.arguments, tool.inputSchema)) !== masked.text) {
+          row.maskedInvalid++;
+        }
+      } catch (error) {
+        if (!(error instanceof MaxTokensError)) throw error;
+        row.maskedUnfinished++;
+      }
+    }
+    return row;
+  });
+}

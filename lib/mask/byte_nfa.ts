@@ -1,0 +1,148 @@
+/**
+ * A nondeterministic automaton over bytes, built from fragments as Thompson
+ * built them: every fragment has one start and one end state, and the
+ * builders join fragments with empty moves.
+ *
+ * @module
+ */
+
+import { SchemaTooLargeError } from "./errors.ts";
+
+/** A piece of an automaton: reading from `start` to `end` reads what it stands for. */
+export interface Fragment {
+  start: number;
+  end: number;
+}
+
+/** The states an automaton may have before the compiler gives up. */
+export const MAX_NFA_STATES = 400_000;
+
+/**
+ * An automaton under construction: states, moves on byte ranges, empty moves.
+ *
+ * @example "ab" or "b", as one fragment
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const nfa = new ByteNfa();
+ * const either = nfa.alternatives([nfa.literal(new TextEncoder().encode("ab")), nfa.byteRange(98, 98)]);
+ * assert.ok(nfa.stateCount >= 4);
+ * assert.notEqual(either.start, either.end);
+ * ```
+ */
+export class ByteNfa {
+  /** For each state, its moves: triples of lowest byte, highest byte, target. */
+  readonly moves: number[][] = [];
+  /** For each state, the states an empty move reaches. */
+  readonly empty: number[][] = [];
+
+  /** The number of states so far. */
+  get stateCount(): number {
+    return this.moves.length;
+  }
+
+  /** A new state with no moves. */
+  state(): number {
+    if (this.moves.length >= MAX_NFA_STATES) {
+      throw new SchemaTooLargeError(this.moves.length + 1, MAX_NFA_STATES);
+    }
+    this.moves.push([]);
+    this.empty.push([]);
+    return this.moves.length - 1;
+  }
+
+  /** A move from `from` to `to` on any byte in `low..high`. */
+  move(from: number, low: number, high: number, to: number): void {
+    this.moves[from].push(low, high, to);
+  }
+
+  /** An empty move from `from` to `to`. */
+  link(from: number, to: number): void {
+    this.empty[from].push(to);
+  }
+
+  /** The fragment that reads nothing. */
+  nothing(): Fragment {
+    const start = this.state();
+    return { start, end: start };
+  }
+
+  /** The fragment that reads exactly these bytes. */
+  literal(bytes: Uint8Array): Fragment {
+    const start = this.state();
+    let end = start;
+    for (const byte of bytes) {
+      const next = this.state();
+      this.move(end, byte, byte, next);
+      end = next;
+    }
+    return { start, end };
+  }
+
+  /** The fragment that reads one byte in `low..high`. */
+  byteRange(low: number, high: number): Fragment {
+    const start = this.state();
+    const end = this.state();
+    this.move(start, low, high, end);
+    return { start, end };
+  }
+
+  /** One fragment after another. */
+  sequence(parts: Fragment[]): Fragment {
+    if (parts.length === 0) return this.nothing();
+    for (let index = 1; index < parts.length; index++) {
+      this.link(parts[index - 1].end, parts[index].start);
+    }
+    return { start: parts[0].start, end: parts[parts.length - 1].end };
+  }
+
+  /** Any one of these fragments (none: a fragment that reads nothing at all, not even ""). */
+  alternatives(parts: Fragment[]): Fragment {
+    const start = this.state();
+    const end = this.state();
+    for (const part of parts) {
+      this.link(start, part.start);
+      this.link(part.end, end);
+    }
+    return { start, end };
+  }
+
+  /** The fragment, or nothing. */
+  optional(part: Fragment): Fragment {
+    const start = this.state();
+    const end = this.state();
+    this.link(start, part.start);
+    this.link(part.end, end);
+    this.link(start, end);
+    return { start, end };
+  }
+
+  /** The fragment any number of times, given a way to build a fresh copy of it. */
+  star(build: () => Fragment): Fragment {
+    const part = build();
+    const start = this.state();
+    const end = this.state();
+    this.link(start, part.start);
+    this.link(part.end, part.start);
+    this.link(part.end, end);
+    this.link(start, end);
+    return { start, end };
+  }
+
+  /** Between `min` and `max` copies (`max` Infinity: no bound), each built afresh. */
+  repeat(build: () => Fragment, min: number, max: number): Fragment {
+    const parts: Fragment[] = [];
+    for (let index = 0; index < min; index++) parts.push(build());
+    if (max === Infinity) parts.push(this.star(build));
+    else {
+      // optional copies nested, so that copy k+1 is only reachable after copy k
+      let tail: Fragment | undefined;
+      for (let index = min; index < max; index++) {
+        const copy = build();
+        tail = this.optional(tail === undefined ? copy : this.sequence([copy, tail]));
+      }
+      if (tail !== undefined) parts.push(tail);
+    }
+    return this.sequence(parts);
+  }
+}

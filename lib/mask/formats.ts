@@ -1,0 +1,71 @@
+/**
+ * The string formats whose values the mask enforces, each as ajv-formats
+ * 3.0.1 (full mode, which ajv uses after `addFormats(ajv)`) checks it:
+ * `date` (days of each month, leap years), `time` and `date-time` (with a time
+ * zone; leap seconds are not generated), `email` and `uri` (ajv-formats' own
+ * expressions). Each is compiled once and shared.
+ *
+ * @module
+ */
+
+import { ByteDfa } from "./byte_dfa.ts";
+import { ByteNfa } from "./byte_nfa.ts";
+import { regexFragment } from "./regex_grammar.ts";
+
+const LEAP_YEAR = String
+  .raw`(?:\d\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)`;
+const COMMON_YEAR = String
+  .raw`(?:\d\d(?:0[1235679]|[2468][1235679]|[13579][01345789])|(?:[02468][1235679]|[13579][01345789])00)`;
+const LONG_MONTHS = String
+  .raw`(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)`;
+const DATE = String.raw`(?:${LEAP_YEAR}-(?:${LONG_MONTHS}|02-(?:0[1-9]|[12]\d))|` +
+  String.raw`${COMMON_YEAR}-(?:${LONG_MONTHS}|02-(?:0[1-9]|1\d|2[0-8])))`;
+const TIME = String
+  .raw`(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:[zZ]|[+-](?:[01]\d|2[0-3])(?::?[0-5]\d)?)`;
+/** ajv-formats' `email`, full mode (case-insensitive). */
+const EMAIL = String
+  .raw`[a-z0-9!#$%&'*+/=?^_${"`"}{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_${"`"}{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?`;
+/** ajv-formats' `uri`, full mode (case-insensitive); its other test, a `/` or `:`, always holds after the scheme. */
+const URI = String
+  .raw`(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?`;
+
+/** Each enforced format: its expression, anchored, and whether case is ignored. */
+const FORMATS: Record<string, [string, boolean]> = {
+  date: [DATE, false],
+  time: [TIME, false],
+  "date-time": [`${DATE}[Tt ]${TIME}`, false],
+  email: [EMAIL, true],
+  uri: [URI, true],
+};
+
+/** The names of the formats the mask enforces. */
+export const ENFORCED_FORMATS: readonly string[] = Object.keys(FORMATS);
+
+const compiled = new Map<string, ByteDfa>();
+
+/**
+ * The automaton of a format's JSON-encoded values (without the quotes), or
+ * `undefined` for a format the mask does not enforce.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const date = formatAutomaton("date")!;
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * assert.ok(date.accepts(bytes("2024-02-29")));
+ * assert.ok(!date.accepts(bytes("2023-02-29")));
+ * assert.equal(formatAutomaton("color"), undefined);
+ * ```
+ */
+export function formatAutomaton(format: string): ByteDfa | undefined {
+  const known = FORMATS[format];
+  if (known === undefined) return undefined;
+  let dfa = compiled.get(format);
+  if (dfa === undefined) {
+    const nfa = new ByteNfa();
+    dfa = ByteDfa.fromNfa(nfa, regexFragment(nfa, `^(?:${known[0]})$`, { ignoreCase: known[1] }));
+    compiled.set(format, dfa);
+  }
+  return dfa;
+}
