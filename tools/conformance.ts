@@ -29,23 +29,7 @@ export const SPEC_VERSIONS = ["2025-06-18", "2025-11-25"] as const;
  * suite's own `--expected-failures` is not used: for a client it judges by
  * the checks alone, and takes a client that crashed after them for a pass.
  */
-export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(
-    [
-      "metadata-var1",
-      "metadata-var2",
-      "metadata-var3",
-      "basic-cimd",
-      "scope-from-www-authenticate",
-      "scope-from-scopes-supported",
-      "scope-step-up",
-      "pre-registration",
-    ].map((name) => [
-      `2025-11-25 client auth/${name}`,
-      "the library's OAuth client does not yet do what 2025-11-25 added to authorization",
-    ]),
-  ),
-};
+export const EXPECTED_FAILURES: Readonly<Record<string, string>> = {};
 
 /** The pinned Node binary for this machine, from its npm platform package. */
 function nodeBinary(): string {

@@ -46,9 +46,35 @@ const SCENARIOS: Record<string, (url: URL) => Promise<void>> = {
   },
 };
 
-/** The `auth/*` scenarios: every one authorizes, then lists and calls the server's tool. */
+/**
+ * The client ID metadata document the `auth/*` scenarios expect a client to
+ * name itself by, where the authorization server takes one.
+ */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * The `auth/*` scenarios: every one authorizes, then lists and calls the
+ * server's tool. Credentials the scenario hands over in
+ * `MCP_CONFORMANCE_CONTEXT` (`client_id`, `client_secret`) are the client's
+ * pre-registered ones.
+ */
 async function authorized(url: URL): Promise<void> {
-  const authorization = new OAuthAuthorization({ authorize: followRedirect, allowHttp: true });
+  const context = JSON.parse(Deno.env.get("MCP_CONFORMANCE_CONTEXT") ?? "{}");
+  const authorization = new OAuthAuthorization({
+    authorize: followRedirect,
+    allowHttp: true,
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(typeof context.client_id === "string"
+      ? {
+        preRegistered: {
+          clientId: context.client_id,
+          ...(typeof context.client_secret === "string"
+            ? { clientSecret: context.client_secret }
+            : {}),
+        },
+      }
+      : {}),
+  });
   await using client = new Client(new HttpTransport(url, { authorization }), {
     allowed: ["test-tool"],
   });

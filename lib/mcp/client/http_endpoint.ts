@@ -14,10 +14,14 @@ import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonRpcRequest, type RequestId } from "../shared/jsonrpc.ts";
 import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
 import { statusLine } from "./_http_text.ts";
+import { bearerChallenge } from "./oauth_challenge.ts";
 
-/** How a client gets a bearer token after a server refused it with 401 (see `oauth.ts`). */
+/**
+ * How a client gets a bearer token after a server refused it with 401, or a
+ * wider one after a 403 `insufficient_scope` (see `oauth.ts`).
+ */
 export interface Authorization {
-  /** A token for `resource`, after the server answered `challenge` (a 401 response). */
+  /** A token for `resource`, after the server answered `challenge` (a 401 or 403 response). */
   token(challenge: Response, resource: URL): Promise<string>;
 }
 
@@ -117,7 +121,8 @@ export class HttpEndpoint {
 
   /**
    * POST `line`, the JSON of a message: of `request`, when it is a request.
-   * A 401 is answered once with a token from the `authorization` option; the
+   * A 401 is answered once with a token from the `authorization` option, and
+   * a 403 `insufficient_scope` once with a token for the wider scope; the
    * session id in the response to `initialize` is the session's, and one that
    * is not visible ASCII is refused with `ProtocolError`. Rejects with
    * `ProtocolError` when the server has ended the session (404: see
@@ -132,8 +137,19 @@ export class HttpEndpoint {
     const body = encoder.encode(line);
     const headers = { "content-type": "application/json" };
     let response = await this.#fetch("POST", body, headers, signal);
-    if (response.status === 401 && this.#authorization !== undefined && this.#token === undefined) {
+    // At most one authorization for a 401 (none once a token was taken) and one for a 403.
+    const tried = new Set<number>();
+    while (this.#authorization !== undefined && !tried.has(response.status)) {
+      const status = response.status;
+      if (
+        !(status === 401 && this.#token === undefined) &&
+        !(status === 403 && bearerChallenge(response).error === "insufficient_scope")
+      ) {
+        break;
+      }
+      tried.add(status);
       this.#token = await this.#authorization.token(response, this.url);
+      await response.body?.cancel().catch(() => {});
       response = await this.#fetch("POST", body, headers, signal);
     }
     const session = response.headers.get("mcp-session-id");
