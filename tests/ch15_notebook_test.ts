@@ -85,6 +85,15 @@ Deno.test("the student Chapter 15 runs to its end and reports what is not writte
     deno: null,
     bubblewrap: null,
   });
+  // Run All on a fresh copy reveals no answer before its prediction: each step waits for it.
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
+  for (const name of ["succeed_without_boundary", "filesystem_reads_key"]) {
+    assert.match(text, new RegExp(`↷ This step shows what you predict \\(${name}\\)`));
+  }
+  assert.ok(!/NEGATIVE_CONTROL|FILESYSTEM_SERVER|none: .*: succeeded/.test(text));
   assert.deepEqual(leftBy(text), []);
 });
 

@@ -102,6 +102,16 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   assert.match(outputs.get("write-server")!, /↷ Writing your server waits for negotiateVersion/);
   assert.match(outputs.get("judge-sdk")!, /↷ This judge waits for your server/);
   assert.match(text, /LAB_01 NOT DONE YET/);
+  // Run All on a fresh copy reveals no answer before its prediction: the step waits for it.
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
+  assert.match(
+    outputs.get("tools")!,
+    /↷ This step shows what you predict \(run_fits, run_answer, person_4sg_fits\)/,
+  );
+  assert.ok(!outputs.get("tools")!.includes("three calls to conjugate"));
   const submission = await submissionOf(work);
   assert.equal(submission.status, "NEEDS_WORK");
   assert.equal(submission.server, null);

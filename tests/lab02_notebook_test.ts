@@ -155,6 +155,10 @@ Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and
   assert.match(text, /NOT YET your client passes every grade table/);
   assert.match(text, /MET {5}no server this notebook started is still running/);
   assert.match(text, /LAB_02 NOT DONE YET/);
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
   assert.match(outputs.get("results-refused")!, /was malformed\.json written\? false/);
   assert.deepEqual(await contents(work), ["lab-02/"], "the student edition saved something");
 });

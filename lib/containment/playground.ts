@@ -134,7 +134,7 @@ export class Playground implements AsyncDisposable {
     await sweep(plainTemp()).catch(() => []);
     const root = await Deno.makeTempDir({ dir: plainTemp(), prefix: PLAYGROUND_PREFIX });
     await claim(root);
-    removeWithKernel(root);
+    await removeWithKernel(root);
     const playground = new Playground(root);
     await Deno.mkdir(playground.data, { recursive: true });
     await Deno.writeTextFile(join(playground.data, "note.txt"), "vanilla stock needs review\n");

@@ -102,9 +102,42 @@ export class Predictions {
     if (late.length > 0) {
       await notice(
         "info",
-        `Already revealed, so your first prediction stands: ${late.join(", ")}.`,
+        `Already revealed, so your first prediction stands: ${late.join(", ")}. To predict ` +
+          "afresh, restart the kernel (Kernel → Restart Kernel…) and run the cells again.",
       );
     }
+  }
+
+  /**
+   * Whether a step may show what the questions `names` ask about: once each
+   * is written (or was shown before). Until then it shows a ↷ notice saying
+   * that the step waits for those predictions, written in `cell`, and
+   * resolves `false`: the step keeps what it saw and shows none of it, so
+   * that Run All on a fresh notebook reveals no answer before its
+   * prediction. Throws `TypeError` for a name that is not one of the
+   * questions.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   *
+   * const predictions = new Predictions({ calls: { ask: "How many calls?" } });
+   * assert.equal(await predictions.shown(["calls"], "the ✏️ predictions cell"), false);
+   * await predictions.record({ calls: 0 });
+   * assert.equal(await predictions.shown(["calls"], "the ✏️ predictions cell"), true);
+   * ```
+   */
+  async shown(names: readonly string[], cell: string): Promise<boolean> {
+    const unknown = names.filter((name) => !Object.hasOwn(this.#questions, name));
+    if (unknown.length > 0) throw new TypeError(`No question named ${unknown.join(", ")}`);
+    const missing = names.filter((name) => !this.#predicted.has(name) && !this.#observed.has(name));
+    if (missing.length === 0) return true;
+    await notice(
+      "skipped",
+      `This step shows what you predict (${missing.join(", ")}), and waits for your ` +
+        `prediction: write it in ${cell} and run that cell, then run this step again.`,
+    );
+    return false;
   }
 
   /**
