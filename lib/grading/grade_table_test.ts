@@ -89,3 +89,11 @@ Deno.test("no sentence is longer than 160 characters", () => {
   assert.ok(text.length <= 160, text);
   assert.match(text, /500 × "x"/);
 });
+
+Deno.test("what differs names a key that holds undefined where none is expected", () => {
+  const headers = (session: { id?: string }) => ({ accept: "*/*", "mcp-session-id": session.id });
+  assert.equal(
+    differs(headers, [{}], { accept: "*/*" }),
+    '["mcp-session-id"]: expected nothing, got undefined',
+  );
+});
