@@ -185,7 +185,7 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
   ],
   sessionCheck: [
     {
-      label: "an empty session id is a session id, and an unknown one",
+      label: "an empty session id is no valid id, so no session the server holds: 404",
       args: [{ initialize: false, sessionId: "" }, ["s1"]],
       expected: 404,
     },

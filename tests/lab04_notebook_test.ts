@@ -3,7 +3,9 @@
 // inflight server's five modes as it should, makes its six HTTP exchanges,
 // agrees with the server on every probe, and saves a schema-valid
 // submission; the student edition, with nothing written, runs to its end,
-// reports every part unwritten, and skips what waits for it.
+// reports every part unwritten, skips what waits for it, and runs every step
+// that waits for nothing the learner writes (the probes, Block K, the version
+// tour, Block J's recorded verdict).
 
 import assert from "node:assert/strict";
 import { evidenceProblems } from "../lib/course/evidence.ts";
@@ -53,7 +55,35 @@ Deno.test("the worked Lab 04 passes every table and its holdouts, and sees each 
     submission.probes.map((p: { server: number }) => p.server),
     [403, 404, 400, 400, 413],
   );
+  assert.deepEqual(
+    submission.predictions.find((p: { name: string }) => p.name === "streamed"),
+    { name: "streamed", predicted: 4, observed: 4, matched: true },
+  );
+  assertTransportSteps(outputs);
 });
+
+/** Block K, the version tour and Block J: steps that wait for nothing the learner writes. */
+function assertTransportSteps(outputs: Map<string, string>): void {
+  assert.match(outputs.get("dropped-stream")!, /before the drop: notifications\/progress 0/);
+  assert.match(outputs.get("dropped-stream")!, /answered 200/);
+  assert.match(
+    outputs.get("dropped-stream")!,
+    /resumed stream: notifications\/progress 50, notifications\/progress 100, reply to 2/,
+  );
+  assert.match(outputs.get("get-405")!, /offers a GET stream: GET answered 200 text\/event-stream/);
+  assert.match(outputs.get("get-405")!, /offers none: GET answered 405/);
+  assert.match(
+    outputs.get("get-405")!,
+    /the library's Client on it: This is a simple text response/,
+  );
+  assert.match(outputs.get("bad-version")!, /2025-11-25 → 200/);
+  assert.match(outputs.get("bad-version")!, /2099-01-01 → 400 .*Unsupported MCP-Protocol-Version/);
+  for (const version of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
+    assert.match(outputs.get("version-tour")!, new RegExp(`${version}\\W+${version}`));
+  }
+  assert.match(outputs.get("version-tour")!, /2099-01-01\W+2025-11-25/);
+  assert.match(outputs.get("conformance")!, /2025-11-25\W+32 of 32 passed\W+18 of 18 passed/);
+}
 
 Deno.test("the student Lab 04 runs to its end with nothing written, and reports every part unwritten", async () => {
   const { text, outputs, work } = await run("notebooks/lab-04.ipynb");
@@ -67,6 +97,9 @@ Deno.test("the student Lab 04 runs to its end with nothing written, and reports 
   }
   assert.match(outputs.get("mode-die")!, /↷ This step waits for routeReply/);
   assert.match(outputs.get("http-session")!, /↷ This step waits for postHeaders/);
+  // The probes run with nothing written: the server's answers beside "not written yet".
+  assert.match(outputs.get("probes")!, /403\W+not written yet\W+✗/);
+  assertTransportSteps(outputs);
   assert.match(text, /LAB_04 NOT DONE YET/);
   const submission = await read(`${work}/lab-04/lab-04-submission-v1.json`);
   assert.deepEqual(await evidenceProblems("lab-04-submission", submission), []);

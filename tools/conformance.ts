@@ -8,7 +8,9 @@
  * every client scenario against `tools/conformance_client.ts`. It prints
  * each scenario's verdict and exits 1 when any failed that
  * {@linkcode EXPECTED_FAILURES} does not name, or one it names passed (the
- * list must shrink as the library grows).
+ * list must shrink as the library grows). A run of every version records
+ * its counts in `lib/course/conformance_verdict.json`, the verdict Lab 04
+ * shows and the learners' release ships.
  *
  *     deno task conformance                # both versions
  *     deno task conformance 2025-11-25     # one
@@ -17,6 +19,11 @@
  */
 
 import { fileURLToPath } from "node:url";
+import {
+  type ConformanceVerdict,
+  VERDICT_FILE,
+  type VersionVerdict,
+} from "../lib/course/conformance_verdict.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SUITE_DIR = `${ROOT}tools/conformance/`;
@@ -111,8 +118,8 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
   };
 }
 
-/** Run every scenario of `version`, both sides; whether any verdict was unexpected. */
-async function judge(version: string): Promise<boolean> {
+/** Run every scenario of `version`, both sides: whether any verdict was unexpected, and the counts. */
+async function judge(version: string): Promise<{ failed: boolean; verdict: VersionVerdict }> {
   const server = await startServer();
   let served: { code: number; output: string };
   try {
@@ -143,10 +150,12 @@ async function judge(version: string): Promise<boolean> {
   }
   const called = { code: 0, output: runs.join("\n") };
   let failed = false;
+  const verdict = { server: "", client: "" };
   for (const [side, run] of [["server", served], ["client", called]] as const) {
     const results = verdicts(run.output);
     const passed = [...results.values()].filter(Boolean).length;
-    console.log(`${side} scenarios (${version}): ${passed} of ${results.size} passed`);
+    verdict[side] = `${passed} of ${results.size} passed`;
+    console.log(`${side} scenarios (${version}): ${verdict[side]}`);
     let unexpected = results.size === 0;
     for (const [name, ok] of results) {
       const expected = EXPECTED_FAILURES[`${version} ${side} ${name}`];
@@ -162,13 +171,31 @@ async function judge(version: string): Promise<boolean> {
       console.log(run.output.split("\n").slice(-60).join("\n"));
     }
   }
-  return failed;
+  return { failed, verdict };
 }
 
 if (import.meta.main) {
   await install();
   const asked = Deno.args.length === 0 ? [...SPEC_VERSIONS] : Deno.args;
   let failed = false;
-  for (const version of asked) failed = await judge(version) || failed;
+  const versions: Record<string, VersionVerdict> = {};
+  for (const version of asked) {
+    const judged = await judge(version);
+    failed ||= judged.failed;
+    versions[version] = judged.verdict;
+  }
+  // A run of every version is the verdict Lab 04 shows, and the learners' release ships.
+  if (Deno.args.length === 0) {
+    const { version } = JSON.parse(
+      await Deno.readTextFile(
+        `${SUITE_DIR}node_modules/@modelcontextprotocol/conformance/package.json`,
+      ),
+    );
+    const recorded: ConformanceVerdict = {
+      suite: `@modelcontextprotocol/conformance ${version}`,
+      versions,
+    };
+    await Deno.writeTextFile(VERDICT_FILE, JSON.stringify(recorded, null, 2) + "\n");
+  }
   Deno.exit(failed ? 1 : 0);
 }

@@ -107,3 +107,11 @@ Deno.test("a value its table cannot read is shown as written, with one sentence 
   assert.deepEqual(row.observed, { returned: ["--no-remote", "--allow-write="] });
   assert.equal(whatDiffers(row), "--allow-write= has an empty entry, which Deno refuses");
 });
+
+Deno.test("what differs names a key that holds undefined where none is expected", () => {
+  const headers = (session: { id?: string }) => ({ accept: "*/*", "mcp-session-id": session.id });
+  assert.equal(
+    differs(headers, [{}], { accept: "*/*" }),
+    '["mcp-session-id"]: expected nothing, got undefined',
+  );
+});

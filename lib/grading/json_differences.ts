@@ -33,6 +33,9 @@ export interface Difference {
  * assert.deepEqual(differencesOf({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }), []);
  * const [first] = differencesOf({ steps: [{ returned: undefined }] }, { steps: [{ returned: {} }] });
  * assert.deepEqual(first, { path: "steps[0].returned", keys: ["steps", 0, "returned"], expected: undefined, observed: {} });
+ * // A key that holds undefined is there: it differs from a key that is not.
+ * const [extra] = differencesOf({ a: 1 }, { a: 1, b: undefined });
+ * assert.deepEqual(extra, { path: "b", keys: ["b"], expected: undefined, observed: undefined, missing: "expected" });
  * ```
  */
 export function differencesOf(
@@ -45,16 +48,16 @@ export function differencesOf(
     const all = [...new Set([...Object.keys(expected), ...Object.keys(observed)])].sort();
     return all.flatMap((key) => {
       const found = differencesOf(expected[key], observed[key], [...keys, key]);
-      if (!Object.hasOwn(expected, key)) return marked(found, "expected");
-      return Object.hasOwn(observed, key) ? found : marked(found, "observed");
+      if (!Object.hasOwn(expected, key)) return marked(found, "expected", [...keys, key]);
+      return Object.hasOwn(observed, key) ? found : marked(found, "observed", [...keys, key]);
     });
   }
   if (Array.isArray(expected) && Array.isArray(observed)) {
     const length = Math.max(expected.length, observed.length);
     return Array.from({ length }, (_, i) => {
       const found = differencesOf(expected[i], observed[i], [...keys, i]);
-      if (i >= expected.length) return marked(found, "expected");
-      return i < observed.length ? found : marked(found, "observed");
+      if (i >= expected.length) return marked(found, "expected", [...keys, i]);
+      return i < observed.length ? found : marked(found, "observed", [...keys, i]);
     }).flat();
   }
   return [{ path: pathOf(keys), keys, expected, observed }];
@@ -95,7 +98,19 @@ export function sideOf(difference: Difference, side: "expected" | "observed"): s
   }
 }
 
-function marked(found: Difference[], missing: "expected" | "observed"): Difference[] {
+/**
+ * `found`, the differences under a key that one side lacks, marked so; a key
+ * the other side holds `undefined` under is itself a difference (the two
+ * values compare equal, but the key is there).
+ */
+function marked(
+  found: Difference[],
+  missing: "expected" | "observed",
+  keys: (string | number)[],
+): Difference[] {
+  if (found.length === 0) {
+    return [{ path: pathOf(keys), keys, expected: undefined, observed: undefined, missing }];
+  }
   return found.map((difference) => ({ ...difference, missing }));
 }
 

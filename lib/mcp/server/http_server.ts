@@ -37,6 +37,12 @@ export interface HttpServerOptions {
   sessionTtlMs?: number;
   /** How many events of each stream are kept, to resume it after a drop. @default {64} */
   replayEvents?: number;
+  /**
+   * Whether a session offers the GET stream for what the server sends
+   * unasked; without it, a GET is answered 405, as the transport allows.
+   * @default {true}
+   */
+  getStream?: boolean;
 }
 
 /** A running Streamable HTTP endpoint. */
@@ -87,6 +93,11 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     if (refused !== undefined) return refused;
     expire(sessions, ttl);
     if (request.method === "POST") return await post(request);
+    if (request.method === "GET" && options.getStream === false) {
+      return refusal(405, "This server offers no GET stream", {
+        headers: { allow: "POST, DELETE" },
+      });
+    }
     if (request.method === "GET") return get(request);
     if (request.method === "DELETE") {
       const found = sessionOf(request);
