@@ -26,7 +26,6 @@ export {
   ToolError,
 } from "./shared/errors.ts";
 export {
-  answerVersion,
   isMcpVersion,
   LATEST_VERSION,
   MCP_VERSIONS,

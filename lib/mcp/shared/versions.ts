@@ -125,23 +125,3 @@ export function isMcpVersion(version: unknown): version is McpVersion {
 export function versionFeatures(version: McpVersion): VersionFeatures {
   return FEATURES[version];
 }
-
-/**
- * The version a server answers `initialize` with: the one the client asked
- * for when the server speaks it, otherwise the server's newest.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.equal(answerVersion("2024-11-05"), "2024-11-05");
- * assert.equal(answerVersion("2099-01-01"), "2025-11-25");
- * assert.equal(answerVersion("2025-11-25", ["2025-06-18", "2024-11-05"]), "2025-06-18");
- * ```
- */
-export function answerVersion(
-  requested: unknown,
-  spoken: readonly string[] = MCP_VERSIONS,
-): string {
-  return typeof requested === "string" && spoken.includes(requested) ? requested : spoken[0];
-}
