@@ -263,7 +263,7 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
 });
 
-Deno.test("the release names no file or folder it does not hold, and how it was handed out", async () => {
+Deno.test("the release names no file or folder it does not hold, and how it was handed out", () => {
   // cases/ pointed to holdouts/, and the README said `git pull`, which an unpacked archive has not.
   const all = released;
   const named =
