@@ -97,10 +97,16 @@ Deno.test("the student Lab 04 runs to its end with nothing written, and reports 
   }
   assert.match(outputs.get("mode-die")!, /↷ This step waits for routeReply/);
   assert.match(outputs.get("http-session")!, /↷ This step waits for postHeaders/);
-  // The probes run with nothing written: the server's answers beside "not written yet".
-  assert.match(outputs.get("probes")!, /403\W+not written yet\W+✗/);
+  // The probes run with nothing written, and their table (the server's answers beside "not
+  // written yet") waits for the prediction of the first.
+  assert.match(outputs.get("probes")!, /↷ This step shows what you predict \(other_origin\)/);
+  assert.ok(!outputs.get("probes")!.includes("the server's answers beside yours"));
   assertTransportSteps(outputs);
   assert.match(text, /LAB_04 NOT DONE YET/);
+  assert.ok(
+    !text.includes("You wrote no prediction first"),
+    "a step revealed before its prediction",
+  );
   const submission = await read(`${work}/lab-04/lab-04-submission-v1.json`);
   assert.deepEqual(await evidenceProblems("lab-04-submission", submission), []);
   assert.equal(submission.status, "NEEDS_WORK");
