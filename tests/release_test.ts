@@ -174,13 +174,15 @@ Deno.test("no graded function's body, in any formatting, is in the release", asy
   assert.deepEqual(found, []);
 });
 
-Deno.test("the release's student editions run clean under the kernel", async () => {
+Deno.test("the release's student editions run clean under the kernel, revealing no answer before its prediction", async () => {
   const work = await Deno.makeTempDir({ dir: scratch });
   for await (const entry of Deno.readDir(`${release}/notebooks`)) {
     const { text } = await runNotebook(`${release}/notebooks/${entry.name}`, {
       env: { COURSE_WORK: work },
     });
     assert.doesNotMatch(text, /HOLDOUT_RESULT/);
+    // Run All of an untouched copy: every step that shows a predicted answer waits for it.
+    assert.doesNotMatch(text, /You wrote no prediction first/, entry.name);
   }
 });
 
