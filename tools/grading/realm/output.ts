@@ -2,8 +2,8 @@
 // `Deno.stdout` or `Deno.stderr`) is counted and dropped, never written. The
 // grader reads none of it (a function whose printing is graded has it kept
 // back for its case by lib/notebook/stdout_capture.ts, over these), so a
-// flood costs a case its own CPU time and nothing more: a case that prints
-// more than PRINT_LIMIT fails ("it printed too much") without the process
+// flood costs a case little and nothing more: past PRINT_LIMIT, printing
+// throws, and the case fails ("it printed too much") without the process
 // being stopped. What gets past these to the process's own output still meets
 // the grader's limit on the whole process. The realm's first modules import
 // this one, before any learner code runs.
@@ -15,17 +15,23 @@ const PRINT_LIMIT = 1 << 20;
 
 let printed = 0;
 
+/** Count `size` more printed; past the limit, stop the code that prints (its case has failed). */
+function count(size: number): void {
+  printed += size;
+  if (printed > PRINT_LIMIT) throw new Error("it printed too much");
+}
+
 const console = globalThis.console as unknown as Record<string, unknown>;
 for (const name of Object.keys(console)) {
   if (typeof console[name] !== "function") continue;
   console[name] = (...values: unknown[]) => {
-    for (const value of values) printed += (typeof value === "string" ? value.length : 16) + 1;
+    for (const value of values) count((typeof value === "string" ? value.length : 16) + 1);
   };
 }
 for (const stream of [Deno.stdout, Deno.stderr]) {
   const prototype = Object.getPrototypeOf(stream);
   const bytes = (data: Uint8Array) => {
-    printed += data.byteLength;
+    count(data.byteLength);
     return data.byteLength;
   };
   Object.defineProperties(prototype, {
