@@ -314,3 +314,61 @@ Deno.test("each sealed module in the release shows what it exports, with its doc
   );
   assert.match(all.get("lib/mcp/shared/schema.ts")!, /schemaProblems/);
 });
+
+/**
+ * The release's Lab 04 with every ✏️ cell written: `right`, as the worked
+ * edition writes it; `wrong`, each function returning nothing useful and
+ * each prediction a guess that cannot match. Returns the copy's path.
+ */
+async function lab04Written(how: "right" | "wrong"): Promise<string> {
+  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-04.ipynb`), "worked");
+  const path = `${release}/notebooks/lab-04`;
+  const student = parseNotebook(await Deno.readTextFile(`${path}.ipynb`), "student");
+  for (const cell of student.cells) {
+    const source = worked.cells.find((c) => c.id === cell.id);
+    const text = source === undefined ? "" : sourceOf(source);
+    if (cell.id === "evidence" || !text.includes("// BEGIN SOLUTION")) continue;
+    const prediction = text.includes("predictions.record(");
+    cell.source = text
+      .replace(/\s*\/\/ BEGIN STARTER\n[\s\S]*?\/\/ END STARTER/, "")
+      .replace(
+        /\/\/ BEGIN SOLUTION\n([\s\S]*?)\n(\s*)\/\/ END SOLUTION/,
+        (_, solution, indent) =>
+          how === "right"
+            ? solution
+            : prediction
+            ? solution.replace(/^(\s*\w+): .*,$/gm, '$1: "a guess that cannot match",')
+            : `${indent}return undefined as never;`,
+      );
+  }
+  const copy = `${path}.${how}-${crypto.randomUUID()}.ipynb`;
+  await Deno.writeTextFile(copy, JSON.stringify(student));
+  return copy;
+}
+
+Deno.test("the release's Lab 04, written wrong and then right, runs every step, and each prediction checks what it asks", async () => {
+  // Before, Block J ran commands the release does not hold, and `streamed` marked a right answer ✗.
+  const work = await Deno.makeTempDir({ dir: scratch });
+  const predicted = /^[✓✗] .* You predicted /gm;
+  const wrong = await lab04Written("wrong");
+  try {
+    // Every cell runs (runNotebook fails on a cell that ends in an error); the steps that need
+    // passing work wait for it, and each prediction that is shown is ✗.
+    const { text } = await runNotebook(wrong, { env: { COURSE_WORK: work } });
+    assert.match(text, /LAB_04 NOT DONE YET/);
+    const checked = text.match(predicted) ?? [];
+    assert.ok(checked.length >= 1 && checked.every((line) => line.startsWith("✗")), text);
+  } finally {
+    await Deno.remove(wrong);
+  }
+  const right = await lab04Written("right");
+  try {
+    const { text } = await runNotebook(right, { env: { COURSE_WORK: work } });
+    assert.match(text, /LAB_04 DONE/);
+    assert.doesNotMatch(text, /You wrote no prediction first/);
+    const checked = text.match(predicted) ?? [];
+    assert.ok(checked.length >= 4 && checked.every((line) => line.startsWith("✓")), text);
+  } finally {
+    await Deno.remove(right);
+  }
+});
