@@ -125,6 +125,26 @@ if { [ "$WANT" = hub ] || [ "$WANT" = test ]; } && [ -d "$COURSE/tools/hub" ]; t
   fi
 fi
 
+# For the interop tests: FastMCP and the official Python SDK from PyPI (tools/interop/), in a
+# virtual environment of their own, so that their dependencies never meet JupyterLab's.
+INTEROP_VENV="$COURSE/tools/interop/.venv"
+if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ]; then
+  interop_pins=$(cat "$COURSE/tools/interop/requirements.txt" "$COURSE/tools/interop/constraints.txt")
+  if [ ! -x "$INTEROP_VENV/bin/python" ] || [ "$(cat "$INTEROP_VENV/.course-pins" 2>/dev/null)" != "$interop_pins" ]; then
+    say "installing FastMCP and the MCP Python SDK from PyPI into $INTEROP_VENV"
+    rm -rf "$INTEROP_VENV"
+    python=$(command -v python3)
+    if "$python" -m venv "$INTEROP_VENV" &&
+      "$INTEROP_VENV/bin/pip" install --quiet --disable-pip-version-check \
+        -r "$COURSE/tools/interop/requirements.txt" -c "$COURSE/tools/interop/constraints.txt"; then
+      printf '%s' "$interop_pins" >"$INTEROP_VENV/.course-pins"
+    else
+      rm -rf "$INTEROP_VENV"
+      say "warning: could not install FastMCP from PyPI; its interop tests need it" >&2
+    fi
+  fi
+fi
+
 # For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
 # tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
 CONFORMANCE_DIR="$(dirname "$0")/conformance"
