@@ -77,7 +77,8 @@ const EDITIONS: Edition[] = [
       'COURSE_REPORT={"edition":"student","starting_evidence":"SUPPLIED_REFERENCE",' +
       '"transfer_passed":false,"unit":"ch14-b"}',
     ],
-    pictures: [["The careless client on the stale server", "taken as the answer to #4"]],
+    // The careless client's picture shows its answer: it waits for the prediction of it.
+    pictures: [],
     notices: 7,
   },
   {
@@ -104,7 +105,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["NEGOTIATE_VERSION NEEDS_WORK", "HANDLE_MESSAGE NEEDS_WORK", "LAB_01 NOT DONE YET"],
     pictures: [],
-    notices: 10,
+    notices: 8,
   },
   {
     path: "solutions/lab-01.ipynb",
@@ -193,6 +194,9 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
   if (edition.notices !== undefined && notebook.notices.length !== edition.notices) {
     found.push(`${notebook.notices.length} notices, not ${edition.notices}: ${notebook.notices}`);
   }
+  // Run All of an untouched copy: every step that shows a predicted answer waits for it.
+  const spoiled = notebook.notices.filter((notice) => notice.includes("You wrote no prediction"));
+  if (!edition.worked && spoiled.length > 0) found.push(`revealed before predicted: ${spoiled}`);
   const holdout = printed.some((line) => line.startsWith("HOLDOUT_RESULT="));
   if (!edition.worked && holdout) found.push("a HOLDOUT_RESULT= line in a student edition");
   const grades = gradeTables(notebook);
