@@ -84,6 +84,15 @@ const CATALOGUE: Record<string, unknown> = {
       const: true,
     }],
   },
+  sampling: {
+    type: "object",
+    properties: {
+      temperature: { type: "number", minimum: 0, maximum: 1.5, examples: [0, 0.75, 1.5] },
+      top_p: { type: "number", exclusiveMinimum: 0.5, maximum: 1, examples: [0.75, 1] },
+      offset: { type: "number", minimum: -0.25, exclusiveMaximum: 0.125, examples: [-0.25, 0] },
+    },
+    required: ["temperature"],
+  },
   open: {
     type: "object",
     properties: { id: { type: "integer" } },
@@ -165,6 +174,13 @@ const SCALARS = [
   2.5,
   -0.5,
   0.001,
+  0.5,
+  0.75,
+  1.5,
+  1.25,
+  -0.25,
+  0.125,
+  0.1,
   123456789,
   "",
   "a",
@@ -235,14 +251,10 @@ function near(schema: unknown, root: unknown, depth = 0): fc.Arbitrary<unknown> 
   ];
   if (literals.length > 0) options.push(fc.constantFrom(...literals), fc.constantFrom(...literals));
   const types = [schema.type ?? []].flat();
+  const typeOf = (value: unknown) =>
+    value === null ? "null" : Number.isInteger(value) ? "integer" : typeof value;
   const typed = SCALARS.filter((value) =>
-    types.some((type) =>
-      type === "null"
-        ? value === null
-        : type === "integer"
-        ? Number.isInteger(value)
-        : typeof value === type
-    )
+    types.includes(typeOf(value)) || (types.includes("number") && typeOf(value) === "integer")
   );
   if (typed.length > 0) options.push(fc.constantFrom(...typed), fc.constantFrom(...typed));
   const branches = ["anyOf", "oneOf", "allOf"].flatMap((key) =>

@@ -11,7 +11,7 @@
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
-import { numberFragment } from "./number_grammar.ts";
+import { numberDfa } from "./number_grammar.ts";
 import { mergeBranches, widenBranch } from "./object_branches.ts";
 import { objectDfa, type ValueCompiler } from "./object_grammar.ts";
 import { allowsAll, allowsNone, ANNOTATIONS, isRecord, presenceTest } from "./presence.ts";
@@ -126,11 +126,8 @@ export class JsonSchemaGrammar implements ValueCompiler {
       case "string":
         return stringDfa(schema, (format) => this.ignoredFormats.add(format));
       case "number":
-      case "integer": {
-        const nfa = new ByteNfa();
-        const fragment = numberFragment(nfa, type === "integer", schema);
-        return fragment === undefined ? EMPTY : ByteDfa.fromNfa(nfa, fragment);
-      }
+      case "integer":
+        return numberDfa(type === "integer", schema);
       case "boolean":
         return literalDfa(["true", "false"]);
       case "null":
