@@ -223,3 +223,47 @@ Deno.test("a bounded number has at most 15 digits, so that no digit string round
   assert.ok(below.accepts(bytes("999999999999999")));
   assert.ok(numberDfa(true, {}).accepts(bytes("9".repeat(30))), "unbounded: any length");
 });
+
+Deno.test("formats ajv-formats checks with one expression are enforced from that expression", () => {
+  const formats = fullFormats as Record<string, RegExp>;
+  const samples: Record<string, string[]> = {
+    uuid: [
+      "123e4567-e89b-12d3-a456-426614174000",
+      "urn:uuid:123E4567-E89B-12D3-A456-426614174000",
+      "123e4567e89b12d3a456426614174000",
+      "g23e4567-e89b-12d3-a456-426614174000",
+    ],
+    ipv4: ["192.168.0.1", "255.255.255.255", "256.1.1.1", "01.2.3.4", "1.2.3"],
+    ipv6: [
+      "::1",
+      "2001:db8::8a2e:370:7334",
+      "1:2:3:4:5:6:7:8",
+      "1:2:3:4:5:6:7:8:9",
+      "::ffff:192.168.0.1",
+      "12345::",
+    ],
+    "json-pointer": ["", "/a/b", "/a~0b", "/a~2", "a"],
+    "relative-json-pointer": ["0", "1/a", "2#", "01", "-1"],
+    "uri-reference": ["../a?b#c", "http://x.y/z", "#frag", "a b", "%zz"],
+    "uri-template": ["http://x/{id}", "/a{?x,y}", "{", "/a{b"],
+  };
+  for (const [name, texts] of Object.entries(samples)) {
+    const dfa = formatAutomaton(name)!;
+    for (const text of texts) {
+      assert.equal(
+        dfa.accepts(content(text)),
+        formats[name].test(text),
+        `${name} ${JSON.stringify(text)}`,
+      );
+    }
+  }
+  for (const name of ["hostname", "duration", "url", "regex", "byte", "iso-time"]) {
+    assert.throws(
+      () => formatAutomaton(name),
+      (error: unknown) => error instanceof UnsupportedSchemaError && error.keyword === "format",
+      name,
+    );
+  }
+  assert.equal(formatAutomaton("password"), undefined, "ajv-formats does not check it");
+  assert.equal(formatAutomaton("color"), undefined, "ajv-formats does not know it");
+});

@@ -168,6 +168,13 @@ for (const { name, schema, accepts, refuses } of CASES) {
   });
 }
 
+Deno.test("compileJsonSchema enforces ajv-formats' number formats: int32 and int64 are integers", () => {
+  assert.ok(takes({ type: "number", format: "int32" }, "2147483647"));
+  assert.ok(!takes({ type: "number", format: "int32" }, "2147483648"));
+  assert.ok(!takes({ type: "number", format: "int64" }, "1.5"));
+  assert.ok(takes({ type: "number", format: "double" }, "1.5"));
+});
+
 Deno.test("compileJsonSchema reads a format it does not enforce as a plain string, and says so", () => {
   const compiled = compileJsonSchema({ type: "string", format: "color" }, vocabulary);
   assert.deepEqual(compiled.ignoredFormats, ["color"]);

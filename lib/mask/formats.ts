@@ -2,14 +2,20 @@
  * The string formats whose values the mask enforces, each as ajv-formats
  * 3.0.1 (full mode, which ajv uses after `addFormats(ajv)`) checks it:
  * `date` (days of each month, leap years), `time` and `date-time` (with a time
- * zone; leap seconds are not generated), `email` and `uri` (ajv-formats' own
- * expressions). Each is compiled once and shared.
+ * zone; leap seconds are not generated), `email` and `uri` written here;
+ * every other format ajv-formats checks with a regular expression (`uuid`,
+ * `ipv4`, `ipv6`, `uri-reference`, `json-pointer`...) from that expression.
+ * A format ajv-formats checks in a way no automaton can follow (`hostname`'s
+ * lookahead, `regex`) is refused; one it does not check is a plain string.
+ * Each is compiled once and shared.
  *
  * @module
  */
 
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import { UnsupportedSchemaError } from "./errors.ts";
 import { regexFragment } from "./regex_grammar.ts";
 
 const LEAP_YEAR = String
@@ -38,7 +44,7 @@ const FORMATS: Record<string, [string, boolean]> = {
   uri: [URI, true],
 };
 
-/** The names of the formats the mask enforces. */
+/** The formats the mask enforces with automata written here; others come from ajv-formats. */
 export const ENFORCED_FORMATS: readonly string[] = Object.keys(FORMATS);
 
 const compiled = new Map<string, ByteDfa>();
@@ -59,13 +65,46 @@ const compiled = new Map<string, ByteDfa>();
  * ```
  */
 export function formatAutomaton(format: string): ByteDfa | undefined {
-  const known = FORMATS[format];
-  if (known === undefined) return undefined;
   let dfa = compiled.get(format);
-  if (dfa === undefined) {
-    const nfa = new ByteNfa();
+  if (dfa !== undefined) return dfa;
+  const known = FORMATS[format] ?? ajvExpression(format);
+  if (known === undefined) return undefined;
+  const nfa = new ByteNfa();
+  try {
     dfa = ByteDfa.fromNfa(nfa, regexFragment(nfa, `^(?:${known[0]})$`, { ignoreCase: known[1] }));
-    compiled.set(format, dfa);
+  } catch (error) {
+    if (!(error instanceof UnsupportedSchemaError)) throw error;
+    throw new UnsupportedSchemaError(
+      "format",
+      `${format}: ajv-formats checks it with ${error.message}`,
+    );
   }
+  compiled.set(format, dfa);
   return dfa;
+}
+
+/**
+ * ajv-formats' expression for a string format, without its anchors, and
+ * whether it ignores case; `undefined` for a format it does not check.
+ * Throws for one it checks otherwise than by one anchored expression.
+ */
+function ajvExpression(format: string): [string, boolean] | undefined {
+  const definition = (fullFormats as Record<string, unknown>)[format];
+  if (definition === undefined || definition === true) return undefined;
+  const validate = definition instanceof RegExp
+    ? definition
+    : (definition as { validate?: unknown }).validate;
+  const type = (definition as { type?: string }).type;
+  if (type === "number") return undefined; // a number format: the number grammar's to enforce
+  if (!(validate instanceof RegExp) || validate.flags.replace("i", "") !== "") {
+    throw new UnsupportedSchemaError(
+      "format",
+      `${format}: ajv-formats checks it with code, not one expression`,
+    );
+  }
+  const source = validate.source;
+  if (!source.startsWith("^") || !source.endsWith("$")) {
+    throw new UnsupportedSchemaError("format", `${format}: its expression is not anchored`);
+  }
+  return [source.slice(1, -1), validate.flags.includes("i")];
 }

@@ -56,7 +56,7 @@ export interface GrammarOptions {
  * ```
  */
 export class JsonSchemaGrammar implements ValueCompiler {
-  /** Formats read as plain strings, because the mask does not enforce them. */
+  /** Formats read as plain strings: ajv-formats does not check them (unknown to it, or `binary`). */
   readonly ignoredFormats = new Set<string>();
   private readonly cache = new Map<unknown, ByteDfa>();
   private readonly refs: string[] = [];
@@ -126,8 +126,21 @@ export class JsonSchemaGrammar implements ValueCompiler {
       case "string":
         return stringDfa(schema, (format) => this.ignoredFormats.add(format));
       case "number":
-      case "integer":
-        return numberDfa(type === "integer", schema);
+      case "integer": {
+        // ajv-formats' number formats: int32 is a 32-bit integer, int64 any integer
+        const format = schema.format;
+        const integer = type === "integer" || format === "int32" || format === "int64";
+        if (format !== "int32") return numberDfa(integer, schema);
+        const minimum = Math.max(
+          typeof schema.minimum === "number" ? schema.minimum : -Infinity,
+          -(2 ** 31),
+        );
+        const maximum = Math.min(
+          typeof schema.maximum === "number" ? schema.maximum : Infinity,
+          2 ** 31 - 1,
+        );
+        return numberDfa(true, { ...schema, minimum, maximum });
+      }
       case "boolean":
         return literalDfa(["true", "false"]);
       case "null":
