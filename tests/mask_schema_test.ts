@@ -119,6 +119,14 @@ const CASES: { name: string; schema: unknown; accepts: string[]; refuses: string
     ],
   },
   {
+    name: "oneOf of branches of different types",
+    schema: {
+      oneOf: [{ type: "integer", minimum: 1 }, { type: "string", maxLength: 2 }, { type: "null" }],
+    },
+    accepts: ["1", '"ab"', "null"],
+    refuses: ["0", '"abc"', "true"],
+  },
+  {
     name: "oneOf of strings and not: exact",
     schema: {
       oneOf: [{ type: "string", pattern: "^a" }, { type: "string", pattern: "b$" }],
@@ -187,7 +195,7 @@ Deno.test("compileJsonSchema refuses what it cannot make exact, naming the keywo
     [{ type: "object", patternProperties: { "^x": {} } }, "patternProperties"],
     [{ type: "string", pattern: "(a)\\1" }, "pattern"],
     [{ type: "number", minimum: 1e-7 }, "minimum"],
-    [{ oneOf: [{ type: "integer" }, { type: "number" }] }, "oneOf"],
+    [{ oneOf: [{ type: "integer" }, { type: ["number", "null"] }] }, "oneOf"],
     [{ not: { type: "object" } }, "not"],
     [{ $ref: "https://example.com/schema" }, "$ref"],
     [{ if: { type: "string" } }, "if"],
