@@ -2,7 +2,7 @@
  * The string formats whose values the mask enforces, each as ajv-formats
  * 3.0.1 (full mode, which ajv uses after `addFormats(ajv)`) checks it:
  * `date` (days of each month, leap years), `time` and `date-time` (with a time
- * zone; leap seconds are not generated), `email` and `uri` written here;
+ * zone; leap seconds are not generated), `email`, `uri` and `byte` written here;
  * every other format ajv-formats checks with a regular expression (`uuid`,
  * `ipv4`, `ipv6`, `uri-reference`, `json-pointer`...) from that expression.
  * A format ajv-formats checks in a way no automaton can follow (`hostname`'s
@@ -35,6 +35,15 @@ const EMAIL = String
 const URI = String
   .raw`(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?`;
 
+/**
+ * ajv-formats' `byte` (base64): its expression with the `m` flag, so that it
+ * holds when any one line of the string is base64 (the empty line included).
+ */
+const LINE_END = String.raw`[\n\r\u2028\u2029]`;
+const BYTE = String
+  .raw`(?:[\s\S]*${LINE_END})?(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?` +
+  String.raw`(?:${LINE_END}[\s\S]*)?`;
+
 /** Each enforced format: its expression, anchored, and whether case is ignored. */
 const FORMATS: Record<string, [string, boolean]> = {
   date: [DATE, false],
@@ -42,6 +51,7 @@ const FORMATS: Record<string, [string, boolean]> = {
   "date-time": [`${DATE}[Tt ]${TIME}`, false],
   email: [EMAIL, true],
   uri: [URI, true],
+  byte: [BYTE, false],
 };
 
 /** The formats the mask enforces with automata written here; others come from ajv-formats. */
