@@ -35,8 +35,10 @@ export function schemaProblems(schema: unknown, value: unknown): string[] {
   if (typeof schema !== "object" || schema === null) {
     throw new TypeError("A schema is an object or a boolean");
   }
-  // a schema's $schema (draft-04, say) is not checked against its meta-schema: it is only read
-  ajv ??= addFormats(new Ajv({ strict: false, allErrors: true, validateSchema: false }));
+  // a $schema naming another draft is only read (not checked against it), and ajv prints nothing
+  ajv ??= addFormats(
+    new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false }),
+  );
   let validate = validators.get(schema);
   if (validate === undefined) {
     validate = ajv.compile(schema);
