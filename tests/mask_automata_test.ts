@@ -9,7 +9,7 @@ import { ByteDfa } from "../lib/mask/byte_dfa.ts";
 import { ByteNfa } from "../lib/mask/byte_nfa.ts";
 import { formatAutomaton } from "../lib/mask/formats.ts";
 import { jsonEscape, utf8Sequences } from "../lib/mask/json_chars.ts";
-import { numberFragment } from "../lib/mask/number_grammar.ts";
+import { numberDfa } from "../lib/mask/number_grammar.ts";
 import { regexFragment } from "../lib/mask/regex_grammar.ts";
 import { UnsupportedSchemaError } from "../lib/mask/mod.ts";
 
@@ -181,10 +181,12 @@ Deno.test("integer and number automata accept exactly the values within their bo
     [false, { exclusiveMinimum: 0, maximum: 100 }],
     [false, { minimum: -3, exclusiveMaximum: 2 }],
     [false, { maximum: -2 }],
+    [false, { minimum: 0.25, maximum: 0.75 }],
+    [false, { exclusiveMinimum: -1.5, exclusiveMaximum: 2.125 }],
+    [false, { minimum: -0.5, exclusiveMaximum: -0.125 }],
   ];
   for (const [integer, bounds] of cases) {
-    const nfa = new ByteNfa();
-    const dfa = ByteDfa.fromNfa(nfa, numberFragment(nfa, integer, bounds)!);
+    const dfa = numberDfa(integer, bounds);
     const within = (x: number) =>
       (bounds.minimum === undefined || x >= bounds.minimum) &&
       (bounds.maximum === undefined || x <= bounds.maximum) &&
@@ -194,7 +196,7 @@ Deno.test("integer and number automata accept exactly the values within their bo
     fc.assert(
       fc.property(
         fc.integer({ min: -2000, max: 2000 }),
-        fc.constantFrom(1, 2, 4, 8, 1000),
+        fc.constantFrom(1, 2, 4, 8, 16, 1000),
         (n, d) => {
           const x = n / d;
           // JSON.stringify writes exponents only far outside these values
@@ -208,4 +210,75 @@ Deno.test("integer and number automata accept exactly the values within their bo
       { numRuns: 1000, seed: 5 },
     );
   }
+});
+
+Deno.test("a bounded number has at most 15 digits, so that no digit string rounds across its bound", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  const positive = numberDfa(false, { exclusiveMinimum: 0 });
+  assert.ok(positive.accepts(bytes("0.00000000000001")));
+  // 1e-400 as digits: JSON.parse reads 0, which is not above 0
+  assert.ok(!positive.accepts(bytes(`0.${"0".repeat(400)}1`)));
+  const below = numberDfa(true, { exclusiveMaximum: 9007199254740993 });
+  assert.ok(!below.accepts(bytes("9007199254740993")));
+  assert.ok(below.accepts(bytes("999999999999999")));
+  assert.ok(numberDfa(true, {}).accepts(bytes("9".repeat(30))), "unbounded: any length");
+});
+
+Deno.test("formats ajv-formats checks with one expression are enforced from that expression", () => {
+  const formats = fullFormats as Record<string, RegExp>;
+  const samples: Record<string, string[]> = {
+    uuid: [
+      "123e4567-e89b-12d3-a456-426614174000",
+      "urn:uuid:123E4567-E89B-12D3-A456-426614174000",
+      "123e4567e89b12d3a456426614174000",
+      "g23e4567-e89b-12d3-a456-426614174000",
+    ],
+    ipv4: ["192.168.0.1", "255.255.255.255", "256.1.1.1", "01.2.3.4", "1.2.3"],
+    ipv6: [
+      "::1",
+      "2001:db8::8a2e:370:7334",
+      "1:2:3:4:5:6:7:8",
+      "1:2:3:4:5:6:7:8:9",
+      "::ffff:192.168.0.1",
+      "12345::",
+    ],
+    "json-pointer": ["", "/a/b", "/a~0b", "/a~2", "a"],
+    "relative-json-pointer": ["0", "1/a", "2#", "01", "-1"],
+    "uri-reference": ["../a?b#c", "http://x.y/z", "#frag", "a b", "%zz"],
+    "uri-template": ["http://x/{id}", "/a{?x,y}", "{", "/a{b"],
+  };
+  for (const [name, texts] of Object.entries(samples)) {
+    const dfa = formatAutomaton(name)!;
+    for (const text of texts) {
+      assert.equal(
+        dfa.accepts(content(text)),
+        formats[name].test(text),
+        `${name} ${JSON.stringify(text)}`,
+      );
+    }
+  }
+  // byte is checked with the m flag: any one line that is base64 will do
+  const byte = (fullFormats as Record<string, (text: string) => boolean>).byte;
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom(..."AB+/=\n\r! "), { maxLength: 10 }).map((chars) => chars.join("")),
+      (text) => {
+        assert.equal(
+          formatAutomaton("byte")!.accepts(content(text)),
+          byte(text),
+          JSON.stringify(text),
+        );
+      },
+    ),
+    { numRuns: 3000, seed: 6 },
+  );
+  for (const name of ["hostname", "duration", "url", "regex", "iso-time"]) {
+    assert.throws(
+      () => formatAutomaton(name),
+      (error: unknown) => error instanceof UnsupportedSchemaError && error.keyword === "format",
+      name,
+    );
+  }
+  assert.equal(formatAutomaton("password"), undefined, "ajv-formats does not check it");
+  assert.equal(formatAutomaton("color"), undefined, "ajv-formats does not know it");
 });

@@ -119,6 +119,14 @@ const CASES: { name: string; schema: unknown; accepts: string[]; refuses: string
     ],
   },
   {
+    name: "oneOf of branches of different types",
+    schema: {
+      oneOf: [{ type: "integer", minimum: 1 }, { type: "string", maxLength: 2 }, { type: "null" }],
+    },
+    accepts: ["1", '"ab"', "null"],
+    refuses: ["0", '"abc"', "true"],
+  },
+  {
     name: "oneOf of strings and not: exact",
     schema: {
       oneOf: [{ type: "string", pattern: "^a" }, { type: "string", pattern: "b$" }],
@@ -168,6 +176,13 @@ for (const { name, schema, accepts, refuses } of CASES) {
   });
 }
 
+Deno.test("compileJsonSchema enforces ajv-formats' number formats: int32 and int64 are integers", () => {
+  assert.ok(takes({ type: "number", format: "int32" }, "2147483647"));
+  assert.ok(!takes({ type: "number", format: "int32" }, "2147483648"));
+  assert.ok(!takes({ type: "number", format: "int64" }, "1.5"));
+  assert.ok(takes({ type: "number", format: "double" }, "1.5"));
+});
+
 Deno.test("compileJsonSchema reads a format it does not enforce as a plain string, and says so", () => {
   const compiled = compileJsonSchema({ type: "string", format: "color" }, vocabulary);
   assert.deepEqual(compiled.ignoredFormats, ["color"]);
@@ -179,8 +194,8 @@ Deno.test("compileJsonSchema refuses what it cannot make exact, naming the keywo
     [{ type: "integer", multipleOf: 3 }, "multipleOf"],
     [{ type: "object", patternProperties: { "^x": {} } }, "patternProperties"],
     [{ type: "string", pattern: "(a)\\1" }, "pattern"],
-    [{ type: "number", minimum: 0.5 }, "minimum"],
-    [{ oneOf: [{ type: "integer" }, { type: "number" }] }, "oneOf"],
+    [{ type: "number", minimum: 1e-7 }, "minimum"],
+    [{ oneOf: [{ type: "integer" }, { type: ["number", "null"] }] }, "oneOf"],
     [{ not: { type: "object" } }, "not"],
     [{ $ref: "https://example.com/schema" }, "$ref"],
     [{ if: { type: "string" } }, "if"],

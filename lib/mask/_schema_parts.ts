@@ -117,11 +117,22 @@ export function exactScalar(schema: unknown): boolean {
 }
 
 /**
- * True when no value can match two branches: each is an object with one
- * same property, required by it or by the object around it (`required`),
- * given a `const` or `enum` of strings, no string in two branches' lists.
+ * True when no value can match two branches: either each names its types
+ * and no type is in two branches (an integer is a number), or each is an
+ * object with one same property, required by it or by the object around it
+ * (`required`), given a `const` or `enum` of strings, no string in two
+ * branches' lists.
  */
 export function disjoint(branches: unknown[], required: string[]): boolean {
+  const typeSets = branches.map((branch) =>
+    isRecord(branch) && branch.type !== undefined
+      ? [branch.type].flat().flatMap((type) => type === "number" ? ["number", "integer"] : [type])
+      : undefined
+  );
+  if (typeSets.every((types) => types !== undefined)) {
+    const all = typeSets.flat();
+    if (new Set(all).size === all.length) return true;
+  }
   const first = branches[0];
   if (!isRecord(first) || !isRecord(first.properties)) return false;
   return Object.keys(first.properties).some((name) => {

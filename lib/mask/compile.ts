@@ -46,7 +46,7 @@ export class CompiledGrammar {
   readonly vocabulary: Vocabulary;
   /** The automaton over the bytes of the schema's instances in compact JSON. */
   readonly automaton: ByteDfa;
-  /** Formats the schema names that the mask reads as plain strings. */
+  /** Formats the schema names that the mask reads as plain strings, since ajv-formats does not check them either. */
   readonly ignoredFormats: readonly string[];
   private readonly index: TokenIndex;
   private readonly masks = new Map<number, Uint32Array>();

@@ -170,14 +170,12 @@ function decode(
   }
   const text = vocabulary.decode(tokens.filter((id) => id !== vocabulary.stopToken));
   let parsed: unknown;
-  let problems: string[];
   try {
     parsed = JSON.parse(text);
-    problems = schemaProblems(tool.inputSchema, parsed);
   } catch {
-    problems = ["the text is not JSON"];
+    return { text, tokens, arguments: undefined, problems: ["the text is not JSON"] };
   }
-  return { text, tokens, arguments: parsed, problems };
+  return { text, tokens, arguments: parsed, problems: schemaProblems(tool.inputSchema, parsed) };
 }
 
 /** The best-scored allowed id (temperature 0), or one sampled from the softmax; a mask with no finite score picks its first id. */

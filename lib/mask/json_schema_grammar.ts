@@ -11,7 +11,7 @@
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
-import { numberFragment } from "./number_grammar.ts";
+import { numberDfa } from "./number_grammar.ts";
 import { mergeBranches, widenBranch } from "./object_branches.ts";
 import { objectDfa, type ValueCompiler } from "./object_grammar.ts";
 import { allowsAll, allowsNone, ANNOTATIONS, isRecord, presenceTest } from "./presence.ts";
@@ -56,7 +56,7 @@ export interface GrammarOptions {
  * ```
  */
 export class JsonSchemaGrammar implements ValueCompiler {
-  /** Formats read as plain strings, because the mask does not enforce them. */
+  /** Formats read as plain strings: ajv-formats does not check them (unknown to it, or `binary`). */
   readonly ignoredFormats = new Set<string>();
   private readonly cache = new Map<unknown, ByteDfa>();
   private readonly refs: string[] = [];
@@ -127,9 +127,19 @@ export class JsonSchemaGrammar implements ValueCompiler {
         return stringDfa(schema, (format) => this.ignoredFormats.add(format));
       case "number":
       case "integer": {
-        const nfa = new ByteNfa();
-        const fragment = numberFragment(nfa, type === "integer", schema);
-        return fragment === undefined ? EMPTY : ByteDfa.fromNfa(nfa, fragment);
+        // ajv-formats' number formats: int32 is a 32-bit integer, int64 any integer
+        const format = schema.format;
+        const integer = type === "integer" || format === "int32" || format === "int64";
+        if (format !== "int32") return numberDfa(integer, schema);
+        const minimum = Math.max(
+          typeof schema.minimum === "number" ? schema.minimum : -Infinity,
+          -(2 ** 31),
+        );
+        const maximum = Math.min(
+          typeof schema.maximum === "number" ? schema.maximum : Infinity,
+          2 ** 31 - 1,
+        );
+        return numberDfa(true, { ...schema, minimum, maximum });
       }
       case "boolean":
         return literalDfa(["true", "false"]);

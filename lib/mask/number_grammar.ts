@@ -2,210 +2,243 @@
  * Numbers as JSON writes them, within bounds: integers as
  * `-?(0|[1-9][0-9]*)`, other numbers with a fraction and, when unbounded, an
  * exponent. Bounds are exact: `minimum`, `maximum` and their exclusive forms,
- * integral for numbers, any for integers (rounded inwards).
+ * decimal or whole. A bounded number has at most 15 digits, so that the value
+ * ajv reads (a double) compares with the bound as the digits do: no digit
+ * string rounds onto, or across, a bound.
  *
  * @module
  */
 
-import type { ByteNfa, Fragment } from "./byte_nfa.ts";
+import { ByteDfa } from "./byte_dfa.ts";
+import { ByteNfa, type Fragment } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
+import { Digits, text } from "./_digits.ts";
 
 /** The bounds a schema sets on a number; absent ones are open. */
 export interface NumberBounds {
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
+  minimum?: unknown;
+  maximum?: unknown;
+  exclusiveMinimum?: unknown;
+  exclusiveMaximum?: unknown;
 }
 
-/** A bound on a magnitude: the value and whether it is excluded (`undefined`: no bound). */
-type Bound = { value: bigint; open: boolean } | undefined;
+/** The most digits a bounded number may have. */
+export const MAX_BOUNDED_DIGITS = 15;
+
+/** A bound: its value and whether the value itself is excluded. */
+type Bound = { value: number; open: boolean };
 
 /**
- * The fragment reading the JSON text of every integer (or, with `integer`
- * false, every number) within `bounds`; `undefined` when there is none.
+ * The automaton of the JSON text of every integer (or, with `integer`
+ * false, every number) within `bounds`; empty when there is none.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { ByteNfa } from "./byte_nfa.ts";
- * import { ByteDfa } from "./byte_dfa.ts";
  *
- * const nfa = new ByteNfa();
- * const dfa = ByteDfa.fromNfa(nfa, numberFragment(nfa, true, { minimum: 1, maximum: 12 })!);
+ * const dfa = numberDfa(false, { exclusiveMinimum: 0, maximum: 1.5 });
  * const bytes = (text: string) => new TextEncoder().encode(text);
- * assert.ok(dfa.accepts(bytes("12")));
- * assert.ok(!dfa.accepts(bytes("13")));
+ * assert.ok(dfa.accepts(bytes("1.5")));
+ * assert.ok(dfa.accepts(bytes("0.25")));
  * assert.ok(!dfa.accepts(bytes("0")));
+ * assert.ok(!dfa.accepts(bytes("1.51")));
  * ```
  */
-export function numberFragment(
-  nfa: ByteNfa,
-  integer: boolean,
-  bounds: NumberBounds,
-): Fragment | undefined {
+export function numberDfa(integer: boolean, bounds: NumberBounds): ByteDfa {
   const lower = tightest(bounds.minimum, bounds.exclusiveMinimum, "minimum", integer, 1);
   const upper = tightest(bounds.maximum, bounds.exclusiveMaximum, "maximum", integer, -1);
-  const unbounded = lower === undefined && upper === undefined;
+  const nfa = new ByteNfa();
   const digits = new Digits(nfa);
-  if (unbounded && !integer) {
-    const mantissa = nfa.sequence([
-      nfa.optional(nfa.literal(text("-"))),
-      digits.range(0n, undefined)!,
-      nfa.optional(
-        nfa.sequence([nfa.literal(text(".")), nfa.repeat(() => digits.any(), 1, Infinity)]),
-      ),
+  const minus = () => nfa.literal(text("-"));
+  if (lower === undefined && upper === undefined) {
+    const whole = nfa.sequence([nfa.optional(minus()), digits.range(0n, undefined)!]);
+    if (integer) return ByteDfa.fromNfa(nfa, whole);
+    const fraction = nfa.sequence([
+      nfa.literal(text(".")),
+      nfa.repeat(() => digits.any(), 1, Infinity),
     ]);
     const exponent = nfa.sequence([
       nfa.alternatives([nfa.literal(text("e")), nfa.literal(text("E"))]),
-      nfa.optional(nfa.alternatives([nfa.literal(text("+")), nfa.literal(text("-"))])),
+      nfa.optional(nfa.alternatives([nfa.literal(text("+")), minus()])),
       nfa.repeat(() => digits.any(), 1, Infinity),
     ]);
-    return nfa.sequence([mantissa, nfa.optional(exponent)]);
+    return ByteDfa.fromNfa(
+      nfa,
+      nfa.sequence([whole, nfa.optional(fraction), nfa.optional(exponent)]),
+    );
   }
-  // x >= 0 has magnitude x; x < 0 has magnitude -x > 0
-  const negate = (bound: Bound): Bound =>
-    bound === undefined ? undefined : { value: -bound.value, open: bound.open };
+  // x >= 0 is its own magnitude; x < 0 has magnitude -x > 0
   const parts: Fragment[] = [];
-  const positive = magnitude(digits, integer, atLeastZero(lower), upper);
+  const positive = magnitude(
+    digits,
+    integer,
+    lower === undefined || lower.value < 0 ? { value: 0, open: false } : lower,
+    upper,
+  );
   if (positive !== undefined) parts.push(positive);
-  const negativeLow = upper !== undefined && upper.value < 0n
-    ? negate(upper)
-    : { value: 0n, open: true };
-  const negative = magnitude(digits, integer, negativeLow, negate(lower));
-  if (negative !== undefined) parts.push(nfa.sequence([nfa.literal(text("-")), negative]));
-  return parts.length === 0 ? undefined : nfa.alternatives(parts);
+  if (lower === undefined || lower.value <= 0) {
+    const low = upper !== undefined && upper.value < 0
+      ? { value: -upper.value, open: upper.open }
+      : { value: 0, open: true };
+    const high = lower === undefined ? undefined : { value: -lower.value, open: lower.open };
+    const negative = magnitude(digits, integer, low, high);
+    if (negative !== undefined) parts.push(nfa.sequence([minus(), negative]));
+  }
+  if (parts.length === 0) return ByteDfa.fromNfa(nfa, nfa.alternatives([]));
+  const bounded = ByteDfa.fromNfa(nfa, nfa.alternatives(parts));
+  return ByteDfa.product([bounded, fewDigits()], (accepts) => accepts.every(Boolean));
 }
 
-/** The lower bound for x >= 0: the schema's, or 0 inclusive when it is below. */
-function atLeastZero(lower: Bound): Bound {
-  if (lower === undefined || lower.value < 0n) return { value: 0n, open: false };
-  return lower;
-}
-
-/** Magnitudes (integer part, then maybe a fraction) between `low` and `high`. */
+/** Magnitudes (an integer part, then maybe a fraction) from `low` to `high`, or `undefined` for none. */
 function magnitude(
   digits: Digits,
   integer: boolean,
   low: Bound,
-  high: Bound,
+  high: Bound | undefined,
 ): Fragment | undefined {
   const nfa = digits.nfa;
-  const from = low === undefined ? 0n : low.value;
-  if (from < 0n) throw new RangeError("a magnitude's bound is never negative");
-  const parts: Fragment[] = [];
-  // no fraction: the integer part itself is in the range
-  const whole = digits.range(
-    from + (low?.open ? 1n : 0n),
-    high === undefined ? undefined : high.value - (high.open ? 1n : 0n),
-  );
-  if (whole !== undefined) parts.push(whole);
-  if (!integer) {
-    // a nonzero fraction: the integer part i satisfies low <= i and i + 1 <= high
-    const part = digits.range(from, high === undefined ? undefined : high.value - 1n);
-    if (part !== undefined) {
-      parts.push(nfa.sequence([
-        part,
-        nfa.literal(text(".")),
-        nfa.repeat(() => digits.any(), 0, Infinity),
-        nfa.byteRange(0x31, 0x39),
-      ]));
-    }
+  if (
+    high !== undefined &&
+    (low.value > high.value || (low.value === high.value && (low.open || high.open)))
+  ) {
+    return undefined;
   }
-  return parts.length === 0 ? undefined : nfa.alternatives(parts);
+  const [lowInt, lowFrac] = decimal(low.value);
+  if (integer) {
+    // integer bounds are whole (rounded inwards when read)
+    const from = lowInt + (low.open ? 1n : 0n);
+    const to = high === undefined ? undefined : decimal(high.value)[0] - (high.open ? 1n : 0n);
+    return digits.range(from, to);
+  }
+  const embedded = (dfa: ByteDfa) => dfa.embed(nfa);
+  const literal = (value: bigint) => nfa.literal(text(value.toString()));
+  if (high === undefined) {
+    const above = digits.range(lowInt + 1n, undefined)!;
+    return nfa.alternatives([
+      nfa.sequence([above, embedded(fraction(""))]),
+      nfa.sequence([literal(lowInt), embedded(fraction(lowFrac, low.open ? [1] : [0, 1]))]),
+    ]);
+  }
+  const [highInt, highFrac] = decimal(high.value);
+  const atLeast = fraction(lowFrac, low.open ? [1] : [0, 1]);
+  const atMost = fraction(highFrac, high.open ? [-1] : [-1, 0]);
+  if (lowInt === highInt) {
+    const both = ByteDfa.product([atLeast, atMost], (accepts) => accepts.every(Boolean));
+    return nfa.sequence([literal(lowInt), embedded(both)]);
+  }
+  const parts = [
+    nfa.sequence([literal(lowInt), embedded(atLeast)]),
+    nfa.sequence([literal(highInt), embedded(atMost)]),
+  ];
+  const between = digits.range(lowInt + 1n, highInt - 1n);
+  if (between !== undefined) parts.push(nfa.sequence([between, embedded(fraction(""))]));
+  return nfa.alternatives(parts);
 }
 
-/** The tighter of an inclusive and an exclusive bound, as a bigint (integers round inwards). */
+/**
+ * The fraction parts (nothing, or `.` and digits ending in a nonzero one)
+ * whose digits compare with `bound`'s as `allowed` says (-1 below, 0 equal,
+ * 1 above). With `bound` empty and every comparison allowed: any fraction.
+ */
+function fraction(bound: string, allowed: (-1 | 0 | 1)[] = [-1, 0, 1]): ByteDfa {
+  const nfa = new ByteNfa();
+  const dot = () => nfa.literal(text("."));
+  const prefix = (length: number) => nfa.literal(text(bound.slice(0, length)));
+  const anyDigits = () => nfa.star(() => nfa.byteRange(0x30, 0x39));
+  const parts: Fragment[] = [];
+  if (allowed.includes(0)) {
+    parts.push(bound === "" ? nfa.nothing() : nfa.sequence([dot(), prefix(bound.length)]));
+  }
+  for (let at = 0; at < bound.length; at++) {
+    const digit = bound.charCodeAt(at);
+    if (allowed.includes(1) && digit < 0x39) {
+      parts.push(nfa.sequence([dot(), prefix(at), nfa.byteRange(digit + 1, 0x39), anyDigits()]));
+    }
+    if (allowed.includes(-1)) {
+      // a proper prefix of the bound (nothing at all for the first), or a smaller digit
+      parts.push(at === 0 ? nfa.nothing() : nfa.sequence([dot(), prefix(at)]));
+      if (digit > 0x30) {
+        parts.push(nfa.sequence([dot(), prefix(at), nfa.byteRange(0x30, digit - 1), anyDigits()]));
+      }
+    }
+  }
+  if (allowed.includes(1)) {
+    parts.push(nfa.sequence([dot(), prefix(bound.length), nfa.byteRange(0x30, 0x39), anyDigits()]));
+  }
+  // as JSON.stringify writes a fraction: none, or digits ending in a nonzero one
+  const written = new ByteNfa();
+  const canonical = written.optional(written.sequence([
+    written.literal(text(".")),
+    written.star(() => written.byteRange(0x30, 0x39)),
+    written.byteRange(0x31, 0x39),
+  ]));
+  return ByteDfa.product(
+    [ByteDfa.fromNfa(nfa, nfa.alternatives(parts)), ByteDfa.fromNfa(written, canonical)],
+    (accepts) => accepts.every(Boolean),
+  );
+}
+
+let digitLimit: ByteDfa | undefined;
+
+/** Numbers of at most MAX_BOUNDED_DIGITS digits, a sign and one point allowed. */
+function fewDigits(): ByteDfa {
+  if (digitLimit !== undefined) return digitLimit;
+  const nfa = new ByteNfa();
+  const digit = () => nfa.byteRange(0x30, 0x39);
+  const shapes = [];
+  for (let whole = 1; whole <= MAX_BOUNDED_DIGITS; whole++) {
+    const point = whole < MAX_BOUNDED_DIGITS
+      ? [
+        nfa.optional(
+          nfa.sequence([nfa.literal(text(".")), nfa.repeat(digit, 1, MAX_BOUNDED_DIGITS - whole)]),
+        ),
+      ]
+      : [];
+    shapes.push(nfa.sequence([nfa.repeat(digit, whole, whole), ...point]));
+  }
+  digitLimit = ByteDfa.fromNfa(
+    nfa,
+    nfa.sequence([nfa.optional(nfa.literal(text("-"))), nfa.alternatives(shapes)]),
+  );
+  return digitLimit;
+}
+
+/** The integer part and the fraction digits of a bound, as its shortest decimal writes them. */
+function decimal(value: number): [bigint, string] {
+  const written = String(Math.abs(value));
+  if (/e/i.test(written)) {
+    throw new UnsupportedSchemaError("minimum", `a bound written with an exponent (${value})`);
+  }
+  const [whole, fractionDigits = ""] = written.split(".");
+  return [BigInt(whole), fractionDigits];
+}
+
+/** The tighter of an inclusive and an exclusive bound (integers: rounded inwards, inclusive). */
 function tightest(
-  inclusive: number | undefined,
-  exclusive: number | undefined,
+  inclusive: unknown,
+  exclusive: unknown,
   keyword: string,
   integer: boolean,
   direction: 1 | -1,
-): Bound {
-  const candidates: Bound[] = [];
+): Bound | undefined {
+  let best: Bound | undefined;
   for (const [value, open] of [[inclusive, false], [exclusive, true]] as const) {
     if (value === undefined) continue;
-    if (!Number.isFinite(value)) throw new UnsupportedSchemaError(keyword, `${value}`);
-    if (integer) {
-      // the nearest integer inside the bound
-      const rounded = direction === 1 ? Math.ceil(value) : Math.floor(value);
-      const inside = open && rounded === value ? rounded + direction : rounded;
-      candidates.push({ value: BigInt(inside), open: false });
-    } else if (Number.isInteger(value)) candidates.push({ value: BigInt(value), open });
-    else throw new UnsupportedSchemaError(keyword, `a bound that is not an integer (${value})`);
-  }
-  let best: Bound;
-  for (const candidate of candidates) {
-    if (best === undefined) best = candidate;
-    else {
-      const tighter = direction === 1
-        ? candidate!.value > best.value
-        : candidate!.value < best.value;
-      if (tighter || (candidate!.value === best.value && candidate!.open)) best = candidate;
-    }
-  }
-  return best;
-}
-
-/** Canonical decimal integers (no leading zero) in ranges. */
-class Digits {
-  constructor(readonly nfa: ByteNfa) {}
-
-  any(): Fragment {
-    return this.nfa.byteRange(0x30, 0x39);
-  }
-
-  /** `low..high` (`high` undefined: no upper bound), or `undefined` when empty. */
-  range(low: bigint, high: bigint | undefined): Fragment | undefined {
-    if (low < 0n) low = 0n;
-    if (high !== undefined && low > high) return undefined;
-    const lowText = low.toString();
-    const parts: Fragment[] = [];
-    const last = high === undefined ? lowText.length : high.toString().length;
-    for (let length = lowText.length; length <= last; length++) {
-      const from = length === lowText.length ? lowText : "1" + "0".repeat(length - 1);
-      const to = high !== undefined && length === last ? high.toString() : "9".repeat(length);
-      parts.push(this.sameLength(from, to));
-    }
-    if (high === undefined) {
-      parts.push(this.nfa.sequence([
-        this.nfa.byteRange(0x31, 0x39),
-        this.nfa.repeat(() => this.any(), lowText.length, Infinity),
-      ]));
-    }
-    return this.nfa.alternatives(parts);
-  }
-
-  /** Digit strings of one length from `from` to `to`. */
-  private sameLength(from: string, to: string): Fragment {
-    const nfa = this.nfa;
-    if (from.length === 0) return nfa.nothing();
-    const first = from.charCodeAt(0);
-    const last = to.charCodeAt(0);
-    const rest = from.length - 1;
-    if (first === last) {
-      return nfa.sequence([
-        nfa.byteRange(first, first),
-        this.sameLength(from.slice(1), to.slice(1)),
-      ]);
-    }
-    const parts = [
-      nfa.sequence([nfa.byteRange(first, first), this.sameLength(from.slice(1), "9".repeat(rest))]),
-      nfa.sequence([nfa.byteRange(last, last), this.sameLength("0".repeat(rest), to.slice(1))]),
-    ];
-    if (first + 1 <= last - 1) {
-      parts.push(
-        nfa.sequence([
-          nfa.byteRange(first + 1, last - 1),
-          nfa.repeat(() => this.any(), rest, rest),
-        ]),
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new UnsupportedSchemaError(
+        open ? `exclusive${keyword[0].toUpperCase()}${keyword.slice(1)}` : keyword,
+        `${value}`,
       );
     }
-    return nfa.alternatives(parts);
+    let bound: Bound = { value, open };
+    if (integer) {
+      const rounded = direction === 1 ? Math.ceil(value) : Math.floor(value);
+      bound = { value: open && rounded === value ? rounded + direction : rounded, open: false };
+    }
+    const tighter = best === undefined ||
+      (direction === 1 ? bound.value > best.value : bound.value < best.value) ||
+      (bound.value === best.value && bound.open);
+    if (tighter) best = bound;
   }
-}
-
-function text(value: string): Uint8Array {
-  return new TextEncoder().encode(value);
+  return best;
 }

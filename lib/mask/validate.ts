@@ -16,7 +16,8 @@ const validators = new WeakMap<object, ValidateFunction>();
 
 /**
  * The problems ajv finds with `value` under `schema` (none: `[]`).
- * Unknown keywords are ignored, as in ajv's non-strict mode.
+ * Unknown keywords are ignored, as in ajv's non-strict mode, and so is a
+ * `$schema` naming another draft's meta-schema.
  *
  * @example
  * ```ts
@@ -34,7 +35,10 @@ export function schemaProblems(schema: unknown, value: unknown): string[] {
   if (typeof schema !== "object" || schema === null) {
     throw new TypeError("A schema is an object or a boolean");
   }
-  ajv ??= addFormats(new Ajv({ strict: false, allErrors: true }));
+  // a $schema naming another draft is only read (not checked against it), and ajv prints nothing
+  ajv ??= addFormats(
+    new Ajv({ strict: false, allErrors: true, validateSchema: false, logger: false }),
+  );
   let validate = validators.get(schema);
   if (validate === undefined) {
     validate = ajv.compile(schema);
