@@ -29,10 +29,10 @@ function fixture(seen: Seen, refuse: (token: string) => Response | undefined) {
   let issued = 0;
   return Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
     const url = new URL(request.url);
-    seen.paths.push(`${request.method} ${url.pathname}`);
+    seen.paths.push(`${request.method} ${url.pathname}`); // an HTTP URL's path
     const origin = url.origin;
     const challenge = `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource"`;
-    switch (url.pathname) {
+    switch (url.pathname) { // an HTTP URL's path
       case "/.well-known/oauth-protected-resource":
         return Response.json({
           resource: origin,

@@ -24,6 +24,7 @@ import {
   THIS_MACHINE,
 } from "./command_grants.ts";
 import { Playground } from "./playground.ts";
+import { TimeoutError } from "../mcp/shared/errors.ts";
 import { intruderPolicy, type Policy } from "./policy.ts";
 
 /** Where the placeholders stand: each is replaced by this machine's path before the run. */
@@ -109,6 +110,9 @@ export const EFFECT_EXPECTED: Effect = {
  * {@linkcode CannotJudgeError} for a command line `commandGrants` cannot
  * judge, one that runs something else than the command it was given, or
  * one that gives it a variable the policy does not set: none of them is run.
+ * Throws `TimeoutError` when the intruder's server did not answer in time,
+ * which on a busy machine says nothing of the sandbox (the grader runs such a
+ * case again, alone).
  *
  * @example A command line that runs another program is not run
  * ```ts
@@ -167,6 +171,11 @@ export async function effectOf(argv: unknown): Promise<Effect> {
       playground,
       { timeoutMs: 10_000 },
     );
+    // A server that did not answer in time on a busy machine tells nothing of the sandbox:
+    // the grader runs the case again, alone.
+    if (seen.answer.startsWith("TimeoutError")) {
+      throw new TimeoutError(`the intruder's server did not answer in time (${attempt.name})`);
+    }
     effect[attempt.name] = seen.outcome === "succeeded" ? `succeeded: ${seen.saw}` : "refused";
     if (seen.answer !== "4") answers = seen.answer.slice(0, 200);
   }

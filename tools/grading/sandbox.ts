@@ -394,7 +394,9 @@ async function observed(
       replies.set(keyOf(c), { ...reply, returned: await c.testCase.observe(reply.returned) });
     } catch (error) {
       const { name, message } = error as Error;
-      replies.set(keyOf(c), { problem: `${name}: ${message}`, reached: reply.reached });
+      // An observation that timed out is a time limit's decision: run again alone, as one is.
+      const timed = name === "TimeoutError";
+      replies.set(keyOf(c), { problem: `${name}: ${message}`, reached: reply.reached, timed });
     }
   }
   return replies;

@@ -222,7 +222,7 @@ export class OAuthAuthorization implements Authorization {
 function isMetadataDocumentUrl(text: string): boolean {
   if (!URL.canParse(text)) return false;
   const url = new URL(text);
-  return url.protocol === "https:" && url.pathname !== "/";
+  return url.protocol === "https:" && url.pathname !== "/"; // an HTTP URL's path
 }
 
 /**

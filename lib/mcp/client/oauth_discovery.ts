@@ -110,8 +110,8 @@ export async function discoverAuthorization(
 /** RFC 9728 §3.1: the path-suffixed well-known URL of `endpoint`, then the root one. */
 function protectedResourceLocations(endpoint: URL): URL[] {
   const root = new URL("/.well-known/oauth-protected-resource", endpoint);
-  if (endpoint.pathname === "/") return [root];
-  return [new URL(`/.well-known/oauth-protected-resource${endpoint.pathname}`, endpoint), root];
+  if (endpoint.pathname === "/") return [root]; // an HTTP URL's path
+  return [new URL(`/.well-known/oauth-protected-resource${endpoint.pathname}`, endpoint), root]; // an HTTP URL's path
 }
 
 /**
@@ -120,7 +120,7 @@ function protectedResourceLocations(endpoint: URL): URL[] {
  * without one, RFC 8414's then OpenID Connect's.
  */
 function authorizationServerLocations(issuer: URL): URL[] {
-  const path = issuer.pathname.replace(/\/$/, "");
+  const path = issuer.pathname.replace(/\/$/, ""); // an HTTP URL's path
   if (path === "") {
     return [
       new URL("/.well-known/oauth-authorization-server", issuer),
@@ -137,8 +137,8 @@ function authorizationServerLocations(issuer: URL): URL[] {
 /** Whether the resource `named` in metadata is `endpoint` or a prefix of it, on the same origin. */
 function covers(named: URL, endpoint: URL): boolean {
   if (named.origin !== endpoint.origin) return false;
-  const path = named.pathname.replace(/\/$/, "");
-  return endpoint.pathname === path || endpoint.pathname.startsWith(`${path}/`);
+  const path = named.pathname.replace(/\/$/, ""); // an HTTP URL's path
+  return endpoint.pathname === path || endpoint.pathname.startsWith(`${path}/`); // an HTTP URL's path
 }
 
 /** The first of `places` to answer 200 (JSON asked for, no redirect followed). */
