@@ -85,7 +85,9 @@ export function textTable(rows: readonly Row[]): string {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const html = htmlTable([{ case: "<b>", expected: ['{"a":1}'], status: "FAIL" }]);
+ * // Values hold <wbr>, a place to break a line that shows nothing, after each comma and colon.
+ * const html = htmlTable([{ case: "<b>", expected: ['{"a":1}'], status: "FAIL" }])
+ *   .replaceAll("<wbr>", "");
  * assert.ok(html.includes("&lt;b&gt;"));
  * assert.ok(html.includes(`[ '{"a":1}' ]`));
  * assert.ok(html.includes("✗ FAIL"));
@@ -112,13 +114,15 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
       const prose = typeof row[key] === "string";
       const code = shown === "" ? "" : prose
         ? escapeHtml(shown)
-        // Values, shown as TypeScript, break between words as text does: a name such as
-        // ProtocolError is never cut in two (a word longer than the notebook is wide still wraps).
-        : `<code style="white-space:pre-wrap;overflow-wrap:break-word">${escapeHtml(shown)}</code>`;
+        // Values break between words as text does, and a line of JSON, which has no space, after
+        // its commas, colons and slashes: a name such as ProtocolError is never cut in two.
+        : `<code style="white-space:pre-wrap;overflow-wrap:break-word">${
+          breakable(escapeHtml(shown))
+        }</code>`;
       return whole === undefined
         ? `<td style="${CELL_STYLE}">${code}</td>`
         : `<td style="${CELL_STYLE}"><details><summary style="cursor:pointer">${code}</summary>` +
-          `<pre style="white-space:pre-wrap;overflow-wrap:break-word;margin:4px 0">${
+          `<pre style="white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0">${
             escapeHtml(whole)
           }</pre></details></td>`;
     });
@@ -130,6 +134,11 @@ export function htmlTable(rows: readonly Row[], options: ShowTableOptions = {}):
   return `<table style="max-width:100%;table-layout:auto">${caption}<thead><tr>${
     head.join("")
   }</tr></thead><tbody>${body.join("")}</tbody></table>`;
+}
+
+/** Escaped `html` with a place to break a line after each comma, colon, slash and equals sign. */
+function breakable(html: string): string {
+  return html.replace(/[,:/=]/g, "$&<wbr>");
 }
 
 /** Each cell wraps its text, so that a table is never wider than the notebook. */
