@@ -128,6 +128,30 @@ const CASES: { name: string; schema: unknown; accepts: string[]; refuses: string
     refuses: ["0", '"abc"', "true"],
   },
   {
+    name: "anyOf alone: its branches nest as deep as they say (no free value cuts them)",
+    schema: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            a: {
+              type: "object",
+              properties: {
+                b: {
+                  type: "object",
+                  properties: { c: { type: "object", properties: { d: { type: "integer" } } } },
+                },
+              },
+            },
+          },
+        },
+        { type: "null" },
+      ],
+    },
+    accepts: ['{"a":{"b":{"c":{"d":1}}}}', "null"],
+    refuses: ['{"a":{"b":{"c":{"d":"1"}}}}', "1"],
+  },
+  {
     name: "oneOf of strings and not: exact",
     schema: {
       oneOf: [{ type: "string", pattern: "^a" }, { type: "string", pattern: "b$" }],
