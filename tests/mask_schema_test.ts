@@ -7,6 +7,7 @@ import {
   compileJsonSchema,
   generateArguments,
   GrammarMatcher,
+  inSchemaOrder,
   MaxTokensError,
   o200kVocabulary,
   SchemaTooLargeError,
@@ -125,6 +126,30 @@ const CASES: { name: string; schema: unknown; accepts: string[]; refuses: string
     },
     accepts: ["1", '"ab"', "null"],
     refuses: ["0", '"abc"', "true"],
+  },
+  {
+    name: "anyOf alone: its branches nest as deep as they say (no free value cuts them)",
+    schema: {
+      anyOf: [
+        {
+          type: "object",
+          properties: {
+            a: {
+              type: "object",
+              properties: {
+                b: {
+                  type: "object",
+                  properties: { c: { type: "object", properties: { d: { type: "integer" } } } },
+                },
+              },
+            },
+          },
+        },
+        { type: "null" },
+      ],
+    },
+    accepts: ['{"a":{"b":{"c":{"d":1}}}}', "null"],
+    refuses: ['{"a":{"b":{"c":{"d":"1"}}}}', "1"],
   },
   {
     name: "oneOf of strings and not: exact",
@@ -248,4 +273,30 @@ Deno.test("random instances generated under each case's mask all pass ajv", () =
     }
   }
   assert.ok(generated >= CASES.length * 2, `only ${generated} instances were finished`);
+});
+
+Deno.test("inSchemaOrder writes an object of an anyOf in the order of the branch it matches", () => {
+  const schema = {
+    $defs: {
+      text: {
+        type: "object",
+        properties: { text: { type: "string" }, type: { const: "text" } },
+        required: ["text", "type"],
+      },
+      image: {
+        type: "object",
+        properties: { data: { type: "string" }, type: { const: "image" } },
+        required: ["data", "type"],
+      },
+    },
+    anyOf: [{ $ref: "#/$defs/text" }, { $ref: "#/$defs/image" }],
+  };
+  for (const value of [{ type: "image", data: "iVBO" }, { type: "text", text: "hi" }]) {
+    const text = JSON.stringify(inSchemaOrder(value, schema));
+    assert.ok(takes(schema, text), text);
+  }
+  assert.equal(
+    JSON.stringify(inSchemaOrder({ type: "image", data: "iVBO" }, schema)),
+    '{"data":"iVBO","type":"image"}',
+  );
 });

@@ -31,6 +31,7 @@ export const UNSUPPORTED = [
   "prefixItems",
   "$dynamicRef",
   "$recursiveRef",
+  "$async",
 ];
 /** Which type each keyword implies when a schema names none. */
 export const IMPLIES: Record<string, Type> = {

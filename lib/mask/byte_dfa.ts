@@ -13,6 +13,9 @@ import { SchemaTooLargeError } from "./errors.ts";
 /** The states a deterministic automaton may have before the compiler gives up. */
 export const MAX_DFA_STATES = 60_000;
 
+/** Above this many states, an automaton is trimmed but its equivalent states are not merged. */
+const MAX_REFINED = 2000;
+
 /**
  * A deterministic automaton over bytes; state 0 is the start.
  *
@@ -196,7 +199,8 @@ export class ByteDfa {
 
   /**
    * The same language with the fewest states: states from which nothing can
-   * be accepted become dead, unreachable ones go, equivalent ones merge.
+   * be accepted become dead, unreachable ones go, equivalent ones merge
+   * (up to MAX_REFINED states; a larger automaton is only trimmed).
    */
   minimized(): ByteDfa {
     const live = this.liveStates();
@@ -205,7 +209,7 @@ export class ByteDfa {
     // byte classes: bytes every state treats alike are refined once
     const columns = new Map<string, number>();
     const representatives: number[] = [];
-    for (let byte = 0; byte < 256; byte++) {
+    for (let byte = 0; byte < 256 && count <= MAX_REFINED; byte++) {
       const column: number[] = [];
       for (let state = 0; state < count; state++) column.push(this.next(state, byte, live));
       const key = column.join(",");
@@ -216,7 +220,10 @@ export class ByteDfa {
     }
     let classes = Int32Array.from({ length: count }, (_, state) => this.accepting[state]);
     let classCount = -1;
-    while (true) {
+    // Moore's refinement takes a round per byte of the longest suffix that tells two states
+    // apart: a large automaton (a long maxLength counts characters) is only trimmed
+    if (count > MAX_REFINED) classes = classes.map((_, state) => live[state] ? state : -1);
+    while (count <= MAX_REFINED) {
       const signatures = new Map<string, number>();
       const refined = new Int32Array(count);
       for (let state = 0; state < count; state++) {

@@ -88,9 +88,7 @@ export class JsonSchemaGrammar implements ValueCompiler {
   }
 
   /** A JSON string other than these. */
-  keyDfa(excluded: string[]): ByteDfa {
-    return keyDfa(excluded);
-  }
+  readonly keyDfa = keyDfa;
 
   private build(schema: Record<string, unknown>, path: string): ByteDfa {
     for (const keyword of UNSUPPORTED) {
@@ -109,10 +107,11 @@ export class JsonSchemaGrammar implements ValueCompiler {
       if (merged !== undefined && presenceTest(only) !== undefined) {
         return this.object(merged, path, only!);
       }
-      const base = this.valueDfa(without(schema, combinators), path);
+      const rest = without(schema, combinators); // nothing beside: no free value to cut them
+      const base = allowsAll(rest) ? [] : [this.valueDfa(rest, path)];
       const object = types.length === 1 && types[0] === "object";
       return ByteDfa.product(
-        [base, ...combinators.map((keyword) => this.combinator(keyword, schema, path, object))],
+        [...base, ...combinators.map((keyword) => this.combinator(keyword, schema, path, object))],
         (accepts) => accepts.every(Boolean),
       );
     }

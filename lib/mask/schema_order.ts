@@ -1,7 +1,9 @@
 /**
  * An instance written as the mask writes it: properties in the schema's
  * order (its own, then those its branches declare, then names only
- * `required` gives), nested values likewise, the rest after them.
+ * `required` gives; an object that declares none itself, in the order of
+ * the first `anyOf` or `oneOf` branch it matches), nested values likewise,
+ * the rest after them.
  * `JSON.stringify` of the result is the compact text the mask accepts.
  *
  * @module
@@ -9,6 +11,7 @@
 
 import { COMBINATORS } from "./_schema_parts.ts";
 import { isRecord } from "./presence.ts";
+import { schemaProblems } from "./validate.ts";
 
 /**
  * `value` with its objects' properties in `schema`'s order.
@@ -28,6 +31,12 @@ export function inSchemaOrder(value: unknown, schema: unknown, root: unknown = s
     return value.map((item) => inSchemaOrder(item, items, root));
   }
   if (!isRecord(value)) return value;
+  // an object that declares nothing itself takes the order of the first branch it matches
+  if (isRecord(resolved) && !isRecord(resolved.properties)) {
+    const branches = ["anyOf", "oneOf"].flatMap((keyword) => [resolved[keyword] ?? []].flat());
+    const matched = branches.find((branch) => matches(value, branch, root));
+    if (matched !== undefined) return inSchemaOrder(value, matched, root);
+  }
   const declared = new Map<string, unknown>();
   collect(resolved, root, declared);
   if (isRecord(resolved) && Array.isArray(resolved.required)) {
@@ -41,6 +50,20 @@ export function inSchemaOrder(value: unknown, schema: unknown, root: unknown = s
     if (!Object.hasOwn(ordered, name)) ordered[name] = item;
   }
   return ordered;
+}
+
+/** True when ajv finds `value` valid under `branch`, whose local `$ref`s point into `root`. */
+function matches(value: unknown, branch: unknown, root: unknown): boolean {
+  const definitions = isRecord(root)
+    ? Object.fromEntries(
+      ["$defs", "definitions"].filter((key) => key in root).map((key) => [key, root[key]]),
+    )
+    : {};
+  try {
+    return schemaProblems({ ...definitions, allOf: [branch] }, value).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** The properties a schema and its branches declare, in order, first schema given wins. */

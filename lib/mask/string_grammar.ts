@@ -119,8 +119,30 @@ function lengthDfa(min: number, max: number): ByteDfa {
   if (min > MAX_LENGTH) throw new SchemaTooLargeError(min, MAX_LENGTH);
   const charNfa = new ByteNfa();
   const char = ByteDfa.fromNfa(charNfa, jsonChar(charNfa, ANY_CHAR));
-  const nfa = new ByteNfa();
-  return ByteDfa.fromNfa(nfa, nfa.repeat(() => char.embed(nfa), min, max));
+  // built directly: a state is (characters read so far, where in the next character), and the
+  // count stops at `min` when there is no `max`; a character's end is an accepting state of `char`
+  const inside = [...char.accepting.keys()].filter((state) => char.accepting[state] === 0);
+  const place = new Map(inside.map((state, index) => [state, index]));
+  const last = max === Infinity ? min : max;
+  const table = new Int32Array((last + 1) * inside.length * 256).fill(-1);
+  const accepting = new Uint8Array((last + 1) * inside.length);
+  for (let count = 0; count <= last; count++) {
+    accepting[count * inside.length + place.get(0)!] = count >= min ? 1 : 0;
+    for (const state of inside) {
+      const row = (count * inside.length + place.get(state)!) * 256;
+      for (let byte = 0; byte < 256; byte++) {
+        const next = char.table[state * 256 + byte];
+        if (next < 0) continue;
+        if (char.accepting[next] === 0) {
+          table[row + byte] = count * inside.length + place.get(next)!;
+        } else if (count < last || max === Infinity) {
+          table[row + byte] = Math.min(count + 1, last) * inside.length + place.get(0)!;
+        }
+      }
+    }
+  }
+  // state 0 must be the start: (0 characters, before one), which `place` puts first
+  return new ByteDfa(table, accepting).minimized();
 }
 
 function count(value: unknown, keyword: string, absent: number): number {

@@ -44,6 +44,9 @@ export function schemaProblems(schema: unknown, value: unknown): string[] {
     validate = ajv.compile(schema);
     validators.set(schema, validate);
   }
+  if ((schema as { $async?: unknown }).$async === true) {
+    throw new TypeError("An asynchronous schema ($async) cannot be checked here");
+  }
   if (validate(value)) return [];
   return (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`.trim());
 }
