@@ -16,7 +16,8 @@ import { type BenchSchema, DATA_PLACES, findData, loadSchemas } from "./mask_dat
 import { loadXGrammar } from "./mask_xgrammar.ts";
 import { median } from "./_measure.ts";
 import { runLlguidance } from "./mask_llguidance.ts";
-import { closingScores, sample, seeded } from "./mask_sampling.ts";
+import { closingScores, sample } from "./mask_sampling.ts";
+import { seeded } from "../lib/mask/generate.ts";
 
 /** What one engine did on the schemas. */
 export interface EngineResult {

@@ -2,6 +2,7 @@
 // engine: seeded scores, and softmax sampling among the allowed tokens.
 
 import type { Vocabulary } from "../lib/mask/mod.ts";
+import { seeded } from "../lib/mask/generate.ts";
 
 /**
  * The random model generations sample from: seeded scores that favour
@@ -43,16 +44,4 @@ export function sample(
     if (target <= 0) return ids[index];
   }
   return ids[ids.length - 1];
-}
-
-/** A small seeded generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
 }

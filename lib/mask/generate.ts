@@ -209,8 +209,19 @@ function choose(
   return best;
 }
 
-/** A small seeded generator (mulberry32): the same seed, the same numbers in [0, 1). */
-function seeded(seed: number): () => number {
+/**
+ * A small seeded generator (mulberry32): the same seed, the same numbers in [0, 1).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const [a, b] = [seeded(7), seeded(7)];
+ * assert.equal(a(), b());
+ * assert.ok(a() < 1);
+ * ```
+ */
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
