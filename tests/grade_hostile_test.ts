@@ -835,3 +835,65 @@ export function transferProblems(schema, args) {
   assert.ok(visible.length > 10);
   for (const test of visible) assert.match(test.output, /it printed too much/, test.name);
 });
+
+// Learners graded in one sandbox process (a few to a process, issue 28): each
+// attack below would cost or give a classmate marks if their realms shared a
+// readable folder, outlived their cases, or left their memory behind.
+
+Deno.test("a learner cannot read or import a classmate's module from the process they share", async () => {
+  const peek = `
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+let theirs, seen = "";
+for (let at = 0; at < 8 && theirs === undefined; at++) {
+  const url = new URL(\`../learner-\${at}/ch14-a.ts\`, import.meta.url);
+  try { seen += Deno.readTextFileSync(url); } catch { /* refused */ }
+  try { theirs = await import(url.href); } catch { /* refused */ }
+}
+export function answerFor(id, message) {
+  if (theirs !== undefined) return theirs.answerFor(id, message);
+  throw new Error("nothing to copy: " + seen.length);
+}
+export function authorize(...args) {
+  if (theirs !== undefined) return theirs.authorize(...args);
+  throw new Error("nothing to copy: " + seen.length);
+}
+`;
+  const folder = await tree({ "a-honest/ch14-a.ts": UNIT_A, "b-peek/ch14-a.ts": peek });
+  const { list } = await grade(folder);
+  const [honest, peeker] = list;
+  assert.ok(full(honest));
+  assert.equal(peeker.score, 0, JSON.stringify(peeker.tests.map((t) => t.output)));
+  assert.match(peeker.tests[0].output, /nothing to copy: 0/);
+});
+
+Deno.test("a classmate's realm that burns CPU or hoards memory is gone before the next learner's cases", async () => {
+  const burner = UNIT_A +
+    "setInterval(() => { for (const end = performance.now() + 300; performance.now() < end;); }, 0);\n";
+  // Honest, within a case's second of CPU time and the 512 MB: 700 ms of work, or 300 MB, once.
+  const slow = UNIT_A.replace(
+    "return Object.hasOwn",
+    `if (!globalThis.warm) {
+    globalThis.warm = true;
+    for (const end = performance.now() + 700; performance.now() < end;);
+  }
+  return Object.hasOwn`,
+  );
+  const hoarder = UNIT_A +
+    'globalThis.kept = Array.from({ length: 2e6 }, (_, i) => ({ i, s: "x" + i }));\n';
+  const big = UNIT_A.replace(
+    "return Object.hasOwn",
+    "globalThis.warm ??= new Uint8Array(300 << 20).fill(1).length;\n  return Object.hasOwn",
+  );
+  const folder = await tree({
+    "a-burner/ch14-a.ts": burner,
+    "b-slow/ch14-a.ts": slow,
+    "c-hoarder/ch14-a.ts": hoarder,
+    "d-big/ch14-a.ts": big,
+  });
+  const { list } = await grade(folder, "--jobs", "1");
+  for (const name of ["b-slow", "d-big"]) {
+    const results = list.find((r) => r.submission.endsWith(name))!;
+    const lost = results.tests.filter((t) => t.score !== t.max_score).map((t) => t.output);
+    assert.ok(full(results), `${name}: ${lost.join("; ")}`);
+  }
+});

@@ -45,10 +45,11 @@ export async function gradeLearner(
 }
 
 /**
- * {@linkcode gradeLearner} for each of `learners`, in one sandbox: their
- * modules share a scratch folder and a process, so each could read and
- * reach the others'. For code that is not a learner's (a test's catalogue,
- * mutants of the worked solutions), where that is not what is graded.
+ * {@linkcode gradeLearner} for each of `learners`, in one sandbox process
+ * (and its successors, when one is stopped): each learner's realms may read
+ * only that learner's folder, each learner has a budget of their own, and
+ * their realms are ended before the next learner's cases begin. Grading a
+ * few learners to a process spares a process start each.
  *
  * @example
  * ```ts
@@ -71,6 +72,7 @@ export async function gradeTogether(
       return {
         unit,
         key: `${index}/${unit}`,
+        learner: String(index),
         functions: spec.functions.filter((fn) => wanted(fn.name))
           .map((fn) => ({ ...fn, cases: casesOf(spec, fn, holdouts) })),
       };
@@ -78,7 +80,7 @@ export async function gradeTogether(
   );
   const withCode = learners.flatMap((learner, index) =>
     learner.submissions.filter((submission) => submission.code !== undefined)
-      .map((submission) => ({ ...submission, key: `${index}/${submission.unit}` }))
+      .map((submission) => ({ ...submission, key: `${index}/${submission.unit}`, learner: index }))
   );
   let ran: CaseResult[] = [];
   const copied = new Map<string, Record<string, string[]>>();

@@ -1,12 +1,15 @@
 /**
- * Run one learner's code against every case of their units, apart from the
- * grader: in a `deno run` process of their own that may read no file but its
- * scratch folders, reach no network, read no environment and start no
- * process, and may load modules only from those folders (and npm packages
- * only from Deno's cache, at the versions of the lock file). The process gets
- * every case at once, on stdin, and runs the visible ones first; the hidden
- * ones then run in realms of their own, after the visible ones' results have
- * come back. What comes back is judged here, where no learner code runs.
+ * Run learners' code against every case of their units, apart from the
+ * grader: in a `deno run` process that may read no file but its scratch
+ * folders, reach no network, read no environment and start no process, and
+ * may load modules only from those folders (and npm packages only from
+ * Deno's cache, at the versions of the lock file). The process gets every
+ * case at once, on stdin, and runs the visible ones first; the hidden ones
+ * then run in realms of their own, after the visible ones' results have come
+ * back. Several learners ({@linkcode UnitJob.learner}) may share a process:
+ * each learner's realms read only that learner's folder, and each learner
+ * has a budget of their own. What comes back is judged here, where no
+ * learner code runs.
  *
  * Budgets are CPU time, which a busy machine does not use up: a case that
  * uses all of `caseCpuMs` has failed, wherever it ran; one that waits past
@@ -23,6 +26,7 @@ import { Buffer } from "node:buffer";
 import { deserialize, serialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
+import { dirname } from "node:path";
 import { judge, type Outcome } from "../../lib/grading/grading.ts";
 import { jsonDifferences } from "../../lib/grading/json_differences.ts";
 import type { Scratch } from "./scratch.ts";
@@ -51,6 +55,8 @@ export interface UnitJob {
   unit: string;
   /** The learner module's key in the scratch folder. @default {the unit} */
   key?: string;
+  /** The learner it is a part of: the jobs of one learner share one budget. @default {its key} */
+  learner?: string;
   functions: (Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference"> & {
     cases: GradedCase[];
   })[];
@@ -113,8 +119,8 @@ export async function runSandbox(
   const cases = jobs.flatMap((job) =>
     job.functions.flatMap((fn) => fn.cases.map((testCase, index) => ({ job, fn, index, testCase })))
   );
-  const budget = new Budget(options);
-  const shared = await observed(cases, await runRounds(scratch, cases, options, budget, false));
+  const budgets = new Budgets(options);
+  const shared = await observed(cases, await runRounds(scratch, cases, options, budgets, false));
   const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
   // What a time limit decided is run again alone: a case that ran out of time (and the
   // cases of its function after it), and a case that failed while a step was still waiting.
@@ -124,7 +130,7 @@ export async function runSandbox(
       (reply.timed === true && !reply.spent && judgedHere.get(keyOf(c))!.status === "FAIL");
   });
   const alone = again.length > 0
-    ? await observed(again, await runRounds(scratch, again, options, budget, true))
+    ? await observed(again, await runRounds(scratch, again, options, budgets, true))
     : new Map<string, Reply>();
   return cases.map((c) => {
     const reply = alone.get(keyOf(c));
@@ -140,6 +146,7 @@ interface PhaseCase {
 }
 
 const moduleOf = (job: UnitJob) => job.key ?? job.unit;
+const learnerOf = (job: UnitJob) => job.learner ?? moduleOf(job);
 const keyOf = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}\n${c.index}`;
 const fnKey = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}`;
 
@@ -162,6 +169,20 @@ class Budget {
   }
 }
 
+/** Each learner's {@linkcode Budget}, made the first time it is asked for. */
+class Budgets {
+  readonly #options: SandboxOptions;
+  readonly #each = new Map<string, Budget>();
+  constructor(options: SandboxOptions) {
+    this.#options = options;
+  }
+  of(learner: string): Budget {
+    let budget = this.#each.get(learner);
+    if (budget === undefined) this.#each.set(learner, budget = new Budget(this.#options));
+    return budget;
+  }
+}
+
 /**
  * Run `cases` to a reply each, in as many processes as it takes: a process
  * that stops costs the case it was running, and a new one goes on with the
@@ -175,7 +196,7 @@ async function runRounds(
   scratch: Scratch,
   cases: readonly PhaseCase[],
   options: SandboxOptions,
-  budget: Budget,
+  budgets: Budgets,
   alone: boolean,
 ): Promise<Map<string, Reply>> {
   const replies = new Map<string, Reply>();
@@ -202,14 +223,16 @@ async function runRounds(
         replies.set(keyOf(c), later("a case before it ran out of time", spentFns.has(fnKey(c))));
       } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
         replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
-      } else if (budget.spent) replies.set(keyOf(c), { problem: budget.why });
+      } else if (budgets.of(learnerOf(c.job)).spent) {
+        replies.set(keyOf(c), { problem: budgets.of(learnerOf(c.job)).why });
+      }
     }
     const pending = left.filter((c) => !replies.has(keyOf(c)));
     if (pending.length === 0) return replies;
     const release = alone ? await gate.alone() : await gate.shared();
     let run: ProcessRun;
     try {
-      run = await runProcess(scratch, pending, options, budget);
+      run = await runProcess(scratch, pending, options, budgets);
     } finally {
       release();
     }
@@ -230,7 +253,7 @@ async function runRounds(
         } else if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
       }
     }
-    if (inFlight !== undefined && !run.timedOut && !budget.spent) {
+    if (inFlight !== undefined && !run.timedOut && !budgets.of(learnerOf(inFlight.job)).spent) {
       stops.set(fnKey(inFlight), (stops.get(fnKey(inFlight)) ?? 0) + 1);
     }
     if (run.replies.size === 0 && inFlight === undefined) {
@@ -253,7 +276,7 @@ async function runProcess(
   scratch: Scratch,
   cases: readonly PhaseCase[],
   options: SandboxOptions,
-  budget: Budget,
+  budgets: Budgets,
 ): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
   const child = new Deno.Command(Deno.execPath(), {
@@ -267,6 +290,8 @@ async function runProcess(
       `--lock=${scratch.lock}`,
       "--frozen",
       "--v8-flags=--max-old-space-size=256",
+      // A learner's realms may read less than the process: their own folder, never a classmate's.
+      "--unstable-worker-options",
       // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
       `--allow-read=${scratch.base},${scratch.folder}`,
       fileURLToPath(scratch.file(RUNNER)),
@@ -290,8 +315,16 @@ async function runProcess(
     }
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
-  const started = performance.now();
-  let cpuMs = 0;
+  // The learner whose case runs is charged the time the process spends, from one reading to the next.
+  const learners = new Map(cases.map((c) => [keyOf(c), learnerOf(c.job)]));
+  let budget = budgets.of(learnerOf(cases[0].job));
+  let charged = { at: performance.now(), cpuMs: 0 };
+  const charge = (cpuMs: number) => {
+    const at = performance.now();
+    budget.wallMs -= at - charged.at;
+    budget.cpuMs -= cpuMs - charged.cpuMs;
+    charged = { at, cpuMs };
+  };
   try {
     usage(child.pid);
   } catch (error) {
@@ -302,16 +335,15 @@ async function runProcess(
   const watch = setInterval(() => {
     const now = usage(child.pid);
     if (now.resident === 0) return;
-    cpuMs = now.cpuMs;
+    charge(now.cpuMs);
     if (now.resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
-    else if (
-      cpuMs >= budget.cpuMs || performance.now() - started >= budget.wallMs
-    ) stop(budget.why.replace("not tried: ", ""));
+    else if (budget.spent) stop(budget.why.replace("not tried: ", ""));
   }, POLL_MS);
 
   const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
+    base: scratch.base,
     cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 10_000,
     references: Object.fromEntries(scratch.references),
@@ -333,14 +365,20 @@ async function runProcess(
       } catch {
         continue;
       }
-      if (record.started) run.started = keyText(record.started);
+      if (record.started) {
+        run.started = keyText(record.started);
+        const learner = learners.get(run.started);
+        if (learner !== undefined && budgets.of(learner) !== budget) {
+          charge(usage(child.pid).cpuMs || charged.cpuMs);
+          budget = budgets.of(learner);
+        }
+      }
       if (record.result && record.reply) run.replies.set(keyText(record.result), record.reply);
     }
   } finally {
     clearInterval(watch);
     const status = await child.status;
-    budget.wallMs -= performance.now() - started;
-    budget.cpuMs -= cpuMs;
+    charge(charged.cpuMs);
     if (run.stopped === "") {
       run.stopped = status.code === 3
         ? "it ran out of time"
@@ -364,11 +402,13 @@ function items(scratch: Scratch, cases: readonly PhaseCase[]): RunnerItem[] {
   for (const { job, fn, index, testCase } of cases) {
     let item = found.find((i) => i.key === moduleOf(job) && i.fn === fn.name);
     if (item === undefined) {
+      const module = scratch.modules.get(moduleOf(job));
       item = {
         key: moduleOf(job),
         fn: fn.name,
         kind: fn.driver === undefined ? "call" : KINDS[fn.driver] ?? "call",
-        module: scratch.modules.get(moduleOf(job)) ?? "data:text/javascript,",
+        module: module ?? "data:text/javascript,",
+        folder: module === undefined ? undefined : dirname(fileURLToPath(module)),
         quiet: fn.quiet ?? false,
         cases: [],
       };

@@ -2,15 +2,22 @@
 // read its scratch folders, and an import map that lets modules be loaded
 // from them and nowhere else. It reads its whole job from stdin before any
 // learner code exists (so no learner's realm can ever read what stdin
-// carries): a nonce, and the learner's cases in two phases, visible and then
-// hidden, serialized with node:v8 so that bytes and sets arrive as they are.
-// It runs each phase's cases in learner's realms of that phase only (workers:
-// `sandbox_worker.ts`), ending the visible phase's realms before the hidden
-// phase's begin, and writes what came back, prefixed with the nonce so that
-// nothing the learner's code prints can pass for it. It judges nothing: the
-// grader, in another process, does. This thread is where what observes runs:
-// the grammar server a learner's client talks to, and the client a learner's
-// named test is given (the instructors' worked one, from stdin, never a file).
+// carries): a nonce, and the cases of one learner or a few, in two phases,
+// visible and then hidden, serialized with node:v8 so that bytes and sets
+// arrive as they are. It runs each phase's cases in learner's realms of that
+// phase only (workers: `sandbox_worker.ts`), ending the visible phase's
+// realms before the hidden phase's begin, and writes what came back,
+// prefixed with the nonce so that nothing the learner's code prints can pass
+// for it. It judges nothing: the grader, in another process, does. This
+// thread is where what observes runs: the grammar server a learner's client
+// talks to, and the client a learner's named test is given (the instructors'
+// worked one, from stdin, never a file).
+//
+// Learners who share the process never share a realm or a readable folder: a
+// realm may read the grader's files and its own learner's folder, nothing
+// else, and a learner's realms are ended before the next learner's cases
+// begin (the process ends there, for a new one to go on, when it holds much
+// memory).
 //
 // Each case is bounded by the CPU time the process uses while it runs (not
 // the wall clock, so that a busy machine costs no one a case), with a
@@ -18,9 +25,9 @@
 // reported as timed out, and the process exits: the grader starts a new one
 // for the cases left. A case that used its whole CPU time has failed (no
 // machine would run it faster); one that only waited past the backstop is
-// run again alone. A realm
-// that ends itself (`Deno.exit`, `close()`) is noticed at once and named, as
-// is one that stops answering while using no CPU.
+// run again alone. A realm that ends itself (`Deno.exit`, `close()`) is
+// noticed at once and named, as is one that stops answering while using no
+// CPU.
 
 import process from "node:process";
 import { deserialize, serialize } from "node:v8";
@@ -39,6 +46,8 @@ export interface RunnerItem {
   kind: CaseKind;
   /** The learner's module, as a file URL in the scratch folder. */
   module: string;
+  /** The learner's folder, the only one of the scratch folder its realms may read. */
+  folder?: string;
   quiet: boolean;
   cases: { index: number; args: unknown[] }[];
 }
@@ -48,6 +57,8 @@ export interface RunnerJob {
   nonce: string;
   /** The learner's realm's module, as a file URL. */
   worker: string;
+  /** The folder of the grader's own files for the run, which every realm may read. */
+  base: string;
   /** The CPU time one case (or one module load) may use. */
   cpuMs: number;
   /** The wall-clock time after which a case that waits has timed out. */
@@ -99,6 +110,15 @@ function report(record: Record<string, unknown>): void {
   for (let written = 0; written < line.length;) written += write(line.subarray(written));
 }
 
+/**
+ * Past this much resident memory between two learners, the process ends
+ * ({@linkcode RECYCLED}) and the grader goes on in a new one, so that no
+ * learner's cases start beside memory a classmate's realms left behind.
+ */
+const RECYCLE_BYTES = 192 << 20;
+/** The exit code of a process that ended between two learners, for a new one to go on. */
+const RECYCLED = 4;
+
 /** How often a waiting realm is asked whether it still runs, and how long it may go unheard. */
 const PING_MS = 200;
 const SILENT_MS = 1500;
@@ -125,8 +145,22 @@ class Realm {
   #heard = { at: 0, cpu: 0 };
   #waiting: ((data: Record<string, unknown>) => void) | undefined;
 
-  constructor() {
-    this.worker = new Worker(job.worker, { type: "module" });
+  /** A realm that may read the grader's files and `folder` (a learner's), and nothing else. */
+  constructor(folder: string | undefined) {
+    this.worker = new Worker(job.worker, {
+      type: "module",
+      deno: {
+        permissions: {
+          read: folder === undefined ? [job.base] : [job.base, folder],
+          write: false,
+          net: false,
+          env: false,
+          run: false,
+          ffi: false,
+          sys: false,
+        },
+      },
+    } as WorkerOptions);
     this.worker.onmessage = ({ data }) => {
       this.#heard = { at: performance.now(), cpu: cpuNow() };
       if (typeof data?.reached === "string") {
@@ -232,7 +266,7 @@ function referenceModule(unit: string): Promise<Record<string, unknown>> | undef
  * function or class that must be in it), or the problem that stopped it.
  */
 async function loadedRealm(item: RunnerItem, needs?: string): Promise<Realm | Reply> {
-  const realm = new Realm();
+  const realm = new Realm(item.folder);
   const loaded = await realm.load(item.module);
   if ("loaded" in loaded) {
     if (needs === undefined || realm.names.includes(needs)) return realm;
@@ -377,8 +411,23 @@ async function callRealm(item: RunnerItem): Promise<Realm | Reply> {
   return made;
 }
 
+/** End every realm of `realms`: a learner's realms go before the next learner's cases begin. */
+function endRealms(): void {
+  for (const realm of realms.values()) if (realm instanceof Realm) realm.end();
+  realms.clear();
+}
+
 for (const items of job.phases) {
+  let folder: string | undefined;
   for (const item of items) {
+    if (item.folder !== folder) {
+      // The next learner's: nothing of the last one's may still run, or hold memory, beside it.
+      if (folder !== undefined) {
+        endRealms();
+        if (Deno.memoryUsage().rss > RECYCLE_BYTES) Deno.exit(RECYCLED);
+      }
+      folder = item.folder;
+    }
     for (const { index, args } of item.cases) {
       const key = { key: item.key, fn: item.fn, index };
       report({ started: key });
@@ -399,7 +448,6 @@ for (const items of job.phases) {
     }
   }
   // The next phase's cases run in realms of their own.
-  for (const realm of realms.values()) if (realm instanceof Realm) realm.end();
-  realms.clear();
+  endRealms();
 }
 Deno.exit(0);

@@ -96,8 +96,13 @@ export interface Scratch {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** A submission to copy into a scratch folder, under a key of its own when several share a unit. */
-export type ScratchSubmission = Submission & { key?: string };
+/**
+ * A submission to copy into a scratch folder, under a key of its own when
+ * several share a unit, and with the learner it is from when several
+ * learners share the folder (each learner's modules go in a folder of their
+ * own, which only that learner's realms may read).
+ */
+export type ScratchSubmission = Submission & { key?: string; learner?: number };
 
 /**
  * Copy the code of `submissions` into a new scratch folder. A notebook gives
@@ -148,7 +153,6 @@ export async function makeScratch(
     // A learner's module imports the library as ../lib/: it is the shared folder's.
     map.imports[`${folderUrl}lib/`] = `${baseUrl}lib/`;
     await Deno.writeTextFile(scratch.importMap, JSON.stringify(map));
-    await Deno.mkdir(`${folder}/learner`);
     for (const submission of submissions) {
       const spec = units.get(submission.unit);
       if (submission.code === undefined || spec === undefined) continue;
@@ -156,7 +160,12 @@ export async function makeScratch(
       const name = [...scratch.units.values()].includes(spec.unit)
         ? `${spec.unit}-${scratch.modules.size}`
         : spec.unit;
-      const target = `${folder}/learner/${name}.ts`;
+      // One folder down, so that a module's `../lib/` is the shared folder's, as the map says.
+      const learner = `${folder}/learner${
+        submission.learner === undefined ? "" : `-${submission.learner}`
+      }`;
+      await Deno.mkdir(learner, { recursive: true });
+      const target = `${learner}/${name}.ts`;
       const text = await Deno.readTextFile(submission.code.path);
       await Deno.writeTextFile(
         target,

@@ -152,13 +152,8 @@ export async function judgeMutants(
           await Promise.all(batch.map((job) => module(job.key))),
           UNITS,
         );
-        // Each mutant has the time a learner has; the batch, all of theirs.
-        const budget = 60_000 * batch.length;
-        return await runSandbox(scratch, batch, {
-          learnerWallMs: budget,
-          learnerCpuMs: budget,
-          ...options.sandbox,
-        });
+        // Each mutant (a job of its own) has the time a learner has.
+        return await runSandbox(scratch, batch, options.sandbox);
       },
     );
     let index = 0;
