@@ -22,6 +22,21 @@ Deno.test("every file the sandbox's worker and drivers import is copied to the s
   }
 });
 
+Deno.test("the sandbox loads each npm package the library names from one bundled module", async () => {
+  const path = fileURLToPath(new URL("notebooks/lab-02.ipynb", root));
+  await using scratch = await makeScratch(
+    [{ unit: "lab-02", code: { kind: "notebook", path } }],
+    UNITS,
+  );
+  const { imports } = JSON.parse(await Deno.readTextFile(scratch.importMap));
+  const bundle = new URL("vendor/ajv.js", `file://${scratch.base}/`).href;
+  assert.equal(imports.ajv, bundle);
+  assert.equal(imports["ajv/dist/2020.js"], bundle, "one ajv, whichever way it is imported");
+  const { Ajv, Ajv2020 } = await import(bundle);
+  assert.equal(new Ajv2020().validate({ type: "integer" }, 1.5), false);
+  assert.equal(typeof Ajv, "function");
+});
+
 /** Every file under `folder`, with its text. */
 async function texts(folder: string): Promise<Map<string, string>> {
   const found = new Map<string, string>();

@@ -51,6 +51,11 @@ case "$(deno --version | head -n 1)" in
   "deno 2.9."*) ;;
   *) say "warning: the course is built for Deno 2.9; found $(deno --version | head -n 1)" >&2 ;;
 esac
+# The grader bundles the npm packages its sandbox loads (`deno bundle`), with an esbuild that Deno
+# fetches from the npm registry the first time it bundles: now, so that grading needs no network.
+warm=$(mktemp -d)
+deno bundle --quiet --output="$warm/warm.js" "$COURSE/lib/mcp/shared/errors.ts"
+rm -rf "$warm"
 
 # JupyterLab and Jupyter's executor, from PyPI into .venv/. The stamp records
 # which pins the environment was made from, so a change of pins remakes it.
