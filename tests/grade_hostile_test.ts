@@ -4,6 +4,8 @@
 
 import assert from "node:assert/strict";
 import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
+import { realmFiles } from "../tools/grading/scratch.ts";
+import { UNITS } from "../tools/grading/units/mod.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -397,43 +399,135 @@ export function authorize(name, catalog, allowed) {
   assert.doesNotMatch(shown, /\[0,\{"jsonrpc"|\["0",/);
 });
 
-Deno.test("a graded function that reaches the library's own copy of itself scores 0 for it, saying why", async () => {
+Deno.test("graded code may import only what its unit's starter imports: a library copy, a sibling or a seal is refused, saying why", async () => {
+  const honestAuthorize = `export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}`;
   const folder = await tree({
-    "b/ch14-b.ts": `
+    "b1/ch14-b.ts": `
 export { splitFrames } from "../lib/mcp/shared/framing.ts";
-export function transferProblems(schema, args) {
-  return Object.keys(schema.properties ?? {}).length < 0 ? ["never"] : [];
-}`,
-    "c/ch14-b.ts": `
+export function transferProblems(schema, args) { return []; }`,
+    // Issue 30: a one-line wrapper over the server's own argument check earned 18/18.
+    "b2/ch14-b.ts": `
+import { argumentProblems } from "../lib/mcp/server/arguments.ts";
+export function transferProblems(schema, args) { return argumentProblems(schema, args); }
+export function splitFrames(buffer, limit) { return [[], buffer]; }`,
+    "b3/ch14-b.ts": `
 const { transferProblems: theirs } = await import("../lib/mcp/shared/" + "schema.ts");
 export function transferProblems(schema, args) { return theirs(schema, args); }
 export function splitFrames(buffer, limit) { return [[], buffer]; }`,
-    "l/lab-01.ts": `
+    "s1/ch14-a.ts": `
+export { answerFor } from "../lib/mcp/client/answer.sealed.js";
+${honestAuthorize}`,
+    // Issue 30: the seal read from the scratch folder at run time, imported from a data: URL.
+    "s2/ch14-a.ts": `
+const text = await Deno.readTextFile(new URL(import.meta.resolve("../lib/mcp/client/answer.sealed.js")));
+const { answerFor: sealed } = await import("data:text/javascript," + encodeURIComponent(text));
+export const answerFor = sealed;
+${honestAuthorize}`,
+    "l1/lab-01.ts": `
 import { handleLine, negotiateVersion as negotiate } from "../lib/mcp/server/dispatch.ts";
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 export const negotiateVersion = (requested) => negotiate(requested);
 export function handleMessage(line) {
   return handleLine(line, { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS });
 }`,
+    "l2/lab-01.ts": `
+import { handleLine } from "../lib/mcp/server/dispatch.sealed.js";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+export function negotiateVersion(requested) { return requested === "2024-11-05" ? requested : "2025-06-18"; }
+export function handleMessage(line) {
+  return handleLine(line, { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS });
+}`,
+    // Issue 30: the Phase 33 lab's sseData taken from the library's own SSE reader.
+    "p/lab-04.ts": `
+export { readSseEvents as sseData } from "../lib/mcp/shared/sse.ts";
+export function routeReply() {}
+export function expiredIds() {}
+export function progressOf() {}
+export function postHeaders() {}
+export function replyKind() {}
+export function originAllowed() {}
+export function sessionCheck() {}`,
   });
   const { list } = await grade(folder);
-  const marks = (results: Results, fn: string) =>
-    results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-  const [b, c, l] = list;
-  assert.ok(
-    marks(b, "splitFrames").every((t) =>
-      t.score === 0 && /library's own splitFrames/.test(t.output)
-    ),
-  );
-  assert.ok(
-    marks(c, "transferProblems").every((t) =>
-      t.score === 0 && /library's own transferProblems/.test(t.output)
-    ),
-  );
-  assert.ok(marks(l, "negotiateVersion").every((t) => t.score === 0));
-  assert.ok(marks(l, "handleMessage").every((t) => t.score === 0));
-  const line = l.tests.find((t) => t.name === "every graded function is the learner's own")!;
-  assert.match(line.output, /handleMessage reaches the library's own handleLine/);
+  const expected = [
+    ["b1", "lib/mcp/shared/framing.ts", ["splitFrames", "transferProblems"]],
+    ["b2", "lib/mcp/server/arguments.ts", ["splitFrames", "transferProblems"]],
+    ["b3", "lib/mcp/shared/schema.ts", ["splitFrames", "transferProblems"]],
+    ["s1", "lib/mcp/client/answer.sealed.js", ["answerFor", "authorize"]],
+    ["s2", "lib/mcp/client/answer.sealed.js", ["answerFor", "authorize"]],
+    ["l1", "lib/mcp/server/dispatch.ts", ["negotiateVersion", "handleMessage"]],
+    ["l2", "lib/mcp/server/dispatch.sealed.js", ["negotiateVersion", "handleMessage"]],
+    ["p", "lib/mcp/shared/sse.ts", ["sseData", "sessionCheck"]],
+  ] as const;
+  for (const [name, file, functions] of expected) {
+    const results = list.find((r) => r.submission.endsWith(`/${name}`))!;
+    const marks = results.tests.filter((t) => functions.some((fn) => t.name.startsWith(`${fn}: `)));
+    assert.ok(marks.length > 0 && marks.every((t) => t.score === 0), name);
+    // Refused where it loads (a copy the grader also recognises says so first, as b1's splitFrames).
+    const why = `it imports or reads ${file}, which this unit does not give`;
+    assert.ok(marks.some((t) => t.output.includes(why)), `${name}: ${marks[0].output}`);
+  }
+});
+
+Deno.test("no unit's realms may read a library module that implements one of its graded ideas", async () => {
+  // Where each unit's graded ideas live in the library, siblings included (issue 30's audit).
+  const ideas: Record<string, string[]> = {
+    "ch14-a": [
+      "lib/mcp/client/answer.ts",
+      "lib/mcp/client/allowlist.ts",
+      "lib/mcp/client/replies.ts",
+    ],
+    "ch14-b": [
+      "lib/mcp/shared/framing.ts",
+      "lib/mcp/shared/schema.ts",
+      "lib/mcp/server/arguments.ts",
+    ],
+    "ch15": [
+      "lib/containment/bubblewrap.ts",
+      "lib/containment/command_grants.ts",
+      "lib/containment/deno_grants.ts",
+      "lib/containment/policy.ts",
+    ],
+    "lab-01": [
+      "lib/mcp/server/dispatch.ts",
+      "lib/mcp/shared/versions.ts",
+      "lib/mcp/server/http_server.ts",
+    ],
+    "lab-02": [
+      "lib/mcp/client/client.ts",
+      "lib/mcp/client/connection.ts",
+      "lib/mcp/client/handshake.ts",
+      "lib/mcp/client/pending_requests.ts",
+      "lib/mcp/client/server_process.ts",
+      "lib/mcp/client/stdio_transport.ts",
+      "lib/mcp/client/tool_call.ts",
+      "lib/mcp/client/tool_list.ts",
+      "lib/mcp/client/tool_result.ts",
+      "lib/mcp/client/answer.ts",
+    ],
+    "lab-04": [
+      "lib/mcp/shared/sse.ts",
+      "lib/mcp/client/http_transport.ts",
+      "lib/mcp/client/http_incoming.ts",
+      "lib/mcp/server/http_session.ts",
+      "lib/mcp/server/http_replies.ts",
+      "lib/mcp/server/origin_check.ts",
+      "lib/mcp/client/pending_requests.ts",
+    ],
+  };
+  const read = (file: string) => Deno.readTextFile(`${root}${file}`);
+  for (const spec of UNITS.values()) {
+    const readable = await realmFiles(spec, read);
+    const wired = spec.functions.flatMap((fn) => fn.library ?? []).map(({ file }) => file);
+    const ideaFiles = [...ideas[spec.unit], ...wired];
+    const seals = ideaFiles.map((file) => file.replace(/\.ts$/, ".sealed.js"));
+    for (const file of [...ideaFiles, ...seals]) {
+      assert.ok(!readable.includes(file), `${spec.unit}'s realms may read ${file}`);
+    }
+    for (const file of ideaFiles) await Deno.stat(`${root}${file}`); // each one exists
+  }
 });
 
 Deno.test("learner code cannot load the grader's own files by path: modules come from the scratch folder only", async () => {
@@ -695,36 +789,6 @@ Deno.test("pasting the library's readable answerFor, reformatted and renamed, ea
   assert.ok(answerFor.length > 0 && answerFor.every((t) => t.score === 0));
   const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
   assert.match(line.output, /answerFor is a copy of the library's own answerFor, readable/);
-});
-
-Deno.test("importing a seal reaches the library's copy: it earns nothing, saying why", async () => {
-  const folder = await tree({
-    "a/ch14-a.ts": `
-export { answerFor } from "../lib/mcp/client/answer.sealed.js";
-export function authorize(name, catalog, allowed) {
-  return Object.hasOwn(catalog, name) && allowed.has(name);
-}`,
-    "l/lab-01.ts": `
-import { handleLine } from "../lib/mcp/server/dispatch.sealed.js";
-import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
-export function negotiateVersion(requested) { return requested === "2024-11-05" ? requested : "2025-06-18"; }
-export function handleMessage(line) {
-  return handleLine(line, { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS });
-}`,
-  });
-  const [a, l] = (await grade(folder)).list;
-  for (
-    const [results, fn, copy] of [[a, "answerFor", "answerFor"], [
-      l,
-      "handleMessage",
-      "handleLine",
-    ]] as const
-  ) {
-    const marks = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-    assert.ok(marks.length > 0 && marks.every((t) => t.score === 0), fn);
-    assert.ok(marks.every((t) => t.output.includes(`reaches the library's own ${copy}`)), fn);
-  }
-  assert.ok(a.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

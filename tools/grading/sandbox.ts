@@ -343,7 +343,7 @@ async function runProcess(
   const job: RunnerJob = {
     nonce,
     worker: scratch.worker,
-    base: scratch.base,
+    readable: Object.fromEntries(scratch.readable),
     cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 10_000,
     references: Object.fromEntries(scratch.references),

@@ -57,8 +57,8 @@ export interface RunnerJob {
   nonce: string;
   /** The learner's realm's module, as a file URL. */
   worker: string;
-  /** The folder of the grader's own files for the run, which every realm may read. */
-  base: string;
+  /** For each unit, the files of the grader's shared folder that its learners' realms may read. */
+  readable: Record<string, string[]>;
   /** The CPU time one case (or one module load) may use. */
   cpuMs: number;
   /** The wall-clock time after which a case that waits has timed out. */
@@ -145,13 +145,13 @@ class Realm {
   #heard = { at: 0, cpu: 0 };
   #waiting: ((data: Record<string, unknown>) => void) | undefined;
 
-  /** A realm that may read the grader's files and `folder` (a learner's), and nothing else. */
-  constructor(folder: string | undefined) {
+  /** A realm that may read `files` (the unit's) and `folder` (a learner's), and nothing else. */
+  constructor(files: string[], folder: string | undefined) {
     this.worker = new Worker(job.worker, {
       type: "module",
       deno: {
         permissions: {
-          read: folder === undefined ? [job.base] : [job.base, folder],
+          read: folder === undefined ? files : [...files, folder],
           write: false,
           net: false,
           env: false,
@@ -266,7 +266,7 @@ function referenceModule(unit: string): Promise<Record<string, unknown>> | undef
  * function or class that must be in it), or the problem that stopped it.
  */
 async function loadedRealm(item: RunnerItem, needs?: string): Promise<Realm | Reply> {
-  const realm = new Realm(item.folder);
+  const realm = new Realm(job.readable[job.units[item.key]] ?? [], item.folder);
   const loaded = await realm.load(item.module);
   if ("loaded" in loaded) {
     if (needs === undefined || realm.names.includes(needs)) return realm;

@@ -32,6 +32,15 @@ for (
 
 let graded: Record<string, unknown> = {};
 
+/**
+ * Import one of the sandbox's modules that only some units' cases need (a
+ * driver). The specifier is computed, so that Deno does not load the module
+ * with the worker's own graph, ahead of the realm's permissions: a realm
+ * loads it when it runs such a case, and only if its unit may read it.
+ */
+// deno-lint-ignore no-explicit-any
+const load = (path: string): Promise<any> => import(new URL(path, import.meta.url).href);
+
 /** The longest a named test may run before it has failed (the main thread's CPU budget is the real bound). */
 const TEST_RUN_MS = 20_000;
 
@@ -55,7 +64,7 @@ self.onmessage = async (event: MessageEvent) => {
     return;
   }
   if (message.host) {
-    const { hostClients } = await import("./host/client_host.ts");
+    const { hostClients } = await load("./host/client_host.ts");
     hostClients(event.ports[0], graded.McpClient as never, message.host.fault);
     post({ hosting: true });
     return;
@@ -78,8 +87,8 @@ self.onmessage = async (event: MessageEvent) => {
       reply = { returned: await (candidate as (...args: unknown[]) => unknown)(...args) };
     } else if (kind === "client") {
       const [{ drive }, { portTransport }] = await Promise.all([
-        import("./drivers/lab_02_client.ts"),
-        import("./realm/port_transport.ts"),
+        load("./drivers/lab_02_client.ts"),
+        load("./realm/port_transport.ts"),
       ]);
       const server = portTransport(event.ports[0]);
       const observed = await drive(candidate, args, { graded, server });
@@ -90,8 +99,8 @@ self.onmessage = async (event: MessageEvent) => {
         throw new TypeError(`expected a test function, found ${typeof candidate}`);
       }
       const [{ runTest }, { remoteConnect }] = await Promise.all([
-        import("./drivers/lab_02_tests.ts"),
-        import("./realm/remote_client.ts"),
+        load("./drivers/lab_02_tests.ts"),
+        load("./realm/remote_client.ts"),
       ]);
       const run = await runTest(candidate as never, remoteConnect(event.ports[0]), {
         timeoutMs: TEST_RUN_MS,
@@ -140,6 +149,19 @@ function strykerCase(): () => string[] {
   };
 }
 
+/** The grader's shared folder, which holds this module: paths in it are named from it. */
+const BASE = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Why the module did not load, in at most 300 characters; a file the realm
+ * may not read (the library's own copy of a graded idea, a classmate's
+ * folder) is named from the repository's root, with why it is refused.
+ */
 function describe(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = /Requires read access to "([^"]+)"/.exec(message)?.[1];
+  if (refused === undefined) return message.slice(0, 300);
+  const what = refused.startsWith(BASE) ? refused.slice(BASE.length) : "a file outside its folder";
+  return `it imports or reads ${what}, which this unit does not give: graded code may import only what the unit's starter imports`
+    .slice(0, 300);
 }

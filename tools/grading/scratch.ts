@@ -90,6 +90,12 @@ export interface Scratch {
   lock: string;
   /** Each unit's reference solution (see `UnitSpec.reference`), as module source, where the grader has it. */
   references: Map<string, string>;
+  /**
+   * For each unit, the shared folder's files (absolute paths) its learners'
+   * realms may read: the realm's own, and the library the unit gives
+   * ({@linkcode realmFiles}). Nothing else of the folder can be imported or read.
+   */
+  readable: Map<string, string[]>;
   /** The file URL of one of the {@linkcode SANDBOX_FILES} in the folder. */
   file(path: string): string;
   /** Removes the learner's folder (the shared one goes when this process ends). */
@@ -126,7 +132,7 @@ export async function makeScratch(
 ): Promise<Scratch> {
   const specs = [...new Set(submissions.map(({ unit }) => unit))].sort()
     .map((unit) => units.get(unit)).filter((spec) => spec !== undefined);
-  const { folder: base, bundled } = await baseFolder(specs, units);
+  const { folder: base, bundled, readable } = await baseFolder(specs, units);
   const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
   const scratch: Scratch = {
     folder,
@@ -137,6 +143,7 @@ export async function makeScratch(
     importMap: `${folder}/import_map.json`,
     lock: `${base}/deno.lock`,
     references: new Map(),
+    readable: new Map(Object.entries(readable)),
     file(path) {
       if (!SANDBOX_FILES.includes(path)) throw new Error(`${path} is not copied to the sandbox`);
       return pathToFileURL(`${base}/${path}`).href;
@@ -190,10 +197,11 @@ export async function makeScratch(
   return scratch;
 }
 
-/** A shared folder, and the import map's entries for the npm packages bundled in it. */
+/** A shared folder, the import map's entries for the npm packages bundled in it, and what each unit's realms may read. */
 interface Base {
   folder: string;
   bundled: Record<string, string>;
+  readable: Record<string, string[]>;
 }
 
 /** The shared folders made in this process, by the units whose library copies they wire. */
@@ -251,7 +259,73 @@ async function makeBase(
     }
   }
   await Deno.copyFile(new URL("deno.lock", ROOT), `${folder}/deno.lock`);
-  return { folder, bundled: await bundlePackages(folder, [...files]) };
+  const bundled = await bundlePackages(folder, [...files]);
+  const readable: Record<string, string[]> = {};
+  for (const spec of specs) {
+    readable[spec.unit] = [
+      ...(await realmFiles(spec, (file) => Deno.readTextFile(`${folder}/${file}`)))
+        .map((file) => `${folder}/${file}`),
+      `${folder}/vendor`,
+    ];
+  }
+  return { folder, bundled, readable };
+}
+
+/** The learner's realm's own module: every realm loads it first. */
+const WORKER = "tools/grading/sandbox_worker.ts";
+/** What the worker loads in the realm to run a driven function's case, by the function's driver. */
+const DRIVEN: Record<string, readonly string[]> = {
+  "tools/grading/drivers/lab_02_client.ts": ["tools/grading/realm/port_transport.ts"],
+  "tools/grading/drivers/lab_02_tests.ts": [
+    "tools/grading/realm/remote_client.ts",
+    "tools/grading/host/client_host.ts",
+  ],
+};
+
+/**
+ * The files (paths from the repository's root) that a learner's realm of
+ * `spec`'s unit may read: the worker and what it loads, the drivers of the
+ * unit's driven functions, and the library files the unit's starter imports
+ * (`spec.imports`), each with every file it imports in turn. A graded
+ * function's code can import nothing else: the library's own copies of the
+ * graded ideas are not among them (the course's hostile tests audit every
+ * unit). `read` gives a file's text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const root = new URL("../../", import.meta.url);
+ * const read = (file: string) => Deno.readTextFile(new URL(file, root));
+ * const files = await realmFiles(UNITS.get("ch14-b")!, read);
+ * assert.ok(files.includes("lib/grading/not_implemented.ts"));
+ * assert.ok(!files.includes("lib/mcp/shared/schema.ts"), "Unit B's transferProblems is there");
+ * ```
+ */
+export async function realmFiles(
+  spec: UnitSpec,
+  read: (file: string) => Promise<string>,
+): Promise<string[]> {
+  const drivers = spec.functions.flatMap((fn) => fn.driver === undefined ? [] : [fn.driver]);
+  const pending = [
+    WORKER,
+    ...drivers.flatMap((driver) => [driver, ...DRIVEN[driver] ?? []]),
+    ...Object.keys(spec.imports).filter((file) => !file.startsWith("node:"))
+      .map((file) => `lib/${file}`),
+  ];
+  const found = new Set<string>();
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (found.has(file)) continue;
+    found.add(file);
+    const text = await read(file);
+    for (const [, , specifier] of [...text.matchAll(IMPORTS), ...text.matchAll(BARE_IMPORTS)]) {
+      if (!specifier.startsWith(".")) continue;
+      pending.push(new URL(specifier, new URL(file, "file:///")).pathname.slice(1));
+    }
+  }
+  return [...found].sort();
 }
 
 /**
@@ -507,6 +581,9 @@ export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promis
   }
   return [...found].sort();
 }
+
+/** The modules a module imports for their effects alone (`import "./reach.ts";`). */
+const BARE_IMPORTS = /(?:^|[;}])\s*import\s*(["'])([^"']+)\1/gm;
 
 /** The modules a module imports or exports from, in readable or sealed (one-line) code. */
 const IMPORTS = /(?:^|[;}])\s*(?:import|export)\b[^;"']*?from\s*(["'])([^"']+)\1/gm;
