@@ -34,9 +34,14 @@ const RUN_BY_TESTS: [RegExp, string, string][] = [
     "tests/autograder_test.ts",
     `image("ch14-b", "--unit", "ch14-b", "--points", "50")`,
   ],
+  [
+    /^deno task similarity CLASS-FOLDER \[--json FILE\] \[--threshold 0\.65\]$/,
+    "tests/similarity_test.ts",
+    `"task", "-q", "similarity", folder, "--json", json`,
+  ],
 ];
 
-Deno.test("the README's hub and Gradescope sections give only commands that a test runs", async () => {
+Deno.test("the README's hub, Gradescope and similarity sections give only commands that a test runs", async () => {
   const readme = await read("README.md");
   const hub = readme.slice(
     readme.indexOf("### Teaching a class on JupyterHub"),
@@ -48,7 +53,7 @@ Deno.test("the README's hub and Gradescope sections give only commands that a te
   );
   const commands = [...(hub + gradescope).matchAll(/```sh\n([^]*?)\n```/g)]
     .flatMap((match) => match[1].split("\n"));
-  assert.equal(commands.length, 3, commands.join("\n"));
+  assert.equal(commands.length, 4, commands.join("\n"));
   for (const command of commands) {
     const known = RUN_BY_TESTS.find(([pattern]) => pattern.test(command));
     assert.ok(known, `no test runs: ${command}`);

@@ -21,9 +21,11 @@ const KEYWORDS = new Set(
 );
 
 /** What a token is: a name, a literal (string, number, template, regex) or punctuation. */
-interface Token {
+export interface Token {
   kind: "name" | "literal" | "punct";
   text: string;
+  /** The line it starts on, counted from 1 (inside a template's `${…}`, the template's). */
+  line?: number;
 }
 
 /** After these, a `/` starts a regular expression rather than a division. */
@@ -54,6 +56,8 @@ const BEFORE_REGEX = new Set([
 export function tokens(source: string): Token[] {
   const found: Token[] = [];
   let at = 0;
+  let line = 1;
+  let counted = 0;
   const regexMayStart = () => {
     const last = found.at(-1);
     if (last === undefined) return true;
@@ -63,6 +67,7 @@ export function tokens(source: string): Token[] {
   };
   while (at < source.length) {
     const char = source[at];
+    const [before, from] = [found.length, at];
     if (/\s/.test(char)) {
       at++;
     } else if (source.startsWith("//", at)) {
@@ -113,6 +118,10 @@ export function tokens(source: string): Token[] {
           .exec(source.slice(at, at + 4))!;
       found.push({ kind: "punct", text: match[0] });
       at += match[0].length;
+    }
+    if (found.length > before) {
+      for (; counted < from; counted++) if (source[counted] === "\n") line++;
+      for (let index = before; index < found.length; index++) found[index].line ??= line;
     }
   }
   return found;
@@ -232,6 +241,25 @@ export function blockForms(source: string): Set<string> {
  * ```
  */
 export function bodyForm(source: string, name: string): string | undefined {
+  const body = bodyTokens(source, name);
+  return body === undefined ? undefined : form(body);
+}
+
+/**
+ * The tokens of the body of the function, method or class `name` declared
+ * in `source` (the first such declaration), braces included, or undefined
+ * when it declares none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const body = bodyTokens("const x = 1;\nfunction f(a) {\n  return a;\n}\n", "f")!;
+ * assert.deepEqual(body.map((token) => token.text), ["{", "return", "a", ";", "}"]);
+ * assert.deepEqual(body.map((token) => token.line), [2, 3, 3, 3, 4]);
+ * ```
+ */
+export function bodyTokens(source: string, name: string): Token[] | undefined {
   const list = tokens(source);
   for (let index = 0; index < list.length - 1; index++) {
     const declares = list[index].text === name && list[index].kind === "name" &&
@@ -245,7 +273,7 @@ export function bodyForm(source: string, name: string): string | undefined {
       else if (text === ")" || text === "]") depth--;
       else if (text === "{" && depth === 0) {
         const end = matching(list, at);
-        return end === undefined ? undefined : form(list.slice(at, end + 1));
+        return end === undefined ? undefined : list.slice(at, end + 1);
       } else if (text === ";" && depth === 0) break;
     }
   }
