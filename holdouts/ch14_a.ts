@@ -80,6 +80,11 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Grade
       expected: false,
     },
     {
+      label: "a name in another Unicode form is another tool",
+      args: ["cafe\u0301", { "caf\u00e9": {} }, new Set(["caf\u00e9"])],
+      expected: false,
+    },
+    {
       label: "nothing advertised",
       args: ["word_count", {}, new Set(["word_count"])],
       expected: false,

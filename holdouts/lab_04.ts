@@ -77,6 +77,11 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       expected: null,
     },
     {
+      label: "progress may be a fraction",
+      args: [progress("t", { progress: 0.25, total: 1 }), [["t", 1]]],
+      expected: { request: 1, progress: 0.25, total: 1, message: null },
+    },
+    {
       label: "a missing progress value is refused",
       args: [{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t" } }, [
         ["t", 1],
@@ -90,8 +95,18 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       args: [{ id: "s" }],
       expected: { ...BASE_HEADERS, "mcp-session-id": "s" },
     },
+    {
+      label: "an empty session id and version are sent as the server gave them",
+      args: [{ id: "", protocolVersion: "" }],
+      expected: { ...BASE_HEADERS, "mcp-session-id": "", "mcp-protocol-version": "" },
+    },
   ],
   replyKind: [
+    {
+      label: "text/json is not application/json: refused",
+      args: [{ status: 200, contentType: "text/json" }, { request: true, session: false }],
+      expected: "refused",
+    },
     {
       label: "201 with JSON still answers a request",
       args: [{ status: 201, contentType: "application/json" }, { request: true, session: false }],
@@ -197,6 +212,21 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
     {
       label: "a server that holds no session knows none",
       args: [{ initialize: false, sessionId: "s1" }, []],
+      expected: 404,
+    },
+    {
+      label: "a request without a session while the server holds none: 400",
+      args: [{ initialize: false, sessionId: null }, []],
+      expected: 400,
+    },
+    {
+      label: "a session id in other letters' case is another session: 404",
+      args: [{ initialize: false, sessionId: "S1" }, ["s1"]],
+      expected: 404,
+    },
+    {
+      label: "a session id with a space around it is another session: 404",
+      args: [{ initialize: false, sessionId: "s1 " }, ["s1"]],
       expected: 404,
     },
   ],

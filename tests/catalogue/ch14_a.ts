@@ -242,6 +242,12 @@ export function authorize(name, catalog, allowed) {
   return (!listed || Object.hasOwn(catalog, name)) && allowed.has(name);
 }`,
     // Names tidied before they are looked up: " word_count" becomes word_count.
+    // Issue 30's held-back misreading of authorize: names made one Unicode form before the lookup.
+    "names normalized before they are looked up": String.raw`
+export function authorize(name, catalog, allowed) {
+  const key = name.normalize("NFC");
+  return Object.hasOwn(catalog, key) && allowed.has(key);
+}`,
     "names trimmed before they are looked up": String.raw`
 export function authorize(name, catalog, allowed) {
   const wanted = name.trim();

@@ -259,6 +259,11 @@ const progressOf: Catalogue = {
   if (!held) return null;` + PROGRESS_TAIL,
     ),
     // A progress given as text is taken as a number, NaN and all.
+    "whole numbers only": progress(
+      PROGRESS_HEAD + `
+  if (!Number.isInteger(p.progress)) throw new ProtocolError("progress is not a whole number");
+  return { request: held[1], progress: p.progress, total: typeof p.total === "number" ? p.total : null, message: typeof p.message === "string" ? p.message : null };`,
+    ),
     "text turned into numbers": progress(
       PROGRESS_HEAD + `
   const value = Number(p.progress);
@@ -317,6 +322,16 @@ const postHeaders: Catalogue = {
   const h = { accept: "application/json, text/event-stream" };
   if (session.id !== undefined) h["mcp-session-id"] = session.id;
   if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "an empty session id left out": headers(`
+  const h = ${BASE};
+  if (session.id) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`),
+    "an empty version left out": headers(`
+  const h = ${BASE};
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion) h["mcp-protocol-version"] = session.protocolVersion;
   return h;`),
     "the session forgotten": headers(`
   const h = ${BASE};
@@ -414,6 +429,42 @@ const replyKind: Catalogue = {
   if (reply.status < 200 || reply.status > 299) return "refused";
   if (!sent.request) return "accepted";
   const type = (reply.contentType ?? "").toLowerCase();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "white space around the media type kept": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").split(";")[0].toLowerCase();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "a reply without a media type taken as JSON": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "application/json").split(";")[0].trim().toLowerCase();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    "JSON found anywhere in the media type": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type.includes("json") ? "json" : type.includes("event-stream") ? "events" : "refused";`),
+    "the media type's subtype alone": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const subtype = (reply.contentType ?? "").split(";")[0].trim().toLowerCase().split("/")[1];
+  return subtype === "json" ? "json" : subtype === "event-stream" ? "events" : "refused";`),
+    "a media type read by its start": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type.startsWith("application/json") ? "json" : type.startsWith("text/event-stream") ? "events" : "refused";`),
+    "parameters cut at a space": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").split(" ")[0].replace(/;$/, "").toLowerCase();
   return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
     "letter case kept": kind(`
   if (reply.status === 404 && sent.session) return "session-ended";
@@ -685,6 +736,20 @@ const sessionCheck: Catalogue = {
   return sessions.some((s) => s === request.sessionId) ? null : 404;`),
   },
   wrong: {
+    // Issue 30's held-back misreadings of Lab 04 (round three), each killed by a case since.
+    "session ids compared without their case": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  const id = request.sessionId.toLowerCase();
+  return sessions.some((s) => s.toLowerCase() === id) ? null : 404;`),
+    "session ids trimmed": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return 400;
+  return sessions.map((s) => s.trim()).includes(request.sessionId.trim()) ? null : 404;`),
+    "no session is fine while none is held": session(`
+  if (request.initialize) return request.sessionId === null ? null : 400;
+  if (request.sessionId === null) return sessions.length === 0 ? null : 400;
+  return sessions.includes(request.sessionId) ? null : 404;`),
     "an empty id is no id": session(`
   if (request.initialize) return request.sessionId ? 400 : null;
   if (!request.sessionId) return 400;
