@@ -791,6 +791,37 @@ Deno.test("pasting the library's readable answerFor, reformatted and renamed, ea
   assert.match(line.output, /answerFor is a copy of the library's own answerFor, readable/);
 });
 
+Deno.test("a pasted copy with a statement added earns nothing for it: the sealed and the readable answerFor", async () => {
+  // Issue 30: each of these earned 17/17 when only an exact form was recognised.
+  const seal = await pastedSeal("lib/mcp/client/answer.sealed.js");
+  const at = seal.indexOf("{", seal.indexOf("function answerFor(")) + 1;
+  const sealPlusOne = seal.slice(0, at) + "void 0;" + seal.slice(at);
+  const text = await Deno.readTextFile(`${root}lib/mcp/client/answer.ts`);
+  const readable = text.slice(text.indexOf("export function answerFor"))
+    .replaceAll("requestId", "wanted").replaceAll("message", "reply");
+  const open = readable.indexOf("{") + 1;
+  const readablePlusOne = readable.slice(0, open) + "\n  const checkedAt = Date.now();" +
+    readable.slice(open);
+  const folder = await tree({
+    "m1/ch14-a.ipynb": await notebookWith("ch14-a.ipynb", { "answer-for": sealPlusOne }),
+    "m2/ch14-a.ipynb": await notebookWith("ch14-a.ipynb", { "answer-for": readablePlusOne }),
+  });
+  const list = (await grade(folder)).list;
+  for (const [name, what] of [["m1", "sealed"], ["m2", "readable"]]) {
+    const results = list.find((r) => r.submission.endsWith(`/${name}`))!;
+    const answerFor = results.tests.filter((t) => t.name.startsWith("answerFor: "));
+    assert.ok(answerFor.length > 0 && answerFor.every((t) => t.score === 0), name);
+    const line = results.tests.find((t) =>
+      t.name === "every graded function is the learner's own"
+    )!;
+    assert.match(
+      line.output,
+      new RegExp(`answerFor is a copy of the library's own answerFor, ${what}`),
+    );
+    assert.ok(results.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
+  }
+});
+
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {
   // Each case waited out 20 s ("did not finish"): the realm's exit went unnoticed.
   const folder = await tree({

@@ -3,14 +3,17 @@
  * block of the learner's code whose form (`code_form.ts`: formatting, names
  * and quotes aside) is the body of the library's own copy of a graded
  * function, readable (`lib/`) or sealed (its `.sealed.js`, all the learners'
- * release holds). The function it is the copy of scores 0, with a line
- * saying why, wherever in the learner's code the copy is (its own cell, a
- * helper it calls, a cell the learner added).
+ * release holds), or that shares most of that body's fingerprints
+ * (winnowing, `tools/similarity/winnow.ts`: a copy with statements added,
+ * reordered or renamed). The function it is the copy of scores 0, with a
+ * line saying why, wherever in the learner's code the copy is (its own cell,
+ * a helper it calls, a cell the learner added).
  *
  * @module
  */
 
-import { blockForms, bodyForm } from "./code_form.ts";
+import { blockForms, bodyTokens, form, tokens } from "./code_form.ts";
+import { type Fingerprint, fingerprints, similarity } from "../similarity/winnow.ts";
 import { sealedPath } from "./library_copies.ts";
 import type { UnitSpec } from "./spec.ts";
 
@@ -24,8 +27,27 @@ const ROOT = new URL("../../", import.meta.url);
  */
 const READABLE_MIN_TOKENS = 40;
 
-/** For each graded function of a unit, the forms of its library copies, each with what it is. */
-export type CopyForms = Map<string, Map<string, string>>;
+/**
+ * How similar (winnowing's, from 0 to 1) a block of a learner's code must be
+ * to a library copy's body to be taken for a copy of it. The catalogue's
+ * honest answers score at most 0.11 against a seal, and at most 0.79 against
+ * a readable copy (the worked answerFor, which is the library's own way):
+ * a readable copy is judged so only when it is this close.
+ */
+const SIMILAR = { sealed: 0.65, readable: 0.9 };
+/** The fewest fingerprints a library copy's body needs to be judged by them. */
+const MIN_PRINTS = 4;
+
+/** One library copy of a graded function: what it is, its body's form, and its fingerprints. */
+export interface LibraryCopy {
+  what: string;
+  form: string;
+  prints: Fingerprint[];
+  sealed: boolean;
+}
+
+/** For each graded function of a unit, its library copies. */
+export type CopyForms = Map<string, LibraryCopy[]>;
 
 /**
  * The forms of the library copies of `spec`'s graded functions, from the
@@ -37,13 +59,13 @@ export type CopyForms = Map<string, Map<string, string>>;
  * import { UNITS } from "./units/mod.ts";
  *
  * const forms = await copyForms(UNITS.get("ch14-a")!);
- * assert.ok([...forms.get("answerFor")!.values()].includes("answerFor, sealed"));
+ * assert.ok(forms.get("answerFor")!.some((copy) => copy.what === "answerFor, sealed"));
  * ```
  */
 export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
   const forms: CopyForms = new Map();
   for (const fn of spec.functions) {
-    const found = new Map<string, string>();
+    const found: LibraryCopy[] = [];
     for (const { file, name } of fn.library ?? []) {
       for (const [path, sealed] of [[file, false], [sealedPath(file), true]] as const) {
         let text: string;
@@ -53,40 +75,67 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
           if (error instanceof Deno.errors.NotFound) continue;
           throw error;
         }
-        const body = bodyForm(text, name);
+        const body = bodyTokens(text, name);
         if (body === undefined) continue;
-        if (!sealed && body.split(" ").length < READABLE_MIN_TOKENS) continue;
-        found.set(body, `${name}, ${sealed ? "sealed" : "readable"}`);
+        const bodyForm = form(body);
+        if (!sealed && bodyForm.split(" ").length < READABLE_MIN_TOKENS) continue;
+        const what = `${name}, ${sealed ? "sealed" : "readable"}`;
+        found.push({ what, form: bodyForm, prints: fingerprints(body), sealed });
       }
     }
-    if (found.size > 0) forms.set(fn.name, found);
+    if (found.length > 0) forms.set(fn.name, found);
   }
   return forms;
 }
 
 /**
  * For each graded function whose library copy is in `source` (the learner's
- * module) by form, what was found (`"answerFor, sealed"`); functions with
- * none are left out.
+ * module), by form or by most of its fingerprints, what was found
+ * (`"answerFor, sealed"`); functions with none are left out.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { blockForms } from "./code_form.ts";
+ * import { bodyTokens, form } from "./code_form.ts";
+ * import { fingerprints } from "../similarity/winnow.ts";
  *
- * const body = "{ return [a, a + 1, a * 2, 'x', 'y']; }";
- * const forms = new Map([["twice", new Map([[[...blockForms(body)][0], "twice, sealed"]])]]);
- * const source = "function mine(q) {\n  return [q, q + 1, q * 2, \"x\", \"y\"];\n}\n";
- * assert.deepEqual(copiedFunctions(source, forms), { twice: ["twice, sealed"] });
+ * const library = "function twice(a) {\n  const b = a * 2;\n  const c = [a, b, a + b, 'x'];\n  return c.map((v) => v + 1).filter((v) => v > 2);\n}";
+ * const body = bodyTokens(library, "twice")!;
+ * const copy = { what: "twice, sealed", form: form(body), prints: fingerprints(body), sealed: true };
+ * const forms = new Map([["twice", [copy]]]);
+ * const pasted = library.replace("twice(a)", "mine(q)").replaceAll("a", "q").replace("return", "void 0;\n  return");
+ * assert.deepEqual(copiedFunctions(pasted, forms), { twice: ["twice, sealed"] });
  * assert.deepEqual(copiedFunctions("function mine(q) { return q; }", forms), {});
  * ```
  */
 export function copiedFunctions(source: string, forms: CopyForms): Record<string, string[]> {
   const blocks = blockForms(source);
+  const printed = blockPrints(source);
   const copied: Record<string, string[]> = {};
   for (const [fn, copies] of forms) {
-    const found = [...copies].filter(([body]) => blocks.has(body)).map(([, what]) => what);
+    const found = copies.filter((copy) =>
+      blocks.has(copy.form) ||
+      (new Set(copy.prints.map((print) => print.hash)).size >= MIN_PRINTS &&
+        printed.some((prints) =>
+          similarity(prints, copy.prints) >= SIMILAR[copy.sealed ? "sealed" : "readable"]
+        ))
+    ).map((copy) => copy.what);
     if (found.length > 0) copied[fn] = [...new Set(found)];
   }
   return copied;
+}
+
+/** The fingerprints of every block (`{` to its `}`) of `source`. */
+function blockPrints(source: string): Fingerprint[][] {
+  const list = tokens(source);
+  const found: Fingerprint[][] = [];
+  const open: number[] = [];
+  for (let index = 0; index < list.length; index++) {
+    if (list[index].kind !== "punct") continue;
+    if (list[index].text === "{") open.push(index);
+    else if (list[index].text === "}" && open.length > 0) {
+      found.push(fingerprints(list.slice(open.pop()!, index + 1)));
+    }
+  }
+  return found;
 }
