@@ -791,6 +791,33 @@ Deno.test("pasting the library's readable answerFor, reformatted and renamed, ea
   assert.match(line.output, /answerFor is a copy of the library's own answerFor, readable/);
 });
 
+Deno.test("the Phase 33 lab's sseData as the release's readable SSE reader, pasted and wrapped, earns nothing for it", async () => {
+  // Issue 30: this earned 12/12; the lab had no library-copy check at all.
+  const sse = await Deno.readTextFile(`${root}lib/mcp/shared/sse.ts`);
+  const pasted = sse.slice(sse.indexOf("export async function* readSseEvents"))
+    .replace(/^export /gm, "").replace(/: [A-Za-z<>[\]| ]+(?=[,)=;]|\s*\{)/g, "");
+  const module = `import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+const LF = 10, CR = 13;
+${pasted}
+export async function sseData(text) {
+  const stream = ReadableStream.from([new TextEncoder().encode(text)]);
+  return (await Array.fromAsync(readSseEvents(stream))).map((event) => event.data);
+}
+export function routeReply() {}
+export function expiredIds() {}
+export function progressOf() {}
+export function postHeaders() {}
+export function replyKind() {}
+export function originAllowed() {}
+export function sessionCheck() {}`;
+  const folder = await tree({ "m/lab-04.ts": module });
+  const [results] = (await grade(folder)).list;
+  const sseData = results.tests.filter((t) => t.name.startsWith("sseData: "));
+  assert.ok(sseData.length > 0 && sseData.every((t) => t.score === 0));
+  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
+  assert.match(line.output, /sseData is a copy of the library's own readSseEvents, readable/);
+});
+
 Deno.test("a pasted copy with a statement added earns nothing for it: the sealed and the readable answerFor", async () => {
   // Issue 30: each of these earned 17/17 when only an exact form was recognised.
   const seal = await pastedSeal("lib/mcp/client/answer.sealed.js");

@@ -103,7 +103,7 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
  * const body = bodyTokens(library, "twice")!;
  * const copy = { what: "twice, sealed", form: form(body), prints: fingerprints(body), sealed: true };
  * const forms = new Map([["twice", [copy]]]);
- * const pasted = library.replace("twice(a)", "mine(q)").replaceAll("a", "q").replace("return", "void 0;\n  return");
+ * const pasted = library.replace("twice(a)", "mine(q)").replaceAll("a", "q").replace("return", "const unused = 1;\n  return");
  * assert.deepEqual(copiedFunctions(pasted, forms), { twice: ["twice, sealed"] });
  * assert.deepEqual(copiedFunctions("function mine(q) { return q; }", forms), {});
  * ```

@@ -62,10 +62,14 @@ export function wiredCopy(text: string, file: string, names: readonly string[]):
   let wired = text;
   const wires = [`import { reachedLibrary as __reachedLibrary } from ${JSON.stringify(from)};`];
   for (const name of names) {
-    const declaration = new RegExp(`(^|[;{}\\s])(export )?(async )?function ${name}\\(`, "m");
+    // A generator too (`async function*`): the wire returns the generator it makes.
+    const declaration = new RegExp(
+      `(^|[;{}\\s])(export )?(async )?function(\\* ?| )${name}\\(`,
+      "m",
+    );
     const found = wired.match(declaration);
     if (found === null) throw new Error(`${file} declares no function ${name} to wire`);
-    wired = wired.replace(declaration, `$1$3function __library_${name}(`);
+    wired = wired.replace(declaration, `$1$3function$4__library_${name}(`);
     wires.push(
       `${found[2] ?? ""}function ${name}(...args) {`,
       `  __reachedLibrary(${JSON.stringify(name)});`,

@@ -17,6 +17,15 @@ const CELLS: Readonly<Record<Lab04Function, string>> = {
   sessionCheck: "session-check",
 };
 
+/**
+ * The library's own code for a graded idea, readable in the learners'
+ * release: a copy of it in a learner's code earns nothing (the SSE reader
+ * the course's HTTP client uses, pasted and wrapped, would be sseData).
+ */
+const LIBRARY: Partial<Record<Lab04Function, { file: string; name: string }[]>> = {
+  sseData: [{ file: "lib/mcp/shared/sse.ts", name: "readSseEvents" }],
+};
+
 /** Lab 04's graded functions. */
 export const LAB_04: UnitSpec = {
   unit: "lab-04",
@@ -28,6 +37,7 @@ export const LAB_04: UnitSpec = {
     name,
     cell: CELLS[name],
     cases: CASES[name],
+    ...LIBRARY[name] && { library: LIBRARY[name] },
   })),
   // The submission records each grade table's rows: { case, status }.
   claims(submission) {
