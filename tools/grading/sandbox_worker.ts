@@ -150,7 +150,7 @@ function strykerCase(): () => string[] {
 }
 
 /** The grader's shared folder, which holds this module: paths in it are named from it. */
-const BASE = new URL("../../", import.meta.url).pathname;
+const BASE = import.meta.dirname!.replace(/tools\/grading$/, "");
 
 /**
  * Why the module did not load, in at most 300 characters; a file the realm

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
@@ -322,7 +323,7 @@ export async function realmFiles(
     const text = await read(file);
     for (const [, , specifier] of [...text.matchAll(IMPORTS), ...text.matchAll(BARE_IMPORTS)]) {
       if (!specifier.startsWith(".")) continue;
-      pending.push(new URL(specifier, new URL(file, "file:///")).pathname.slice(1));
+      pending.push(posix.join(posix.dirname(file), specifier));
     }
   }
   return [...found].sort();
