@@ -190,6 +190,13 @@ export interface ObserveOptions {
 }
 
 /**
+ * How long a process the attempt started may take to end once the server
+ * has: a sandbox's own processes end within moments of its outer process,
+ * and only one still running after this has outlived the server.
+ */
+const SETTLE_MS = 2000;
+
+/**
  * Start the intruder with `launch(args)` (the layer's command around the
  * intruder's arguments), make `attempt`, ask `word_count` for `note.txt`,
  * and report what the attempt's witness saw. The layer's name only labels
@@ -238,6 +245,12 @@ export async function observe(
     }
   } finally {
     await client.close();
+  }
+  // bubblewrap's sandbox ends after its outer process, which close() waited for: what it ends
+  // goes within moments (longer on a busy machine); what outlives SETTLE_MS has escaped it.
+  const settled = Date.now() + SETTLE_MS;
+  while (markedProcesses(mark).length > 0 && Date.now() < settled) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const escaped = await endMarked(mark);
   if (attempt.mode === "setsid") {
