@@ -23,6 +23,25 @@ export function authorize(name, catalog, allowed) {
 }
 `;
 
+/** That `fn` scored 0 in every case, and the line on the learner's own code says `why`. */
+function assertCopied(results: Results, fn: string, why: RegExp): void {
+  const marks = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+  assert.ok(marks.length > 0 && marks.every((t) => t.score === 0), fn);
+  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
+  assert.match(line.output, why);
+}
+
+/** Lab 04's graded functions but sseData, each doing nothing: a module the grader takes for Lab 04. */
+const LAB_04_OTHERS = [
+  "routeReply",
+  "expiredIds",
+  "progressOf",
+  "postHeaders",
+  "replyKind",
+  "originAllowed",
+  "sessionCheck",
+].map((name) => `export function ${name}() {}`).join("\n");
+
 Deno.test("a comma in a learner's folder never widens what the sandbox may read", async () => {
   // x,/,/answers.ts: spliced into --allow-read, the path would grant "/".
   const leak = `
@@ -442,13 +461,7 @@ export function handleMessage(line) {
     // Issue 30: the Phase 33 lab's sseData taken from the library's own SSE reader.
     "p/lab-04.ts": `
 export { readSseEvents as sseData } from "../lib/mcp/shared/sse.ts";
-export function routeReply() {}
-export function expiredIds() {}
-export function progressOf() {}
-export function postHeaders() {}
-export function replyKind() {}
-export function originAllowed() {}
-export function sessionCheck() {}`,
+${LAB_04_OTHERS}`,
   });
   const { list } = await grade(folder);
   const expected = [
@@ -785,10 +798,11 @@ Deno.test("pasting the library's readable answerFor, reformatted and renamed, ea
     "mallory/ch14-a.ipynb": await notebookWith("ch14-a.ipynb", { "answer-for": pasted }),
   });
   const [results] = (await grade(folder)).list;
-  const answerFor = results.tests.filter((t) => t.name.startsWith("answerFor: "));
-  assert.ok(answerFor.length > 0 && answerFor.every((t) => t.score === 0));
-  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
-  assert.match(line.output, /answerFor is a copy of the library's own answerFor, readable/);
+  assertCopied(
+    results,
+    "answerFor",
+    /answerFor is a copy of the library's own answerFor, readable/,
+  );
 });
 
 Deno.test("the Phase 33 lab's sseData as the release's readable SSE reader, pasted and wrapped, earns nothing for it", async () => {
@@ -803,19 +817,14 @@ export async function sseData(text) {
   const stream = ReadableStream.from([new TextEncoder().encode(text)]);
   return (await Array.fromAsync(readSseEvents(stream))).map((event) => event.data);
 }
-export function routeReply() {}
-export function expiredIds() {}
-export function progressOf() {}
-export function postHeaders() {}
-export function replyKind() {}
-export function originAllowed() {}
-export function sessionCheck() {}`;
+${LAB_04_OTHERS}`;
   const folder = await tree({ "m/lab-04.ts": module });
   const [results] = (await grade(folder)).list;
-  const sseData = results.tests.filter((t) => t.name.startsWith("sseData: "));
-  assert.ok(sseData.length > 0 && sseData.every((t) => t.score === 0));
-  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
-  assert.match(line.output, /sseData is a copy of the library's own readSseEvents, readable/);
+  assertCopied(
+    results,
+    "sseData",
+    /sseData is a copy of the library's own readSseEvents, readable/,
+  );
 });
 
 Deno.test("a pasted copy with a statement added earns nothing for it: the sealed and the readable answerFor", async () => {
@@ -836,13 +845,9 @@ Deno.test("a pasted copy with a statement added earns nothing for it: the sealed
   const list = (await grade(folder)).list;
   for (const [name, what] of [["m1", "sealed"], ["m2", "readable"]]) {
     const results = list.find((r) => r.submission.endsWith(`/${name}`))!;
-    const answerFor = results.tests.filter((t) => t.name.startsWith("answerFor: "));
-    assert.ok(answerFor.length > 0 && answerFor.every((t) => t.score === 0), name);
-    const line = results.tests.find((t) =>
-      t.name === "every graded function is the learner's own"
-    )!;
-    assert.match(
-      line.output,
+    assertCopied(
+      results,
+      "answerFor",
       new RegExp(`answerFor is a copy of the library's own answerFor, ${what}`),
     );
     assert.ok(results.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
