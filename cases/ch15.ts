@@ -141,6 +141,7 @@ export function sandboxed(
       paths: [...OWN, TMP, ...paths].sort(),
       network: "none",
       processes: "own",
+      sharedNamespaces: [],
       endsWithParent: true,
       environment: ["cleared", `DENO_DIR=${CACHE}`, "NO_COLOR=1"],
       capabilities: [],

@@ -1,10 +1,11 @@
 // commandGrants against the real bubblewrap and prlimit, on command lines a
 // seeded generator makes: every option the parser knows, in any order, binds
 // over binds, `--remount-ro` over binds, `-try` binds of missing paths,
-// programs named by path (this machine's and impostors). Each line the
+// programs named by path (this machine's and impostors), namespaces made
+// one by one, a bind's source through a link and `..`. Each line the
 // parser judges runs a shell in the sandbox that reports what it can do
 // (write which folders and files, see which, reach a network, own its
-// process table, its environment, its limits), and the grants must predict
+// process table and which namespaces, its environment, its limits), and the grants must predict
 // it exactly. A line the parser refuses ("cannot judge") is not run: refusing
 // is its answer. The numbers (lines, agreements, refusals, time) are printed.
 
@@ -30,6 +31,12 @@ const R = await Deno.makeTempDir({ dir: "/tmp", prefix: "grants-differential-" }
 globalThis.addEventListener("unload", () => Deno.removeSync(R, { recursive: true }));
 for (const dir of ["a/b", "c", "e", "fake"]) await Deno.mkdir(`${R}/${dir}`, { recursive: true });
 for (const file of ["a/f", "a/b/f", "c/f"]) await Deno.writeTextFile(`${R}/${file}`, "x\n");
+// A link: bwrap reaches UP/.. as R/a (the link followed first), not as R/e.
+await Deno.symlink(`${R}/a/b`, `${R}/e/up`);
+const UP = `${R}/e/up/..`;
+/** The namespaces the shell compares with the machine's, by what `/proc/self/ns` links to. */
+const NAMESPACES = ["cgroup", "ipc", "user", "uts"];
+const HOST_NAMESPACES = NAMESPACES.map((kind) => Deno.readLinkSync(`/proc/self/ns/${kind}`));
 for (const name of ["bwrap", "prlimit"]) {
   // An impostor: runs what follows its options, enforcing nothing.
   await Deno.writeTextFile(
@@ -60,7 +67,7 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
       "--dev-bind",
       "--dev-bind-try",
     ),
-    path,
+    fc.oneof({ arbitrary: path, weight: 6 }, { arbitrary: fc.constant(UP), weight: 1 }),
     fc.option(path, { freq: 3 }),
   ).map(([name, source, dest]) => [name, source, dest ?? source]),
   fc.tuple(fc.constantFrom("--tmpfs", "--dir", "--dev", "--mqueue"), path),
@@ -86,6 +93,8 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
     "--unshare-uts",
     "--unshare-ipc",
     "--unshare-user",
+    "--unshare-user-try",
+    "--unshare-cgroup",
     "--unshare-cgroup-try",
     "--die-with-parent",
     "--new-session",
@@ -161,6 +170,12 @@ for d in ${FOLDERS.join(" ")}; do
 done
 if [ "$(/usr/bin/wc -l < /proc/net/dev)" -le 3 ]; then echo "network none"; else echo "network shared"; fi
 if [ $$ -le 3 ]; then echo "processes own"; else echo "processes shared"; fi
+${
+  NAMESPACES.map((kind, i) =>
+    `if [ "$(/usr/bin/readlink /proc/self/ns/${kind})" = "${HOST_NAMESPACES[i]}" ]; ` +
+    `then echo "namespace ${kind} shared"; else echo "namespace ${kind} own"; fi`
+  ).join("\n")
+}
 echo "cpu $(ulimit -S -t):$(ulimit -H -t)"
 echo "data $(ulimit -S -d):$(ulimit -H -d)"
 /usr/bin/env | /usr/bin/grep '^COURSE_' | /usr/bin/sort | /usr/bin/sed 's/^/env /'
@@ -257,6 +272,9 @@ function predicted(grants: CommandGrants): string[] {
     ...FOLDERS.map((p) => `folder ${p} ${folder(p, entries)}`),
     `network ${sandbox.network}`,
     `processes ${sandbox.processes}`,
+    ...NAMESPACES.map((kind) =>
+      `namespace ${kind} ${sandbox.sharedNamespaces.includes(kind) ? "shared" : "own"}`
+    ),
     limitOf("cpu", false),
     limitOf("data", true),
     ...env,

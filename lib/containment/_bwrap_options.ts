@@ -70,6 +70,10 @@ const BWRAP_FROM_FD = new Set([
   "--userns2",
   "--pidns",
 ]);
+/** The namespaces `--unshare-all` makes (a user and a cgroup namespace where the machine can). */
+const NAMESPACES = ["cgroup", "ipc", "net", "pid", "user", "uts"];
+/** The namespaces reported apart from the network and the process table. */
+const OTHER_NAMESPACES = ["cgroup", "ipc", "user", "uts"];
 /** What the sandbox's own root (a tmpfs) shows once it is remounted read-only. */
 const ROOT_READ_ONLY = "the sandbox's own root, read-only";
 
@@ -140,6 +144,18 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     return undefined;
   };
+  /** Whether the sandbox has the folder `dir`, its links followed. */
+  const has = (dir: string, depth = 0): boolean => {
+    const cover = covering(view, dir);
+    if (cover === undefined) return dir === "/" || made(dir);
+    const { target } = view.get(cover)!;
+    if (target !== undefined) {
+      const rest = dir === cover ? "" : dir.slice(cover.length);
+      return depth < 8 && has(posix.resolve(posix.dirname(cover), target) + rest, depth + 1);
+    }
+    const onMachine = machinePath(view, dir);
+    return onMachine === undefined ? made(dir) : machine.exists(onMachine);
+  };
   const mount = (option: string, dest: string, shown: Shown) => {
     const onMachine = inside(option, dest);
     if (onMachine !== undefined && !machine.exists(onMachine)) {
@@ -159,14 +175,11 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     if (option === "--") return finish(args.slice(i + 1));
     if (!option.startsWith("--")) return finish(args.slice(i));
     if (BWRAP_SWITCHES.has(option)) {
-      if (option === "--unshare-all") {
-        for (const kind of ["net", "pid", "uts", "ipc"]) unshared.add(kind);
-      }
-      if (option === "--unshare-net") unshared.add("net");
+      if (option === "--unshare-all") { for (const kind of NAMESPACES) unshared.add(kind); }
+      // "-try" makes the namespace where the machine can: judged as on one that can.
+      const kind = option.match(/^--unshare-(\w+?)(-try)?$/)?.[1];
+      if (kind !== undefined && kind !== "all") unshared.add(kind);
       if (option === "--share-net") unshared.delete("net");
-      if (option === "--unshare-pid") unshared.add("pid");
-      if (option === "--unshare-uts") unshared.add("uts");
-      if (option === "--unshare-ipc") unshared.add("ipc");
       if (option === "--as-pid-1") needs.push([option, "pid"]);
       if (option === "--die-with-parent") endsWithParent = true;
       if (option === "--clearenv") {
@@ -194,7 +207,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       }
       if (onMachine === undefined && !made(dest)) view.set(dest, { what: "an empty folder" });
     } else if (option in BWRAP_BINDS) {
-      const [source, dest] = take(option, 2).map((path) => absolute(option, path));
+      const [given, to] = take(option, 2);
+      const source = sourcePath(option, given, machine);
+      const dest = absolute(option, to);
       if (!machine.exists(source)) {
         if (option.endsWith("-try")) continue;
         throw new CannotJudgeError(
@@ -261,11 +276,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         throw new CannotJudgeError(`bwrap ${option}: bwrap refuses it without --unshare-${kind}`);
       }
     }
-    const there = covering(view, chdir) === undefined
-      ? chdir === "/" || made(chdir)
-      : machine.exists(machinePath(view, chdir) ?? "/") &&
-        (machinePath(view, chdir) !== undefined || made(chdir));
-    if (!there) {
+    if (!has(chdir)) {
       throw new CannotJudgeError(`bwrap --chdir ${chdir}: the sandbox has no such folder`);
     }
     const paths = [...view].map(([path, shown]) => `${path} ${shown.what}`);
@@ -274,6 +285,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       paths: paths.sort(),
       network: unshared.has("net") ? "none" : "shared",
       processes: unshared.has("pid") ? "own" : "shared",
+      sharedNamespaces: OTHER_NAMESPACES.filter((kind) => !unshared.has(kind)),
       endsWithParent,
       environment: [
         env.cleared ? "cleared" : "inherited",
@@ -288,11 +300,36 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   }
 }
 
-/** `path` normalized; throws unless it is absolute. */
+/**
+ * A bind's source as bwrap reaches it: `..` taken after the links before it
+ * are followed, which only the machine itself can tell.
+ */
+function sourcePath(option: string, path: string, machine: Machine): string {
+  if (!hasDotDot(path)) return absolute(option, path);
+  const real = path.startsWith("/") ? machine.realPath(path) : undefined;
+  if (real === undefined) throw dotDot(option, path);
+  return real;
+}
+
+/** Whether `path` has a `..` part. */
+function hasDotDot(path: string): boolean {
+  return path.split("/").includes("..");
+}
+
+/** Why a path with `..` is not judged where the machine cannot say where it leads. */
+function dotDot(option: string, path: string): CannotJudgeError {
+  return new CannotJudgeError(
+    `bwrap ${option} ${path}: bwrap follows the links before ".." first, ` +
+      "so where it leads depends on what those links are",
+  );
+}
+
+/** `path` normalized; throws unless it is absolute, and for a `..` in it. */
 function absolute(option: string, path: string): string {
   if (!path.startsWith("/")) {
     throw new CannotJudgeError(`bwrap ${option} ${JSON.stringify(path)}: not an absolute path`);
   }
+  if (hasDotDot(path)) throw dotDot(option, path);
   const normal = posix.normalize(path);
   return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
 }

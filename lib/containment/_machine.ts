@@ -15,13 +15,18 @@ import { machinePath } from "./_sandbox_view.ts";
 export interface Machine {
   /** Whether `path` (a path of the machine, outside any sandbox) exists. */
   exists(path: string): boolean;
+  /**
+   * `path` with every link and `..` in it resolved as the kernel does, or
+   * `undefined` where the machine cannot tell (it is made up, or `path` is missing).
+   */
+  realPath(path: string): string | undefined;
 }
 
 /**
  * The machine of Chapter 15's cases, made up: every path a command line
  * names is there.
  */
-export const EVERY_PATH_EXISTS: Machine = { exists: () => true };
+export const EVERY_PATH_EXISTS: Machine = { exists: () => true, realPath: () => undefined };
 
 /**
  * This machine, as it is now.
@@ -32,6 +37,7 @@ export const EVERY_PATH_EXISTS: Machine = { exists: () => true };
  *
  * assert.equal(THIS_MACHINE.exists("/"), true);
  * assert.equal(THIS_MACHINE.exists("/no/such/path/here"), false);
+ * assert.equal(THIS_MACHINE.realPath("/usr/bin/.."), "/usr");
  * ```
  */
 export const THIS_MACHINE: Machine = {
@@ -43,19 +49,67 @@ export const THIS_MACHINE: Machine = {
       return false;
     }
   },
+  realPath(path) {
+    try {
+      return Deno.realPathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 /** The words this module reads as programs, by their base name. */
 const PROGRAMS = ["prlimit", "bwrap"] as const;
 export type Program = typeof PROGRAMS[number];
 
+/** What each program prints first when run with `--version`: how the machine's own is known. */
+const SAYS: Record<Program, RegExp> = {
+  prlimit: /^prlimit from util-linux /,
+  bwrap: /^bubblewrap \d/,
+};
+
 let installed: Map<string, Program> | undefined;
-/** This machine's prlimit and bwrap, by real path: where `PATH` finds them, or where Debian puts them. */
+/** The programs this machine has none of. */
+const absent = new Set<Program>();
+/**
+ * This machine's prlimit and bwrap, by real path: every file so named on
+ * `PATH`, or where Debian puts it, that says it is that program when run
+ * with `--version`; a file that only has the name (an empty one, a script
+ * planted early on `PATH`) is not. Where none is, Debian's path stands for it.
+ */
 function installedPrograms(): Map<string, Program> {
-  installed ??= new Map(
-    PROGRAMS.map((name) => [onPath(name, hostPath()) ?? `/usr/bin/${name}`, name]),
-  );
+  if (installed !== undefined) return installed;
+  installed = new Map();
+  for (const name of PROGRAMS) {
+    let found = false;
+    for (const dir of [...hostPath(), "/usr/bin", "/bin"]) {
+      const real = realFile(posix.join(dir, name));
+      if (real === undefined || installed.has(real) || !says(real, name)) continue;
+      installed.set(real, name);
+      found = true;
+    }
+    if (!found) {
+      installed.set(`/usr/bin/${name}`, name);
+      absent.add(name);
+    }
+  }
   return installed;
+}
+
+/** Whether the program at `path`, run with `--version`, says it is `name`. */
+function says(path: string, name: Program): boolean {
+  try {
+    const { stdout } = new Deno.Command(path, {
+      args: ["--version"],
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    return SAYS[name].test(new TextDecoder().decode(stdout));
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -76,7 +130,7 @@ export function hostPath(): string[] {
   }
 }
 
-/** The real path of the file `name` names in the first of `dirs` that has it. */
+/** The real path of the program `name` names in the first of `dirs` that has it, as `execvp` finds it. */
 function onPath(name: string, dirs: string[], map = (path: string) => path): string | undefined {
   for (const dir of dirs) {
     const found = realFile(map(posix.join(dir, name)));
@@ -85,11 +139,15 @@ function onPath(name: string, dirs: string[], map = (path: string) => path): str
   return undefined;
 }
 
-/** The real path of the file at `path` of the machine, if there is one. */
+/**
+ * The real path of the program at `path` of the machine, if there is one: a
+ * file that may be run (a lookup by `PATH` passes over one that may not).
+ */
 function realFile(path: string): string | undefined {
   try {
     const real = Deno.realPathSync(path);
-    return Deno.statSync(real).isFile ? real : undefined;
+    const { isFile, mode } = Deno.statSync(real);
+    return isFile && ((mode ?? 0) & 0o111) !== 0 ? real : undefined;
   } catch {
     return undefined;
   }
@@ -119,7 +177,7 @@ export function programOf(
   const toMachine = (path: string) => sandbox === null ? path : machinePath(sandbox.view, path);
   const mine = [...installedPrograms()].find(([, name]) => name === named)![0];
   // Where it is not installed, a command line is judged as on a machine with Debian's package.
-  const missing = realFile(mine) === undefined;
+  const missing = absent.has(named);
   let real: string | undefined;
   if (!word.includes("/")) {
     real = onPath(word, sandbox?.path ?? hostPath(), (path) => toMachine(path) ?? "");

@@ -28,6 +28,11 @@ export interface SandboxGrants {
   network: "none" | "shared";
   /** `"own"` in a PID namespace of its own (its processes end with it), `"shared"` otherwise. */
   processes: "own" | "shared";
+  /**
+   * The other namespaces it shares with the machine (`cgroup`, `ipc`, `user`,
+   * `uts`), sorted: none in a sandbox with every namespace of its own.
+   */
+  sharedNamespaces: string[];
   /** Whether the sandbox is killed when the process that started it dies. */
   endsWithParent: boolean;
   /** `"cleared"` or `"inherited"`, then each variable set (`K=V`) or removed (`without K`). */
@@ -58,19 +63,23 @@ export interface CommandGrants {
  * machine's (it enforces only what it does itself), an option it does not
  * know (prlimit's short options included: write `--cpu=1`), an option missing
  * its argument, an option that reads a file descriptor, a path that is not
- * absolute, a limit that is not a number, a bind of a path the machine does
- * not have, a remount of what is not a mount, a command line bubblewrap
- * would refuse, or no program.
+ * absolute, a `..` in a path where the machine cannot say which links come
+ * before it (bwrap follows them first), a limit that is not a number, a bind
+ * of a path the machine does not have, a remount of what is not a mount, a
+ * command line bubblewrap would refuse, or no program.
  *
  * @example Options in another order give the same
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const a = commandGrants(["bwrap", "--unshare-all", "--ro-bind", "/usr", "/usr", "--die-with-parent", "--", "/usr/bin/true"]);
- * const b = commandGrants(["bwrap", "--die-with-parent", "--ro-bind", "/usr/", "/usr", "--unshare-pid", "--unshare-net", "/usr/bin/true"]);
+ * const b = commandGrants(["bwrap", "--die-with-parent", "--ro-bind", "/usr/", "/usr", "--unshare-all", "/usr/bin/true"]);
  * assert.deepEqual(a, b);
  * assert.deepEqual(a.sandbox?.paths, ["/usr read-only"]);
  * assert.equal(a.sandbox?.network, "none");
+ * assert.deepEqual(a.sandbox?.sharedNamespaces, []);
+ * const c = commandGrants(["bwrap", "--unshare-pid", "--unshare-net", "/usr/bin/true"]);
+ * assert.deepEqual(c.sandbox?.sharedNamespaces, ["cgroup", "ipc", "user", "uts"]);
  * ```
  *
  * @example Limits, inside or outside the sandbox

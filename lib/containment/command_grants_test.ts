@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { bubblewrapStatus } from "./bubblewrap.ts";
-import { commandGrants } from "./command_grants.ts";
+import { commandGrants, THIS_MACHINE } from "./command_grants.ts";
 
 const root = await Deno.makeTempDir({ prefix: "command-grants-" });
 const DATA = `${root}/data`;
@@ -205,6 +205,9 @@ Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
     [["bwrap", "--frobnicate", "true"], /--frobnicate/],
     [["bwrap", "--unshare-all"], /runs no program/],
     [["bwrap", "--", "bwrap", "--", "true"], /inside a sandbox/],
+    // Issue 30: read as /srv/data, LINK/.. hid that bwrap shows the link's target's parent.
+    [["bwrap", "--ro-bind", "/srv/data/link/..", "/srv/data", "true"], /links before "\.\."/],
+    [["bwrap", "--ro-bind", "/srv/data", "/srv/data/link/..", "true"], /links before "\.\."/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(
@@ -213,6 +216,65 @@ Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
       JSON.stringify(argv),
     );
   }
+});
+
+Deno.test("a bind's source through a link and .. is judged where the link leads, on this machine", async () => {
+  await Deno.mkdir(`${root}/elsewhere/inner`, { recursive: true });
+  await Deno.symlink(`${root}/elsewhere/inner`, `${DATA}/link`);
+  try {
+    const grants = commandGrants(
+      ["bwrap", "--ro-bind", `${DATA}/link/..`, "/shown", "true"],
+      THIS_MACHINE,
+    );
+    assert.deepEqual(grants.sandbox?.paths, [`/shown read-only from ${root}/elsewhere`]);
+  } finally {
+    await Deno.remove(`${DATA}/link`);
+  }
+});
+
+Deno.test("the namespaces a sandbox shares with the machine are named: --unshare-net and --unshare-pid leave four", () => {
+  const shared = (options: string[]) =>
+    commandGrants(["bwrap", ...options, "true"]).sandbox?.sharedNamespaces;
+  assert.deepEqual(shared(["--unshare-net", "--unshare-pid"]), ["cgroup", "ipc", "user", "uts"]);
+  assert.deepEqual(shared(["--unshare-all", "--share-net"]), []);
+  assert.deepEqual(
+    shared(["--unshare-user-try", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]),
+    [],
+  );
+});
+
+Deno.test("this machine's prlimit and bwrap are known by what runs, not by the first file so named on PATH", async () => {
+  // An empty prlimit that may run (a shell runs it, doing nothing) and an empty bwrap that
+  // may not, early on PATH: what a bind can leave on a machine.
+  const planted = `${root}/planted`;
+  await Deno.mkdir(planted);
+  await Deno.writeTextFile(`${planted}/prlimit`, "");
+  await Deno.chmod(`${planted}/prlimit`, 0o755);
+  await Deno.writeTextFile(`${planted}/bwrap`, "");
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--quiet",
+      `import { commandGrants } from ${
+        JSON.stringify(new URL("./command_grants.ts", import.meta.url).href)
+      };
+       const judged = (argv) => { try { return commandGrants(argv).limits; } catch (e) { return e.message; } };
+       console.log(JSON.stringify([
+         judged(["bwrap", "--unshare-all", "--ro-bind", "/usr", "/usr", "--", "prlimit", "--cpu=1", "--", "/usr/bin/true"]),
+         judged(["/usr/bin/prlimit", "--cpu=1", "--", "/usr/bin/true"]),
+         judged(["prlimit", "--cpu=1", "--", "/usr/bin/true"]),
+       ]));`,
+    ],
+    env: { PATH: `${planted}:/usr/bin:/bin`, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  const [inSandbox, byPath, bare] = JSON.parse(new TextDecoder().decode(stdout));
+  assert.deepEqual(inSandbox, ["cpu 1"]);
+  assert.deepEqual(byPath, ["cpu 1"]);
+  // A bare name outside any sandbox runs the planted file: it is not this machine's prlimit.
+  assert.match(bare, /not this machine's prlimit \(\/usr\/bin\/prlimit\)/);
 });
 
 Deno.test("commandGrants keeps capabilities, soft and hard limits, and the program's own options", () => {

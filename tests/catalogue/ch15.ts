@@ -176,7 +176,7 @@ const BWRAP_RIGHT: Record<string, string> = {
   "namespaces one by one, prlimit outside the sandbox": `
 export function bwrapCommand(policy, command) {
   const argv = ["prlimit", "--data=" + policy.limits.memoryBytes, "--cpu=" + policy.limits.cpuSeconds, "bwrap"];
-  argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-user-try");
+  argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-user-try", "--unshare-cgroup-try");
   if (policy.net.length === 0) argv.push("--unshare-net");
   argv.push("--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc");
   policy.runtime.paths.forEach((path) => argv.push("--ro-bind-try", path, path));
@@ -242,6 +242,11 @@ const BWRAP_WRONG = {
     "...policy.read])",
     "...policy.read, ...policy.deny.slice(1)])",
   ),
+  // Issue 30: read as the data folder itself, while bwrap shows the link's target's parent.
+  "each link's folder bound through the link, as LINK/..": BWRAP.replace(
+    "...policy.read])",
+    '...policy.read, ...policy.deny.slice(1).map((link) => link + "/..")])',
+  ),
   "the whole system read-only": BWRAP.replace(
     'options.push("--tmpfs", "/tmp",',
     'options.push("--ro-bind", "/", "/", "--tmpfs", "/tmp",',
@@ -251,6 +256,11 @@ const BWRAP_WRONG = {
     '["--unshare-net", "--unshare-ipc",',
   ),
   "no --die-with-parent": BWRAP.replace('"--die-with-parent", ', ""),
+  // Issue 30: real bwrap then shares the machine's IPC, UTS, user and cgroup namespaces.
+  "only the network and the processes unshared": BWRAP.replace(
+    '["--unshare-all",',
+    '["--unshare-net", "--unshare-pid",',
+  ),
   "/tmp mounted after the data folder": BWRAP.replace(
     'options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");',
     "",
