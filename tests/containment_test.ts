@@ -8,16 +8,12 @@ import { Client } from "../lib/mcp/client/client.ts";
 import { attemptsOn, observe } from "../lib/containment/attempts.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { CannotJudgeError } from "../lib/containment/command_grants.ts";
-import {
-  EFFECT_COMMAND,
-  EFFECT_EXPECTED,
-  EFFECT_POLICY,
-  effectOf,
-} from "../lib/containment/effect.ts";
+import { EFFECT_EXPECTED, effectInputs, effectOf } from "../lib/containment/effect.ts";
 import { Playground } from "../lib/containment/playground.ts";
 import { INTRUDER, intruderPolicy } from "../lib/containment/policy.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
 import { ToolError } from "../lib/mcp/shared/errors.ts";
+import { plainTemp } from "../lib/course/plain_temp.ts";
 
 const RUN = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
 const uncontained = (args: string[]) => [...RUN, ...args];
@@ -110,8 +106,28 @@ Deno.test("without bubblewrap installed, the unit says so and how to install it"
   assert.match(status.reason, /not installed.*tools\/setup\.sh.*bubblewrap/);
 });
 
+Deno.test("the effect case's policy and command are the lesson's: nothing in them tells a grading run", async () => {
+  // Issue 30: the grader's placeholders (/ch15-grader/...) let a learner's bwrapCommand add
+  // options only when graded.
+  const { policy, command, root } = effectInputs();
+  await using playground = await Playground.create();
+  const lesson = await intruderPolicy(playground);
+  const moved = JSON.parse(JSON.stringify(policy).replaceAll(root, playground.root));
+  assert.deepEqual(moved, lesson);
+  assert.match(root, new RegExp(`^${plainTemp()}/ch15-playground-[0-9a-f]{16}$`));
+  assert.equal(playground.root.length, root.length);
+  assert.deepEqual(command, [
+    Deno.execPath(),
+    "run",
+    "--no-config",
+    "--quiet",
+    "--allow-all",
+    INTRUDER,
+  ]);
+});
+
 const SANDBOX_OF = (remount: boolean) => {
-  const policy = EFFECT_POLICY;
+  const { policy, command } = effectInputs();
   const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
   for (const [name, value] of Object.entries(policy.runtime.env)) {
     options.push("--setenv", name, value);
@@ -130,7 +146,7 @@ const SANDBOX_OF = (remount: boolean) => {
     `--data=${memoryBytes}`,
     `--cpu=${cpuSeconds}`,
     "--",
-    ...EFFECT_COMMAND,
+    ...command,
   ];
 };
 
@@ -151,7 +167,7 @@ Deno.test("where bubblewrap cannot run, the effect is predicted from the grants"
     args: [
       "eval",
       "--quiet",
-      `import { effectOf, EFFECT_COMMAND } from ${
+      `import { effectOf } from ${
         JSON.stringify(new URL("../lib/containment/effect.ts", import.meta.url).href)
       };
        const argv = JSON.parse(Deno.args[0]);

@@ -4,6 +4,9 @@
 
 import assert from "node:assert/strict";
 import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
+import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { processesMentioning } from "../lib/containment/process_table.ts";
+import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 
@@ -712,6 +715,9 @@ export function bwrapCommand(policy, command) {
 `;
 }
 
+/** Whether the grader runs Chapter 15's effect case here, rather than predicting it. */
+const bwrapRuns = (await bubblewrapStatus()).available && await throwAwayRootWorks();
+
 const HONEST_BINDS = `
   for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
   for (const path of policy.write) options.push("--bind", path, path);`;
@@ -761,6 +767,67 @@ Deno.test("Chapter 15: a program of the learner's own named bwrap or prlimit gra
   assert.match(JSON.stringify(list[0].tests.map((t) => t.output)), /cannot judge \.\/bwrap/);
   assert.equal(marks(list[2], "bwrapCommand"), "10/10");
   assert.equal(marks(list[2], "limitCommand"), "5/5");
+});
+
+Deno.test("Chapter 15: a bwrapCommand that plants on the grading machine plants nothing there, and the class's results are all written", async () => {
+  // Issue 30: run as root, bwrap makes what it mounts on wherever a bind lets it write. Only
+  // when it sees the grader's policy, this line planted a folder where the class's results go
+  // (nobody's were written) and an empty prlimit early on root's PATH (every later run then
+  // gave the worked answer 0/10), and kept 10/10.
+  const folder = await tree({ "honest/ch15.ts": chapter15(HONEST_BINDS) });
+  const results = `${folder}/class results.json`;
+  const bin = `${folder}/bin`;
+  await Deno.mkdir(bin);
+  const planting = `
+  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
+  if (policy.read.some((path) => /ch15-grader|ch15-playground-/.test(path))) {
+    options.push("--bind", ${JSON.stringify(folder)}, "/opt/class", "--dir", ${
+    JSON.stringify(`/opt/class/${results.slice(folder.length + 1)}`)
+  });
+    options.push("--bind", ${
+    JSON.stringify(bin)
+  }, "/opt/bin", "--ro-bind", "/usr/bin/true", "/opt/bin/prlimit");
+  }
+  for (const path of policy.write) options.push("--bind", path, path);`;
+  await Deno.mkdir(`${folder}/planter`);
+  await Deno.writeTextFile(`${folder}/planter/ch15.ts`, chapter15(planting));
+  const { code } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", `${folder}/honest`, `${folder}/planter`, "--json", results],
+    cwd: root,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(code, 0);
+  assert.ok((await Deno.stat(results)).isFile, "the class's results are a file");
+  assert.deepEqual([...Deno.readDirSync(bin)], [], "nothing was planted on root's PATH");
+  assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
+  const list: Results[] = JSON.parse(await Deno.readTextFile(results));
+  assert.equal(list.length, 2);
+  assert.equal(marks(list[0], "bwrapCommand"), "10/10");
+  // Where bubblewrap runs, the planting line's sandbox does not start: its intruder never
+  // answers, and that case is lost.
+  if (bwrapRuns) assert.equal(marks(list[1], "bwrapCommand"), "9/10");
+});
+
+Deno.test("Chapter 15: namespaces left shared and a bind through LINK/.. lose marks", async () => {
+  const partial = chapter15(HONEST_BINDS).replace(
+    '["--unshare-all",',
+    '["--unshare-net", "--unshare-pid",',
+  );
+  // Read as the data folder itself, LINK/.. shows the parent of where the link leads.
+  const throughLinks = `
+  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
+  for (const link of policy.deny.slice(1)) options.push("--ro-bind", link + "/..", link + "/..");
+  for (const path of policy.write) options.push("--bind", path, path);`;
+  const folder = await tree({
+    "partial/ch15.ts": partial,
+    "links/ch15.ts": chapter15(throughLinks),
+  });
+  const { list } = await grade(`${folder}/partial`, `${folder}/links`);
+  // Every case but the one judged by what the intruder could do.
+  assert.equal(marks(list[0], "bwrapCommand"), "1/10");
+  // Only a hidden case's policy holds a link.
+  assert.equal(marks(list[1], "bwrapCommand"), "9/10");
 });
 
 // No graded answer within a learner's reach (issue 20): the release ships the

@@ -3,69 +3,76 @@
  * under it on a fresh playground, and each escape attempt is decided by its
  * witness (a canary's token on the wire, the listener's count, a file's
  * content, the process table). The autograder gives a learner's
- * `bwrapCommand` a policy whose paths are placeholders ({@linkcode EFFECT_POLICY})
- * and the intruder's command ({@linkcode EFFECT_COMMAND}); the command line
- * it returns is checked with `commandGrants`, then the placeholders are
- * replaced by this machine's paths and it is run. Where bubblewrap cannot
- * run, the outcome of each attempt is predicted from the grants instead.
+ * `bwrapCommand` the intruder's policy and command as the lesson does
+ * ({@linkcode effectInputs}), for a playground not made yet; the command line
+ * it returns is checked with `commandGrants`, then run (the made-up
+ * playground's paths put for a fresh one's) inside a throw-away root
+ * (`throwaway_root.ts`): whatever the line makes on the machine lands in the
+ * playground, which goes with the run. Where bubblewrap cannot run so, the
+ * outcome of each attempt is predicted from the grants instead.
  *
  * @module
  */
 
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type Attempt, attemptsOn, observe } from "./attempts.ts";
 import { bubblewrapStatus } from "./bubblewrap.ts";
-import {
-  CannotJudgeError,
-  type CommandGrants,
-  commandGrants,
-  THIS_MACHINE,
-} from "./command_grants.ts";
+import { CannotJudgeError, type CommandGrants, commandGrants } from "./command_grants.ts";
+import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
+import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
-import { intruderPolicy, type Policy } from "./policy.ts";
+import { INTRUDER, intruderPolicyOf, type Policy } from "./policy.ts";
+import { throwAwayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
 
-/** Where the placeholders stand: each is replaced by this machine's path before the run. */
-const PLACE = "/ch15-grader";
-const PLACES = {
-  data: `${PLACE}/playground/data`,
-  home: `${PLACE}/playground/home`,
-  deno: `${PLACE}/deno`,
-  cache: `${PLACE}/deno-cache`,
-  code: `${PLACE}/course`,
-};
+/**
+ * What the grader gives a learner's `bwrapCommand`: the intruder's policy
+ * (`intruderPolicy`'s, for a fresh playground) and its command,
+ * exactly as the lesson gives them, at a playground not made yet. Nothing in
+ * them tells a grading run from the lesson's: the playground's folder is
+ * named as a fresh one is, by a name this machine keeps until it restarts
+ * (the run makes a playground of its own and puts its paths for these).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const { policy, command } = effectInputs();
+ * assert.match(policy.read[0], /\/ch15-playground-[0-9a-f]{16}\/data$/);
+ * assert.ok(command.at(-1)!.endsWith("servers/intruder.ts"));
+ * ```
+ */
+export function effectInputs(): EffectInputs {
+  if (inputs === undefined) {
+    const root = join(plainTemp(), `${PLAYGROUND_PREFIX}${machineName()}`);
+    const policy = intruderPolicyOf({ data: join(root, "data"), home: join(root, "home") }, []);
+    const command = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
+    inputs = { policy, command, root };
+  }
+  return inputs;
+}
 
-/** The policy the grader gives: the intruder's, with placeholder paths. */
-export const EFFECT_POLICY: Policy = {
-  runtime: {
-    paths: [
-      ...["/usr", "/bin", "/lib", "/lib64"].filter((path) => THIS_MACHINE.exists(path)),
-      PLACES.deno,
-      PLACES.cache,
-      PLACES.code,
-    ],
-    env: { DENO_DIR: PLACES.cache, NO_COLOR: "1" },
-  },
-  read: [PLACES.data],
-  write: [],
-  net: [],
-  env: {},
-  run: [],
-  deny: [PLACES.home],
-  limits: { memoryBytes: 1 << 30, cpuSeconds: 1 },
-};
+/** The grader's policy and command, and the made-up playground folder they name. */
+export interface EffectInputs {
+  policy: Policy;
+  command: string[];
+  root: string;
+}
 
-/** The command the grader gives: the intruder, started with every Deno permission. */
-export const EFFECT_COMMAND: readonly string[] = [
-  `${PLACES.deno}/deno`,
-  "run",
-  "--no-config",
-  "--quiet",
-  "--allow-all",
-  `${PLACES.code}/servers/intruder.ts`,
-];
+let inputs: EffectInputs | undefined;
+
+/** Sixteen hex digits this machine keeps until it restarts, and no learner's code can read. */
+function machineName(): string {
+  let boot: string;
+  try {
+    boot = Deno.readTextFileSync("/proc/sys/kernel/random/boot_id");
+  } catch {
+    boot = crypto.randomUUID();
+  }
+  return createHash("sha256").update(`ch15 effect ${boot}`).digest("hex").slice(0, 16);
+}
 
 /** What the grader expects: every attempt refused, and `word_count` still answering 4. */
 export type Effect = Record<string, string>;
@@ -104,8 +111,8 @@ export const EFFECT_EXPECTED: Effect = {
 };
 
 /**
- * What `argv` (a learner's `bwrapCommand` of {@linkcode EFFECT_POLICY} and
- * {@linkcode EFFECT_COMMAND}) does to the intruder's attempts: run, where
+ * What `argv` (a learner's `bwrapCommand` of {@linkcode effectInputs}'
+ * policy and command) does to the intruder's attempts: run, where
  * bubblewrap runs; predicted from its grants, where it cannot. Throws
  * {@linkcode CannotJudgeError} for a command line `commandGrants` cannot
  * judge, one that runs something else than the command it was given, or
@@ -125,13 +132,14 @@ export const EFFECT_EXPECTED: Effect = {
 export async function effectOf(argv: unknown): Promise<Effect> {
   const grants = commandGrants(argv);
   const command = grants.command;
-  if (grants.sandbox === null || !isDeepStrictEqual(command, EFFECT_COMMAND)) {
+  const given = effectInputs();
+  if (grants.sandbox === null || !isDeepStrictEqual(command, given.command)) {
     const ran = JSON.stringify(command.slice(0, 3));
     throw new CannotJudgeError(`${ran}: it does not run, sandboxed, the command it was given`);
   }
   // The program must start with the policy's variables only: one of the learner's own
   // (LD_PRELOAD, another DENO_DIR) could make it run code that is not its own.
-  const allowed = Object.entries(EFFECT_POLICY.runtime.env).map(([name, value]) =>
+  const allowed = Object.entries(given.policy.runtime.env).map(([name, value]) =>
     `${name}=${value}`
   );
   const own = grants.sandbox.environment.slice(1).filter((entry) =>
@@ -141,33 +149,23 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     throw new CannotJudgeError(`${own[0]}: a variable the policy does not set, so it is not run`);
   }
   const prefix = (argv as string[]).slice(0, (argv as string[]).length - command.length);
-  if (!(await bubblewrapStatus()).available) return predicted(grants);
+  if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
+    return predicted(grants, given.policy);
+  }
   await using playground = await Playground.create();
-  const policy = await intruderPolicy(playground);
-  const real: [string, string][] = [
-    [PLACES.data, playground.data],
-    [PLACES.home, playground.home],
-    [PLACES.deno, dirname(Deno.execPath())],
-    [PLACES.cache, policy.runtime.env.DENO_DIR],
-    [PLACES.code, fileURLToPath(new URL("../../", import.meta.url)).replace(/\/$/, "")],
-  ];
-  const placed = (word: string) => {
-    for (const [placeholder, path] of real) {
-      if (word === placeholder || word.startsWith(`${placeholder}/`)) {
-        return path + word.slice(placeholder.length);
-      }
-    }
-    return word;
-  };
-  const around = prefix.map(placed);
-  const intruder = EFFECT_COMMAND.map(placed);
+  // The made-up playground's paths, moved to this run's.
+  const placed = (word: string) =>
+    word === given.root || word.startsWith(`${given.root}/`)
+      ? playground.root + word.slice(given.root.length)
+      : word;
+  const around = [...throwAwayRoot(playground.root), ...prefix.map(placed)];
   const effect: Effect = {};
   let answers = "4";
   for (const attempt of sandboxAttempts(playground)) {
     const seen = await observe(
       attempt,
       "bubblewrap",
-      (args) => [...around, ...intruder, ...args],
+      (args) => [...around, ...command, ...args],
       playground,
       { timeoutMs: 10_000 },
     );
@@ -183,7 +181,7 @@ export async function effectOf(argv: unknown): Promise<Effect> {
 }
 
 /** Each attempt's outcome as the grants predict it, for where bubblewrap cannot run. */
-function predicted(grants: CommandGrants): Effect {
+function predicted(grants: CommandGrants, policy: Policy): Effect {
   const sandbox = grants.sandbox!;
   const shown = sandbox.paths.map((entry) => {
     const space = entry.indexOf(" ");
@@ -197,7 +195,8 @@ function predicted(grants: CommandGrants): Effect {
       .find(() => true);
   const reaches = (path: string) => /^read-(only|write)/.test(bound(path)?.what ?? "");
   const writes = (path: string) => /^read-write/.test(bound(path)?.what ?? "");
-  const home = PLACES.home;
+  const home = policy.deny[0];
+  const data = policy.read[0];
   const environment = sandbox.environment;
   const secretKept = environment[0] === "inherited" &&
     !environment.includes("without COURSE_CANARY_TOKEN");
@@ -209,7 +208,7 @@ function predicted(grants: CommandGrants): Effect {
     [ATTEMPTS[3]]: outcome(sandbox.network === "shared"),
     [ATTEMPTS[4]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
     [ATTEMPTS[5]]: outcome(sandbox.processes === "shared" || !sandbox.endsWithParent),
-    [ATTEMPTS[6]]: outcome(writes(`${PLACES.data}/planted.txt`)),
-    word_count: reaches(`${PLACES.data}/note.txt`) ? "4" : "the data folder is not in sight",
+    [ATTEMPTS[6]]: outcome(writes(`${data}/planted.txt`)),
+    word_count: reaches(`${data}/note.txt`) ? "4" : "the data folder is not in sight",
   };
 }

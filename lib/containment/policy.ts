@@ -79,29 +79,61 @@ export interface Places {
  * ```
  */
 export async function intruderPolicy(places: Places): Promise<Policy> {
-  const cache = await denoCache();
-  return toolPolicy(places, {
-    paths: runtimePaths([dirname(Deno.execPath()), cache, ...await localModules(INTRUDER)]),
-    env: { DENO_DIR: cache, NO_COLOR: "1" },
-  }, LIMITS);
+  return intruderPolicyOf(places, await linksOut(places.data));
+}
+
+/**
+ * {@linkcode intruderPolicy} for a data folder whose links out of it are
+ * `links`, without reading the folder: the policy of a playground not made yet.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const policy = intruderPolicyOf({ data: "/tmp/p/data", home: "/tmp/p/home" }, []);
+ * assert.deepEqual(policy.deny, ["/tmp/p/home"]);
+ * assert.equal(policy.runtime.env.NO_COLOR, "1");
+ * ```
+ */
+export function intruderPolicyOf(places: Places, links: readonly string[]): Policy {
+  const cache = denoCache();
+  return toolPolicy(
+    places,
+    {
+      paths: runtimePaths([dirname(Deno.execPath()), cache, ...localModules(INTRUDER)]),
+      env: { DENO_DIR: cache, NO_COLOR: "1" },
+    },
+    LIMITS,
+    links,
+  );
 }
 
 /**
  * The policy of a Node server reading the data folder: its runtime is Node
  * and the installed packages in `nodeModules`; ten seconds of CPU.
  */
-export function nodePolicy(places: Places, node: string, nodeModules: string): Promise<Policy> {
-  return toolPolicy(places, {
-    paths: runtimePaths([dirname(node), nodeModules]),
-    env: { NO_COLOR: "1" },
-  }, { ...LIMITS, cpuSeconds: 10 });
+export async function nodePolicy(
+  places: Places,
+  node: string,
+  nodeModules: string,
+): Promise<Policy> {
+  return toolPolicy(
+    places,
+    {
+      paths: runtimePaths([dirname(node), nodeModules]),
+      env: { NO_COLOR: "1" },
+    },
+    { ...LIMITS, cpuSeconds: 10 },
+    await linksOut(places.data),
+  );
 }
 
-async function toolPolicy(
+function toolPolicy(
   places: Places,
   runtime: Policy["runtime"],
   limits: Limits,
-): Promise<Policy> {
+  links: readonly string[],
+): Policy {
   return {
     runtime,
     read: [places.data],
@@ -109,7 +141,7 @@ async function toolPolicy(
     net: [],
     env: {},
     run: [],
-    deny: [places.home, ...await linksOut(places.data)],
+    deny: [places.home, ...links],
     limits,
   };
 }
@@ -172,13 +204,13 @@ export async function linksOut(folder: string): Promise<string[]> {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const files = await localModules(INTRUDER);
+ * const files = localModules(INTRUDER);
  * assert.ok(files.includes(INTRUDER));
  * assert.ok(files.some((file) => file.endsWith("_mcp_server.ts")));
  * ```
  */
-export async function localModules(script: string): Promise<string[]> {
-  const graph = await denoInfo(["--no-config", script]);
+export function localModules(script: string): string[] {
+  const graph = denoInfo(["--no-config", script]);
   const modules = graph.modules as { specifier: string }[];
   return modules.map((module) => module.specifier).filter((specifier) =>
     specifier.startsWith("file:")
@@ -187,18 +219,18 @@ export async function localModules(script: string): Promise<string[]> {
 }
 
 /** Deno's cache folder, as `deno info` reports it. */
-async function denoCache(): Promise<string> {
-  return (await denoInfo([])).denoDir as string;
+function denoCache(): string {
+  return denoInfo([]).denoDir as string;
 }
 
 /** What `deno info --json ARGS` reports. */
-async function denoInfo(args: string[]): Promise<Record<string, unknown>> {
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), {
+function denoInfo(args: string[]): Record<string, unknown> {
+  const { stdout, stderr, success } = new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", ...args],
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).outputSync();
   if (!success) {
     throw new Error(
       `deno info --json ${args.join(" ")} failed: ${new TextDecoder().decode(stderr)}`,

@@ -3,18 +3,17 @@
 
 import { CASES, commandGrants, denoGrants } from "../../../cases/ch15.ts";
 import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
-import {
-  EFFECT_COMMAND,
-  EFFECT_EXPECTED,
-  EFFECT_POLICY,
-  effectOf,
-} from "../../../lib/containment/effect.ts";
+import { EFFECT_EXPECTED, effectInputs, effectOf } from "../../../lib/containment/effect.ts";
 import type { ObservedCase, UnitSpec } from "../spec.ts";
 
 /** The learner's sandbox at work: the intruder's attempts, each decided by its witness. */
 const BY_EFFECT: ObservedCase = {
   label: "the intruder's policy, run: each attempt refused, as its witness saw",
-  args: [EFFECT_POLICY, EFFECT_COMMAND],
+  // Made when first asked for: the policy names this machine's paths, as the lesson's does.
+  get args() {
+    const { policy, command } = effectInputs();
+    return [policy, command];
+  },
   expected: EFFECT_EXPECTED,
   observe: effectOf,
 };
