@@ -6,7 +6,9 @@
  *
  *     deno run --allow-write=LOG servers/teaching.ts --mode MODE --log LOG
  *
- * The lingering mode also needs `--allow-write=LOG.grandchild --allow-run=sleep`.
+ * The lingering mode also needs `--allow-write=LOG.grandchild --allow-run=sleep`. In the
+ * sampling mode, `word_count` first asks the client's model (`sampling/createMessage`)
+ * about the text, and answers with what it said beside the count.
  *
  * @module
  */
@@ -21,6 +23,8 @@ import {
   writeStderr,
 } from "./_mcp_server.ts";
 import { fileURLToPath } from "node:url";
+import { serveStdio } from "../lib/mcp/server/stdio_server.ts";
+import type { RequestContext, SessionTool } from "../lib/mcp/server/session_spec.ts";
 
 /** The modes, each a way to misbehave (or not). */
 export const MODES = [
@@ -34,6 +38,7 @@ export const MODES = [
   "hang",
   "old-version",
   "lingering",
+  "sampling",
 ] as const;
 
 /** One of {@linkcode MODES}. */
@@ -89,8 +94,59 @@ if (import.meta.main) {
   run(mode, values.log);
 }
 
+/** What the sampling mode asks the client's model about a text. */
+export function samplingPrompt(text: string): string {
+  return `Say in a few words what this text is about: ${text}`;
+}
+
+/** `word_count` that first asks the client's model about the text (the sampling mode's). */
+function askingWordCount(logFile: Deno.FsFile): SessionTool {
+  const [wordCount] = TOOLS;
+  return {
+    ...wordCount,
+    async run(args: JsonObject, context: RequestContext) {
+      logFile.writeSync(
+        encoder.encode(JSON.stringify({ name: "word_count", arguments: args }) + "\n"),
+      );
+      const text = String(args.text);
+      const count = text.split(/\s+/).filter((word) => word !== "").length;
+      if (!("sampling" in context.clientCapabilities)) {
+        return {
+          content: [{ type: "text", text: "the client did not declare sampling: no model to ask" }],
+          isError: true,
+        };
+      }
+      try {
+        const answer = await context.request("sampling/createMessage", {
+          messages: [{ role: "user", content: { type: "text", text: samplingPrompt(text) } }],
+          maxTokens: 24,
+        });
+        const said = (answer.content as JsonObject | undefined)?.text;
+        return { content: [{ type: "text", text: `${count} (the client's model said: ${said})` }] };
+      } catch (error) {
+        return {
+          content: [{
+            type: "text",
+            text: `the client's model did not answer: ${(error as Error).message}`,
+          }],
+          isError: true,
+        };
+      }
+    },
+  };
+}
+
 function run(mode: Mode, log: string): void {
   const logFile = Deno.openSync(log, { append: true, create: true });
+  if (mode === "sampling") {
+    void serveStdio({
+      name: "teaching",
+      version: "1.0.0",
+      tools: TOOLS.slice(1),
+      sessionTools: [askingWordCount(logFile)],
+    }).then(() => Deno.exit(0));
+    return;
+  }
   if (mode === "lingering") startGrandchild(`${log}.grandchild`);
   if (mode === "stderr-log") writeStderr(diagnostics("starting"));
   let previous: JsonObject | undefined;

@@ -16,6 +16,7 @@ import {
   o200kVocabulary,
 } from "../mask/mod.ts";
 import { GRAMMAR_TOOLS } from "./grammar_tools.ts";
+import type { Sample } from "../mcp/client/sampling.ts";
 
 /** One example call: a tool's name and its arguments. */
 export interface ExampleCall {
@@ -68,6 +69,44 @@ export function standInModel(): BigramModel {
     o200kVocabulary(),
     grammarExamples().map((example) => JSON.stringify(example.arguments)),
   );
+}
+
+/** The name the stand-in model gives itself in a sampling answer. */
+export const STAND_IN_NAME = "stand-in bigram (o200k_base)";
+
+/**
+ * The stand-in model as a client's answer to a server's sampling request:
+ * it reads the last message and writes after it, the likeliest token each
+ * time, until its stop token or the request's `maxTokens`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const sample = standInSample();
+ * const answer = await sample({ messages: [{ role: "user", text: '{"verb":"' }], maxTokens: 30 });
+ * assert.equal(answer.text, 'go"}');
+ * assert.equal(answer.stopReason, "endTurn");
+ * ```
+ */
+export function standInSample(model: BigramModel = standInModel()): Sample {
+  const { vocabulary } = model;
+  return (request) => {
+    const read = vocabulary.encode(request.messages.at(-1)!.text);
+    const written: number[] = [];
+    let stopReason: "endTurn" | "maxTokens" = "maxTokens";
+    while (written.length < request.maxTokens) {
+      const scores = model.scores(written.length === 0 ? read : written);
+      let best = 0;
+      for (let id = 1; id < scores.length; id++) if (scores[id] > scores[best]) best = id;
+      if (best === vocabulary.stopToken) {
+        stopReason = "endTurn";
+        break;
+      }
+      written.push(best);
+    }
+    return Promise.resolve({ text: vocabulary.decode(written), model: STAND_IN_NAME, stopReason });
+  };
 }
 
 /** What sampling one tool's arguments did, with and without the mask. */

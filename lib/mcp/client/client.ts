@@ -66,7 +66,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
   #renewing?: Promise<JsonObject>;
-  /** What the client offers: elicitation, when it was given a way to ask the user. */
+  /** What the client offers: elicitation and sampling, when given a way to ask the user and a model. */
   readonly #capabilities: JsonObject;
 
   /**
@@ -77,7 +77,10 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
-    this.#capabilities = options.elicit === undefined ? {} : { elicitation: {} };
+    this.#capabilities = {
+      ...(options.elicit === undefined ? {} : { elicitation: {} }),
+      ...(options.sample === undefined ? {} : { sampling: {} }),
+    };
     const reached = server instanceof URL
       ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
       : server;

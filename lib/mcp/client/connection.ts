@@ -23,8 +23,7 @@ import {
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-import { answerServer } from "./replies.ts";
-import type { Elicit } from "./elicitation.ts";
+import { answerServer, type ServerAnswers } from "./replies.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
@@ -58,7 +57,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** The requests sent and not yet answered. */
   readonly #pending: PendingRequests;
   readonly #limit: InFlightLimit;
-  readonly #elicit?: Elicit;
+  readonly #answers: ServerAnswers;
   #nextId = 1;
   #broken?: ProtocolError;
 
@@ -75,7 +74,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
-    this.#elicit = options.elicit;
+    this.#answers = { elicit: options.elicit, sample: options.sample };
     this.#pending = new PendingRequests(this.#timeoutMs, (id) =>
       this.#send({
         jsonrpc: "2.0",
@@ -228,7 +227,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     if (!("method" in message)) this.#settle(message);
     else if ("id" in message) {
-      void answerServer(message, this.#elicit).then(
+      void answerServer(message, this.#answers).then(
         (reply) => this.#send(reply),
         (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
       );

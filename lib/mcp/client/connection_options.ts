@@ -6,6 +6,7 @@
 
 import type { AnswerFunction } from "./answer.ts";
 import type { Elicit } from "./elicitation.ts";
+import type { Sample } from "./sampling.ts";
 import type { SplitFrames } from "../shared/framing.ts";
 import type { ServerProcessOptions } from "./server_process.ts";
 
@@ -43,6 +44,12 @@ export interface ConnectionOptions extends ServerProcessOptions {
    * the `elicitation` capability. @default {undefined} (it is "method not found")
    */
   elicit?: Elicit;
+  /**
+   * Answers the server's `sampling/createMessage` with the client's model;
+   * with it, the client declares the `sampling` capability.
+   * @default {undefined} (it is "method not found")
+   */
+  sample?: Sample;
 }
 
 /** Options for one `Connection.request`. */
