@@ -10,7 +10,7 @@
  * argument, after its hidden cases, in the same realm; a reply that holds the
  * token scores the function 0 (`grade_learner.ts`). An honest function
  * cannot answer so: the token is in no argument. The probe and the token are
- * kept with the hidden cases (`holdouts/watermark.json`), which the learners'
+ * kept with the hidden cases (`watermark.json` in their folder), which the learners'
  * release does not hold; there, nothing is probed.
  *
  * @module
