@@ -8,7 +8,8 @@ import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
-import { UNITS } from "../tools/grading/units/mod.ts";
+import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
+import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -919,6 +920,76 @@ Deno.test("a pasted copy with a statement added earns nothing for it: the sealed
     );
     assert.ok(results.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
   }
+});
+
+// Issue 30: a seal carried encoded, which no form or similarity can see, is
+// found by what it does: its watermark answers the grader's probe.
+
+/** `text` in base64, as a learner would carry it in a cell. */
+const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
+
+/** The marks of `fn`'s cases in `results`, and how many cases `unit`'s `fn` has, visible and hidden. */
+async function casesOfFn(results: Results, unit: string, fn: string) {
+  const spec = UNITS.get(unit)!;
+  const holdouts = await loadHoldouts();
+  const count = casesOf(spec, spec.functions.find((f) => f.name === fn)!, holdouts).length;
+  return { marks: results.tests.filter((t) => t.name.startsWith(`${fn}: `)), count };
+}
+
+Deno.test("Unit A's sealed answerFor carried in base64 and run with new Function earns nothing: its watermark answers the probe", async () => {
+  // Issue 30: this earned 17/17: the encoded seal has no form to recognise.
+  const seal = await pastedSeal("lib/mcp/client/answer.sealed.js");
+  const sealed = await Deno.readTextFile(`${root}lib/mcp/client/answer.sealed.js`);
+  const exported = /export\{([^}]*)\};?/.exec(sealed)![1];
+  const module = `
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+const code = new TextDecoder().decode(Uint8Array.fromBase64(${JSON.stringify(base64(seal))}));
+const { answerFor: run } = new Function("ProtocolError", code + "return {${exported}};")(ProtocolError);
+export function answerFor(requestId, message) {
+  return run(requestId, message);
+}
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}`;
+  const folder = await tree({ "mallory/ch14-a.ts": module, "honest/ch14-a.ts": UNIT_A });
+  const { list } = await grade(folder);
+  const results = list.find((r) => r.submission.endsWith("/mallory"))!;
+  assertCopied(
+    results,
+    "answerFor",
+    /answerFor is a copy of the library's own answerFor, sealed, run in another form \(its watermark answered the grader's probe\)/,
+  );
+  const { marks, count } = await casesOfFn(results, "ch14-a", "answerFor");
+  // The probe is no case of its own: as many marks as cases, and nothing of it shown.
+  assert.equal(marks.length, count);
+  assert.ok(marks.every((t) => /no marks: answerFor is a copy/.test(t.output)));
+  assert.ok(results.tests.filter((t) => t.name.startsWith("authorize: ")).every((t) => t.score));
+  const honest = list.find((r) => r.submission.endsWith("/honest"))!;
+  assert.ok(full(honest), JSON.stringify(honest.tests.filter((t) => t.score === 0)));
+  assert.equal(honest.tests.length, list.find((r) => r !== honest)!.tests.length - 1);
+});
+
+Deno.test("Unit B's sealed splitFrames carried in base64 and imported from a data: URL earns nothing: its watermark answers the probe", async () => {
+  const seal = (await Deno.readTextFile(`${root}lib/mcp/shared/framing.sealed.js`))
+    .split("\n").slice(1).join("\n")
+    .replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
+  const [, transferProblems] = CH14_B_CATALOGUE;
+  const module = `
+const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
+export const splitFrames = (buffer, limit) => run(buffer, limit);
+${transferProblems.right["the worked solution's way"]}`;
+  const folder = await tree({ "mallory/ch14-b.ts": module });
+  const [results] = (await grade(folder)).list;
+  assertCopied(
+    results,
+    "splitFrames",
+    /splitFrames is a copy of the library's own splitFrames, sealed, run in another form/,
+  );
+  const { marks, count } = await casesOfFn(results, "ch14-b", "splitFrames");
+  assert.equal(marks.length, count);
+  const others = results.tests.filter((t) => t.name.startsWith("transferProblems: "));
+  assert.ok(others.length > 0 && others.every((t) => t.score), JSON.stringify(others));
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
+import { loadWatermark } from "../tools/grading/watermark.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
 
@@ -109,6 +110,14 @@ async function solutionBlocks(): Promise<{ where: string; text: string }[]> {
   }
   return blocks;
 }
+
+Deno.test("the release holds neither the seals' watermark probe nor its token in readable form", async () => {
+  const watermark = (await loadWatermark())!;
+  for (const secret of [watermark.probe, watermark.token]) {
+    assert.deepEqual(holding(released, secret), [], secret);
+    assert.deepEqual(holding(released, secret.slice(-12)), [], secret.slice(-12));
+  }
+});
 
 Deno.test("no worked solution's text is in the release, the allowlist's one line included", async () => {
   const all = await files();

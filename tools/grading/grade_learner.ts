@@ -2,7 +2,8 @@
  * Grade one learner: copy their code into a scratch folder, re-run every
  * case of every unit they submitted in one sandboxed process, and score each
  * unit against what the learner's submission JSON claims, with no marks for
- * a graded function whose library copy is in their code (`copied.ts`).
+ * a graded function whose library copy is in their code (`copied.ts`), or
+ * that answers the grader's probe with a seal's watermark (`watermark.ts`).
  *
  * @module
  */
@@ -15,6 +16,7 @@ import { makeScratch } from "./scratch.ts";
 import { copiedFunctions, copyForms } from "./copied.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
+import { loadWatermark, probeCases } from "./watermark.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, and which functions to grade. */
 export interface GradeOptions extends SandboxOptions {
@@ -66,6 +68,7 @@ export async function gradeTogether(
   options: GradeOptions = {},
 ): Promise<Results[][]> {
   const wanted = (name: string) => options.functions?.includes(name) ?? true;
+  const watermark = await loadWatermark();
   const jobs: UnitJob[][] = learners.map((learner, index) =>
     learner.submissions.map(({ unit }) => {
       const spec = UNITS.get(unit)!;
@@ -74,7 +77,10 @@ export async function gradeTogether(
         key: `${index}/${unit}`,
         learner: String(index),
         functions: spec.functions.filter((fn) => wanted(fn.name))
-          .map((fn) => ({ ...fn, cases: casesOf(spec, fn, holdouts) })),
+          .map((fn) => ({
+            ...fn,
+            cases: [...casesOf(spec, fn, holdouts), ...probeCases(fn, watermark)],
+          })),
       };
     })
   );
@@ -104,9 +110,10 @@ export async function gradeTogether(
     const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
     return learner.submissions.map((submission, at) => {
       const job = jobs[index][at];
-      const cases = byKey.get(job.key!) ??
+      const ran = byKey.get(job.key!);
+      const cases = ran?.filter((result) => result.watermark === undefined) ??
         job.functions.flatMap((fn) =>
-          fn.cases.map((testCase) => ({
+          fn.cases.filter((testCase) => testCase.probe === undefined).map((testCase) => ({
             unit: submission.unit,
             fn: fn.name,
             case: testCase.label,
@@ -121,10 +128,31 @@ export async function gradeTogether(
         cases,
         codeCame: submission.code !== undefined,
         evidence: submission.evidence?.value,
-        copied: copied.get(job.key!),
+        copied: withWatermarks(copied.get(job.key!), ran ?? []),
       });
     }).map((results, at) => withFileChecks(results, fileChecks[at]));
   }));
+}
+
+/**
+ * `copied` (what `copied.ts` found, by graded function) with each library
+ * function whose seal's watermark answered a probe of `ran`, where its
+ * form was not found already.
+ */
+function withWatermarks(
+  copied: Record<string, string[]> = {},
+  ran: readonly CaseResult[],
+): Record<string, string[]> {
+  const found = { ...copied };
+  for (const { fn, watermark = [] } of ran) {
+    const known = Object.hasOwn(found, fn) ? found[fn] : [];
+    const marked = watermark.filter((name) => !known.includes(`${name}, sealed`))
+      .map((name) =>
+        `${name}, sealed, run in another form (its watermark answered the grader's probe)`
+      );
+    if (marked.length > 0) found[fn] = [...known, ...marked];
+  }
+  return found;
 }
 
 /**

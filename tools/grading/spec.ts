@@ -14,6 +14,11 @@ import type { LibraryCopy } from "./library_copies.ts";
 export interface GradedCase extends ObservedCase {
   /** Hidden cases are never shown to learners: their report says only passed or failed. */
   hidden: boolean;
+  /**
+   * For the watermark's probe (`watermark.ts`), never a mark: the token its
+   * reply is searched for. @default {undefined}
+   */
+  probe?: string;
 }
 
 /** A case whose returned value the grader may observe at work. */

@@ -1,15 +1,18 @@
 // `deno task seal [--check]`: seal each library module that holds the
 // library's own implementation of a graded function (see `sealed.ts`):
 // bundle it alone (its imports kept as imports, so that its classes are the
-// library's), obfuscate it with a fixed seed, and write it beside the module
-// as `NAME.sealed.js`, headed by the module's hash. With `--check`, write
+// library's), put the watermark in each graded function's copy
+// (`../grading/watermark.ts`: the probe and token are read from the hidden
+// cases' folder), obfuscate it with a fixed seed, and write it beside the
+// module as `NAME.sealed.js`, headed by the module's hash. With `--check`, write
 // nothing and fail when a seal is missing or stale.
 
 import JavaScriptObfuscator, { type ObfuscatorOptions } from "javascript-obfuscator";
 import { fileURLToPath } from "node:url";
 import { sealedPath } from "../grading/library_copies.ts";
 import { UNITS } from "../grading/units/mod.ts";
-import { sealedModules, sealHeader, sourceHash, staleSeals } from "./sealed.ts";
+import { loadWatermark, watermarked } from "../grading/watermark.ts";
+import { libraryNames, sealedModules, sealHeader, sourceHash, staleSeals } from "./sealed.ts";
 
 const root = new URL("../../", import.meta.url);
 
@@ -70,10 +73,14 @@ try {
     if (problems.length > 0) throw new Error(problems.join("\n"));
     console.log(`seal: ${files.length} seals fresh`);
   } else {
+    const watermark = await loadWatermark();
+    if (watermark === undefined) {
+      throw new Error("holdouts/watermark.json is missing: the seals' watermark is kept there");
+    }
     for (const file of files) {
       const text = await Deno.readTextFile(new URL(file, root));
-      const code = JavaScriptObfuscator.obfuscate(await bundled(file, text), OBFUSCATION)
-        .getObfuscatedCode();
+      const marked = watermarked(await bundled(file, text), libraryNames(UNITS, file), watermark);
+      const code = JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode();
       await Deno.writeTextFile(
         new URL(sealedPath(file), root),
         `${sealHeader(file, await sourceHash(text))}\n${code}\n`,

@@ -39,6 +39,30 @@ export function sealedModules(units: ReadonlyMap<string, UnitSpec>): string[] {
 }
 
 /**
+ * The graded functions' library copies that `file` declares, by name,
+ * sorted: the functions of its seal that carry the watermark.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "../grading/units/mod.ts";
+ *
+ * assert.deepEqual(libraryNames(UNITS, "lib/mcp/server/dispatch.ts"), ["handleLine", "negotiateVersion", "respond"]);
+ * ```
+ */
+export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string): string[] {
+  return [
+    ...new Set(
+      [...units.values()].flatMap((spec) =>
+        spec.functions.flatMap((fn) =>
+          (fn.library ?? []).filter((copy) => copy.file === file).map(({ name }) => name)
+        )
+      ),
+    ),
+  ].sort();
+}
+
+/**
  * The SHA-256 of `text`, in hex: what a seal records of the module it seals.
  *
  * @example
