@@ -11,9 +11,7 @@ import {
   IRREGULAR,
   type Lab03Function,
   OPTIONAL,
-  PIECES,
   SPANISH,
-  VERB_PIECES,
 } from "../cases/lab_03.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
 
