@@ -868,7 +868,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
   ],
   decode: [
     {
-      label: "a tie goes to the lower id",
+      label: "two tokens scored alike: the lower id wins",
       args: [
         IRREGULAR,
         ['{"verb":"', "go", "eat", '"}', "x"],
