@@ -14,6 +14,7 @@
 import type { GradeCase } from "../lib/grading/grading.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import type { ModelTable } from "../tools/grading/drivers/lab_03_decode.ts";
 
 /** Lab 03's graded functions. */
 export type Lab03Function =
@@ -76,12 +77,6 @@ const AB = {
     b: { ids: [2], children: {} },
   },
 };
-
-/**
- * A model as a table: for the last token written (`""` before any, `default`
- * for any other), a score for each token and, last, for stopping.
- */
-export type ModelTable = Record<string, number[]>;
 
 /** Tokens that write `{"verb":"go"}` or `{"verb":"eat"}`, in pieces. */
 export const VERB_PIECES = ['{"verb":"', "go", "eat", '"}', "x"];

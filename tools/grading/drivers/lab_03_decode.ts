@@ -1,6 +1,6 @@
 /**
- * Lab 03's decoding driver: a case gives its model as a table (see
- * `ModelTable` in `cases/lab_03.ts`), and the learner's `decode` is given it
+ * Lab 03's decoding driver: a case gives its model as a table
+ * ({@linkcode ModelTable}), and the learner's `decode` is given it
  * as what a model is, a function from the tokens written so far to a score
  * for each token and for stopping. It reports what `decode` returned, or
  * lets what it threw be judged.
@@ -8,7 +8,11 @@
  * @module
  */
 
-import type { ModelTable } from "../../../cases/lab_03.ts";
+/**
+ * A model as a table: for the last token written (`""` before any, `default`
+ * for any other), a score for each token and, last, for stopping.
+ */
+export type ModelTable = Record<string, number[]>;
 
 /** A model: the tokens written so far in, a score for each token (and, last, for stopping) out. */
 export type Model = (ids: readonly number[]) => readonly number[];
