@@ -290,6 +290,215 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [CONJUGATE, '"verb"'],
       expected: "dead",
     },
+    {
+      label: "an escaped backslash",
+      args: [SPANISH, '{"english_form":"a\\\\b"}'],
+      expected: "complete",
+    },
+    {
+      label: "an object whose properties are all optional, one written",
+      args: [
+        {
+          type: "object",
+          properties: {
+            a: {
+              type: "string",
+            },
+          },
+          required: [],
+          additionalProperties: false,
+        },
+        '{"a":"x"}',
+      ],
+      expected: "complete",
+    },
+    {
+      label: "a closing brace where a name begins",
+      args: [
+        {
+          type: "object",
+          properties: {
+            a: {
+              type: "string",
+            },
+          },
+          required: [],
+          additionalProperties: false,
+        },
+        '{"}',
+      ],
+      expected: "dead",
+    },
+    {
+      label: "an enum member longer than maxLength",
+      args: [
+        {
+          type: "object",
+          properties: {
+            v: {
+              type: "string",
+              enum: ["ab", "abc"],
+              maxLength: 2,
+            },
+          },
+          required: ["v"],
+          additionalProperties: false,
+        },
+        '{"v":"abc',
+      ],
+      expected: "dead",
+    },
+    {
+      label: "an enum member long enough for minLength",
+      args: [
+        {
+          type: "object",
+          properties: {
+            v: {
+              type: "string",
+              enum: ["a", "bb"],
+              minLength: 2,
+            },
+          },
+          required: ["v"],
+          additionalProperties: false,
+        },
+        '{"v":"bb"}',
+      ],
+      expected: "complete",
+    },
+    {
+      label: "an object where a string belongs",
+      args: [SPANISH, '{"english_form":{}}'],
+      expected: "dead",
+    },
+    {
+      label: "a string value without its opening quote",
+      args: [SPANISH, '{"english_form":ab'],
+      expected: "dead",
+    },
+    {
+      label: "minLength above maxLength: no string fits",
+      args: [
+        {
+          type: "object",
+          properties: {
+            s: {
+              type: "string",
+              minLength: 3,
+              maxLength: 2,
+            },
+          },
+          required: ["s"],
+          additionalProperties: false,
+        },
+        '{"s":"',
+      ],
+      expected: "dead",
+    },
+    {
+      label: "minLength equal to maxLength",
+      args: [
+        {
+          type: "object",
+          properties: {
+            s: {
+              type: "string",
+              minLength: 2,
+              maxLength: 2,
+            },
+          },
+          required: ["s"],
+          additionalProperties: false,
+        },
+        '{"s":"',
+      ],
+      expected: "live",
+    },
+    {
+      label: "half an escape inside an enum member",
+      args: [
+        {
+          type: "object",
+          properties: {
+            v: {
+              type: "string",
+              enum: ["a\u0001"],
+            },
+          },
+          required: ["v"],
+          additionalProperties: false,
+        },
+        '{"v":"a\\u00',
+      ],
+      expected: "live",
+    },
+    {
+      label: "an escape past maxLength",
+      args: [
+        {
+          type: "object",
+          properties: {
+            s: {
+              type: "string",
+              maxLength: 1,
+            },
+          },
+          required: ["s"],
+          additionalProperties: false,
+        },
+        '{"s":"a\\n',
+      ],
+      expected: "dead",
+    },
+    {
+      label: "an escape is one character under maxLength",
+      args: [
+        {
+          type: "object",
+          properties: {
+            s: {
+              type: "string",
+              maxLength: 1,
+            },
+          },
+          required: ["s"],
+          additionalProperties: false,
+        },
+        '{"s":"\\n"}',
+      ],
+      expected: "complete",
+    },
+    {
+      label: "a trailing comma when nothing more is required",
+      args: [
+        {
+          type: "object",
+          properties: {
+            a: {
+              type: "string",
+            },
+            b: {
+              type: "string",
+            },
+          },
+          required: ["a"],
+          additionalProperties: false,
+        },
+        '{"a":"x",}',
+      ],
+      expected: "dead",
+    },
+    {
+      label: "a comma after the last property",
+      args: [CONJUGATE, '{"verb":"eat","tense":"past_simple","person":"3sg",'],
+      expected: "dead",
+    },
+    {
+      label: "a semicolon between properties",
+      args: [CONJUGATE, '{"verb":"eat";'],
+      expected: "dead",
+    },
   ],
   tokenMask: [
     {
@@ -342,6 +551,15 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         ['"note":"', '"tense":"', '"verb":"', '"', '"n', "}"],
       ],
       expected: [0, 1, 3, 4],
+    },
+    {
+      label: "an emoji already written",
+      args: [
+        SPANISH,
+        '{"english_form":"😀',
+        ['"}', "a", "\\n", "\t"],
+      ],
+      expected: [0, 1, 2],
     },
   ],
   buildTrie: [
