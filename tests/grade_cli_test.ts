@@ -28,9 +28,10 @@ Deno.test("the worked editions get full marks", async () => {
     "ch15",
     "lab-01",
     "lab-02",
+    "lab-03",
     "lab-04",
   ]);
-  for (const unit of ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02", "lab-04"]) {
+  for (const unit of ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02", "lab-03", "lab-04"]) {
     const results = byUnit(list, unit);
     assert.ok(results.max_score > 10);
     assert.equal(
@@ -47,6 +48,7 @@ Deno.test("the student editions as shipped get the starters' honest low score", 
   assert.equal(byUnit(list, "ch14-a").score, 0);
   assert.equal(byUnit(list, "lab-01").score, 0);
   assert.equal(byUnit(list, "lab-02").score, 0);
+  assert.equal(byUnit(list, "lab-03").score, 0);
   const b = byUnit(list, "ch14-b");
   // The splitFrames starter splits correctly and checks nothing: the ten cases without a limit
   // to enforce pass (five visible, five hidden).

@@ -524,6 +524,15 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mcp/client/tool_result.ts",
       "lib/mcp/client/answer.ts",
     ],
+    "lab-03": [
+      "lib/mask/compile.ts",
+      "lib/mask/json_schema_grammar.ts",
+      "lib/mask/object_grammar.ts",
+      "lib/mask/string_grammar.ts",
+      "lib/mask/grammar_matcher.ts",
+      "lib/mask/token_trie.ts",
+      "lib/mask/generate.ts",
+    ],
     "lab-04": [
       "lib/mcp/shared/sse.ts",
       "lib/mcp/client/http_transport.ts",

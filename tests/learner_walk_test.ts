@@ -15,7 +15,7 @@ import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
-const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "ch15", "lab-04"];
+const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "lab-03", "ch15", "lab-04"];
 
 interface Seen {
   id: string;

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 
-const NOTEBOOKS = ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02", "lab-04"];
+const NOTEBOOKS = ["ch14-a", "ch14-b", "ch15", "lab-01", "lab-02", "lab-03", "lab-04"];
 
 async function cells(unit: string) {
   const path = `solutions/${unit}.ipynb`;

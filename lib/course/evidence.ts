@@ -18,6 +18,7 @@ export type EvidenceKind =
   | "lab-01-submission"
   | "lab-02-results"
   | "lab-02-manifest"
+  | "lab-03-submission"
   | "ch15-submission"
   | "lab-04-submission";
 

@@ -136,6 +136,26 @@ const EDITIONS: Edition[] = [
     notices: 9,
   },
   {
+    path: "notebooks/lab-03.ipynb",
+    shot: "lab-03-student.png",
+    worked: false,
+    lines: ["PREFIX_STATUS NEEDS_WORK", "DECODE NEEDS_WORK", "LAB_03 NOT DONE YET"],
+    pictures: [],
+    notices: 6,
+  },
+  {
+    path: "solutions/lab-03.ipynb",
+    shot: "lab-03-worked.png",
+    worked: true,
+    lines: [
+      "LAB_03 DONE",
+      "INSTRUCTOR_CHECKS PASSED",
+      'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-03"}',
+    ],
+    pictures: [],
+    notices: 3,
+  },
+  {
     path: "notebooks/lab-04.ipynb",
     shot: "lab-04-student.png",
     worked: false,

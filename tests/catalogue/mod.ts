@@ -10,6 +10,7 @@ import { CH15 } from "./ch15.ts";
 import { LAB_01 } from "./lab_01.ts";
 import { LAB_02 } from "./lab_02.ts";
 import { LAB_02_CLIENT } from "./lab_02_client.ts";
+import { LAB_03 } from "./lab_03.ts";
 import { LAB_04 } from "./lab_04.ts";
 import type { Catalogue } from "./learner.ts";
 
@@ -23,5 +24,6 @@ export const CATALOGUES: readonly Catalogue[] = [
   ...LAB_02,
   ...LAB_02_CLIENT,
   ...CH15,
+  ...LAB_03,
   ...LAB_04,
 ];

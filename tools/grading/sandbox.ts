@@ -95,6 +95,7 @@ const MAX_STOPS = 2;
 /** The drivers' kinds of case. */
 const KINDS: Record<string, CaseKind> = {
   "tools/grading/drivers/lab_02_client.ts": "client",
+  "tools/grading/drivers/lab_03_decode.ts": "model",
   "tools/grading/drivers/lab_02_tests.ts": "test",
 };
 

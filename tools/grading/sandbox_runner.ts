@@ -35,8 +35,11 @@ import { bridgeServer } from "./host/server_bridge.ts";
 import { hostClients } from "./host/client_host.ts";
 import { SERVER_SIDE, serverObservations } from "./drivers/lab_02_client.ts";
 
-/** How a case is run: a function called on its arguments, a client class driven, a named test run. */
-export type CaseKind = "call" | "client" | "test";
+/**
+ * How a case is run: a function called on its arguments, a function given a
+ * model made from its case (Lab 03's decode), a client class driven, a named test run.
+ */
+export type CaseKind = "call" | "model" | "client" | "test";
 
 /** One graded function's cases, as the grader sends them. */
 export interface RunnerItem {
@@ -285,7 +288,7 @@ async function loadedRealm(item: RunnerItem, needs?: string): Promise<Realm | Re
 /** Run one case of a function called on its arguments, in `realm`. */
 async function callCase(realm: Realm, item: RunnerItem, args: unknown[]): Promise<Reply> {
   const reply = await realm.request({
-    run: { kind: "call", fn: item.fn, args, quiet: item.quiet, coverage: job.coverage },
+    run: { kind: item.kind, fn: item.fn, args, quiet: item.quiet, coverage: job.coverage },
   });
   return { ...unwrapped(reply), reached: realm.reached() };
 }
@@ -432,7 +435,7 @@ for (const items of job.phases) {
       const key = { key: item.key, fn: item.fn, index };
       report({ started: key });
       let reply: Reply;
-      if (item.kind === "call") {
+      if (item.kind === "call" || item.kind === "model") {
         const realm = await callRealm(item);
         if (!(realm instanceof Realm)) reply = realm;
         else if (!realm.names.includes(item.fn)) {

@@ -70,7 +70,7 @@ self.onmessage = async (event: MessageEvent) => {
     return;
   }
   const { kind, fn, args, quiet, coverage } = message.run as {
-    kind: "call" | "client" | "test";
+    kind: "call" | "model" | "client" | "test";
     fn: string;
     args: unknown[];
     quiet?: boolean;
@@ -85,6 +85,9 @@ self.onmessage = async (event: MessageEvent) => {
   try {
     if (kind === "call") {
       reply = { returned: await (candidate as (...args: unknown[]) => unknown)(...args) };
+    } else if (kind === "model") {
+      const { drive } = await load("./drivers/lab_03_decode.ts");
+      reply = { returned: await drive(candidate, args) };
     } else if (kind === "client") {
       const [{ drive }, { portTransport }] = await Promise.all([
         load("./drivers/lab_02_client.ts"),

@@ -42,6 +42,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/host/client_host.ts",
   "tools/grading/drivers/lab_02_client.ts",
   "tools/grading/drivers/lab_02_tests.ts",
+  "tools/grading/drivers/lab_03_decode.ts",
   "tools/grading/drivers/faulty_client.ts",
   "lib/grading/grade_driven.ts",
   "lib/grading/grading.ts",

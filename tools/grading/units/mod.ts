@@ -13,11 +13,12 @@ import { CH14_B } from "./ch14_b.ts";
 import { CH15 } from "./ch15.ts";
 import { LAB_01 } from "./lab_01.ts";
 import { LAB_02 } from "./lab_02.ts";
+import { LAB_03 } from "./lab_03.ts";
 import { LAB_04 } from "./lab_04.ts";
 
 /** The units, by the name their submissions and notebooks carry (a Map: no inherited names). */
 export const UNITS: ReadonlyMap<string, UnitSpec> = new Map(
-  [CH14_A, CH14_B, LAB_01, LAB_02, CH15, LAB_04].map((spec) => [spec.unit, spec]),
+  [CH14_A, CH14_B, LAB_01, LAB_02, LAB_03, CH15, LAB_04].map((spec) => [spec.unit, spec]),
 );
 
 /** Hidden cases by unit, then by function name. */

@@ -1,0 +1,250 @@
+/**
+ * Lab 03's visible cases: the notebook's grade tables show them, and the
+ * autograder runs them again on the learner's code. The hidden cases are
+ * held back: only the instructors' grader has them.
+ *
+ * The functions are the parts of a mask-driven tool call: the character step
+ * of the mask (read through `prefixStatus`), the mask over a vocabulary of
+ * tokens, token by token and by a prefix tree, the decoding loop, and the
+ * agent's next move after a call.
+ *
+ * @module
+ */
+
+import type { GradeCase } from "../lib/grading/grading.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import type { ModelTable } from "../tools/grading/drivers/lab_03_decode.ts";
+
+/** Lab 03's graded functions. */
+export type Lab03Function =
+  | "prefixStatus"
+  | "tokenMask"
+  | "buildTrie"
+  | "trieMask"
+  | "decode"
+  | "nextMove";
+
+/** The input schema of the grammar server's tool `name`. */
+export function schemaOf(name: string): JsonObject {
+  return GRAMMAR_TOOLS.find((tool) => tool.name === name)!.inputSchema;
+}
+
+/** conjugate's schema: three enums, all required, in this order. */
+export const CONJUGATE = schemaOf("conjugate");
+/** lookup_spanish's schema: one free string of at least one character. */
+export const SPANISH = schemaOf("lookup_spanish");
+/** check_subject_verb_agreement's schema: an enum, then a free string. */
+export const AGREEMENT = schemaOf("check_subject_verb_agreement");
+/** lookup_irregular_verb's schema: one enum. */
+export const IRREGULAR = schemaOf("lookup_irregular_verb");
+
+/** An object whose middle property may be left out. */
+export const OPTIONAL: JsonObject = {
+  type: "object",
+  properties: {
+    verb: { type: "string", enum: ["go", "eat"] },
+    note: { type: "string" },
+    tense: { type: "string", enum: ["past", "present"] },
+  },
+  required: ["verb", "tense"],
+  additionalProperties: false,
+};
+
+/** A small vocabulary of conjugate's pieces, and a few that never fit. */
+export const PIECES = [
+  '{"',
+  "verb",
+  '":"',
+  "eat",
+  "ea",
+  "t",
+  '","',
+  '"}',
+  "x",
+  "{",
+  '"',
+  " ",
+  '{"verb":"go"',
+  'eat","tense":"',
+];
+
+/** The prefix tree of `["a", "ab", "b"]`. */
+const AB = {
+  ids: [],
+  children: {
+    a: { ids: [0], children: { b: { ids: [1], children: {} } } },
+    b: { ids: [2], children: {} },
+  },
+};
+
+/** Tokens that write `{"verb":"go"}` or `{"verb":"eat"}`, in pieces. */
+export const VERB_PIECES = ['{"verb":"', "go", "eat", '"}', "x"];
+
+/**
+ * A table that prefers `favourite` (an id of {@linkcode VERB_PIECES}) after the
+ * opening piece, and stopping only last.
+ */
+export function preferring(favourite: number): ModelTable {
+  const row = (best: number) => [...VERB_PIECES.map((_, id): number => (id === best ? 5 : 1)), 0];
+  return { "": row(0), "0": row(favourite), default: row(3) };
+}
+
+const refused = (name: string) => ({ throws: name });
+
+/** Lab 03's visible cases, by the graded function's name. */
+export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
+  prefixStatus: [
+    {
+      label: "nothing written yet is a prefix of every call",
+      args: [CONJUGATE, ""],
+      expected: "live",
+    },
+    {
+      label: "a whole call is complete",
+      args: [CONJUGATE, '{"verb":"eat","tense":"past_simple","person":"3sg"}'],
+      expected: "complete",
+    },
+    { label: "half of an enum's value", args: [CONJUGATE, '{"verb":"ea'], expected: "live" },
+    {
+      label: "a value no enum member starts with",
+      args: [CONJUGATE, '{"verb":"x'],
+      expected: "dead",
+    },
+    {
+      label: "properties in the schema's order only",
+      args: [CONJUGATE, '{"tense":'],
+      expected: "dead",
+    },
+    {
+      label: "a required property left out",
+      args: [CONJUGATE, '{"verb":"eat"}'],
+      expected: "dead",
+    },
+    { label: "no white space: compact JSON", args: [CONJUGATE, '{ "verb"'], expected: "dead" },
+    {
+      label: "an empty string under minLength 1",
+      args: [SPANISH, '{"english_form":""}'],
+      expected: "dead",
+    },
+    {
+      label: "an escaped newline counts as one character",
+      args: [SPANISH, '{"english_form":"\\n"}'],
+      expected: "complete",
+    },
+    {
+      label: "an escape JSON.stringify never writes",
+      args: [SPANISH, '{"english_form":"\\u0041"}'],
+      expected: "dead",
+    },
+    {
+      label: "anything after a complete call",
+      args: [CONJUGATE, '{"verb":"eat","tense":"past_simple","person":"3sg"}\n'],
+      expected: "dead",
+    },
+    {
+      label: "an optional property left out",
+      args: [OPTIONAL, '{"verb":"go","tense":"past"}'],
+      expected: "complete",
+    },
+  ],
+  tokenMask: [
+    {
+      label: "at the start, only what opens the object",
+      args: [CONJUGATE, "", PIECES],
+      expected: [0, 9, 12],
+    },
+    {
+      label: "after the opening, the first property's name",
+      args: [CONJUGATE, '{"', PIECES],
+      expected: [1],
+    },
+    {
+      label: "a token may finish one value and go on",
+      args: [CONJUGATE, '{"verb":"', PIECES],
+      expected: [3, 4, 13],
+    },
+    { label: "a text already dead allows nothing", args: [CONJUGATE, "x", PIECES], expected: [] },
+  ],
+  buildTrie: [
+    {
+      label: "tokens that share a first character share a node",
+      args: [["a", "ab", "b"]],
+      expected: AB,
+    },
+    {
+      label: "the same token twice ends at the same node",
+      args: [["go", "go"]],
+      expected: {
+        ids: [],
+        children: { g: { ids: [], children: { o: { ids: [0, 1], children: {} } } } },
+      },
+    },
+    { label: "no tokens: a root alone", args: [[]], expected: { ids: [], children: {} } },
+  ],
+  trieMask: [
+    {
+      label: "only the live branches are walked",
+      args: [CONJUGATE, '{"', AB],
+      expected: { allowed: [], visited: 2 },
+    },
+    {
+      label: "a live node's children are walked too",
+      args: [
+        {
+          type: "object",
+          properties: { ab: { type: "string" } },
+          required: ["ab"],
+          additionalProperties: false,
+        },
+        '{"',
+        AB,
+      ],
+      expected: { allowed: [0, 1], visited: 3 },
+    },
+    {
+      label: "a text already dead walks nothing",
+      args: [CONJUGATE, "}", AB],
+      expected: { allowed: [], visited: 0 },
+    },
+  ],
+  decode: [
+    {
+      label: "the model's favourite among what the mask allows",
+      args: [IRREGULAR, VERB_PIECES, preferring(2), 10],
+      expected: { text: '{"verb":"eat"}', tokens: [0, 2, 3] },
+    },
+    {
+      label: "a favourite the mask refuses is never taken",
+      args: [IRREGULAR, VERB_PIECES, preferring(4), 10],
+      expected: { text: '{"verb":"go"}', tokens: [0, 1, 3] },
+    },
+    {
+      label: "no complete call within the budget",
+      args: [IRREGULAR, VERB_PIECES, preferring(2), 2],
+      expected: refused("RangeError"),
+    },
+  ],
+  nextMove: [
+    {
+      label: "a result: done",
+      args: [{ kind: "result", message: "ate" }, 1, 3],
+      expected: { action: "done" },
+    },
+    {
+      label: "a ToolError: try again, with the error in the context",
+      args: [{ kind: "ToolError", message: "conjugate: run is outside this unit's verbs" }, 1, 3],
+      expected: { action: "retry", context: "conjugate: run is outside this unit's verbs" },
+    },
+    {
+      label: "a ToolError on the last attempt: stop",
+      args: [{ kind: "ToolError", message: "conjugate: run is outside this unit's verbs" }, 3, 3],
+      expected: { action: "stop", error: "ToolError" },
+    },
+    {
+      label: "a ProtocolError: stop at once",
+      args: [{ kind: "ProtocolError", message: "not the reply to request 4" }, 1, 3],
+      expected: { action: "stop", error: "ProtocolError" },
+    },
+  ],
+};

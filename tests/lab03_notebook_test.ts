@@ -1,0 +1,80 @@
+// Lab 03, run by the real Deno kernel through Jupyter's executor: the worked
+// edition passes every grade table and its holdouts, its masks agree with
+// the library's on o200k_base, the four tools answer calls written under its
+// mask, the agent tries again after a ToolError and stops at a
+// ProtocolError, a server's sampling request is answered, and the
+// submission is schema-valid; the student edition, with nothing written,
+// runs to its end, reports every part unwritten, and runs every step that
+// waits for nothing the learner writes (Block A, sampling).
+
+import assert from "node:assert/strict";
+import { evidenceProblems } from "../lib/course/evidence.ts";
+import { reportLine, run, statuses } from "./_notebooks.ts";
+
+/** The grade tables the notebook prints, by cell, with how many cases each shows. */
+const TABLES: Record<string, number> = {
+  "char-step-cases": 12,
+  "token-mask-cases": 4,
+  "trie-cases": 6,
+  "decode-cases": 3,
+  "next-move-cases": 4,
+};
+
+const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
+
+Deno.test("the worked Lab 03 passes every table and its holdouts, calls each tool under its mask, and runs both agent paths", async () => {
+  const { text, outputs, work } = await run("solutions/lab-03.ipynb");
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
+  }
+  assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-03" });
+  assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
+  assert.match(text, /LAB_03 DONE/);
+  // Masked, no call fails; the timing table's masks agree with the library's.
+  assert.match(outputs.get("unmasked")!, /conjugate\s+\d+ of 10\s+0 of 10/);
+  for (const tool of ["conjugate", "lookup_spanish", "lookup_irregular_verb"]) {
+    assert.match(
+      outputs.get("timing")!,
+      new RegExp(`${tool}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s+0\\b`),
+    );
+  }
+  assert.match(outputs.get("agent-tool-error")!, /→ ToolError: conjugate: run is outside/);
+  assert.match(outputs.get("agent-tool-error")!, /answer: went/);
+  assert.match(outputs.get("agent-protocol-error")!, /stopped: a ProtocolError/);
+  assert.match(outputs.get("sampling")!, /with the stand-in model\s+4 \(the client's model said: /);
+  assert.match(
+    outputs.get("sampling")!,
+    /with no model\s+ToolError: the client did not declare sampling/,
+  );
+  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  assert.equal(submission.status, "PASSED");
+  assert.deepEqual(
+    submission.calls.map((call: { tool: string }) => call.tool),
+    ["conjugate", "lookup_spanish", "lookup_irregular_verb", "check_subject_verb_agreement"],
+  );
+  for (const call of submission.calls) assert.doesNotMatch(call.answer, /Error: /);
+});
+
+Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
+  const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
+  assert.ok(!text.includes("HOLDOUT_RESULT"));
+  assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
+  for (const [cell, count] of Object.entries(TABLES)) {
+    assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("UNFINISHED"), cell);
+  }
+  for (const part of ["PREFIX_STATUS", "TOKEN_MASK", "TRIE_MASK", "DECODE", "NEXT_MOVE"]) {
+    assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
+  }
+  assert.match(outputs.get("timing")!, /↷ Timing the masks waits for tokenMask/);
+  assert.match(outputs.get("e2e")!, /↷ The end-to-end calls waits for prefixStatus/);
+  assert.match(outputs.get("agent-tool-error")!, /↷ The agent waits for decode/);
+  // Block A and the sampling step wait for nothing the learner writes.
+  assert.match(outputs.get("unmasked")!, /↷ This step shows what you predict/);
+  assert.match(outputs.get("sampling")!, /with the stand-in model\s+4 \(the client's model said: /);
+  assert.match(text, /LAB_03 NOT DONE YET/);
+  const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
+  assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);
+  assert.equal(submission.status, "NEEDS_WORK");
+  assert.equal(submission.edition, "student");
+});

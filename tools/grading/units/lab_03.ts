@@ -1,0 +1,44 @@
+// Lab 03: the mask-driven tool call. The character step of the mask (graded
+// through prefixStatus), the mask over a vocabulary token by token and by a
+// prefix tree, the decoding loop (driven, its model a function), and the
+// agent's next move.
+
+import { CASES, type Lab03Function } from "../../../cases/lab_03.ts";
+import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
+import type { UnitSpec } from "../spec.ts";
+
+/** The cell each graded function is written in. */
+const CELLS: Readonly<Record<Lab03Function, string>> = {
+  prefixStatus: "char-step",
+  tokenMask: "token-mask",
+  buildTrie: "build-trie",
+  trieMask: "trie-mask",
+  decode: "decode",
+  nextMove: "next-move",
+};
+
+/** Lab 03's graded functions. */
+export const LAB_03: UnitSpec = {
+  unit: "lab-03",
+  imports: { "grading/not_implemented.ts": ["NotImplementedError"] },
+  functions: (Object.keys(CELLS) as Lab03Function[]).map((name) => ({
+    name,
+    cell: CELLS[name],
+    cases: CASES[name],
+    ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
+  })),
+  // The submission records each grade table's rows: { case, status }.
+  claims(submission) {
+    const tables = isObject(submission.cases) ? submission.cases : {};
+    return Object.fromEntries(
+      Object.keys(CELLS).map((name) => [
+        name,
+        Object.fromEntries(
+          (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
+            .filter((row) => typeof row.case === "string")
+            .map((row) => [row.case as string, row.status === "PASS"]),
+        ),
+      ]),
+    );
+  },
+};
