@@ -11,7 +11,7 @@
  */
 
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** The most a program may use. */
 export interface Limits {
@@ -210,12 +210,11 @@ export async function linksOut(folder: string): Promise<string[]> {
  * ```
  */
 export function localModules(script: string): string[] {
-  const graph = denoInfo(["--no-config", script]);
-  const modules = graph.modules as { specifier: string }[];
-  return modules.map((module) => module.specifier).filter((specifier) =>
-    specifier.startsWith("file:")
-  )
-    .map((specifier) => fileURLToPath(specifier)).sort();
+  // Named by its file URL: deno info reads a path's "#" as the start of a fragment.
+  const graph = denoInfo(["--no-config", pathToFileURL(script).href]);
+  const modules = graph.modules as { specifier: string; local?: string }[];
+  return modules.filter((module) => module.specifier.startsWith("file:"))
+    .map((module) => module.local ?? fileURLToPath(module.specifier)).sort();
 }
 
 /** Deno's cache folder, as `deno info` reports it. */

@@ -16,6 +16,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import type { GradedCase, GradedFunction } from "./spec.ts";
 
 /** The probe the grader sends, and the token only a seal answers it with. */
@@ -60,7 +61,9 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
     typeof token !== "string" || !/^[0-9a-f]{32}$/.test(token)
   ) {
     throw new WatermarkError(
-      `${WATERMARK.pathname} must hold a probe (a negative BigInt of 30 digits or more, in decimal) and a token (32 hex digits)`,
+      `${
+        fileURLToPath(WATERMARK)
+      } must hold a probe (a negative BigInt of 30 digits or more, in decimal) and a token (32 hex digits)`,
     );
   }
   return { probe, token };
