@@ -1001,6 +1001,34 @@ ${transferProblems.right["the worked solution's way"]}`;
   assert.ok(others.length > 0 && others.every((t) => t.score), JSON.stringify(others));
 });
 
+Deno.test("Lab 04's sealed SSE reader carried in base64 behind a wrapper earns nothing for sseData: the stream it reads answers the probe", async () => {
+  // The wrapper turns sseData's text into the bytes readSseEvents reads: the probe, a BigInt
+  // argument, reaches the seal only as bytes.
+  const seal = (await Deno.readTextFile(`${root}lib/mcp/shared/sse.sealed.js`))
+    .split("\n").slice(1).join("\n")
+    .replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
+  const module = `
+const { readSseEvents } = await import("data:text/javascript;base64,${base64(seal)}");
+export async function sseData(text) {
+  const data = [];
+  for await (const event of readSseEvents(ReadableStream.from([new TextEncoder().encode(text)]))) {
+    data.push(event.data);
+  }
+  return data;
+}
+${LAB_04_OTHERS}`;
+  const folder = await tree({ "mallory/lab-04.ts": module });
+  const [results] = (await grade(folder)).list;
+  assertCopied(
+    results,
+    "sseData",
+    /sseData is a copy of the library's own readSseEvents, sealed, run in another form/,
+  );
+  const { marks, count } = await casesOfFn(results, "lab-04", "sseData");
+  assert.equal(marks.length, count);
+});
+
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {
   // Each case waited out 20 s ("did not finish"): the realm's exit went unnoticed.
   const folder = await tree({
