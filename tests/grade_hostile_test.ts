@@ -937,6 +937,14 @@ Deno.test("a pasted copy with a statement added earns nothing for it: the sealed
 /** `text` in base64, as a learner would carry it in a cell. */
 const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
 
+/** The seal `file` as a module of its own: its header and imports gone, the one class it imports defined. */
+async function standaloneSeal(file: string): Promise<string> {
+  return (await Deno.readTextFile(`${root}${file}`))
+    .split("\n").slice(1).join("\n")
+    .replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
+}
+
 /** The marks of `fn`'s cases in `results`, and how many cases `unit`'s `fn` has, visible and hidden. */
 async function casesOfFn(results: Results, unit: string, fn: string) {
   const spec = UNITS.get(unit)!;
@@ -979,10 +987,7 @@ export function authorize(name, catalog, allowed) {
 });
 
 Deno.test("Unit B's sealed splitFrames carried in base64 and imported from a data: URL earns nothing: its watermark answers the probe", async () => {
-  const seal = (await Deno.readTextFile(`${root}lib/mcp/shared/framing.sealed.js`))
-    .split("\n").slice(1).join("\n")
-    .replace(/import\{[^}]*\}from'[^']*';/g, "")
-    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
+  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
   const [, transferProblems] = CH14_B_CATALOGUE;
   const module = `
 const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
@@ -999,6 +1004,31 @@ ${transferProblems.right["the worked solution's way"]}`;
   assert.equal(marks.length, count);
   const others = results.tests.filter((t) => t.name.startsWith("transferProblems: "));
   assert.ok(others.length > 0 && others.every((t) => t.score), JSON.stringify(others));
+});
+
+Deno.test("Lab 04's sealed SSE reader carried in base64 behind a wrapper earns nothing for sseData: the stream it reads answers the probe", async () => {
+  // The wrapper turns sseData's text into the bytes readSseEvents reads: the probe, a BigInt
+  // argument, reaches the seal only as bytes.
+  const seal = await standaloneSeal("lib/mcp/shared/sse.sealed.js");
+  const module = `
+const { readSseEvents } = await import("data:text/javascript;base64,${base64(seal)}");
+export async function sseData(text) {
+  const data = [];
+  for await (const event of readSseEvents(ReadableStream.from([new TextEncoder().encode(text)]))) {
+    data.push(event.data);
+  }
+  return data;
+}
+${LAB_04_OTHERS}`;
+  const folder = await tree({ "mallory/lab-04.ts": module });
+  const [results] = (await grade(folder)).list;
+  assertCopied(
+    results,
+    "sseData",
+    /sseData is a copy of the library's own readSseEvents, sealed, run in another form/,
+  );
+  const { marks, count } = await casesOfFn(results, "lab-04", "sseData");
+  assert.equal(marks.length, count);
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

@@ -130,8 +130,11 @@ export function watermarkIn(reply: unknown, token: string): string[] {
 /**
  * `code` (a bundled library module) with the watermark's check at the start
  * of each function of `names`: any argument that is the probe makes it throw
- * an `Error` whose message is the token and the function's name. Throws
- * `Error` when `code` declares no function of one of the names.
+ * an `Error` whose message is the token and the function's name. A function
+ * that reads a stream (its first parameter) checks what flows through it too,
+ * so that a seal reached through a wrapper that turns the probe into bytes
+ * (Lab 04's `sseData` over the SSE reader) answers as well. Throws `Error`
+ * when `code` declares no function of one of the names.
  *
  * @example
  * ```ts
@@ -143,6 +146,17 @@ export function watermarkIn(reply: unknown, token: string): string[] {
  * assert.equal(twice(3), 6);
  * assert.throws(() => twice(-1234n), { message: "ab twice" });
  * ```
+ *
+ * @example A stream that carries the probe
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = "async function size(stream) {\n  return (await new Response(stream).text()).length;\n}\nexport { size };\n";
+ * const { size } = await import(`data:text/javascript,${encodeURIComponent(watermarked(code, ["size"], { probe: "-1234", token: "ab" }))}`);
+ * const streamOf = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
+ * assert.equal(await size(streamOf("data: 1")), 7);
+ * await assert.rejects(size(streamOf(String(-1234n))), { message: "ab size" });
+ * ```
  */
 export function watermarked(code: string, names: readonly string[], watermark: Watermark): string {
   let marked = code;
@@ -152,17 +166,25 @@ export function watermarked(code: string, names: readonly string[], watermark: W
     if (found === null) throw new Error(`the bundle declares no function ${name} to watermark`);
     // The body opens at the first `{` after the parameters' closing parenthesis.
     let depth = 0;
-    let at = found.index + found[0].length - 1;
+    const params = found.index + found[0].length;
+    let at = params - 1;
     do {
       if (marked[at] === "(") depth++;
       else if (marked[at] === ")") depth--;
       at++;
     } while (depth > 0);
     const open = marked.indexOf("{", at) + 1;
-    const check =
-      `for (const __arg of arguments) if (typeof __arg === "bigint" && String(__arg) === ${
-        JSON.stringify(watermark.probe)
-      }) throw new Error(${JSON.stringify(`${watermark.token} ${name}`)});`;
+    const message = JSON.stringify(`${watermark.token} ${name}`);
+    const probe = JSON.stringify(watermark.probe);
+    let check = `for (const __arg of arguments) if (typeof __arg === "bigint" && ` +
+      `String(__arg) === ${probe}) throw new Error(${message});`;
+    const first = marked.slice(params, at - 1).split(/[,=]/)[0].trim();
+    if (/^[A-Za-z_$][\w$]*$/.test(first)) {
+      check += ` if (${first} instanceof ReadableStream) ${first} = ${first}.pipeThrough(` +
+        `new TransformStream({ transform(chunk, controller) { if (new TextDecoder()` +
+        `.decode(chunk).includes(${probe})) throw new Error(${message}); ` +
+        `controller.enqueue(chunk); } }));`;
+    }
     marked = `${marked.slice(0, open)}\n  ${check}${marked.slice(open)}`;
   }
   return marked;
