@@ -11,9 +11,204 @@ import {
   IRREGULAR,
   type Lab03Function,
   OPTIONAL,
+  PIECES,
   SPANISH,
+  VERB_PIECES,
 } from "../cases/lab_03.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
+
+/** The prefix tree of {@linkcode PIECES}, as a right `buildTrie` makes it. */
+const PIECES_TRIE = {
+  ids: [],
+  children: {
+    "{": {
+      ids: [9],
+      children: {
+        '"': {
+          ids: [0],
+          children: {
+            v: {
+              ids: [],
+              children: {
+                e: {
+                  ids: [],
+                  children: {
+                    r: {
+                      ids: [],
+                      children: {
+                        b: {
+                          ids: [],
+                          children: {
+                            '"': {
+                              ids: [],
+                              children: {
+                                ":": {
+                                  ids: [],
+                                  children: {
+                                    '"': {
+                                      ids: [],
+                                      children: {
+                                        g: {
+                                          ids: [],
+                                          children: {
+                                            o: {
+                                              ids: [],
+                                              children: {
+                                                '"': {
+                                                  ids: [12],
+                                                  children: {},
+                                                },
+                                              },
+                                            },
+                                          },
+                                        },
+                                      },
+                                    },
+                                  },
+                                },
+                              },
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    v: {
+      ids: [],
+      children: {
+        e: {
+          ids: [],
+          children: {
+            r: {
+              ids: [],
+              children: {
+                b: {
+                  ids: [1],
+                  children: {},
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    '"': {
+      ids: [10],
+      children: {
+        ":": {
+          ids: [],
+          children: {
+            '"': {
+              ids: [2],
+              children: {},
+            },
+          },
+        },
+        ",": {
+          ids: [],
+          children: {
+            '"': {
+              ids: [6],
+              children: {},
+            },
+          },
+        },
+        "}": {
+          ids: [7],
+          children: {},
+        },
+      },
+    },
+    e: {
+      ids: [],
+      children: {
+        a: {
+          ids: [4],
+          children: {
+            t: {
+              ids: [3],
+              children: {
+                '"': {
+                  ids: [],
+                  children: {
+                    ",": {
+                      ids: [],
+                      children: {
+                        '"': {
+                          ids: [],
+                          children: {
+                            t: {
+                              ids: [],
+                              children: {
+                                e: {
+                                  ids: [],
+                                  children: {
+                                    n: {
+                                      ids: [],
+                                      children: {
+                                        s: {
+                                          ids: [],
+                                          children: {
+                                            e: {
+                                              ids: [],
+                                              children: {
+                                                '"': {
+                                                  ids: [],
+                                                  children: {
+                                                    ":": {
+                                                      ids: [],
+                                                      children: {
+                                                        '"': {
+                                                          ids: [13],
+                                                          children: {},
+                                                        },
+                                                      },
+                                                    },
+                                                  },
+                                                },
+                                              },
+                                            },
+                                          },
+                                        },
+                                      },
+                                    },
+                                  },
+                                },
+                              },
+                            },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    t: {
+      ids: [5],
+      children: {},
+    },
+    x: {
+      ids: [8],
+      children: {},
+    },
+    " ": {
+      ids: [11],
+      children: {},
+    },
+  },
+};
 
 /** Lab 03's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
@@ -515,22 +710,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [
         CONJUGATE,
         '{"verb":"eat","tense":"past_simple","person":"3sg"}',
-        [
-          '{"',
-          "verb",
-          '":"',
-          "eat",
-          "ea",
-          "t",
-          '","',
-          '"}',
-          "x",
-          "{",
-          '"',
-          " ",
-          '{"verb":"go"',
-          'eat","tense":"',
-        ],
+        PIECES,
       ],
       expected: [],
     },
@@ -629,197 +809,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [
         CONJUGATE,
         '{"verb":"',
-        {
-          ids: [],
-          children: {
-            "{": {
-              ids: [9],
-              children: {
-                '"': {
-                  ids: [0],
-                  children: {
-                    v: {
-                      ids: [],
-                      children: {
-                        e: {
-                          ids: [],
-                          children: {
-                            r: {
-                              ids: [],
-                              children: {
-                                b: {
-                                  ids: [],
-                                  children: {
-                                    '"': {
-                                      ids: [],
-                                      children: {
-                                        ":": {
-                                          ids: [],
-                                          children: {
-                                            '"': {
-                                              ids: [],
-                                              children: {
-                                                g: {
-                                                  ids: [],
-                                                  children: {
-                                                    o: {
-                                                      ids: [],
-                                                      children: {
-                                                        '"': {
-                                                          ids: [12],
-                                                          children: {},
-                                                        },
-                                                      },
-                                                    },
-                                                  },
-                                                },
-                                              },
-                                            },
-                                          },
-                                        },
-                                      },
-                                    },
-                                  },
-                                },
-                              },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            v: {
-              ids: [],
-              children: {
-                e: {
-                  ids: [],
-                  children: {
-                    r: {
-                      ids: [],
-                      children: {
-                        b: {
-                          ids: [1],
-                          children: {},
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            '"': {
-              ids: [10],
-              children: {
-                ":": {
-                  ids: [],
-                  children: {
-                    '"': {
-                      ids: [2],
-                      children: {},
-                    },
-                  },
-                },
-                ",": {
-                  ids: [],
-                  children: {
-                    '"': {
-                      ids: [6],
-                      children: {},
-                    },
-                  },
-                },
-                "}": {
-                  ids: [7],
-                  children: {},
-                },
-              },
-            },
-            e: {
-              ids: [],
-              children: {
-                a: {
-                  ids: [4],
-                  children: {
-                    t: {
-                      ids: [3],
-                      children: {
-                        '"': {
-                          ids: [],
-                          children: {
-                            ",": {
-                              ids: [],
-                              children: {
-                                '"': {
-                                  ids: [],
-                                  children: {
-                                    t: {
-                                      ids: [],
-                                      children: {
-                                        e: {
-                                          ids: [],
-                                          children: {
-                                            n: {
-                                              ids: [],
-                                              children: {
-                                                s: {
-                                                  ids: [],
-                                                  children: {
-                                                    e: {
-                                                      ids: [],
-                                                      children: {
-                                                        '"': {
-                                                          ids: [],
-                                                          children: {
-                                                            ":": {
-                                                              ids: [],
-                                                              children: {
-                                                                '"': {
-                                                                  ids: [13],
-                                                                  children: {},
-                                                                },
-                                                              },
-                                                            },
-                                                          },
-                                                        },
-                                                      },
-                                                    },
-                                                  },
-                                                },
-                                              },
-                                            },
-                                          },
-                                        },
-                                      },
-                                    },
-                                  },
-                                },
-                              },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            t: {
-              ids: [5],
-              children: {},
-            },
-            x: {
-              ids: [8],
-              children: {},
-            },
-            " ": {
-              ids: [11],
-              children: {},
-            },
-          },
-        },
+        PIECES_TRIE,
       ],
       expected: {
         allowed: [3, 4, 13],
@@ -831,197 +821,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [
         CONJUGATE,
         '{"verb":"eat","tense":"past_simple","person":"3sg"}',
-        {
-          ids: [],
-          children: {
-            "{": {
-              ids: [9],
-              children: {
-                '"': {
-                  ids: [0],
-                  children: {
-                    v: {
-                      ids: [],
-                      children: {
-                        e: {
-                          ids: [],
-                          children: {
-                            r: {
-                              ids: [],
-                              children: {
-                                b: {
-                                  ids: [],
-                                  children: {
-                                    '"': {
-                                      ids: [],
-                                      children: {
-                                        ":": {
-                                          ids: [],
-                                          children: {
-                                            '"': {
-                                              ids: [],
-                                              children: {
-                                                g: {
-                                                  ids: [],
-                                                  children: {
-                                                    o: {
-                                                      ids: [],
-                                                      children: {
-                                                        '"': {
-                                                          ids: [12],
-                                                          children: {},
-                                                        },
-                                                      },
-                                                    },
-                                                  },
-                                                },
-                                              },
-                                            },
-                                          },
-                                        },
-                                      },
-                                    },
-                                  },
-                                },
-                              },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            v: {
-              ids: [],
-              children: {
-                e: {
-                  ids: [],
-                  children: {
-                    r: {
-                      ids: [],
-                      children: {
-                        b: {
-                          ids: [1],
-                          children: {},
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            '"': {
-              ids: [10],
-              children: {
-                ":": {
-                  ids: [],
-                  children: {
-                    '"': {
-                      ids: [2],
-                      children: {},
-                    },
-                  },
-                },
-                ",": {
-                  ids: [],
-                  children: {
-                    '"': {
-                      ids: [6],
-                      children: {},
-                    },
-                  },
-                },
-                "}": {
-                  ids: [7],
-                  children: {},
-                },
-              },
-            },
-            e: {
-              ids: [],
-              children: {
-                a: {
-                  ids: [4],
-                  children: {
-                    t: {
-                      ids: [3],
-                      children: {
-                        '"': {
-                          ids: [],
-                          children: {
-                            ",": {
-                              ids: [],
-                              children: {
-                                '"': {
-                                  ids: [],
-                                  children: {
-                                    t: {
-                                      ids: [],
-                                      children: {
-                                        e: {
-                                          ids: [],
-                                          children: {
-                                            n: {
-                                              ids: [],
-                                              children: {
-                                                s: {
-                                                  ids: [],
-                                                  children: {
-                                                    e: {
-                                                      ids: [],
-                                                      children: {
-                                                        '"': {
-                                                          ids: [],
-                                                          children: {
-                                                            ":": {
-                                                              ids: [],
-                                                              children: {
-                                                                '"': {
-                                                                  ids: [13],
-                                                                  children: {},
-                                                                },
-                                                              },
-                                                            },
-                                                          },
-                                                        },
-                                                      },
-                                                    },
-                                                  },
-                                                },
-                                              },
-                                            },
-                                          },
-                                        },
-                                      },
-                                    },
-                                  },
-                                },
-                              },
-                            },
-                          },
-                        },
-                      },
-                    },
-                  },
-                },
-              },
-            },
-            t: {
-              ids: [5],
-              children: {},
-            },
-            x: {
-              ids: [8],
-              children: {},
-            },
-            " ": {
-              ids: [11],
-              children: {},
-            },
-          },
-        },
+        PIECES_TRIE,
       ],
       expected: {
         allowed: [],
@@ -1089,7 +889,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       label: "two tokens scored alike: the lower id wins",
       args: [
         IRREGULAR,
-        ['{"verb":"', "go", "eat", '"}', "x"],
+        VERB_PIECES,
         {
           "": [5, 1, 1, 1, 1, 0],
           default: [1, 2, 2, 3, 1, 0],
@@ -1105,7 +905,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       label: "stopping is taken only once the call is complete",
       args: [
         IRREGULAR,
-        ['{"verb":"', "go", "eat", '"}', "x"],
+        VERB_PIECES,
         {
           "": [1, 1, 1, 1, 1, 9],
           default: [1, 1, 2, 1, 1, 9],
@@ -1121,7 +921,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       label: "a complete call at the last token of the budget",
       args: [
         IRREGULAR,
-        ['{"verb":"', "go", "eat", '"}', "x"],
+        VERB_PIECES,
         {
           "0": [1, 5, 1, 1, 1, 0],
           "": [5, 1, 1, 1, 1, 0],
