@@ -8,6 +8,7 @@
  */
 
 import type { GradeCase } from "../../lib/grading/grading.ts";
+import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import type { LibraryCopy } from "./library_copies.ts";
 
 /** One case as the grader runs it: visible, or hidden from learners. */
@@ -96,4 +97,33 @@ export interface UnitSpec {
    * are left out; labels that are not the unit's are the learner's own cases.
    */
   claims(submission: Record<string, unknown>): Record<string, Record<string, boolean>>;
+}
+
+/**
+ * The claims of a submission that records each grade table's rows
+ * (`{ case, status }`) in `tables`, by function name: a case is claimed
+ * passed when its status is `PASS`. Rows that are not such objects, and
+ * tables that are not lists, claim nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const tables = { f: [{ case: "one", status: "PASS" }, { case: "two", status: "FAIL" }, 7] };
+ * assert.deepEqual(tableClaims(tables, ["f", "g"]), { f: { one: true, two: false }, g: {} });
+ * ```
+ */
+export function tableClaims(
+  tables: unknown,
+  names: readonly string[],
+): Record<string, Record<string, boolean>> {
+  const held = isObject(tables) ? tables : {};
+  return Object.fromEntries(names.map((name) => [
+    name,
+    Object.fromEntries(
+      (Array.isArray(held[name]) ? held[name] : []).filter(isObject)
+        .filter((row) => typeof row.case === "string")
+        .map((row) => [row.case as string, row.status === "PASS"]),
+    ),
+  ]));
 }

@@ -2,9 +2,8 @@
 // bwrapCommand's sandbox also run, where bubblewrap runs, with the intruder in it.
 
 import { CASES, commandGrants, denoGrants } from "../../../cases/ch15.ts";
-import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
 import { EFFECT_EXPECTED, effectInputs, effectOf } from "../../../lib/containment/effect.ts";
-import type { ObservedCase, UnitSpec } from "../spec.ts";
+import { type ObservedCase, tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The learner's sandbox at work: the intruder's attempts, each decided by its witness. */
 const BY_EFFECT: ObservedCase = {
@@ -38,19 +37,6 @@ export const CH15: UnitSpec = {
     },
   ],
   // The submission keeps each function's grade rows under `grades`.
-  claims(submission) {
-    const grades = isObject(submission.grades) ? submission.grades : {};
-    return Object.fromEntries(
-      ["limitCommand", "denoFlags", "bwrapCommand"].map((name) => {
-        const rows = Array.isArray(grades[name]) ? grades[name] : [];
-        return [
-          name,
-          Object.fromEntries(
-            rows.filter(isObject).filter((row) => typeof row.case === "string")
-              .map((row) => [row.case as string, row.status === "PASS"]),
-          ),
-        ];
-      }),
-    );
-  },
+  claims: (submission) =>
+    tableClaims(submission.grades, ["limitCommand", "denoFlags", "bwrapCommand"]),
 };

@@ -1,8 +1,7 @@
 // Lab 01: negotiateVersion and handleMessage, the learner's server side.
 
 import { CASES, replyShape } from "../../../cases/lab_01.ts";
-import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
-import type { UnitSpec } from "../spec.ts";
+import { tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The library's dispatcher, whose functions do the work of Lab 01's. */
 const DISPATCH = "lib/mcp/server/dispatch.ts";
@@ -39,17 +38,5 @@ export const LAB_01: UnitSpec = {
   // and four clients judge it there.
   supportCells: ["reply-helpers", "serve-stdio"],
   // The submission records each grade table's rows: { case, status }.
-  claims(submission) {
-    const tables = isObject(submission.cases) ? submission.cases : {};
-    const claimed = (name: string) =>
-      Object.fromEntries(
-        (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
-          .filter((row) => typeof row.case === "string")
-          .map((row) => [row.case as string, row.status === "PASS"]),
-      );
-    return {
-      negotiateVersion: claimed("negotiateVersion"),
-      handleMessage: claimed("handleMessage"),
-    };
-  },
+  claims: (submission) => tableClaims(submission.cases, ["negotiateVersion", "handleMessage"]),
 };

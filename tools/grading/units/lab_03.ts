@@ -4,8 +4,7 @@
 // agent's next move.
 
 import { CASES, type Lab03Function } from "../../../cases/lab_03.ts";
-import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
-import type { UnitSpec } from "../spec.ts";
+import { tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The cell each graded function is written in. */
 const CELLS: Readonly<Record<Lab03Function, string>> = {
@@ -28,17 +27,5 @@ export const LAB_03: UnitSpec = {
     ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
   })),
   // The submission records each grade table's rows: { case, status }.
-  claims(submission) {
-    const tables = isObject(submission.cases) ? submission.cases : {};
-    return Object.fromEntries(
-      Object.keys(CELLS).map((name) => [
-        name,
-        Object.fromEntries(
-          (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
-            .filter((row) => typeof row.case === "string")
-            .map((row) => [row.case as string, row.status === "PASS"]),
-        ),
-      ]),
-    );
-  },
+  claims: (submission) => tableClaims(submission.cases, Object.keys(CELLS)),
 };

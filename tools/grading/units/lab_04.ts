@@ -2,8 +2,7 @@
 // Streamable HTTP on both sides, each a function on plain values.
 
 import { CASES, type Lab04Function } from "../../../cases/lab_04.ts";
-import { isObject } from "../../../lib/mcp/shared/jsonrpc.ts";
-import type { UnitSpec } from "../spec.ts";
+import { tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The cell each graded function is written in. */
 const CELLS: Readonly<Record<Lab04Function, string>> = {
@@ -40,17 +39,5 @@ export const LAB_04: UnitSpec = {
     ...LIBRARY[name] && { library: LIBRARY[name] },
   })),
   // The submission records each grade table's rows: { case, status }.
-  claims(submission) {
-    const tables = isObject(submission.cases) ? submission.cases : {};
-    return Object.fromEntries(
-      Object.keys(CELLS).map((name) => [
-        name,
-        Object.fromEntries(
-          (Array.isArray(tables[name]) ? tables[name] : []).filter(isObject)
-            .filter((row) => typeof row.case === "string")
-            .map((row) => [row.case as string, row.status === "PASS"]),
-        ),
-      ]),
-    );
-  },
+  claims: (submission) => tableClaims(submission.cases, Object.keys(CELLS)),
 };
