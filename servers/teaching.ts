@@ -78,6 +78,44 @@ const TOOLS: ServerTool[] = [
 
 const encoder = new TextEncoder();
 
+/** What the sampling mode asks the client's model about a text. */
+export function samplingPrompt(text: string): string {
+  return `Say in a few words what this text is about: ${text}`;
+}
+
+/** `word_count` that first asks the client's model about the text (the sampling mode's). */
+const ASKING_WORD_COUNT: SessionTool = {
+  ...TOOLS[0],
+  async run(args: JsonObject, context: RequestContext) {
+    const { text: count } = TOOLS[0].call(args);
+    if (!("sampling" in context.clientCapabilities)) {
+      return {
+        content: [{ type: "text", text: "the client did not declare sampling: no model to ask" }],
+        isError: true,
+      };
+    }
+    try {
+      const answer = await context.request("sampling/createMessage", {
+        messages: [{
+          role: "user",
+          content: { type: "text", text: samplingPrompt(String(args.text)) },
+        }],
+        maxTokens: 24,
+      });
+      const said = (answer.content as JsonObject | undefined)?.text;
+      return { content: [{ type: "text", text: `${count} (the client's model said: ${said})` }] };
+    } catch (error) {
+      return {
+        content: [{
+          type: "text",
+          text: `the client's model did not answer: ${(error as Error).message}`,
+        }],
+        isError: true,
+      };
+    }
+  },
+};
+
 if (import.meta.main) {
   const { values } = parseArgs({
     options: { mode: { type: "string", default: "normal" }, log: { type: "string" } },
@@ -94,56 +132,18 @@ if (import.meta.main) {
   run(mode, values.log);
 }
 
-/** What the sampling mode asks the client's model about a text. */
-export function samplingPrompt(text: string): string {
-  return `Say in a few words what this text is about: ${text}`;
-}
-
-/** `word_count` that first asks the client's model about the text (the sampling mode's). */
-function askingWordCount(logFile: Deno.FsFile): SessionTool {
-  const [wordCount] = TOOLS;
-  return {
-    ...wordCount,
-    async run(args: JsonObject, context: RequestContext) {
-      logFile.writeSync(
-        encoder.encode(JSON.stringify({ name: "word_count", arguments: args }) + "\n"),
-      );
-      const text = String(args.text);
-      const count = text.split(/\s+/).filter((word) => word !== "").length;
-      if (!("sampling" in context.clientCapabilities)) {
-        return {
-          content: [{ type: "text", text: "the client did not declare sampling: no model to ask" }],
-          isError: true,
-        };
-      }
-      try {
-        const answer = await context.request("sampling/createMessage", {
-          messages: [{ role: "user", content: { type: "text", text: samplingPrompt(text) } }],
-          maxTokens: 24,
-        });
-        const said = (answer.content as JsonObject | undefined)?.text;
-        return { content: [{ type: "text", text: `${count} (the client's model said: ${said})` }] };
-      } catch (error) {
-        return {
-          content: [{
-            type: "text",
-            text: `the client's model did not answer: ${(error as Error).message}`,
-          }],
-          isError: true,
-        };
-      }
-    },
-  };
-}
-
 function run(mode: Mode, log: string): void {
   const logFile = Deno.openSync(log, { append: true, create: true });
+  const onCall = (name: string, args: unknown) => {
+    logFile.writeSync(encoder.encode(JSON.stringify({ name, arguments: args }) + "\n"));
+  };
   if (mode === "sampling") {
     void serveStdio({
       name: "teaching",
       version: "1.0.0",
       tools: TOOLS.slice(1),
-      sessionTools: [askingWordCount(logFile)],
+      sessionTools: [ASKING_WORD_COUNT],
+      onCall,
     }).then(() => Deno.exit(0));
     return;
   }
@@ -156,9 +156,7 @@ function run(mode: Mode, log: string): void {
     tools: TOOLS,
     // 2024-10-07: a draft from before the first release, which no client speaks today.
     protocolVersion: mode === "old-version" ? "2024-10-07" : undefined,
-    onCall: (name, args) => {
-      logFile.writeSync(encoder.encode(JSON.stringify({ name, arguments: args }) + "\n"));
-    },
+    onCall,
     reply: (response) => {
       switch (mode) {
         case "wrong-id":

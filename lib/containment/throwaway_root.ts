@@ -65,9 +65,18 @@ export function throwAwayRootWorks(): Promise<boolean> {
   works ??= (async () => {
     const folder = await Deno.makeTempDir({ prefix: "ch15-throwaway-" });
     try {
-      const inner = ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/"];
-      const { success } = await new Deno.Command(throwAwayRoot(folder)[0], {
-        args: [...throwAwayRoot(folder).slice(1), "bwrap", ...inner, "--proc", "/proc", "true"],
+      const [program, ...outer] = throwAwayRoot(folder);
+      const inner = [
+        "--unshare-all",
+        "--die-with-parent",
+        "--ro-bind",
+        "/",
+        "/",
+        "--proc",
+        "/proc",
+      ];
+      const { success } = await new Deno.Command(program, {
+        args: [...outer, "bwrap", ...inner, "true"],
         stdin: "null",
         stdout: "null",
         stderr: "null",
