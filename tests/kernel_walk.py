@@ -3,10 +3,13 @@
 # tests/learner_walk_test.ts. The plan comes as JSON on stdin:
 #   {"student": PATH, "worked": PATH, "env": {...}, "timeout": SECONDS}
 # 1. run the untouched student copy (at PATH, in its own folder) top to bottom;
-# 2. write the exercises: each cell the learner writes in takes the worked
-#    edition's source; save the notebook (as JupyterLab would), and run just
-#    those cells;
-# 3. run again, in order, each cell that said in step 1 that it was waiting (↷).
+# 2. write the exercises but not the predictions (the common order): each cell
+#    the learner writes a function in takes the worked edition's source; save
+#    the notebook (as JupyterLab would), and run just those cells;
+# 3. run again, in order, each cell that said in step 1 that it was waiting
+#    (↷): a step that shows a prediction's answer must still wait;
+# 4. write the predictions too, run those cells, and run again each cell that
+#    waited in step 1.
 # It prints one JSON report: for each step, each cell run, with its id, its
 # text outputs and its errors.
 
@@ -31,6 +34,11 @@ def learners(cell):
     return any(not re.fullmatch(r'const EDITION = "instructor";', s) for s in solutions)
 
 
+def predicts(cell):
+    """Whether a worked cell is where the learner writes predictions."""
+    return cell.cell_type == "code" and "predictions.record(" in cell.source
+
+
 def seen(cell):
     """A cell's outputs as the report gives them: the text, and the errors."""
     text, errors = [], []
@@ -52,7 +60,7 @@ client = NotebookClient(
     allow_errors=True,
     resources={"metadata": {"path": folder}},
 )
-report = {"all": [], "exercises": [], "waiting": []}
+report = {"all": [], "exercises": [], "unpredicted": [], "waiting": []}
 with client.setup_kernel(env=plan["env"]):
     cells = list(enumerate(student.cells))
     for index, cell in cells:
@@ -61,14 +69,17 @@ with client.setup_kernel(env=plan["env"]):
             report["all"].append(seen(cell))
     waited = [cell.id for cell in student.cells if "↷" in seen(cell)["text"]]
     exercises = [i for i, cell in cells if cell.id in worked and learners(worked[cell.id])]
-    for index in exercises:
-        student.cells[index].source = worked[student.cells[index].id].source
-    nbformat.write(student, plan["student"])
-    for index in exercises:
-        client.execute_cell(student.cells[index], index)
-        report["exercises"].append(seen(student.cells[index]))
-    for index, cell in cells:
-        if cell.id in waited:
-            client.execute_cell(cell, index)
-            report["waiting"].append(seen(cell))
+    functions = [i for i in exercises if not predicts(worked[student.cells[i].id])]
+    guesses = [i for i in exercises if i not in functions]
+    for part, step in ((functions, "unpredicted"), (guesses, "waiting")):
+        for index in part:
+            student.cells[index].source = worked[student.cells[index].id].source
+        nbformat.write(student, plan["student"])
+        for index in part:
+            client.execute_cell(student.cells[index], index)
+            report["exercises"].append(seen(student.cells[index]))
+        for index, cell in cells:
+            if cell.id in waited:
+                client.execute_cell(cell, index)
+                report[step].append(seen(cell))
 print(json.dumps(report))

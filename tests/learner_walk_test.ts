@@ -2,8 +2,10 @@
 // session (tests/kernel_walk.py, nbclient from the course's virtual
 // environment), from a learner's copy in a course folder whose path has a
 // space: the untouched student copy runs top to bottom without an error; the
-// exercises are written (the worked edition's cells) and just those cells are
-// run; then each cell that said it was waiting (↷) is run again, and none of
+// functions are written (the worked edition's cells) and just those cells are
+// run, and each cell that said it was waiting (↷) is run again: every step that
+// shows a prediction's answer still waits for it, and none reveals one; then
+// the predictions are written too, each waiting cell is run again, and none of
 // them still waits, fails, or says UNEXPECTED. Steps know their state: none
 // trusts a flag an earlier cell set, and a playground a step needs is made
 // again.
@@ -25,6 +27,8 @@ interface Seen {
 interface Walk {
   all: Seen[];
   exercises: Seen[];
+  /** The waiting cells run again with the functions written and the predictions not. */
+  unpredicted: Seen[];
   waiting: Seen[];
 }
 
@@ -73,19 +77,47 @@ async function walk(unit: string): Promise<Walk> {
   }
 }
 
+/** The ids of the cells of a unit that reveal a prediction's answer. */
+async function revealingCells(unit: string): Promise<Set<string>> {
+  const notebook = JSON.parse(await Deno.readTextFile(`${root}solutions/${unit}.ipynb`)) as {
+    cells: { id: string; cell_type: string; source: string[] }[];
+  };
+  return new Set(
+    notebook.cells.filter((cell) =>
+      cell.cell_type === "code" && cell.source.join("").includes("predictions.reveal(")
+    ).map((cell) => cell.id),
+  );
+}
+
 for (const unit of UNITS) {
   Deno.test({
     name:
-      `${unit}: after the exercises are written, every step that waited runs, and none waits, fails or is UNEXPECTED`,
+      `${unit}: with the functions written, no step shows an answer before its prediction; with both, every step that waited runs`,
     ignore: !installed,
     async fn() {
-      const { all, exercises, waiting } = await walk(unit);
+      const { all, exercises, unpredicted, waiting } = await walk(unit);
+      const revealing = await revealingCells(unit);
       const failed = (cells: Seen[]) =>
         cells.filter((cell) => cell.errors.length > 0).map((cell) => `${cell.id}: ${cell.errors}`);
       assert.deepEqual(failed(all), [], "the untouched student copy runs without an error");
       assert.ok(exercises.length >= 3, `${unit}: ${exercises.length} exercise cells`);
       assert.deepEqual(failed(exercises), [], "the exercises, written, run without an error");
       assert.ok(waiting.length >= 1, `${unit}: no step said it was waiting`);
+      assert.deepEqual(
+        failed(unpredicted),
+        [],
+        "with no prediction, the steps run without an error",
+      );
+      const spoiled = unpredicted.filter((cell) =>
+        revealing.has(cell.id) &&
+        (!cell.text.includes("↷") || /You predicted|It was |chose not to predict/.test(cell.text))
+      ).map((cell) => `${cell.id}:\n${cell.text}`);
+      assert.deepEqual(spoiled, [], `${unit}: steps that showed an answer before its prediction`);
+      assert.equal(
+        unpredicted.filter((cell) => revealing.has(cell.id)).length,
+        revealing.size,
+        `${unit}: every step that reveals a prediction waited and was run again`,
+      );
       const still = waiting.filter((cell) =>
         cell.errors.length > 0 || cell.text.includes("↷") || cell.text.includes("UNEXPECTED")
       ).map((cell) => `${cell.id}:\n${cell.text}${cell.errors.join("\n")}`);

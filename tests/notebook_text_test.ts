@@ -1,7 +1,8 @@
 // What the units say to a learner, read from the worked editions (the
 // student editions are built from them): one way to mark the learner's part
-// (✏️), at least one hint for every exercise, hints that say they open, and no
-// text that describes results a learner may not have.
+// (✏️), at least one hint for every exercise, hints that say they open, no
+// text that describes results a learner may not have, and no answer in the
+// text beside a step before the learner has predicted it.
 
 import assert from "node:assert/strict";
 import { type Cell, parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
@@ -64,13 +65,37 @@ Deno.test("every exercise has a ☞ hint just before it", async () => {
   }
 });
 
-Deno.test("hints say they open when clicked", async () => {
+/** The summary of the fold that holds what a step that reveals a prediction showed, and why. */
+const SEE = "👁 <b>See</b>: what the step above shows, and why (click to open once it has run)";
+
+Deno.test("hints, and what a step shows, say they open when clicked", async () => {
   for (const unit of NOTEBOOKS) {
     const text = (await cells(unit)).map(sourceOf).join("\n");
     const summaries = [...text.matchAll(/<summary>(.*)<\/summary>/g)].map((match) => match[1]);
     assert.ok(summaries.length >= 3, unit);
     for (const summary of summaries) {
+      if (summary === SEE) continue;
       assert.match(summary, /^☞ <b>Hint( \d)?<\/b>: .* \(click to open\)$/, `${unit}: ${summary}`);
+    }
+  }
+});
+
+Deno.test("the text after a step that reveals a prediction keeps what it showed folded", async () => {
+  for (const unit of NOTEBOOKS) {
+    const all = await cells(unit);
+    const revealing = all.filter((cell) =>
+      cell.cell_type === "code" && sourceOf(cell).includes("predictions.reveal(")
+    );
+    assert.ok(revealing.length >= 1, unit);
+    for (const cell of revealing) {
+      const next = all.slice(all.indexOf(cell) + 1).find((c) => c.cell_type === "markdown");
+      if (next === undefined) continue;
+      // What the learner reads as soon as the step has run (or before): up to the next heading,
+      // or the next question, everything outside a fold.
+      const opening = sourceOf(next).split(/^#+ |^\*\*Predict/m)[0];
+      const unfolded = opening.replace(/<details>[\s\S]*?<\/details>/g, "").trim();
+      assert.equal(unfolded, "", `${unit}: the text after ${cell.id} says what it showed unfolded`);
+      if (opening.includes("<details>")) assert.ok(opening.includes(SEE), `${unit} ${next.id}`);
     }
   }
 });

@@ -24,10 +24,17 @@ export interface Question {
   compare?: "value" | "unordered" | "json";
 }
 
+/**
+ * What a learner writes for a question they choose not to predict (in any
+ * case, with any spaces around it): the steps that show its answer then run,
+ * and the evidence saves no prediction for it.
+ */
+export const NO_PREDICTION = "no prediction";
+
 /** A prediction as the evidence saves it. */
 export interface Prediction {
   name: string;
-  /** The learner's answer, `null` when none was written before the reveal. */
+  /** The learner's answer, `null` when none was written before the reveal (or none was chosen). */
   predicted: unknown;
   /** What happened, `null` when the step that shows it has not run. */
   observed: unknown;
@@ -51,6 +58,7 @@ export interface Prediction {
 export class Predictions {
   readonly #questions: Readonly<Record<string, Question>>;
   readonly #predicted = new Map<string, unknown>();
+  readonly #declined = new Set<string>();
   readonly #observed = new Map<string, unknown>();
 
   /** The unit's questions, by name, in the order they are answered. */
@@ -59,10 +67,11 @@ export class Predictions {
   }
 
   /**
-   * Record the learner's answers (`undefined` for one not written yet) and
-   * show them. An answer to a question already revealed is not taken: the
-   * prediction made before the reveal stands. Throws `TypeError` for a name
-   * that is not one of the questions.
+   * Record the learner's answers (`undefined` for one not written yet,
+   * {@linkcode NO_PREDICTION} for one they choose not to make) and show them.
+   * An answer to a question already revealed is not taken: the prediction
+   * made before the reveal stands. Throws `TypeError` for a name that is not
+   * one of the questions.
    */
   async record(answers: Readonly<Record<string, unknown>>): Promise<void> {
     const unknown = Object.keys(answers).filter((name) => !Object.hasOwn(this.#questions, name));
@@ -76,27 +85,34 @@ export class Predictions {
     const late: string[] = [];
     for (const [name, answer] of Object.entries(answers)) {
       if (this.#observed.has(name)) {
-        if (!isDeepStrictEqual(answer ?? null, this.#predicted.get(name) ?? null)) late.push(name);
+        const before = this.#declined.has(name) ? NO_PREDICTION : this.#predicted.get(name);
+        const now = declines(answer) ? NO_PREDICTION : answer;
+        if (!isDeepStrictEqual(now ?? null, before ?? null)) late.push(name);
         continue;
       }
-      if (answer === undefined) this.#predicted.delete(name);
-      else this.#predicted.set(name, structuredClone(answer));
+      this.#predicted.delete(name);
+      this.#declined.delete(name);
+      if (declines(answer)) this.#declined.add(name);
+      else if (answer !== undefined) this.#predicted.set(name, structuredClone(answer));
     }
     await showTable(
       Object.keys(answers).map((name) => ({
         question: this.#questions[name].ask,
         "your prediction": this.#predicted.has(name)
           ? briefValue(this.#predicted.get(name), 80, { quoted: true })
+          : this.#declined.has(name)
+          ? "none: you chose not to predict"
           : "not written yet",
       })),
       { title: "your predictions, recorded before the cells that show what happens" },
     );
-    const missing = Object.keys(answers).filter((name) => !this.#predicted.has(name));
+    const missing = Object.keys(answers).filter((name) => !this.#written(name));
     if (missing.length > 0) {
       await notice(
         "warning",
         `${missing.length} prediction(s) not written yet (${missing.join(", ")}): write each ` +
-          "before you run the cells below, then run this cell again. They are never marked.",
+          "before you run the cells below, then run this cell again. They are never marked. " +
+          `The steps that show them wait until then; to see one without predicting, write "${NO_PREDICTION}".`,
       );
     }
     if (late.length > 0) {
@@ -110,12 +126,13 @@ export class Predictions {
 
   /**
    * Whether a step may show what the questions `names` ask about: once each
-   * is written (or was shown before). Until then it shows a ↷ notice saying
-   * that the step waits for those predictions, written in `cell`, and
-   * resolves `false`: the step keeps what it saw and shows none of it, so
-   * that Run All on a fresh notebook reveals no answer before its
-   * prediction. Throws `TypeError` for a name that is not one of the
-   * questions.
+   * is written, or declined with {@linkcode NO_PREDICTION} (or was shown
+   * before). Until then it shows a ↷ notice saying that the step waits for
+   * those predictions, written in `cell`, and resolves `false`: the step
+   * shows none of it, so that Run All reveals no answer before its
+   * prediction, however much else the learner has written. Every step that
+   * reveals an answer asks this first. Throws `TypeError` for a name that is
+   * not one of the questions.
    *
    * @example
    * ```ts
@@ -130,28 +147,37 @@ export class Predictions {
   async shown(names: readonly string[], cell: string): Promise<boolean> {
     const unknown = names.filter((name) => !Object.hasOwn(this.#questions, name));
     if (unknown.length > 0) throw new TypeError(`No question named ${unknown.join(", ")}`);
-    const missing = names.filter((name) => !this.#predicted.has(name) && !this.#observed.has(name));
+    const missing = names.filter((name) => !this.#written(name) && !this.#observed.has(name));
     if (missing.length === 0) return true;
     await notice(
       "skipped",
       `This step shows what you predict (${missing.join(", ")}), and waits for your ` +
-        `prediction: write it in ${cell} and run that cell, then run this step again.`,
+        `prediction: write it in ${cell} and run that cell, then run this step again ` +
+        `(or write "${NO_PREDICTION}" there to see it without predicting).`,
     );
     return false;
   }
 
   /**
    * Check the prediction `name` against `observed` and show ✓ or ✗ (or that
-   * no prediction was written first); {@linkcode Predictions.list} keeps the
-   * outcome. Throws `TypeError` for a name that is not one of the questions.
+   * the learner chose not to predict); {@linkcode Predictions.list} keeps the
+   * outcome. Throws `TypeError` for a name that is not one of the questions,
+   * and `Error` when the prediction is neither written nor declined and the
+   * answer was not shown before: the step should have asked
+   * {@linkcode Predictions.shown} first.
    */
   async reveal(name: string, observed: unknown): Promise<void> {
     if (!Object.hasOwn(this.#questions, name)) throw new TypeError(`No question named ${name}`);
+    if (!this.#written(name) && !this.#observed.has(name)) {
+      throw new Error(
+        `A step revealed "${name}" before its prediction was written: it should wait for it (shown)`,
+      );
+    }
     const question = this.#questions[name];
     this.#observed.set(name, structuredClone(observed));
     const seen = briefValue(observed, 70, { quoted: true });
     if (!this.#predicted.has(name)) {
-      await notice("info", `${question.ask} It was ${seen}. (You wrote no prediction first.)`);
+      await notice("info", `${question.ask} It was ${seen}. (You chose not to predict it.)`);
       return;
     }
     const said = briefValue(this.#predicted.get(name), 70, { quoted: true });
@@ -160,6 +186,11 @@ export class Predictions {
       matched ? "matched" : "missed",
       `${question.ask} You predicted ${said}; it was ${seen}.`,
     );
+  }
+
+  /** Whether the learner has answered `name`, with a prediction or by choosing not to. */
+  #written(name: string): boolean {
+    return this.#predicted.has(name) || this.#declined.has(name);
   }
 
   /** The questions, by name. */
@@ -205,6 +236,11 @@ export function predictionsFor(
   const made = new Predictions(questions);
   UNITS.set(unit, made);
   return made;
+}
+
+/** Whether a learner's answer says they choose not to predict. */
+function declines(answer: unknown): boolean {
+  return typeof answer === "string" && answer.trim().toLowerCase() === NO_PREDICTION;
 }
 
 /** Whether an answer agrees with what happened, compared as the question says. */

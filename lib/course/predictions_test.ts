@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Predictions, predictionsFor } from "./predictions.ts";
+import { NO_PREDICTION, Predictions, predictionsFor } from "./predictions.ts";
 
 const questions = {
   calls: { ask: "How many calls?" },
@@ -28,14 +28,34 @@ Deno.test("each prediction is checked against what happened, and kept for the ev
   ]);
 });
 
-Deno.test("a prediction not written, or a step not run, is null, never a match", async () => {
+Deno.test("a prediction declined, or a step not run, is null, never a match", async () => {
   const predictions = new Predictions(questions);
-  await predictions.record({ calls: undefined, tools: ["a"] });
+  await predictions.record({ calls: " No Prediction ", tools: ["a"] });
+  assert.equal(await predictions.shown(["calls"], "the cell"), true);
   await predictions.reveal("calls", 0);
   assert.deepEqual(predictions.list().slice(0, 2), [
     { name: "calls", predicted: null, observed: 0, matched: null },
     { name: "tools", predicted: ["a"], observed: null, matched: null },
   ]);
+});
+
+Deno.test("a step waits for a prediction left as the starter has it, and may not reveal it", async () => {
+  const predictions = new Predictions(questions);
+  await predictions.record({ calls: undefined, tools: undefined });
+  assert.equal(await predictions.shown(["calls", "tools"], "the cell"), false);
+  await assert.rejects(predictions.reveal("calls", 0), /revealed "calls" before its prediction/);
+  await predictions.record({ calls: 1, tools: NO_PREDICTION });
+  assert.equal(await predictions.shown(["calls", "tools"], "the cell"), true);
+});
+
+Deno.test("an answer, once shown, stays shown, and the choice made before it stands", async () => {
+  const predictions = new Predictions(questions);
+  await predictions.record({ calls: NO_PREDICTION });
+  await predictions.reveal("calls", 2);
+  await predictions.record({ calls: undefined });
+  assert.equal(await predictions.shown(["calls"], "the cell"), true);
+  await predictions.record({ calls: 2 });
+  assert.equal(predictions.list()[0].predicted, null);
 });
 
 Deno.test("a prediction written after its reveal does not replace the one made before", async () => {

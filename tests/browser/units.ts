@@ -249,9 +249,9 @@ function problems(edition: Edition, notebook: RenderedNotebook): string[] {
   return found;
 }
 
-/** How many hints (`<details>` with a ☞ summary) the edition's Markdown holds. */
+/** How many folds (`<details>`: a ☞ hint, or 👁 what a step showed) the edition's Markdown holds. */
 async function hintsIn(path: string): Promise<number> {
-  return (await Deno.readTextFile(`${root}${path}`)).split("<summary>☞").length - 1;
+  return (await Deno.readTextFile(`${root}${path}`)).split(/<summary>(?:☞|👁)/).length - 1;
 }
 
 /**
