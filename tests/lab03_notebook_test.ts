@@ -39,7 +39,6 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, calls each too
     );
   }
   assert.match(outputs.get("agent-tool-error")!, /→ ToolError: conjugate: run is outside/);
-  assert.match(outputs.get("agent-tool-error")!, /answer: went/);
   assert.match(outputs.get("agent-protocol-error")!, /stopped: a ProtocolError/);
   assert.match(outputs.get("sampling")!, /with the stand-in model\s+4 \(the client's model said: /);
   assert.match(
@@ -54,7 +53,35 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, calls each too
     ["conjugate", "lookup_spanish", "lookup_irregular_verb", "check_subject_verb_agreement"],
   );
   for (const call of submission.calls) assert.doesNotMatch(call.answer, /Error: /);
+  // The agent answers only the question it was asked, with the arguments the request states.
+  const { answered, tool_error, protocol_error } = submission.agent as Record<string, string[]>;
+  assert.deepEqual(argumentsSent(answered), [{ verb: "write", tense: "past_simple" }]);
+  assert.equal(answered.at(-1), "answer: wrote");
+  const refused = argumentsSent(tool_error);
+  assert.ok(
+    refused.length >= 1 &&
+      refused.every((args) => args.verb === "run" && args.tense === "past_simple"),
+  );
+  assert.match(
+    tool_error.at(-1)!,
+    /^no answer: the tool refuses verb "run", which the request states/,
+  );
+  assert.ok(
+    !tool_error.some((line) => line.startsWith("answer: ")),
+    "an answer to another question",
+  );
+  assert.deepEqual(argumentsSent(protocol_error), [{ text: "vanilla stock needs review" }]);
 });
+
+/** The arguments of each call an agent's steps record, without those the request leaves open. */
+function argumentsSent(steps: string[]): Record<string, unknown>[] {
+  return steps.flatMap((line) => {
+    const call = /^attempt \d+: \S+ (\{.*\}) → /.exec(line);
+    if (call === null) return [];
+    const { person: _open, ...stated } = JSON.parse(call[1]);
+    return [stated];
+  });
+}
 
 Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
   const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
