@@ -113,3 +113,35 @@ Deno.test("the text claims no result the learner may not have", async () => {
   assert.ok(!lab02.includes("said so on stderr"), "Lab 02 claims what the server wrote");
   assert.ok(!lab02.includes("as Unit B's tests do"), "Unit B's learner wrote no tests");
 });
+
+Deno.test("the text names no file of the course that the learners' release does not hold", async () => {
+  const { releaseFiles } = await import("../tools/release/contents.ts");
+  const held = new Set(await releaseFiles(new URL("../", import.meta.url)));
+  const folders = new Set([...held].map((file) => file.split("/")[0]));
+  for (const unit of NOTEBOOKS) {
+    const text = (await cells(unit)).filter((cell) => cell.cell_type === "markdown")
+      .map(sourceOf).join("\n");
+    const named = [
+      ...text.matchAll(/`([A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*\.(?:md|ts|json|txt))`/g),
+    ]
+      .map((match) => match[1])
+      // What the learner's own work makes (work/...) is not the course's to ship.
+      .filter((path) => path === "BENCHMARKS.md" || folders.has(path.split("/")[0]))
+      .filter((path) => !path.startsWith("work/"));
+    const missing = named.filter((path) => !held.has(path));
+    assert.deepEqual(missing, [], `${unit} sends the learner to files the release does not hold`);
+  }
+});
+
+Deno.test("Lab 03 qualifies its claims, and asks each prediction once what it needs is taught", async () => {
+  const all = await cells("lab-03");
+  const text = all.map(sourceOf).join("\n");
+  // The unmasked failure rate is the stand-in's, and "exact" says over what.
+  assert.match(text, /its own rate, not a real model's/);
+  assert.match(text, /exact for the four tools' schemas, over whole characters/);
+  const at = (pattern: RegExp) => all.findIndex((cell) => pattern.test(sourceOf(cell)));
+  assert.ok(
+    at(/trie_gains_most: "conjugate"/) > at(/A \*\*prefix tree\*\* \(a trie\)/),
+    "the prefix-tree question is asked before prefix trees are taught",
+  );
+});
