@@ -8,8 +8,9 @@
  * reordered or renamed). The function it is the copy of scores 0, with a
  * line saying why, wherever in the learner's code the copy is (its own cell,
  * a helper it calls, a cell the learner added). A seal carried in a form no
- * token can show (encoded, then evaluated) is found by what it does instead:
- * its watermark answers the grader's probe (`watermark.ts`).
+ * token can show (encoded, then evaluated, or obfuscated again) is found by
+ * what it does instead: its watermark answers the grader's probes
+ * (`watermark.ts`).
  *
  * @module
  */
