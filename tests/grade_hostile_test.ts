@@ -11,6 +11,7 @@ import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
+import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -548,7 +549,8 @@ Deno.test("no unit's realms may read a library module that implements one of its
   for (const spec of UNITS.values()) {
     const readable = await realmFiles(spec, read);
     const wired = spec.functions.flatMap((fn) => fn.library ?? []).map(({ file }) => file);
-    const ideaFiles = [...ideas[spec.unit], ...wired];
+    const modules = spec.functions.flatMap((fn) => fn.libraryModules ?? []);
+    const ideaFiles = [...new Set([...ideas[spec.unit], ...wired, ...modules])];
     const seals = ideaFiles.map((file) => file.replace(/\.ts$/, ".sealed.js"));
     for (const file of [...ideaFiles, ...seals]) {
       assert.ok(!readable.includes(file), `${spec.unit}'s realms may read ${file}`);
@@ -1128,6 +1130,52 @@ ${LAB_04_OTHERS}`;
     "sseData",
     /sseData is a copy of the library's own readSseEvents, sealed, run in another form/,
   );
+});
+
+// Issue 38: Lab 03's mask ships readable in the release (`lib/mask/`), and Lab 03 had no copy
+// check: its modules are judged as a readable library copy is.
+
+Deno.test("Lab 03's prefixStatus over a bundle of the library's mask grammar earns nothing for it", async () => {
+  // This earned 51 of prefixStatus's 53 marks, unflagged.
+  const output = await Deno.makeTempFile({ suffix: ".js" });
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=deno",
+      "--format=esm",
+      `--output=${output}`,
+      "lib/mask/json_schema_grammar.ts",
+    ],
+    cwd: root,
+  }).output();
+  assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+  const bundle = (await Deno.readTextFile(output)).replace(/^export \{[^}]*\};?\s*$/m, "");
+  await Deno.remove(output);
+  const nextMove = LAB_03_CATALOGUE.find((c) => c.fn === "nextMove")!;
+  const module = `${bundle}
+export function prefixStatus(schema, text) {
+  const dfa = new JsonSchemaGrammar(schema).automaton();
+  let state = 0;
+  for (const byte of new TextEncoder().encode(text)) {
+    state = dfa.table[state * 256 + byte];
+    if (state < 0) return "dead";
+  }
+  return dfa.accepting[state] === 1 ? "complete" : "live";
+}
+${
+    ["tokenMask", "buildTrie", "trieMask", "decode"].map((name) => `export function ${name}() {}`)
+      .join("\n")
+  }
+${nextMove.right["the worked solution's way"]}`;
+  const [results] = (await grade(await tree({ "mallory/lab-03.ts": module }))).list;
+  assertCopied(
+    results,
+    "prefixStatus",
+    /prefixStatus is a copy of the library's own lib\/mask\/[a-z_]+\.ts, readable/,
+  );
+  const kept = results.tests.filter((t) => t.name.startsWith("nextMove: "));
+  assert.ok(kept.length > 0 && kept.every((t) => t.score), JSON.stringify(kept));
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

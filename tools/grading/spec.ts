@@ -63,6 +63,14 @@ export interface GradedFunction {
    */
   library?: readonly LibraryCopy[];
   /**
+   * Library modules, readable in the learners' release, that do this
+   * function's work in a way of their own (Lab 03's mask, in `lib/mask/`): a
+   * block of the learner's code nearly the same as one of theirs earns the
+   * function nothing (`copied.ts`). Unlike `library`, they are not sealed,
+   * wired or probed. @default {[]}
+   */
+  libraryModules?: readonly string[];
+  /**
    * The driver that runs each case, for what is more than a function on
    * arguments (a class, a test): a module, by its path from the project
    * root, exporting a `drive` (see `lib/grading/grade_driven.ts`), as the
