@@ -3,7 +3,7 @@
 // readable modules (which are what right answers do) answer no probe as a seal.
 
 import assert from "node:assert/strict";
-import { answersAsSeal, loadWatermark } from "../tools/grading/watermark.ts";
+import { answersAsSeal, loadWatermark, withProbes } from "../tools/grading/watermark.ts";
 import { sealedPath } from "../tools/grading/library_copies.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { MARKS } from "../tools/release/watermarked.ts";
@@ -67,7 +67,7 @@ Deno.test("a seal answers every probe of each function graded against it as a se
   }
 });
 
-Deno.test("a probe is valid input: the readable library answers it as the contract says, with no error", async () => {
+Deno.test("a probe is valid input: the readable library answers it, and throws nothing", async () => {
   for (const { key, unit, fn } of probed) {
     const graded = GRADED[key](await import(`../${fn.library![0].file}`));
     for (const { args } of watermark!.probes.get(unit)![fn.name]) {
@@ -75,4 +75,26 @@ Deno.test("a probe is valid input: the readable library answers it as the contra
       assert.ok("returned" in reply, `${key}: ${JSON.stringify(reply)}`);
     }
   }
+});
+
+Deno.test("the probes come among the hidden cases at places drawn at random, never among the visible", () => {
+  // Last of all, a probe could be told by its place: code that answers the first calls by the
+  // seal and the rest by itself would keep every mark whenever it knew how many hidden cases came.
+  const spec = UNITS.get("ch14-b")!;
+  const fn = spec.functions.find((f) => f.name === "splitFrames")!;
+  const cases = [false, false, true, true, true].map((hidden, at) => ({
+    label: `case ${at}`,
+    args: [],
+    expected: null,
+    hidden,
+  }));
+  const places = new Set<number>();
+  for (let draw = 0; draw < 200; draw++) {
+    const probed = withProbes(cases, spec.unit, fn, watermark);
+    assert.deepEqual(probed.filter((c) => c.probe === undefined), cases);
+    const at = probed.findIndex((c) => c.probe !== undefined);
+    assert.ok(at >= 2 && probed[at].hidden, `a probe at ${at}`);
+    places.add(at);
+  }
+  assert.deepEqual([...places].sort(), [2, 3, 4, 5]);
 });

@@ -16,7 +16,7 @@ import { makeScratch } from "./scratch.ts";
 import { copiedFunctions, copyForms } from "./copied.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
-import { loadWatermark, probeCases } from "./watermark.ts";
+import { loadWatermark, withProbes } from "./watermark.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, and which functions to grade. */
 export interface GradeOptions extends SandboxOptions {
@@ -79,7 +79,7 @@ export async function gradeTogether(
         functions: spec.functions.filter((fn) => wanted(fn.name))
           .map((fn) => ({
             ...fn,
-            cases: [...casesOf(spec, fn, holdouts), ...probeCases(unit, fn, watermark)],
+            cases: withProbes(casesOf(spec, fn, holdouts), unit, fn, watermark),
           })),
       };
     })

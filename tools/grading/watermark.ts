@@ -32,11 +32,11 @@ export interface WatermarkProbe {
 
 /** The watermark's secrets, and the probes of each graded function that has sealed copies. */
 export interface Watermark {
-  /** Put in a probe's input, where a right answer carries it over (32 hex digits). */
+  /** Put in a probe's input, where a right answer carries it over (printable ASCII). */
   probe: string;
-  /** What a seal answers in the probe's place, or takes for it (32 hex digits). */
+  /** What a seal answers in the probe's place, or takes for it (as long as the probe). */
   token: string;
-  /** Of the token's shape, and nothing to a seal (32 hex digits). */
+  /** Of the token's shape, and nothing to a seal. */
   control: string;
   /** The probes, by unit, then by graded function. */
   probes: ReadonlyMap<string, Readonly<Record<string, readonly WatermarkProbe[]>>>;
@@ -52,7 +52,7 @@ export class WatermarkError extends Error {
 /**
  * The watermark, or `undefined` when this copy of the course has none (the
  * learners' release). Throws {@linkcode WatermarkError} when its module does
- * not hold three different secrets of 32 hex digits and a map of probes.
+ * not hold three different secrets of one length and a map of probes.
  *
  * @example
  * ```ts
@@ -74,24 +74,28 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
   );
   const secrets = [probe, token, control];
   if (
-    !secrets.every((secret) => typeof secret === "string" && /^[0-9a-f]{32}$/.test(secret)) ||
-    new Set(secrets).size !== 3 || !(probes instanceof Map)
+    !secrets.every((secret) => typeof secret === "string" && /^[ -~]+$/.test(secret)) ||
+    new Set(secrets.map((secret) => secret.length)).size !== 1 || new Set(secrets).size !== 3 ||
+    !(probes instanceof Map)
   ) {
     throw new WatermarkError(
       `${
         fileURLToPath(WATERMARK)
-      } must export PROBE, TOKEN and CONTROL (three different strings of 32 hex digits) and PROBES (a Map)`,
+      } must export PROBE, TOKEN and CONTROL (three different printable ASCII strings of one length) and PROBES (a Map)`,
     );
   }
   return { probe, token, control, probes };
 }
 
 /**
- * The probe cases of `fn`, a graded function of `unit`: none for a function
- * without library copies or run by a driver, or without a `watermark`. They
- * are never a mark: each result carries only whether the reply answered as a
- * seal does ({@linkcode answersAsSeal}). Throws {@linkcode WatermarkError}
- * when a function with sealed copies has no probe.
+ * `cases` (the visible cases of `fn`, a graded function of `unit`, then its
+ * hidden ones) with `fn`'s probes among the hidden ones, each at a place of
+ * its own drawn at random: code that counts its calls cannot tell a probe
+ * by its place. None for a function without library copies or run by a
+ * driver, or without a `watermark`. A probe is never a mark: its result
+ * carries only whether the reply answered as a seal does
+ * ({@linkcode answersAsSeal}). Throws {@linkcode WatermarkError} when a
+ * function with sealed copies has no probe.
  *
  * @example
  * ```ts
@@ -100,29 +104,39 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  *
  * const [answerFor] = UNITS.get("ch14-a")!.functions;
  * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { holds: "cd" } }] }]]);
- * const [probe] = probeCases("ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
+ * const cases = [false, true, true].map((hidden, at) => ({ label: `${at}`, args: [], expected: null, hidden }));
+ * const probed = withProbes(cases, "ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
+ * assert.equal(probed.length, 4);
+ * assert.equal(probed[0], cases[0]);
+ * const probe = probed.find((c) => c.probe !== undefined)!;
  * assert.deepEqual(probe.args, [1, { id: 1, result: "ab" }]);
- * assert.deepEqual(probe.probe, { holds: "cd" });
  * assert.ok(probe.hidden);
  * ```
  */
-export function probeCases(
+export function withProbes(
+  cases: readonly GradedCase[],
   unit: string,
   fn: GradedFunction,
   watermark: Watermark | undefined,
 ): GradedCase[] {
-  if (watermark === undefined || !fn.library?.length || fn.driver !== undefined) return [];
+  const probed = [...cases];
+  if (watermark === undefined || !fn.library?.length || fn.driver !== undefined) return probed;
   const probes = watermark.probes.get(unit)?.[fn.name];
   if (probes === undefined || probes.length === 0) {
     throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
-  return probes.map(({ args, seal }, index) => ({
-    label: `the seals' watermark probe ${index + 1}`,
-    args,
-    expected: null,
-    hidden: true,
-    probe: seal,
-  }));
+  const visible = probed.filter((testCase) => !testCase.hidden).length;
+  for (const [index, { args, seal }] of probes.entries()) {
+    const [draw] = crypto.getRandomValues(new Uint32Array(1));
+    probed.splice(visible + draw % (probed.length - visible + 1), 0, {
+      label: `the seals' watermark probe ${index + 1}`,
+      args,
+      expected: null,
+      hidden: true,
+      probe: seal,
+    });
+  }
+  return probed;
 }
 
 /**
