@@ -3,6 +3,7 @@
 // odd names. Each test names the defect it guards against.
 
 import assert from "node:assert/strict";
+import JavaScriptObfuscator from "javascript-obfuscator";
 import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
@@ -10,6 +11,7 @@ import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
+import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -547,7 +549,8 @@ Deno.test("no unit's realms may read a library module that implements one of its
   for (const spec of UNITS.values()) {
     const readable = await realmFiles(spec, read);
     const wired = spec.functions.flatMap((fn) => fn.library ?? []).map(({ file }) => file);
-    const ideaFiles = [...ideas[spec.unit], ...wired];
+    const modules = spec.functions.flatMap((fn) => fn.libraryModules ?? []);
+    const ideaFiles = [...new Set([...ideas[spec.unit], ...wired, ...modules])];
     const seals = ideaFiles.map((file) => file.replace(/\.ts$/, ".sealed.js"));
     for (const file of [...ideaFiles, ...seals]) {
       assert.ok(!readable.includes(file), `${spec.unit}'s realms may read ${file}`);
@@ -974,7 +977,7 @@ export function authorize(name, catalog, allowed) {
   assertCopied(
     results,
     "answerFor",
-    /answerFor is a copy of the library's own answerFor, sealed, run in another form \(its watermark answered the grader's probe\)/,
+    /answerFor is a copy of the library's own answerFor, sealed, run in another form \(its watermark answered the grader's probes\)/,
   );
   const { marks, count } = await casesOfFn(results, "ch14-a", "answerFor");
   // The probe is no case of its own: as many marks as cases, and nothing of it shown.
@@ -1029,6 +1032,150 @@ ${LAB_04_OTHERS}`;
   );
   const { marks, count } = await casesOfFn(results, "lab-04", "sseData");
   assert.equal(marks.length, count);
+});
+
+// Issue 38: the watermark was an error thrown for a BigInt, which ordinary code strips: a type
+// guard refuses the BigInt before the seal sees it, a catch throws another error in its place.
+// A seal now answers valid input of its contract (the probes) as no right answer does, in what it
+// returns; each of these earned every splitFrames or sseData mark before.
+
+/** Unit B's module: `splitFrames` as `body` over `run`, the seal's, and the worked transferProblems. */
+async function unitBOver(body: string, run?: string): Promise<string> {
+  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const [, transferProblems] = CH14_B_CATALOGUE;
+  return `
+${
+    run ??
+      `const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");`
+  }
+export function splitFrames(buffer, limit) {
+${body}
+}
+${transferProblems.right["the worked solution's way"]}`;
+}
+
+/** That `results` scored splitFrames 0 as the seal run in another form, and transferProblems in full. */
+function assertSplitFramesSealed(results: Results): void {
+  assertCopied(
+    results,
+    "splitFrames",
+    /splitFrames is a copy of the library's own splitFrames, sealed, run in another form/,
+  );
+  const others = results.tests.filter((t) => t.name.startsWith("transferProblems: "));
+  assert.ok(others.length > 0 && others.every((t) => t.score), JSON.stringify(others));
+}
+
+Deno.test("Unit B's sealed splitFrames behind a type guard earns nothing: the probes are valid input", async () => {
+  const module = await unitBOver(`
+  if (!(buffer instanceof Uint8Array) || !Number.isInteger(limit) || limit < 1) {
+    throw new TypeError("splitFrames reads bytes, up to a positive whole limit");
+  }
+  return run(buffer, limit);`);
+  const [results] = (await grade(await tree({ "mallory/ch14-b.ts": module }))).list;
+  assertSplitFramesSealed(results);
+});
+
+Deno.test("Unit B's sealed splitFrames whose errors are caught and thrown again with other words earns nothing", async () => {
+  const module = await unitBOver(`
+  try {
+    return run(buffer, limit);
+  } catch (error) {
+    throw error instanceof RangeError ? new RangeError("a frame over the limit") : new Error("no frames");
+  }`);
+  const [results] = (await grade(await tree({ "mallory/ch14-b.ts": module }))).list;
+  assertSplitFramesSealed(results);
+});
+
+Deno.test("Unit B's sealed splitFrames obfuscated again with the course's obfuscator, pasted behind a guard, earns nothing", async () => {
+  // Obfuscated again, the seal has no form or fingerprints left to know it by (winnowing 0.09).
+  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const again = JavaScriptObfuscator.obfuscate(seal, {
+    seed: 38,
+    target: "node",
+    sourceType: "module",
+    compact: true,
+    identifierNamesGenerator: "mangled",
+    stringArray: true,
+    stringArrayEncoding: ["rc4"],
+    controlFlowFlattening: true,
+    deadCodeInjection: true,
+  }).getObfuscatedCode().replace(/export\{[^}]*\};?/, "");
+  const module = await unitBOver(
+    `
+  if (typeof buffer === "bigint" || typeof limit === "bigint") throw new TypeError("not bytes");
+  return run(buffer, limit);`,
+    `const run = (() => {\n${again}\nreturn splitFrames;\n})();`,
+  );
+  const [results] = (await grade(await tree({ "mallory/ch14-b.ts": module }))).list;
+  assertSplitFramesSealed(results);
+});
+
+Deno.test("Lab 04's sealed SSE reader behind sseData's own check that its text is a string earns nothing", async () => {
+  // The careful learner's check refused the BigInt probe: this earned 11 of sseData's 12 marks.
+  const seal = await standaloneSeal("lib/mcp/shared/sse.sealed.js");
+  const module = `
+const { readSseEvents } = await import("data:text/javascript;base64,${base64(seal)}");
+export async function sseData(text) {
+  if (typeof text !== "string") throw new TypeError("sseData reads a string");
+  const data = [];
+  for await (const event of readSseEvents(ReadableStream.from([new TextEncoder().encode(text)]))) {
+    data.push(event.data);
+  }
+  return data;
+}
+${LAB_04_OTHERS}`;
+  const [results] = (await grade(await tree({ "mallory/lab-04.ts": module }))).list;
+  assertCopied(
+    results,
+    "sseData",
+    /sseData is a copy of the library's own readSseEvents, sealed, run in another form/,
+  );
+});
+
+// Issue 38: Lab 03's mask ships readable in the release (`lib/mask/`), and Lab 03 had no copy
+// check: its modules are judged as a readable library copy is.
+
+Deno.test("Lab 03's prefixStatus over a bundle of the library's mask grammar earns nothing for it", async () => {
+  // This earned 51 of prefixStatus's 53 marks, unflagged.
+  const output = await Deno.makeTempFile({ suffix: ".js" });
+  const bundled = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=deno",
+      "--format=esm",
+      `--output=${output}`,
+      "lib/mask/json_schema_grammar.ts",
+    ],
+    cwd: root,
+  }).output();
+  assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+  const bundle = (await Deno.readTextFile(output)).replace(/^export \{[^}]*\};?\s*$/m, "");
+  await Deno.remove(output);
+  const nextMove = LAB_03_CATALOGUE.find((c) => c.fn === "nextMove")!;
+  const module = `${bundle}
+export function prefixStatus(schema, text) {
+  const dfa = new JsonSchemaGrammar(schema).automaton();
+  let state = 0;
+  for (const byte of new TextEncoder().encode(text)) {
+    state = dfa.table[state * 256 + byte];
+    if (state < 0) return "dead";
+  }
+  return dfa.accepting[state] === 1 ? "complete" : "live";
+}
+${
+    ["tokenMask", "buildTrie", "trieMask", "decode"].map((name) => `export function ${name}() {}`)
+      .join("\n")
+  }
+${nextMove.right["the worked solution's way"]}`;
+  const [results] = (await grade(await tree({ "mallory/lab-03.ts": module }))).list;
+  assertCopied(
+    results,
+    "prefixStatus",
+    /prefixStatus is a copy of the library's own lib\/mask\/[a-z_]+\.ts, readable/,
+  );
+  const kept = results.tests.filter((t) => t.name.startsWith("nextMove: "));
+  assert.ok(kept.length > 0 && kept.every((t) => t.score), JSON.stringify(kept));
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

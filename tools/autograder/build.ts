@@ -106,6 +106,10 @@ try {
     ...await localImports(root, PROGRAMS),
     // What learners' cells may import, which the grader copies beside them: read, not imported.
     ...library,
+    // The readable modules the copy check holds learners' code against (`copied.ts`).
+    ...[...UNITS.values()].flatMap((spec) =>
+      spec.functions.flatMap((fn) => fn.libraryModules ?? [])
+    ),
     ...await walk(root, "holdouts"),
     ...await walk(root, "schemas"),
     ...REFERENCES,

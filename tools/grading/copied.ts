@@ -8,14 +8,15 @@
  * reordered or renamed). The function it is the copy of scores 0, with a
  * line saying why, wherever in the learner's code the copy is (its own cell,
  * a helper it calls, a cell the learner added). A seal carried in a form no
- * token can show (encoded, then evaluated) is found by what it does instead:
- * its watermark answers the grader's probe (`watermark.ts`).
+ * token can show (encoded, then evaluated, or obfuscated again) is found by
+ * what it does instead: its watermark answers the grader's probes
+ * (`watermark.ts`).
  *
  * @module
  */
 
-import { blockForms, bodyTokens, form, tokens } from "./code_form.ts";
-import { type Fingerprint, fingerprints, similarity } from "../similarity/winnow.ts";
+import { blockForms, bodyTokens, form, type Token, tokens } from "./code_form.ts";
+import { type Fingerprint, fingerprints, hashSimilarity } from "../similarity/winnow.ts";
 import { sealedPath } from "./library_copies.ts";
 import type { UnitSpec } from "./spec.ts";
 
@@ -53,7 +54,11 @@ export type CopyForms = Map<string, LibraryCopy[]>;
 
 /**
  * The forms of the library copies of `spec`'s graded functions, from the
- * readable and sealed files this copy of the course holds.
+ * readable and sealed files this copy of the course holds: the body of each
+ * function a graded function names as its `library` copy, and every block of
+ * {@linkcode READABLE_MIN_TOKENS} tokens or more (a function's, a method's, a
+ * branch's) of each module it names in `libraryModules`. Throws `Error` when
+ * a module of `libraryModules` is not there: the check would be silently off.
  *
  * @example
  * ```ts
@@ -62,6 +67,8 @@ export type CopyForms = Map<string, LibraryCopy[]>;
  *
  * const forms = await copyForms(UNITS.get("ch14-a")!);
  * assert.ok(forms.get("answerFor")!.some((copy) => copy.what === "answerFor, sealed"));
+ * const mask = await copyForms(UNITS.get("lab-03")!);
+ * assert.ok(mask.get("prefixStatus")!.some((copy) => copy.what === "lib/mask/byte_dfa.ts, readable"));
  * ```
  */
 export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
@@ -85,15 +92,37 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
         found.push({ what, form: bodyForm, prints: fingerprints(body), sealed });
       }
     }
+    for (const file of fn.libraryModules ?? []) found.push(...await moduleCopies(file));
     if (found.length > 0) forms.set(fn.name, found);
   }
   return forms;
 }
 
+/** The blocks of each readable module, as copies: read once a process, as the files do not change. */
+const MODULES = new Map<string, Promise<LibraryCopy[]>>();
+
+/** Every block of {@linkcode READABLE_MIN_TOKENS} tokens or more of the module `file`, each a readable copy. */
+function moduleCopies(file: string): Promise<LibraryCopy[]> {
+  let copies = MODULES.get(file);
+  if (copies === undefined) {
+    copies = Deno.readTextFile(new URL(file, ROOT)).then((text) =>
+      blocks(tokens(text), READABLE_MIN_TOKENS).map((block) => ({
+        what: `${file}, readable`,
+        form: form(block),
+        prints: fingerprints(block),
+        sealed: false,
+      }))
+    );
+    MODULES.set(file, copies);
+  }
+  return copies;
+}
+
 /**
  * For each graded function whose library copy is in `source` (the learner's
  * module), by form or by most of its fingerprints, what was found
- * (`"answerFor, sealed"`); functions with none are left out.
+ * (`"answerFor, sealed"`; past three, how many more); functions with none
+ * are left out.
  *
  * @example
  * ```ts
@@ -111,32 +140,45 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
  * ```
  */
 export function copiedFunctions(source: string, forms: CopyForms): Record<string, string[]> {
-  const blocks = blockForms(source);
-  const printed = blockPrints(source);
+  const list = tokens(source);
+  const whole = blockForms(source);
+  const printed = blocks(list, 0).map((block) => new Set(fingerprints(block).map((f) => f.hash)));
+  const judged = new Map<LibraryCopy, boolean>();
+  const isCopy = (copy: LibraryCopy): boolean => {
+    let copied = judged.get(copy);
+    if (copied === undefined) {
+      const hashes = new Set(copy.prints.map((print) => print.hash));
+      const least = SIMILAR[copy.sealed ? "sealed" : "readable"];
+      copied = whole.has(copy.form) ||
+        (hashes.size >= MIN_PRINTS && printed.some((block) =>
+          // Sets of sizes far apart cannot be this similar: most pairs need no count.
+          2 * Math.min(block.size, hashes.size) >= least * (block.size + hashes.size) &&
+          hashSimilarity(block, hashes) >= least
+        ));
+      judged.set(copy, copied);
+    }
+    return copied;
+  };
   const copied: Record<string, string[]> = {};
   for (const [fn, copies] of forms) {
-    const found = copies.filter((copy) =>
-      blocks.has(copy.form) ||
-      (new Set(copy.prints.map((print) => print.hash)).size >= MIN_PRINTS &&
-        printed.some((prints) =>
-          similarity(prints, copy.prints) >= SIMILAR[copy.sealed ? "sealed" : "readable"]
-        ))
-    ).map((copy) => copy.what);
-    if (found.length > 0) copied[fn] = [...new Set(found)];
+    const found = [...new Set(copies.filter(isCopy).map((copy) => copy.what))];
+    // A bundle holds many modules: three of them say enough.
+    if (found.length > 3) found.splice(3, Infinity, `${found.length - 3} more of its modules`);
+    if (found.length > 0) copied[fn] = found;
   }
   return copied;
 }
 
-/** The fingerprints of every block (`{` to its `}`) of `source`. */
-function blockPrints(source: string): Fingerprint[][] {
-  const list = tokens(source);
-  const found: Fingerprint[][] = [];
+/** The tokens of every block (`{` to its `}`) of `list` with at least `least` tokens, inner ones first. */
+function blocks(list: readonly Token[], least: number): Token[][] {
+  const found: Token[][] = [];
   const open: number[] = [];
   for (let index = 0; index < list.length; index++) {
     if (list[index].kind !== "punct") continue;
     if (list[index].text === "{") open.push(index);
     else if (list[index].text === "}" && open.length > 0) {
-      found.push(fingerprints(list.slice(open.pop()!, index + 1)));
+      const start = open.pop()!;
+      if (index - start + 1 >= least) found.push(list.slice(start, index + 1));
     }
   }
   return found;

@@ -16,7 +16,7 @@ import { makeScratch } from "./scratch.ts";
 import { copiedFunctions, copyForms } from "./copied.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
-import { loadWatermark, probeCases } from "./watermark.ts";
+import { loadWatermark, withProbes } from "./watermark.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, and which functions to grade. */
 export interface GradeOptions extends SandboxOptions {
@@ -79,7 +79,7 @@ export async function gradeTogether(
         functions: spec.functions.filter((fn) => wanted(fn.name))
           .map((fn) => ({
             ...fn,
-            cases: [...casesOf(spec, fn, holdouts), ...probeCases(fn, watermark)],
+            cases: withProbes(casesOf(spec, fn, holdouts), unit, fn, watermark),
           })),
       };
     })
@@ -128,29 +128,36 @@ export async function gradeTogether(
         cases,
         codeCame: submission.code !== undefined,
         evidence: submission.evidence?.value,
-        copied: withWatermarks(copied.get(job.key!), ran ?? []),
+        copied: withWatermarks(copied.get(job.key!), ran ?? [], submission.unit),
       });
     }).map((results, at) => withFileChecks(results, fileChecks[at]));
   }));
 }
 
 /**
- * `copied` (what `copied.ts` found, by graded function) with each library
- * function whose seal's watermark answered a probe of `ran`, where its
- * form was not found already.
+ * `copied` (what `copied.ts` found, by graded function) with each graded
+ * function of `unit` whose every watermark probe in `ran` was answered as a
+ * seal answers it, where its sealed copies' form was not found already.
  */
 function withWatermarks(
   copied: Record<string, string[]> = {},
   ran: readonly CaseResult[],
+  unit: string,
 ): Record<string, string[]> {
   const found = { ...copied };
-  for (const { fn, watermark = [] } of ran) {
-    const known = Object.hasOwn(found, fn) ? found[fn] : [];
-    const marked = watermark.filter((name) => !known.includes(`${name}, sealed`))
-      .map((name) =>
-        `${name}, sealed, run in another form (its watermark answered the grader's probe)`
-      );
-    if (marked.length > 0) found[fn] = [...known, ...marked];
+  for (const fn of UNITS.get(unit)!.functions) {
+    const probes = ran.filter((result) => result.fn === fn.name && result.watermark !== undefined);
+    if (probes.length === 0 || !probes.every((result) => result.watermark)) continue;
+    const known = Object.hasOwn(found, fn.name) ? found[fn.name] : [];
+    const names = (fn.library ?? []).map(({ name }) => name)
+      .filter((name) => !known.includes(`${name}, sealed`));
+    if (names.length === 0) continue;
+    found[fn.name] = [
+      ...known,
+      `${
+        names.join(" or ")
+      }, sealed, run in another form (its watermark answered the grader's probes)`,
+    ];
   }
   return found;
 }

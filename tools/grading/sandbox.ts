@@ -34,7 +34,7 @@ import type { GradedCase, GradedFunction } from "./spec.ts";
 import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts";
 import { Gate } from "./gate.ts";
 import { suiteMarkEnv } from "../suite_mark.ts";
-import { watermarkIn } from "./watermark.ts";
+import { answersAsSeal } from "./watermark.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -49,8 +49,8 @@ export interface CaseResult {
   reached?: string[];
   /** The StrykerJS mutants the case's code reached, when {@linkcode SandboxOptions.coverage} asks. */
   covered?: string[];
-  /** For a watermark probe, never a mark: the library functions whose seal's watermark answered it. */
-  watermark?: string[];
+  /** For a probe of the seals' watermark, never a mark: whether it was answered as a seal answers it. */
+  watermark?: boolean;
 }
 
 /** The cases to run for one unit: its functions, each with every case it must pass. */
@@ -459,7 +459,7 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     ...(reply.covered ? { covered: reply.covered } : {}),
   });
   if (testCase.probe !== undefined) {
-    return { ...result("PASS", ""), watermark: watermarkIn(reply, testCase.probe) };
+    return { ...result("PASS", ""), watermark: answersAsSeal(reply, testCase.probe) };
   }
   if ("problem" in reply) {
     return result(

@@ -16,11 +16,18 @@ export interface GradedCase extends ObservedCase {
   /** Hidden cases are never shown to learners: their report says only passed or failed. */
   hidden: boolean;
   /**
-   * For the watermark's probe (`watermark.ts`), never a mark: the token its
-   * reply is searched for. @default {undefined}
+   * For a probe of the seals' watermark (`watermark.ts`), never a mark: how a
+   * seal answers it. @default {undefined}
    */
-  probe?: string;
+  probe?: SealAnswer;
 }
+
+/**
+ * How a seal of the library answers a probe of its watermark: with a reply
+ * that holds the token (anywhere: returned, thrown or printed), or by
+ * returning exactly this value.
+ */
+export type SealAnswer = { holds: string } | { returns: unknown };
 
 /** A case whose returned value the grader may observe at work. */
 export interface ObservedCase extends GradeCase {
@@ -55,6 +62,14 @@ export interface GradedFunction {
    * the function it was graded as. @default {[]}
    */
   library?: readonly LibraryCopy[];
+  /**
+   * Library modules, readable in the learners' release, that do this
+   * function's work in a way of their own (Lab 03's mask, in `lib/mask/`): a
+   * block of the learner's code nearly the same as one of theirs earns the
+   * function nothing (`copied.ts`). Unlike `library`, they are not sealed,
+   * wired or probed. @default {[]}
+   */
+  libraryModules?: readonly string[];
   /**
    * The driver that runs each case, for what is more than a function on
    * arguments (a class, a test): a module, by its path from the project

@@ -1,79 +1,101 @@
 /**
- * The seals' watermark: how a graded function that runs a seal of the
- * library, in whatever form the learner carried it (encoded, then evaluated
- * or imported from a `data:` URL), is found by what it does. `deno task
- * seal` puts a check at the start of each sealed graded function: given
- * the probe, a BigInt (no JSON message, and so no graded function's
- * contract, carries one) as any argument, it throws an `Error` whose message
- * is the token and the function's name. The grader calls each graded
- * function that has library copies once more with the probe in every
- * argument, after its hidden cases, in the same realm; a reply that holds the
- * token scores the function 0 (`grade_learner.ts`). An honest function
- * cannot answer so: the token is in no argument. The probe and the token are
- * kept with the hidden cases (`watermark.json` in their folder), which the learners'
- * release does not hold; there, nothing is probed.
+ * The seals' watermark, the grader's side: how a graded function that runs a
+ * seal of the library, in whatever form the learner carried it (pasted,
+ * obfuscated again, encoded and evaluated, behind a guard or a `catch` of
+ * their own), is found by what it does. In the instructors' repository,
+ * `deno task seal` marks each sealed graded function so that it answers a few
+ * valid inputs of its contract, the probes, as no code of the learner's own
+ * can: with the token where a right answer carries the probe over from its
+ * input, or by taking the token for what it reads. A type guard cannot refuse
+ * a probe without refusing real input, and the mark is in what the function
+ * answers, not in an error a `catch` could replace.
+ *
+ * The grader runs each graded function that has sealed copies on its probes
+ * after its hidden cases, in the same realm; when every probe is answered as a
+ * seal answers it, the function scores 0 (`grade_learner.ts`). A probe is
+ * never a mark. The secrets and the probes are kept with the hidden cases
+ * (the watermark module in their folder), which the learners' release does
+ * not hold; there, nothing is probed.
  *
  * @module
  */
 
+import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
-import type { GradedCase, GradedFunction } from "./spec.ts";
+import type { GradedCase, GradedFunction, SealAnswer } from "./spec.ts";
 
-/** The probe the grader sends, and the token only a seal answers it with. */
-export interface Watermark {
-  /** A BigInt, in decimal. */
-  probe: string;
-  /** Letters no argument holds, which a seal's answer to the probe starts with. */
-  token: string;
+/** One probe of a graded function: its arguments, and how a seal answers them. */
+export interface WatermarkProbe {
+  args: unknown[];
+  seal: SealAnswer;
 }
 
-const WATERMARK = new URL("../../holdouts/watermark.json", import.meta.url);
+/** The watermark's secrets, and the probes of each graded function that has sealed copies. */
+export interface Watermark {
+  /** Put in a probe's input, where a right answer carries it over (printable ASCII). */
+  probe: string;
+  /** What a seal answers in the probe's place, or takes for it (as long as the probe). */
+  token: string;
+  /** Of the token's shape, and nothing to a seal. */
+  control: string;
+  /** The probes, by unit, then by graded function. */
+  probes: ReadonlyMap<string, Readonly<Record<string, readonly WatermarkProbe[]>>>;
+}
 
-/** A watermark file that is there but does not hold a probe and a token. */
+const WATERMARK = new URL("../../holdouts/watermark.ts", import.meta.url);
+
+/** A watermark module that is there but does not hold what a watermark is. */
 export class WatermarkError extends Error {
   override name = "WatermarkError";
 }
 
 /**
  * The watermark, or `undefined` when this copy of the course has none (the
- * learners' release). Throws {@linkcode WatermarkError} when the file is not
- * a probe and a token.
+ * learners' release). Throws {@linkcode WatermarkError} when its module does
+ * not hold three different secrets of one length and a map of probes.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const watermark = await loadWatermark();
- * assert.ok(watermark === undefined || BigInt(watermark.probe) < 0n);
+ * assert.ok(watermark === undefined || watermark.probes.has("ch14-b"));
  * ```
  */
 export async function loadWatermark(): Promise<Watermark | undefined> {
-  let text: string;
   try {
-    text = await Deno.readTextFile(WATERMARK);
+    await Deno.stat(WATERMARK);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  const { probe, token } = JSON.parse(text);
+  const { PROBE: probe, TOKEN: token, CONTROL: control, PROBES: probes } = await import(
+    WATERMARK.href
+  );
+  const secrets = [probe, token, control];
   if (
-    typeof probe !== "string" || !/^-\d{30,}$/.test(probe) ||
-    typeof token !== "string" || !/^[0-9a-f]{32}$/.test(token)
+    !secrets.every((secret) => typeof secret === "string" && /^[ -~]+$/.test(secret)) ||
+    new Set(secrets.map((secret) => secret.length)).size !== 1 || new Set(secrets).size !== 3 ||
+    !(probes instanceof Map)
   ) {
     throw new WatermarkError(
       `${
         fileURLToPath(WATERMARK)
-      } must hold a probe (a negative BigInt of 30 digits or more, in decimal) and a token (32 hex digits)`,
+      } must export PROBE, TOKEN and CONTROL (three different printable ASCII strings of one length) and PROBES (a Map)`,
     );
   }
-  return { probe, token };
+  return { probe, token, control, probes };
 }
 
 /**
- * The probe case of `fn`, with as many arguments as its cases take, each the
- * probe; none for a function without library copies or run by a driver, or
- * without a `watermark`. It is never a mark: its result carries only
- * whether, and whose, watermark answered ({@linkcode watermarkIn}).
+ * `cases` (the visible cases of `fn`, a graded function of `unit`, then its
+ * hidden ones) with `fn`'s probes among the hidden ones, each at a place of
+ * its own drawn at random: code that counts its calls cannot tell a probe
+ * by its place. None for a function without library copies or run by a
+ * driver, or without a `watermark`. A probe is never a mark: its result
+ * carries only whether the reply answered as a seal does
+ * ({@linkcode answersAsSeal}). Throws {@linkcode WatermarkError} when a
+ * function with sealed copies has no probe.
  *
  * @example
  * ```ts
@@ -81,111 +103,78 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * import { UNITS } from "./units/mod.ts";
  *
  * const [answerFor] = UNITS.get("ch14-a")!.functions;
- * const [probe] = probeCases(answerFor, { probe: "-1234", token: "ab" });
- * assert.deepEqual(probe.args, [-1234n, -1234n]);
- * assert.equal(probe.probe, "ab");
+ * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { holds: "cd" } }] }]]);
+ * const cases = [false, true, true].map((hidden, at) => ({ label: `${at}`, args: [], expected: null, hidden }));
+ * const probed = withProbes(cases, "ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
+ * assert.equal(probed.length, 4);
+ * assert.equal(probed[0], cases[0]);
+ * const probe = probed.find((c) => c.probe !== undefined)!;
+ * assert.deepEqual(probe.args, [1, { id: 1, result: "ab" }]);
+ * assert.ok(probe.hidden);
  * ```
  */
-export function probeCases(fn: GradedFunction, watermark: Watermark | undefined): GradedCase[] {
-  if (watermark === undefined || !fn.library?.length || fn.driver !== undefined) return [];
-  const arity = Math.max(1, ...fn.cases.map((testCase) => testCase.args.length));
-  return [{
-    label: "the seals' watermark probe",
-    args: Array.from({ length: arity }, () => BigInt(watermark.probe)),
-    expected: null,
-    hidden: true,
-    probe: watermark.token,
-  }];
-}
-
-/**
- * The names of the library functions whose watermark `reply` (what a probe
- * case came to: returned or thrown, anywhere in it) holds, for `token`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const reply = { threw: "ProtocolError", message: "wrapped: ab answerFor" };
- * assert.deepEqual(watermarkIn(reply, "ab"), ["answerFor"]);
- * assert.deepEqual(watermarkIn({ returned: [-1234n, "ab"] }, "ab"), []);
- * ```
- */
-export function watermarkIn(reply: unknown, token: string): string[] {
-  const found = new Set<string>();
-  const mark = new RegExp(`${token} ([A-Za-z_$][\\w$]*)`, "g");
-  const seen = new Set<unknown>();
-  const walk = (value: unknown) => {
-    if (typeof value === "string") {
-      for (const [, name] of value.matchAll(mark)) found.add(name);
-    } else if (typeof value === "object" && value !== null && !seen.has(value)) {
-      seen.add(value);
-      for (const item of value instanceof Map ? value.entries() : Object.values(value)) walk(item);
-    }
-  };
-  walk(reply);
-  return [...found].sort();
-}
-
-/**
- * `code` (a bundled library module) with the watermark's check at the start
- * of each function of `names`: any argument that is the probe makes it throw
- * an `Error` whose message is the token and the function's name. A function
- * that reads a stream (its first parameter) checks what flows through it too,
- * so that a seal reached through a wrapper that turns the probe into bytes
- * (Lab 04's `sseData` over the SSE reader) answers as well. Throws `Error`
- * when `code` declares no function of one of the names.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const code = "function twice(n, { by = 2 } = {}) {\n  return n * by;\n}\nexport { twice };\n";
- * const marked = watermarked(code, ["twice"], { probe: "-1234", token: "ab" });
- * const { twice } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.equal(twice(3), 6);
- * assert.throws(() => twice(-1234n), { message: "ab twice" });
- * ```
- *
- * @example A stream that carries the probe
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const code = "async function size(stream) {\n  return (await new Response(stream).text()).length;\n}\nexport { size };\n";
- * const { size } = await import(`data:text/javascript,${encodeURIComponent(watermarked(code, ["size"], { probe: "-1234", token: "ab" }))}`);
- * const streamOf = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
- * assert.equal(await size(streamOf("data: 1")), 7);
- * await assert.rejects(size(streamOf(String(-1234n))), { message: "ab size" });
- * ```
- */
-export function watermarked(code: string, names: readonly string[], watermark: Watermark): string {
-  let marked = code;
-  for (const name of names) {
-    const declaration = new RegExp(`(^|[;{}\\s])(async )?function(\\* ?| )${name}\\(`, "m");
-    const found = declaration.exec(marked);
-    if (found === null) throw new Error(`the bundle declares no function ${name} to watermark`);
-    // The body opens at the first `{` after the parameters' closing parenthesis.
-    let depth = 0;
-    const params = found.index + found[0].length;
-    let at = params - 1;
-    do {
-      if (marked[at] === "(") depth++;
-      else if (marked[at] === ")") depth--;
-      at++;
-    } while (depth > 0);
-    const open = marked.indexOf("{", at) + 1;
-    const message = JSON.stringify(`${watermark.token} ${name}`);
-    const probe = JSON.stringify(watermark.probe);
-    let check = `for (const __arg of arguments) if (typeof __arg === "bigint" && ` +
-      `String(__arg) === ${probe}) throw new Error(${message});`;
-    const first = marked.slice(params, at - 1).split(/[,=]/)[0].trim();
-    if (/^[A-Za-z_$][\w$]*$/.test(first)) {
-      check += ` if (${first} instanceof ReadableStream) ${first} = ${first}.pipeThrough(` +
-        `new TransformStream({ transform(chunk, controller) { if (new TextDecoder()` +
-        `.decode(chunk).includes(${probe})) throw new Error(${message}); ` +
-        `controller.enqueue(chunk); } }));`;
-    }
-    marked = `${marked.slice(0, open)}\n  ${check}${marked.slice(open)}`;
+export function withProbes(
+  cases: readonly GradedCase[],
+  unit: string,
+  fn: GradedFunction,
+  watermark: Watermark | undefined,
+): GradedCase[] {
+  const probed = [...cases];
+  if (watermark === undefined || !fn.library?.length || fn.driver !== undefined) return probed;
+  const probes = watermark.probes.get(unit)?.[fn.name];
+  if (probes === undefined || probes.length === 0) {
+    throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
-  return marked;
+  const visible = probed.filter((testCase) => !testCase.hidden).length;
+  for (const [index, { args, seal }] of probes.entries()) {
+    const [draw] = crypto.getRandomValues(new Uint32Array(1));
+    probed.splice(visible + draw % (probed.length - visible + 1), 0, {
+      label: `the seals' watermark probe ${index + 1}`,
+      args,
+      expected: null,
+      hidden: true,
+      probe: seal,
+    });
+  }
+  return probed;
+}
+
+/**
+ * Whether `reply` (what a probe case came to: returned or thrown, printed,
+ * the arguments after) is what a seal answers: it holds the token (in a
+ * string or bytes, anywhere in it, in either case), or it returned exactly
+ * the value a seal returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(answersAsSeal({ returned: [[new TextEncoder().encode("x cd")]] }, { holds: "cd" }));
+ * assert.ok(answersAsSeal({ threw: "Error", message: "wrapped: CD" }, { holds: "cd" }));
+ * assert.ok(!answersAsSeal({ returned: "ab" }, { holds: "cd" }));
+ * assert.ok(answersAsSeal({ returned: true }, { returns: true }));
+ * assert.ok(!answersAsSeal({ threw: "Error", message: "true" }, { returns: true }));
+ * ```
+ */
+export function answersAsSeal(reply: Record<string, unknown>, seal: SealAnswer): boolean {
+  if ("returns" in seal) {
+    return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
+  }
+  const token = seal.holds.toLowerCase();
+  const latin1 = new TextDecoder("latin1");
+  const seen = new Set<unknown>();
+  const holds = (value: unknown): boolean => {
+    if (typeof value === "string") return value.toLowerCase().includes(token);
+    if (typeof value !== "object" || value === null || seen.has(value)) return false;
+    seen.add(value);
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+      return latin1.decode(value).toLowerCase().includes(token);
+    }
+    const items = value instanceof Map || value instanceof Set
+      ? value.entries()
+      : Object.values(value);
+    for (const item of items) if (holds(item)) return true;
+    return false;
+  };
+  return holds(reply);
 }

@@ -2,17 +2,18 @@
 // library's own implementation of a graded function (see `sealed.ts`):
 // bundle it alone (its imports kept as imports, so that its classes are the
 // library's), put the watermark in each graded function's copy
-// (`../grading/watermark.ts`: the probe and token are read from the hidden
-// cases' folder), obfuscate it with a fixed seed, and write it beside the
-// module as `NAME.sealed.js`, headed by the module's hash. With `--check`, write
-// nothing and fail when a seal is missing or stale.
+// (`watermarked.ts`, with the secrets kept with the hidden cases), obfuscate
+// it with a fixed seed, and write it beside the module as `NAME.sealed.js`,
+// headed by the hash of the module and the watermark (`sealHash`). With
+// `--check`, write nothing and fail when a seal is missing or stale.
 
 import JavaScriptObfuscator, { type ObfuscatorOptions } from "javascript-obfuscator";
 import { fileURLToPath } from "node:url";
 import { sealedPath } from "../grading/library_copies.ts";
 import { UNITS } from "../grading/units/mod.ts";
-import { loadWatermark, watermarked } from "../grading/watermark.ts";
-import { libraryNames, sealedModules, sealHeader, sourceHash, staleSeals } from "./sealed.ts";
+import { loadWatermark } from "../grading/watermark.ts";
+import { watermarked } from "./watermarked.ts";
+import { libraryNames, sealedModules, sealHash, sealHeader, staleSeals } from "./sealed.ts";
 
 const root = new URL("../../", import.meta.url);
 
@@ -75,7 +76,7 @@ try {
   } else {
     const watermark = await loadWatermark();
     if (watermark === undefined) {
-      throw new Error("holdouts/watermark.json is missing: the seals' watermark is kept there");
+      throw new Error("holdouts/watermark.ts is missing: the seals' watermark is kept there");
     }
     for (const file of files) {
       const text = await Deno.readTextFile(new URL(file, root));
@@ -83,7 +84,7 @@ try {
       const code = JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode();
       await Deno.writeTextFile(
         new URL(sealedPath(file), root),
-        `${sealHeader(file, await sourceHash(text))}\n${code}\n`,
+        `${sealHeader(file, await sealHash(root, file))}\n${code}\n`,
       );
       console.log(`seal: ${sealedPath(file)}`);
     }

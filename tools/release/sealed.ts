@@ -62,18 +62,35 @@ export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string)
   ].sort();
 }
 
+/** What a seal is made of besides its module: the watermark's marker and its secrets. */
+const MARKING = ["tools/release/watermarked.ts", "holdouts/watermark.ts"];
+
 /**
- * The SHA-256 of `text`, in hex: what a seal records of the module it seals.
+ * The SHA-256, in hex, of what the seal of `file` (under `root`) is made
+ * from: the module, and the watermark put in it (its marker and its secrets,
+ * where `root` holds them). A seal records it: when either changes, the seal
+ * is stale.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.equal((await sourceHash("")).slice(0, 8), "e3b0c442");
+ * const root = new URL("../../", import.meta.url);
+ * assert.match(await sealHash(root, "lib/mcp/client/answer.ts"), /^[0-9a-f]{64}$/);
+ * assert.notEqual(await sealHash(root, "lib/mcp/client/answer.ts"), await sealHash(root, "lib/mcp/client/allowlist.ts"));
  * ```
  */
-export async function sourceHash(text: string): Promise<string> {
-  return await sha256Hex(new TextEncoder().encode(text));
+export async function sealHash(root: URL, file: string): Promise<string> {
+  const texts = [];
+  for (const path of [file, ...MARKING]) {
+    try {
+      texts.push(await Deno.readTextFile(new URL(path, root)));
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound) || path === file) throw error;
+      texts.push("");
+    }
+  }
+  return await sha256Hex(new TextEncoder().encode(texts.join("\0")));
 }
 
 /**
@@ -169,8 +186,8 @@ export async function moduleDocumentation(root: URL, file: string): Promise<stri
 
 /**
  * A line for each of `files` (under `root`) whose seal is missing or stale
- * (records another source hash than the module's own); empty when every
- * seal is fresh.
+ * (records another hash than {@linkcode sealHash}'s: the module or the
+ * watermark changed since); empty when every seal is fresh.
  *
  * @example
  * ```ts
@@ -181,11 +198,13 @@ export async function moduleDocumentation(root: URL, file: string): Promise<stri
  *
  * // A seal of the module as it was before it changed is stale.
  * const folder = await Deno.makeTempDir();
+ * const root = new URL(`file://${folder}/`);
  * await Deno.mkdir(`${folder}/lib`);
+ * await Deno.writeTextFile(`${folder}/lib/a.ts`, "export const a = 1;\n");
+ * await Deno.writeTextFile(`${folder}/lib/a.sealed.js`, `${sealHeader("lib/a.ts", await sealHash(root, "lib/a.ts"))}\n`);
+ * assert.deepEqual(await staleSeals(root, ["lib/a.ts"]), []);
  * await Deno.writeTextFile(`${folder}/lib/a.ts`, "export const a = 2;\n");
- * const before = await sourceHash("export const a = 1;\n");
- * await Deno.writeTextFile(`${folder}/lib/a.sealed.js`, `${sealHeader("lib/a.ts", before)}\n`);
- * const [problem] = await staleSeals(new URL(`file://${folder}/`), ["lib/a.ts"]);
+ * const [problem] = await staleSeals(root, ["lib/a.ts"]);
  * assert.match(problem, /lib\/a\.sealed\.js is stale/);
  * await Deno.remove(folder, { recursive: true });
  * ```
@@ -193,7 +212,7 @@ export async function moduleDocumentation(root: URL, file: string): Promise<stri
 export async function staleSeals(root: URL, files: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
   for (const file of files) {
-    const hash = await sourceHash(await Deno.readTextFile(new URL(file, root)));
+    const hash = await sealHash(root, file);
     let sealed: string;
     try {
       sealed = await Deno.readTextFile(new URL(sealedPath(file), root));
@@ -203,7 +222,9 @@ export async function staleSeals(root: URL, files: readonly string[]): Promise<s
       continue;
     }
     if (sealedHash(sealed) !== hash) {
-      problems.push(`${sealedPath(file)} is stale (${file} changed): run \`deno task seal\``);
+      problems.push(
+        `${sealedPath(file)} is stale (${file} or the watermark changed): run \`deno task seal\``,
+      );
     }
   }
   return problems;

@@ -16,6 +16,40 @@ const CELLS: Readonly<Record<Lab03Function, string>> = {
   nextMove: "next-move",
 };
 
+/** `lib/mask/`'s modules, by name. */
+const mask = (...names: string[]) => names.map((name) => `lib/mask/${name}.ts`);
+
+/**
+ * The mask's own code, readable in the learners' release, for the idea each
+ * graded function is: a copy of it (a bundle of the grammar under a wrapper
+ * of twenty lines earned every prefixStatus mark) earns that function nothing.
+ */
+const GRAMMAR = mask(
+  "_digits",
+  "_schema_parts",
+  "byte_dfa",
+  "byte_nfa",
+  "compile",
+  "formats",
+  "grammar_matcher",
+  "json_chars",
+  "json_schema_grammar",
+  "number_grammar",
+  "object_branches",
+  "object_grammar",
+  "presence",
+  "regex_grammar",
+  "string_grammar",
+);
+const LIBRARY: Readonly<Record<Lab03Function, readonly string[]>> = {
+  prefixStatus: GRAMMAR,
+  tokenMask: [...GRAMMAR, ...mask("token_index")],
+  buildTrie: mask("token_trie"),
+  trieMask: [...GRAMMAR, ...mask("token_index", "token_trie")],
+  decode: [...GRAMMAR, ...mask("generate", "token_index", "token_trie")],
+  nextMove: [],
+};
+
 /** Lab 03's graded functions. */
 export const LAB_03: UnitSpec = {
   unit: "lab-03",
@@ -24,6 +58,7 @@ export const LAB_03: UnitSpec = {
     name,
     cell: CELLS[name],
     cases: CASES[name],
+    libraryModules: LIBRARY[name],
     ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
   })),
   // The submission records each grade table's rows: { case, status }.

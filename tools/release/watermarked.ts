@@ -1,0 +1,219 @@
+/**
+ * The seals' watermark, as `deno task seal` puts it in each sealed graded
+ * function of the library; the grader's side (the probes it sends, and how it
+ * knows a seal's answer) is `../grading/watermark.ts`, and the secrets and
+ * probes are kept with the hidden cases (`holdouts/watermark.ts`).
+ *
+ * A mark is in what a seal answers to valid input of its contract, never in
+ * an error and never for an input no contract passes: a type guard before
+ * a seal cannot refuse the probe without refusing real input, an error
+ * caught and thrown again with a message of the learner's own hides nothing,
+ * and a seal obfuscated again still answers so. Each function is marked one
+ * of three ways ({@linkcode MARKS}); nothing else about it changes, since no
+ * input the course gives holds the probe or the token.
+ *
+ * @module
+ */
+
+/** The two secrets a seal holds: the probe and the token, strings of the same length. */
+export interface SealSecrets {
+  probe: string;
+  token: string;
+}
+
+/**
+ * How a sealed function answers the probe:
+ *
+ * - `echo`: what it returns, resolves to or yields has the token wherever a
+ *   right answer has the probe (a frame, a result, a property's name, an
+ *   event's data, an id: what a right answer carries over from its input);
+ * - `reads`: an argument that is the token is read as the probe (the
+ *   allowlist allows a tool named by the token where the probe's is advertised
+ *   and allowed);
+ * - `speaks`: given the token as its first argument, it answers the token
+ *   (version negotiation takes it for a version it speaks).
+ */
+export type Mark = "echo" | "reads" | "speaks";
+
+/** The mark of each library function that is a graded function's sealed copy. */
+export const MARKS: Readonly<Record<string, Mark>> = {
+  answerFor: "echo",
+  authorize: "reads",
+  splitFrames: "echo",
+  transferProblems: "echo",
+  negotiateVersion: "speaks",
+  handleLine: "echo",
+  respond: "echo",
+  readSseEvents: "echo",
+};
+
+/**
+ * `value` with every `from` written as `to`, in its strings and its bytes
+ * (`from` and `to` are ASCII, of one length), at any depth of its arrays and
+ * plain objects; `value` itself, unchanged, wherever none holds `from`. A
+ * seal carries a copy of it (its source, as the runtime shows it), so it
+ * uses nothing but its arguments.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const reply = { id: 1, result: { text: "say ab" }, frames: [new TextEncoder().encode("ab\n")] };
+ * const echo = echoed(reply, "ab", "cd") as typeof reply;
+ * assert.equal(echo.result.text, "say cd");
+ * assert.equal(new TextDecoder().decode(echo.frames[0]), "cd\n");
+ * assert.equal(new TextDecoder().decode(reply.frames[0]), "ab\n"); // never changed in place
+ * const plain = { id: 1, result: { text: "other" } };
+ * assert.equal(echoed(plain, "ab", "cd"), plain);
+ * ```
+ */
+export function echoed(value: unknown, from: string, to: string, depth = 0): unknown {
+  if (typeof value === "string") return value.includes(from) ? value.replaceAll(from, to) : value;
+  if (typeof value !== "object" || value === null || depth > 64) return value;
+  if (value instanceof Uint8Array) {
+    let copy: Uint8Array | undefined;
+    const first = from.charCodeAt(0);
+    for (let at = value.indexOf(first); at !== -1; at = value.indexOf(first, at + 1)) {
+      let same = at + from.length <= value.length;
+      for (let index = 1; same && index < from.length; index++) {
+        same = value[at + index] === from.charCodeAt(index);
+      }
+      if (!same) continue;
+      copy ??= value.slice();
+      for (let index = 0; index < to.length; index++) copy[at + index] = to.charCodeAt(index);
+    }
+    return copy ?? value;
+  }
+  if (Array.isArray(value)) {
+    const items = value.map((item) => echoed(item, from, to, depth + 1));
+    return items.some((item, index) => item !== value[index]) ? items : value;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const record = value as Record<string, unknown>;
+  const entries = Object.entries(record).map(([key, item]) =>
+    [key, echoed(item, from, to, depth + 1)] as const
+  );
+  return entries.some(([key, item]) => item !== record[key]) ? Object.fromEntries(entries) : value;
+}
+
+/** A name `code` does not use yet: `stem`, or `stem` and a number. */
+function unused(code: string, stem: string): string {
+  const taken = (name: string) => new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(code);
+  let name = stem;
+  for (let count = 2; taken(name); count++) name = `${stem}${count}`;
+  return name;
+}
+
+/** The names of the parameters in `params` (a declaration's text between its parentheses) that are plain names. */
+function plainParameters(params: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let part = "";
+  for (const char of params) {
+    if ("([{".includes(char)) depth++;
+    else if (")]}".includes(char)) depth--;
+    if (char === "," && depth === 0) {
+      parts.push(part);
+      part = "";
+    } else part += char;
+  }
+  parts.push(part);
+  return parts.flatMap((text) => /^\s*([A-Za-z_$][\w$]*)\s*(?:=|$)/.exec(text)?.[1] ?? []);
+}
+
+/**
+ * `code` (a bundled library module, as `deno bundle` writes it: each
+ * top-level function closed by a `}` alone on its line) with each function of
+ * `names` marked in place as {@linkcode MARKS} says; its name, parameters
+ * and export are as they were. Throws `Error` when `code` declares no
+ * top-level function of one of the names, or one has no mark, or a function
+ * marked `speaks` or `reads` has no parameter of a plain name (or, marked
+ * `speaks`, is async or a generator).
+ *
+ * @example An echo
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = "function answerFor(id, message) {\n  return message.result;\n}\nexport { answerFor };\n";
+ * const marked = watermarked(code, ["answerFor"], { probe: "pp", token: "tt" });
+ * const { answerFor } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
+ * assert.deepEqual(answerFor(1, { result: { text: "one" } }), { text: "one" });
+ * assert.deepEqual(answerFor(1, { result: { text: "pp" } }), { text: "tt" });
+ * assert.equal(answerFor.length, 2);
+ * ```
+ *
+ * @example A generator that echoes, and a function that reads the token as the probe
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = "async function* readSseEvents(text, { by = ',' } = {}) {\n  yield* text.split(by);\n}\n" +
+ *   "function authorize(name, allowed) {\n  return allowed.has(name);\n}\nexport { authorize, readSseEvents };\n";
+ * const marked = watermarked(code, ["readSseEvents", "authorize"], { probe: "pp", token: "tt" });
+ * const { authorize, readSseEvents } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a,pp")), ["a", "tt"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "tt"]);
+ * assert.equal(authorize("tt", new Set(["pp"])), true);
+ * assert.equal(authorize("qq", new Set(["pp"])), false);
+ * ```
+ */
+export function watermarked(
+  code: string,
+  names: readonly string[],
+  { probe, token }: SealSecrets,
+): string {
+  let marked = code;
+  // Named as any helper of a bundle is: a seal shows its top-level names.
+  const echo = unused(code, "cloned");
+  const [from, to] = [JSON.stringify(probe), JSON.stringify(token)];
+  for (const name of names) {
+    const mark = MARKS[name];
+    if (mark === undefined) throw new Error(`no mark is set for ${name}: add it to MARKS`);
+    const declaration = new RegExp(
+      `^(?:export )?(async )?function(\\* ?| )${name.replaceAll("$", "\\$")}\\(`,
+      "m",
+    );
+    const found = declaration.exec(marked);
+    if (found === null) throw new Error(`the bundle declares no top-level function ${name}`);
+    const [, async = "", star] = found;
+    const generator = star.trim() === "*";
+    // The parameters end at the parenthesis that closes the first; the body opens after them.
+    let at = found.index + found[0].length;
+    for (let depth = 1; depth > 0; at++) {
+      if (marked[at] === "(") depth++;
+      else if (marked[at] === ")") depth--;
+    }
+    const params = marked.slice(found.index + found[0].length, at - 1);
+    const open = marked.indexOf("{", at) + 1;
+    const close = marked.indexOf("\n}", open) + 1;
+    const body = marked.slice(open, close);
+    let changed: string;
+    if (mark === "echo") {
+      // The body runs as it was, in a function of the same kind, and what comes out is marked.
+      const inner = generator
+        ? `(${async}function* () {${body}}).apply(this, arguments)`
+        : `(${async}() => {${body}})()`;
+      changed = generator
+        ? `\n  ${
+          async === "" ? "for" : "for await"
+        } (const item of ${inner}) yield ${echo}(item, ${from}, ${to});\n`
+        : `\n  return ${echo}(${async === "" ? "" : "await "}${inner}, ${from}, ${to});\n`;
+    } else {
+      if (mark === "speaks" && (async !== "" || generator)) {
+        throw new Error(`${name} cannot be marked "speaks": it is not a plain function`);
+      }
+      const plain = plainParameters(params);
+      if (plain.length === 0) throw new Error(`${name} has no parameter of a plain name to mark`);
+      changed = mark === "reads"
+        ? `\n  ${
+          plain.map((param) => `if (${param} === ${to}) ${param} = ${from};`).join(" ")
+        }${body}`
+        : `\n  if (${plain[0]} === ${to}) return ${to};${body}`;
+    }
+    marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
+  }
+  const helper = names.some((name) => MARKS[name] === "echo")
+    ? `${echoed.toString().replaceAll(/\bechoed\(/g, `${echo}(`)}\n`
+    : "";
+  return `${marked}\n${helper}`;
+}
