@@ -7,9 +7,11 @@
  * ({@linkcode effectInputs}), for a playground not made yet; the command line
  * it returns is checked with `commandGrants`, then run (the made-up
  * playground's paths put for a fresh one's) inside a throw-away root
- * (`throwaway_root.ts`): whatever the line makes on the machine lands in the
- * playground, which goes with the run. Where bubblewrap cannot run so, the
- * outcome of each attempt is predicted from the grants instead.
+ * (`throwaway_root.ts`), as a user of its own with no privilege, where the
+ * line reaches nothing of the machine's but what the intruder's runtime
+ * needs, read-only, and the playground, which goes with the run. Where
+ * bubblewrap cannot run so, the outcome of each attempt is predicted from
+ * the grants instead.
  *
  * @module
  */
@@ -25,7 +27,7 @@ import { Playground } from "./playground.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
 import { INTRUDER, intruderPolicyOf, type Policy } from "./policy.ts";
-import { throwAwayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
+import { ThrowawayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
 
 /**
  * What the grader gives a learner's `bwrapCommand`: the intruder's policy
@@ -78,6 +80,13 @@ function machineName(): string {
   const digest = createHash("sha256").update(`ch15 effect ${boot}`).digest("hex");
   return BigInt(`0x${digest.slice(0, 16)}`).toString(16);
 }
+
+/**
+ * What a program's start depends on besides its runtime's paths: the
+ * machine's configuration, where the loader reads which libraries to load
+ * (`/etc/ld.so.preload`, `/etc/ld.so.cache`).
+ */
+const STARTS_FROM = ["/etc"];
 
 /** What the grader expects: every attempt refused, and `word_count` still answering 4. */
 export type Effect = Record<string, string>;
@@ -157,20 +166,22 @@ export async function effectOf(argv: unknown): Promise<Effect> {
   if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
     return predicted(grants, given.policy);
   }
+  const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
   await using playground = await Playground.create();
+  await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
   // The made-up playground's paths, moved to this run's.
   const placed = (word: string) =>
     word === given.root || word.startsWith(`${given.root}/`)
       ? playground.root + word.slice(given.root.length)
       : word;
-  const around = [...throwAwayRoot(playground.root), ...prefix.map(placed)];
+  const around = prefix.map(placed);
   const effect: Effect = {};
   let answers = "4";
   for (const attempt of sandboxAttempts(playground)) {
     const seen = await observe(
       attempt,
       "bubblewrap",
-      (args) => [...around, ...command, ...args],
+      (args) => root.command([...around, ...command, ...args]),
       playground,
       { timeoutMs: 10_000 },
     );
