@@ -5,7 +5,9 @@
  * content, the process table). The autograder gives a learner's
  * `bwrapCommand` the intruder's policy and command as the lesson does
  * ({@linkcode effectInputs}), for a playground not made yet; the command line
- * it returns is checked with `commandGrants`, then run (the made-up
+ * it returns is checked with `commandGrants`, and must show the machine's
+ * own files where the intruder starts from (`other_file_at.ts`), so that
+ * what runs is the grader's intruder. It is then run (the made-up
  * playground's paths put for a fresh one's) inside a throw-away root
  * (`throwaway_root.ts`), as a user of its own with no privilege, where the
  * line reaches nothing of the machine's but what the intruder's runtime
@@ -26,6 +28,7 @@ import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
+import { otherFileAt } from "./other_file_at.ts";
 import { INTRUDER, intruderPolicyOf, type Policy } from "./policy.ts";
 import { ThrowawayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
 
@@ -129,8 +132,11 @@ export const EFFECT_EXPECTED: Effect = {
  * policy and command) does to the intruder's attempts: run, where
  * bubblewrap runs; predicted from its grants, where it cannot. Throws
  * {@linkcode CannotJudgeError} for a command line `commandGrants` cannot
- * judge, one that runs something else than the command it was given, or
- * one that gives it a variable the policy does not set: none of them is run.
+ * judge, one that runs something else than the command it was given, one
+ * that gives it a variable the policy does not set, or one that shows
+ * something else than the machine's own files where that command starts
+ * from (its code, Deno, the libraries, Deno's cache, `/etc`): none of them
+ * is run.
  * Throws `TimeoutError` when the intruder's server did not answer in time,
  * which on a busy machine says nothing of the sandbox (the grader runs such a
  * case again, alone).
@@ -161,6 +167,15 @@ export async function effectOf(argv: unknown): Promise<Effect> {
   );
   if (own.length > 0) {
     throw new CannotJudgeError(`${own[0]}: a variable the policy does not set, so it is not run`);
+  }
+  // Nor may its mounts put something else where the program starts from: its own code, or
+  // the machine's loader's lists, at the paths of the program it was given.
+  const other = otherFileAt(argv, [...STARTS_FROM, ...given.policy.runtime.paths]);
+  if (other !== undefined) {
+    throw new CannotJudgeError(
+      `${other.path} ${other.shown}: not the machine's own file where the program it was ` +
+        "given starts from, so what runs may not be that program; it is not run",
+    );
   }
   const prefix = (argv as string[]).slice(0, (argv as string[]).length - command.length);
   if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
