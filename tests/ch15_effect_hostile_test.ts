@@ -10,7 +10,9 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grade, type Results, ROOT, tree } from "./_grading.ts";
 import { bwrapRuns, chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
-import { processesMentioning } from "../lib/containment/process_table.ts";
+import { CannotJudgeError } from "../lib/containment/command_grants.ts";
+import { EFFECT_EXPECTED, effectInputs, effectOf } from "../lib/containment/effect.ts";
+import { isRunning, processesMentioning } from "../lib/containment/process_table.ts";
 
 /** Every file and folder under `folder` (links not followed), each with its kind, size, owner and times. */
 async function snapshot(folder: string): Promise<Map<string, string>> {
@@ -195,3 +197,160 @@ if (Deno.args.includes("--mode")) {${IMPOSTOR}}
     /intruder\.ts read-only from .*\/gen\/file\/.*ch15[^/]*\.js: not the machine's own/,
   );
 });
+
+/** How a hostile line must come out: refused unrun, or run and judged a sandbox that fails. */
+type Outcome = "refused" | "fails";
+
+Deno.test("Chapter 15: new hostile lines, tried again, get no mark and leave the grading machine as it was", async (t) => {
+  const nonce = `ch15-escape-${crypto.randomUUID()}`;
+  const results = await tree({ "class results.json": "[]" });
+  const { policy, command, root } = effectInputs();
+  const data = policy.read[0];
+  const env = Object.entries(policy.runtime.env).flatMap((
+    [name, value],
+  ) => ["--setenv", name, value]);
+  const binds = [...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]);
+  const mounts = ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", ...binds];
+  const honest = ["--unshare-all", "--die-with-parent", "--clearenv", ...env, ...mounts];
+  const line = (...options: string[]) => ["bwrap", ...options, "--", ...command];
+  const lines: [string, string[], Outcome][] = [
+    ["isolating nothing", line("--bind", "/", "/"), "fails"],
+    [
+      "isolating nothing, with every capability",
+      line("--cap-add", "ALL", "--bind", "/", "/"),
+      "fails",
+    ],
+    [
+      "/ writable, a folder made in /tmp",
+      line("--bind", "/", "/", "--dir", `/tmp/${nonce}`),
+      "fails",
+    ],
+    [
+      "the class's results folder writable",
+      line(...honest, "--bind", results, results, "--dir", `${results}/${nonce}`),
+      "fails",
+    ],
+    [
+      "the course folder writable",
+      line(...honest, "--bind", ROOT, ROOT, "--dir", `${ROOT}${nonce}`),
+      "fails",
+    ],
+    ["/sys writable", line(...honest, "--bind", "/sys", "/sys", "--dir", `/sys/${nonce}`), "fails"],
+    ["a disk's device", line(...honest, "--dev-bind", "/dev/vda", "/opt/disk"), "fails"],
+    [
+      "a process's root, no user namespace",
+      line(
+        "--unshare-pid",
+        "--unshare-net",
+        "--die-with-parent",
+        "--clearenv",
+        ...env,
+        ...binds,
+        "--bind",
+        "/proc",
+        "/proc",
+        "--dir",
+        `/proc/${Deno.pid}/root/tmp/${nonce}`,
+      ),
+      "refused",
+    ],
+    ["pid 1's root bound", line(...honest, "--bind", "/proc/1/root", "/opt/host"), "refused"],
+    ["bwrap's own /proc descriptor", line(...honest, "--bind", "/dev/fd/3", "/opt/p"), "refused"],
+    ["uid 0 inside", line(...honest, "--uid", "0"), "refused"],
+    ["a user namespace by descriptor", line(...honest, "--userns", "3"), "refused"],
+    ["a seccomp filter by descriptor", line(...honest, "--seccomp", "3"), "refused"],
+    ["another seccomp filter by descriptor", line(...honest, "--add-seccomp-fd", "3"), "refused"],
+    ["a file by descriptor", line(...honest, "--file", "3", "/etc/ld.so.preload"), "refused"],
+    ["data by descriptor", line(...honest, "--bind-data", "3", `${data}/note.txt`), "refused"],
+    ["an SELinux label", line(...honest, "--exec-label", "unconfined_t"), "refused"],
+    ["permissions changed", line(...honest, "--chmod", "0777", data), "refused"],
+    [
+      "the Deno binary swapped",
+      line(...honest, "--ro-bind", "/usr/bin/true", command[0]),
+      "refused",
+    ],
+    [
+      "a library swapped",
+      line(...honest, "--ro-bind", `${data}/note.txt`, "/usr/lib/libc.so"),
+      "refused",
+    ],
+    [
+      "Deno's cache swapped",
+      line(...honest, "--bind", data, policy.runtime.env.DENO_DIR),
+      "refused",
+    ],
+    [
+      "a preload list",
+      line(...honest, "--ro-bind", `${data}/note.txt`, "/etc/ld.so.preload"),
+      "refused",
+    ],
+    [
+      "a preload list by a link",
+      line(...honest, "--symlink", `${data}/note.txt`, "/etc/ld.so.preload"),
+      "refused",
+    ],
+    ["another root under the runtime", line("--bind", root, "/", ...honest), "refused"],
+    [
+      "a variable that preloads",
+      line(...honest, "--setenv", "LD_PRELOAD", `${data}/note.txt`),
+      "refused",
+    ],
+    [
+      // Made on the machine, in the playground: the grader, reading there, would never end.
+      "a link to /dev/zero where the intruder writes",
+      line(...honest, "--bind", data, data, "--symlink", "/dev/zero", `${data}/planted.txt`),
+      "refused",
+    ],
+    [
+      "a link to the class's results where the intruder writes",
+      line(
+        ...honest,
+        "--bind",
+        data,
+        data,
+        "--symlink",
+        `${results}/class results.json`,
+        `${data}/planted.txt`,
+      ),
+      "refused",
+    ],
+    [
+      "a daemon's own session, no PID namespace, no --die-with-parent",
+      line("--unshare-net", "--unshare-ipc", "--new-session", "--clearenv", ...env, ...mounts),
+      "fails",
+    ],
+  ];
+  const before = await machine([results, ROOT], nonce);
+  const running = runningUids();
+  for (const [label, argv, outcome] of lines) {
+    await t.step(label, async () => {
+      const effect = await effectOf(argv).catch((error) => error as Error);
+      if (outcome === "refused") {
+        assert.ok(effect instanceof CannotJudgeError, `${label}: ${JSON.stringify(effect)}`);
+      } else if (bwrapRuns || !(effect instanceof Error)) {
+        assert.ok(!(effect instanceof Error), `${label}: ${effect}`);
+        assert.notDeepEqual(effect, EFFECT_EXPECTED, label);
+      }
+    });
+  }
+  assert.deepEqual(await machine([results, ROOT], nonce), before, "the machine is as it was");
+  assert.deepEqual(
+    runningUids().filter((uid) => !running.includes(uid)),
+    [],
+    "nothing is left running",
+  );
+});
+
+/** The uids of the processes running now. */
+function runningUids(): number[] {
+  const found = new Set<number>();
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name) || !isRunning(Number(entry.name))) continue;
+    try {
+      found.add(Deno.statSync(`/proc/${entry.name}`).uid!);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return [...found];
+}
