@@ -177,26 +177,72 @@ export async function effectOf(argv: unknown): Promise<Effect> {
         "given starts from, so what runs may not be that program; it is not run",
     );
   }
-  const prefix = (argv as string[]).slice(0, (argv as string[]).length - command.length);
   if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
     return predicted(grants, given.policy);
   }
   const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
   await using playground = await Playground.create();
   await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
-  // The made-up playground's paths, moved to this run's.
-  const placed = (word: string) =>
-    word === given.root || word.startsWith(`${given.root}/`)
-      ? playground.root + word.slice(given.root.length)
-      : word;
-  const around = prefix.map(placed);
+  return await observedEffect(
+    placedOn(argv as string[], playground),
+    playground,
+    (line) => root.command(line),
+  );
+}
+
+/**
+ * `argv` (a line of {@linkcode effectInputs}' policy and command) with the
+ * made-up playground's paths moved to `playground`'s.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Playground } from "./playground.ts";
+ *
+ * await using playground = await Playground.create();
+ * const { policy } = effectInputs();
+ * const [, , data] = placedOn(["bwrap", "--ro-bind", policy.read[0], policy.read[0], "true"], playground);
+ * assert.equal(data, playground.data);
+ * ```
+ */
+export function placedOn(argv: readonly string[], playground: Playground): string[] {
+  const { root } = effectInputs();
+  return argv.map((word) =>
+    word === root || word.startsWith(`${root}/`) ? playground.root + word.slice(root.length) : word
+  );
+}
+
+/**
+ * What the intruder, started by `line` (a learner's line, placed on
+ * `playground`), did to each attempt, its witness the judge; `around`
+ * gives the command line that runs `line` with the intruder's arguments.
+ * {@linkcode effectOf} runs it in a throw-away root; the differential test
+ * straight on the machine, to prove the root changes nothing.
+ *
+ * @example The intruder with no sandbox around it
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Playground } from "./playground.ts";
+ *
+ * await using playground = await Playground.create();
+ * const { command } = effectInputs();
+ * const effect = await observedEffect(command, playground, (line) => line);
+ * assert.match(effect["read a private key in the home folder"], /^succeeded/);
+ * assert.equal(effect.word_count, "4");
+ * ```
+ */
+export async function observedEffect(
+  line: readonly string[],
+  playground: Playground,
+  around: (line: string[]) => string[],
+): Promise<Effect> {
   const effect: Effect = {};
   let answers = "4";
   for (const attempt of sandboxAttempts(playground)) {
     const seen = await observe(
       attempt,
       "bubblewrap",
-      (args) => root.command([...around, ...command, ...args]),
+      (args) => around([...line, ...args]),
       playground,
       { timeoutMs: 10_000 },
     );
