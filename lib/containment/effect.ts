@@ -22,7 +22,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type Attempt, attemptsOn, observe } from "./attempts.ts";
-import { bubblewrapStatus } from "./bubblewrap.ts";
+import { type BubblewrapStatus, bubblewrapStatus } from "./bubblewrap.ts";
 import { CannotJudgeError, type CommandGrants, commandGrants } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
@@ -177,9 +177,7 @@ export async function effectOf(argv: unknown): Promise<Effect> {
         "given starts from, so what runs may not be that program; it is not run",
     );
   }
-  if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
-    return predicted(grants, given.policy);
-  }
+  if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
   const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
   await using playground = await Playground.create();
   await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
@@ -188,6 +186,40 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     playground,
     (line) => root.command(line),
   );
+}
+
+/**
+ * What to tell whoever reads the results where {@linkcode effectOf}
+ * predicts a line's effect from its grants instead of running it, and why,
+ * in a sentence an instructor can act on; `undefined` where it runs them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const note = await predictionNote();
+ * assert.ok(note === undefined || note.includes("predicted from the grants"));
+ * ```
+ */
+export async function predictionNote(): Promise<string | undefined> {
+  const here = await effectRunsHere();
+  return here.available
+    ? undefined
+    : `Chapter 15's case judged by effect was predicted from the grants, not run: ${here.reason}`;
+}
+
+/** Whether lines run here: where bubblewrap runs and a throw-away root can be made. */
+async function effectRunsHere(): Promise<BubblewrapStatus> {
+  const status = await bubblewrapStatus();
+  if (!status.available) return status;
+  if (!(await throwAwayRootWorks())) {
+    return {
+      available: false,
+      reason: "a throw-away root cannot be made here: the grader is not root, or the kernel " +
+        "forbids user namespaces",
+    };
+  }
+  return { available: true, reason: "lines run in a throw-away root of the grader's" };
 }
 
 /**
