@@ -502,6 +502,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
     ],
     "ch15": [
       "lib/containment/bubblewrap.ts",
+      "lib/containment/_command_line.ts",
       "lib/containment/command_grants.ts",
       "lib/containment/deno_grants.ts",
       "lib/containment/policy.ts",
