@@ -33,7 +33,7 @@ const UIDS = { first: 2_000_000_000, count: 1 << 24 };
 
 /** What {@linkcode ThrowawayRoot.open} shows, and what it may write. */
 export interface ThrowawayRootOptions {
-  /** The machine's paths shown read-only, each at its own path. */
+  /** The machine's paths shown read-only, each at its own path (where the machine has it). */
   shows: readonly string[];
   /** The one folder the programs in it may write, handed to its user. */
   writable: string;
@@ -106,7 +106,8 @@ export class ThrowawayRoot implements AsyncDisposable {
       mounts.push(option, path, path);
       made.add(path);
     };
-    for (const path of [...options.shows].sort()) bind("--ro-bind", path);
+    // What the machine lacks, the root lacks too.
+    for (const path of [...options.shows].sort()) bind("--ro-bind-try", path);
     bind("--bind", options.writable);
     const holder = new Deno.Command("bwrap", {
       args: [
