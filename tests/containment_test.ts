@@ -14,6 +14,8 @@ import { INTRUDER, intruderPolicy } from "../lib/containment/policy.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
 import { ToolError } from "../lib/mcp/shared/errors.ts";
 import { plainTemp } from "../lib/course/plain_temp.ts";
+import { ROOT, tree } from "./_grading.ts";
+import { chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
 
 const RUN = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
 const uncontained = (args: string[]) => [...RUN, ...args];
@@ -184,6 +186,24 @@ Deno.test("where bubblewrap cannot run, the effect is predicted from the grants"
   const [honest, remounted] = JSON.parse(new TextDecoder().decode(stdout));
   assert.deepEqual(honest, EFFECT_EXPECTED);
   assert.equal(remounted["write into its own data folder"], "succeeded: so its grants say");
+});
+
+Deno.test("where the effect case cannot run, the grader says that it predicted it, and the honest line keeps its mark", async () => {
+  const folder = await tree({ "ada/ch15.ts": chapter15(HONEST_BINDS) });
+  const json = `${folder}/results.json`;
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", `${folder}/ada`, "--json", json],
+    cwd: ROOT,
+    env: { PATH: "/nonexistent", NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 0);
+  assert.match(
+    new TextDecoder().decode(stderr),
+    /grade: note: Chapter 15's case judged by effect was predicted from the grants, not run: bubblewrap is not installed/,
+  );
+  assert.equal(marks(JSON.parse(await Deno.readTextFile(json)), "bwrapCommand"), "10/10");
 });
 
 Deno.test("a sandbox that gives its program a variable of its own, or another program, is not run", async () => {

@@ -5,9 +5,8 @@
 import assert from "node:assert/strict";
 import JavaScriptObfuscator from "javascript-obfuscator";
 import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
-import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { bwrapRuns, chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
-import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
@@ -505,6 +504,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
     ],
     "ch15": [
       "lib/containment/bubblewrap.ts",
+      "lib/containment/_command_line.ts",
       "lib/containment/command_grants.ts",
       "lib/containment/deno_grants.ts",
       "lib/containment/policy.ts",
@@ -705,41 +705,6 @@ Deno.test("busy classmates cost an honest learner nothing: budgets are CPU time"
   );
   assert.ok(full(honest), `${honest.score}/${honest.max_score}; ${lost.join("; ")}`);
 });
-
-/** Chapter 15's module, with `bwrapCommand` (and `limitCommand`) as `change` makes them. */
-function chapter15(bwrapBody: string, program = "bwrap", prlimit = "prlimit"): string {
-  return `
-export function limitCommand(limits, command) {
-  return [${
-    JSON.stringify(prlimit)
-  }, "--data=" + limits.memoryBytes, "--cpu=" + limits.cpuSeconds, "--", ...command];
-}
-export function denoFlags() { return []; }
-export function bwrapCommand(policy, command) {
-  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
-  if (policy.net.length > 0) options.push("--share-net");
-  for (const [name, value] of Object.entries({ ...policy.runtime.env, ...policy.env })) {
-    options.push("--setenv", name, value);
-  }
-  options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
-  ${bwrapBody}
-  return [${JSON.stringify(program)}, ...options, "--", ...limitCommand(policy.limits, command)];
-}
-`;
-}
-
-/** Whether the grader runs Chapter 15's effect case here, rather than predicting it. */
-const bwrapRuns = (await bubblewrapStatus()).available && await throwAwayRootWorks();
-
-const HONEST_BINDS = `
-  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
-  for (const path of policy.write) options.push("--bind", path, path);`;
-
-/** The marks of `fn` in `results`: what it scored, of how many. */
-function marks(results: Results, fn: string): string {
-  const tests = results.tests.filter((t) => t.name.startsWith(fn));
-  return `${tests.reduce((sum, t) => sum + t.score, 0)}/${tests.length}`;
-}
 
 Deno.test("Chapter 15: binding everything writable and then remounting / read-only is judged as bubblewrap runs it", async () => {
   // bwrap's --remount-ro is not recursive: the binds below / stay writable, and the real run

@@ -14,6 +14,7 @@
 // are still graded, and the exit status is then 2.
 
 import { parseArgs } from "node:util";
+import { predictionNote } from "../lib/containment/effect.ts";
 import { collectLearners } from "./grading/collect.ts";
 import { gradeLearner, gradeTogether } from "./grading/grade_learner.ts";
 import { inOrder } from "./grading/pool.ts";
@@ -89,6 +90,10 @@ for await (const settled of graded) {
     }
   }
 }
+const predicted = all.some((results) => results.unit === "ch15")
+  ? await predictionNote()
+  : undefined;
+if (predicted !== undefined) notes.push(predicted);
 for (const note of notes) console.error(printable(`grade: note: ${note}`));
 for (const { path, problem } of problems) console.error(printable(`grade: ${path}: ${problem}`));
 if (copies !== undefined) await Deno.remove(copies, { recursive: true }).catch(() => {});

@@ -134,7 +134,11 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         `bwrap ${option} ${dest}: it is reached through the link ${cover}`,
       );
     }
-    if (shown?.source !== undefined) return machinePath(view, dest);
+    if (shown?.source !== undefined) {
+      const onMachine = machinePath(view, dest)!;
+      if (byProcessPath(onMachine)) throw byProcess(option, onMachine);
+      return onMachine;
+    }
     const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
     const noFolders = shown !== undefined && /processes|message queues/.test(shown.what);
     if ((readOnly || (noFolders && dest !== cover)) && !made(dest)) {
@@ -209,6 +213,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     } else if (option in BWRAP_BINDS) {
       const [given, to] = take(option, 2);
       const source = sourcePath(option, given, machine);
+      if (byProcessPath(source)) throw byProcess(option, source);
       const dest = absolute(option, to);
       if (!machine.exists(source)) {
         if (option.endsWith("-try")) continue;
@@ -309,6 +314,25 @@ function sourcePath(option: string, path: string, machine: Machine): string {
   const real = path.startsWith("/") ? machine.realPath(path) : undefined;
   if (real === undefined) throw dotDot(option, path);
   return real;
+}
+
+/**
+ * Whether `path` is under the machine's `/proc` (or `/dev/fd`, its link to
+ * `/proc/self/fd`), where which processes run, and who runs them, decide
+ * where it leads: a process's root link leads to the whole file system as
+ * that process sees it, and bwrap's own descriptor of `/proc` to every
+ * process's.
+ */
+function byProcessPath(path: string): boolean {
+  return path.startsWith("/proc/") || path.startsWith("/dev/fd/") || path === "/dev/fd";
+}
+
+/** Why a path under the machine's `/proc` is not judged (see {@linkcode byProcessPath}). */
+function byProcess(option: string, path: string): CannotJudgeError {
+  return new CannotJudgeError(
+    `bwrap ${option} ${path}: where a path under the machine's /proc leads depends on ` +
+      "which processes run, and who runs them",
+  );
 }
 
 /** Whether `path` has a `..` part. */

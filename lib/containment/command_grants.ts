@@ -11,11 +11,8 @@
  * @module
  */
 
-import { posix } from "node:path";
-import { readBwrap, type Sandbox } from "./_bwrap_options.ts";
-import { CannotJudgeError } from "./_cannot_judge.ts";
-import { EVERY_PATH_EXISTS, type Machine, programOf } from "./_machine.ts";
-import { readPrlimit } from "./_prlimit_options.ts";
+import { readCommandLine } from "./_command_line.ts";
+import { EVERY_PATH_EXISTS, type Machine } from "./_machine.ts";
 
 export { CannotJudgeError } from "./_cannot_judge.ts";
 export { EVERY_PATH_EXISTS, type Machine, THIS_MACHINE } from "./_machine.ts";
@@ -101,37 +98,7 @@ export interface CommandGrants {
  * ```
  */
 export function commandGrants(argv: unknown, machine: Machine = EVERY_PATH_EXISTS): CommandGrants {
-  if (!Array.isArray(argv) || argv.length === 0) {
-    throw new CannotJudgeError(
-      `${show(argv)}: a command line is a non-empty array of strings`,
-    );
-  }
-  for (const part of argv) {
-    if (typeof part !== "string") {
-      throw new CannotJudgeError(`${show(part)}: a command line holds strings`);
-    }
-  }
-  const limits = new Map<string, string>();
-  let sandbox: Sandbox | null = null;
-  let rest = argv as string[];
-  for (;;) {
-    if (sandbox !== null && posix.basename(rest[0] ?? "") === "bwrap") {
-      throw new CannotJudgeError("a sandbox inside a sandbox");
-    }
-    const program = rest.length === 0 ? undefined : programOf(rest[0], sandbox);
-    if (program === "prlimit") rest = readPrlimit(rest.slice(1), limits);
-    else if (program === "bwrap") [sandbox, rest] = readBwrap(rest.slice(1), machine);
-    else break;
-  }
-  if (rest.length === 0) throw new CannotJudgeError("a command line that runs no program");
+  const { limits, sandbox, command } = readCommandLine(argv, machine);
   const shown = [...limits].map(([name, value]) => `${name} ${value}`).sort();
-  return { limits: shown, sandbox: sandbox?.grants ?? null, command: [...rest] };
-}
-
-function show(value: unknown): string {
-  try {
-    return JSON.stringify(value)?.slice(0, 80) ?? String(value);
-  } catch {
-    return Object.prototype.toString.call(value);
-  }
+  return { limits: shown, sandbox: sandbox?.grants ?? null, command };
 }

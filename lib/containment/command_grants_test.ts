@@ -208,6 +208,12 @@ Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
     // Issue 30: read as /srv/data, LINK/.. hid that bwrap shows the link's target's parent.
     [["bwrap", "--ro-bind", "/srv/data/link/..", "/srv/data", "true"], /links before "\.\."/],
     [["bwrap", "--ro-bind", "/srv/data", "/srv/data/link/..", "true"], /links before "\.\."/],
+    // Issue 38: a process's root link, by /proc or by bwrap's own descriptor of it, leads to
+    // the whole file system as that process sees it.
+    [["bwrap", "--bind", "/proc/1/root/tmp", "/opt/tmp", "true"], /\/proc\/1\/root.*processes run/],
+    [["bwrap", "--bind", "/proc", "/proc", "--dir", "/proc/1/root/x", "true"], /processes run/],
+    [["bwrap", "--bind", "/dev/fd/3", "/opt/p", "true"], /processes run/],
+    [["bwrap", "--bind", "/", "/", "--dir", "/dev/fd/3/1/root/x", "true"], /processes run/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(

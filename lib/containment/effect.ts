@@ -5,11 +5,15 @@
  * content, the process table). The autograder gives a learner's
  * `bwrapCommand` the intruder's policy and command as the lesson does
  * ({@linkcode effectInputs}), for a playground not made yet; the command line
- * it returns is checked with `commandGrants`, then run (the made-up
+ * it returns is checked with `commandGrants`, and must show the machine's
+ * own files where the intruder starts from (`other_file_at.ts`), so that
+ * what runs is the grader's intruder. It is then run (the made-up
  * playground's paths put for a fresh one's) inside a throw-away root
- * (`throwaway_root.ts`): whatever the line makes on the machine lands in the
- * playground, which goes with the run. Where bubblewrap cannot run so, the
- * outcome of each attempt is predicted from the grants instead.
+ * (`throwaway_root.ts`), as a user of its own with no privilege, where the
+ * line reaches nothing of the machine's but what the intruder's runtime
+ * needs, read-only, and the playground, which goes with the run. Where
+ * bubblewrap cannot run so, the outcome of each attempt is predicted from
+ * the grants instead.
  *
  * @module
  */
@@ -18,14 +22,15 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type Attempt, attemptsOn, observe } from "./attempts.ts";
-import { bubblewrapStatus } from "./bubblewrap.ts";
+import { type BubblewrapStatus, bubblewrapStatus } from "./bubblewrap.ts";
 import { CannotJudgeError, type CommandGrants, commandGrants } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
+import { otherFileAt } from "./other_file_at.ts";
 import { INTRUDER, intruderPolicyOf, type Policy } from "./policy.ts";
-import { throwAwayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
+import { ThrowawayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
 
 /**
  * What the grader gives a learner's `bwrapCommand`: the intruder's policy
@@ -79,6 +84,13 @@ function machineName(): string {
   return BigInt(`0x${digest.slice(0, 16)}`).toString(16);
 }
 
+/**
+ * What a program's start depends on besides its runtime's paths: the
+ * machine's configuration, where the loader reads which libraries to load
+ * (`/etc/ld.so.preload`, `/etc/ld.so.cache`).
+ */
+const STARTS_FROM = ["/etc"];
+
 /** What the grader expects: every attempt refused, and `word_count` still answering 4. */
 export type Effect = Record<string, string>;
 
@@ -120,8 +132,11 @@ export const EFFECT_EXPECTED: Effect = {
  * policy and command) does to the intruder's attempts: run, where
  * bubblewrap runs; predicted from its grants, where it cannot. Throws
  * {@linkcode CannotJudgeError} for a command line `commandGrants` cannot
- * judge, one that runs something else than the command it was given, or
- * one that gives it a variable the policy does not set: none of them is run.
+ * judge, one that runs something else than the command it was given, one
+ * that gives it a variable the policy does not set, or one that shows
+ * something else than the machine's own files where that command starts
+ * from (its code, Deno, the libraries, Deno's cache, `/etc`): none of them
+ * is run.
  * Throws `TimeoutError` when the intruder's server did not answer in time,
  * which on a busy machine says nothing of the sandbox (the grader runs such a
  * case again, alone).
@@ -153,24 +168,113 @@ export async function effectOf(argv: unknown): Promise<Effect> {
   if (own.length > 0) {
     throw new CannotJudgeError(`${own[0]}: a variable the policy does not set, so it is not run`);
   }
-  const prefix = (argv as string[]).slice(0, (argv as string[]).length - command.length);
-  if (!(await bubblewrapStatus()).available || !(await throwAwayRootWorks())) {
-    return predicted(grants, given.policy);
+  // Nor may its mounts put something else where the program starts from: its own code, or
+  // the machine's loader's lists, at the paths of the program it was given.
+  const other = otherFileAt(argv, [...STARTS_FROM, ...given.policy.runtime.paths]);
+  if (other !== undefined) {
+    throw new CannotJudgeError(
+      `${other.path} ${other.shown}: not the machine's own file where the program it was ` +
+        "given starts from, so what runs may not be that program; it is not run",
+    );
   }
+  if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
+  const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
   await using playground = await Playground.create();
-  // The made-up playground's paths, moved to this run's.
-  const placed = (word: string) =>
-    word === given.root || word.startsWith(`${given.root}/`)
-      ? playground.root + word.slice(given.root.length)
-      : word;
-  const around = [...throwAwayRoot(playground.root), ...prefix.map(placed)];
+  await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
+  return await observedEffect(
+    placedOn(argv as string[], playground),
+    playground,
+    (line) => root.command(line),
+  );
+}
+
+/**
+ * What to tell whoever reads the results where {@linkcode effectOf}
+ * predicts a line's effect from its grants instead of running it, and why,
+ * in a sentence an instructor can act on; `undefined` where it runs them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const note = await predictionNote();
+ * assert.ok(note === undefined || note.includes("predicted from the grants"));
+ * ```
+ */
+export async function predictionNote(): Promise<string | undefined> {
+  const here = await effectRunsHere();
+  return here.available
+    ? undefined
+    : `Chapter 15's case judged by effect was predicted from the grants, not run: ${here.reason}`;
+}
+
+/** Whether lines run here: where bubblewrap runs and a throw-away root can be made. */
+async function effectRunsHere(): Promise<BubblewrapStatus> {
+  const status = await bubblewrapStatus();
+  if (!status.available) return status;
+  if (!(await throwAwayRootWorks())) {
+    return {
+      available: false,
+      reason: "a throw-away root cannot be made here: the grader is not root, or the kernel " +
+        "forbids user namespaces",
+    };
+  }
+  return { available: true, reason: "lines run in a throw-away root of the grader's" };
+}
+
+/**
+ * `argv` (a line of {@linkcode effectInputs}' policy and command) with the
+ * made-up playground's paths moved to `playground`'s.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Playground } from "./playground.ts";
+ *
+ * await using playground = await Playground.create();
+ * const { policy } = effectInputs();
+ * const [, , data] = placedOn(["bwrap", "--ro-bind", policy.read[0], policy.read[0], "true"], playground);
+ * assert.equal(data, playground.data);
+ * ```
+ */
+export function placedOn(argv: readonly string[], playground: Playground): string[] {
+  const { root } = effectInputs();
+  return argv.map((word) =>
+    word === root || word.startsWith(`${root}/`) ? playground.root + word.slice(root.length) : word
+  );
+}
+
+/**
+ * What the intruder, started by `line` (a learner's line, placed on
+ * `playground`), did to each attempt, its witness the judge; `around`
+ * gives the command line that runs `line` with the intruder's arguments.
+ * {@linkcode effectOf} runs it in a throw-away root; the differential test
+ * straight on the machine, to prove the root changes nothing.
+ *
+ * @example The intruder with no sandbox around it
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Playground } from "./playground.ts";
+ *
+ * await using playground = await Playground.create();
+ * const { command } = effectInputs();
+ * const effect = await observedEffect(command, playground, (line) => line);
+ * assert.match(effect["read a private key in the home folder"], /^succeeded/);
+ * assert.equal(effect.word_count, "4");
+ * ```
+ */
+export async function observedEffect(
+  line: readonly string[],
+  playground: Playground,
+  around: (line: string[]) => string[],
+): Promise<Effect> {
   const effect: Effect = {};
   let answers = "4";
   for (const attempt of sandboxAttempts(playground)) {
     const seen = await observe(
       attempt,
       "bubblewrap",
-      (args) => [...around, ...command, ...args],
+      (args) => around([...line, ...args]),
       playground,
       { timeoutMs: 10_000 },
     );

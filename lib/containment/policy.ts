@@ -146,9 +146,23 @@ function toolPolicy(
   };
 }
 
+/**
+ * The system folders a program on Debian needs, read-only, that this machine has.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(systemFolders().includes("/usr"));
+ * ```
+ */
+export function systemFolders(): string[] {
+  return SYSTEM.filter((path) => exists(path));
+}
+
 /** The system folders that exist, and each of `extra` not already inside one of them. */
 function runtimePaths(extra: string[]): string[] {
-  const paths = SYSTEM.filter((path) => exists(path));
+  const paths = systemFolders();
   for (const path of extra) {
     if (!paths.some((kept) => !relative(kept, path).startsWith(".."))) paths.push(path);
   }

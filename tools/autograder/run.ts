@@ -9,6 +9,7 @@
 
 import { collectLearners } from "../grading/collect.ts";
 import { gradeLearner } from "../grading/grade_learner.ts";
+import { predictionNote } from "../../lib/containment/effect.ts";
 import { loadHoldouts, UNITS } from "../grading/units/mod.ts";
 import {
   type Assignment,
@@ -66,6 +67,8 @@ async function grade(): Promise<GradescopeResults> {
   const [results] = mine.length === 0
     ? [{ submission: "", unit: pinned.unit, score: 0, max_score: 0, output: "", tests: [] }]
     : await gradeLearner({ name: "submission", submissions: mine }, holdouts);
+  const predicted = mine.length > 0 && pinned.unit === "ch15" ? await predictionNote() : undefined;
+  if (predicted !== undefined) messages.push(predicted);
   return gradescopeResults(results, pinned, messages, seconds());
 }
 

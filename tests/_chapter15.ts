@@ -1,0 +1,43 @@
+// Shared by the tests that grade Chapter 15's command lines through the
+// grader: a learner's module built around a bwrapCommand body, the honest
+// binds, and whether the grader runs the effect case here.
+
+import type { Results } from "./_grading.ts";
+import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
+import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
+
+/** Chapter 15's module, with `bwrapCommand` (and `limitCommand`) as `change` makes them. */
+export function chapter15(bwrapBody: string, program = "bwrap", prlimit = "prlimit"): string {
+  return `
+export function limitCommand(limits, command) {
+  return [${
+    JSON.stringify(prlimit)
+  }, "--data=" + limits.memoryBytes, "--cpu=" + limits.cpuSeconds, "--", ...command];
+}
+export function denoFlags() { return []; }
+export function bwrapCommand(policy, command) {
+  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  if (policy.net.length > 0) options.push("--share-net");
+  for (const [name, value] of Object.entries({ ...policy.runtime.env, ...policy.env })) {
+    options.push("--setenv", name, value);
+  }
+  options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
+  ${bwrapBody}
+  return [${JSON.stringify(program)}, ...options, "--", ...limitCommand(policy.limits, command)];
+}
+`;
+}
+
+/** Whether the grader runs Chapter 15's effect case here, rather than predicting it. */
+export const bwrapRuns = (await bubblewrapStatus()).available && await throwAwayRootWorks();
+
+/** The binds of the worked `bwrapCommand`: the runtime and the data read-only, what it writes writable. */
+export const HONEST_BINDS = `
+  for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
+  for (const path of policy.write) options.push("--bind", path, path);`;
+
+/** The marks of `fn` in `results`: what it scored, of how many. */
+export function marks(results: Results, fn: string): string {
+  const tests = results.tests.filter((t) => t.name.startsWith(fn));
+  return `${tests.reduce((sum, t) => sum + t.score, 0)}/${tests.length}`;
+}

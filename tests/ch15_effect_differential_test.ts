@@ -1,0 +1,155 @@
+// The throw-away root against the real thing: the effect case runs a
+// learner's bwrap line in a root of the grader's (as a fresh unprivileged
+// user, with a /proc of its own and only the intruder's runtime in sight),
+// and must judge it exactly as the same line, run by root straight on this
+// machine as the lesson runs it, would be judged.
+// Lines are generated (seeded) from the lesson's sandbox by changing what
+// matters to the attempts: which namespaces, --die-with-parent, a new
+// session, the environment, /tmp, /proc and /dev, the data and home folders
+// read-only or writable, the whole machine shown, prlimit around. Each line
+// the effect case would run is run both ways, and every attempt's outcome,
+// and the tool's answer, must agree. How often the grants' prediction (for
+// machines where bubblewrap cannot run) agrees too is printed.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { CannotJudgeError } from "../lib/containment/command_grants.ts";
+import {
+  type Effect,
+  effectInputs,
+  effectOf,
+  observedEffect,
+  placedOn,
+} from "../lib/containment/effect.ts";
+import { Playground } from "../lib/containment/playground.ts";
+import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
+
+const LINES = 10;
+const SEED = 20261205;
+const ignore = !(await throwAwayRootWorks());
+
+const { policy, command, root } = effectInputs();
+const data = policy.read[0];
+const home = policy.deny[0];
+const env = Object.entries(policy.runtime.env).flatMap((
+  [name, value],
+) => ["--setenv", name, value]);
+
+/** A line the lesson's sandbox could have been, before it was right. */
+const line: fc.Arbitrary<string[]> = fc.record({
+  namespaces: fc.oneof(
+    fc.constant(["--unshare-all"]),
+    fc.constant(["--unshare-all", "--share-net"]),
+    fc.subarray([
+      "--unshare-net",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-user",
+      "--unshare-cgroup",
+    ]),
+  ),
+  dieWithParent: fc.boolean(),
+  newSession: fc.boolean(),
+  clearenv: fc.boolean(),
+  system: fc.constantFrom("none", "read-only", "writable"),
+  tmp: fc.boolean(),
+  proc: fc.constantFrom("own", "none"),
+  dev: fc.boolean(),
+  data: fc.constantFrom("--ro-bind", "--bind"),
+  home: fc.constantFrom("none", "--ro-bind", "--bind"),
+  prlimit: fc.boolean(),
+}).map((choice) => {
+  const options = [...choice.namespaces];
+  if (choice.dieWithParent) options.push("--die-with-parent");
+  if (choice.newSession) options.push("--new-session");
+  if (choice.clearenv) options.push("--clearenv", ...env);
+  if (choice.system !== "none") {
+    options.push(choice.system === "read-only" ? "--ro-bind" : "--bind", "/", "/");
+  }
+  if (choice.tmp) options.push("--tmpfs", "/tmp");
+  if (choice.proc === "own") options.push("--proc", "/proc");
+  if (choice.dev) options.push("--dev", "/dev");
+  for (const path of policy.runtime.paths) options.push("--ro-bind", path, path);
+  options.push(choice.data, data, data);
+  if (choice.home !== "none") options.push(choice.home, home, home);
+  const limits = [
+    "prlimit",
+    `--data=${policy.limits.memoryBytes}`,
+    `--cpu=${policy.limits.cpuSeconds}`,
+  ];
+  return ["bwrap", ...options, "--", ...(choice.prlimit ? [...limits, "--"] : []), ...command];
+});
+
+/**
+ * Lines where running unprivileged could tell from running as root: /proc
+ * mounted with no PID namespace of its own, the machine's root shown whole,
+ * no devices, every capability asked for.
+ */
+const CHOSEN = [
+  ["--unshare-net", "--unshare-ipc", "--die-with-parent", "--proc", "/proc", "--dev", "/dev"],
+  ["--unshare-all", "--die-with-parent", "--bind", "/", "/", "--proc", "/proc", "--dev", "/dev"],
+  ["--unshare-all", "--die-with-parent", "--clearenv", ...env, "--proc", "/proc"],
+  ["--unshare-all", "--die-with-parent", "--cap-add", "ALL", "--proc", "/proc", "--dev", "/dev"],
+].map((options) => {
+  const binds = [...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]);
+  return ["bwrap", ...options, ...binds, "--", ...command];
+});
+
+/** An effect as its outcomes: each attempt refused or succeeded, and the tool's answer. */
+function outcomes(effect: Effect): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(effect).map(([name, seen]) => [
+      name,
+      name === "word_count" ? (seen === "4" ? "4" : "no answer") : seen.split(":")[0],
+    ]),
+  );
+}
+
+/** What `argv` does run by root straight on this machine, as the lesson runs it. */
+async function onThisMachine(argv: string[]): Promise<Effect> {
+  await using playground = await Playground.create();
+  return await observedEffect(placedOn(argv, playground), playground, (line) => line);
+}
+
+Deno.test({
+  name: `the effect case judges a line in its throw-away root as root runs it on this machine, on ${
+    CHOSEN.length + LINES
+  } lines`,
+  ignore,
+  fn: async () => {
+    const started = performance.now();
+    const disagreements: string[] = [];
+    let ran = 0;
+    let refused = 0;
+    for (const argv of [...CHOSEN, ...fc.sample(line, { seed: SEED, numRuns: LINES })]) {
+      const shown = argv.join(" ").replaceAll(root, "P");
+      let inRoot: Effect;
+      try {
+        inRoot = await effectOf(argv);
+      } catch (error) {
+        if (!(error instanceof CannotJudgeError)) throw error;
+        refused++;
+        continue;
+      }
+      // Only a line the effect case runs is run on the machine itself.
+      const real = await onThisMachine(argv);
+      ran++;
+      if (JSON.stringify(outcomes(inRoot)) !== JSON.stringify(outcomes(real))) {
+        disagreements.push(
+          `${shown}\n  in the root:  ${JSON.stringify(inRoot)}\n  on the machine: ${
+            JSON.stringify(real)
+          }`,
+        );
+      }
+    }
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(
+      `${CHOSEN.length} chosen and ${LINES} generated lines: ${ran} run both ways, ${
+        ran - disagreements.length
+      } agreed, ${refused} refused unrun, in ${seconds} s`,
+    );
+    assert.deepEqual(disagreements, []);
+    assert.ok(ran >= LINES / 2, `only ${ran} lines ran`);
+  },
+});
