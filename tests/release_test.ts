@@ -274,6 +274,40 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
 });
 
+/**
+ * The course paths a shell script names (`"$COURSE/…"`, or a variable set to
+ * one, alone or with a path after it), and the folders it checks for first
+ * (`[ -d … ]`), which a copy of the course may lack.
+ */
+function scriptPaths(script: string): { named: string[]; checkedFirst: string[] } {
+  const folders = new Map([["COURSE", ""]]);
+  for (const [, name, path] of script.matchAll(/^\s*(\w+)="\$COURSE\/([^"$]*)"$/gm)) {
+    folders.set(name, `${path}/`);
+  }
+  const paths = (pattern: RegExp) =>
+    [...script.matchAll(pattern)].filter(([, name]) => folders.has(name))
+      .map(([, name, rest = ""]) => `${folders.get(name)}${rest.slice(1)}`.replace(/\/$/, ""))
+      .filter((path) => path !== "");
+  return {
+    named: paths(/\$\{?(\w+)\}?(\/[\w.@/-]*)?/g),
+    checkedFirst: paths(/-d "\$\{?(\w+)\}?(\/[\w.@/-]*)?"/g),
+  };
+}
+
+Deno.test("the release holds every file of the course that its set-up names", async () => {
+  // tools/setup.sh copied tools/jupyter/overrides.json and ran tools/jupyter/register_kernel.sh,
+  // which the release did not hold: on a fresh machine, set-up stopped after JupyterLab.
+  const { named, checkedFirst } = scriptPaths(released.get("tools/setup.sh")!);
+  assert.ok(named.includes("tools/jupyter/register_kernel.sh"), named.join(", "));
+  const { stdout } = await new Deno.Command("git", { args: ["ls-files", "-z"], cwd: root })
+    .output();
+  const tracked = new TextDecoder().decode(stdout).split("\0").filter((file) => file !== "");
+  const under = (file: string, path: string) => file === path || file.startsWith(`${path}/`);
+  const missing = named.filter((path) => !checkedFirst.some((folder) => under(path, folder)))
+    .flatMap((path) => tracked.filter((file) => under(file, path) && !released.has(file)));
+  assert.deepEqual([...new Set(missing)], []);
+});
+
 Deno.test("the release names no file or folder it does not hold, and how it was handed out", () => {
   // cases/ pointed to holdouts/, and the README said `git pull`, which an unpacked archive has not.
   const all = released;

@@ -101,7 +101,7 @@ fi
 # Lab 01's fourth judge, the MCP Inspector's command-line mode, pinned in
 # tools/inspector/package-lock.json. npm installs it (Deno's npm support cannot:
 # a package it names as optional is not on the registry); Deno runs it.
-INSPECTOR_DIR="$(dirname "$0")/inspector"
+INSPECTOR_DIR="$COURSE/tools/inspector"
 if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.json" ]; then
   say "installing the MCP Inspector for Lab 01 from the npm registry"
   # npm ci refuses the lock file for want of that missing package; install keeps to it.
@@ -152,8 +152,9 @@ fi
 
 # For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
 # tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
-CONFORMANCE_DIR="$(dirname "$0")/conformance"
-if [ "$WANT" = test ] && [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+CONFORMANCE_DIR="$COURSE/tools/conformance"
+if [ "$WANT" = test ] && [ -d "$CONFORMANCE_DIR" ] &&
+  [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
   say "installing the MCP conformance suite and Node 22 from the npm registry"
   npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
 fi
