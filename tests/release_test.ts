@@ -274,6 +274,39 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
 });
 
+Deno.test("a learner who is not root, where npm's global folder is root's, is told set-up needs root for Deno", async () => {
+  // npm install -g wrote to /usr/lib/node_modules as the learner: npm's EACCES and its stack.
+  const machine = await Deno.makeTempDir({ dir: "/tmp", prefix: "not root " });
+  try {
+    await Deno.chmod(machine, 0o755);
+    // Debian's programs, but no Deno yet and no sudo to become root with.
+    await Deno.mkdir(`${machine}/bin`);
+    for await (const { name } of Deno.readDir("/usr/bin")) {
+      if (name !== "deno" && name !== "sudo") {
+        await Deno.symlink(`/usr/bin/${name}`, `${machine}/bin/${name}`);
+      }
+    }
+    await Deno.mkdir(`${machine}/course/tools`, { recursive: true });
+    await Deno.copyFile(`${release}/tools/setup.sh`, `${machine}/course/tools/setup.sh`);
+    await Deno.mkdir(`${machine}/home`);
+    await Deno.chown(`${machine}/home`, 65534, 65534);
+    const setup = await new Deno.Command("setpriv", {
+      args: ["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "course/tools/setup.sh"],
+      cwd: machine,
+      env: { HOME: `${machine}/home`, PATH: `${machine}/bin`, LANG: "C.UTF-8" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
+    assert.equal(setup.code, 1, said);
+    assert.match(said, /^setup: need root for: npm install -g .*deno@2\.9\.6$/m);
+    assert.doesNotMatch(said, /npm error/);
+  } finally {
+    await Deno.remove(machine, { recursive: true });
+  }
+});
+
 /**
  * The course paths a shell script names (`"$COURSE/…"`, or a variable set to
  * one, alone or with a path after it), and the folders it checks for first

@@ -45,7 +45,18 @@ apt_install() {
 
 if ! command -v deno >/dev/null 2>&1; then
   say "installing Deno $DENO_VERSION from the npm registry"
-  npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  # Into npm's global folder: root's on a fresh Debian machine (/usr), where Deno goes in as root,
+  # as Debian's packages do; or the learner's own, when npm's prefix names a folder of theirs.
+  npm_global=$(npm prefix -g)
+  if mkdir -p "$npm_global/lib" 2>/dev/null && [ -w "$npm_global/lib" ]; then
+    npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  else
+    as_root npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  fi
+  if ! command -v deno >/dev/null 2>&1; then
+    say "Deno is installed in $npm_global/bin, which is not on your PATH: add it, then run set-up again" >&2
+    exit 1
+  fi
 fi
 case "$(deno --version | head -n 1)" in
   "deno 2.9."*) ;;
