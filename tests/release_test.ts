@@ -10,6 +10,7 @@ import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { loadWatermark } from "../tools/grading/watermark.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
+import { packageOf } from "../tools/autograder/pruned_lock.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -272,6 +273,20 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.equal(setup.code, 1);
   assert.match(new TextDecoder().decode(setup.stderr), /no workshop hub \(tools\/hub\/\)/);
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
+});
+
+Deno.test("the release imports only packages its code names, so a learner's first deno task fetches no other", () => {
+  // It imported every package of the instructors' deno.json (StrykerJS, playwright-core,
+  // fast-check, the obfuscator...): a fresh `deno task lab` fetched 151 packages, 111 MB, first.
+  const config = JSON.parse(released.get("deno.json")!);
+  const code = [...released].filter(([name]) => /\.(ts|mts|js|ipynb)$/.test(name));
+  const unnamed = Object.keys(config.imports).filter((name) =>
+    !code.some(([, text]) => text.includes(name))
+  );
+  assert.deepEqual(unnamed, []);
+  const lock = JSON.parse(released.get("deno.lock")!);
+  const imported = Object.values(config.imports as Record<string, string>).map(packageOf);
+  assert.deepEqual(lock.workspace.dependencies, [...new Set(imported)].sort());
 });
 
 Deno.test("a learner who is not root, where npm's global folder is root's, is told set-up needs root for Deno", async () => {
