@@ -11,6 +11,7 @@ import { loadWatermark } from "../tools/grading/watermark.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
 import { packageOf } from "../tools/autograder/pruned_lock.ts";
+import { certificateSettings } from "./_gradescope.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -320,6 +321,64 @@ Deno.test("a learner who is not root, where npm's global folder is root's, is to
   } finally {
     await Deno.remove(machine, { recursive: true });
   }
+});
+
+/** A Python 3.10, Ubuntu 22.04's, from the image's pyenv, when it has one. */
+const python310 = await (async () => {
+  const versions = `${Deno.env.get("HOME")}/.pyenv/versions`;
+  const found = await Array.fromAsync(Deno.readDir(versions)).catch(() => []);
+  const version = found.map(({ name }) => name).find((name) => name.startsWith("3.10."));
+  return version === undefined ? undefined : `${versions}/${version}/bin/python3`;
+})();
+
+Deno.test({
+  name: "on a machine whose Python is older than JupyterLab's pins ask, set-up says so",
+  ignore: python310 === undefined,
+  async fn() {
+    // On Ubuntu 22.04's Python 3.10, pip failed to resolve the pins and printed its conflict.
+    const machine = await Deno.makeTempDir({ prefix: "old python " });
+    try {
+      const course = `${machine}/course`;
+      await Deno.mkdir(course);
+      await new Deno.Command("cp", { args: ["-R", `${release}/.`, course] }).output();
+      // The Inspector as set-up installs it, so that this run fetches nothing.
+      await Deno.remove(`${course}/tools/inspector/node_modules`, { recursive: true })
+        .catch(() => {});
+      await Deno.symlink(
+        `${root}tools/inspector/node_modules`,
+        `${course}/tools/inspector/node_modules`,
+      );
+      await Deno.mkdir(`${machine}/bin`);
+      for await (const { name } of Deno.readDir("/usr/bin")) {
+        if (!["apt-get", "sudo", "python3", "deno"].includes(name)) {
+          await Deno.symlink(`/usr/bin/${name}`, `${machine}/bin/${name}`);
+        }
+      }
+      await Deno.symlink(python310!, `${machine}/bin/python3`);
+      await Deno.symlink(Deno.execPath(), `${machine}/bin/deno`);
+      const setup = await new Deno.Command("sh", {
+        args: ["tools/setup.sh"],
+        cwd: course,
+        env: {
+          HOME: machine,
+          PATH: `${machine}/bin`,
+          DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+          ...certificateSettings(),
+        },
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
+      assert.match(
+        said,
+        /^setup: warning: JupyterLab's pins need Python 3\.11 or later, and python3 here is Python 3\.10\.\d+: deno task lab needs a newer one/m,
+      );
+      assert.doesNotMatch(said, /ResolutionImpossible|installing JupyterLab/);
+    } finally {
+      await Deno.remove(machine, { recursive: true });
+    }
+  },
 });
 
 /**

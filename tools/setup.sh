@@ -68,25 +68,40 @@ warm=$(mktemp -d)
 deno bundle --quiet --output="$warm/warm.js" "$COURSE/lib/mcp/shared/errors.ts"
 rm -rf "$warm"
 
-# JupyterLab and Jupyter's executor, from PyPI into .venv/. The stamp records
-# which pins the environment was made from, so a change of pins remakes it.
-stamp="$VENV/.course-pins"
-pins=$(cat "$PINS/requirements.txt" "$PINS/constraints.txt")
-if [ ! -x "$VENV/bin/jupyter-lab" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$pins" ]; then
+# A virtual environment at $1, made with the Python $3 from the pins in the folder $2
+# (requirements.txt, and constraints.txt pinning everything they bring), and stamped with them,
+# so that a change of pins remakes it; or removed, with a warning that $4.
+pinned_venv() {
+  rm -rf "$1"
+  if "$3" -m venv "$1" &&
+    "$1/bin/pip" install --quiet --disable-pip-version-check \
+      -r "$2/requirements.txt" -c "$2/constraints.txt"; then
+    printf '%s' "$(cat "$2/requirements.txt" "$2/constraints.txt")" >"$1/.course-pins"
+  else
+    rm -rf "$1"
+    say "warning: could not install from PyPI; $4" >&2
+  fi
+}
+# Whether the virtual environment at $1 lacks the program $3 or was made from other pins than $2's.
+stale_venv() {
+  [ ! -x "$1/bin/$3" ] ||
+    [ "$(cat "$1/.course-pins" 2>/dev/null)" != "$(cat "$2/requirements.txt" "$2/constraints.txt")" ]
+}
+
+# JupyterLab and Jupyter's executor, from PyPI into .venv/.
+if stale_venv "$VENV" "$PINS" jupyter-lab; then
   python=$(command -v python3 || true)
   if [ -z "$python" ]; then apt_install python3 python3-venv; python=python3; fi
   if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepip' 2>/dev/null; then
     apt_install python3-venv || true
   fi
-  say "installing JupyterLab, nbclient and nbconvert from PyPI into $VENV"
-  rm -rf "$VENV"
-  if "$python" -m venv "$VENV" &&
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check \
-      -r "$PINS/requirements.txt" -c "$PINS/constraints.txt"; then
-    printf '%s' "$pins" >"$stamp"
-  else
+  # The pins ask for Python 3.11 or later (IPython 9); Ubuntu 22.04's is 3.10.
+  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     rm -rf "$VENV"
-    say "warning: could not install from PyPI; JupyterLab (deno task lab) and the browser test need it" >&2
+    say "warning: JupyterLab's pins need Python 3.11 or later, and python3 here is $("$python" --version 2>&1): deno task lab needs a newer one (Debian 12 and Ubuntu 24.04 have one)" >&2
+  else
+    say "installing JupyterLab, nbclient and nbconvert from PyPI into $VENV"
+    pinned_venv "$VENV" "$PINS" "$python" "JupyterLab (deno task lab) and the browser test need it"
   fi
 fi
 # JupyterLab's defaults for the course (tools/jupyter/overrides.json): no question about Jupyter's
@@ -144,21 +159,11 @@ fi
 # For the interop tests: FastMCP and the official Python SDK from PyPI (tools/interop/), in a
 # virtual environment of their own, so that their dependencies never meet JupyterLab's.
 INTEROP_VENV="$COURSE/tools/interop/.venv"
-if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ]; then
-  interop_pins=$(cat "$COURSE/tools/interop/requirements.txt" "$COURSE/tools/interop/constraints.txt")
-  if [ ! -x "$INTEROP_VENV/bin/python" ] || [ "$(cat "$INTEROP_VENV/.course-pins" 2>/dev/null)" != "$interop_pins" ]; then
-    say "installing FastMCP and the MCP Python SDK from PyPI into $INTEROP_VENV"
-    rm -rf "$INTEROP_VENV"
-    python=$(command -v python3)
-    if "$python" -m venv "$INTEROP_VENV" &&
-      "$INTEROP_VENV/bin/pip" install --quiet --disable-pip-version-check \
-        -r "$COURSE/tools/interop/requirements.txt" -c "$COURSE/tools/interop/constraints.txt"; then
-      printf '%s' "$interop_pins" >"$INTEROP_VENV/.course-pins"
-    else
-      rm -rf "$INTEROP_VENV"
-      say "warning: could not install FastMCP from PyPI; its interop tests need it" >&2
-    fi
-  fi
+if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ] &&
+  stale_venv "$INTEROP_VENV" "$COURSE/tools/interop" python; then
+  say "installing FastMCP and the MCP Python SDK from PyPI into $INTEROP_VENV"
+  pinned_venv "$INTEROP_VENV" "$COURSE/tools/interop" "$(command -v python3)" \
+    "its interop tests need FastMCP"
 fi
 
 # For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
