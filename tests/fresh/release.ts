@@ -1,9 +1,9 @@
 // The learners' release, set up as a learner sets it up on a fresh machine
 // (`deno task test:fresh`, which CI runs): built, copied to a folder whose path
 // has a space and a quote, and there, with a new HOME (no Deno kernelspec, no
-// caches of Deno, npm or pip), CI's fresh PATH without Deno, and npm installing
-// into a prefix of the learner's own, `sh tools/setup.sh && deno task lab
-// --no-browser` as its README says. The printed address opens; each learner's
+// caches of Deno, npm or pip), CI's fresh PATH without Deno and with Debian's
+// own Python, and npm installing into a prefix of the learner's own, `sh
+// tools/setup.sh && deno task lab --no-browser` as its README says. The printed address opens; each learner's
 // copy runs cell by cell in a Deno kernel that JupyterLab starts, as Run All
 // runs it; a terminal in JupyterLab grades and starts a unit again; and
 // everything started is stopped. Then each unit's autograder package, set up
