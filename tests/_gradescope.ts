@@ -12,22 +12,39 @@ import assert from "node:assert/strict";
 import { unzipSync } from "fflate";
 
 /**
- * The only environment the harness gives its scripts, and this machine's own
- * certificate settings (its network reaches the registries only through them).
+ * This machine's own certificate settings, those of them that are set: its
+ * network reaches the registries only through them, as a learner's or a
+ * grading platform's reaches them through its own.
  */
-const ENVIRONMENT: Record<string, string> = {
-  PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-  HOME: "/root",
-  LANG: "C.UTF-8",
-  ...Object.fromEntries(
+export function certificateSettings(): Record<string, string> {
+  return Object.fromEntries(
     ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR"].flatMap((name) => {
       const value = Deno.env.get(name);
       return value === undefined ? [] : [[name, value]];
     }),
-  ),
+  );
+}
+
+/** Run `deno task` with `args` in the repository; what it printed, failing unless it succeeds. */
+export async function task(...args: string[]): Promise<string> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", ...args],
+    cwd: new URL("../", import.meta.url),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const printed = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+  assert.equal(code, 0, printed);
+  return printed;
+}
+
+/** The only environment the harness gives its scripts, and the machine's certificate settings. */
+const ENVIRONMENT: Record<string, string> = {
+  PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+  HOME: "/root",
+  LANG: "C.UTF-8",
+  ...certificateSettings(),
 };
-/** pip's download cache, kept between runs so that the pinned Deno is fetched from PyPI once. */
-const PIP_CACHE = `${Deno.env.get("HOME") ?? "/root"}/.cache/pip`;
 
 /** One autograder image: the package built and set up in a scratch folder. */
 export class GradescopeImage {
@@ -35,9 +52,19 @@ export class GradescopeImage {
   readonly folder: string;
   /** What setup.sh printed. */
   setupOutput = "";
+  /** pip's download cache, the image's /root/.cache/pip. */
+  readonly #pipCache: string;
 
-  constructor(folder: string) {
+  /**
+   * `pipCache` defaults to this user's own, kept between runs so that the
+   * pinned Deno is fetched from PyPI once; a new folder makes a fresh image.
+   */
+  constructor(
+    folder: string,
+    { pipCache = `${Deno.env.get("HOME") ?? "/root"}/.cache/pip` }: { pipCache?: string } = {},
+  ) {
     this.folder = folder;
+    this.#pipCache = pipCache;
   }
 
   /** Unzip `zip` as Gradescope does, and run setup.sh; fails the test unless it succeeds. */
@@ -71,7 +98,7 @@ export class GradescopeImage {
 
   /** Run `command` in the throwaway root as root, in `cwd`, with the harness's environment. */
   private async harness(command: string[], cwd: string) {
-    await Deno.mkdir(PIP_CACHE, { recursive: true });
+    await Deno.mkdir(this.#pipCache, { recursive: true });
     const args = [
       "--ro-bind",
       "/usr",
@@ -94,7 +121,7 @@ export class GradescopeImage {
       "--dir",
       "/root",
       "--bind",
-      PIP_CACHE,
+      this.#pipCache,
       "/root/.cache/pip",
       "--tmpfs",
       "/tmp",

@@ -8,25 +8,12 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { UNITS } from "../tools/grading/units/mod.ts";
-import { GradescopeImage, type Results, type Test } from "./_gradescope.ts";
+import { GradescopeImage, type Results, task, type Test } from "./_gradescope.ts";
 
 const repository = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "gradescope harness " });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
 const read = (path: string) => Deno.readTextFile(`${repository}${path}`);
-
-/** Run `deno task` with `args` in the repository; what it printed, failing unless it succeeds. */
-async function task(...args: string[]): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", ...args],
-    cwd: repository,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const printed = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  assert.equal(code, 0, printed);
-  return printed;
-}
 
 /** Build the package for `args` and set up its image; the image. */
 async function image(name: string, ...args: string[]): Promise<GradescopeImage> {

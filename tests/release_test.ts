@@ -10,6 +10,8 @@ import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { loadWatermark } from "../tools/grading/watermark.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
+import { packageOf } from "../tools/autograder/pruned_lock.ts";
+import { certificateSettings } from "./_gradescope.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -272,6 +274,145 @@ Deno.test("the release's set-up refuses the hub, which stays with the instructor
   assert.equal(setup.code, 1);
   assert.match(new TextDecoder().decode(setup.stderr), /no workshop hub \(tools\/hub\/\)/);
   assert.equal(new TextDecoder().decode(setup.stdout), "", "nothing was installed first");
+});
+
+Deno.test("the release imports only packages its code names, so a learner's first deno task fetches no other", () => {
+  // It imported every package of the instructors' deno.json (StrykerJS, playwright-core,
+  // fast-check, the obfuscator...): a fresh `deno task lab` fetched 151 packages, 111 MB, first.
+  const config = JSON.parse(released.get("deno.json")!);
+  const code = [...released].filter(([name]) => /\.(ts|mts|js|ipynb)$/.test(name));
+  const unnamed = Object.keys(config.imports).filter((name) =>
+    !code.some(([, text]) => text.includes(name))
+  );
+  assert.deepEqual(unnamed, []);
+  const lock = JSON.parse(released.get("deno.lock")!);
+  const imported = Object.values(config.imports as Record<string, string>).map(packageOf);
+  assert.deepEqual(lock.workspace.dependencies, [...new Set(imported)].sort());
+});
+
+Deno.test("a learner who is not root, where npm's global folder is root's, is told set-up needs root for Deno", async () => {
+  // npm install -g wrote to /usr/lib/node_modules as the learner: npm's EACCES and its stack.
+  const machine = await Deno.makeTempDir({ dir: "/tmp", prefix: "not root " });
+  try {
+    await Deno.chmod(machine, 0o755);
+    // Debian's programs, but no Deno yet and no sudo to become root with.
+    await Deno.mkdir(`${machine}/bin`);
+    for await (const { name } of Deno.readDir("/usr/bin")) {
+      if (name !== "deno" && name !== "sudo") {
+        await Deno.symlink(`/usr/bin/${name}`, `${machine}/bin/${name}`);
+      }
+    }
+    await Deno.mkdir(`${machine}/course/tools`, { recursive: true });
+    await Deno.copyFile(`${release}/tools/setup.sh`, `${machine}/course/tools/setup.sh`);
+    await Deno.mkdir(`${machine}/home`);
+    await Deno.chown(`${machine}/home`, 65534, 65534);
+    const setup = await new Deno.Command("setpriv", {
+      args: ["--reuid=65534", "--regid=65534", "--clear-groups", "sh", "course/tools/setup.sh"],
+      cwd: machine,
+      env: { HOME: `${machine}/home`, PATH: `${machine}/bin`, LANG: "C.UTF-8" },
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
+    assert.equal(setup.code, 1, said);
+    assert.match(said, /^setup: need root for: npm install -g .*deno@2\.9\.6$/m);
+    assert.doesNotMatch(said, /npm error/);
+  } finally {
+    await Deno.remove(machine, { recursive: true });
+  }
+});
+
+/** A Python 3.10, Ubuntu 22.04's, from the image's pyenv, when it has one. */
+const python310 = await (async () => {
+  const versions = `${Deno.env.get("HOME")}/.pyenv/versions`;
+  const found = await Array.fromAsync(Deno.readDir(versions)).catch(() => []);
+  const version = found.map(({ name }) => name).find((name) => name.startsWith("3.10."));
+  return version === undefined ? undefined : `${versions}/${version}/bin/python3`;
+})();
+
+Deno.test({
+  name: "on a machine whose Python is older than JupyterLab's pins ask, set-up says so",
+  ignore: python310 === undefined,
+  async fn() {
+    // On Ubuntu 22.04's Python 3.10, pip failed to resolve the pins and printed its conflict.
+    const machine = await Deno.makeTempDir({ prefix: "old python " });
+    try {
+      const course = `${machine}/course`;
+      await Deno.mkdir(course);
+      await new Deno.Command("cp", { args: ["-R", `${release}/.`, course] }).output();
+      // The Inspector as set-up installs it, so that this run fetches nothing.
+      await Deno.remove(`${course}/tools/inspector/node_modules`, { recursive: true })
+        .catch(() => {});
+      await Deno.symlink(
+        `${root}tools/inspector/node_modules`,
+        `${course}/tools/inspector/node_modules`,
+      );
+      await Deno.mkdir(`${machine}/bin`);
+      for await (const { name } of Deno.readDir("/usr/bin")) {
+        if (!["apt-get", "sudo", "python3", "deno"].includes(name)) {
+          await Deno.symlink(`/usr/bin/${name}`, `${machine}/bin/${name}`);
+        }
+      }
+      await Deno.symlink(python310!, `${machine}/bin/python3`);
+      await Deno.symlink(Deno.execPath(), `${machine}/bin/deno`);
+      const setup = await new Deno.Command("sh", {
+        args: ["tools/setup.sh"],
+        cwd: course,
+        env: {
+          HOME: machine,
+          PATH: `${machine}/bin`,
+          DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+          ...certificateSettings(),
+        },
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
+      assert.match(
+        said,
+        /^setup: warning: JupyterLab's pins need Python 3\.11 or later, and python3 here is Python 3\.10\.\d+: deno task lab needs a newer one/m,
+      );
+      assert.doesNotMatch(said, /ResolutionImpossible|installing JupyterLab/);
+    } finally {
+      await Deno.remove(machine, { recursive: true });
+    }
+  },
+});
+
+/**
+ * The course paths a shell script names (`"$COURSE/…"`, or a variable set to
+ * one, alone or with a path after it), and the folders it checks for first
+ * (`[ -d … ]`), which a copy of the course may lack.
+ */
+function scriptPaths(script: string): { named: string[]; checkedFirst: string[] } {
+  const folders = new Map([["COURSE", ""]]);
+  for (const [, name, path] of script.matchAll(/^\s*(\w+)="\$COURSE\/([^"$]*)"$/gm)) {
+    folders.set(name, `${path}/`);
+  }
+  const paths = (pattern: RegExp) =>
+    [...script.matchAll(pattern)].filter(([, name]) => folders.has(name))
+      .map(([, name, rest = ""]) => `${folders.get(name)}${rest.slice(1)}`.replace(/\/$/, ""))
+      .filter((path) => path !== "");
+  return {
+    named: paths(/\$\{?(\w+)\}?(\/[\w.@/-]*)?/g),
+    checkedFirst: paths(/-d "\$\{?(\w+)\}?(\/[\w.@/-]*)?"/g),
+  };
+}
+
+Deno.test("the release holds every file of the course that its set-up names", async () => {
+  // tools/setup.sh copied tools/jupyter/overrides.json and ran tools/jupyter/register_kernel.sh,
+  // which the release did not hold: on a fresh machine, set-up stopped after JupyterLab.
+  const { named, checkedFirst } = scriptPaths(released.get("tools/setup.sh")!);
+  assert.ok(named.includes("tools/jupyter/register_kernel.sh"), named.join(", "));
+  const { stdout } = await new Deno.Command("git", { args: ["ls-files", "-z"], cwd: root })
+    .output();
+  const tracked = new TextDecoder().decode(stdout).split("\0").filter((file) => file !== "");
+  const under = (file: string, path: string) => file === path || file.startsWith(`${path}/`);
+  const missing = named.filter((path) => !checkedFirst.some((folder) => under(path, folder)))
+    .flatMap((path) => tracked.filter((file) => under(file, path) && !released.has(file)));
+  assert.deepEqual([...new Set(missing)], []);
 });
 
 Deno.test("the release names no file or folder it does not hold, and how it was handed out", () => {

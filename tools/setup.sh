@@ -45,7 +45,18 @@ apt_install() {
 
 if ! command -v deno >/dev/null 2>&1; then
   say "installing Deno $DENO_VERSION from the npm registry"
-  npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  # Into npm's global folder: root's on a fresh Debian machine (/usr), where Deno goes in as root,
+  # as Debian's packages do; or the learner's own, when npm's prefix names a folder of theirs.
+  npm_global=$(npm prefix -g)
+  if mkdir -p "$npm_global/lib" 2>/dev/null && [ -w "$npm_global/lib" ]; then
+    npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  else
+    as_root npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+  fi
+  if ! command -v deno >/dev/null 2>&1; then
+    say "Deno is installed in $npm_global/bin, which is not on your PATH: add it, then run set-up again" >&2
+    exit 1
+  fi
 fi
 case "$(deno --version | head -n 1)" in
   "deno 2.9."*) ;;
@@ -57,25 +68,40 @@ warm=$(mktemp -d)
 deno bundle --quiet --output="$warm/warm.js" "$COURSE/lib/mcp/shared/errors.ts"
 rm -rf "$warm"
 
-# JupyterLab and Jupyter's executor, from PyPI into .venv/. The stamp records
-# which pins the environment was made from, so a change of pins remakes it.
-stamp="$VENV/.course-pins"
-pins=$(cat "$PINS/requirements.txt" "$PINS/constraints.txt")
-if [ ! -x "$VENV/bin/jupyter-lab" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$pins" ]; then
+# A virtual environment at $1, made with the Python $3 from the pins in the folder $2
+# (requirements.txt, and constraints.txt pinning everything they bring), and stamped with them,
+# so that a change of pins remakes it; or removed, with a warning that $4.
+pinned_venv() {
+  rm -rf "$1"
+  if "$3" -m venv "$1" &&
+    "$1/bin/pip" install --quiet --disable-pip-version-check \
+      -r "$2/requirements.txt" -c "$2/constraints.txt"; then
+    printf '%s' "$(cat "$2/requirements.txt" "$2/constraints.txt")" >"$1/.course-pins"
+  else
+    rm -rf "$1"
+    say "warning: could not install from PyPI; $4" >&2
+  fi
+}
+# Whether the virtual environment at $1 lacks the program $3 or was made from other pins than $2's.
+stale_venv() {
+  [ ! -x "$1/bin/$3" ] ||
+    [ "$(cat "$1/.course-pins" 2>/dev/null)" != "$(cat "$2/requirements.txt" "$2/constraints.txt")" ]
+}
+
+# JupyterLab and Jupyter's executor, from PyPI into .venv/.
+if stale_venv "$VENV" "$PINS" jupyter-lab; then
   python=$(command -v python3 || true)
   if [ -z "$python" ]; then apt_install python3 python3-venv; python=python3; fi
   if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepip' 2>/dev/null; then
     apt_install python3-venv || true
   fi
-  say "installing JupyterLab, nbclient and nbconvert from PyPI into $VENV"
-  rm -rf "$VENV"
-  if "$python" -m venv "$VENV" &&
-    "$VENV/bin/pip" install --quiet --disable-pip-version-check \
-      -r "$PINS/requirements.txt" -c "$PINS/constraints.txt"; then
-    printf '%s' "$pins" >"$stamp"
-  else
+  # The pins ask for Python 3.11 or later (IPython 9); Ubuntu 22.04's is 3.10.
+  if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     rm -rf "$VENV"
-    say "warning: could not install from PyPI; JupyterLab (deno task lab) and the browser test need it" >&2
+    say "warning: JupyterLab's pins need Python 3.11 or later, and python3 here is $("$python" --version 2>&1): deno task lab needs a newer one (Debian 12 and Ubuntu 24.04 have one)" >&2
+  else
+    say "installing JupyterLab, nbclient and nbconvert from PyPI into $VENV"
+    pinned_venv "$VENV" "$PINS" "$python" "JupyterLab (deno task lab) and the browser test need it"
   fi
 fi
 # JupyterLab's defaults for the course (tools/jupyter/overrides.json): no question about Jupyter's
@@ -101,7 +127,7 @@ fi
 # Lab 01's fourth judge, the MCP Inspector's command-line mode, pinned in
 # tools/inspector/package-lock.json. npm installs it (Deno's npm support cannot:
 # a package it names as optional is not on the registry); Deno runs it.
-INSPECTOR_DIR="$(dirname "$0")/inspector"
+INSPECTOR_DIR="$COURSE/tools/inspector"
 if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.json" ]; then
   say "installing the MCP Inspector for Lab 01 from the npm registry"
   # npm ci refuses the lock file for want of that missing package; install keeps to it.
@@ -133,27 +159,18 @@ fi
 # For the interop tests: FastMCP and the official Python SDK from PyPI (tools/interop/), in a
 # virtual environment of their own, so that their dependencies never meet JupyterLab's.
 INTEROP_VENV="$COURSE/tools/interop/.venv"
-if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ]; then
-  interop_pins=$(cat "$COURSE/tools/interop/requirements.txt" "$COURSE/tools/interop/constraints.txt")
-  if [ ! -x "$INTEROP_VENV/bin/python" ] || [ "$(cat "$INTEROP_VENV/.course-pins" 2>/dev/null)" != "$interop_pins" ]; then
-    say "installing FastMCP and the MCP Python SDK from PyPI into $INTEROP_VENV"
-    rm -rf "$INTEROP_VENV"
-    python=$(command -v python3)
-    if "$python" -m venv "$INTEROP_VENV" &&
-      "$INTEROP_VENV/bin/pip" install --quiet --disable-pip-version-check \
-        -r "$COURSE/tools/interop/requirements.txt" -c "$COURSE/tools/interop/constraints.txt"; then
-      printf '%s' "$interop_pins" >"$INTEROP_VENV/.course-pins"
-    else
-      rm -rf "$INTEROP_VENV"
-      say "warning: could not install FastMCP from PyPI; its interop tests need it" >&2
-    fi
-  fi
+if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ] &&
+  stale_venv "$INTEROP_VENV" "$COURSE/tools/interop" python; then
+  say "installing FastMCP and the MCP Python SDK from PyPI into $INTEROP_VENV"
+  pinned_venv "$INTEROP_VENV" "$COURSE/tools/interop" "$(command -v python3)" \
+    "its interop tests need FastMCP"
 fi
 
 # For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
 # tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
-CONFORMANCE_DIR="$(dirname "$0")/conformance"
-if [ "$WANT" = test ] && [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+CONFORMANCE_DIR="$COURSE/tools/conformance"
+if [ "$WANT" = test ] && [ -d "$CONFORMANCE_DIR" ] &&
+  [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
   say "installing the MCP conformance suite and Node 22 from the npm registry"
   npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
 fi

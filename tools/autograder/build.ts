@@ -16,7 +16,7 @@ import { localImports, walk } from "../release/contents.ts";
 import { libraryFiles, SANDBOX_FILES } from "../grading/scratch.ts";
 import { UNITS } from "../grading/units/mod.ts";
 import { VISIBILITIES, type Visibility } from "./gradescope.ts";
-import { type DenoLock, prunedLock } from "./pruned_lock.ts";
+import { type DenoLock, packageOf, prunedLock } from "./pruned_lock.ts";
 
 const root = new URL("../../", import.meta.url);
 const USAGE = "usage: deno task autograder --unit UNIT [--points N] [--hidden VISIBILITY] [FILE]";
@@ -92,13 +92,6 @@ async function npmSpecifiers(files: readonly string[]): Promise<Set<string>> {
   return found;
 }
 
-/** `npm:ajv@8.20.0` for `npm:/ajv@8.20.0/dist/2020.js`, `npm:ajv@8.20.0` or `npm:/ajv@8.20.0/`. */
-function packageOf(specifier: string): string {
-  const bare = specifier.slice("npm:".length).replace(/^\//, "");
-  const [, name] = bare.match(/^((?:@[^/]+\/)?[^/]+)/) ?? [];
-  return `npm:${name}`;
-}
-
 try {
   const { assignment, target } = options();
   const library = await libraryFiles(UNITS);
@@ -120,12 +113,9 @@ try {
   const text = (value: unknown) => new TextEncoder().encode(JSON.stringify(value, null, 2) + "\n");
   for (const file of [...files].sort()) entries[file] = await Deno.readFile(new URL(file, root));
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
-  const imports = Object.fromEntries(
-    Object.entries(config.imports as Record<string, string>).filter(([, value]) =>
-      needed.has(packageOf(value))
-    ),
-  );
-  entries["deno.json"] = text({ ...learnersConfig(config), tasks: {}, imports });
+  const imports = config.imports as Record<string, string>;
+  const named = (name: string) => needed.has(packageOf(imports[name]));
+  entries["deno.json"] = text({ ...learnersConfig(config, named), tasks: {} });
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root))) as DenoLock;
   entries["deno.lock"] = text(prunedLock(lock, [...needed].sort()));
   entries["assignment.json"] = text(assignment);

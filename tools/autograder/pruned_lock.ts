@@ -61,6 +61,24 @@ export function prunedLock(lock: DenoLock, keep: readonly string[]): DenoLock {
   };
 }
 
+/**
+ * The package an npm specifier is of, as the lock's workspace names it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(packageOf("npm:/ajv@8.20.0/dist/2020.js"), "npm:ajv@8.20.0");
+ * assert.equal(packageOf("npm:/@modelcontextprotocol/sdk@1.32.2/"), "npm:@modelcontextprotocol/sdk@1.32.2");
+ * assert.equal(packageOf("npm:ajv@8.20.0"), "npm:ajv@8.20.0");
+ * ```
+ */
+export function packageOf(specifier: string): string {
+  const bare = specifier.slice("npm:".length).replace(/^\//, "");
+  const [, name] = bare.match(/^((?:@[^/]+\/)?[^/]+)/) ?? [];
+  return `npm:${name}`;
+}
+
 /** The lock's id for a dependency written as a bare name (one version in the lock) or `name@version`. */
 function packageId(npm: NonNullable<DenoLock["npm"]>, dependency: string): string {
   if (npm[dependency] !== undefined) return dependency;

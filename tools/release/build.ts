@@ -22,22 +22,24 @@ try {
   const stale = await staleSeals(root, sealed);
   if (stale.length > 0) throw new Error(stale.join("; "));
   const files = await releaseFiles(root);
+  const code: string[] = [];
   for (const file of files) {
     const to = `${target}/${file}`;
     await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
     if (sealed.includes(file)) {
       await Deno.writeTextFile(to, releaseStub(file, await moduleDocumentation(root, file)));
     } else await Deno.copyFile(new URL(file, root), to);
+    if (/\.(ts|mts|js|ipynb)$/.test(file)) code.push(await Deno.readTextFile(to));
   }
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
-  await Deno.writeTextFile(
-    `${target}/deno.json`,
-    JSON.stringify(learnersConfig(config), null, 2) + "\n",
-  );
+  // A package the release's code (its modules and notebooks) never names is one only the
+  // instructors' tools use.
+  const learners = learnersConfig(config, (name) => code.some((text) => text.includes(name)));
+  await Deno.writeTextFile(`${target}/deno.json`, JSON.stringify(learners, null, 2) + "\n");
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root)));
   await Deno.writeTextFile(
     `${target}/deno.lock`,
-    JSON.stringify(learnersLock(lock, config), null, 2) + "\n",
+    JSON.stringify(learnersLock(lock, learners), null, 2) + "\n",
   );
   await Deno.writeTextFile(`${target}/README.md`, await learnersReadme());
   await Deno.writeTextFile(`${target}/.gitignore`, "/work/*\n!/work/.gitkeep\n/.venv/\n");

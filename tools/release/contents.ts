@@ -11,18 +11,23 @@
 import { fileURLToPath } from "node:url";
 import { SANDBOX_FILES } from "../grading/scratch.ts";
 
-/** Folders copied whole (their `*_test.ts` files left out). */
-const FOLDERS = ["notebooks", "lib", "servers", "schemas", "cases"];
-/** Single files copied as they are, when they exist. */
-const FILES = [
-  "tools/setup.sh",
-  "tools/jupyter/requirements.txt",
-  "tools/jupyter/constraints.txt",
-  "work/.gitkeep",
-  // Lab 01's fourth judge, installed by tools/setup.sh.
-  "tools/inspector/package.json",
-  "tools/inspector/package-lock.json",
+/**
+ * Folders copied whole (their `*_test.ts` files and installed `node_modules/`
+ * left out): the course, and what `tools/setup.sh` reads (JupyterLab's pins,
+ * settings and the kernel's registration; the pins of Lab 01's fourth judge,
+ * the MCP Inspector), so that a file set-up comes to read ships with it.
+ */
+const FOLDERS = [
+  "notebooks",
+  "lib",
+  "servers",
+  "schemas",
+  "cases",
+  "tools/jupyter",
+  "tools/inspector",
 ];
+/** Single files copied as they are, when they exist. */
+const FILES = ["tools/setup.sh", "work/.gitkeep"];
 /** Programs a learner runs (the grader for a self-check, JupyterLab, a fresh starter), with what the grader's sandbox runs; their local imports come too. */
 const PROGRAMS = [
   "tools/lab.ts",
@@ -69,7 +74,8 @@ export async function releaseFiles(root: URL): Promise<string[]> {
 }
 
 /**
- * Every file under `folder` (project-relative), hidden entries left out.
+ * Every file under `folder` (project-relative), hidden entries and installed
+ * packages (`node_modules/`) left out.
  *
  * @example
  * ```ts
@@ -82,7 +88,7 @@ export async function releaseFiles(root: URL): Promise<string[]> {
 export async function walk(root: URL, folder: string): Promise<string[]> {
   const found: string[] = [];
   for await (const entry of Deno.readDir(new URL(`${folder}/`, root))) {
-    if (entry.name.startsWith(".")) continue;
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const path = `${folder}/${entry.name}`;
     if (entry.isDirectory) found.push(...await walk(root, path));
     else if (entry.isFile) found.push(path);
