@@ -15,26 +15,49 @@ import { PendingRequests, type Waiting } from "./pending_requests.ts";
 import { ProtocolError, TimeoutError } from "../shared/errors.ts";
 import {
   isObject,
+  isRequestId,
   type JsonObject,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcResponse,
   parseMessage,
+  type RequestId,
 } from "../shared/jsonrpc.ts";
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 import { answerServer, type ServerAnswers } from "./replies.ts";
+import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
 const decoder = new TextDecoder();
 
+/** How many times a modern request whose response stream broke is sent again. */
+const REISSUES = 3;
+
+/** What ends a request whose stream broke, so that it is sent again with a new id. */
+class Reissue {
+  constructor(readonly error: ProtocolError) {}
+}
+
+/** A request with no deadline, whose reply may never come (a `subscriptions/listen`). */
+export interface OpenRequest {
+  /** Its id. */
+  readonly id: RequestId;
+  /** Settles with its reply: the result, or a `ProtocolError`. */
+  readonly reply: Promise<JsonObject>;
+  /** Cancel it: the server is told, and its reply, if one comes, is dropped. */
+  cancel(): void;
+}
+
 /**
  * A JSON-RPC connection to a server: one it starts from a command (over
  * stdio), or one it reaches through a {@linkcode ClientTransport} (Streamable
  * HTTP). It answers the server's own requests (`ping` with `{}`, anything
- * else with "method not found"), skips notifications, and ends a request at
- * once when the server goes away or sends what cannot be trusted.
+ * else with "method not found", unless it was given a way to answer),
+ * hands notifications to whoever listens, and ends a request at once when
+ * the server goes away or sends what cannot be trusted.
  *
  * @example
  * ```ts
@@ -58,8 +81,14 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #pending: PendingRequests;
   readonly #limit: InFlightLimit;
   readonly #answers: ServerAnswers;
+  /** The requests with no deadline, by id: their replies go to them alone. */
+  readonly #open = new Map<RequestId, PromiseWithResolvers<JsonObject>>();
+  /** The server's own requests being answered, so that the server may cancel one. */
+  readonly #asked = new Map<RequestId, AbortController>();
+  readonly #listeners = new Set<(message: JsonRpcNotification) => void>();
   #nextId = 1;
   #broken?: ProtocolError;
+  #version?: McpVersion;
 
   /**
    * Start the server `command` (program and arguments), or speak through
@@ -75,12 +104,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
     this.#answers = { elicit: options.elicit, sample: options.sample };
-    this.#pending = new PendingRequests(this.#timeoutMs, (id) =>
-      this.#send({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
-      }));
+    this.#pending = new PendingRequests(this.#timeoutMs, (id) => this.#cancel(id));
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
@@ -104,6 +128,15 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     return this.#timeoutMs;
   }
 
+  /**
+   * The protocol version agreed with the server, which decides how its own
+   * requests are answered (a modern server sends none: one that does is
+   * distrusted). Set once the client has agreed it.
+   */
+  set version(version: McpVersion) {
+    this.#version = version;
+  }
+
   /** The last lines the server wrote on stderr (none for a server it did not start). */
   stderrLines(): string[] {
     return this.#server instanceof StdioTransport ? this.#server.stderrLines() : [];
@@ -121,10 +154,51 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * deadline passes first (and, if `cancellable`, tells the server with
    * `notifications/cancelled`; if it passed before the request could be sent,
    * nothing is sent), or with `ProtocolError` when the reply cannot be
-   * trusted or the server goes away.
+   * trusted or the server goes away. A request whose response stream broke
+   * (a modern Streamable HTTP POST) is sent again with a new id, at most
+   * three times.
    */
   request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.#limit.run(() => this.#exchange(method, params, options));
+    return this.#limit.run(async () => {
+      for (let sent = 0;; sent++) {
+        try {
+          return await this.#exchange(method, params, options);
+        } catch (error) {
+          if (!(error instanceof Reissue)) throw error;
+          if (sent >= REISSUES) throw error.error;
+        }
+      }
+    });
+  }
+
+  /**
+   * Send a request with no deadline and outside the in-flight limit, whose
+   * reply may never come (a `subscriptions/listen`): the server's reply to it,
+   * if one comes, goes to it alone, by its exact id.
+   */
+  open(method: string, params: JsonObject): OpenRequest {
+    const id = this.#nextId++;
+    const waiting = Promise.withResolvers<JsonObject>();
+    if (this.#broken !== undefined) waiting.reject(this.#broken);
+    else {
+      this.#open.set(id, waiting);
+      this.#send({ jsonrpc: "2.0", id, method, params });
+    }
+    return {
+      id,
+      reply: waiting.promise,
+      cancel: () => {
+        if (!this.#open.delete(id)) return;
+        this.#cancel(id);
+        waiting.reject(new ProtocolError(`${method} (id ${id}) was cancelled`));
+      },
+    };
+  }
+
+  /** Hand every notification from the server to `listener`, until the function returned is called. */
+  listen(listener: (message: JsonRpcNotification) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** Send a notification. */
@@ -135,6 +209,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** Trust the connection no more: every later request fails with a `ProtocolError` saying why. */
   distrust(reason: string): ProtocolError {
     this.#broken ??= new ProtocolError(reason);
+    this.#failOpen(this.#broken);
     return this.#broken;
   }
 
@@ -147,6 +222,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
     this.#pending.stop();
+    for (const asked of this.#asked.values()) asked.abort();
     const status = await this.#server.close();
     await this.#reading;
     return status;
@@ -158,7 +234,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   }
 
   #exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    const { cancellable = true } = options;
+    const { cancellable = true, errorIsAnswer = false, headers } = options;
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
     const now = performance.now();
     const deadline = options.deadline ?? now + this.#timeoutMs;
@@ -169,8 +245,18 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.add({ id, method, cancellable, deadline, resolve, reject });
-      this.#send({ jsonrpc: "2.0", id, method, params });
+      this.#pending.add({ id, method, cancellable, errorIsAnswer, deadline, resolve, reject });
+      this.#send({ jsonrpc: "2.0", id, method, params }, headers);
+    });
+  }
+
+  /** Cancel the request `id`: the transport's own way, or with `notifications/cancelled`. */
+  #cancel(id: RequestId): void {
+    if (this.#server.cancel?.(id)) return;
+    this.#send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
     });
   }
 
@@ -180,7 +266,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * of pings) would make it grow without end: past `maxUnread` bytes, the
    * server is no longer trusted and is closed.
    */
-  #send(message: JsonRpcMessage): void {
+  #send(message: JsonRpcMessage, headers?: Record<string, string>): void {
     if (this.#server.unread > this.#maxUnread) {
       this.#fail(
         new ProtocolError(
@@ -193,7 +279,8 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const line = JSON.stringify(message);
     this.#transcript?.(">", line);
-    this.#server.send(message, line).catch((error) => this.#fail(error as ProtocolError));
+    this.#server.send(message, line, headers === undefined ? undefined : { headers })
+      .catch((error) => this.#fail(error as ProtocolError));
   }
 
   async #read(): Promise<void> {
@@ -201,7 +288,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       for await (const batch of this.#server.incoming) {
         for (const item of batch) {
           if (item instanceof Uint8Array) this.#receive(item);
-          else this.#pending.lose(item.id, item.error); // that reply alone is lost
+          else {
+            // That reply alone is lost; a modern request whose stream broke is sent again.
+            this.#pending.lose(item.id, item.reissue ? new Reissue(item.error) : item.error);
+            this.#openLost(item.id, item.error);
+          }
         }
         if (this.#broken !== undefined) break;
       }
@@ -226,20 +317,70 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       return;
     }
     if (!("method" in message)) this.#settle(message);
-    else if ("id" in message) {
-      void answerServer(message, this.#answers).then(
-        (reply) => this.#send(reply),
-        (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
+    else if ("id" in message) this.#asks(message);
+    else this.#notified(message);
+  }
+
+  /**
+   * The server asks something: answered as `answerServer` says, for the
+   * version agreed, unless the server cancels it first (then nothing is
+   * sent: "the client SHOULD ignore any response to the cancelled request",
+   * and the receiver of a cancellation should "Not send a response for the
+   * cancelled request"). A modern server sends no requests at all ("The
+   * server MUST NOT write JSON-RPC requests"): one that does is distrusted.
+   */
+  #asks(request: JsonRpcMessage & { id: RequestId; method: string }): void {
+    const version = this.#version;
+    if (version !== undefined && versionFeatures(version).era === "modern") {
+      this.#fail(
+        new ProtocolError(
+          `The server sent a request of its own (${request.method}); a ${version} server sends ` +
+            "none, and asks for input in an input_required result instead",
+        ),
       );
+      return;
     }
-    // Notifications need nothing from this client.
+    const asked = new AbortController();
+    this.#asked.set(request.id, asked);
+    void answerServer(request, { ...this.#answers, version, signal: asked.signal }).then(
+      (reply) => {
+        if (this.#asked.get(request.id) === asked) this.#asked.delete(request.id);
+        if (!asked.signal.aborted) this.#send(reply);
+      },
+      (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
+    );
+  }
+
+  /** A notification: the server cancelling one of its own requests, or news for whoever listens. */
+  #notified(message: JsonRpcNotification): void {
+    const params = isObject(message.params) ? message.params : {};
+    if (message.method === "notifications/cancelled" && isRequestId(params.requestId)) {
+      this.#asked.get(params.requestId)?.abort();
+      this.#asked.delete(params.requestId);
+      return;
+    }
+    for (const listener of [...this.#listeners]) listener(message);
   }
 
   /**
    * Hand `response` to the answer function with the request it is for (see
-   * `PendingRequests.take`).
+   * `PendingRequests.take`); a reply to an open request goes to it alone.
    */
   #settle(response: JsonRpcResponse): void {
+    const open = response.id === null ? undefined : this.#open.get(response.id);
+    if (open !== undefined) {
+      this.#open.delete(response.id!);
+      if ("error" in response) {
+        const { code, message, data } = response.error;
+        open.reject(
+          new ProtocolError(`The server answered with error ${code}: ${message}`, {
+            code,
+            data,
+          }),
+        );
+      } else open.resolve(response.result);
+      return;
+    }
     let waiting: Waiting | undefined;
     try {
       waiting = this.#pending.take(response.id);
@@ -257,17 +398,39 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       }
       waiting.resolve(result);
     } catch (error) {
+      const answered = waiting.errorIsAnswer && "error" in response && response.id === waiting.id;
+      if (answered) {
+        const { code, message, data } = response.error;
+        waiting.reject(
+          new ProtocolError(`The server answered with error ${code}: ${message}`, { code, data }),
+        );
+        return;
+      }
       this.#broken ??= error instanceof ProtocolError
         ? error
         : new ProtocolError("A reply was refused", { cause: error });
+      this.#failOpen(this.#broken);
       waiting.reject(error);
     }
+  }
+
+  /** The open request `id` will get no reply. */
+  #openLost(id: RequestId, error: ProtocolError): void {
+    this.#open.get(id)?.reject(error);
+    this.#open.delete(id);
+  }
+
+  /** Fail every open request with `error`. */
+  #failOpen(error: ProtocolError): void {
+    for (const open of this.#open.values()) open.reject(error);
+    this.#open.clear();
   }
 
   /** Trust the connection no more, and fail every request in flight at once. */
   #fail(error: ProtocolError): void {
     this.#broken ??= error;
     this.#pending.rejectAll(error);
+    this.#failOpen(error);
   }
 }
 
