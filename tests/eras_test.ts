@@ -12,6 +12,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "../lib/mcp/client/client.ts";
+import { Connection } from "../lib/mcp/client/connection.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { standardHeaders } from "../lib/mcp/shared/mcp_headers.ts";
@@ -482,14 +483,20 @@ for (const transport of ["stdio", "http"]) {
     const iterator = subscription[Symbol.asyncIterator]();
     const first = await iterator.next();
     assert.equal(first.value.method, "notifications/tools/list_changed");
-    assert.equal(
-      first.value.params._meta["io.modelcontextprotocol/subscriptionId"],
-      typeof first.value.params._meta["io.modelcontextprotocol/subscriptionId"] === "number"
-        ? first.value.params._meta["io.modelcontextprotocol/subscriptionId"]
-        : NaN,
-    );
+    const tag = first.value.params._meta["io.modelcontextprotocol/subscriptionId"];
+    assert.equal(typeof tag, "number");
     subscription.close();
     assert.equal((await iterator.next()).done, true);
+    if (transport === "stdio") {
+      // A subscription open when the server's input ends does not keep it running.
+      await subscription[Symbol.asyncDispose]();
+      const again = await client.listen({ toolsListChanged: true });
+      assert.deepEqual(again.acknowledged, { toolsListChanged: true });
+      // The server ends the subscription with its result, and exits 0, its session done.
+      assert.equal((await client.close() as Deno.CommandStatus).code, 0);
+      const signals = client.closeSteps().filter((step) => step.what.startsWith("SIG"));
+      assert.deepEqual(signals, []);
+    }
   });
 }
 
@@ -506,4 +513,52 @@ Deno.test("a legacy session has no subscriptions: listen is refused before anyth
 
 Deno.test("the versions: five, newest first, in two eras", () => {
   assert.deepEqual([...MODERN_VERSIONS, ...LEGACY_VERSIONS], [...MCP_VERSIONS]);
+});
+
+/** A transport the test speaks for: what the client sends, and what the test delivers. */
+function fakeTransport() {
+  const sent: JsonObject[] = [];
+  let stream!: ReadableStreamDefaultController<Uint8Array[]>;
+  const incoming = new ReadableStream<Uint8Array[]>({ start: (c) => void (stream = c) });
+  const deliver = (message: JsonObject) =>
+    stream.enqueue([new TextEncoder().encode(JSON.stringify(message))]);
+  const transport = {
+    incoming,
+    gone: new Promise<never>(() => {}),
+    unread: 0,
+    send: (message: JsonObject) => (sent.push(message), Promise.resolve()),
+    context: () => "",
+    close() {
+      try {
+        stream.close();
+      } catch {
+        // The client stopped reading already.
+      }
+      return Promise.resolve();
+    },
+  };
+  return { transport, sent, deliver };
+}
+
+Deno.test("a reply that merely carries a subscription's id goes to the answer function, not to the subscription", async () => {
+  const { transport, deliver } = fakeTransport();
+  await using connection = new Connection(transport as never);
+  const open = connection.open("subscriptions/listen", { notifications: {} });
+  const call = connection.request("tools/call", { name: "echo" });
+  // The reply to the call, labelled with the subscription's id, and no tag of a subscription's end.
+  deliver({ jsonrpc: "2.0", id: open.id, result: { content: [] } });
+  await assert.rejects(call, /does not match the request's id/);
+  await assert.rejects(open.reply, ProtocolError); // and the connection is trusted no more
+});
+
+Deno.test("a subscription ends with the result that names it, or the server's cancellation", async () => {
+  const { transport, deliver } = fakeTransport();
+  await using connection = new Connection(transport as never);
+  const first = connection.open("subscriptions/listen", { notifications: {} });
+  const second = connection.open("subscriptions/listen", { notifications: {} });
+  const tag = (id: unknown) => ({ _meta: { "io.modelcontextprotocol/subscriptionId": id } });
+  deliver({ jsonrpc: "2.0", id: first.id, result: { resultType: "complete", ...tag(first.id) } });
+  assert.deepEqual(await first.reply, { resultType: "complete", ...tag(first.id) });
+  deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: second.id } });
+  assert.deepEqual(await second.reply, {});
 });

@@ -28,6 +28,7 @@ import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 import { answerServer, type ServerAnswers } from "./replies.ts";
 import { type McpVersion, versionFeatures } from "../shared/versions.ts";
+import { META } from "../shared/meta.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 
@@ -173,8 +174,13 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
 
   /**
    * Send a request with no deadline and outside the in-flight limit, whose
-   * reply may never come (a `subscriptions/listen`): the server's reply to it,
-   * if one comes, goes to it alone, by its exact id.
+   * reply may never come (a `subscriptions/listen`). The reply that ends it
+   * is an error with its exact id, or a result that names it as a
+   * subscription's end does ("the response carries
+   * `io.modelcontextprotocol/subscriptionId`"); any other reply with its id
+   * goes to the answer function, as every other reply does. A server's
+   * `notifications/cancelled` for it ends it too (the server "tears down that
+   * subscription stream").
    */
   open(method: string, params: JsonObject): OpenRequest {
     const id = this.#nextId++;
@@ -351,12 +357,17 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     );
   }
 
-  /** A notification: the server cancelling one of its own requests, or news for whoever listens. */
+  /**
+   * A notification: the server cancelling one of its own requests, or ending
+   * an open request of the client's, or news for whoever listens.
+   */
   #notified(message: JsonRpcNotification): void {
     const params = isObject(message.params) ? message.params : {};
     if (message.method === "notifications/cancelled" && isRequestId(params.requestId)) {
       this.#asked.get(params.requestId)?.abort();
       this.#asked.delete(params.requestId);
+      this.#open.get(params.requestId)?.resolve({});
+      this.#open.delete(params.requestId);
       return;
     }
     for (const listener of [...this.#listeners]) listener(message);
@@ -368,7 +379,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    */
   #settle(response: JsonRpcResponse): void {
     const open = response.id === null ? undefined : this.#open.get(response.id);
-    if (open !== undefined) {
+    const ends = "error" in response ||
+      (isObject(response.result._meta) &&
+        response.result._meta[META.subscriptionId] === response.id);
+    if (open !== undefined && ends) {
       this.#open.delete(response.id!);
       if ("error" in response) {
         const { code, message, data } = response.error;

@@ -78,6 +78,8 @@ export class ServerSession {
   readonly #handling = new Map<RequestId, AbortController>();
   readonly #asking: ServerRequests;
   readonly #ended = new AbortController();
+  /** Aborted when the client's messages end, or the session does: a subscription then ends, with its result. */
+  readonly #closing = new AbortController();
   #clientCapabilities: JsonObject = {};
   /** The legacy protocol version agreed at `initialize`, once agreed; results follow it. */
   #version?: string;
@@ -99,6 +101,7 @@ export class ServerSession {
 
   /** Stop every request being handled, and every request of the server's own that waits. */
   end(): void {
+    this.#closing.abort();
     this.#ended.abort();
     for (const controller of this.#handling.values()) controller.abort();
     this.#asking.end();
@@ -114,7 +117,9 @@ export class ServerSession {
         task.finally(() => running.delete(task));
       }
     } finally {
-      // What was asked before the end is still answered (a stdio server's stdout is open).
+      // What was asked before the end is still answered (a stdio server's stdout is open),
+      // and each subscription ends with its result.
+      this.#closing.abort();
       await Promise.allSettled(running);
       this.end();
     }
@@ -169,13 +174,13 @@ export class ServerSession {
           spec: this.#spec,
           seal: this.#seal,
           signal: controller.signal,
-          ended: this.#ended.signal,
+          ended: this.#closing.signal,
           send: (message) => this.#send(message, id),
           answer: (method, params, context) => this.#answer(id, method, params, context),
         })
         : await this.#legacy(id, method, params, controller.signal);
       const stillWanted = !controller.signal.aborted ||
-        (modern && method === "subscriptions/listen" && this.#ended.signal.aborted);
+        (modern && method === "subscriptions/listen" && this.#closing.signal.aborted);
       if (!stillWanted) return this.#transport.abandon?.(id); // no reply wanted
       if (reply !== undefined) this.#send(reply, id);
     } catch (error) {
