@@ -129,8 +129,10 @@ export class HttpEndpoint {
 
   /**
    * POST `line`, the JSON of a message: of `request`, when it is a request.
-   * A 401 is answered once with a token from the `authorization` option, and
-   * a 403 `insufficient_scope` once with a token for the wider scope; the
+   * A 401 is answered once with a token from the `authorization` option
+   * (again when a token taken before is refused: the server may have moved
+   * to another authorization server), and a 403 `insufficient_scope` once
+   * with a token for the wider scope; the
    * session id in the response to `initialize` is the session's, and one that
    * is not visible ASCII is refused with `ProtocolError`. Rejects with
    * `ProtocolError` when the server has ended the session (404: see
@@ -150,12 +152,12 @@ export class HttpEndpoint {
       ...options.headers,
     };
     let response = await this.#fetch("POST", body, headers, signal);
-    // At most one authorization for a 401 (none once a token was taken) and one for a 403.
+    // At most one authorization for a 401 and one for a 403, for each POST.
     const tried = new Set<number>();
     while (this.#authorization !== undefined && !tried.has(response.status)) {
       const status = response.status;
       if (
-        !(status === 401 && this.#token === undefined) &&
+        status !== 401 &&
         !(status === 403 && bearerChallenge(response).error === "insufficient_scope")
       ) {
         break;

@@ -234,6 +234,7 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       }
       throw new ProtocolError(
         `POST ${describeMethod(message)} answered ${statusLine(response)}${explain(bytes)}`,
+        { data: { httpStatus: response.status } },
       );
     }
     if (type === "application/json") {

@@ -8,8 +8,13 @@
  * advertised `supported` list. Do not fall back to `initialize`. … The
  * server returns any other error, or does not respond within a reasonable
  * timeout: the server is legacy. Fall back to the `initialize` handshake.
- * The fallback MUST NOT be keyed to one specific error code." The version
- * chosen is the newest both speak, whichever era it is of.
+ * The fallback MUST NOT be keyed to one specific error code." Over HTTP the
+ * probe is the first modern request: "If it fails with HTTP status code
+ * `400 Bad Request`, `404 Not Found`, or `405 Method Not Allowed` and the
+ * response body is not a recognized modern JSON-RPC error", the server is
+ * legacy; another status (a refused authorization, a server's failure) says
+ * nothing of its era, and is the connection's error. The version chosen is
+ * the newest both speak, whichever era it is of.
  *
  * @module
  */
@@ -45,6 +50,8 @@ export type ProbeOutcome =
  * assert.equal(probeOutcome(unsupported, "2027-01-01" as never, MCP_VERSIONS).era, "modern");
  * const legacy = new ProtocolError("Method not found", { code: -32601 });
  * assert.equal(probeOutcome(legacy, "2026-07-28", MCP_VERSIONS).era, "legacy");
+ * const forbidden = new ProtocolError("POST server/discover answered 403", { data: { httpStatus: 403 } });
+ * assert.throws(() => probeOutcome(forbidden, "2026-07-28", MCP_VERSIONS), /403/);
  * ```
  */
 export function probeOutcome(
@@ -55,6 +62,10 @@ export function probeOutcome(
   if (answer instanceof TimeoutError) return { era: "legacy", why: "it did not answer in time" };
   if (answer instanceof ProtocolError) {
     const error = { code: answer.code, data: answer.data };
+    // Over HTTP only a 400, 404 or 405 without a modern error tells of a legacy server; a refused
+    // authorization, a server error or an outage tells of no era at all.
+    const status = isObject(answer.data) ? answer.data.httpStatus : undefined;
+    if (typeof status === "number" && ![400, 404, 405].includes(status)) throw answer;
     const supported = supportedVersions(error);
     if (supported !== undefined) {
       return chosen(supported, mine, "its UnsupportedProtocolVersionError");

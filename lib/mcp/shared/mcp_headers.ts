@@ -60,11 +60,14 @@ export function headerValue(value: string): string {
  * assert.equal(headerText("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
  * assert.equal(headerText("us-west1"), "us-west1");
  * assert.equal(headerText("=?base64?***?="), undefined);
+ * assert.equal(headerText("=?base64?SGVsbG8?="), undefined); // not padded
  * ```
  */
 export function headerText(header: string): string | undefined {
   const encoded = SENTINEL.exec(header);
   if (encoded === null) return /^[\x20-\x7E\t]*$/.test(header) ? header : undefined;
+  // Base64 as RFC 4648 writes it: its alphabet, padded to whole quanta (atob forgives both).
+  if (encoded[1].length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(encoded[1])) return undefined;
   try {
     const bytes = Uint8Array.from(atob(encoded[1]), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
