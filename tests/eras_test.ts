@@ -152,6 +152,18 @@ Deno.test("an UnsupportedProtocolVersionError to the probe means a modern server
   assert.equal(await client.callTool("echo", { text: "mint" }), "mint");
 });
 
+Deno.test("a modern server slow to answer the probe, which then refuses the handshake with its versions, is spoken to in 2026-07-28", async () => {
+  // The probe's deadline passes before the server reads it; the handshake that follows is
+  // refused with an UnsupportedProtocolVersionError: a modern error, so a modern server.
+  const { client, sent } = modernRecorded("slow-modern-only", { probeMs: 100 });
+  await using _ = client;
+  await client.initialize();
+  assert.equal(client.protocolVersion, "2026-07-28");
+  assert.equal(sent("initialize").length, 1);
+  await client.listTools();
+  assert.equal(await client.callTool("echo", { text: "late" }), "late");
+});
+
 Deno.test("a client of modern versions only does not fall back: a legacy server is refused by name", async () => {
   const { client, sent } = recorded(GRAMMAR, { versions: MODERN_VERSIONS });
   await using _ = client;

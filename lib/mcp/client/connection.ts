@@ -262,7 +262,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#send({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
-      params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
+      params: { requestId: id, reason: "No reply before its deadline" },
     });
   }
 

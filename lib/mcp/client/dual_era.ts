@@ -25,7 +25,8 @@ import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 import type { Connection, OpenRequest, RequestOptions } from "./connection.ts";
 import { CLIENT_INFO, Handshake } from "./handshake.ts";
 import { retryParams } from "./input_responses.ts";
-import { probeOutcome } from "./negotiation.ts";
+import { type ProbeOutcome, probeOutcome } from "./negotiation.ts";
+import { supportedVersions } from "../shared/modern_errors.ts";
 import type { Elicit } from "./elicitation.ts";
 import type { Sample } from "./sampling.ts";
 import { HttpTransport } from "./http_transport.ts";
@@ -97,15 +98,7 @@ export class DualEra {
     const modern = versions.filter((version) => versionFeatures(version).era === "modern");
     const legacy = versions.filter((version) => versionFeatures(version).era === "legacy");
     if (modern.length === 0) return await this.#handshake(legacy[0], legacy);
-    let outcome = probeOutcome(await this.#discover(modern[0], true), modern[0], versions);
-    if (outcome.era === "modern" && outcome.discover === undefined) {
-      // The server named its versions in an error: ask again at the one chosen.
-      const chosen = outcome.version;
-      outcome = probeOutcome(await this.#discover(chosen, false), chosen, [chosen]);
-    }
-    if (outcome.era === "none") {
-      throw new ProtocolError(`The server and this client share no version: ${outcome.why}`);
-    }
+    const outcome = probeOutcome(await this.#discover(modern[0], true), modern[0], versions);
     if (outcome.era === "legacy") {
       if (legacy.length === 0) {
         throw new ProtocolError(
@@ -114,7 +107,28 @@ export class DualEra {
           } only`,
         );
       }
-      return await this.#handshake(outcome.version ?? legacy[0], legacy);
+      // A server slow to start may answer the probe after its deadline, and then refuse the
+      // handshake with a modern error: that error, too, says the server is modern.
+      const refused = await this.#handshake(outcome.version ?? legacy[0], legacy, true);
+      if (!(refused instanceof ProtocolError)) return refused;
+      return await this.#modern(probeOutcome(refused, modern[0], versions));
+    }
+    return await this.#modern(outcome);
+  }
+
+  /**
+   * Speak the modern version `outcome` names: with its `DiscoverResult`, or,
+   * when the server named its versions in an error, after asking again at
+   * the one chosen.
+   */
+  async #modern(outcome: ProbeOutcome): Promise<JsonObject> {
+    if (outcome.era === "modern" && outcome.discover === undefined) {
+      const chosen = outcome.version;
+      outcome = probeOutcome(await this.#discover(chosen, false), chosen, [chosen]);
+    }
+    if (outcome.era !== "modern") {
+      const why = outcome.era === "none" ? outcome.why : `its answer changed: ${outcome.why}`;
+      throw new ProtocolError(`The server and this client share no version: ${why}`);
     }
     const { version, discover } = outcome;
     const problem = this.handshake.acceptDiscover(discover!, version);
@@ -208,13 +222,35 @@ export class DualEra {
     return await this.#connection.request(method, params, options);
   }
 
-  /** The handshake, offering `offered`, taking any of `speaks`. */
-  async #handshake(offered: McpVersion, speaks: readonly McpVersion[]): Promise<JsonObject> {
-    const result = await this.#connection.request("initialize", {
-      protocolVersion: offered,
-      capabilities: this.#options.capabilities,
-      clientInfo: CLIENT_INFO,
-    }, { cancellable: false });
+  /**
+   * The handshake, offering `offered`, taking any of `speaks`. After a
+   * probe (`probed`), a refusal that is a modern error naming the server's
+   * versions is returned rather than thrown (the server is modern after
+   * all); any other refused reply distrusts the connection, as ever.
+   */
+  async #handshake(offered: McpVersion, speaks: readonly McpVersion[]): Promise<JsonObject>;
+  async #handshake(
+    offered: McpVersion,
+    speaks: readonly McpVersion[],
+    probed: true,
+  ): Promise<JsonObject | ProtocolError>;
+  async #handshake(
+    offered: McpVersion,
+    speaks: readonly McpVersion[],
+    probed = false,
+  ): Promise<JsonObject | ProtocolError> {
+    let result: JsonObject;
+    try {
+      result = await this.#connection.request("initialize", {
+        protocolVersion: offered,
+        capabilities: this.#options.capabilities,
+        clientInfo: CLIENT_INFO,
+      }, { cancellable: false, errorIsAnswer: probed });
+    } catch (error) {
+      if (!probed || !(error instanceof ProtocolError) || error.code === undefined) throw error;
+      if (supportedVersions({ code: error.code, data: error.data }) !== undefined) return error;
+      throw this.#connection.distrust(error.message);
+    }
     const problem = this.handshake.accept(result, speaks);
     if (problem !== undefined) throw this.#connection.distrust(problem);
     this.#connection.version = this.handshake.version!;
