@@ -320,6 +320,37 @@ Deno.test("a server that asks again every round is stopped after maxRounds", asy
   assert.equal(sent("tools/call").length, 3);
 });
 
+Deno.test("a server that asks more than sixteen questions at once is refused before any is asked", async () => {
+  let asked = 0;
+  const counting = () => (asked++, elicit());
+  const { client } = modernRecorded("normal", { allowed: ["many_questions"], elicit: counting });
+  await using _ = client;
+  await client.initialize();
+  await client.listTools();
+  await assert.rejects(client.callTool("many_questions"), /asks 17 questions at once/);
+  assert.equal(asked, 0);
+});
+
+Deno.test("the HTTP server holds at most maxSessions modern requests in flight; past it, 503", async () => {
+  await using server = serveHttp({ ...COUNT, changes: new ChangeFeed() }, { maxSessions: 2 });
+  await using client = new Client(server.url, { versions: MCP_VERSIONS, allowed: ["count"] });
+  await client.initialize();
+  await client.listTools();
+  const open = [
+    await client.listen({ toolsListChanged: true }),
+    await client.listen({ toolsListChanged: true }),
+  ];
+  await assert.rejects(client.callTool("count", { text: "a b" }), /503/);
+  for (const subscription of open) subscription.close();
+  // The streams' ends reach the server as it can: the next call may need a moment.
+  for (let tries = 0;; tries++) {
+    const answered = await postModern(server.url, "tools/list", {});
+    if (answered.status === 200) break;
+    assert.ok(tries < 50, "the server still holds the closed subscriptions");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+});
+
 Deno.test("a client that did not declare elicitation is not asked: the server answers -32021", async () => {
   const { client } = modernRecorded("normal", {
     allowed: ["ask"],

@@ -26,11 +26,12 @@ import {
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-import { answerServer, type ServerAnswers } from "./replies.ts";
-import { type McpVersion, versionFeatures } from "../shared/versions.ts";
-import { META } from "../shared/meta.ts";
+import { ServerAsks } from "./server_asks.ts";
+import { type OpenRequest, OpenRequests } from "./open_requests.ts";
+import type { McpVersion } from "../shared/versions.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
+export type { OpenRequest } from "./open_requests.ts";
 
 const decoder = new TextDecoder();
 
@@ -40,16 +41,6 @@ const REISSUES = 3;
 /** What ends a request whose stream broke, so that it is sent again with a new id. */
 class Reissue {
   constructor(readonly error: ProtocolError) {}
-}
-
-/** A request with no deadline, whose reply may never come (a `subscriptions/listen`). */
-export interface OpenRequest {
-  /** Its id. */
-  readonly id: RequestId;
-  /** Settles with its reply: the result, or a `ProtocolError`. */
-  readonly reply: Promise<JsonObject>;
-  /** Cancel it: the server is told, and its reply, if one comes, is dropped. */
-  cancel(): void;
 }
 
 /**
@@ -81,11 +72,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** The requests sent and not yet answered. */
   readonly #pending: PendingRequests;
   readonly #limit: InFlightLimit;
-  readonly #answers: ServerAnswers;
-  /** The requests with no deadline, by id: their replies go to them alone. */
-  readonly #open = new Map<RequestId, PromiseWithResolvers<JsonObject>>();
-  /** The server's own requests being answered, so that the server may cancel one. */
-  readonly #asked = new Map<RequestId, AbortController>();
+  /** The requests with no deadline. */
+  readonly #open = new OpenRequests();
+  /** The server's own requests being answered (see `ServerAsks`). */
+  readonly #asks: ServerAsks;
   readonly #listeners = new Set<(message: JsonRpcNotification) => void>();
   #nextId = 1;
   #broken?: ProtocolError;
@@ -104,7 +94,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
-    this.#answers = { elicit: options.elicit, sample: options.sample };
+    this.#asks = new ServerAsks(
+      { elicit: options.elicit, sample: options.sample },
+      (reply) => this.#send(reply),
+    );
     this.#pending = new PendingRequests(this.#timeoutMs, (id) => this.#cancel(id));
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
@@ -174,29 +167,20 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
 
   /**
    * Send a request with no deadline and outside the in-flight limit, whose
-   * reply may never come (a `subscriptions/listen`). The reply that ends it
-   * is an error with its exact id, or a result that names it as a
-   * subscription's end does ("the response carries
-   * `io.modelcontextprotocol/subscriptionId`"); any other reply with its id
-   * goes to the answer function, as every other reply does. A server's
-   * `notifications/cancelled` for it ends it too (the server "tears down that
-   * subscription stream").
+   * reply may never come (a `subscriptions/listen`); see `OpenRequests` for
+   * what ends it.
    */
   open(method: string, params: JsonObject): OpenRequest {
     const id = this.#nextId++;
-    const waiting = Promise.withResolvers<JsonObject>();
-    if (this.#broken !== undefined) waiting.reject(this.#broken);
-    else {
-      this.#open.set(id, waiting);
-      this.#send({ jsonrpc: "2.0", id, method, params });
-    }
+    const reply = this.#broken === undefined ? this.#open.add(id) : Promise.reject(this.#broken);
+    if (this.#broken === undefined) this.#send({ jsonrpc: "2.0", id, method, params });
     return {
       id,
-      reply: waiting.promise,
+      reply,
       cancel: () => {
-        if (!this.#open.delete(id)) return;
-        this.#cancel(id);
-        waiting.reject(new ProtocolError(`${method} (id ${id}) was cancelled`));
+        if (this.#open.drop(id, new ProtocolError(`${method} (id ${id}) was cancelled`))) {
+          this.#cancel(id);
+        }
       },
     };
   }
@@ -215,7 +199,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** Trust the connection no more: every later request fails with a `ProtocolError` saying why. */
   distrust(reason: string): ProtocolError {
     this.#broken ??= new ProtocolError(reason);
-    this.#failOpen(this.#broken);
+    this.#open.failAll(this.#broken);
     return this.#broken;
   }
 
@@ -228,7 +212,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
     this.#pending.stop();
-    for (const asked of this.#asked.values()) asked.abort();
+    this.#asks.end();
     const status = await this.#server.close();
     await this.#reading;
     return status;
@@ -297,7 +281,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
           else {
             // That reply alone is lost; a modern request whose stream broke is sent again.
             this.#pending.lose(item.id, item.reissue ? new Reissue(item.error) : item.error);
-            this.#openLost(item.id, item.error);
+            this.#open.drop(item.id, item.error);
           }
         }
         if (this.#broken !== undefined) break;
@@ -323,38 +307,9 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       return;
     }
     if (!("method" in message)) this.#settle(message);
-    else if ("id" in message) this.#asks(message);
-    else this.#notified(message);
-  }
-
-  /**
-   * The server asks something: answered as `answerServer` says, for the
-   * version agreed, unless the server cancels it first (then nothing is
-   * sent: "the client SHOULD ignore any response to the cancelled request",
-   * and the receiver of a cancellation should "Not send a response for the
-   * cancelled request"). A modern server sends no requests at all ("The
-   * server MUST NOT write JSON-RPC requests"): one that does is distrusted.
-   */
-  #asks(request: JsonRpcMessage & { id: RequestId; method: string }): void {
-    const version = this.#version;
-    if (version !== undefined && versionFeatures(version).era === "modern") {
-      this.#fail(
-        new ProtocolError(
-          `The server sent a request of its own (${request.method}); a ${version} server sends ` +
-            "none, and asks for input in an input_required result instead",
-        ),
-      );
-      return;
-    }
-    const asked = new AbortController();
-    this.#asked.set(request.id, asked);
-    void answerServer(request, { ...this.#answers, version, signal: asked.signal }).then(
-      (reply) => {
-        if (this.#asked.get(request.id) === asked) this.#asked.delete(request.id);
-        if (!asked.signal.aborted) this.#send(reply);
-      },
-      (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
-    );
+    else if ("id" in message) {
+      this.#asks.ask(message, this.#version).catch((error) => this.#fail(error));
+    } else this.#notified(message);
   }
 
   /**
@@ -364,10 +319,8 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   #notified(message: JsonRpcNotification): void {
     const params = isObject(message.params) ? message.params : {};
     if (message.method === "notifications/cancelled" && isRequestId(params.requestId)) {
-      this.#asked.get(params.requestId)?.abort();
-      this.#asked.delete(params.requestId);
-      this.#open.get(params.requestId)?.resolve({});
-      this.#open.delete(params.requestId);
+      this.#asks.cancel(params.requestId);
+      this.#open.ended(params.requestId);
       return;
     }
     for (const listener of [...this.#listeners]) listener(message);
@@ -375,26 +328,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
 
   /**
    * Hand `response` to the answer function with the request it is for (see
-   * `PendingRequests.take`); a reply to an open request goes to it alone.
+   * `PendingRequests.take`), unless it ends an open request (see
+   * `OpenRequests.settle`).
    */
   #settle(response: JsonRpcResponse): void {
-    const open = response.id === null ? undefined : this.#open.get(response.id);
-    const ends = "error" in response ||
-      (isObject(response.result._meta) &&
-        response.result._meta[META.subscriptionId] === response.id);
-    if (open !== undefined && ends) {
-      this.#open.delete(response.id!);
-      if ("error" in response) {
-        const { code, message, data } = response.error;
-        open.reject(
-          new ProtocolError(`The server answered with error ${code}: ${message}`, {
-            code,
-            data,
-          }),
-        );
-      } else open.resolve(response.result);
-      return;
-    }
+    if (this.#open.settle(response)) return;
     let waiting: Waiting | undefined;
     try {
       waiting = this.#pending.take(response.id);
@@ -423,28 +361,16 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       this.#broken ??= error instanceof ProtocolError
         ? error
         : new ProtocolError("A reply was refused", { cause: error });
-      this.#failOpen(this.#broken);
+      this.#open.failAll(this.#broken);
       waiting.reject(error);
     }
-  }
-
-  /** The open request `id` will get no reply. */
-  #openLost(id: RequestId, error: ProtocolError): void {
-    this.#open.get(id)?.reject(error);
-    this.#open.delete(id);
-  }
-
-  /** Fail every open request with `error`. */
-  #failOpen(error: ProtocolError): void {
-    for (const open of this.#open.values()) open.reject(error);
-    this.#open.clear();
   }
 
   /** Trust the connection no more, and fail every request in flight at once. */
   #fail(error: ProtocolError): void {
     this.#broken ??= error;
     this.#pending.rejectAll(error);
-    this.#failOpen(error);
+    this.#open.failAll(error);
   }
 }
 

@@ -20,6 +20,13 @@ import type { McpVersion } from "../shared/versions.ts";
 import { type Elicit, elicitationProblem, withDefaults } from "./elicitation.ts";
 import { type Sample, samplingRequest, samplingResult } from "./sampling.ts";
 
+/**
+ * The most questions one `input_required` result may ask: each is the user's
+ * time or the client's model's, and a server that asks thousands at once is
+ * refused before any is asked.
+ */
+export const MAX_QUESTIONS = 16;
+
 /** How a client answers the questions of an `input_required` result. */
 export interface InputAnswers {
   /** Asks the user (`elicitation/create`); without it, the client declares no elicitation. */
@@ -71,6 +78,10 @@ export async function retryParams(
   }
   if (inputRequests === undefined && requestState === undefined) {
     throw refused("has neither inputRequests nor a requestState");
+  }
+  const asked = Object.keys(inputRequests ?? {}).length;
+  if (asked > MAX_QUESTIONS) {
+    throw refused(`asks ${asked} questions at once; this client answers at most ${MAX_QUESTIONS}`);
   }
   const responses: JsonObject = {};
   for (const [key, request] of Object.entries(inputRequests ?? {})) {

@@ -61,7 +61,8 @@ export function errorStatus(code: unknown): number {
 /**
  * Serve the modern request `message` (whose id is `id`) of `spec`, and
  * resolve with its response. Requests of one server share `options.seal`;
- * when `options.signal` aborts (the server is closing), the request ends.
+ * when `options.signal` aborts (the server is closing), the request ends;
+ * `options.done` is called once its handling is over.
  *
  * @example A method the server does not have is answered 404
  * ```ts
@@ -79,7 +80,7 @@ export function exchangeModern(
   spec: SessionSpec,
   id: RequestId,
   message: JsonObject,
-  options: { seal: RequestStateSeal; signal?: AbortSignal },
+  options: { seal: RequestStateSeal; signal?: AbortSignal; done?: () => void },
 ): Promise<Response> {
   const { promise, resolve } = Promise.withResolvers<Response>();
   let decide: ((response: Response) => void) | undefined = resolve;
@@ -155,6 +156,7 @@ export function exchangeModern(
     // A request that ended with nothing sent (a cancelled one) still gets a response.
     decide?.(new Response(null, { status: 202 }));
     finish();
+    options.done?.();
   });
   return promise;
 }

@@ -40,7 +40,11 @@ export interface HttpServerOptions {
   allowedOrigins?: readonly string[];
   /** The most bytes one POST body may take. @default {1048576} */
   maxBodyBytes?: number;
-  /** The most sessions open at once; past it, `initialize` is answered 503. @default {1000} */
+  /**
+   * The most sessions open at once, and the most modern requests in flight
+   * at once (a subscription stays in flight); past it, `initialize` or the
+   * modern request is answered 503. @default {1000}
+   */
   maxSessions?: number;
   /** How long a session may go unused before it expires. @default {1800000} (30 minutes) */
   sessionTtlMs?: number;
@@ -94,6 +98,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const ttl = options.sessionTtlMs ?? 30 * 60_000;
   const replay = options.replayEvents ?? 64;
   const sessions = new Map<string, HttpSession>();
+  let modernInFlight = 0;
   const seal = new RequestStateSeal({ key: spec.requestStateKey });
   const stopping = new AbortController();
   const schemaOf = (name: string) =>
@@ -174,9 +179,14 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
           error: { code: MODERN_ERRORS.headerMismatch, message: mismatch },
         }, { status: 400 });
       }
+      if (modernInFlight >= maxSessions) {
+        return refusal(503, `All ${maxSessions} requests are in flight`);
+      }
+      modernInFlight++;
       return await exchangeModern(spec, message.id as RequestId, message, {
         seal,
         signal: stopping.signal,
+        done: () => void modernInFlight--,
       });
     }
     if (kind === "request" && message.method === "initialize") {
