@@ -558,6 +558,15 @@ Deno.test("the versions: five, newest first, in two eras", () => {
   assert.deepEqual([...MODERN_VERSIONS, ...LEGACY_VERSIONS], [...MCP_VERSIONS]);
 });
 
+Deno.test("a client given no version it speaks is refused before it starts anything", () => {
+  for (const versions of [[], ["2027-01-01"]]) {
+    assert.throws(
+      () => new Client(GRAMMAR, { versions: versions as never }),
+      /versions must name one or more of 2026-07-28, /,
+    );
+  }
+});
+
 /** A transport the test speaks for: what the client sends, and what the test delivers. */
 function fakeTransport() {
   const sent: JsonObject[] = [];

@@ -22,7 +22,12 @@ import type { JsonObject } from "../shared/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
 import { headerParameters, parameterHeaders } from "../shared/mcp_headers.ts";
 import type { Prompt } from "../shared/prompt.ts";
-import { LEGACY_VERSIONS, type McpVersion } from "../shared/versions.ts";
+import {
+  isMcpVersion,
+  LEGACY_VERSIONS,
+  MCP_VERSIONS,
+  type McpVersion,
+} from "../shared/versions.ts";
 import { logMessageOf, type Progress, progressOf } from "./server_news.ts";
 import { Subscription, type SubscriptionFilter } from "./subscription.ts";
 import type { FetchPage } from "./pages.ts";
@@ -88,8 +93,18 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   /**
    * Start the server `server` (program and arguments), or reach it at its
    * URL over Streamable HTTP (with the `limit` option), or through a transport.
+   * A `versions` option that names no version this client speaks is refused
+   * with `TypeError`, before anything is started.
    */
   constructor(server: S, options: ClientOptions = {}) {
+    const versions = options.versions ?? LEGACY_VERSIONS;
+    if (versions.length === 0 || !versions.every(isMcpVersion)) {
+      throw new TypeError(
+        `versions must name one or more of ${MCP_VERSIONS.join(", ")}, not ${
+          JSON.stringify(versions)
+        }`,
+      );
+    }
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
@@ -108,7 +123,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       });
     }
     this.#era = new DualEra(this.#connection as Connection<unknown>, {
-      versions: options.versions ?? LEGACY_VERSIONS,
+      versions,
       // What the client offers: elicitation and sampling, when given a way to ask the user and a model.
       capabilities: {
         ...(elicit === undefined ? {} : { elicitation: {} }),
