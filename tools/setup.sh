@@ -150,10 +150,12 @@ if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ]; then
   fi
 fi
 
-# For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
-# tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
+# For the tests: the official MCP conformance suite (0.1.16 and 0.2.0-alpha.12, under npm aliases)
+# and the Node 22 it needs, pinned in tools/conformance/package-lock.json (`deno task conformance`
+# installs them too when missing).
 CONFORMANCE_DIR="$(dirname "$0")/conformance"
-if [ "$WANT" = test ] && [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+if [ "$WANT" = test ] && { [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.1/package.json" ] ||
+  [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.2/package.json" ]; }; then
   say "installing the MCP conformance suite and Node 22 from the npm registry"
   npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
 fi
