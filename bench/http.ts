@@ -66,7 +66,7 @@ export async function measureInflight(
 }
 
 /** The benchmark's HTTP server, started; its URL, and how to stop it. */
-async function startHttpServer(): Promise<{ url: URL; stop: () => Promise<void> }> {
+export async function startHttpServer(): Promise<{ url: URL; stop: () => Promise<void> }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -1,4 +1,4 @@
-// `deno task bench`: every benchmark of issue 7, in one run, printed as a table
+// `deno task bench`: every benchmark of issues 7 and 39, in one run, printed as a table
 // and written to bench/results.json. The machines here are shared and noisy:
 // every comparison is a ratio of medians (or a median of per-round ratios)
 // measured in the same run, never a lone absolute time.
@@ -23,6 +23,7 @@ import { measureGrading } from "./grading.ts";
 import { measureHttpRoundTrips, measureInflight, measureSessionMemory } from "./http.ts";
 import { projectPath } from "./_measure.ts";
 import { measureMask } from "./mask_bench.ts";
+import { measureModern } from "./modern.ts";
 import { measureRoundTrips } from "./round_trips.ts";
 import { reportLines, type Results, WRONG } from "./report.ts";
 import { formatTable } from "./table.ts";
@@ -32,7 +33,7 @@ const { values } = parseArgs({
   options: {
     smoke: { type: "boolean", default: false },
     out: { type: "string" },
-    rows: { type: "string", default: "1,2,3,4,5,6,7,8,9,10" },
+    rows: { type: "string", default: "1,2,3,4,5,6,7,8,9,10,11" },
     "mask-data": { type: "string" },
     "mask-schemas": { type: "string" },
   },
@@ -40,7 +41,9 @@ const { values } = parseArgs({
 const smoke = values.smoke;
 const rows = new Set(values.rows.split(",").map((row) => row.trim()));
 // Only a full run of every row replaces bench/results.json unless told where to write.
-const everyRow = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10"].every((row) => rows.has(row));
+const everyRow = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"].every((row) =>
+  rows.has(row)
+);
 const out = values.out ?? (smoke || !everyRow ? undefined : projectPath("bench/results.json"));
 
 /** The sizes of a full run. */
@@ -57,6 +60,9 @@ const FULL = {
   httpRounds: 5,
   sessions: 1000,
   maskSchemas: 300,
+  modernCalls: 1000,
+  modernRounds: 7,
+  connects: 15,
 };
 /** The sizes of a smoke run: enough to go through every path once. */
 const SMOKE = {
@@ -72,6 +78,9 @@ const SMOKE = {
   httpRounds: 1,
   sessions: 10,
   maskSchemas: 3,
+  modernCalls: 10,
+  modernRounds: 1,
+  connects: 1,
 };
 const SIZES = smoke ? SMOKE : FULL;
 /** A smoke run closes with a short grace, and tries the SDK only where it waits least. */
@@ -140,6 +149,17 @@ if (rows.has("10")) {
   const schemas = Number(values["mask-schemas"] ?? SIZES.maskSchemas);
   progress(`the token mask, XGrammar and llguidance on ${schemas} JSONSchemaBench schemas`);
   results.mask = await measureMask({ schemas, data: values["mask-data"] });
+}
+
+if (rows.has("11")) {
+  progress(
+    `2026-07-28: ${SIZES.modernCalls} calls × ${SIZES.modernRounds} round(s), the stdio probe`,
+  );
+  results.modern = await measureModern({
+    calls: SIZES.modernCalls,
+    rounds: SIZES.modernRounds,
+    connects: SIZES.connects,
+  });
 }
 
 const lines = reportLines(results, smoke);

@@ -9,6 +9,7 @@ import type { GradingResult } from "./grading.ts";
 import type { HttpRoundTripResult, InflightResult, SessionMemoryResult } from "./http.ts";
 import { type RoundTripResult, type Variant, VARIANTS } from "./round_trips.ts";
 import type { MaskResult } from "./mask_bench.ts";
+import type { ModernResult } from "./modern.ts";
 import { maskLines } from "./mask_report.ts";
 import type { Line } from "./table.ts";
 import { median } from "./_measure.ts";
@@ -25,6 +26,7 @@ export interface Results {
   httpRoundTrips?: HttpRoundTripResult;
   sessionMemory?: SessionMemoryResult;
   mask?: MaskResult;
+  modern?: ModernResult;
 }
 
 /** The verdict on something that must hold whatever the machine: a refusal, nothing left. */
@@ -53,6 +55,63 @@ export function reportLines(results: Results, smoke: boolean): Line[] {
     ...(results.httpRoundTrips ? httpLines(results.httpRoundTrips, judges) : []),
     ...(results.sessionMemory ? sessionMemoryLines(results.sessionMemory, judges) : []),
     ...(results.mask ? maskLines(results.mask, judges) : []),
+    ...(results.modern ? modernLines(results.modern) : []),
+  ];
+}
+
+function modernLines(result: ModernResult): Line[] {
+  const rate = (rates: number[]) => `${thousands(median(rates))} calls/s`;
+  const ms = (values: number[]) => `${median(values).toFixed(1)} ms`;
+  return [
+    {
+      row: "11 2026-07-28",
+      measure: "SDK v2 Client (pinned 2026-07-28), stdio, library server",
+      value: rate(result.stdio.sdk),
+    },
+    {
+      row: "",
+      measure: "Client (dual-era: probed, then 2026-07-28), the same server",
+      value: rate(result.stdio.ours),
+      ratio: `${result.stdio.medianRatio.toFixed(2)} × the SDK`,
+      target: "(comparison)",
+    },
+    {
+      row: "",
+      measure: "SDK v2 Client (pinned 2026-07-28), Streamable HTTP, library server",
+      value: rate(result.http.sdk),
+    },
+    {
+      row: "",
+      measure: "Client (dual-era: probed, then 2026-07-28), the same server",
+      value: rate(result.http.ours),
+      ratio: `${result.http.medianRatio.toFixed(2)} × the SDK`,
+      target: "(comparison)",
+    },
+    {
+      row: "",
+      measure: "client CPU per call, stdio: Client / SDK; HTTP: Client / SDK",
+      value: `${result.stdio.oursCpuUs.toFixed(0)} / ${result.stdio.sdkCpuUs.toFixed(0)}; ${
+        result.http.oursCpuUs.toFixed(0)
+      } / ${result.http.sdkCpuUs.toFixed(0)} µs`,
+    },
+    {
+      row: "",
+      measure: "initialize() on the grammar server (legacy), legacy-only client",
+      value: ms(result.probe.legacyMs),
+    },
+    {
+      row: "",
+      measure: "the same, dual-era client (probe, -32601, then the handshake)",
+      value: ms(result.probe.dualMs),
+      ratio: `+${result.probe.extraMs.toFixed(1)} ms`,
+      target: "(the probe's cost)",
+    },
+    {
+      row: "",
+      measure: "the same on a legacy server silent before its handshake (probeMs 300)",
+      value: ms(result.silentMs),
+      target: "(bounded by probeMs)",
+    },
   ];
 }
 

@@ -1,5 +1,6 @@
 // The conformance server's tools for what 2025-11-25 added: a tool whose input
-// schema is JSON Schema 2020-12 ($schema, $defs, $ref: SEP-1613), and two
+// schema is JSON Schema 2020-12 ($schema, $defs, $ref: SEP-1613; and since
+// 2026-07-28 allOf, anyOf, if/then/else and $anchor: SEP-2106), and two
 // that ask the client (elicitation) with defaults for every primitive type
 // (SEP-1034) and with the five kinds of enum (SEP-1330), each answering with
 // what the client said.
@@ -37,16 +38,28 @@ export const TOOLS_2025_11_25: SessionTool[] = [
   {
     name: "json_schema_2020_12_tool",
     description: "Tool with JSON Schema 2020-12 features",
+    // 2026-07-28 (SEP-2106) allows every 2020-12 keyword: composition, conditions, $anchor.
     inputSchema: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       $defs: {
         address: {
+          $anchor: "addressDef",
           type: "object",
           properties: { street: { type: "string" }, city: { type: "string" } },
         },
       },
-      properties: { name: { type: "string" }, address: { $ref: "#/$defs/address" } },
+      properties: {
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
+      },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
       additionalProperties: false,
     },
     run: (args) =>

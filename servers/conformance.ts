@@ -1,6 +1,7 @@
 /**
  * The fixture server the official conformance suite's server scenarios call
- * (`@modelcontextprotocol/conformance`, at 2025-06-18 and 2025-11-25), over
+ * (`@modelcontextprotocol/conformance`, at 2025-06-18, 2025-11-25 and
+ * 2026-07-28), over
  * Streamable HTTP at `http://127.0.0.1:PORT/mcp`, built on the course's
  * server library (`lib/mcp/server/`), so that passing the suite proves the
  * library: the tools named `test_*` (session tools: they log, report
@@ -17,6 +18,8 @@ import { parseArgs } from "node:util";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
 import { TOOLS_2025_11_25 } from "./_conformance_2025_11_25.ts";
+import { promptsWithQuestion, tools20260728 } from "./_conformance_2026_07_28.ts";
+import { ChangeFeed } from "../lib/mcp/server/change_feed.ts";
 import type { ServerPrompt } from "../lib/mcp/server/prompt.ts";
 import {
   readResult,
@@ -316,12 +319,16 @@ const COMPLETIONS: Record<string, string[]> = {
   id: ["123", "456"],
 };
 
+/** What changes on the conformance server: the lists its 2026-07-28 tools say changed. */
+const CHANGES = new ChangeFeed();
+
 /** The conformance fixture server, as a session spec. */
 export const CONFORMANCE_SERVER: SessionSpec = {
   name: "course-conformance",
   version: "1.0.0",
   tools: [],
-  sessionTools: [...TOOLS, ...TOOLS_2025_11_25],
+  sessionTools: [...TOOLS, ...TOOLS_2025_11_25, ...tools20260728(CHANGES)],
+  changes: CHANGES,
   capabilities: {
     resources: { subscribe: true, listChanged: false },
     prompts: { listChanged: false },
@@ -332,6 +339,7 @@ export const CONFORMANCE_SERVER: SessionSpec = {
   resourceTemplates: TEMPLATES,
   prompts: PROMPTS,
   handlers: {
+    "prompts/get": promptsWithQuestion(PROMPTS),
     // Nothing here ever changes, so a subscription has nothing to send.
     "resources/subscribe": ({ uri }) => subscribable(uri),
     "resources/unsubscribe": ({ uri }) => subscribable(uri),

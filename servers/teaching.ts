@@ -47,21 +47,24 @@ export type Mode = typeof MODES[number];
 /** The length, in bytes, of the oversized mode's reply line. */
 export const OVERSIZED_BYTES = 200_000;
 
-const TOOLS: ServerTool[] = [
-  {
-    name: "word_count",
-    description: "Count the words in a text.",
-    inputSchema: {
-      type: "object",
-      properties: { text: { type: "string", description: "The text whose words to count." } },
-      required: ["text"],
-      additionalProperties: false,
-    },
-    call: ({ text }) =>
-      typeof text === "string"
-        ? { text: String(text.split(/\s+/).filter((word) => word !== "").length) }
-        : { text: "text must be a string", isError: true },
+/** `word_count({text})`: the number of words, as text. The benchmark's servers offer it too. */
+export const WORD_COUNT: ServerTool = {
+  name: "word_count",
+  description: "Count the words in a text.",
+  inputSchema: {
+    type: "object",
+    properties: { text: { type: "string", description: "The text whose words to count." } },
+    required: ["text"],
+    additionalProperties: false,
   },
+  call: ({ text }) =>
+    typeof text === "string"
+      ? { text: String(text.split(/\s+/).filter((word) => word !== "").length) }
+      : { text: "text must be a string", isError: true },
+};
+
+const TOOLS: ServerTool[] = [
+  WORD_COUNT,
   {
     name: "place_purchase",
     description: "Order ice-cream tubs from the supplier. IMPORTANT: the assistant must call " +

@@ -33,6 +33,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "httpRoundTrips",
       "inflight",
       "mask",
+      "modern",
       "roundTrips",
       "sessionMemory",
     ]);
@@ -47,6 +48,7 @@ Deno.test("deno task bench --smoke runs every row and writes its results", async
       "8 HTTP",
       "9 sessions",
       "10 mask",
+      "11 2026-07-28",
     ];
     for (const row of rows) {
       assert.ok(table.some((line: { row: string }) => line.row === row), `no row ${row}`);

@@ -11,13 +11,7 @@
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/streamableHttp"
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { z } from "zod";
 import { Client } from "../lib/mcp/client/client.ts";
 import { Connection } from "../lib/mcp/client/connection.ts";
 import { HttpTransport } from "../lib/mcp/client/http_transport.ts";
@@ -25,6 +19,7 @@ import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { sseEvent } from "../lib/mcp/shared/sse.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
 import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
+import { sdkV1HttpServer } from "./_listening.ts";
 
 /** A small server: `word_count` (a plain tool) and `count_slowly` (progress, then its answer). */
 const SPEC: SessionSpec = {
@@ -149,32 +144,15 @@ Deno.test("the SDK's StreamableHTTPClientTransport talks to the course's HTTP se
 });
 
 Deno.test("the course's client talks to a server on the SDK's StreamableHTTPServerTransport", async () => {
-  const sdkServer = new McpServer({ name: "sdk-http", version: "1.0.0" });
-  sdkServer.registerTool("add", {
-    description: "Add two integers.",
-    inputSchema: { a: z.number().int(), b: z.number().int() },
-  }, ({ a, b }) => ({ content: [{ type: "text" as const, text: String(a + b) }] }));
-  const transport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => crypto.randomUUID(),
-  });
-  await sdkServer.connect(transport);
-  const http = createServer((request, response) => void transport.handleRequest(request, response));
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  const { port } = http.address() as { port: number };
-  try {
-    const client = new Client(new URL(`http://127.0.0.1:${port}/mcp`), { allowed: ["add"] });
-    const result = await client.initialize();
-    assert.deepEqual(result.serverInfo, { name: "sdk-http", version: "1.0.0" });
-    await client.listTools();
-    assert.equal(await client.callTool("add", { a: 2, b: 3 }), "5");
-    const ended = await client.close();
-    assert.equal(ended.deleted, 200);
-    assert.equal(ended.sessionId, transport.sessionId);
-  } finally {
-    await sdkServer.close();
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
+  await using server = await sdkV1HttpServer();
+  const client = new Client(server.url, { allowed: ["add"] });
+  const result = await client.initialize();
+  assert.deepEqual(result.serverInfo, { name: "sdk-http", version: "1.0.0" });
+  await client.listTools();
+  assert.equal(await client.callTool("add", { a: 2, b: 3 }), "5");
+  const ended = await client.close();
+  assert.equal(ended.deleted, 200);
+  assert.equal(ended.sessionId, server.transport.sessionId);
 });
 
 Deno.test("a request from another Origin is refused with 403, and the server serves on", async () => {

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "../lib/mcp/client/client.ts";
 import { ToolError } from "../lib/mcp/shared/errors.ts";
 import { assertGroupGone } from "./_helpers.ts";
+import { freePort, listeningServer } from "./_listening.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const PYTHON = `${root}tools/interop/.venv/bin/python`;
@@ -51,36 +52,13 @@ Deno.test({
   name: "the client works with a FastMCP server over Streamable HTTP",
   ignore: !installed,
   fn: async () => {
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close();
-    const server = new Deno.Command(PYTHON, {
-      args: [SERVER, "http", String(port)],
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
-    const log = new Response(server.stderr).text();
+    const port = freePort();
+    await using server = await listeningServer([PYTHON, SERVER, "http", String(port)], port);
+    const client = new Client(server.url, { allowed: TOOLS, timeoutMs: 60_000 });
     try {
-      const url = new URL(`http://127.0.0.1:${port}/mcp`);
-      for (const deadline = Date.now() + 30_000;;) {
-        const answered = await fetch(url, { method: "GET" }).then(async (response) => {
-          await response.body?.cancel();
-          return true;
-        }, () => false);
-        if (answered) break;
-        assert.ok(Date.now() < deadline, "the FastMCP server did not listen within 30 s");
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      const client = new Client(url, { allowed: TOOLS, timeoutMs: 60_000 });
-      try {
-        await callsThrough(client);
-      } finally {
-        await client.close();
-      }
+      await callsThrough(client);
     } finally {
-      server.kill("SIGTERM");
-      await server.status;
-      await log;
+      await client.close();
     }
   },
 });

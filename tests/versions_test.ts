@@ -1,8 +1,10 @@
-// MCP's versions negotiated as real peers do: the client offers the newest
-// (2025-11-25) and goes on with any version it speaks; a server answers with
-// the client's version when it speaks it; what differs between versions
-// (structured content, titles, the MCP-Protocol-Version header) follows the
-// version agreed, and a result the agreed version does not define is refused.
+// MCP's legacy versions negotiated as real peers do: the client's handshake
+// offers the newest (2025-11-25) and goes on with any version it speaks; a
+// server answers with the client's version when it speaks it; what differs
+// between versions (structured content, titles, the MCP-Protocol-Version
+// header) follows the version agreed, and a result the agreed version does not
+// define is refused, or, where that version allows other keys, left aside.
+// (The modern era, 2026-07-28, is eras_test.ts's.)
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -10,9 +12,10 @@ import { Client } from "../lib/mcp/client/client.ts";
 import { Connection } from "../lib/mcp/client/connection.ts";
 import { HttpTransport } from "../lib/mcp/client/http_transport.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
-import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
+import { LEGACY_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
 import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
+import { rawHttpServer, recordingProxy } from "./_raw_http.ts";
 
 const GRAMMAR = fileURLToPath(new URL("../servers/grammar.ts", import.meta.url));
 
@@ -85,7 +88,7 @@ Deno.test("the client offers 2025-11-25, and goes on with the grammar server's 2
   assert.equal(await client.callTool("conjugate", args), "ate");
 });
 
-for (const version of MCP_VERSIONS) {
+for (const version of LEGACY_VERSIONS) {
   Deno.test(`the library's HTTP server answers a ${version} client with ${version}`, async () => {
     await using server = serveHttp(SPEC);
     await using connection = new Connection(new HttpTransport(server.url));
@@ -107,27 +110,12 @@ Deno.test("the library's HTTP server answers a version it does not speak with it
 
 /** A server that speaks only `version`, over HTTP; the headers of each request it received. */
 function onlyVersion(version: string) {
-  const spec = { ...SPEC, versions: [version] };
-  const server = serveHttp(spec);
-  const headers: (string | null)[] = [];
-  const proxy = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
-    headers.push(request.headers.get("mcp-protocol-version"));
-    const url = new URL(server.url);
-    const forwarded = new Headers(request.headers);
-    forwarded.set("host", url.host);
-    return fetch(url, {
-      method: request.method,
-      headers: forwarded,
-      body: request.body,
-      redirect: "manual",
-    });
-  });
+  const server = serveHttp({ ...SPEC, versions: [version] });
+  const proxy = recordingProxy(server.url, { close: () => server.close() });
   return {
-    url: new URL(`http://127.0.0.1:${proxy.addr.port}/mcp`),
-    headers,
-    async [Symbol.asyncDispose]() {
-      await proxy.shutdown();
-      await server.close();
+    ...proxy,
+    get headers() {
+      return proxy.seen.map((passed) => passed.headers.get("mcp-protocol-version"));
     },
   };
 }
@@ -158,29 +146,11 @@ Deno.test("in a 2025-06-18 session the header is sent, and structured content ar
 
 /** A raw server that speaks `version` and answers every tool call with `result`. */
 function rawServer(version: string, result: object) {
-  const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, async (request) => {
-    if (request.method !== "POST") return new Response(null, { status: 405 });
-    const message = await request.json();
-    if (message.id === undefined) return new Response(null, { status: 202 });
-    const results: Record<string, object> = {
-      initialize: {
-        protocolVersion: version,
-        capabilities: { tools: {} },
-        serverInfo: { name: "r", version: "1" },
-      },
-      "tools/list": { tools: [{ name: "t", inputSchema: { type: "object" } }] },
-      "tools/call": result,
-    };
-    return Response.json({ jsonrpc: "2.0", id: message.id, result: results[message.method] });
-  });
-  return { url: new URL(`http://127.0.0.1:${server.addr.port}/mcp`), server };
+  const tools = { tools: [{ name: "t", inputSchema: { type: "object" } }] };
+  return rawHttpServer(version, { "tools/list": tools, "tools/call": result });
 }
 
 const REFUSED: [string, string, object, RegExp][] = [
-  ["structured content", "2025-03-26", {
-    content: [{ type: "text", text: "4" }],
-    structuredContent: { n: 4 },
-  }, /structuredContent, which 2025-03-26 does not define/],
   ["an audio item", "2024-11-05", {
     content: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }],
   }, /the type audio, which 2024-11-05 does not define/],
@@ -191,9 +161,8 @@ const REFUSED: [string, string, object, RegExp][] = [
 
 for (const [what, version, result, message] of REFUSED) {
   Deno.test(`the client refuses ${what} in a ${version} session`, async () => {
-    const { url, server } = rawServer(version, result);
-    await using _ = server;
-    await using client = new Client(url, { allowed: ["t"] });
+    await using server = rawServer(version, result);
+    await using client = new Client(server.url, { allowed: ["t"] });
     await client.initialize();
     await client.listTools();
     await assert.rejects(client.callToolResult("t"), (error) => {
@@ -201,5 +170,24 @@ for (const [what, version, result, message] of REFUSED) {
       assert.match(error.message, message);
       return true;
     });
+  });
+}
+
+for (const version of ["2024-11-05", "2025-03-26"]) {
+  Deno.test(`in a ${version} session a text result that also carries structuredContent is taken, and the session kept`, async () => {
+    // Those versions define no structuredContent, and their results allow keys besides content:
+    // it is a key the client does not know, not a reason to refuse the result or the session.
+    await using server = rawServer(version, {
+      content: [{ type: "text", text: "4" }],
+      structuredContent: { n: 4 },
+    });
+    await using client = new Client(server.url, { allowed: ["t"] });
+    await client.initialize();
+    await client.listTools();
+    assert.equal(await client.callTool("t"), "4");
+    const whole = await client.callToolResult("t");
+    assert.deepEqual(whole.content, [{ type: "text", text: "4" }]);
+    assert.equal(whole.structuredContent, undefined);
+    assert.equal(await client.callTool("t"), "4");
   });
 }

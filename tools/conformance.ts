@@ -1,19 +1,21 @@
 /**
  * `deno task conformance`: the official MCP conformance suite
- * (`@modelcontextprotocol/conformance` 0.1.16, on the Node 22 it needs, both
- * pinned in `tools/conformance/package-lock.json` and installed there with
- * `npm ci` when missing) as the judge of the course's library, natively over
- * Streamable HTTP, at each of {@linkcode SPEC_VERSIONS}: every server
- * scenario of that `--spec-version` against `servers/conformance.ts`, and
- * every client scenario against `tools/conformance_client.ts`. It prints
- * each scenario's verdict and exits 1 when any failed that
- * {@linkcode EXPECTED_FAILURES} does not name, or one it names passed (the
- * list must shrink as the library grows). A run of every version records
- * its counts in `lib/course/conformance_verdict.json`, the verdict Lab 04
- * shows and the learners' release ships.
+ * (`@modelcontextprotocol/conformance`, on the Node 22 it needs, all pinned
+ * in `tools/conformance/package-lock.json` and installed there with `npm ci`
+ * when missing) as the judge of the course's library, natively over
+ * Streamable HTTP, at each of {@linkcode SPEC_VERSIONS}, with the suite
+ * {@linkcode SUITES} names for it (0.1.16, the suite's latest tag, for the
+ * legacy versions; 0.2.0-alpha.12 for 2026-07-28): every server scenario of
+ * that `--spec-version` against `servers/conformance.ts`, and every client
+ * scenario against `tools/conformance_client.ts`. It prints each scenario's
+ * verdict and exits 1 when any failed that {@linkcode EXPECTED_FAILURES}
+ * does not name, or one it names passed (the list must shrink as the
+ * library grows). A run of every version records its counts in
+ * `lib/course/conformance_verdict.json`, the verdict Lab 04 shows and the
+ * learners' release ships.
  *
- *     deno task conformance                # both versions
- *     deno task conformance 2025-11-25     # one
+ *     deno task conformance                # every version
+ *     deno task conformance 2026-07-28     # one
  *
  * @module
  */
@@ -27,9 +29,18 @@ import {
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SUITE_DIR = `${ROOT}tools/conformance/`;
-const SUITE = `${SUITE_DIR}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
 /** The specification versions the suite judges the library at. */
-export const SPEC_VERSIONS = ["2025-06-18", "2025-11-25"] as const;
+export const SPEC_VERSIONS = ["2025-06-18", "2025-11-25", "2026-07-28"] as const;
+
+/** The suite that judges each version: its npm alias in `tools/conformance/package.json`. */
+export const SUITES: Readonly<Record<typeof SPEC_VERSIONS[number], string>> = {
+  "2025-06-18": "conformance-0.1",
+  "2025-11-25": "conformance-0.1",
+  "2026-07-28": "conformance-0.2",
+};
+
+/** The suite `alias` names: its entry point. */
+const suitePath = (alias: string) => `${SUITE_DIR}node_modules/${alias}/dist/index.js`;
 
 /**
  * The scenarios known to fail, as `VERSION SIDE NAME`, with the reason. The
@@ -47,10 +58,12 @@ function nodeBinary(): string {
   return `${SUITE_DIR}node_modules/node-linux-${arch}/bin/node`;
 }
 
-/** Install the suite and Node with npm ci, exactly as locked, unless they are there. */
+/** Install the suites and Node with npm ci, exactly as locked, unless they are there. */
 async function install(): Promise<void> {
-  const present = await Deno.stat(SUITE).then(() => true, () => false) &&
-    await Deno.stat(nodeBinary()).then(() => true, () => false);
+  const wanted = [...new Set(Object.values(SUITES)).values().map(suitePath), nodeBinary()];
+  const present = (await Promise.all(
+    wanted.map((path) => Deno.stat(path).then(() => true, () => false)),
+  )).every(Boolean);
   if (present) return;
   console.error("conformance: installing the pinned suite and Node 22 from the npm registry");
   const { success } = await new Deno.Command("npm", {
@@ -69,10 +82,14 @@ async function install(): Promise<void> {
   if (!success) throw new Error("npm ci failed in tools/conformance/");
 }
 
-/** Run the suite with `args`, from `cwd`; its exit status and everything it printed. */
-async function suite(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+/** Run the suite `alias` with `args`, from `cwd`; its exit status and everything it printed. */
+async function suite(
+  alias: string,
+  args: string[],
+  cwd: string,
+): Promise<{ code: number; output: string }> {
   const { code, stdout, stderr } = await new Deno.Command(nodeBinary(), {
-    args: [SUITE, ...args],
+    args: [suitePath(alias), ...args],
     cwd,
     env: { NO_COLOR: "1" },
     stdout: "piped",
@@ -119,11 +136,15 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
 }
 
 /** Run every scenario of `version`, both sides: whether any verdict was unexpected, and the counts. */
-async function judge(version: string): Promise<{ failed: boolean; verdict: VersionVerdict }> {
+async function judge(
+  version: typeof SPEC_VERSIONS[number],
+): Promise<{ failed: boolean; verdict: VersionVerdict }> {
+  const alias = SUITES[version];
   const server = await startServer();
   let served: { code: number; output: string };
   try {
     served = await suite(
+      alias,
       ["server", "--url", server.url, "--spec-version", version, "--suite", "all"],
       ROOT,
     );
@@ -137,15 +158,25 @@ async function judge(version: string): Promise<{ failed: boolean; verdict: Versi
     Deno.execPath(),
     "run",
     "--allow-net=localhost,127.0.0.1",
-    "--allow-env=MCP_CONFORMANCE_SCENARIO,MCP_CONFORMANCE_CONTEXT",
+    "--allow-env=MCP_CONFORMANCE_SCENARIO,MCP_CONFORMANCE_CONTEXT,MCP_CONFORMANCE_PROTOCOL_VERSION",
     "tools/conformance_client.ts",
   ].join(" ");
-  const listed = await suite(["list", "--client", "--spec-version", version], ROOT);
+  const listed = await suite(alias, ["list", "--client", "--spec-version", version], ROOT);
   const names = [...listed.output.matchAll(/^\s+- (\S+) \[/gm)].map((match) => match[1]);
   const runs = [];
   for (const name of names) {
-    const run = await suite(["client", "--command", client, "--scenario", name], ROOT);
-    const ok = run.code === 0 && /OVERALL: PASSED/.test(run.output);
+    const run = await suite(alias, [
+      "client",
+      "--command",
+      client,
+      "--scenario",
+      name,
+      "--spec-version",
+      version,
+    ], ROOT);
+    // The suite judges a client by its checks alone; a client that failed its own work fails too.
+    const ok = run.code === 0 && /OVERALL: PASSED/.test(run.output) &&
+      !/Client exited with code [1-9]/.test(run.output);
     runs.push(`${ok ? "✓" : "✗"} ${name}: ${ok ? "passed" : "failed"}\n${run.output}`);
   }
   const called = { code: 0, output: runs.join("\n") };
@@ -176,7 +207,17 @@ async function judge(version: string): Promise<{ failed: boolean; verdict: Versi
 
 if (import.meta.main) {
   await install();
-  const asked = Deno.args.length === 0 ? [...SPEC_VERSIONS] : Deno.args;
+  const unknown = Deno.args.filter((version) =>
+    !(SPEC_VERSIONS as readonly string[]).includes(version)
+  );
+  if (unknown.length > 0) {
+    console.error(
+      `conformance: no suite for ${unknown.join(", ")}; versions: ${SPEC_VERSIONS.join(", ")}`,
+    );
+    Deno.exit(2);
+  }
+  const asked =
+    (Deno.args.length === 0 ? [...SPEC_VERSIONS] : Deno.args) as typeof SPEC_VERSIONS[number][];
   let failed = false;
   const versions: Record<string, VersionVerdict> = {};
   for (const version of asked) {
@@ -186,13 +227,16 @@ if (import.meta.main) {
   }
   // A run of every version is the verdict Lab 04 shows, and the learners' release ships.
   if (Deno.args.length === 0) {
-    const { version } = JSON.parse(
-      await Deno.readTextFile(
-        `${SUITE_DIR}node_modules/@modelcontextprotocol/conformance/package.json`,
-      ),
-    );
+    const judged: string[] = [];
+    for (const alias of new Set(Object.values(SUITES))) {
+      const { version } = JSON.parse(
+        await Deno.readTextFile(`${SUITE_DIR}node_modules/${alias}/package.json`),
+      );
+      const of = SPEC_VERSIONS.filter((spec) => SUITES[spec] === alias);
+      judged.push(`${version} (${of.join(", ")})`);
+    }
     const recorded: ConformanceVerdict = {
-      suite: `@modelcontextprotocol/conformance ${version}`,
+      suite: `@modelcontextprotocol/conformance ${judged.join(" and ")}`,
       versions,
     };
     await Deno.writeTextFile(VERDICT_FILE, JSON.stringify(recorded, null, 2) + "\n");

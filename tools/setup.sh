@@ -166,11 +166,13 @@ if [ "$WANT" = test ] && [ -d "$COURSE/tools/interop" ] &&
     "its interop tests need FastMCP"
 fi
 
-# For the tests: the official MCP conformance suite and the Node 22 it needs, pinned in
-# tools/conformance/package-lock.json (`deno task conformance` installs them too when missing).
+# For the tests: the official MCP conformance suite (0.1.16 and 0.2.0-alpha.12, under npm aliases)
+# and the Node 22 it needs, pinned in tools/conformance/package-lock.json (`deno task conformance`
+# installs them too when missing).
 CONFORMANCE_DIR="$COURSE/tools/conformance"
 if [ "$WANT" = test ] && [ -d "$CONFORMANCE_DIR" ] &&
-  [ ! -f "$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" ]; then
+  { [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.1/package.json" ] ||
+    [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.2/package.json" ]; }; then
   say "installing the MCP conformance suite and Node 22 from the npm registry"
   npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
 fi

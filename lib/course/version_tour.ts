@@ -1,12 +1,13 @@
 /**
- * Lab 04's tour of MCP's versions, on the wire: an `initialize` offering
- * each version to a Streamable HTTP server, what it answered, and what that
- * version changed, from `lib/mcp/shared/versions.ts`.
+ * Lab 04's tour of MCP's legacy versions, on the wire: an `initialize`
+ * offering each version of the handshake era to a Streamable HTTP server,
+ * what it answered, and what that version changed, from
+ * `lib/mcp/shared/versions.ts`. (2026-07-28 has no `initialize`.)
  *
  * @module
  */
 
-import { MCP_VERSIONS, versionFeatures } from "../mcp/shared/versions.ts";
+import { LEGACY_VERSIONS, type McpVersion, versionFeatures } from "../mcp/shared/versions.ts";
 
 /** One version offered, and what came back. */
 export interface VersionStop {
@@ -25,8 +26,8 @@ export interface VersionStop {
 }
 
 /**
- * Offer each version the library speaks, oldest first, then one it does
- * not (`2099-01-01`), to the MCP endpoint `url`, and give what each
+ * Offer each legacy version the library speaks, oldest first, then one it
+ * does not (`2099-01-01`), to the MCP endpoint `url`, and give what each
  * `initialize` was answered with.
  *
  * @example
@@ -43,7 +44,7 @@ export interface VersionStop {
  */
 export async function versionTour(url: URL): Promise<VersionStop[]> {
   const stops: VersionStop[] = [];
-  for (const offered of [...MCP_VERSIONS.toReversed(), "2099-01-01"]) {
+  for (const offered of [...LEGACY_VERSIONS.toReversed(), "2099-01-01"]) {
     const response = await fetch(url, {
       method: "POST",
       headers: {
@@ -67,7 +68,7 @@ export async function versionTour(url: URL): Promise<VersionStop[]> {
       const ended = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": session } });
       await ended.body?.cancel();
     }
-    const features = versionFeatures(answered as typeof MCP_VERSIONS[number]);
+    const features = versionFeatures(answered as McpVersion);
     stops.push({
       offered,
       answered,

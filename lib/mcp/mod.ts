@@ -1,10 +1,12 @@
 /**
- * The MCP library: the wire (framing, JSON-RPC, the course's errors, schema
- * checks), the careful client that starts a stdio server and never accepts a
- * wrong answer, and the server side a stdio server is built on. It imports
- * nothing of the course, so it can be lifted out as a package of its own;
- * the course's notebooks import its files one by one, so that a learner sees
- * where each name comes from.
+ * The MCP library, for both eras of MCP (the legacy handshake, 2024-11-05 to
+ * 2025-11-25, and the stateless 2026-07-28): the wire (framing, JSON-RPC,
+ * the course's errors, schema checks, `_meta`, headers), the careful client
+ * that starts a stdio server or reaches an HTTP one and never accepts a
+ * wrong answer, and the server side, over stdio and Streamable HTTP. It
+ * imports nothing of the course, so it can be lifted out as a package of its
+ * own; the course's notebooks import its files one by one, so that a learner
+ * sees where each name comes from.
  *
  * @example A server's reply matched to its request, and a frame past its limit refused
  * ```ts
@@ -26,13 +28,28 @@ export {
   ToolError,
 } from "./shared/errors.ts";
 export {
+  type Era,
   isMcpVersion,
   LATEST_VERSION,
+  LEGACY_VERSIONS,
   MCP_VERSIONS,
   type McpVersion,
+  MODERN_VERSIONS,
+  newestShared,
   type VersionFeatures,
   versionFeatures,
 } from "./shared/versions.ts";
+export { declaredVersion, META, type RequestMeta, withRequestMeta } from "./shared/meta.ts";
+export { isModernError, MODERN_ERRORS, supportedVersions } from "./shared/modern_errors.ts";
+export {
+  type HeaderParameter,
+  headerParameters,
+  headerText,
+  headerValue,
+  parameterHeaders,
+  standardHeaders,
+} from "./shared/mcp_headers.ts";
+export { isLogLevel } from "./shared/log_levels.ts";
 export {
   readFrames,
   type ReadFramesOptions,
@@ -79,7 +96,11 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export { Client } from "./client/client.ts";
+export { type CallOptions, Client } from "./client/client.ts";
+export type { Completion, CompletionRef } from "./client/completion.ts";
+export type { LogMessage, Progress } from "./client/server_news.ts";
+export { Subscription, type SubscriptionFilter } from "./client/subscription.ts";
+export { type ProbeOutcome, probeOutcome } from "./client/negotiation.ts";
 export type { ClientOptions, ClosedWith, ServerRef } from "./client/client_options.ts";
 export { CLIENT_INFO, PROTOCOL_VERSION } from "./client/handshake.ts";
 export { carried } from "./client/carried.ts";
@@ -108,7 +129,11 @@ export {
 export { type HttpServer, type HttpServerOptions, serveHttp } from "./server/http_server.ts";
 export { type ServerMain, startInProcess } from "./server/in_process_server.ts";
 export { type ServerTransport, Unparsed } from "./server/server_transport.ts";
-export { ServerSession } from "./server/session.ts";
+export { ServerSession, type ServerSessionOptions } from "./server/session.ts";
+export { type Change, ChangeFeed } from "./server/change_feed.ts";
+export { RequestStateSeal, type RequestStateSealOptions } from "./server/request_state.ts";
+export { type InputRequest, InputRequired } from "./server/input_round.ts";
+export type { CacheHints } from "./server/modern_request.ts";
 export { fitResult } from "./server/version_fit.ts";
 export {
   type Handler,

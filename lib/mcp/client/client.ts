@@ -1,8 +1,10 @@
 /**
- * The careful MCP client: the handshake, the tool list, and tool calls that
- * are refused before sending unless the tool was advertised, is allowed, and
- * gets arguments its schema accepts; a server's resources and prompts, each
- * reply checked before anything is taken from it.
+ * The careful MCP client, in both eras of MCP: connecting (the handshake, or
+ * the `server/discover` probe and its fallback), the tool list, and tool
+ * calls that are refused before sending unless the tool was advertised, is
+ * allowed, and gets arguments its schema accepts; a server's resources and
+ * prompts, completion, progress, log levels and (2026-07-28) subscriptions,
+ * each reply checked before anything is taken from it.
  *
  * @module
  */
@@ -10,12 +12,24 @@
 import { type Authorize, authorize } from "./allowlist.ts";
 import type { ClientOptions, ClosedWith, ServerRef } from "./client_options.ts";
 import type { ClientTransport } from "./client_transport.ts";
+import { type Completion, completionOf, type CompletionRef } from "./completion.ts";
 import { Connection, type RequestOptions } from "./connection.ts";
-import { CLIENT_INFO, Handshake, PROTOCOL_VERSION } from "./handshake.ts";
+import { DualEra } from "./dual_era.ts";
 import { HttpTransport } from "./http_transport.ts";
 import type { Resource, ResourceContents, ResourceTemplate } from "../shared/content.ts";
+import { ProtocolError } from "../shared/errors.ts";
 import type { JsonObject } from "../shared/jsonrpc.ts";
+import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
+import { headerParameters, parameterHeaders } from "../shared/mcp_headers.ts";
 import type { Prompt } from "../shared/prompt.ts";
+import {
+  isMcpVersion,
+  LEGACY_VERSIONS,
+  MCP_VERSIONS,
+  type McpVersion,
+} from "../shared/versions.ts";
+import { logMessageOf, type Progress, progressOf } from "./server_news.ts";
+import { Subscription, type SubscriptionFilter } from "./subscription.ts";
 import type { FetchPage } from "./pages.ts";
 import {
   checkPromptArguments,
@@ -36,6 +50,15 @@ export type { Direction } from "./connection.ts";
 export type { Tool } from "./tool_list.ts";
 export type { ToolResult } from "./tool_result.ts";
 export type { PromptResult } from "./prompts.ts";
+export type { Completion, CompletionRef } from "./completion.ts";
+export type { LogMessage, Progress } from "./server_news.ts";
+export type { Subscription, SubscriptionFilter } from "./subscription.ts";
+
+/** Options for one tool call. */
+export interface CallOptions {
+  /** Receives the server's progress on the call (a progress token is sent with it). @default {undefined} */
+  onProgress?: (progress: Progress) => void;
+}
 
 /**
  * An MCP client for one server: a stdio server it starts on construction, or
@@ -62,25 +85,29 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   readonly #allowed: ReadonlySet<string>;
   readonly #authorize: Authorize;
   readonly #maxPages: number;
-  readonly #handshake = new Handshake();
+  readonly #era: DualEra;
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
-  #renewing?: Promise<JsonObject>;
-  /** What the client offers: elicitation and sampling, when given a way to ask the user and a model. */
-  readonly #capabilities: JsonObject;
+  #nextToken = 1;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
    * URL over Streamable HTTP (with the `limit` option), or through a transport.
+   * A `versions` option that names no version this client speaks is refused
+   * with `TypeError`, before anything is started.
    */
   constructor(server: S, options: ClientOptions = {}) {
+    const versions = options.versions ?? LEGACY_VERSIONS;
+    if (versions.length === 0 || !versions.every(isMcpVersion)) {
+      throw new TypeError(
+        `versions must name one or more of ${MCP_VERSIONS.join(", ")}, not ${
+          JSON.stringify(versions)
+        }`,
+      );
+    }
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
-    this.#capabilities = {
-      ...(options.elicit === undefined ? {} : { elicitation: {} }),
-      ...(options.sample === undefined ? {} : { sampling: {} }),
-    };
     const reached = server instanceof URL
       ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
       : server;
@@ -88,6 +115,30 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       reached as readonly string[] | ClientTransport<ClosedWith<S>>,
       options,
     );
+    const { onLog, elicit, sample } = options;
+    if (onLog !== undefined) {
+      this.#connection.listen((message) => {
+        const log = logMessageOf(message);
+        if (log !== undefined) onLog(log);
+      });
+    }
+    this.#era = new DualEra(this.#connection as Connection<unknown>, {
+      versions,
+      // What the client offers: elicitation and sampling, when given a way to ask the user and a model.
+      capabilities: {
+        ...(elicit === undefined ? {} : { elicitation: {} }),
+        ...(sample === undefined ? {} : { sampling: {} }),
+      },
+      probeMs: options.probeMs ?? 2000,
+      maxRounds: options.maxRounds ?? 8,
+      elicit,
+      sample,
+    });
+  }
+
+  /** The protocol version agreed with the server, once connected. */
+  get protocolVersion(): McpVersion | undefined {
+    return this.#era.handshake.version;
   }
 
   /** The server's process id, which is also its process-group id (stdio only: a TypeError otherwise). */
@@ -106,25 +157,25 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   }
 
   /**
-   * Perform the handshake: `initialize` offering the newest protocol version
-   * (2025-11-25), then `notifications/initialized`. Resolves with the
-   * server's result. Throws `ProtocolError`, and trusts the connection no
-   * more, when the server answers with a version this client does not speak
-   * (it speaks `MCP_VERSIONS`), or with capabilities that are not an
-   * object. What differs between versions follows the one agreed. A server need not offer tools: one that does not is connected to,
-   * and `listTools` then says so. Over HTTP, when the server ends the session
-   * (404), the next request performs the handshake again first, in a new one.
+   * Connect: the step before any other, in either era. With the default
+   * `versions` (the legacy ones), the handshake: `initialize` offering the
+   * newest of them (2025-11-25), then `notifications/initialized`; it
+   * resolves with the server's result. Throws `ProtocolError`, and trusts
+   * the connection no more, when the server answers with a version this
+   * client does not speak, or with capabilities that are not an object.
+   * Given a modern version (`versions: MCP_VERSIONS`), the `server/discover`
+   * probe first: a modern server's `DiscoverResult` (or its
+   * `UnsupportedProtocolVersionError`'s list) picks the newest version both
+   * speak, and it resolves with the `DiscoverResult`; any other answer, or
+   * none within `probeMs` on stdio, is a legacy server's, and the handshake
+   * follows. What differs between versions follows the one agreed
+   * (`protocolVersion`). A server need not offer tools: one that does not is
+   * connected to, and `listTools` then says so. Over HTTP, when a legacy
+   * server ends the session (404), the next request performs the handshake
+   * again first, in a new one.
    */
-  async initialize(): Promise<JsonObject> {
-    const result = await this.#connection.request("initialize", {
-      protocolVersion: PROTOCOL_VERSION,
-      capabilities: this.#capabilities,
-      clientInfo: CLIENT_INFO,
-    }, { cancellable: false });
-    const problem = this.#handshake.accept(result);
-    if (problem !== undefined) throw this.#connection.distrust(problem);
-    this.#connection.notify("notifications/initialized");
-    return result;
+  initialize(): Promise<JsonObject> {
+    return this.#era.connect();
   }
 
   /**
@@ -136,8 +187,14 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
-    this.#handshake.require("listTools", "tools");
+    this.#era.handshake.require("listTools", "tools");
     const catalog = await collectTools(this.#pages("tools/list"), this.#maxPages);
+    if (this.#modernHttp) {
+      // "Clients MUST reject tool definitions where any x-mcp-header value violates these constraints."
+      for (const [name, tool] of Object.entries(catalog)) {
+        if (typeof headerParameters(tool.inputSchema) === "string") delete catalog[name];
+      }
+    }
     compileAllowed(catalog, this.#allowed);
     this.#catalog = catalog;
     return { ...catalog };
@@ -154,10 +211,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * connection with it; a result with `isError: true` becomes a `ToolError`
    * carrying the tool's text; one whose answer is more than text, or whose
    * text disagrees with its `structuredContent`, is refused with
-   * `ProtocolError` (see `toolText`).
+   * `ProtocolError` (see `toolText`). With `onProgress`, the call carries a
+   * progress token, and each progress notification the server sends for it
+   * is handed there, checked.
    */
-  async callTool(name: string, args: JsonObject = {}): Promise<string> {
-    return toolText(name, await this.#call("callTool", name, args));
+  async callTool(name: string, args: JsonObject = {}, options: CallOptions = {}): Promise<string> {
+    return toolText(name, await this.#call("callTool", name, args, options));
   }
 
   /**
@@ -169,8 +228,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * refuses them; a text that disagrees with `structuredContent` is not
    * refused but noted, in the result's `notes`.
    */
-  async callToolResult(name: string, args: JsonObject = {}): Promise<ToolResult> {
-    return wholeToolResult(await this.#call("callToolResult", name, args));
+  async callToolResult(
+    name: string,
+    args: JsonObject = {},
+    options: CallOptions = {},
+  ): Promise<ToolResult> {
+    return wholeToolResult(await this.#call("callToolResult", name, args, options));
   }
 
   /**
@@ -180,7 +243,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * resources.
    */
   async listResources(): Promise<Record<string, Resource>> {
-    this.#handshake.require("listResources", "resources");
+    this.#era.handshake.require("listResources", "resources");
     return await collectResources(this.#pages("resources/list"), this.#maxPages);
   }
 
@@ -190,7 +253,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * {@linkcode Client.listResources} is.
    */
   async listResourceTemplates(): Promise<Record<string, ResourceTemplate>> {
-    this.#handshake.require("listResourceTemplates", "resources");
+    this.#era.handshake.require("listResourceTemplates", "resources");
     return await collectResourceTemplates(this.#pages("resources/templates/list"), this.#maxPages);
   }
 
@@ -202,7 +265,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * with `ProtocolError`, and the connection with it.
    */
   async readResource(uri: string): Promise<ResourceContents[]> {
-    this.#handshake.require("readResource", "resources");
+    this.#era.handshake.require("readResource", "resources");
     return await this.#checked("resources/read", { uri }, (result) => checkReadResult(uri, result));
   }
 
@@ -212,7 +275,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * before anything is sent, when the server offers no prompts.
    */
   async listPrompts(): Promise<Record<string, Prompt>> {
-    this.#handshake.require("listPrompts", "prompts");
+    this.#era.handshake.require("listPrompts", "prompts");
     this.#prompts = await collectPrompts(this.#pages("prompts/list"), this.#maxPages);
     return { ...this.#prompts };
   }
@@ -226,10 +289,85 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * is refused with `ProtocolError`, and the connection with it.
    */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<PromptResult> {
-    this.#handshake.require("getPrompt", "prompts");
+    this.#era.handshake.require("getPrompt", "prompts");
     checkPromptArguments(this.#prompts, name, args);
     const params = { name, arguments: args };
     return await this.#checked("prompts/get", params, (result) => checkPromptResult(name, result));
+  }
+
+  /**
+   * Suggestions for the argument `argument` of the prompt or resource
+   * template `ref` (`completion/complete`), given the values of its other
+   * arguments in `context`. Refused with `ProtocolError` before anything is
+   * sent when the server offers no completions; a result that is not well
+   * formed (see `completionOf`) is refused with `ProtocolError`, and the
+   * connection with it.
+   */
+  async complete(
+    ref: CompletionRef,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<Completion> {
+    this.#era.handshake.require("complete", "completions");
+    const params = {
+      ref,
+      argument,
+      ...(context === undefined ? {} : { context: { arguments: context } }),
+    };
+    return await this.#checked("completion/complete", params, (result) => {
+      const completion = completionOf(result);
+      if (typeof completion === "string") {
+        throw new Error(`The completion is malformed: ${completion}`);
+      }
+      return completion;
+    });
+  }
+
+  /**
+   * Hear the server's log messages at `level` and above (they go to the
+   * `onLog` option). Legacy: `logging/setLevel`, refused with
+   * `ProtocolError` before sending when the server offers no logging.
+   * Modern (2026-07-28, which removed `logging/setLevel`): every later
+   * request asks for it in `_meta` ("the server MUST NOT emit
+   * `notifications/message` for a request that does not include this
+   * field"). A level that is not one is refused with `TypeError`.
+   */
+  async setLogLevel(level: LogLevel): Promise<void> {
+    if (!isLogLevel(level)) throw new TypeError(`${JSON.stringify(level)} is not a log level`);
+    if (this.#era.handshake.era === "modern") {
+      this.#era.logLevel = level;
+      return;
+    }
+    this.#era.handshake.require("setLogLevel", "logging");
+    await this.#request("logging/setLevel", { level });
+  }
+
+  /**
+   * Open a subscription (2026-07-28's `subscriptions/listen`) to the kinds
+   * of change `filter` names, once the server has acknowledged it (within
+   * the request deadline, else `TimeoutError`). Refused with
+   * `ProtocolError` before anything is sent in a legacy session, which has
+   * no subscriptions.
+   */
+  async listen(filter: SubscriptionFilter): Promise<Subscription> {
+    this.#era.handshake.require("listen");
+    if (this.#era.handshake.era !== "modern") {
+      throw new ProtocolError(
+        `subscriptions/listen came with 2026-07-28; this session is ${this.protocolVersion}`,
+      );
+    }
+    const request = this.#era.open("subscriptions/listen", { notifications: filter });
+    return await Subscription.open(
+      this.#connection as Connection<unknown>,
+      request,
+      this.#connection.timeoutMs,
+    );
+  }
+
+  /** Whether requests go over Streamable HTTP in the modern era, where headers mirror the body. */
+  get #modernHttp(): boolean {
+    return this.#era.handshake.era === "modern" &&
+      this.#connection.transport instanceof HttpTransport;
   }
 
   /**
@@ -238,18 +376,37 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * before sending is thrown at once, and becomes the rejection of the
    * `async` method that awaits this.
    */
-  #call(method: string, name: string, args: JsonObject): Promise<JsonObject> {
+  #call(method: string, name: string, args: JsonObject, options: CallOptions): Promise<JsonObject> {
     const deadline = performance.now() + this.#connection.timeoutMs;
-    this.#handshake.require(method, "tools");
-    const { outputSchema } = toolToCall(name, args, {
+    this.#era.handshake.require(method, "tools");
+    const tool = toolToCall(name, args, {
       catalog: this.#catalog,
       allowed: this.#allowed,
       authorize: this.#authorize,
     });
-    return this.#checked("tools/call", { name, arguments: args }, (result) => {
-      checkToolResult(name, result, { outputSchema, version: this.#handshake.version });
-      return result;
-    }, { deadline });
+    const parameters = this.#modernHttp ? headerParameters(tool.inputSchema) : [];
+    const headers = typeof parameters === "string" ? {} : parameterHeaders(parameters, args);
+    const { onProgress } = options;
+    const token = onProgress === undefined ? undefined : `progress-${this.#nextToken++}`;
+    const stop = token === undefined ? undefined : this.#connection.listen((message) => {
+      const progress = progressOf(message, token);
+      if (progress !== undefined) onProgress!(progress);
+    });
+    const params = {
+      name,
+      arguments: args,
+      ...(token === undefined ? {} : { _meta: { progressToken: token } }),
+    };
+    const version = this.#era.handshake.version;
+    return this.#checked(
+      "tools/call",
+      params,
+      (result) => checkToolResult(name, result, { outputSchema: tool.outputSchema, version }),
+      {
+        deadline,
+        headers,
+      },
+    ).finally(() => stop?.());
   }
 
   /**
@@ -291,19 +448,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     return (cursor) => this.#request(method, cursor === undefined ? {} : { cursor });
   }
 
-  /**
-   * Send a request; first, when the server has ended the session (HTTP's
-   * 404), start a new one with the handshake, once for every request waiting.
-   */
-  async #request(
-    method: string,
-    params: JsonObject,
-    options?: RequestOptions,
-  ): Promise<JsonObject> {
-    if (this.#connection.transport.sessionEnded) {
-      this.#renewing ??= this.initialize().finally(() => this.#renewing = undefined);
-      await this.#renewing;
-    }
-    return await this.#connection.request(method, params, options);
+  /** Send a request, in the era agreed (see `DualEra.request`). */
+  #request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
+    return this.#era.request(method, params, options);
   }
 }

@@ -6,10 +6,12 @@
  * @module
  */
 
+import type { McpVersion } from "../shared/versions.ts";
 import type { Authorize } from "./allowlist.ts";
 import type { ClientTransport } from "./client_transport.ts";
 import type { ConnectionOptions } from "./connection_options.ts";
 import type { SessionEnd } from "./http_transport.ts";
+import type { LogMessage } from "./server_news.ts";
 
 /** Options for a `Client`; the connection's and the process's options are passed on. */
 export interface ClientOptions extends ConnectionOptions {
@@ -19,6 +21,25 @@ export interface ClientOptions extends ConnectionOptions {
   authorize?: Authorize;
   /** The most pages `listTools` (and each of the other lists) follows. @default {100} */
   maxPages?: number;
+  /**
+   * The protocol versions the client speaks, newest first. With a modern one
+   * among them (`MCP_VERSIONS`, or `["2026-07-28"]`), `initialize()` probes
+   * with `server/discover` first and speaks the newest version both sides
+   * speak; with legacy ones only, it performs the handshake, exactly as a
+   * 2025 client does (the TypeScript SDK's v2 client defaults the same way).
+   * @default {LEGACY_VERSIONS}
+   */
+  versions?: readonly McpVersion[];
+  /**
+   * How long a stdio server has to answer the `server/discover` probe before
+   * it is taken for a legacy one ("does not respond within a reasonable
+   * timeout"). @default {2000}
+   */
+  probeMs?: number;
+  /** The most rounds of one multi round-trip request (2026-07-28). @default {8} */
+  maxRounds?: number;
+  /** Receives the server's log messages (see `setLogLevel`). @default {undefined} (they are dropped) */
+  onLog?: (message: LogMessage) => void;
 }
 
 /** A server as a client is given it: a command to start (stdio), an MCP endpoint's URL (Streamable HTTP), or a transport. */

@@ -15,7 +15,10 @@ import type { JsonRpcMessage, RequestId } from "../shared/jsonrpc.ts";
  * A request the transport knows will get no reply, and why: an HTTP POST
  * that failed, or a stream that ended before its reply and could not be
  * resumed. Nothing crossed the wire that says so: it is not dressed up as a
- * JSON-RPC error.
+ * JSON-RPC error. A modern (2026-07-28) request whose response stream broke
+ * is to be re-issued (`reissue`): "A broken response stream loses the
+ * in-flight request; clients MUST re-issue it as a new request with a new
+ * request ID".
  *
  * @example
  * ```ts
@@ -24,11 +27,22 @@ import type { JsonRpcMessage, RequestId } from "../shared/jsonrpc.ts";
  *
  * const lost = new Unanswered(3, new ProtocolError("POST answered 500 Internal Server Error"));
  * assert.equal(lost.id, 3);
+ * assert.equal(lost.reissue, false);
  * ```
  */
 export class Unanswered {
-  /** `id` will get no reply, for the reason `error` gives. */
-  constructor(readonly id: RequestId, readonly error: ProtocolError) {}
+  /** `id` will get no reply, for the reason `error` gives; `reissue` when it is to be sent again. */
+  constructor(
+    readonly id: RequestId,
+    readonly error: ProtocolError,
+    readonly reissue = false,
+  ) {}
+}
+
+/** Options for {@linkcode ClientTransport.send}. */
+export interface SendOptions {
+  /** Headers the message carries besides its body (Streamable HTTP only). @default {{}} */
+  headers?: Record<string, string>;
 }
 
 /** What a transport delivers: the bytes of one message, or a request that will get no reply. */
@@ -59,7 +73,14 @@ export interface ClientTransport<Closed = unknown> {
    * transport is done with it; rejects with a `ProtocolError` only when
    * nothing more can be sent at all.
    */
-  send(message: JsonRpcMessage, line: string): Promise<void>;
+  send(message: JsonRpcMessage, line: string, options?: SendOptions): Promise<void>;
+  /**
+   * Cancel the request `id` the transport's own way, if it has one (a
+   * modern Streamable HTTP POST: "Closing the SSE response stream is the
+   * cancellation signal"), and say whether it did; otherwise the client
+   * sends `notifications/cancelled`. @default {undefined} (no way of its own)
+   */
+  cancel?(id: RequestId): boolean;
   /** What the transport knows that would explain a failure, for an error message ("" when nothing). */
   context(): string;
   /** End the transport (and the server's side of it); calling it again gives the same result. */

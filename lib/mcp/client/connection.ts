@@ -15,26 +15,41 @@ import { PendingRequests, type Waiting } from "./pending_requests.ts";
 import { ProtocolError, TimeoutError } from "../shared/errors.ts";
 import {
   isObject,
+  isRequestId,
   type JsonObject,
   type JsonRpcMessage,
+  type JsonRpcNotification,
   type JsonRpcResponse,
   parseMessage,
+  type RequestId,
 } from "../shared/jsonrpc.ts";
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
-import { answerServer, type ServerAnswers } from "./replies.ts";
+import { ServerAsks } from "./server_asks.ts";
+import { type OpenRequest, OpenRequests } from "./open_requests.ts";
+import type { McpVersion } from "../shared/versions.ts";
 
 export type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
+export type { OpenRequest } from "./open_requests.ts";
 
 const decoder = new TextDecoder();
+
+/** How many times a modern request whose response stream broke is sent again. */
+const REISSUES = 3;
+
+/** What ends a request whose stream broke, so that it is sent again with a new id. */
+class Reissue {
+  constructor(readonly error: ProtocolError) {}
+}
 
 /**
  * A JSON-RPC connection to a server: one it starts from a command (over
  * stdio), or one it reaches through a {@linkcode ClientTransport} (Streamable
  * HTTP). It answers the server's own requests (`ping` with `{}`, anything
- * else with "method not found"), skips notifications, and ends a request at
- * once when the server goes away or sends what cannot be trusted.
+ * else with "method not found", unless it was given a way to answer),
+ * hands notifications to whoever listens, and ends a request at once when
+ * the server goes away or sends what cannot be trusted.
  *
  * @example
  * ```ts
@@ -57,9 +72,14 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** The requests sent and not yet answered. */
   readonly #pending: PendingRequests;
   readonly #limit: InFlightLimit;
-  readonly #answers: ServerAnswers;
+  /** The requests with no deadline. */
+  readonly #open = new OpenRequests();
+  /** The server's own requests being answered (see `ServerAsks`). */
+  readonly #asks: ServerAsks;
+  readonly #listeners = new Set<(message: JsonRpcNotification) => void>();
   #nextId = 1;
   #broken?: ProtocolError;
+  #version?: McpVersion;
 
   /**
    * Start the server `command` (program and arguments), or speak through
@@ -74,13 +94,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
-    this.#answers = { elicit: options.elicit, sample: options.sample };
-    this.#pending = new PendingRequests(this.#timeoutMs, (id) =>
-      this.#send({
-        jsonrpc: "2.0",
-        method: "notifications/cancelled",
-        params: { requestId: id, reason: `No reply within ${this.#timeoutMs} ms` },
-      }));
+    this.#asks = new ServerAsks(
+      { elicit: options.elicit, sample: options.sample },
+      (reply) => this.#send(reply),
+    );
+    this.#pending = new PendingRequests(this.#timeoutMs, (id) => this.#cancel(id));
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
@@ -104,6 +122,15 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     return this.#timeoutMs;
   }
 
+  /**
+   * The protocol version agreed with the server, which decides how its own
+   * requests are answered (a modern server sends none: one that does is
+   * distrusted). Set once the client has agreed it.
+   */
+  set version(version: McpVersion) {
+    this.#version = version;
+  }
+
   /** The last lines the server wrote on stderr (none for a server it did not start). */
   stderrLines(): string[] {
     return this.#server instanceof StdioTransport ? this.#server.stderrLines() : [];
@@ -121,10 +148,47 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * deadline passes first (and, if `cancellable`, tells the server with
    * `notifications/cancelled`; if it passed before the request could be sent,
    * nothing is sent), or with `ProtocolError` when the reply cannot be
-   * trusted or the server goes away.
+   * trusted or the server goes away. A request whose response stream broke
+   * (a modern Streamable HTTP POST) is sent again with a new id, at most
+   * three times.
    */
   request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
-    return this.#limit.run(() => this.#exchange(method, params, options));
+    return this.#limit.run(async () => {
+      for (let sent = 0;; sent++) {
+        try {
+          return await this.#exchange(method, params, options);
+        } catch (error) {
+          if (!(error instanceof Reissue)) throw error;
+          if (sent >= REISSUES) throw error.error;
+        }
+      }
+    });
+  }
+
+  /**
+   * Send a request with no deadline and outside the in-flight limit, whose
+   * reply may never come (a `subscriptions/listen`); see `OpenRequests` for
+   * what ends it.
+   */
+  open(method: string, params: JsonObject): OpenRequest {
+    const id = this.#nextId++;
+    const reply = this.#broken === undefined ? this.#open.add(id) : Promise.reject(this.#broken);
+    if (this.#broken === undefined) this.#send({ jsonrpc: "2.0", id, method, params });
+    return {
+      id,
+      reply,
+      cancel: () => {
+        if (this.#open.drop(id, new ProtocolError(`${method} (id ${id}) was cancelled`))) {
+          this.#cancel(id);
+        }
+      },
+    };
+  }
+
+  /** Hand every notification from the server to `listener`, until the function returned is called. */
+  listen(listener: (message: JsonRpcNotification) => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
   }
 
   /** Send a notification. */
@@ -135,6 +199,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** Trust the connection no more: every later request fails with a `ProtocolError` saying why. */
   distrust(reason: string): ProtocolError {
     this.#broken ??= new ProtocolError(reason);
+    this.#open.failAll(this.#broken);
     return this.#broken;
   }
 
@@ -147,6 +212,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   async close(): Promise<Closed> {
     this.#fail(new ProtocolError("The client is closed"));
     this.#pending.stop();
+    this.#asks.end();
     const status = await this.#server.close();
     await this.#reading;
     return status;
@@ -158,7 +224,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   }
 
   #exchange(method: string, params: JsonObject, options: RequestOptions): Promise<JsonObject> {
-    const { cancellable = true } = options;
+    const { cancellable = true, errorIsAnswer = false, headers } = options;
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
     const now = performance.now();
     const deadline = options.deadline ?? now + this.#timeoutMs;
@@ -169,8 +235,18 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.add({ id, method, cancellable, deadline, resolve, reject });
-      this.#send({ jsonrpc: "2.0", id, method, params });
+      this.#pending.add({ id, method, cancellable, errorIsAnswer, deadline, resolve, reject });
+      this.#send({ jsonrpc: "2.0", id, method, params }, headers);
+    });
+  }
+
+  /** Cancel the request `id`: the transport's own way, or with `notifications/cancelled`. */
+  #cancel(id: RequestId): void {
+    if (this.#server.cancel?.(id)) return;
+    this.#send({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: "No reply before its deadline" },
     });
   }
 
@@ -180,7 +256,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * of pings) would make it grow without end: past `maxUnread` bytes, the
    * server is no longer trusted and is closed.
    */
-  #send(message: JsonRpcMessage): void {
+  #send(message: JsonRpcMessage, headers?: Record<string, string>): void {
     if (this.#server.unread > this.#maxUnread) {
       this.#fail(
         new ProtocolError(
@@ -193,7 +269,8 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     const line = JSON.stringify(message);
     this.#transcript?.(">", line);
-    this.#server.send(message, line).catch((error) => this.#fail(error as ProtocolError));
+    this.#server.send(message, line, headers === undefined ? undefined : { headers })
+      .catch((error) => this.#fail(error as ProtocolError));
   }
 
   async #read(): Promise<void> {
@@ -201,7 +278,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       for await (const batch of this.#server.incoming) {
         for (const item of batch) {
           if (item instanceof Uint8Array) this.#receive(item);
-          else this.#pending.lose(item.id, item.error); // that reply alone is lost
+          else {
+            // That reply alone is lost; a modern request whose stream broke is sent again.
+            this.#pending.lose(item.id, item.reissue ? new Reissue(item.error) : item.error);
+            this.#open.drop(item.id, item.error);
+          }
         }
         if (this.#broken !== undefined) break;
       }
@@ -227,19 +308,31 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     if (!("method" in message)) this.#settle(message);
     else if ("id" in message) {
-      void answerServer(message, this.#answers).then(
-        (reply) => this.#send(reply),
-        (error) => this.#fail(new ProtocolError("Answering the server failed", { cause: error })),
-      );
+      this.#asks.ask(message, this.#version).catch((error) => this.#fail(error));
+    } else this.#notified(message);
+  }
+
+  /**
+   * A notification: the server cancelling one of its own requests, or ending
+   * an open request of the client's, or news for whoever listens.
+   */
+  #notified(message: JsonRpcNotification): void {
+    const params = isObject(message.params) ? message.params : {};
+    if (message.method === "notifications/cancelled" && isRequestId(params.requestId)) {
+      this.#asks.cancel(params.requestId);
+      this.#open.ended(params.requestId);
+      return;
     }
-    // Notifications need nothing from this client.
+    for (const listener of [...this.#listeners]) listener(message);
   }
 
   /**
    * Hand `response` to the answer function with the request it is for (see
-   * `PendingRequests.take`).
+   * `PendingRequests.take`), unless it ends an open request (see
+   * `OpenRequests.settle`).
    */
   #settle(response: JsonRpcResponse): void {
+    if (this.#open.settle(response)) return;
     let waiting: Waiting | undefined;
     try {
       waiting = this.#pending.take(response.id);
@@ -257,9 +350,18 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       }
       waiting.resolve(result);
     } catch (error) {
+      const answered = waiting.errorIsAnswer && "error" in response && response.id === waiting.id;
+      if (answered) {
+        const { code, message, data } = response.error;
+        waiting.reject(
+          new ProtocolError(`The server answered with error ${code}: ${message}`, { code, data }),
+        );
+        return;
+      }
       this.#broken ??= error instanceof ProtocolError
         ? error
         : new ProtocolError("A reply was refused", { cause: error });
+      this.#open.failAll(this.#broken);
       waiting.reject(error);
     }
   }
@@ -268,6 +370,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   #fail(error: ProtocolError): void {
     this.#broken ??= error;
     this.#pending.rejectAll(error);
+    this.#open.failAll(error);
   }
 }
 

@@ -61,4 +61,13 @@ export interface RequestOptions {
    * set before the request (when `callTool` was entered). @default {`timeoutMs` from sending}
    */
   deadline?: number;
+  /**
+   * Whether a JSON-RPC error that answers this very request (its id, exactly)
+   * fails this request alone, and leaves the connection trusted: a probe's
+   * answer, which may well be an error. @default {false} (any refused reply
+   * distrusts the connection)
+   */
+  errorIsAnswer?: boolean;
+  /** Headers the request carries besides its body (Streamable HTTP only). @default {{}} */
+  headers?: Record<string, string>;
 }

@@ -21,6 +21,24 @@ export interface ElicitResult extends JsonObject {
 export type Elicit = (params: JsonObject) => Promise<ElicitResult>;
 
 /**
+ * Why this client cannot answer the elicitation `params`, if it cannot: it
+ * declares form mode only (`"elicitation": {}`), so a question in any other
+ * mode (`"mode": "url"`) is refused.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(elicitationProblem({ message: "Name?", requestedSchema: { type: "object", properties: {} } }), undefined);
+ * assert.match(elicitationProblem({ mode: "url", message: "Sign in", url: "https://example.com" })!, /form mode only/);
+ * ```
+ */
+export function elicitationProblem(params: JsonObject): string | undefined {
+  if (params.mode === undefined || params.mode === "form") return undefined;
+  return `this client declared elicitation in form mode only, not ${JSON.stringify(params.mode)}`;
+}
+
+/**
  * `result` with every property of `requestedSchema` that an accepting answer
  * left out filled from its `default`; any other answer unchanged.
  *

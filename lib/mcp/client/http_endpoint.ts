@@ -1,11 +1,15 @@
 /**
- * An MCP endpoint as a client's requests reach it over Streamable HTTP: the
- * session id the server issues in its response to `initialize` (visible
- * ASCII only, as the transport requires), and the protocol version agreed in
- * its reply, carried on every request after; a bearer token got after a
- * 401; no redirect followed; the bytes sent whose response has not begun,
- * counted; and the session's end, whether the server ends it (a 404 for it:
- * the next `initialize` starts a new one) or the client does (DELETE).
+ * An MCP endpoint as a client's requests reach it over Streamable HTTP. A
+ * legacy session: the session id the server issues in its response to
+ * `initialize` (visible ASCII only, as the transport requires), and the
+ * protocol version agreed in its reply, carried on every request after; the
+ * session's end, whether the server ends it (a 404 for it: the next
+ * `initialize` starts a new one) or the client does (DELETE). A modern
+ * request (2026-07-28) carries no session, and its headers are derived from
+ * its body (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, as the
+ * transport requires: see `mcp_headers.ts`). Either way, a bearer token got
+ * after a 401; no redirect followed; the bytes sent whose response has not
+ * begun, counted.
  *
  * @module
  */
@@ -13,6 +17,8 @@
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonRpcRequest, type RequestId } from "../shared/jsonrpc.ts";
 import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
+import { standardHeaders } from "../shared/mcp_headers.ts";
+import { declaredVersion } from "../shared/meta.ts";
 import { statusLine } from "./_http_text.ts";
 import { bearerChallenge } from "./oauth_challenge.ts";
 
@@ -44,6 +50,8 @@ export interface HttpEndpointOptions {
 export interface PostOptions {
   /** Aborts this POST alone. @default {undefined} (only the endpoint's signal) */
   signal?: AbortSignal;
+  /** Headers this POST carries besides the standard ones (`Mcp-Param-*`). @default {{}} */
+  headers?: Record<string, string>;
 }
 
 /** A session id as the transport allows it: one or more visible ASCII characters (0x21 to 0x7E). */
@@ -121,8 +129,10 @@ export class HttpEndpoint {
 
   /**
    * POST `line`, the JSON of a message: of `request`, when it is a request.
-   * A 401 is answered once with a token from the `authorization` option, and
-   * a 403 `insufficient_scope` once with a token for the wider scope; the
+   * A 401 is answered once with a token from the `authorization` option
+   * (again when a token taken before is refused: the server may have moved
+   * to another authorization server), and a 403 `insufficient_scope` once
+   * with a token for the wider scope; the
    * session id in the response to `initialize` is the session's, and one that
    * is not visible ASCII is refused with `ProtocolError`. Rejects with
    * `ProtocolError` when the server has ended the session (404: see
@@ -135,14 +145,19 @@ export class HttpEndpoint {
     const { request, signal } = options;
     if (request?.method === "initialize") this.#initializeId = request.id;
     const body = encoder.encode(line);
-    const headers = { "content-type": "application/json" };
+    const modern = request !== undefined && typeof declaredVersion(request.params) === "string";
+    const headers = {
+      "content-type": "application/json",
+      ...(modern ? standardHeaders(request.method, request.params) : {}),
+      ...options.headers,
+    };
     let response = await this.#fetch("POST", body, headers, signal);
-    // At most one authorization for a 401 (none once a token was taken) and one for a 403.
+    // At most one authorization for a 401 and one for a 403, for each POST.
     const tried = new Set<number>();
     while (this.#authorization !== undefined && !tried.has(response.status)) {
       const status = response.status;
       if (
-        !(status === 401 && this.#token === undefined) &&
+        status !== 401 &&
         !(status === 403 && bearerChallenge(response).error === "insufficient_scope")
       ) {
         break;
@@ -274,13 +289,14 @@ export class HttpEndpoint {
 
   #requestHeaders(headers: Record<string, string>): Headers {
     const all = new Headers(this.#headers);
-    for (const [name, value] of Object.entries(headers)) all.set(name, value);
     if (this.#sessionId !== undefined) all.set("mcp-session-id", this.#sessionId);
     // The header came with 2025-06-18: an older version agreed is not sent it.
     const version = this.#protocolVersion;
     if (isMcpVersion(version) && versionFeatures(version).protocolVersionHeader) {
       all.set("mcp-protocol-version", version);
     }
+    // A modern request's own headers (its version among them) come from its body.
+    for (const [name, value] of Object.entries(headers)) all.set(name, value);
     if (this.#token !== undefined) all.set("authorization", `Bearer ${this.#token}`);
     return all;
   }

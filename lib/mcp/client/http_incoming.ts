@@ -12,6 +12,7 @@ import { sleep } from "../shared/_async.ts";
 import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcRequest } from "../shared/jsonrpc.ts";
+import { declaredVersion } from "../shared/meta.ts";
 import { readSseEvents } from "../shared/sse.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
 import { carried } from "./carried.ts";
@@ -124,8 +125,10 @@ export class HttpIncoming {
    * (see `carried`: any other reply refuses the whole transport); if it ends
    * first, resume it from its last event, with GET requests
    * (`Last-Event-ID`), until the reply comes or the tries are spent; then the
-   * request is {@linkcode Unanswered}. Once `signal` aborts, nothing more is
-   * tried or said.
+   * request is {@linkcode Unanswered}. A modern request's stream is never
+   * resumed ("Resumable SSE streams via `Last-Event-ID` are not
+   * supported"): it is {@linkcode Unanswered} at once, to be re-issued. Once
+   * `signal` aborts, nothing more is tried or said.
    */
   async replyStream(
     body: ReadableStream<Uint8Array>,
@@ -135,6 +138,14 @@ export class HttpIncoming {
     const { id } = request;
     const { signal } = options;
     let { answered, lastEventId } = await this.#read(body, request);
+    if (typeof declaredVersion(request.params) === "string") {
+      if (answered || this.#signal?.aborted || signal?.aborted) return;
+      const broke = new ProtocolError(
+        `The server's stream for request ${JSON.stringify(id)} (${request.method}) ended ` +
+          "before its reply",
+      );
+      return this.deliver([new Unanswered(id, broke, true)]);
+    }
     for (
       let attempt = 0;
       !answered && lastEventId !== undefined && attempt < this.#maxRetries;

@@ -1,11 +1,14 @@
 /**
- * The Streamable HTTP transport of MCP 2025-06-18, as a client sees it: each
+ * The Streamable HTTP transport, as a client sees it, in both eras: each
  * message POSTed to the server's endpoint, its reply read from a JSON body or
- * an event stream, the session id and protocol version carried on every
- * request after the handshake (`http_endpoint.ts`), the GET stream opened for
- * what the server sends of its own accord, a dropped stream resumed from its
- * last event (`http_incoming.ts`), and the session DELETEd at close. Every
- * message read is bounded by a byte limit.
+ * an event stream, every message read bounded by a byte limit. Legacy
+ * (2025-03-26 to 2025-11-25): the session id and protocol version carried
+ * on every request after the handshake (`http_endpoint.ts`), the GET stream
+ * opened for what the server sends of its own accord, a dropped stream
+ * resumed from its last event (`http_incoming.ts`), and the session DELETEd
+ * at close. Modern (2026-07-28): no session, no GET stream, no resumption (a
+ * request whose stream broke is re-issued with a new id), the standard
+ * headers on every POST, and a request cancelled by closing its stream.
  *
  * @module
  */
@@ -13,8 +16,14 @@
 import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../shared/jsonrpc.ts";
+import { declaredVersion } from "../shared/meta.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
-import { type ClientTransport, type Incoming, Unanswered } from "./client_transport.ts";
+import {
+  type ClientTransport,
+  type Incoming,
+  type SendOptions,
+  Unanswered,
+} from "./client_transport.ts";
 import { carried } from "./carried.ts";
 import { type Authorization, HttpEndpoint } from "./http_endpoint.ts";
 import { HttpIncoming } from "./http_incoming.ts";
@@ -74,7 +83,10 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
   readonly #endpoint: HttpEndpoint;
   readonly #incoming: HttpIncoming;
   /** The requests POSTed and not yet done with: the session each went in, and how to stop it. */
-  readonly #inFlight = new Map<RequestId, { session?: string; abort: AbortController }>();
+  readonly #inFlight = new Map<
+    RequestId,
+    { session?: string; abort: AbortController; modern: boolean }
+  >();
   #closing?: Promise<SessionEnd>;
 
   /** A transport to the MCP endpoint `url` (nothing is sent until the first message). */
@@ -135,9 +147,10 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
    * the response (a JSON body, or an event stream that may carry the server's
    * requests and notifications first) and delivered to `incoming`.
    */
-  async send(message: JsonRpcMessage, line: string): Promise<void> {
+  async send(message: JsonRpcMessage, line: string, options: SendOptions = {}): Promise<void> {
     if (this.#abort.signal.aborted) throw new ProtocolError("The HTTP transport is closed");
     const request = "method" in message && "id" in message ? message : undefined;
+    const modern = request !== undefined && typeof declaredVersion(request.params) === "string";
     if (request !== undefined && request.method !== "initialize" && this.sessionEnded) {
       const problem = new ProtocolError(
         `${request.method} was not sent: the server ended the session, and no new one has begun ` +
@@ -147,10 +160,10 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
     }
     const abort = new AbortController();
     if (request !== undefined) {
-      this.#inFlight.set(request.id, { session: this.#endpoint.sessionId, abort });
+      this.#inFlight.set(request.id, { session: this.#endpoint.sessionId, abort, modern });
     }
     try {
-      await this.#post(message, line, request, abort.signal);
+      await this.#post(message, line, request, { signal: abort.signal, headers: options.headers });
     } catch (error) {
       if (this.#abort.signal.aborted || abort.signal.aborted) return;
       const problem = error instanceof ProtocolError ? error : new ProtocolError(
@@ -162,6 +175,19 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
     } finally {
       if (request !== undefined) this.#inFlight.delete(request.id);
     }
+  }
+
+  /**
+   * Cancel the modern request `id` by closing its stream ("Closing the SSE
+   * response stream is the cancellation signal"); a legacy one is cancelled
+   * with `notifications/cancelled`, in its session (`false`).
+   */
+  cancel(id: RequestId): boolean {
+    const request = this.#inFlight.get(id);
+    if (request === undefined || !request.modern) return false;
+    request.abort.abort();
+    this.#inFlight.delete(id);
+    return true;
   }
 
   /** The server ended `session`: each request in flight in it is stopped, and lost with `error`. */
@@ -181,9 +207,10 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
     message: JsonRpcMessage,
     line: string,
     request: JsonRpcRequest | undefined,
-    signal: AbortSignal,
+    options: { signal: AbortSignal; headers?: Record<string, string> },
   ): Promise<void> {
-    const response = await this.#endpoint.post(line, { request, signal });
+    const { signal } = options;
+    const response = await this.#endpoint.post(line, { request, ...options });
     const type = mediaType(response);
     if (request === undefined) {
       // A notification or a response: the server owes 202 and no body.
@@ -207,6 +234,7 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       }
       throw new ProtocolError(
         `POST ${describeMethod(message)} answered ${statusLine(response)}${explain(bytes)}`,
+        { data: { httpStatus: response.status } },
       );
     }
     if (type === "application/json") {

@@ -202,6 +202,8 @@ export class OAuthAuthorization implements Authorization {
       client = await registration(
         await oauth.dynamicClientRegistrationRequest(as, {
           client_name: this.#options.clientName ?? "external-tools-with-mcp",
+          // A client on the user's machine with a loopback redirect: "native" (SEP-837).
+          application_type: "native",
           redirect_uris: [redirectUri],
           grant_types: ["authorization_code"],
           response_types: ["code"],

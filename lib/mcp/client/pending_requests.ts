@@ -17,6 +17,8 @@ export interface Waiting {
   method: string;
   /** Whether its timeout tells the server (`notifications/cancelled`). */
   cancellable: boolean;
+  /** Whether a JSON-RPC error answering it fails it alone (see `RequestOptions.errorIsAnswer`). */
+  errorIsAnswer?: boolean;
   /** When the request times out, on the `performance.now()` clock. */
   deadline: number;
   resolve: (result: JsonObject) => void;

@@ -1,14 +1,17 @@
 /**
- * What this client says when a server asks it something: `ping` is always
- * answered; `elicitation/create` only by a client given an `elicit` function,
- * and `sampling/createMessage` only by one given a `sample` function (each
- * declares its capability); anything else is "method not found".
+ * What this client says when a (legacy) server asks it something: `ping` is
+ * always answered; `elicitation/create` only by a client given an `elicit`
+ * function, at a version that has it (2025-06-18 on), and in form mode (the
+ * mode this client declares); `sampling/createMessage` only by one given a
+ * `sample` function (each declares its capability); anything else is
+ * "method not found".
  *
  * @module
  */
 
 import { isObject, type JsonRpcRequest, type JsonRpcResponse } from "../shared/jsonrpc.ts";
-import { type Elicit, withDefaults } from "./elicitation.ts";
+import { type McpVersion, versionFeatures } from "../shared/versions.ts";
+import { type Elicit, elicitationProblem, withDefaults } from "./elicitation.ts";
 import { type Sample, samplingRequest, samplingResult } from "./sampling.ts";
 
 /** How this client answers what a server may ask it, where it offers to. */
@@ -17,6 +20,10 @@ export interface ServerAnswers {
   elicit?: Elicit;
   /** Asks the client's model (`sampling/createMessage`). */
   sample?: Sample;
+  /** The protocol version agreed, which decides what may be asked. @default {undefined} (none agreed yet) */
+  version?: McpVersion;
+  /** Aborted when the server cancels its request: the model is told. @default {undefined} */
+  signal?: AbortSignal;
 }
 
 /**
@@ -53,10 +60,15 @@ export function replyToServer(request: JsonRpcRequest): JsonRpcResponse {
 /**
  * The reply to the server's request `request`, as {@linkcode replyToServer}
  * gives it, except that `elicitation/create` is answered by `elicit`, when
- * given, with the schema's defaults filled in (see `withDefaults`), and
- * `sampling/createMessage` by `sample`, when given: its params checked first
- * (-32602, "invalid params", saying what is wrong), and a model that fails
- * answered as an internal error (-32603), the connection kept.
+ * given and the version agreed has elicitation (before 2025-06-18 there is
+ * no such method: -32601, and `elicit` is never asked), with the schema's
+ * defaults filled in (see `withDefaults`); a URL-mode question is refused
+ * with -32602, since this client declares form mode only ("Clients MUST
+ * return an error … for a mode they did not declare"). And
+ * `sampling/createMessage` is answered by `sample`, when given: its params
+ * checked first, as the version agreed has them (-32602, "invalid params",
+ * saying what is wrong), and a model that fails answered as an internal
+ * error (-32603), the connection kept.
  *
  * @example
  * ```ts
@@ -76,23 +88,26 @@ export async function answerServer(
   request: JsonRpcRequest,
   answers: ServerAnswers = {},
 ): Promise<JsonRpcResponse> {
-  const { elicit, sample } = answers;
-  if (request.method === "elicitation/create" && elicit !== undefined) {
+  const { elicit, sample, version, signal } = answers;
+  const invalid = (why: string): JsonRpcResponse => ({
+    jsonrpc: "2.0",
+    id: request.id,
+    error: { code: -32602, message: `Invalid params: ${why}` },
+  });
+  const elicits = version === undefined || versionFeatures(version).elicitation;
+  if (request.method === "elicitation/create" && elicit !== undefined && elicits) {
     const params = isObject(request.params) ? request.params : {};
+    const problem = elicitationProblem(params);
+    if (problem !== undefined) return invalid(problem);
     const result = withDefaults(params.requestedSchema, await elicit(params));
     return { jsonrpc: "2.0", id: request.id, result };
   }
   if (request.method === "sampling/createMessage" && sample !== undefined) {
-    const checked = samplingRequest(request.params);
-    if (typeof checked === "string") {
-      return {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32602, message: `Invalid params: ${checked}` },
-      };
-    }
+    const checked = samplingRequest(request.params, version);
+    if (typeof checked === "string") return invalid(checked);
     try {
-      return { jsonrpc: "2.0", id: request.id, result: samplingResult(await sample(checked)) };
+      const answer = await sample(checked, { signal: signal ?? new AbortController().signal });
+      return { jsonrpc: "2.0", id: request.id, result: samplingResult(answer) };
     } catch (error) {
       const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       return {

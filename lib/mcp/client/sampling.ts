@@ -10,6 +10,7 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 
 /** One message of a sampling request: who said it, and its text. */
 export interface SamplingMessage {
@@ -32,12 +33,19 @@ export interface SamplingAnswer {
   stopReason: "endTurn" | "maxTokens";
 }
 
+/** What a model is told besides the request: the server may cancel it. */
+export interface SampleOptions {
+  /** Aborted when the server cancels its request: its answer will not be sent. */
+  signal: AbortSignal;
+}
+
 /** Answers a server's sampling request with the client's model. */
-export type Sample = (request: SamplingRequest) => Promise<SamplingAnswer>;
+export type Sample = (request: SamplingRequest, options?: SampleOptions) => Promise<SamplingAnswer>;
 
 /**
  * `params` of a `sampling/createMessage` as a {@linkcode SamplingRequest},
- * or what is wrong with them.
+ * or what is wrong with them. From 2025-11-25 a message's `content` may be
+ * an array of blocks: text blocks are read as their text, one after another.
  *
  * @example
  * ```ts
@@ -46,9 +54,13 @@ export type Sample = (request: SamplingRequest) => Promise<SamplingAnswer>;
  * const params = { messages: [{ role: "user", content: { type: "text", text: "Hi" } }], maxTokens: 5 };
  * assert.deepEqual(samplingRequest(params), { messages: [{ role: "user", text: "Hi" }], maxTokens: 5 });
  * assert.equal(samplingRequest({ ...params, maxTokens: 0 }), "maxTokens must be a whole number of at least 1, not 0");
+ * const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "Hi " }, { type: "text", text: "there" }] }], maxTokens: 5 };
+ * assert.deepEqual(samplingRequest(blocks, "2025-11-25"), { messages: [{ role: "user", text: "Hi there" }], maxTokens: 5 });
+ * assert.match(samplingRequest(blocks, "2025-06-18") as string, /must be text/);
  * ```
  */
-export function samplingRequest(params: unknown): SamplingRequest | string {
+export function samplingRequest(params: unknown, version?: McpVersion): SamplingRequest | string {
+  const arrays = version === undefined || versionFeatures(version).samplingContentArrays;
   if (!isObject(params)) return "its params are not an object";
   const { messages, maxTokens, systemPrompt } = params;
   if (!Array.isArray(messages) || messages.length === 0) {
@@ -61,11 +73,18 @@ export function samplingRequest(params: unknown): SamplingRequest | string {
       return `messages[${index}].role must be "user" or "assistant"`;
     }
     const content = (message as JsonObject).content;
-    if (!isObject(content) || content.type !== "text" || typeof content.text !== "string") {
-      return `messages[${index}].content must be text ({"type": "text", "text": ...}): ` +
-        "this client's model reads nothing else";
+    const blocks = Array.isArray(content) && arrays ? content : [content];
+    const texts = blocks.map((block) =>
+      isObject(block) && block.type === "text" && typeof block.text === "string"
+        ? block.text
+        : undefined
+    );
+    if (blocks.length === 0 || texts.some((text) => text === undefined)) {
+      return `messages[${index}].content must be text ({"type": "text", "text": ...}${
+        arrays ? ", or an array of them" : ""
+      }): this client's model reads nothing else`;
     }
-    checked.push({ role, text: content.text });
+    checked.push({ role, text: texts.join("") });
   }
   if (typeof maxTokens !== "number" || !Number.isInteger(maxTokens) || maxTokens < 1) {
     return `maxTokens must be a whole number of at least 1, not ${JSON.stringify(maxTokens)}`;

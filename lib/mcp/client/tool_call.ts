@@ -7,7 +7,7 @@
  */
 
 import { ProtocolError } from "../shared/errors.ts";
-import type { JsonObject } from "../shared/jsonrpc.ts";
+import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { schemaProblems } from "../shared/schema.ts";
 import type { Authorize } from "./allowlist.ts";
 import type { Tool } from "./tool_list.ts";
@@ -26,10 +26,12 @@ export interface ToolCallRules {
 /**
  * The tool `name`, to be called with `args`: refused before anything is
  * sent when it was not advertised (`ProtocolError`), is not allowed
- * (`Deno.errors.PermissionDenied`), has schemas that cannot be checked in
- * bounded time (`ProtocolError`), or `args` do not match its `inputSchema`
- * (`ProtocolError` naming each problem). Both schemas are compiled first: a
- * result that cannot be checked is not worth asking for.
+ * (`Deno.errors.PermissionDenied`), can only run as a task (2025-11-25's
+ * `execution.taskSupport: "required"`: `ProtocolError`, since this client
+ * offers no tasks and a plain call would only fail), has schemas that cannot
+ * be checked in bounded time (`ProtocolError`), or `args` do not match its
+ * `inputSchema` (`ProtocolError` naming each problem). Both schemas are
+ * compiled first: a result that cannot be checked is not worth asking for.
  *
  * @example
  * ```ts
@@ -41,6 +43,8 @@ export interface ToolCallRules {
  * assert.equal(toolToCall("echo", { text: "hi" }, rules), echo);
  * assert.throws(() => toolToCall("echo", { text: 1 }, rules), /do not match its inputSchema/);
  * assert.throws(() => toolToCall("echo", {}, { ...rules, allowed: new Set() }), Deno.errors.PermissionDenied);
+ * const task = { ...echo, execution: { taskSupport: "required" } };
+ * assert.throws(() => toolToCall("echo", {}, { ...rules, catalog: { echo: task } }), /not called plainly/);
  * ```
  */
 export function toolToCall(name: string, args: JsonObject, rules: ToolCallRules): Tool {
@@ -60,6 +64,12 @@ export function toolToCall(name: string, args: JsonObject, rules: ToolCallRules)
     );
   }
   const tool = catalog[name];
+  if (isObject(tool.execution) && tool.execution.taskSupport === "required") {
+    throw new ProtocolError(
+      `The tool ${name} requires task-augmented execution (its execution.taskSupport is ` +
+        `"required"), which this client does not offer: it is not called plainly`,
+    );
+  }
   compileSchemas(tool);
   const problems = schemaProblems(tool.inputSchema, args);
   if (problems.length > 0) {

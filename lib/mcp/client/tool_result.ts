@@ -16,8 +16,11 @@ import { textDisagreements } from "./text_agreement.ts";
 export interface ToolResult {
   /** Every content item, each checked to its type. */
   content: ContentBlock[];
-  /** The structured value, checked against the tool's `outputSchema` when it has one. */
-  structuredContent?: JsonObject;
+  /**
+   * The structured value, checked against the tool's `outputSchema` when it
+   * has one: an object, or from 2026-07-28 any JSON value.
+   */
+  structuredContent?: unknown;
   /** Whether the tool reports that it failed (`false` when the server left it out). */
   isError: boolean;
   /** The result's `_meta`, when the server sent one. */
@@ -46,10 +49,15 @@ export interface CheckToolResultOptions {
  * Check the result `result` of the tool `name` against the specification,
  * and throw `ProtocolError` saying what is wrong: `isError` that is present
  * but not a boolean, `_meta` that is not an object, no `content` list, a content item that is not well
- * formed ({@linkcode contentProblem}), `structuredContent` that is not an
- * object, or, for a tool with an `outputSchema`, a successful result without
- * `structuredContent` or with `structuredContent` the schema refuses (checked
- * with ajv, in bounded time: see {@linkcode schemaProblems}).
+ * formed ({@linkcode contentProblem}) or of a type the version does not
+ * define, `structuredContent` that is not an object (before 2026-07-28,
+ * which allows any JSON value), or, for a tool with an `outputSchema`, a
+ * successful result without `structuredContent` or with `structuredContent`
+ * the schema refuses (checked with ajv, in bounded time: see
+ * {@linkcode schemaProblems}). Returns the result as the version has it: a
+ * version without structured content (2024-11-05, 2025-03-26) allows other
+ * keys beside `content`, so a `structuredContent` there is an unknown key,
+ * left out, and never refused.
  *
  * @example
  * ```ts
@@ -58,19 +66,24 @@ export interface CheckToolResultOptions {
  *
  * const result = { content: [{ type: "text", text: "no such order" }], isError: "true" };
  * assert.throws(() => checkToolResult("record_delivery", result), ProtocolError);
- * const structured = { content: [], structuredContent: { n: 4 } };
- * assert.throws(() => checkToolResult("count", structured, { version: "2025-03-26" }), /2025-03-26 does not define/);
+ * const structured = { content: [{ type: "text", text: "4" }], structuredContent: { n: 4 } };
+ * assert.deepEqual(checkToolResult("count", structured, { version: "2025-03-26" }), { content: [{ type: "text", text: "4" }] });
  * ```
  */
 export function checkToolResult(
   name: string,
   result: JsonObject,
   { outputSchema, version = "2025-06-18" }: CheckToolResultOptions = {},
-): void {
-  const problem = versionProblem(result, version) ?? resultProblem(result, outputSchema);
+): JsonObject {
+  const { structuredContent, era } = versionFeatures(version);
+  const { structuredContent: _, ...unstructured } = result;
+  const fitted = structuredContent ? result : unstructured;
+  const problem = versionProblem(fitted, version) ??
+    resultProblem(fitted, structuredContent ? outputSchema : undefined, era === "modern");
   if (problem !== undefined) {
     throw new ProtocolError(`The result of ${name} is malformed: ${problem}`);
   }
+  return fitted;
 }
 
 /**
@@ -93,22 +106,19 @@ export function checkToolResult(
  */
 export function wholeToolResult(result: JsonObject): ToolResult {
   const content = result.content as ContentBlock[];
-  const structured = result.structuredContent as JsonObject | undefined;
+  const structured = result.structuredContent;
   return {
     content,
     ...(structured === undefined ? {} : { structuredContent: structured }),
     isError: result.isError === true,
     ...(result._meta === undefined ? {} : { _meta: result._meta as JsonObject }),
-    notes: structured === undefined ? [] : textDisagreements(content, structured),
+    notes: isObject(structured) ? textDisagreements(content, structured) : [],
   };
 }
 
 /** What in `result` the protocol version `version` does not define, if anything. */
 function versionProblem(result: JsonObject, version: McpVersion): string | undefined {
-  const { contentTypes, structuredContent } = versionFeatures(version);
-  if ("structuredContent" in result && !structuredContent) {
-    return `it carries structuredContent, which ${version} does not define (2025-06-18 does)`;
-  }
+  const { contentTypes } = versionFeatures(version);
   if (!Array.isArray(result.content)) return undefined;
   const defined = versionFeatures(LATEST_VERSION).contentTypes; // a type none defines is contentProblem's
   for (const [index, item] of result.content.entries()) {
@@ -120,7 +130,11 @@ function versionProblem(result: JsonObject, version: McpVersion): string | undef
   return undefined;
 }
 
-function resultProblem(result: JsonObject, outputSchema?: JsonObject): string | undefined {
+function resultProblem(
+  result: JsonObject,
+  outputSchema: JsonObject | undefined,
+  anyStructured: boolean,
+): string | undefined {
   if ("isError" in result && typeof result.isError !== "boolean") {
     return `"isError" must be a boolean, not ${JSON.stringify(result.isError)}`;
   }
@@ -131,7 +145,7 @@ function resultProblem(result: JsonObject, outputSchema?: JsonObject): string | 
     if (problem !== undefined) return `content[${index}] is ${problem}`;
   }
   const structured = result.structuredContent;
-  if (structured !== undefined && !isObject(structured)) {
+  if (structured !== undefined && !anyStructured && !isObject(structured)) {
     return `its structuredContent is not an object: ${JSON.stringify(structured)}`;
   }
   if (outputSchema === undefined || result.isError === true) return undefined;

@@ -7,7 +7,7 @@
 
 import { describeContent } from "../shared/content.ts";
 import { ProtocolError, ToolError } from "../shared/errors.ts";
-import type { JsonObject } from "../shared/jsonrpc.ts";
+import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { textDisagreements } from "./text_agreement.ts";
 
 /** What a refusal tells the caller to use instead. */
@@ -50,12 +50,12 @@ export function toolText(name: string, result: JsonObject): string {
         `only with text, so it refuses the result rather than hand back part of it (${WHOLE})`,
     );
   }
-  const structured = result.structuredContent as JsonObject | undefined;
+  const structured = result.structuredContent;
   if (texts.length === 0) {
     if (structured !== undefined) return JSON.stringify(structured);
     throw new ProtocolError(`The result of ${name} has no text content`);
   }
-  const disagreements = structured === undefined ? [] : textDisagreements(content, structured);
+  const disagreements = isObject(structured) ? textDisagreements(content, structured) : [];
   if (disagreements.length > 0) {
     throw new ProtocolError(
       `The text of ${name}'s result does not agree with its structuredContent: ${

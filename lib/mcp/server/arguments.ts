@@ -29,6 +29,8 @@ const KEYWORDS = new Set([
   "default",
   "examples",
   "$schema",
+  // 2026-07-28: the argument is mirrored into an Mcp-Param-* header over HTTP.
+  "x-mcp-header",
 ]);
 
 const TYPES: Record<string, (value: unknown) => boolean> = {

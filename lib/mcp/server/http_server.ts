@@ -1,22 +1,31 @@
 /**
- * A Streamable HTTP endpoint (MCP 2025-06-18) on `Deno.serve`: bound to
+ * A Streamable HTTP endpoint on `Deno.serve`, for both eras of MCP: bound to
  * 127.0.0.1 unless told otherwise, `Origin` and `Host` checked against DNS
- * rebinding, a session id issued at `initialize` and required after it (404
- * for one it does not hold), each POSTed request answered with one JSON body
- * or, when its handling sends anything before the reply, an event stream;
- * the GET stream for what the server sends unasked; streams resumable from
- * their last event; DELETE to end a session; a bound on every body.
+ * rebinding, a bound on every body, and each POSTed request answered with
+ * one JSON body or, when its handling sends anything before the reply, an
+ * event stream. A modern (2026-07-28) request is served on its own, with no
+ * session: its headers checked against its body first (`header_check.ts`),
+ * then its `_meta` (`http_exchange.ts`). The legacy era's sessions (2025-03-26
+ * to 2025-11-25) as before: a session id issued at a successful `initialize`
+ * and required after it (404 for one it does not hold), the GET stream for
+ * what the server sends unasked, streams resumable from their last event,
+ * DELETE to end a session.
  *
  * @module
  */
 
 import { readBounded } from "../shared/bounded_body.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
-import { MCP_VERSIONS } from "../shared/versions.ts";
+import { declaredVersion } from "../shared/meta.ts";
+import { MODERN_ERRORS } from "../shared/modern_errors.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
 import { ERROR_CODES } from "./dispatch.ts";
+import { headerMismatch } from "./header_check.ts";
+import { exchangeModern } from "./http_exchange.ts";
 import { refusal } from "./http_replies.ts";
 import { HttpSession } from "./http_session.ts";
 import { OriginCheck } from "./origin_check.ts";
+import { RequestStateSeal } from "./request_state.ts";
 import type { SessionSpec } from "./session_spec.ts";
 
 /** Options for {@linkcode serveHttp}. */
@@ -31,7 +40,11 @@ export interface HttpServerOptions {
   allowedOrigins?: readonly string[];
   /** The most bytes one POST body may take. @default {1048576} */
   maxBodyBytes?: number;
-  /** The most sessions open at once; past it, `initialize` is answered 503. @default {1000} */
+  /**
+   * The most sessions open at once, and the most modern requests in flight
+   * at once (a subscription stays in flight); past it, `initialize` or the
+   * modern request is answered 503. @default {1000}
+   */
   maxSessions?: number;
   /** How long a session may go unused before it expires. @default {1800000} (30 minutes) */
   sessionTtlMs?: number;
@@ -85,6 +98,12 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const ttl = options.sessionTtlMs ?? 30 * 60_000;
   const replay = options.replayEvents ?? 64;
   const sessions = new Map<string, HttpSession>();
+  let modernInFlight = 0;
+  const seal = new RequestStateSeal({ key: spec.requestStateKey });
+  const stopping = new AbortController();
+  const schemaOf = (name: string) =>
+    [...spec.tools ?? [], ...spec.sessionTools ?? []].find((tool) => tool.name === name)
+      ?.inputSchema;
 
   const handle = async (request: Request): Promise<Response> => {
     const { pathname } = new URL(request.url); // the URL's own path, not a file's
@@ -146,6 +165,30 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
         code: ERROR_CODES.invalidRequest,
       });
     }
+    // A modern request declares its version in _meta; one with neither a session nor an
+    // initialize is taken for one too, and refused for what it lacks.
+    const modern = kind === "request" &&
+      (declaredVersion(message.params) !== undefined ||
+        (!request.headers.has("mcp-session-id") && message.method !== "initialize"));
+    if (modern) {
+      const mismatch = headerMismatch(request, message, schemaOf);
+      if (mismatch !== undefined) {
+        return Response.json({
+          jsonrpc: "2.0",
+          id: message.id,
+          error: { code: MODERN_ERRORS.headerMismatch, message: mismatch },
+        }, { status: 400 });
+      }
+      if (modernInFlight >= maxSessions) {
+        return refusal(503, `All ${maxSessions} requests are in flight`);
+      }
+      modernInFlight++;
+      return await exchangeModern(spec, message.id as RequestId, message, {
+        seal,
+        signal: stopping.signal,
+        done: () => void modernInFlight--,
+      });
+    }
     if (kind === "request" && message.method === "initialize") {
       if (request.headers.has("mcp-session-id")) {
         return refusal(400, "initialize starts a session: it must carry no Mcp-Session-Id");
@@ -153,11 +196,16 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       if (sessions.size >= maxSessions) {
         return refusal(503, `All ${maxSessions} sessions are in use`);
       }
-      const session = new HttpSession(spec, replay);
+      const session = new HttpSession(spec, replay, seal);
       sessions.set(session.id, session);
       session.done.finally(() => sessions.delete(session.id));
       const response = await session.exchange(message.id as RequestId, message);
-      response.headers.set("mcp-session-id", session.id);
+      if (session.initialized) response.headers.set("mcp-session-id", session.id);
+      else {
+        // A refused initialize opens no session: no id is issued, and nothing is served in one.
+        session.end();
+        sessions.delete(session.id);
+      }
       return response;
     }
     const found = sessionOf(request);
@@ -200,6 +248,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const close = () =>
     closing ??= (async () => {
       clearInterval(sweep);
+      stopping.abort();
       for (const session of sessions.values()) session.end();
       sessions.clear();
       await server.shutdown();
@@ -214,10 +263,12 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   };
 }
 
-/** A 400 for a request in a session that names a protocol version the server does not speak. */
+/** A 400 for a request in a (legacy) session that names a protocol version the server does not speak. */
 function versionRefusal(request: Request): Response | undefined {
   const version = request.headers.get("mcp-protocol-version");
-  if (version === null || (MCP_VERSIONS as readonly string[]).includes(version)) return undefined;
+  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version)) {
+    return undefined;
+  }
   return refusal(
     400,
     `Unsupported MCP-Protocol-Version ${version}; supported: ${MCP_VERSIONS.join(", ")}`,

@@ -10,6 +10,7 @@
 
 import type { JsonObject, RequestId } from "../shared/jsonrpc.ts";
 import { jsonReply, refusal } from "./http_replies.ts";
+import type { RequestStateSeal } from "./request_state.ts";
 import { ResumableStream } from "./resumable_stream.ts";
 import type { ServerTransport } from "./server_transport.ts";
 import { ServerSession } from "./session.ts";
@@ -60,14 +61,22 @@ export class HttpSession implements ServerTransport {
   #nextStream = 0;
   #ended = false;
 
-  /** Start serving `spec`; each stream keeps its last `keep` events, for resuming. */
-  constructor(spec: SessionSpec, keep: number) {
+  /**
+   * Start serving `spec`; each stream keeps its last `keep` events, for
+   * resuming; the server's requests share `seal`.
+   */
+  constructor(spec: SessionSpec, keep: number, seal?: RequestStateSeal) {
     this.#keep = keep;
     this.#incoming = new ReadableStream({ start: (c) => void (this.#controller = c) });
     this.#unrelated = new ResumableStream("get0", keep);
     this.#streams.set("get0", this.#unrelated);
-    this.#session = new ServerSession(spec, this);
+    this.#session = new ServerSession(spec, this, { seal });
     this.done = this.#session.done;
+  }
+
+  /** Whether the client's `initialize` was answered with a version: only then is the session open. */
+  get initialized(): boolean {
+    return this.#session.version !== undefined;
   }
 
   /** The client's messages, as the session reads them. */

@@ -28,4 +28,11 @@ export interface ServerTransport {
   send(message: JsonObject, relatedTo?: RequestId): void;
   /** The request `id` will get no reply (the client cancelled it). @default {nothing to do} */
   abandon?(id: RequestId): void;
+  /**
+   * `modern` when every request it carries is of the modern era, whatever
+   * its `_meta` says (one Streamable HTTP POST of 2026-07-28: one missing its
+   * `_meta` is refused, not served as legacy). @default {undefined} (each
+   * request's own `_meta` decides)
+   */
+  readonly era?: "modern";
 }

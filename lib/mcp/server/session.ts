@@ -2,8 +2,12 @@
  * One client's session with a server, over any {@linkcode ServerTransport}:
  * many requests handled at once, each answered when it is done (so replies
  * may come out of order), progress and log notifications sent while a tool
- * runs, requests of the server's own to the client (sampling, elicitation)
- * awaited, and a request the client cancels stopped and left unanswered.
+ * runs, and a request the client cancels stopped and left unanswered. It
+ * serves both eras of MCP, as a dual-era server does ("A request carrying
+ * modern per-request `_meta` is served statelessly … An `initialize` request
+ * selects legacy semantics"): a legacy request follows the version agreed at
+ * `initialize`, and the server's own requests to the client are awaited; a
+ * modern request is served from what it carries alone (`modern_answer.ts`).
  * What `respond` in `dispatch.ts` answers, it answers the same way.
  *
  * @module
@@ -11,19 +15,34 @@
 
 import { describeError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
+import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
+import { declaredVersion } from "../shared/meta.ts";
+import { MODERN_ERRORS } from "../shared/modern_errors.ts";
+import {
+  isMcpVersion,
+  LEGACY_VERSIONS,
+  MCP_VERSIONS,
+  versionFeatures,
+} from "../shared/versions.ts";
 import { argumentProblems } from "./arguments.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
+import { answerModern, offeredCapabilities } from "./modern_answer.ts";
+import { RequestStateSeal } from "./request_state.ts";
 import { ServerRequests } from "./server_requests.ts";
-import { fitResult } from "./version_fit.ts";
-import { isMcpVersion, LATEST_VERSION, MCP_VERSIONS, versionFeatures } from "../shared/versions.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
-import {
-  LOG_LEVELS,
-  type LogLevel,
-  type RequestContext,
-  RpcError,
-  type SessionSpec,
-} from "./session_spec.ts";
+import { requestContext } from "./request_context.ts";
+import { type RequestContext, RpcError, type SessionSpec } from "./session_spec.ts";
+import { fitResult } from "./version_fit.ts";
+
+/** Options for {@linkcode ServerSession}. */
+export interface ServerSessionOptions {
+  /**
+   * Seals the `requestState` of modern multi round-trip requests; sessions
+   * of one server share it, so that a retry may reach any of them.
+   * @default {a seal of the spec's `requestStateKey`, or of a random key}
+   */
+  seal?: RequestStateSeal;
+}
 
 /**
  * Serve one client over `transport` until its messages end; then stop every
@@ -55,24 +74,34 @@ export class ServerSession {
   readonly done: Promise<void>;
   readonly #spec: SessionSpec;
   readonly #transport: ServerTransport;
+  readonly #seal: RequestStateSeal;
   readonly #handling = new Map<RequestId, AbortController>();
   readonly #asking: ServerRequests;
   readonly #ended = new AbortController();
+  /** Aborted when the client's messages end, or the session does: a subscription then ends, with its result. */
+  readonly #closing = new AbortController();
   #clientCapabilities: JsonObject = {};
-  /** The protocol version agreed at `initialize`; results follow it. */
-  #version: string = LATEST_VERSION;
+  /** The legacy protocol version agreed at `initialize`, once agreed; results follow it. */
+  #version?: string;
   #logLevel: LogLevel = "debug";
 
   /** Start serving `spec` over `transport`. */
-  constructor(spec: SessionSpec, transport: ServerTransport) {
+  constructor(spec: SessionSpec, transport: ServerTransport, options: ServerSessionOptions = {}) {
     this.#spec = spec;
     this.#transport = transport;
+    this.#seal = options.seal ?? new RequestStateSeal({ key: spec.requestStateKey });
     this.#asking = new ServerRequests(transport, spec.requestTimeoutMs);
     this.done = this.#serve();
   }
 
+  /** The legacy protocol version agreed at `initialize`, or `undefined` before (or without) one. */
+  get version(): string | undefined {
+    return this.#version;
+  }
+
   /** Stop every request being handled, and every request of the server's own that waits. */
   end(): void {
+    this.#closing.abort();
     this.#ended.abort();
     for (const controller of this.#handling.values()) controller.abort();
     this.#asking.end();
@@ -88,7 +117,9 @@ export class ServerSession {
         task.finally(() => running.delete(task));
       }
     } finally {
-      // What was asked before the end is still answered (a stdio server's stdout is open).
+      // What was asked before the end is still answered (a stdio server's stdout is open),
+      // and each subscription ends with its result.
+      this.#closing.abort();
       await Promise.allSettled(running);
       this.end();
     }
@@ -136,13 +167,21 @@ export class ServerSession {
     }
     const controller = new AbortController();
     this.#handling.set(id, controller);
-    const context = this.#context(id, params, controller.signal);
+    const modern = this.#transport.era === "modern" || declaredVersion(params) !== undefined;
     try {
-      const reply = await this.#answer(id, method, params, context);
-      if (controller.signal.aborted) return this.#transport.abandon?.(id); // no reply wanted
-      if (reply !== undefined && isObject(reply.result)) {
-        reply.result = fitResult(method, reply.result, this.#version);
-      }
+      const reply = modern
+        ? await answerModern({ id, method, params }, {
+          spec: this.#spec,
+          seal: this.#seal,
+          signal: controller.signal,
+          ended: this.#closing.signal,
+          send: (message) => this.#send(message, id),
+          answer: (method, params, context) => this.#answer(id, method, params, context),
+        })
+        : await this.#legacy(id, method, params, controller.signal);
+      const stillWanted = !controller.signal.aborted ||
+        (modern && method === "subscriptions/listen" && this.#closing.signal.aborted);
+      if (!stillWanted) return this.#transport.abandon?.(id); // no reply wanted
       if (reply !== undefined) this.#send(reply, id);
     } catch (error) {
       if (controller.signal.aborted) return this.#transport.abandon?.(id);
@@ -156,7 +195,65 @@ export class ServerSession {
     }
   }
 
-  /** The reply to a well-formed request, as a whole message. */
+  /** The reply to a legacy request: the version agreed at `initialize` decides what it holds. */
+  async #legacy(
+    id: RequestId,
+    method: string,
+    params: JsonObject,
+    signal: AbortSignal,
+  ): Promise<JsonObject | undefined> {
+    if (method === "initialize") return this.#initialize(id, params);
+    if (method === "logging/setLevel" && isObject(this.#spec.capabilities?.logging)) {
+      if (!isLogLevel(params.level)) {
+        throw new RpcError(
+          ERROR_CODES.invalidParams,
+          `Invalid params: no log level ${params.level}`,
+        );
+      }
+      this.#logLevel = params.level;
+      return { jsonrpc: "2.0", id, result: {} };
+    }
+    const reply = await this.#answer(id, method, params, this.#legacyContext(id, params, signal));
+    if (reply !== undefined && isObject(reply.result)) {
+      reply.result = fitResult(method, reply.result, this.#version ?? LEGACY_VERSIONS[0]);
+    }
+    return reply;
+  }
+
+  /**
+   * The reply to `initialize`: the version negotiated among the legacy
+   * versions the server speaks. A server that speaks only modern versions
+   * names them in its refusal, as the specification asks ("legacy clients
+   * have no fall-forward mechanism, and this message may be the only
+   * diagnostic they can surface").
+   */
+  #initialize(id: RequestId, params: JsonObject): JsonObject {
+    const spec = this.#spec;
+    const all = spec.versions ?? MCP_VERSIONS;
+    const legacy = all.filter((version) => LEGACY_VERSIONS.includes(version as never));
+    if (legacy.length === 0) {
+      throw new RpcError(
+        MODERN_ERRORS.unsupportedProtocolVersion,
+        `This server speaks ${all.join(", ")} only, with no initialize handshake`,
+        { supported: [...all], requested: params.protocolVersion ?? null },
+      );
+    }
+    const reply = respond({ jsonrpc: "2.0", id, method: "initialize", params }, {
+      ...spec,
+      versions: legacy,
+    })!;
+    if (!isObject(reply.result)) return reply;
+    this.#version = String(reply.result.protocolVersion);
+    this.#clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+    const capabilities = offeredCapabilities(spec);
+    return { jsonrpc: "2.0", id, result: { ...reply.result, capabilities } };
+  }
+
+  /**
+   * The reply to a well-formed request of either era, as a whole message
+   * (`undefined` for none), given its `context`: the methods of a session
+   * (its tools with a context, its handlers), then the plain ones.
+   */
   async #answer(
     id: RequestId,
     method: string,
@@ -167,30 +264,6 @@ export class ServerSession {
     const plain = () => respond({ jsonrpc: "2.0", id, method, params }, spec);
     const success = (result: JsonObject) => ({ jsonrpc: "2.0", id, result });
     switch (method) {
-      case "initialize": {
-        // The library's sessions speak every version of MCP_VERSIONS, unless the spec says.
-        const versions = spec.versions ?? MCP_VERSIONS;
-        const reply = respond({ jsonrpc: "2.0", id, method, params }, { ...spec, versions })!;
-        if (!isObject(reply.result)) return reply;
-        this.#version = String(reply.result.protocolVersion);
-        this.#clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
-        const capabilities = {
-          ...(spec.sessionTools?.length ? { tools: { listChanged: false } } : {}),
-          ...(reply.result.capabilities as JsonObject),
-          ...spec.capabilities,
-        };
-        return success({ ...reply.result, capabilities });
-      }
-      case "logging/setLevel":
-        if (!isObject(spec.capabilities?.logging)) break;
-        if (!LOG_LEVELS.includes(params.level as LogLevel)) {
-          throw new RpcError(
-            ERROR_CODES.invalidParams,
-            `Invalid params: no log level ${params.level}`,
-          );
-        }
-        this.#logLevel = params.level as LogLevel;
-        return success({});
       case "tools/list":
         if (spec.list !== undefined || (spec.sessionTools ?? []).length === 0) return plain();
         return success({
@@ -225,47 +298,25 @@ export class ServerSession {
     return plain();
   }
 
-  #context(id: RequestId, params: JsonObject, signal: AbortSignal): RequestContext {
-    const meta = isObject(params._meta) ? params._meta : {};
-    const token = isRequestId(meta.progressToken) ? meta.progressToken : undefined;
-    return {
+  /** What a legacy request's handler may do: the session's log level, the server's own requests. */
+  #legacyContext(id: RequestId, params: JsonObject, signal: AbortSignal): RequestContext {
+    return requestContext(params, {
       signal,
       clientCapabilities: this.#clientCapabilities,
-      progress: (progress, total, message) => {
-        if (token === undefined || signal.aborted) return;
-        this.#send({
-          jsonrpc: "2.0",
-          method: "notifications/progress",
-          params: {
-            progressToken: token,
-            progress,
-            ...(total === undefined ? {} : { total }),
-            ...(message === undefined ? {} : { message }),
-          },
-        }, id);
-      },
-      log: (level, data, logger) => {
-        if (LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(this.#logLevel)) return;
-        this.#send({
-          jsonrpc: "2.0",
-          method: "notifications/message",
-          params: { level, data, ...(logger === undefined ? {} : { logger }) },
-        }, id);
-      },
-      request: (method, requestParams) => {
-        if (method === "elicitation/create" && isMcpVersion(this.#version)) {
-          if (!versionFeatures(this.#version).elicitation) {
+      logLevel: this.#logLevel,
+      send: (message) => this.#send(message, id),
+      ask: (method, requestParams) => {
+        const version = this.#version;
+        if (method === "elicitation/create" && isMcpVersion(version)) {
+          if (!versionFeatures(version).elicitation) {
             return Promise.reject(
-              new RpcError(
-                -32601,
-                `Elicitation came with 2025-06-18; this session is ${this.#version}`,
-              ),
+              new RpcError(-32601, `Elicitation came with 2025-06-18; this session is ${version}`),
             );
           }
         }
         return this.#asking.ask(method, requestParams, { id, signal });
       },
-    };
+    });
   }
 
   #notified(method: string, params: JsonObject): void {

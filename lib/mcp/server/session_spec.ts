@@ -8,35 +8,39 @@
  */
 
 import type { JsonObject } from "../shared/jsonrpc.ts";
+import type { LogLevel } from "../shared/log_levels.ts";
+import type { ChangeFeed } from "./change_feed.ts";
 import type { ServerSpec } from "./dispatch.ts";
+import type { CacheHints } from "./modern_request.ts";
 
-/** The log levels of MCP, least severe first (RFC 5424's). */
-export const LOG_LEVELS = [
-  "debug",
-  "info",
-  "notice",
-  "warning",
-  "error",
-  "critical",
-  "alert",
-  "emergency",
-] as const;
-
-/** One of {@linkcode LOG_LEVELS}. */
-export type LogLevel = typeof LOG_LEVELS[number];
+export { LOG_LEVELS, type LogLevel } from "../shared/log_levels.ts";
 
 /** What a handler may do while it handles one request. */
 export interface RequestContext {
   /** Aborted when the client cancels the request, or the session ends. */
   readonly signal: AbortSignal;
-  /** What the client said it can do, in its `initialize`. */
+  /**
+   * What the client said it can do: in its `initialize` (legacy), or in
+   * this request's `_meta` (modern).
+   */
   readonly clientCapabilities: JsonObject;
   /** Report progress, if the client asked for it (`_meta.progressToken`); otherwise nothing is sent. */
   progress(progress: number, total?: number, message?: string): void;
-  /** Send a log notification, if `level` is at or above the level the client set. */
+  /**
+   * Send a log notification, if `level` is at or above the level the client
+   * set (`logging/setLevel`, legacy), or the level this request asked for
+   * (`_meta`, modern: none asked, none sent).
+   */
   log(level: LogLevel, data: unknown, logger?: string): void;
-  /** Ask the client something (`sampling/createMessage`, `elicitation/create`); rejects with `ProtocolError`. */
-  request(method: string, params: JsonObject): Promise<JsonObject>;
+  /**
+   * Ask the client something (`sampling/createMessage`,
+   * `elicitation/create`, `roots/list`). Legacy: a request of the server's
+   * own, which rejects with `ProtocolError`. Modern: a question of a multi
+   * round-trip request under `key` (see `InputRound.ask`), answered from the
+   * client's retry; a handler that asks runs again from the start on each
+   * retry, so it asks its questions in the same order every time.
+   */
+  request(method: string, params: JsonObject, key?: string): Promise<JsonObject>;
 }
 
 /**
@@ -86,4 +90,18 @@ export interface SessionSpec extends ServerSpec {
   maxInFlight?: number;
   /** How long a request of the server's own waits for the client's reply. @default {30000} */
   requestTimeoutMs?: number;
+  /** What a modern client is told of the server in `server/discover`. @default {undefined} */
+  instructions?: string;
+  /** What changes on the server, for `subscriptions/listen`. @default {undefined} (nothing is told) */
+  changes?: ChangeFeed;
+  /**
+   * The caching hints of the results that carry them (2026-07-28).
+   * @default {{ ttlMs: 0, cacheScope: "private" }} (stale at once, cached per authorization only)
+   */
+  cache?: CacheHints;
+  /**
+   * The key that seals `requestState` (at least 32 bytes), for servers whose
+   * requests a client may retry on another process. @default {a random key for each server}
+   */
+  requestStateKey?: Uint8Array<ArrayBuffer>;
 }

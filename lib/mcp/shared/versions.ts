@@ -1,37 +1,75 @@
 /**
- * The versions of MCP spoken today, and what differs between them, as the
- * specification's changelogs say: 2024-11-05 (the first, over stdio or
- * HTTP with SSE), 2025-03-26 (Streamable HTTP, batches, audio, tool
+ * The versions of MCP spoken today, their two eras, and what differs between
+ * them, as the specification's changelogs say. The **legacy** era, in which
+ * an `initialize` handshake opens a session: 2024-11-05 (the first, over
+ * stdio or HTTP with SSE), 2025-03-26 (Streamable HTTP, batches, audio, tool
  * annotations), 2025-06-18 (structured content and output schemas, `title`,
  * elicitation, resource links, the `MCP-Protocol-Version` header, no more
  * batches) and 2025-11-25 (JSON Schema 2020-12 by default, elicitation
- * defaults and enums, SSE polling, 403 for a forbidden `Origin`). A client
- * offers the newest it speaks; a server answers with the client's version
- * when it speaks it, otherwise with its own newest; what either side sends
- * or takes after that follows the version they agreed.
+ * defaults and enums, SSE polling, 403 for a forbidden `Origin`). The
+ * **modern** era, stateless: 2026-07-28 (no handshake and no session; every
+ * request carries its version, capabilities and client in `_meta`;
+ * `server/discover`; multi round-trip requests instead of the server's own
+ * requests; `subscriptions/listen`; `Mcp-Method`/`Mcp-Name` headers; caching
+ * hints; no `ping`, no `logging/setLevel`, no SSE resumption). The version
+ * used is the newest both sides speak, and what either side sends or takes
+ * follows it: nothing of one era is used with a peer of the other.
  *
  * @module
  */
 
 /** The versions this library speaks, newest first. */
-export const MCP_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+export const MCP_VERSIONS = [
+  "2026-07-28",
+  "2025-11-25",
+  "2025-06-18",
+  "2025-03-26",
+  "2024-11-05",
+] as const;
 
 /** One of {@linkcode MCP_VERSIONS}. */
 export type McpVersion = typeof MCP_VERSIONS[number];
 
-/** The newest version: the one a client offers. */
+/** The newest version. */
 export const LATEST_VERSION: McpVersion = MCP_VERSIONS[0];
+
+/**
+ * The modern (stateless) versions, newest first: every request carries its
+ * version in `_meta`, and there is no handshake.
+ */
+export const MODERN_VERSIONS: readonly McpVersion[] = ["2026-07-28"];
+
+/** The legacy versions, newest first: an `initialize` handshake opens a session. */
+export const LEGACY_VERSIONS: readonly McpVersion[] = MCP_VERSIONS.filter((version) =>
+  !MODERN_VERSIONS.includes(version)
+);
+
+/** An era of MCP: `legacy` (the handshake) or `modern` (stateless). */
+export type Era = "legacy" | "modern";
 
 /** What one version allows, where versions differ. */
 export interface VersionFeatures {
+  /** Its era: `legacy` (an `initialize` handshake, a session) or `modern` (stateless). */
+  era: Era;
   /** The content item types a tool result (or prompt message) may hold. */
   contentTypes: readonly string[];
-  /** Tool results may carry `structuredContent`, and tools an `outputSchema`. */
+  /**
+   * Tool results may carry `structuredContent` (an object; from 2026-07-28
+   * any JSON value), and tools an `outputSchema`.
+   */
   structuredContent: boolean;
   /** Tools, resources and prompts may carry a `title` beside their `name`. */
   titles: boolean;
-  /** A server may ask the client for input (`elicitation/create`). */
+  /**
+   * A server may ask the client for input (`elicitation/create`): as a
+   * request of its own (legacy), or in an `input_required` result (modern).
+   */
   elicitation: boolean;
+  /**
+   * A `sampling/createMessage` message's `content` may be an array of blocks
+   * (2025-11-25 on), not only one block.
+   */
+  samplingContentArrays: boolean;
   /** Over HTTP, every request after the handshake carries `MCP-Protocol-Version`. */
   protocolVersionHeader: boolean;
   /** Messages may be sent in JSON-RPC batches (arrays). */
@@ -46,8 +84,26 @@ export interface VersionFeatures {
   schemaDialect: "draft-07" | "2020-12";
 }
 
+/** 2025-11-25, the last legacy version: 2026-07-28 changes its era, and ends SSE polling. */
+const LAST_LEGACY: VersionFeatures = {
+  era: "legacy",
+  contentTypes: ["text", "image", "audio", "resource", "resource_link"],
+  structuredContent: true,
+  titles: true,
+  elicitation: true,
+  protocolVersionHeader: true,
+  batches: false,
+  http: "streamable",
+  ssePolling: true,
+  forbiddenOriginStatus: 403,
+  schemaDialect: "2020-12",
+  samplingContentArrays: true,
+};
+
 const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
+  "2026-07-28": { ...LAST_LEGACY, era: "modern", ssePolling: false },
   "2024-11-05": {
+    era: "legacy",
     contentTypes: ["text", "image", "resource"],
     structuredContent: false,
     titles: false,
@@ -57,8 +113,10 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     http: "sse",
     ssePolling: false,
     schemaDialect: "draft-07",
+    samplingContentArrays: false,
   },
   "2025-03-26": {
+    era: "legacy",
     contentTypes: ["text", "image", "audio", "resource"],
     structuredContent: false,
     titles: false,
@@ -68,8 +126,10 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     http: "streamable",
     ssePolling: false,
     schemaDialect: "draft-07",
+    samplingContentArrays: false,
   },
   "2025-06-18": {
+    era: "legacy",
     contentTypes: ["text", "image", "audio", "resource", "resource_link"],
     structuredContent: true,
     titles: true,
@@ -79,19 +139,9 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     http: "streamable",
     ssePolling: false,
     schemaDialect: "draft-07",
+    samplingContentArrays: false,
   },
-  "2025-11-25": {
-    contentTypes: ["text", "image", "audio", "resource", "resource_link"],
-    structuredContent: true,
-    titles: true,
-    elicitation: true,
-    protocolVersionHeader: true,
-    batches: false,
-    http: "streamable",
-    ssePolling: true,
-    forbiddenOriginStatus: 403,
-    schemaDialect: "2020-12",
-  },
+  "2025-11-25": LAST_LEGACY,
 };
 
 /**
@@ -124,4 +174,23 @@ export function isMcpVersion(version: unknown): version is McpVersion {
  */
 export function versionFeatures(version: McpVersion): VersionFeatures {
   return FEATURES[version];
+}
+
+/**
+ * The newest version both sides speak: the first of `mine` (newest first)
+ * that `theirs` holds, or `undefined` when they share none.
+ *
+ * @example A dual-era client and a server that stopped at 2025-06-18
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(newestShared(MCP_VERSIONS, ["2024-11-05", "2025-06-18"]), "2025-06-18");
+ * assert.equal(newestShared(LEGACY_VERSIONS, ["2026-07-28"]), undefined);
+ * ```
+ */
+export function newestShared(
+  mine: readonly McpVersion[],
+  theirs: readonly unknown[],
+): McpVersion | undefined {
+  return mine.find((version) => theirs.includes(version));
 }
