@@ -30,9 +30,15 @@ const honest = () => made ??= honestWork();
 async function classOf(learners: Record<string, string>): Promise<string> {
   const klass = await tree({});
   for (const [name, folder] of Object.entries(learners)) {
-    await new Deno.Command("cp", { args: ["-r", folder, `${klass}/${name}`] }).output();
+    await copy(folder, `${klass}/${name}`);
   }
   return klass;
+}
+
+/** Copy `from` (a file or a folder) to `to`, as `cp -r` does. */
+async function copy(from: string, to: string): Promise<void> {
+  const { code } = await new Deno.Command("cp", { args: ["-r", from, to] }).output();
+  assert.equal(code, 0, `cp -r ${from} ${to}`);
 }
 
 const claimsCheck = (results: Results) => results.tests.find((test) => test.name === CLAIMS);
@@ -48,13 +54,23 @@ Deno.test("a class whose folder holds every unit's honest work is graded in full
       unit: "lab-03",
     }),
   });
-  await new Deno.Command("cp", { args: ["-r", `${moved}/.`, ana] }).output();
-  const { code, err, list } = await grade([await classOf({ ana })]);
+  await copy(`${moved}/.`, ana);
+  // Ben hands in his copy of the course: the handouts, the library and his work/ beside them.
+  const ben = await tree({});
+  for (const folder of ["notebooks", "lib", "servers", "cases", "schemas"]) {
+    await copy(`${ROOT}${folder}`, `${ben}/${folder}`);
+  }
+  await copy(ana, `${ben}/work`);
+  const { code, err, list } = await grade([await classOf({ ana, ben })]);
   assert.equal(code, 0, err);
   assert.doesNotMatch(err, /^grade: (?!note: )/m, "a problem");
   assert.match(err, /note: skipped \S+\/ana\/lab-01\/lib: the course's library/);
   assert.match(err, /note: skipped \S+\/ana\/lab-04\.before-\S+: earlier work/);
-  assert.deepEqual(list.map((results) => results.unit).toSorted(), UNIT_NAMES.toSorted());
+  assert.match(err, /note: skipped cases, lib, schemas, servers in \S+\/ben: the course's own/);
+  assert.deepEqual(
+    list.map((results) => `${results.submission.split("/").at(-1)} ${results.unit}`),
+    ["ana", "ben"].flatMap((name) => UNIT_NAMES.toSorted().map((unit) => `${name} ${unit}`)),
+  );
   for (const results of list) {
     assert.ok(full(results), `${results.unit}: ${results.score}/${results.max_score}`);
     // Lab 02's saved files record the demo, not the graded code: it claims nothing.

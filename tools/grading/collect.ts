@@ -331,10 +331,18 @@ function unitOfModule(text: string): string | undefined {
   return matches.length === 1 ? matches[0].unit : undefined;
 }
 
+/** The folders of a learner's copy of the course that hold their work. */
+const WORK = ["notebooks", "work"];
+
+/** Whether `entries` are a copy of the course's, whose folders other than {@linkcode WORK} are the course's own. */
+function isCourseCopy(entries: readonly Deno.DirEntry[]): boolean {
+  return WORK.every((name) => entries.some((entry) => entry.isDirectory && entry.name === name));
+}
+
 /** Whether `folder` holds course files itself, rather than one folder per learner. */
 async function isLearnerFolder(folder: string): Promise<boolean> {
   for await (const entry of Deno.readDir(folder)) {
-    if (entry.isDirectory && (entry.name === "notebooks" || entry.name === "work")) return true;
+    if (entry.isDirectory && WORK.includes(entry.name)) return true;
     if (!entry.isFile) continue;
     const extension = extensionOf(entry.name);
     if (extension === ".ipynb" || extension === ".ts" || EVIDENCE_FILES.has(entry.name)) {
@@ -382,8 +390,19 @@ async function learnerFolders(root: string, found: Collected): Promise<LearnerFo
 async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
   const files: string[] = [];
   const entries = await entriesOf(folder, notes);
+  const course = isCourseCopy(entries);
+  if (course) {
+    const others = entries.filter((entry) => entry.isDirectory && !WORK.includes(entry.name));
+    if (others.length > 0) {
+      notes.push(
+        `skipped ${others.map((entry) => entry.name).join(", ")} in ${folder}: ` +
+          "the course's own files beside the learner's notebooks/ and work/",
+      );
+    }
+  }
   for (const entry of entries) {
     const path = join(folder, entry.name);
+    if (course && entry.isDirectory && !WORK.includes(entry.name)) continue;
     const not = entry.isDirectory ? notTheLearners(entry.name, entries) : undefined;
     if (not !== undefined) notes.push(`skipped ${path}: ${not}`);
     else if (entry.isDirectory) {
