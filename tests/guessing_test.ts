@@ -8,6 +8,7 @@
 // own path (gradeTogether, in the sandbox, hidden cases included).
 
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { threwOutcome } from "../lib/grading/threw_outcome.ts";
 import { parseNotebook } from "../tools/editions/notebook.ts";
@@ -34,7 +35,7 @@ async function worked(spec: UnitSpec): Promise<Record<string, (...args: unknown[
   const text = await Deno.readTextFile(new URL(notebook, ROOT));
   const lib = new URL("lib/", ROOT).href;
   await Deno.writeTextFile(path, learnerModule(parseNotebook(text, notebook), spec, { lib }));
-  return (await import(`file://${path}`)).graded;
+  return (await import(pathToFileURL(path).href)).graded;
 }
 
 /**
