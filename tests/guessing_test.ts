@@ -249,3 +249,19 @@ for (const spec of UNITS.values()) {
     }
   });
 }
+
+Deno.test("every group of hidden cases tests its rule from both sides: no one answer meets it all", () => {
+  const oneSided: string[] = [];
+  for (const [unit, functions] of holdouts ?? []) {
+    for (const [fn, cases] of Object.entries(functions)) {
+      const groups = Map.groupBy(cases.filter((c) => c.group !== undefined), (c) => c.group!);
+      for (const [group, members] of groups) {
+        if (members.every((c) => isDeepStrictEqual(c.expected, members[0].expected))) {
+          oneSided.push(`${unit} ${fn}: ${group}`);
+        }
+      }
+    }
+  }
+  assert.ok(holdouts !== undefined);
+  assert.deepEqual(oneSided, []);
+});
