@@ -308,7 +308,14 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     if (!("method" in message)) this.#settle(message);
     else if ("id" in message) {
-      this.#asks.ask(message, this.#version).catch((error) => this.#fail(error));
+      let answered: Promise<void>;
+      try {
+        answered = this.#asks.ask(message, this.#version);
+      } catch (error) {
+        this.#fail(error as ProtocolError);
+        return;
+      }
+      answered.catch((error) => this.#fail(error));
     } else this.#notified(message);
   }
 
