@@ -23,21 +23,45 @@ import {
   toolList,
   unsupported,
 } from "../cases/lab_01.ts";
-import type { GradeCase } from "../lib/grading/grading.ts";
 import { META } from "../lib/mcp/shared/meta.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const eat = { verb: "eat", tense: "past_simple", person: "3sg" };
 
+/** Only a version the server speaks, exactly as written, is kept: one group, graded together. */
+const KEPT_EXACTLY = "a version it speaks is kept, and only exactly";
+
 /** Lab 01's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<
-  Record<"negotiateVersion" | "handleMessage", readonly GradeCase[]>
+  Record<"negotiateVersion" | "handleMessage", readonly HiddenCase[]>
 > = {
   negotiateVersion: [
-    { label: "a version with a space after it", args: ["2024-11-05 "], expected: LATEST },
-    { label: "an empty version", args: [""], expected: LATEST },
-    { label: "the first MCP version", args: ["2024-10-07"], expected: LATEST },
-    { label: "a version given as a number", args: [20250618], expected: LATEST },
-    { label: "2026-07-28 with a space after it", args: [`${MODERN} `], expected: LATEST },
+    {
+      label: "the older version, asked for again",
+      args: ["2024-11-05"],
+      expected: "2024-11-05",
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "a version with a space after it",
+      args: ["2024-11-05 "],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    { label: "an empty version", args: [""], expected: LATEST, group: KEPT_EXACTLY },
+    { label: "the first MCP version", args: ["2024-10-07"], expected: LATEST, group: KEPT_EXACTLY },
+    {
+      label: "a version given as a number",
+      args: [20250618],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "2026-07-28 with a space after it",
+      args: [`${MODERN} `],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
   ],
   handleMessage: [
     // Ids: exactly as sent, whatever their type; none that MCP forbids.

@@ -51,6 +51,8 @@ export interface CaseResult {
   covered?: string[];
   /** For a probe of the seals' watermark, never a mark: whether it was answered as a seal answers it. */
   watermark?: boolean;
+  /** The group of hidden cases it earns its mark with (`HiddenCase.group`). */
+  group?: string;
 }
 
 /** The cases to run for one unit: its functions, each with every case it must pass. */
@@ -455,6 +457,7 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     hidden: testCase.hidden,
     status,
     observed: testCase.hidden ? (status === "PASS" ? "passed" : "failed") : brief(observed),
+    ...(testCase.group !== undefined ? { group: testCase.group } : {}),
     ...(reply.reached?.length ? { reached: reply.reached } : {}),
     ...(reply.covered ? { covered: reply.covered } : {}),
   });

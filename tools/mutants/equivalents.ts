@@ -414,7 +414,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
     unit: "lab-04",
     fn: "progressOf",
     line: 6,
-    mutant: "StringLiteral: `progress for request ${held[1]} is not a number` → ``",
+    mutant: "StringLiteral: `progress for request ${held[1]} is not a finite number` → ``",
     kind: "open",
     why: "the words of an error's message: the contract names the error's class, not its text",
   },
