@@ -513,6 +513,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mcp/server/dispatch.ts",
       "lib/mcp/shared/versions.ts",
       "lib/mcp/server/http_server.ts",
+      "lib/mcp/server/session.ts",
     ],
     "lab-02": [
       "lib/mcp/client/client.ts",
