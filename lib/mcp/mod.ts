@@ -79,7 +79,7 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export { Client } from "./client/client.ts";
+export { Client, type InitializeOptions } from "./client/client.ts";
 export type { ClientOptions, ClosedWith, ServerRef } from "./client/client_options.ts";
 export { CLIENT_INFO, PROTOCOL_VERSION } from "./client/handshake.ts";
 export { carried } from "./client/carried.ts";

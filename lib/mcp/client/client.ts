@@ -37,6 +37,12 @@ export type { Tool } from "./tool_list.ts";
 export type { ToolResult } from "./tool_result.ts";
 export type { PromptResult } from "./prompts.ts";
 
+/** Options for {@linkcode Client.initialize}. */
+export interface InitializeOptions {
+  /** The handshake's deadline, in milliseconds. @default {the client's `timeoutMs`} */
+  timeoutMs?: number;
+}
+
 /**
  * An MCP client for one server: a stdio server it starts on construction, or
  * one it reaches over Streamable HTTP at a URL; either way it ends it on
@@ -114,13 +120,16 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * object. What differs between versions follows the one agreed. A server need not offer tools: one that does not is connected to,
    * and `listTools` then says so. Over HTTP, when the server ends the session
    * (404), the next request performs the handshake again first, in a new one.
+   * `timeoutMs` gives the handshake a deadline of its own: a server just
+   * started may take seconds to answer on a busy machine, when the calls a
+   * lesson times need a short one.
    */
-  async initialize(): Promise<JsonObject> {
+  async initialize(options: InitializeOptions = {}): Promise<JsonObject> {
     const result = await this.#connection.request("initialize", {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: this.#capabilities,
       clientInfo: CLIENT_INFO,
-    }, { cancellable: false });
+    }, { cancellable: false, timeoutMs: options.timeoutMs });
     const problem = this.#handshake.accept(result);
     if (problem !== undefined) throw this.#connection.distrust(problem);
     this.#connection.notify("notifications/initialized");

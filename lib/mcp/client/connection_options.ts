@@ -61,4 +61,10 @@ export interface RequestOptions {
    * set before the request (when `callTool` was entered). @default {`timeoutMs` from sending}
    */
   deadline?: number;
+  /**
+   * This request's deadline, in milliseconds from sending, when it is not
+   * the connection's: the handshake with a server that is just starting may
+   * need longer than the calls a lesson times. @default {the connection's `timeoutMs`}
+   */
+  timeoutMs?: number;
 }
