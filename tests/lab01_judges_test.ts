@@ -52,6 +52,15 @@ Deno.test("each judge passes the course's reference grammar server", async () =>
   assert.notEqual(inspector.status, "FAILED", inspector.problems.join("; "));
 });
 
+Deno.test("the two clients' judges give the handshake a deadline of its own, which their calls' does not cover", async () => {
+  // No server starts within a millisecond; with a minute for each call, the handshake is what fails.
+  for (const judge of [judgeWithCourseClient, judgeWithSdkClient]) {
+    const report = await judge(grammarCommand(), { timeoutMs: 60_000, handshakeMs: 1 });
+    assert.equal(report.status, "FAILED", report.client);
+    assert.match(report.problems.join("; "), /initialize .*within 1 ms|timed out/i, report.client);
+  }
+});
+
 const MISTAKES: [string, ("bytes" | "course" | "sdk")[]][] = [
   ["logs to stdout", ["bytes", "course", "sdk"]],
   ["-32601 for an unknown tool", ["bytes", "sdk"]],

@@ -22,8 +22,13 @@ import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./exp
 
 /** Options for {@linkcode judgeWithSdkClient}. */
 export interface SdkClientOptions {
-  /** The deadline of each request. @default {5000} */
+  /** The deadline of each request after the handshake. @default {5000} */
   timeoutMs?: number;
+  /**
+   * The handshake's deadline: the server is just starting, which a busy
+   * machine makes slow. @default {30000}
+   */
+  handshakeMs?: number;
 }
 
 /**
@@ -54,7 +59,7 @@ export async function judgeWithSdkClient(
   const observed = { tools: [] as string[], answers: {} as Record<string, unknown> };
   const errors: Record<string, number | string> = {};
   try {
-    await client.connect(transport, timeout);
+    await client.connect(transport, { timeout: options.handshakeMs ?? 30_000 });
     observed.tools = (await client.listTools(undefined, timeout)).tools.map((tool) => tool.name);
     for (const [name, args] of CANONICAL_CALLS) {
       const result = await client.callTool({ name, arguments: args }, undefined, timeout);
