@@ -1,6 +1,7 @@
 // Shared by the notebook tests: running a notebook with a work folder of its
-// own, on a busy machine, leaving nothing running; and reading the report
-// lines it prints.
+// own (on a busy machine, for each edition's own test), leaving nothing
+// running; a course folder of a test's own; and reading the report lines a
+// notebook prints.
 
 import assert from "node:assert/strict";
 import { runNotebook } from "../tools/run_notebook.ts";
@@ -17,16 +18,27 @@ export function workFolder(): Promise<string> {
   return Deno.makeTempDir({ dir: workRoot });
 }
 
+/** Options for {@linkcode run}. */
+export interface RunOptions {
+  /** Whether the cells after one that fails run too. @default {false} */
+  allowErrors?: boolean;
+  /**
+   * Whether two processes spin on the CPU beside the run, as on a learner's
+   * machine, which is seldom idle: each edition's own test runs so.
+   * @default {false}
+   */
+  busy?: boolean;
+}
+
 /**
  * Run the notebook at `path` (from the project root, or absolute) with `work`
- * as its work folder, in a fresh kernel (as Restart & Run All does), with two
- * processes spinning on the CPU beside it: a learner's machine is seldom
- * idle. Throws when it leaves a process running once its kernel has ended.
+ * as its work folder, in a fresh kernel (as Restart & Run All does). Throws
+ * when it leaves a process running once its kernel has ended.
  */
-export async function run(path: string, work?: string, options: { allowErrors?: boolean } = {}) {
+export async function run(path: string, work?: string, options: RunOptions = {}) {
   const folder = work ?? await workFolder();
   const mark = nestedSuiteMark();
-  await using _busy = busyLoops();
+  await using _busy = options.busy ? busyLoops() : undefined;
   const result = await runNotebook(path.startsWith("/") ? path : `${root}${path}`, {
     env: { COURSE_WORK: folder, [SUITE_MARK]: mark },
     allowErrors: options.allowErrors,

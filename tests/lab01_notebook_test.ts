@@ -42,7 +42,7 @@ function assertJudgesPassed(submission: Record<string, unknown>) {
 }
 
 Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02 then uses its server", async () => {
-  const { text, outputs, work } = await run("solutions/lab-01.ipynb");
+  const { text, outputs, work } = await run("solutions/lab-01.ipynb", undefined, { busy: true });
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-01" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_01 DONE/);
@@ -88,7 +88,7 @@ Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02
 });
 
 Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and starts no server", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-01.ipynb");
+  const { text, outputs, work } = await run("notebooks/lab-01.ipynb", undefined, { busy: true });
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("UNFINISHED"));
