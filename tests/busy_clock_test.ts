@@ -44,7 +44,7 @@ async function runBusy(unit: string, factor: number, options: { allowErrors?: bo
   });
   const copy = `${course.path}/solutions/${unit}.ipynb`;
   await Deno.writeTextFile(copy, JSON.stringify(notebook));
-  const ran = await run(copy, `${course.path}/work`, { ...options, busy: true });
+  const ran = await run(copy, `${course.path}/work`, options);
   const submission = await Deno.readTextFile(`${ran.work}/${unit}/${unit}-submission-v1.json`)
     .then(JSON.parse, () => null);
   return { ...ran, submission };
