@@ -71,6 +71,21 @@ Deno.test("each judge passes the worked edition's server, each in the era it spe
   assert.notEqual(inspector.status, "FAILED", inspector.problems.join("; "));
 });
 
+Deno.test("the clients' judges give the handshake a deadline of its own, which their calls' does not cover", async () => {
+  // A server that never answers: with a minute for each call, the handshake's millisecond is what
+  // ends it (the course's client probes first, for its own probeMs, then shakes hands).
+  const silent = ["sleep", "60"];
+  for (const judge of [judgeWithCourseClient, judgeWithSdkClient, judgeWithSdkV2Client]) {
+    const report = await judge(silent, { timeoutMs: 60_000, handshakeMs: 1 });
+    assert.equal(report.status, "FAILED", report.client);
+    assert.match(
+      report.problems.join("; "),
+      /(initialize|server\/discover) .*within 1 ms|timed out|negotiation failed/i,
+      report.client,
+    );
+  }
+});
+
 const JUDGES = {
   bytes: judgeWithBytes,
   course: judgeWithCourseClient,

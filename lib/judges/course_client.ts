@@ -23,8 +23,13 @@ import {
 
 /** Options for {@linkcode judgeWithCourseClient}. */
 export interface CourseClientOptions {
-  /** The deadline of each request. @default {5000} */
+  /** The deadline of each request after the handshake. @default {5000} */
   timeoutMs?: number;
+  /**
+   * The handshake's deadline: the server is just starting, which a busy
+   * machine makes slow. @default {30000}
+   */
+  handshakeMs?: number;
 }
 
 /**
@@ -57,7 +62,7 @@ export async function judgeWithCourseClient(
     timeoutMs: options.timeoutMs ?? 5000,
   });
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: options.handshakeMs ?? 30_000 });
     observed.spoke = [client.protocolVersion!];
     observed.tools = Object.keys(await client.listTools());
     for (const [name, args] of CANONICAL_CALLS) {

@@ -30,8 +30,13 @@ import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./exp
 
 /** Options for {@linkcode judgeWithSdkClient} and {@linkcode judgeWithSdkV2Client}. */
 export interface SdkClientOptions {
-  /** The deadline of each request. @default {5000} */
+  /** The deadline of each request after the handshake. @default {5000} */
   timeoutMs?: number;
+  /**
+   * The handshake's deadline: the server is just starting, which a busy
+   * machine makes slow. @default {30000}
+   */
+  handshakeMs?: number;
 }
 
 /** The version the SDK's v2 client is pinned to. */
@@ -85,6 +90,7 @@ export function judgeWithSdkClient(
     spoke: () => spoke,
     invalidArguments: -32602,
     timeoutMs: options.timeoutMs,
+    handshakeMs: options.handshakeMs,
   });
 }
 
@@ -118,6 +124,7 @@ export function judgeWithSdkV2Client(
     },
     invalidArguments: "isError",
     timeoutMs: options.timeoutMs,
+    handshakeMs: options.handshakeMs,
   });
 }
 
@@ -128,6 +135,8 @@ interface JudgeWith {
   /** What arguments outside the schema must come back as in the version it speaks. */
   invalidArguments: number | string;
   timeoutMs?: number;
+  /** The handshake's deadline (the server is just starting). @default {30000} */
+  handshakeMs?: number;
 }
 
 /** Judge a server with an SDK client over its `transport`. */
@@ -150,7 +159,7 @@ async function judgeWith(
   };
   const errors: Record<string, number | string> = {};
   try {
-    await client.connect(transport as never, timeout);
+    await client.connect(transport as never, { timeout: how.handshakeMs ?? 30_000 });
     observed.spoke = how.spoke();
     observed.tools = (await client.listTools(undefined, timeout)).tools.map((tool) => tool.name);
     for (const [tool, args] of CANONICAL_CALLS) {
