@@ -1,0 +1,111 @@
+// A recording proxy for Streamable HTTP: it stands between a client and an
+// MCP endpoint, passes every request and response through unchanged, and
+// keeps what crossed, headers and bodies, so that a test can read the wire of
+// two programs neither of which it wrote (a Python client and the course's
+// server, the course's client and an SDK's server).
+
+/** One HTTP request through the proxy, and its response as far as it came. */
+export interface Exchange {
+  method: string;
+  requestHeaders: Headers;
+  requestBody: string;
+  status: number;
+  responseHeaders: Headers;
+  /** The response body as it streamed through (complete once `done` resolves). */
+  responseBody: string;
+  done: Promise<void>;
+}
+
+/** A running proxy: its URL (the endpoint's path on the proxy), what crossed it, and how to stop it. */
+export interface RecordingProxy extends AsyncDisposable {
+  readonly url: URL;
+  readonly exchanges: Exchange[];
+  /** Every exchange's response, once each has ended (or been cut off). */
+  settled(): Promise<void>;
+}
+
+/**
+ * A proxy on a free port of 127.0.0.1 in front of the endpoint `target`:
+ * requests to its URL go to `target` (same method, headers and body), and
+ * responses come back as they stream, each one recorded.
+ */
+export function recordingProxy(target: URL): RecordingProxy {
+  const exchanges: Exchange[] = [];
+  const aborts = new Set<AbortController>();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (request) => {
+      const abort = new AbortController();
+      aborts.add(abort);
+      const requestBody = request.body === null ? "" : await request.text();
+      const headers = new Headers(request.headers);
+      headers.delete("host");
+      let response: Response;
+      try {
+        response = await fetch(target, {
+          method: request.method,
+          headers,
+          body: requestBody === "" ? undefined : requestBody,
+          signal: abort.signal,
+        });
+      } catch (error) {
+        aborts.delete(abort);
+        return new Response(`the proxy could not reach ${target}: ${error}`, { status: 502 });
+      }
+      const exchange: Exchange = {
+        method: request.method,
+        requestHeaders: new Headers(request.headers),
+        requestBody,
+        status: response.status,
+        responseHeaders: new Headers(response.headers),
+        responseBody: "",
+        done: Promise.resolve(),
+      };
+      exchanges.push(exchange);
+      if (response.body === null) {
+        aborts.delete(abort);
+        return new Response(null, { status: response.status, headers: response.headers });
+      }
+      const [toClient, toRecord] = response.body.tee();
+      exchange.done = (async () => {
+        const decoder = new TextDecoder();
+        try {
+          for await (const chunk of toRecord) {
+            exchange.responseBody += decoder.decode(chunk, { stream: true });
+          }
+        } catch {
+          // Cut off: by the server, or by the proxy closing.
+        } finally {
+          aborts.delete(abort);
+        }
+      })();
+      // A client that stops reading (closing a stream it opened) ends the request upstream too.
+      const reader = toClient.getReader();
+      const passed = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel(reason) {
+          abort.abort();
+          return reader.cancel(reason);
+        },
+      });
+      return new Response(passed, { status: response.status, headers: response.headers });
+    },
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  return {
+    url: new URL(`http://127.0.0.1:${port}${target.pathname}`),
+    exchanges,
+    async settled() {
+      await Promise.all(exchanges.map((exchange) => exchange.done));
+    },
+    async [Symbol.asyncDispose]() {
+      for (const abort of aborts) abort.abort();
+      await Promise.all(exchanges.map((exchange) => exchange.done));
+      await server.shutdown();
+    },
+  };
+}
