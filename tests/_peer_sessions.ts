@@ -1,0 +1,147 @@
+// The course's client in a session with a real server of one era (the SDK v2
+// peer or the FastMCP peer, which offer the same four tools), as a new user
+// would run it: connect, list, call each tool, answer the server's questions
+// with `elicit` and `sample`, close. Every answer is checked, and so is the
+// wire: nothing of one era sent to a peer of the other (see _era_wire.ts).
+
+import assert from "node:assert/strict";
+import { Client } from "../lib/mcp/client/client.ts";
+import type { ElicitResult } from "../lib/mcp/client/elicitation.ts";
+import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import type { McpVersion } from "../lib/mcp/shared/versions.ts";
+import { eraSlips, httpWire, transcriptWire, type WireMessage } from "./_era_wire.ts";
+import { assertGroupGone } from "./_helpers.ts";
+import { recordingProxy } from "./_wire_proxy.ts";
+
+const TOOLS = ["ask", "describe", "refuse", "word_count"];
+const ORDER = { flavor: "vanilla", tubs: 12, large: true };
+
+/** What a session with a peer must come to. */
+export interface Expected {
+  /** The version the two agree on. */
+  version: McpVersion;
+  /**
+   * Whether `ask` gets its answer: in a session where the server can ask
+   * (2026-07-28's multi round-trip requests, or a handshake session from
+   * 2025-06-18 on with a channel for the server's requests); otherwise it
+   * fails as a tool, and the user is never asked.
+   */
+  asks: boolean;
+}
+
+/** A server to reach: a command (stdio) or an MCP endpoint (HTTP). */
+export type Server = readonly string[] | URL;
+
+/**
+ * A session of the course's client, speaking `versions`, with the peer
+ * `server`: each answer checked against `expected`, the wire read for
+ * anything of the other era, and (over stdio) nothing of the server's
+ * process group left running.
+ */
+export async function peerSession(
+  server: Server,
+  versions: readonly McpVersion[],
+  expected: Expected,
+): Promise<void> {
+  const asked: string[] = [];
+  await withWire(server, versions, asked, async (client) => {
+    await client.initialize();
+    assert.equal(client.protocolVersion, expected.version);
+    assert.deepEqual(Object.keys(await client.listTools()).sort(), TOOLS);
+    assert.equal(await client.callTool("word_count", { text: "vanilla stock needs review" }), "4");
+    assert.deepEqual(
+      JSON.parse(await client.callTool("describe", { flavor: "vanilla", tubs: 12 })),
+      ORDER,
+    );
+    if (expected.version >= "2025-06-18") {
+      const whole = await client.callToolResult("describe", { flavor: "vanilla", tubs: 12 });
+      assert.deepEqual(whole.structuredContent, ORDER);
+    }
+    await assert.rejects(
+      client.callTool("refuse", { reason: "out of vanilla" }),
+      (error: unknown) => error instanceof ToolError && /out of vanilla/.test(error.message),
+    );
+    if (expected.asks) {
+      assert.equal(await client.callTool("ask"), "Hello, Ada");
+      assert.deepEqual(asked.sort(), ["elicit", "sample"]);
+    } else {
+      await assert.rejects(client.callTool("ask"), ToolError);
+      assert.ok(!asked.includes("elicit"), `the user was asked at ${expected.version}`);
+    }
+  }, expected.version);
+}
+
+/**
+ * A session of the course's client, speaking `versions` only (one era),
+ * with a server that speaks none of them: connecting fails with a
+ * `ProtocolError` that matches `why`, and the client sends only its era's
+ * opening, once (`initialize`, or `server/discover`).
+ */
+export async function refusedSession(
+  server: Server,
+  versions: readonly McpVersion[],
+  why: RegExp,
+): Promise<void> {
+  const wire = await withWire(server, versions, [], async (client) => {
+    await assert.rejects(
+      client.initialize(),
+      (error: unknown) => error instanceof ProtocolError && why.test(error.message),
+    );
+  }, versions[0]);
+  const sent = wire.filter((entry) => entry.from === "client" && entry.message !== undefined)
+    .map((entry) => (entry.message as JsonObject).method);
+  assert.deepEqual(sent, [versions[0] === "2026-07-28" ? "server/discover" : "initialize"]);
+}
+
+/**
+ * Run `body` with a client of `server` whose wire is recorded, then close
+ * it, judge the wire at `version`, and resolve with it.
+ */
+async function withWire(
+  server: Server,
+  versions: readonly McpVersion[],
+  asked: string[],
+  body: (client: Client<Server>) => Promise<void>,
+  version: McpVersion,
+): Promise<WireMessage[]> {
+  const lines: string[] = [];
+  const proxy = server instanceof URL ? recordingProxy(server) : undefined;
+  const client = new Client<Server>(proxy?.url ?? server, {
+    versions,
+    allowed: TOOLS,
+    timeoutMs: 60_000,
+    transcript: (direction, line) => lines.push(`${direction} ${line}`),
+    elicit: (params) => {
+      asked.push("elicit");
+      return Promise.resolve(answerEach(params));
+    },
+    sample: () => {
+      asked.push("sample");
+      return Promise.resolve({ text: "Hello", model: "stand-in", stopReason: "endTurn" });
+    },
+  });
+  let wire: WireMessage[];
+  try {
+    await body(client);
+  } finally {
+    await client.close();
+    if (proxy !== undefined) {
+      await proxy.settled();
+      await proxy[Symbol.asyncDispose]();
+    }
+  }
+  if (proxy === undefined) {
+    assertGroupGone(client.pid);
+    wire = transcriptWire(lines);
+  } else wire = httpWire(proxy.exchanges);
+  assert.deepEqual(eraSlips(wire, version, "client"), [], lines.join("\n"));
+  return wire;
+}
+
+/** The user's answer to a form: "Ada" for each field asked. */
+function answerEach(params: JsonObject): ElicitResult {
+  const schema = params.requestedSchema as { properties?: Record<string, unknown> } | undefined;
+  const fields = Object.keys(schema?.properties ?? {});
+  return { action: "accept", content: Object.fromEntries(fields.map((field) => [field, "Ada"])) };
+}

@@ -1,0 +1,80 @@
+// The course's client against servers written with the TypeScript SDK's v2
+// package (`@modelcontextprotocol/server` 2.4.0), held to each era as the
+// SDK sets one up (fixtures/sdk_v2_peer.ts): both eras (its default entries),
+// 2026-07-28 alone, and each handshake version alone; over stdio and
+// Streamable HTTP. The dual-era client agrees on the newest version both
+// speak; a client of one era is refused by a server of the other, having
+// sent only its own era's opening. Each session's answers are checked (word
+// counts, structured results, a tool's failure, and a tool that asks the
+// user and the model: by multi round-trip requests at 2026-07-28, by the
+// server's own requests in a handshake session from 2025-06-18, never before)
+// and so is its wire (tests/_era_wire.ts).
+
+import { LEGACY_VERSIONS, MCP_VERSIONS, MODERN_VERSIONS } from "../lib/mcp/shared/versions.ts";
+import { peerSession, refusedSession } from "./_peer_sessions.ts";
+import { freePort, listeningServer } from "./_listening.ts";
+import { LEGACY, type PeerEra, sdkV2Peer } from "./_peers.ts";
+
+/** Whether `ask` can reach the user at `version` over a channel the server can ask on. */
+const asks = (version: string) => version >= "2025-06-18";
+
+Deno.test("the course's client speaks each era of the SDK v2 server over stdio", async (t) => {
+  await t.step("both eras: 2026-07-28, by multi round-trip requests", async () => {
+    await peerSession(sdkV2Peer("dual"), MCP_VERSIONS, { version: "2026-07-28", asks: true });
+  });
+  await t.step("2026-07-28 alone", async () => {
+    await peerSession(sdkV2Peer("modern"), MCP_VERSIONS, { version: "2026-07-28", asks: true });
+  });
+  for (const era of LEGACY) {
+    await t.step(`${era} alone: the handshake, after the probe`, async () => {
+      await peerSession(sdkV2Peer(era), MCP_VERSIONS, { version: era as never, asks: asks(era) });
+    });
+  }
+  await t.step("a client of the handshake alone with a dual-era server: 2025-11-25", async () => {
+    await peerSession(sdkV2Peer("dual"), LEGACY_VERSIONS, { version: "2025-11-25", asks: true });
+  });
+  await t.step("a client of the handshake alone is refused by 2026-07-28 alone", async () => {
+    await refusedSession(sdkV2Peer("modern"), LEGACY_VERSIONS, /-32022|2026-07-28/);
+  });
+  await t.step("a client of 2026-07-28 alone is refused by a handshake server", async () => {
+    await refusedSession(sdkV2Peer("2025-11-25"), MODERN_VERSIONS, /not a modern one/);
+  });
+});
+
+Deno.test("the course's client speaks each era of the SDK v2 server over Streamable HTTP", async (t) => {
+  const eras: PeerEra[] = ["dual", "modern", ...LEGACY];
+  const servers = new Map<PeerEra, Awaited<ReturnType<typeof listeningServer>>>();
+  try {
+    // Each server starts once, all at once, and serves every session of its era.
+    await Promise.all(eras.map(async (era) => {
+      const port = freePort();
+      servers.set(era, await listeningServer(sdkV2Peer(era, port), port));
+    }));
+    const url = (era: PeerEra) => servers.get(era)!.url;
+    await t.step("both eras: 2026-07-28, by multi round-trip requests", async () => {
+      await peerSession(url("dual"), MCP_VERSIONS, { version: "2026-07-28", asks: true });
+    });
+    await t.step("2026-07-28 alone", async () => {
+      await peerSession(url("modern"), MCP_VERSIONS, { version: "2026-07-28", asks: true });
+    });
+    for (const era of LEGACY) {
+      await t.step(`${era} alone, in a session: the handshake, after the probe`, async () => {
+        await peerSession(url(era), MCP_VERSIONS, { version: era as never, asks: asks(era) });
+      });
+    }
+    await t.step(
+      "a client of the handshake alone with a dual-era server: 2025-11-25, served per request, so the server cannot ask",
+      async () => {
+        await peerSession(url("dual"), LEGACY_VERSIONS, { version: "2025-11-25", asks: false });
+      },
+    );
+    await t.step("a client of the handshake alone is refused by 2026-07-28 alone", async () => {
+      await refusedSession(url("modern"), LEGACY_VERSIONS, /-32022|2026-07-28/);
+    });
+    await t.step("a client of 2026-07-28 alone is refused by a handshake server", async () => {
+      await refusedSession(url("2025-11-25"), MODERN_VERSIONS, /not a modern one/);
+    });
+  } finally {
+    for (const server of servers.values()) await server[Symbol.asyncDispose]();
+  }
+});
