@@ -385,14 +385,22 @@ export function transcriptWire(lines: readonly string[]): WireMessage[] {
   }));
 }
 
+/** One server the stdio tap started: the tap's process id, the server's, and its wire. */
+export interface TappedConnection {
+  tap: number;
+  serverPid: number;
+  wire: WireMessage[];
+}
+
 /** The stdio tap's log as one wire per server it started (a client may start more than one). */
-export function tapWires(log: string): { serverPid: number; wire: WireMessage[] }[] {
-  const byTap = new Map<string, { serverPid: number; wire: WireMessage[] }>();
+export function tapWires(log: string): TappedConnection[] {
+  const byTap = new Map<string, TappedConnection>();
   for (const line of log.split("\n").filter((line) => line !== "")) {
     const [tap, direction, ...rest] = line.split(" ");
     const text = rest.join(" ");
-    if (direction === "started") byTap.set(tap, { serverPid: Number(text), wire: [] });
-    else {
+    if (direction === "started") {
+      byTap.set(tap, { tap: Number(tap), serverPid: Number(text), wire: [] });
+    } else {
       byTap.get(tap)!.wire.push({
         from: direction === ">" ? "client" : "server",
         message: JSON.parse(text),
