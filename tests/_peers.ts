@@ -1,11 +1,15 @@
 // The real peers of both eras the interop tests of issue 39 start: the
 // TypeScript SDK's v2 server (fixtures/sdk_v2_peer.ts), FastMCP 4.2.3
 // (fixtures/fastmcp_peer.py), and the official Python SDK's client
-// (fixtures/python_peer_client.py), each held to an era; and the stdio tap
-// that reads the wire between two programs neither of which is the test.
+// (fixtures/python_peer_client.py), each held to an era; the stdio tap that
+// reads the wire between two programs neither of which is the test; and the
+// course's grammar server with a tool that asks, for serveHttp of each era.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import type { SessionSpec, SessionTool } from "../lib/mcp/server/session_spec.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { GRAMMAR } from "../servers/grammar.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CONFIG = `${root}deno.json`;
@@ -88,4 +92,28 @@ export async function pythonClient(sessions: readonly PythonSession[]): Promise<
   const text = new TextDecoder().decode(stdout);
   assert.equal(code, 0, `the Python client failed: ${new TextDecoder().decode(stderr)}`);
   return text.trim().split("\n").map((line) => JSON.parse(line));
+}
+
+/** A tool of the course's server that asks the user's name, then the client's model to greet them. */
+const GREET: SessionTool = {
+  name: "greet",
+  description: "Asks the user's name, then the client's model to greet them.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const named = await context.request("elicitation/create", {
+      message: "Your name?",
+      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+    }, "name");
+    const said = await context.request("sampling/createMessage", {
+      messages: [{ role: "user", content: { type: "text", text: "Say hello" } }],
+      maxTokens: 8,
+    }, "greeting");
+    const name = (named.content as JsonObject).name;
+    return { content: [{ type: "text", text: `${(said.content as JsonObject).text}, ${name}` }] };
+  },
+};
+
+/** Lab 02's grammar tools and `greet` (which answers "MODEL'S TEXT, NAME"), speaking `versions` (all by default), for serveHttp. */
+export function askingGrammar(versions?: string[]): SessionSpec {
+  return { ...GRAMMAR, sessionTools: [GREET], ...(versions === undefined ? {} : { versions }) };
 }

@@ -13,14 +13,13 @@
 import assert from "node:assert/strict";
 import { freshLog, grammarCommand, serverCommand } from "../lib/course/course.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
-import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, MODERN_VERSIONS } from "../lib/mcp/shared/versions.ts";
-import { GRAMMAR } from "../servers/grammar.ts";
 import { eraSlips, httpWire, tapWires, type Version } from "./_era_wire.ts";
 import { assertProcessGone } from "./_helpers.ts";
 import { freePort, listeningServer } from "./_listening.ts";
 import { type Expected, peerSession, refusedSession, type Server } from "./_peer_sessions.ts";
 import {
+  askingGrammar,
   fastmcpPeer,
   LEGACY,
   type PeerEra,
@@ -128,32 +127,9 @@ Deno.test({
   name: "the Python SDK's client in each of its modes with the course's servers",
   ignore,
   fn: async () => {
-    const spec = (versions?: string[]): SessionSpec => ({
-      ...GRAMMAR,
-      sessionTools: [{
-        name: "greet",
-        description: "Asks the user's name, then the client's model to greet them.",
-        inputSchema: { type: "object" },
-        run: async (_args, context) => {
-          const named = await context.request("elicitation/create", {
-            message: "Your name?",
-            requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-          }, "name");
-          const said = await context.request("sampling/createMessage", {
-            messages: [{ role: "user", content: { type: "text", text: "Say hello" } }],
-            maxTokens: 8,
-          }, "greeting");
-          const text = `${(said.content as { text: string }).text}, ${
-            (named.content as { name: string }).name
-          }`;
-          return { content: [{ type: "text", text }] };
-        },
-      }],
-      ...(versions === undefined ? {} : { versions }),
-    });
-    await using dual = serveHttp(spec());
-    await using modern = serveHttp(spec(["2026-07-28"]));
-    await using early = serveHttp(spec(["2025-03-26"]));
+    await using dual = serveHttp(askingGrammar());
+    await using modern = serveHttp(askingGrammar(["2026-07-28"]));
+    await using early = serveHttp(askingGrammar(["2025-03-26"]));
     const sampling = serverCommand("sampling", await freshLog("python-sdk-sampling"));
     const said = "4 (the client's model said: ice cream)";
     const asking = { sampling: "ice cream", user: "Ada" };

@@ -18,13 +18,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import assert from "node:assert/strict";
 import { freshLog, grammarCommand, serverCalls, serverCommand } from "../lib/course/course.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
-import type { SessionSpec, SessionTool } from "../lib/mcp/server/session_spec.ts";
-import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR } from "../servers/grammar.ts";
 import { eraSlips, httpWire, tapWires, type Version } from "./_era_wire.ts";
 import { assertProcessGone } from "./_helpers.ts";
 import { grammarCallsBySdk, sdkText as text } from "./_interop.ts";
-import { tapped } from "./_peers.ts";
+import { askingGrammar, tapped } from "./_peers.ts";
 import { type Exchange, recordingProxy } from "./_wire_proxy.ts";
 
 /** How the SDK's client negotiates: its default (the handshake), one handshake version, the probe, or a pin. */
@@ -129,34 +127,10 @@ Deno.test("the SDK v2 client in each of its modes with the teaching server's sam
   }
 });
 
-/** A tool of the course's server that asks the user's name, then the client's model. */
-const GREET: SessionTool = {
-  name: "greet",
-  description: "Asks the user's name, then the client's model to greet them.",
-  inputSchema: { type: "object" },
-  run: async (_args, context) => {
-    const named = await context.request("elicitation/create", {
-      message: "Your name?",
-      requestedSchema: { type: "object", properties: { name: { type: "string" } } },
-    }, "name");
-    const said = await context.request("sampling/createMessage", {
-      messages: [{ role: "user", content: { type: "text", text: "Say hello" } }],
-      maxTokens: 8,
-    }, "greeting");
-    const name = (named.content as JsonObject).name;
-    return { content: [{ type: "text", text: `${(said.content as JsonObject).text}, ${name}` }] };
-  },
-};
-
 Deno.test("the SDK v2 client in each of its modes with serveHttp of each era", async (t) => {
-  const spec = (versions?: string[]): SessionSpec => ({
-    ...GRAMMAR,
-    sessionTools: [GREET],
-    ...(versions === undefined ? {} : { versions }),
-  });
-  await using dual = serveHttp(spec());
-  await using modern = serveHttp(spec(["2026-07-28"]));
-  await using early = serveHttp(spec(["2025-03-26"]));
+  await using dual = serveHttp(askingGrammar());
+  await using modern = serveHttp(askingGrammar(["2026-07-28"]));
+  await using early = serveHttp(askingGrammar(["2025-03-26"]));
   const cases = [
     [dual, "auto", "2026-07-28", "ice cream, Ada"],
     [dual, "pin", "2026-07-28", "ice cream, Ada"],
@@ -246,7 +220,7 @@ Deno.test({
   // "rejects with ProtocolError".
   ignore: true,
   fn: async () => {
-    await using early = serveHttp({ ...GRAMMAR, sessionTools: [GREET], versions: ["2025-03-26"] });
+    await using early = serveHttp(askingGrammar(["2025-03-26"]));
     const client = sdkClient("legacy");
     try {
       await client.connect(new StreamableHTTPClientTransport(early.url));
