@@ -174,7 +174,10 @@ export function eraSlips(wire: readonly WireMessage[], version: Version, side: S
     const messages = Array.isArray(entry.message) ? entry.message : [entry.message];
     for (const message of messages) {
       if (!isObj(message)) continue;
-      if (index < settled && "method" in message && "id" in message) opening.add(message.id);
+      // A reply to the peer's opening request (the probe) is part of the opening too.
+      if (index < settled && entry.from !== side && "method" in message && "id" in message) {
+        opening.add(message.id);
+      }
       if (entry.from !== side && typeof message.method === "string") {
         if ("id" in message) asked.set(message.id, message.method);
         if (message.method === "notifications/cancelled" && isObj(message.params)) {
@@ -410,35 +413,48 @@ export function tapWires(log: string): TappedConnection[] {
   return [...byTap.values()];
 }
 
-/** What crossed the recording proxy, as a wire: each request, then each message of its response. */
+/**
+ * What crossed the recording proxy, as a wire in the order it crossed: each
+ * request, and each message of a response when the piece that completed it
+ * came (an event stream's messages arrive over time, between later requests).
+ */
 export function httpWire(exchanges: readonly Exchange[]): WireMessage[] {
-  const wire: WireMessage[] = [];
+  const timed: { at: number; entry: WireMessage }[] = [];
   for (const exchange of exchanges) {
     const request = { method: exchange.method, headers: exchange.requestHeaders, status: 0 };
     const sent = exchange.requestBody === "" ? undefined : JSON.parse(exchange.requestBody);
-    wire.push({ from: "client", message: sent, http: request });
+    timed.push({ at: exchange.at, entry: { from: "client", message: sent, http: request } });
     const response = {
       method: exchange.method,
       headers: exchange.responseHeaders,
       status: exchange.status,
     };
-    for (const message of responseMessages(exchange)) {
-      wire.push({ from: "server", message, http: response });
+    for (const { at, message } of responseMessages(exchange)) {
+      timed.push({ at, entry: { from: "server", message, http: response } });
     }
   }
-  return wire;
+  return timed.sort((a, b) => a.at - b.at).map(({ entry }) => entry);
 }
 
-/** The JSON-RPC messages of a response: its JSON body, or each event's data. */
-function responseMessages(exchange: Exchange): unknown[] {
-  const body = exchange.responseBody;
+/** The JSON-RPC messages of a response, each with when it was whole: its JSON body, or each event's data. */
+function responseMessages(exchange: Exchange): { at: number; message: unknown }[] {
   const type = exchange.responseHeaders.get("content-type") ?? "";
-  if (type.startsWith("text/event-stream")) {
-    return body.split(/\r?\n\r?\n/).map((event) =>
-      event.split(/\r?\n/).filter((line) => line.startsWith("data:"))
-        .map((line) => line.slice(5).replace(/^ /, "")).join("\n")
-    ).filter((data) => data !== "").map((data) => JSON.parse(data));
+  const last = exchange.chunks.at(-1)?.at ?? exchange.at;
+  if (type.startsWith("application/json") && exchange.responseBody.trim() !== "") {
+    return [{ at: last, message: JSON.parse(exchange.responseBody) }];
   }
-  if (type.startsWith("application/json") && body.trim() !== "") return [JSON.parse(body)];
-  return [];
+  if (!type.startsWith("text/event-stream")) return [];
+  const messages: { at: number; message: unknown }[] = [];
+  let pending = "";
+  for (const { at, text } of exchange.chunks) {
+    pending += text;
+    const events = pending.split(/\r?\n\r?\n/);
+    pending = events.pop()!;
+    for (const event of events) {
+      const data = event.split(/\r?\n/).filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).replace(/^ /, "")).join("\n");
+      if (data !== "") messages.push({ at, message: JSON.parse(data) });
+    }
+  }
+  return messages;
 }

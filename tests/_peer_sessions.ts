@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { Client } from "../lib/mcp/client/client.ts";
 import type { ElicitResult } from "../lib/mcp/client/elicitation.ts";
+import type { Sample } from "../lib/mcp/client/sampling.ts";
 import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import type { McpVersion } from "../lib/mcp/shared/versions.ts";
@@ -28,6 +29,8 @@ export interface Expected {
    * fails as a tool, and the user is never asked.
    */
   asks: boolean;
+  /** The client's model. @default {a stand-in that answers "Hello" at once} */
+  model?: Sample;
 }
 
 /** A server to reach: a command (stdio) or an MCP endpoint (HTTP). */
@@ -45,7 +48,7 @@ export async function peerSession(
   expected: Expected,
 ): Promise<void> {
   const asked: string[] = [];
-  await withWire(server, versions, asked, async (client) => {
+  await withWire(server, versions, { asked, model: expected.model }, async (client) => {
     await client.initialize();
     assert.equal(client.protocolVersion, expected.version);
     assert.deepEqual(Object.keys(await client.listTools()).sort(), TOOLS);
@@ -83,7 +86,7 @@ export async function refusedSession(
   versions: readonly McpVersion[],
   why: RegExp,
 ): Promise<void> {
-  const wire = await withWire(server, versions, [], async (client) => {
+  const wire = await withWire(server, versions, { asked: [] }, async (client) => {
     await assert.rejects(
       client.initialize(),
       (error: unknown) => error instanceof ProtocolError && why.test(error.message),
@@ -98,13 +101,14 @@ export async function refusedSession(
 }
 
 /**
- * Run `body` with a client of `server` whose wire is recorded, then close
- * it, judge the wire at `version`, and resolve with it.
+ * Run `body` with a client of `server` whose wire is recorded (what it
+ * asks the user and the model noted in `asked`), then close it, judge the
+ * wire at `version`, and resolve with it.
  */
 async function withWire(
   server: Server,
   versions: readonly McpVersion[],
-  asked: string[],
+  { asked, model }: { asked: string[]; model?: Sample },
   body: (client: Client<Server>) => Promise<void>,
   version: McpVersion,
 ): Promise<WireMessage[]> {
@@ -119,9 +123,10 @@ async function withWire(
       asked.push("elicit");
       return Promise.resolve(answerEach(params));
     },
-    sample: () => {
+    sample: (request, options) => {
       asked.push("sample");
-      return Promise.resolve({ text: "Hello", model: "stand-in", stopReason: "endTurn" });
+      return model?.(request, options) ??
+        Promise.resolve({ text: "Hello", model: "stand-in", stopReason: "endTurn" });
     },
   });
   let wire: WireMessage[];

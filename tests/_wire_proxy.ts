@@ -9,10 +9,14 @@ export interface Exchange {
   method: string;
   requestHeaders: Headers;
   requestBody: string;
+  /** When the request came, on the proxy's clock (a count of what crossed, in order). */
+  at: number;
   status: number;
   responseHeaders: Headers;
   /** The response body as it streamed through (complete once `done` resolves). */
   responseBody: string;
+  /** The body's pieces as they came, each with when, on the same clock as `at`. */
+  chunks: { at: number; text: string }[];
   done: Promise<void>;
 }
 
@@ -32,12 +36,14 @@ export interface RecordingProxy extends AsyncDisposable {
 export function recordingProxy(target: URL): RecordingProxy {
   const exchanges: Exchange[] = [];
   const aborts = new Set<AbortController>();
+  let clock = 0;
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     async (request) => {
       const abort = new AbortController();
       aborts.add(abort);
       const requestBody = request.body === null ? "" : await request.text();
+      const at = clock++;
       const headers = new Headers(request.headers);
       headers.delete("host");
       let response: Response;
@@ -56,9 +62,11 @@ export function recordingProxy(target: URL): RecordingProxy {
         method: request.method,
         requestHeaders: new Headers(request.headers),
         requestBody,
+        at,
         status: response.status,
         responseHeaders: new Headers(response.headers),
         responseBody: "",
+        chunks: [],
         done: Promise.resolve(),
       };
       exchanges.push(exchange);
@@ -71,7 +79,9 @@ export function recordingProxy(target: URL): RecordingProxy {
         const decoder = new TextDecoder();
         try {
           for await (const chunk of toRecord) {
-            exchange.responseBody += decoder.decode(chunk, { stream: true });
+            const text = decoder.decode(chunk, { stream: true });
+            exchange.responseBody += text;
+            exchange.chunks.push({ at: clock++, text });
           }
         } catch {
           // Cut off: by the server, or by the proxy closing.

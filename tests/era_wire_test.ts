@@ -124,6 +124,19 @@ const slips: [string, Version, Side, WireMessage[], RegExp][] = [
     /answers a request the peer had cancelled/,
   ],
   [
+    "a client answers a cancelled request whose id its own probe had used",
+    "2024-11-05",
+    "client",
+    [
+      probe,
+      initialize,
+      server({ id: 1, method: "sampling/createMessage", params: {} }),
+      server({ method: "notifications/cancelled", params: { requestId: 1 } }),
+      client({ id: 1, error: { code: -32603, message: "the model failed" } }),
+    ],
+    /answers a request the peer had cancelled/,
+  ],
+  [
     "a modern HTTP request with a session and no Mcp-Method",
     "2026-07-28",
     "client",

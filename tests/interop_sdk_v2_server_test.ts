@@ -10,6 +10,8 @@
 // server's own requests in a handshake session from 2025-06-18, never before)
 // and so is its wire (tests/_era_wire.ts).
 
+import assert from "node:assert/strict";
+import type { SamplingAnswer } from "../lib/mcp/client/sampling.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, MODERN_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import { peerSession, refusedSession } from "./_peer_sessions.ts";
 import { freePort, listeningServer } from "./_listening.ts";
@@ -30,6 +32,32 @@ Deno.test("the course's client speaks each era of the SDK v2 server over stdio",
       await peerSession(sdkV2Peer(era), MCP_VERSIONS, { version: era as never, asks: asks(era) });
     });
   }
+  await t.step("at 2024-11-05, a question the server takes back is not answered", async () => {
+    // The SDK's shim asks the model beside the user; when the user's question fails
+    // (2024-11-05 has no elicitation), it cancels the model's. A model that takes its
+    // time hears of it, and its answer is never sent (the judge of the wire would see it).
+    const stopped: boolean[] = [];
+    const model = (_request: unknown, options?: { signal: AbortSignal }) =>
+      new Promise<SamplingAnswer>((resolve, reject) => {
+        const signal = options!.signal;
+        // Its answer, if no one stops it first: sent, it would fail the test.
+        const answer = setTimeout(
+          () => resolve({ text: "Hello", model: "slow", stopReason: "endTurn" }),
+          10_000,
+        );
+        signal.addEventListener("abort", () => {
+          clearTimeout(answer);
+          stopped.push(true);
+          reject(signal.reason);
+        });
+      });
+    await peerSession(sdkV2Peer("2024-11-05"), MCP_VERSIONS, {
+      version: "2024-11-05",
+      asks: false,
+      model,
+    });
+    assert.deepEqual(stopped, [true]);
+  });
   await t.step("a client of the handshake alone with a dual-era server: 2025-11-25", async () => {
     await peerSession(sdkV2Peer("dual"), LEGACY_VERSIONS, { version: "2025-11-25", asks: true });
   });
