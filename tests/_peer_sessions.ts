@@ -1,11 +1,12 @@
 // The course's client in a session with a real server of one era (the SDK v2
 // peer or the FastMCP peer, which offer the same four tools), as a new user
-// would run it: connect, list, call each tool, answer the server's questions
-// with `elicit` and `sample`, close. Every answer is checked, and so is the
+// would run it: connect, list, call each tool (with progress and the server's
+// log lines), complete and get a prompt, answer the server's questions with
+// `elicit` and `sample`, close. Every answer is checked, and so is the
 // wire: nothing of one era sent to a peer of the other (see _era_wire.ts).
 
 import assert from "node:assert/strict";
-import { Client } from "../lib/mcp/client/client.ts";
+import { Client, type LogMessage } from "../lib/mcp/client/client.ts";
 import type { ElicitResult } from "../lib/mcp/client/elicitation.ts";
 import type { Sample } from "../lib/mcp/client/sampling.ts";
 import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";
@@ -15,7 +16,7 @@ import { eraSlips, httpWire, transcriptWire, type WireMessage } from "./_era_wir
 import { assertGroupGone } from "./_helpers.ts";
 import { recordingProxy } from "./_wire_proxy.ts";
 
-const TOOLS = ["ask", "describe", "refuse", "word_count"];
+const TOOLS = ["ask", "count_slowly", "describe", "refuse", "word_count"];
 const ORDER = { flavor: "vanilla", tubs: 12, large: true };
 
 /** What a session with a peer must come to. */
@@ -48,7 +49,8 @@ export async function peerSession(
   expected: Expected,
 ): Promise<void> {
   const asked: string[] = [];
-  await withWire(server, versions, { asked, model: expected.model }, async (client) => {
+  const logs: LogMessage[] = [];
+  await withWire(server, versions, { asked, logs, model: expected.model }, async (client) => {
     await client.initialize();
     assert.equal(client.protocolVersion, expected.version);
     assert.deepEqual(Object.keys(await client.listTools()).sort(), TOOLS);
@@ -65,6 +67,25 @@ export async function peerSession(
       client.callTool("refuse", { reason: "out of vanilla" }),
       (error: unknown) => error instanceof ToolError && /out of vanilla/.test(error.message),
     );
+    // Progress and log lines, each era its own way (a token and _meta.logLevel, or logging/setLevel).
+    await client.setLogLevel("info");
+    const progress: number[] = [];
+    const counted = await client.callTool("count_slowly", { text: "vanilla stock needs review" }, {
+      onProgress: (step) => progress.push(step.progress),
+    });
+    assert.equal(counted, "4");
+    assert.deepEqual(progress, [1, 2, 3, 4]);
+    assert.ok(logs.some((log) => JSON.stringify(log.data).includes("counted 4 words")), `${logs}`);
+    await client.listPrompts();
+    const flavors = await client.complete({ type: "ref/prompt", name: "order" }, {
+      name: "flavor",
+      value: "v",
+    });
+    assert.deepEqual(flavors.values, ["vanilla", "vinegar"]);
+    const prompt = await client.getPrompt("order", { flavor: "vanilla" });
+    assert.deepEqual(prompt.messages.map((message) => message.content), [
+      { type: "text", text: "One tub of vanilla, please." },
+    ]);
     if (expected.asks) {
       assert.equal(await client.callTool("ask"), "Hello, Ada");
       assert.deepEqual(asked.sort(), ["elicit", "sample"]);
@@ -108,7 +129,7 @@ export async function refusedSession(
 async function withWire(
   server: Server,
   versions: readonly McpVersion[],
-  { asked, model }: { asked: string[]; model?: Sample },
+  { asked, logs, model }: { asked: string[]; logs?: LogMessage[]; model?: Sample },
   body: (client: Client<Server>) => Promise<void>,
   version: McpVersion,
 ): Promise<WireMessage[]> {
@@ -119,6 +140,7 @@ async function withWire(
     allowed: TOOLS,
     timeoutMs: 60_000,
     transcript: (direction, line) => lines.push(`${direction} ${line}`),
+    onLog: (log) => logs?.push(log),
     elicit: (params) => {
       asked.push("elicit");
       return Promise.resolve(answerEach(params));
