@@ -1,8 +1,9 @@
 // The course's client in a session with a real server of one era (the SDK v2
 // peer or the FastMCP peer, which offer the same four tools), as a new user
 // would run it: connect, list, call each tool (with progress and the server's
-// log lines), complete and get a prompt, answer the server's questions with
-// `elicit` and `sample`, close. Every answer is checked, and so is the
+// log lines), complete and get a prompt, hear of a change (on a subscription
+// at 2026-07-28), answer the server's questions with `elicit` and `sample`,
+// close. Every answer is checked, and so is the
 // wire: nothing of one era sent to a peer of the other (see _era_wire.ts).
 
 import assert from "node:assert/strict";
@@ -17,6 +18,8 @@ import { assertGroupGone } from "./_helpers.ts";
 import { recordingProxy } from "./_wire_proxy.ts";
 
 const TOOLS = ["ask", "count_slowly", "describe", "refuse", "word_count"];
+/** A tool some peers have besides: it tells listeners that the tool list changed. */
+const CHANGE = "change";
 const ORDER = { flavor: "vanilla", tubs: 12, large: true };
 
 /** What a session with a peer must come to. */
@@ -53,7 +56,8 @@ export async function peerSession(
   await withWire(server, versions, { asked, logs, model: expected.model }, async (client) => {
     await client.initialize();
     assert.equal(client.protocolVersion, expected.version);
-    assert.deepEqual(Object.keys(await client.listTools()).sort(), TOOLS);
+    const tools = Object.keys(await client.listTools());
+    assert.deepEqual(tools.filter((tool) => tool !== CHANGE).sort(), TOOLS);
     assert.equal(await client.callTool("word_count", { text: "vanilla stock needs review" }), "4");
     assert.deepEqual(
       JSON.parse(await client.callTool("describe", { flavor: "vanilla", tubs: 12 })),
@@ -86,6 +90,7 @@ export async function peerSession(
     assert.deepEqual(prompt.messages.map((message) => message.content), [
       { type: "text", text: "One tub of vanilla, please." },
     ]);
+    if (tools.includes(CHANGE)) await changesHeard(client, expected.version);
     if (expected.asks) {
       assert.equal(await client.callTool("ask"), "Hello, Ada");
       assert.deepEqual(asked.sort(), ["elicit", "sample"]);
@@ -94,6 +99,25 @@ export async function peerSession(
       assert.ok(!asked.includes("elicit"), `the user was asked at ${expected.version}`);
     }
   }, expected.version);
+}
+
+/**
+ * What the course's client hears when the tool list changes: at
+ * 2026-07-28, on a subscription it opened (`subscriptions/listen`); in a
+ * handshake session it has none to open (refused before anything is sent),
+ * and the server's unasked notification is passed over.
+ */
+async function changesHeard(client: Client<Server>, version: McpVersion): Promise<void> {
+  if (version !== "2026-07-28") {
+    await assert.rejects(client.listen({ toolsListChanged: true }), ProtocolError);
+    assert.equal(await client.callTool(CHANGE), "changed");
+    return;
+  }
+  await using subscription = await client.listen({ toolsListChanged: true });
+  const heard = subscription[Symbol.asyncIterator]().next();
+  assert.equal(await client.callTool(CHANGE), "changed");
+  const { value } = await heard;
+  assert.equal(value?.method, "notifications/tools/list_changed");
 }
 
 /**
@@ -137,7 +161,7 @@ async function withWire(
   const proxy = server instanceof URL ? recordingProxy(server) : undefined;
   const client = new Client<Server>(proxy?.url ?? server, {
     versions,
-    allowed: TOOLS,
+    allowed: [...TOOLS, CHANGE],
     timeoutMs: 60_000,
     transcript: (direction, line) => lines.push(`${direction} ${line}`),
     onLog: (log) => logs?.push(log),
