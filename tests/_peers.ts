@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { ChangeFeed } from "../lib/mcp/server/change_feed.ts";
 import type { SessionSpec, SessionTool } from "../lib/mcp/server/session_spec.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR } from "../servers/grammar.ts";
@@ -113,7 +114,26 @@ const GREET: SessionTool = {
   },
 };
 
-/** Lab 02's grammar tools and `greet` (which answers "MODEL'S TEXT, NAME"), speaking `versions` (all by default), for serveHttp. */
+/**
+ * Lab 02's grammar tools, `greet` (which answers "MODEL'S TEXT, NAME") and
+ * `change` (which tells subscribers that the tool list changed), speaking
+ * `versions` (all by default), for serveHttp.
+ */
 export function askingGrammar(versions?: string[]): SessionSpec {
-  return { ...GRAMMAR, sessionTools: [GREET], ...(versions === undefined ? {} : { versions }) };
+  const changes = new ChangeFeed();
+  const change: SessionTool = {
+    name: "change",
+    description: "Tells subscribers that the tool list changed.",
+    inputSchema: { type: "object" },
+    run: () => {
+      changes.toolsChanged();
+      return { content: [{ type: "text", text: "changed" }] };
+    },
+  };
+  return {
+    ...GRAMMAR,
+    sessionTools: [GREET, change],
+    changes,
+    ...(versions === undefined ? {} : { versions }),
+  };
 }

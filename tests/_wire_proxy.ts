@@ -74,32 +74,38 @@ export function recordingProxy(target: URL): RecordingProxy {
         aborts.delete(abort);
         return new Response(null, { status: response.status, headers: response.headers });
       }
-      const [toClient, toRecord] = response.body.tee();
-      exchange.done = (async () => {
-        const decoder = new TextDecoder();
-        try {
-          for await (const chunk of toRecord) {
-            const text = decoder.decode(chunk, { stream: true });
-            exchange.responseBody += text;
-            exchange.chunks.push({ at: clock++, text });
-          }
-        } catch {
-          // Cut off: by the server, or by the proxy closing.
-        } finally {
-          aborts.delete(abort);
-        }
-      })();
-      // A client that stops reading (closing a stream it opened) ends the request upstream too.
-      const reader = toClient.getReader();
+      // Each piece is recorded as it passes to the client; a client that stops reading
+      // (closing a stream it opened) ends the request upstream too.
+      const upstream = response.body.getReader();
+      const decoder = new TextDecoder();
+      let finished = () => {};
+      exchange.done = new Promise((resolve) => finished = () => resolve());
+      const finish = () => {
+        aborts.delete(abort);
+        finished();
+      };
       const passed = new ReadableStream<Uint8Array>({
         async pull(controller) {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          try {
+            const { done, value } = await upstream.read();
+            if (done) {
+              controller.close();
+              return finish();
+            }
+            const text = decoder.decode(value, { stream: true });
+            exchange.responseBody += text;
+            exchange.chunks.push({ at: clock++, text });
+            controller.enqueue(value);
+          } catch (error) {
+            // Cut off: by the server, or by the proxy closing.
+            controller.error(error);
+            finish();
+          }
         },
-        cancel(reason) {
+        async cancel(reason) {
           abort.abort();
-          return reader.cancel(reason);
+          await upstream.cancel(reason).catch(() => {});
+          finish();
         },
       });
       return new Response(passed, { status: response.status, headers: response.headers });

@@ -161,6 +161,7 @@ Deno.test("the SDK v2 client in each of its modes with serveHttp of each era", a
         if (greeting !== undefined) {
           assert.equal(text(await client.callTool({ name: "greet", arguments: {} })), greeting);
         }
+        await changesHeard(client, version);
       } finally {
         await client.close();
       }
@@ -175,6 +176,28 @@ Deno.test("the SDK v2 client in each of its modes with serveHttp of each era", a
     assert.equal(refusal.responseHeaders.get("mcp-session-id"), null);
   });
 });
+
+/**
+ * What the SDK's client hears when the tool list changes: at 2026-07-28, on
+ * a subscription it opens (`subscriptions/listen`); in a handshake session
+ * it has none to open, and the SDK refuses before sending.
+ */
+async function changesHeard(client: SdkClient, version: string): Promise<void> {
+  const change = { name: "change", arguments: {} };
+  if (version !== "2026-07-28") {
+    await assert.rejects(client.listen({ toolsListChanged: true }));
+    assert.equal(text(await client.callTool(change)), "changed");
+    return;
+  }
+  const heard = new Promise<void>((resolve) =>
+    client.setNotificationHandler("notifications/tools/list_changed", () => resolve())
+  );
+  const subscription = await client.listen({ toolsListChanged: true });
+  assert.deepEqual(subscription.honoredFilter, { toolsListChanged: true });
+  assert.equal(text(await client.callTool(change)), "changed");
+  await heard;
+  await subscription.close();
+}
 
 /** What crossed when the SDK's handshake client was refused, as it must be, by the server at `url`. */
 async function refusedHandshake(url: URL): Promise<Exchange[]> {
