@@ -73,6 +73,8 @@ export interface PythonSession {
   offer?: string;
   sampling?: string;
   calls?: [string, Record<string, unknown>][];
+  /** The tool to call while listening for a change of the tool list. */
+  listen?: string;
 }
 
 /** What the Python SDK's client saw in one session. */
@@ -80,6 +82,8 @@ export interface PythonSeen {
   protocolVersion?: string;
   tools?: string[];
   calls?: { isError: boolean; text: string; structured: unknown }[];
+  /** The first change heard on the subscription, or why it could not listen. */
+  heard?: string;
   error?: string;
 }
 

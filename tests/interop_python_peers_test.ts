@@ -111,6 +111,8 @@ interface PythonCase {
   judgedAt?: Version;
   /** The text of each call, in order. */
   texts?: string[];
+  /** What it heard when it listened for a change: a subscription's event, or why it had none. */
+  heard?: RegExp;
 }
 
 const EAT: [string, Record<string, unknown>] = [
@@ -185,14 +187,28 @@ Deno.test({
       },
       {
         name: "serveHttp of both eras, auto",
-        session: { server: dual.url.href, mode: "auto", calls: [EAT, GREET], ...asking },
+        session: {
+          server: dual.url.href,
+          mode: "auto",
+          calls: [EAT, GREET],
+          ...asking,
+          listen: "change",
+        },
         version: "2026-07-28",
+        heard: /^ToolsListChanged$/,
         texts: ["ate", "ice cream, Ada"],
       },
       {
         name: "serveHttp of both eras, the handshake",
-        session: { server: dual.url.href, mode: "legacy", calls: [EAT, GREET], ...asking },
+        session: {
+          server: dual.url.href,
+          mode: "legacy",
+          calls: [EAT, GREET],
+          ...asking,
+          listen: "change",
+        },
         version: "2025-11-25",
+        heard: /^cannot listen/,
         texts: ["ate", "ice cream, Ada"],
       },
       {
@@ -209,8 +225,15 @@ Deno.test({
       },
       {
         name: "serveHttp of 2026-07-28 alone, auto",
-        session: { server: modern.url.href, mode: "auto", calls: [EAT, GREET], ...asking },
+        session: {
+          server: modern.url.href,
+          mode: "auto",
+          calls: [EAT, GREET],
+          ...asking,
+          listen: "change",
+        },
         version: "2026-07-28",
+        heard: /^ToolsListChanged$/,
         texts: ["ate", "ice cream, Ada"],
       },
       {
@@ -239,7 +262,7 @@ Deno.test({
     }));
     try {
       const seen = await pythonClient(sessions);
-      for (const [index, { name, version, refused, judgedAt, texts }] of cases.entries()) {
+      for (const [index, { name, version, refused, judgedAt, texts, heard }] of cases.entries()) {
         const saw = seen[index];
         if (refused !== undefined) {
           assert.match(saw.error ?? "", refused, `${name}: ${JSON.stringify(saw)}`);
@@ -247,6 +270,7 @@ Deno.test({
           assert.equal(saw.error, undefined, `${name}: ${saw.error}`);
           assert.equal(saw.protocolVersion, version, name);
           assert.deepEqual(saw.calls?.map((call) => call.text), texts, name);
+          if (heard !== undefined) assert.match(saw.heard ?? "", heard, name);
         }
         const agreed = judgedAt ?? version!;
         if (proxies[index] !== undefined) {
