@@ -102,6 +102,42 @@ export async function peerSession(
 }
 
 /**
+ * A session of the course's client with many calls in flight at once (at
+ * most four; eight sent), in the era agreed at `version`: calls that ask
+ * the user and the model (each its own rounds, or its own requests of the
+ * server) beside calls that report progress, each answered as if alone, its
+ * progress its own.
+ */
+export async function crowdedSession(
+  server: Server,
+  versions: readonly McpVersion[],
+  version: McpVersion,
+): Promise<void> {
+  await withWire(server, versions, { asked: [], maxInFlight: 4 }, async (client) => {
+    await client.initialize();
+    assert.equal(client.protocolVersion, version);
+    await client.listTools();
+    const texts = ["vanilla", "vanilla stock", "vanilla stock needs", "vanilla stock needs review"];
+    const counts = texts.map(async (text) => {
+      const progress: number[] = [];
+      const counted = await client.callTool("count_slowly", { text }, {
+        onProgress: (step) => progress.push(step.progress),
+      });
+      return { counted, progress };
+    });
+    const asks = texts.map(() => client.callTool("ask"));
+    assert.deepEqual(await Promise.all(asks), texts.map(() => "Hello, Ada"));
+    assert.deepEqual(
+      await Promise.all(counts),
+      texts.map((_text, index) => ({
+        counted: String(index + 1),
+        progress: Array.from({ length: index + 1 }, (_, step) => step + 1),
+      })),
+    );
+  }, version);
+}
+
+/**
  * What the course's client hears when the tool list changes: at
  * 2026-07-28, on a subscription it opened (`subscriptions/listen`); in a
  * handshake session it has none to open (refused before anything is sent),
@@ -153,7 +189,12 @@ export async function refusedSession(
 async function withWire(
   server: Server,
   versions: readonly McpVersion[],
-  { asked, logs, model }: { asked: string[]; logs?: LogMessage[]; model?: Sample },
+  { asked, logs, model, maxInFlight }: {
+    asked: string[];
+    logs?: LogMessage[];
+    model?: Sample;
+    maxInFlight?: number;
+  },
   body: (client: Client<Server>) => Promise<void>,
   version: McpVersion,
 ): Promise<WireMessage[]> {
@@ -163,6 +204,7 @@ async function withWire(
     versions,
     allowed: [...TOOLS, CHANGE],
     timeoutMs: 60_000,
+    maxInFlight,
     transcript: (direction, line) => lines.push(`${direction} ${line}`),
     onLog: (log) => logs?.push(log),
     elicit: (params) => {

@@ -17,7 +17,13 @@ import { LEGACY_VERSIONS, MCP_VERSIONS, MODERN_VERSIONS } from "../lib/mcp/share
 import { eraSlips, httpWire, tapWires, type Version } from "./_era_wire.ts";
 import { assertProcessGone } from "./_helpers.ts";
 import { freePort, listeningServer } from "./_listening.ts";
-import { type Expected, peerSession, refusedSession, type Server } from "./_peer_sessions.ts";
+import {
+  crowdedSession,
+  type Expected,
+  peerSession,
+  refusedSession,
+  type Server,
+} from "./_peer_sessions.ts";
 import {
   askingGrammar,
   fastmcpPeer,
@@ -93,6 +99,8 @@ Deno.test({
       const url = (era: PeerEra) => servers[eras.indexOf(era)].url;
       for (const era of eras) await withFastmcp(era, url(era))[1]();
       await peerSession(url("dual"), LEGACY_VERSIONS, { version: "2025-11-25", asks: true });
+      await crowdedSession(url("dual"), MCP_VERSIONS, "2026-07-28");
+      await crowdedSession(url("dual"), LEGACY_VERSIONS, "2025-11-25");
       await refusedSession(url("modern"), LEGACY_VERSIONS, /-32602|_meta/);
       await refusedSession(url("2025-03-26"), MODERN_VERSIONS, /not a modern one/);
     } finally {

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import type { SamplingAnswer } from "../lib/mcp/client/sampling.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, MODERN_VERSIONS } from "../lib/mcp/shared/versions.ts";
-import { peerSession, refusedSession } from "./_peer_sessions.ts";
+import { crowdedSession, peerSession, refusedSession } from "./_peer_sessions.ts";
 import { freePort, listeningServer } from "./_listening.ts";
 import { LEGACY, type PeerEra, sdkV2Peer } from "./_peers.ts";
 
@@ -58,6 +58,10 @@ Deno.test("the course's client speaks each era of the SDK v2 server over stdio",
     });
     assert.deepEqual(stopped, [true]);
   });
+  await t.step("eight calls, four in flight, in each era", async () => {
+    await crowdedSession(sdkV2Peer("dual"), MCP_VERSIONS, "2026-07-28");
+    await crowdedSession(sdkV2Peer("2025-11-25"), MCP_VERSIONS, "2025-11-25");
+  });
   await t.step("a client of the handshake alone with a dual-era server: 2025-11-25", async () => {
     await peerSession(sdkV2Peer("dual"), LEGACY_VERSIONS, { version: "2025-11-25", asks: true });
   });
@@ -90,6 +94,10 @@ Deno.test("the course's client speaks each era of the SDK v2 server over Streama
         await peerSession(url(era), MCP_VERSIONS, { version: era as never, asks: asks(era) });
       });
     }
+    await t.step("eight calls, four in flight, in each era", async () => {
+      await crowdedSession(url("dual"), MCP_VERSIONS, "2026-07-28");
+      await crowdedSession(url("2025-11-25"), MCP_VERSIONS, "2025-11-25");
+    });
     await t.step(
       "a client of the handshake alone with a dual-era server: 2025-11-25, served per request, so the server cannot ask",
       async () => {
