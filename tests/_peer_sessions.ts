@@ -15,12 +15,12 @@ import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import type { McpVersion } from "../lib/mcp/shared/versions.ts";
 import { eraSlips, httpWire, transcriptWire, type WireMessage } from "./_era_wire.ts";
 import { assertGroupGone } from "./_helpers.ts";
+import { ORDER } from "./_peers.ts";
 import { recordingProxy } from "./_wire_proxy.ts";
 
 const TOOLS = ["ask", "count_slowly", "describe", "refuse", "word_count"];
 /** A tool some peers have besides: it tells listeners that the tool list changed. */
 const CHANGE = "change";
-const ORDER = { flavor: "vanilla", tubs: 12, large: true };
 
 /** What a session with a peer must come to. */
 export interface Expected {

@@ -118,10 +118,29 @@ const GREET: SessionTool = {
   },
 };
 
+/** An order, described: structured content beside its JSON text, which versions before 2025-06-18 are sent without. */
+const DESCRIBE: SessionTool = {
+  name: "describe",
+  description: "An order, described.",
+  inputSchema: {
+    type: "object",
+    properties: { flavor: { type: "string" }, tubs: { type: "integer" } },
+    required: ["flavor", "tubs"],
+  },
+  run: ({ flavor, tubs }) => {
+    const order = { flavor, tubs, large: (tubs as number) > 10 };
+    return { content: [{ type: "text", text: JSON.stringify(order) }], structuredContent: order };
+  },
+};
+
+/** What `describe` answers for 12 tubs of vanilla, as structured content. */
+export const ORDER = { flavor: "vanilla", tubs: 12, large: true };
+
 /**
- * Lab 02's grammar tools, `greet` (which answers "MODEL'S TEXT, NAME") and
- * `change` (which tells subscribers that the tool list changed), speaking
- * `versions` (all by default), for serveHttp.
+ * Lab 02's grammar tools, `greet` (which answers "MODEL'S TEXT, NAME"),
+ * `change` (which tells subscribers that the tool list changed) and
+ * `describe` (structured content), speaking `versions` (all by default), for
+ * serveHttp.
  */
 export function askingGrammar(versions?: string[]): SessionSpec {
   const changes = new ChangeFeed();
@@ -136,7 +155,7 @@ export function askingGrammar(versions?: string[]): SessionSpec {
   };
   return {
     ...GRAMMAR,
-    sessionTools: [GREET, change],
+    sessionTools: [GREET, change, DESCRIBE],
     changes,
     ...(versions === undefined ? {} : { versions }),
   };

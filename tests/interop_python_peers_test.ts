@@ -28,6 +28,7 @@ import {
   askingGrammar,
   fastmcpPeer,
   LEGACY,
+  ORDER,
   type PeerEra,
   pythonClient,
   pythonInstalled,
@@ -132,6 +133,7 @@ const COUNT: [string, Record<string, unknown>] = [
   { text: "vanilla stock needs review" },
 ];
 const GREET: [string, Record<string, unknown>] = ["greet", {}];
+const DESCRIBE: [string, Record<string, unknown>] = ["describe", { flavor: "vanilla", tubs: 12 }];
 
 Deno.test({
   name: "the Python SDK's client in each of its modes with the course's servers",
@@ -198,13 +200,13 @@ Deno.test({
         session: {
           server: dual.url.href,
           mode: "auto",
-          calls: [EAT, GREET],
+          calls: [EAT, GREET, DESCRIBE],
           ...asking,
           listen: "change",
         },
         version: "2026-07-28",
         heard: /^ToolsListChanged$/,
-        texts: ["ate", "ice cream, Ada"],
+        texts: ["ate", "ice cream, Ada", JSON.stringify(ORDER)],
       },
       {
         name: "serveHttp of both eras, the handshake",
@@ -225,11 +227,11 @@ Deno.test({
           server: dual.url.href,
           mode: "legacy",
           offer: "2025-06-18",
-          calls: [EAT, GREET],
+          calls: [EAT, GREET, DESCRIBE],
           ...asking,
         },
         version: "2025-06-18",
-        texts: ["ate", "ice cream, Ada"],
+        texts: ["ate", "ice cream, Ada", JSON.stringify(ORDER)],
       },
       {
         name: "serveHttp of 2026-07-28 alone, auto",
@@ -252,9 +254,9 @@ Deno.test({
       },
       {
         name: "serveHttp of 2025-03-26 alone, auto",
-        session: { server: early.url.href, mode: "auto", calls: [EAT] },
+        session: { server: early.url.href, mode: "auto", calls: [EAT, DESCRIBE] },
         version: "2025-03-26",
-        texts: ["ate"],
+        texts: ["ate", JSON.stringify(ORDER)],
       },
     ];
     // Each stdio session through a tap of its own, each HTTP session through a proxy of its own.
@@ -279,6 +281,11 @@ Deno.test({
           assert.equal(saw.protocolVersion, version, name);
           assert.deepEqual(saw.calls?.map((call) => call.text), texts, name);
           if (heard !== undefined) assert.match(saw.heard ?? "", heard, name);
+          // Structured content, only where the version has it (from 2025-06-18).
+          for (const [call, [tool]] of (cases[index].session.calls ?? []).entries()) {
+            if (tool !== "describe") continue;
+            assert.deepEqual(saw.calls![call].structured, version! >= "2025-06-18" ? ORDER : null);
+          }
         }
         const agreed = judgedAt ?? version!;
         if (proxies[index] !== undefined) {

@@ -22,7 +22,7 @@ import { GRAMMAR } from "../servers/grammar.ts";
 import { eraSlips, httpWire, tapWires, type Version } from "./_era_wire.ts";
 import { assertProcessGone } from "./_helpers.ts";
 import { grammarCallsBySdk, sdkText as text } from "./_interop.ts";
-import { askingGrammar, tapped } from "./_peers.ts";
+import { askingGrammar, ORDER, tapped } from "./_peers.ts";
 import { type Exchange, recordingProxy } from "./_wire_proxy.ts";
 
 /** How the SDK's client negotiates: its default (the handshake), one handshake version, the probe, or a pin. */
@@ -161,6 +161,12 @@ Deno.test("the SDK v2 client in each of its modes with serveHttp of each era", a
         if (greeting !== undefined) {
           assert.equal(text(await client.callTool({ name: "greet", arguments: {} })), greeting);
         }
+        const described = await client.callTool({
+          name: "describe",
+          arguments: { flavor: "vanilla", tubs: 12 },
+        });
+        assert.deepEqual(JSON.parse(text(described)), ORDER);
+        assert.deepEqual(described.structuredContent, version >= "2025-06-18" ? ORDER : undefined);
         await changesHeard(client, version);
       } finally {
         await client.close();
