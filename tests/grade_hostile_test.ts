@@ -3,7 +3,15 @@
 // odd names. Each test names the defect it guards against.
 
 import assert from "node:assert/strict";
-import { full, grade as run, type Results, ROOT as root, tree } from "./_grading.ts";
+import {
+  full,
+  grade as run,
+  type Results,
+  ROOT as root,
+  tree,
+  UNIT_A,
+  unitBPasses,
+} from "./_grading.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { processesMentioning } from "../lib/containment/process_table.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
@@ -14,18 +22,6 @@ import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
 const student = (name: string) => Deno.readTextFile(`${root}notebooks/${name}`);
-
-const UNIT_A = `
-import { ProtocolError } from "../lib/mcp/shared/errors.ts";
-export function answerFor(requestId, message) {
-  if (message.id !== requestId) throw new ProtocolError("not the reply to " + requestId);
-  if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });
-  return message.result;
-}
-export function authorize(name, catalog, allowed) {
-  return Object.hasOwn(catalog, name) && allowed.has(name);
-}
-`;
 
 /** That `fn` scored 0 in every case, and the line on the learner's own code says `why`. */
 function assertCopied(results: Results, fn: string, why: RegExp): void {
@@ -159,14 +155,7 @@ Deno.test("a stale but honest claim never costs marks; only an over-claim does",
 
 Deno.test("a case of the learner's own is shown as theirs and costs no mark", async () => {
   const notebook = await worked("ch14-b.ipynb");
-  const claims = JSON.parse(
-    await Deno.readTextFile(`${root}tests/grading/ch14-b-student-submission.json`),
-  );
-  for (const row of claims.frames) row.status = "PASS";
-  claims.transfer = claims.transfer.map((row: Record<string, unknown>) => ({
-    ...row,
-    passed: true,
-  }));
+  const claims = await unitBPasses();
   claims.transfer.push({
     case: "my own: tubs as a float",
     expected: ["tubs must be integer"],

@@ -35,6 +35,7 @@ import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts
 import { Gate } from "./gate.ts";
 import { suiteMarkEnv } from "../suite_mark.ts";
 import { watermarkIn } from "./watermark.ts";
+import { processUsage as usage } from "./process_usage.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -513,36 +514,6 @@ async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) 
     yield* parts;
   }
   if (pending !== "") yield pending;
-}
-
-/**
- * The resident memory of process `pid`, in bytes, and the CPU time it has
- * used, in milliseconds; 0 once it has gone. Deno lets a program read
- * `/proc` only with `--allow-all`: without it, this throws, rather than let a
- * memory bomb run unwatched.
- */
-function usage(pid: number): { resident: number; cpuMs: number } {
-  let status: string;
-  let stat: string;
-  try {
-    status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { resident: 0, cpuMs: 0 };
-    throw new Deno.errors.NotCapable(
-      `The grader cannot watch the sandbox's memory (${
-        (error as Error).message
-      }): run it with --allow-all`,
-    );
-  }
-  const kilobytes = status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
-  // Fields 14 and 15 (utime, stime) after the command's closing parenthesis, in clock ticks.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return {
-    resident: kilobytes === undefined ? 0 : Number(kilobytes) * 1024,
-    cpuMs: Number.isFinite(ticks) ? ticks * 10 : 0,
-  };
 }
 
 /** Deno's cache folder, passed on so that the sandbox finds what is already compiled. */
