@@ -113,8 +113,9 @@ export class Analysis implements AsyncDisposable {
         supportCells: spec.supportCells,
         functions: spec.functions.map(({ name, cell, parts }) => ({ name, cell, parts })),
       },
+      // Undefined where this copy of the course has neither edition: then no cell is taken for added.
       courseCells: submission.code.kind === "notebook"
-        ? [...await courseCells(spec.unit) ?? []]
+        ? await courseCells(spec.unit).then((ids) => ids && [...ids])
         : undefined,
       forms: [...await copies],
     };
