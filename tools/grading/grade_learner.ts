@@ -59,7 +59,10 @@ export async function gradeLearner(
  * (and its successors, when one is stopped): each learner's realms may read
  * only that learner's folder, each learner has a budget of their own, and
  * their realms are ended before the next learner's cases begin. Grading a
- * few learners to a process spares a process start each.
+ * few to a process spares a process start each, and shares the process's
+ * limits (its output, its memory, what its runtime runs): it is for code the
+ * course trusts, such as a catalogue's implementations, never for a class,
+ * whose learners `deno task grade` grades each alone.
  *
  * @example
  * ```ts
@@ -98,7 +101,8 @@ export async function gradeTogether(
     learner.submissions.map((submission) => ({
       ...submission,
       key: `${index}/${submission.unit}`,
-      learner: index,
+      // Several learners in one scratch folder: each in a folder of their own.
+      learner: learners.length > 1 ? index : undefined,
     })).filter(({ key }) => analysed.get(key)?.module !== undefined)
       .map((submission) => ({ ...submission, module: analysed.get(submission.key)!.module }))
   );

@@ -6,8 +6,12 @@
  * Deno's cache, at the versions of the lock file). The process gets every
  * case at once, on stdin, and runs the visible ones first; the hidden ones
  * then run in realms of their own, after the visible ones' results have come
- * back. Several learners ({@linkcode UnitJob.learner}) may share a process:
- * each learner's realms read only that learner's folder, and each learner
+ * back. The process's limits (output, memory, CPU time) are counted by the
+ * kernel for all its threads, and it is killed when its output ends, so
+ * that nothing it started outlives it: given one learner's jobs, as the
+ * class grader gives them, every limit is that learner's. Several learners
+ * ({@linkcode UnitJob.learner}) may share a process, for code the course
+ * trusts: each learner's realms read only that learner's folder, and each
  * has a budget of their own. What comes back is judged here, where no
  * learner code runs.
  *
@@ -382,12 +386,21 @@ async function runProcess(
     }
   } finally {
     clearInterval(watch);
+    // Its output has ended, and so has this turn: whatever the process still runs (a worker a
+    // realm started, work on the runtime's blocking pool) ends with it, now.
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // It has already gone.
+    }
     const status = await child.status;
     charge(charged.cpuMs);
     if (run.stopped === "") {
       run.stopped = status.code === 3
         ? "it ran out of time"
-        : `the sandbox ended (exit ${status.code}) during this case`;
+        : status.signal === null
+        ? `the sandbox ended (exit ${status.code}) during this case`
+        : "the sandbox ended during this case";
     }
   }
   return run;
