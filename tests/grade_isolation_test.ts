@@ -5,7 +5,10 @@
 // `deno task grade` as an instructor runs it, and names the attack it guards
 // against. The hostile classmates are described in `_neighbours.ts`.
 
+import assert from "node:assert/strict";
 import { assertAsAlone, type Files, honestWork, hostileWork } from "./_neighbours.ts";
+import { tree, UNIT_A } from "./_grading.ts";
+import { gradeLearner } from "../tools/grading/grade_learner.ts";
 
 const hostile = await hostileWork();
 const honest = await honestWork();
@@ -41,4 +44,31 @@ Deno.test("a worker a realm starts through node:worker_threads ends with its lea
     "b-honest": honest.lab02,
     "c-honest": honest.unitB,
   });
+});
+
+Deno.test("a learner's threads are counted: past the limit, the process is stopped, saying why", async () => {
+  // Each RSA key pair the blocking pool makes is a thread of its own, burning a CPU. Deno's pool
+  // and the memory a worker holds keep a learner under the default limit; a lower one shows it
+  // is kept.
+  const folder = await tree({
+    "ch14-a.ts": `
+for (let i = 0; i < 32; i++) {
+  crypto.subtle.generateKey(
+    { name: "RSA-PSS", modulusLength: 4096, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+    true,
+    ["sign", "verify"],
+  ).catch(() => {});
+}
+${UNIT_A}`,
+  });
+  const learner = {
+    name: "threads",
+    submissions: [{
+      unit: "ch14-a",
+      code: { kind: "module" as const, path: `${folder}/ch14-a.ts` },
+    }],
+  };
+  const [results] = await gradeLearner(learner, undefined, { threads: 20 });
+  assert.equal(results.score, 0);
+  assert.match(JSON.stringify(results.tests), /it ran more than 20 threads at once/);
 });

@@ -18,6 +18,7 @@
 import { type AnalysisReply, type AnalysisRequest, RUNNER } from "./analysis_runner.ts";
 import { type CopyForms, copyForms } from "./copied.ts";
 import { processUsage } from "./process_usage.ts";
+import { inOwnSession, killGroup } from "./own_session.ts";
 import { courseCells } from "./scratch.ts";
 import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
@@ -180,15 +181,17 @@ class AnalysisProcess {
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
 
   constructor() {
-    this.#child = new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--no-config",
-        "--no-remote",
-        `--v8-flags=--max-old-space-size=${HEAP_MB}`,
-        RUNNER,
-      ],
+    const [program, ...args] = inOwnSession([
+      Deno.execPath(),
+      "run",
+      "--no-prompt",
+      "--no-config",
+      "--no-remote",
+      `--v8-flags=--max-old-space-size=${HEAP_MB}`,
+      RUNNER,
+    ]);
+    this.#child = new Deno.Command(program, {
+      args,
       clearEnv: true,
       env: { NO_COLOR: "1", ...denoDir(), ...suiteMarkEnv() },
       stdin: "piped",
@@ -262,11 +265,7 @@ class AnalysisProcess {
   }
 
   #kill(): void {
-    try {
-      this.#child.kill("SIGKILL");
-    } catch {
-      // It has already gone.
-    }
+    killGroup(this.#child);
   }
 }
 

@@ -40,6 +40,7 @@ import { Gate } from "./gate.ts";
 import { suiteMarkEnv } from "../suite_mark.ts";
 import { watermarkIn } from "./watermark.ts";
 import { processUsage as usage } from "./process_usage.ts";
+import { inOwnSession, killGroup } from "./own_session.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -83,6 +84,11 @@ export interface SandboxOptions {
   /** The CPU time all of one learner's processes may use together. @default {60000} */
   learnerCpuMs?: number;
   /**
+   * The most threads a process may run at once (its realms, the workers they
+   * start, the runtime's own). @default {64 and one for each of the machine's CPUs}
+   */
+  threads?: number;
+  /**
    * Whether each case reports which mutants of StrykerJS's instrumented code
    * it reached (for mutation testing; never for a learner). @default {false}
    */
@@ -95,6 +101,8 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 const OUTPUT_LIMIT = 8 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
+/** The most threads a process may run at once, unless the options say otherwise. */
+const THREADS = 64 + navigator.hardwareConcurrency;
 /** Stops (time-outs, memory, output) after which a function's remaining cases are not tried. */
 const MAX_STOPS = 2;
 /** The drivers' kinds of case. */
@@ -288,23 +296,27 @@ async function runProcess(
   budgets: Budgets,
 ): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--no-remote",
-      "--cached-only",
-      "--no-config",
-      `--import-map=${scratch.importMap}`,
-      `--lock=${scratch.lock}`,
-      "--frozen",
-      "--v8-flags=--max-old-space-size=256",
-      // A learner's realms may read less than the process: their own folder, never a classmate's.
-      "--unstable-worker-options",
-      // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
-      `--allow-read=${scratch.base},${scratch.folder}`,
-      fileURLToPath(scratch.file(RUNNER)),
-    ],
+  // In a session of its own: the kernel shares the machine between learners' processes, not
+  // between their threads, and the process goes with anything it started.
+  const [program, ...args] = inOwnSession([
+    Deno.execPath(),
+    "run",
+    "--no-prompt",
+    "--no-remote",
+    "--cached-only",
+    "--no-config",
+    `--import-map=${scratch.importMap}`,
+    `--lock=${scratch.lock}`,
+    "--frozen",
+    "--v8-flags=--max-old-space-size=256",
+    // A learner's realms may read less than the process: their own folder, never a classmate's.
+    "--unstable-worker-options",
+    // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
+    `--allow-read=${scratch.base},${scratch.folder}`,
+    fileURLToPath(scratch.file(RUNNER)),
+  ]);
+  const child = new Deno.Command(program, {
+    args,
     clearEnv: true,
     env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir(), ...suiteMarkEnv() },
     stdin: "piped",
@@ -317,13 +329,10 @@ async function runProcess(
       run.stopped = why;
       run.timedOut = timedOut;
     }
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It has already gone.
-    }
+    killGroup(child);
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
+  const threads = options.threads ?? THREADS;
   // The learner whose case runs is charged the time the process spends, from one reading to the next.
   const learners = new Map(cases.map((c) => [keyOf(c), learnerOf(c.job)]));
   let budget = budgets.of(learnerOf(cases[0].job));
@@ -346,6 +355,7 @@ async function runProcess(
     if (now.resident === 0) return;
     charge(now.cpuMs);
     if (now.resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
+    else if (now.threads > threads) stop(`it ran more than ${threads} threads at once`);
     else if (budget.spent) stop(budget.why.replace("not tried: ", ""));
   }, POLL_MS);
 
@@ -362,9 +372,13 @@ async function runProcess(
       items(scratch, cases.filter((c) => c.testCase.hidden === hidden))
     ),
   };
+  // The job, after its length; the process's input then stays open, and ends only when the
+  // grader is done with it (or has gone), which ends the process too.
+  const bytes = serialize(job);
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, bytes.length);
   const writer = child.stdin.getWriter();
-  await writer.write(serialize(job)).catch(() => {});
-  await writer.close().catch(() => {});
+  await writer.write(length).then(() => writer.write(bytes)).catch(() => {});
   try {
     for await (const line of lines(child.stdout, () => stop("it printed too much"))) {
       if (!line.startsWith(`${nonce} `)) continue;
@@ -388,11 +402,8 @@ async function runProcess(
     clearInterval(watch);
     // Its output has ended, and so has this turn: whatever the process still runs (a worker a
     // realm started, work on the runtime's blocking pool) ends with it, now.
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It has already gone.
-    }
+    killGroup(child);
+    await writer.close().catch(() => {});
     const status = await child.status;
     charge(charged.cpuMs);
     if (run.stopped === "") {
