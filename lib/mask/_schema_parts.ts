@@ -1,6 +1,6 @@
 /**
- * Small parts of the schema compiler: literal, union and array automata, and
- * the checks that prove a `oneOf` or a `not` exact.
+ * Small parts of the schema compiler: the JSON types, the keywords it
+ * refuses, literal, union and array automata, and equality as ajv reads it.
  *
  * @module
  */
@@ -13,43 +13,28 @@ import { isRecord } from "./presence.ts";
 export const TYPES = ["string", "number", "integer", "boolean", "null", "object", "array"] as const;
 /** A JSON type. */
 export type Type = typeof TYPES[number];
-/** The keywords that combine schemas. */
-export const COMBINATORS = ["anyOf", "oneOf", "allOf", "not"];
 
-/** Keywords the compiler refuses: it cannot enforce them exactly. */
-export const UNSUPPORTED = [
-  "multipleOf",
-  "patternProperties",
-  "propertyNames",
-  "minProperties",
-  "maxProperties",
-  "contains",
-  "if",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "prefixItems",
-  "$dynamicRef",
-  "$recursiveRef",
-  "$async",
-];
-/** Which type each keyword implies when a schema names none. */
-export const IMPLIES: Record<string, Type> = {
-  properties: "object",
-  required: "object",
-  additionalProperties: "object",
-  dependencies: "object",
-  items: "array",
-  minItems: "array",
-  maxItems: "array",
-  minLength: "string",
-  maxLength: "string",
-  pattern: "string",
-  format: "string",
-  minimum: "number",
-  maximum: "number",
-  exclusiveMinimum: "number",
-  exclusiveMaximum: "number",
+/**
+ * Keywords the compiler refuses, each with why: it cannot enforce them
+ * exactly, or ajv (draft-07, as the course validates) ignores them and a
+ * schema that uses them means something the validator does not check.
+ */
+export const UNSUPPORTED: Record<string, string> = {
+  multipleOf: "not enforced by the mask",
+  patternProperties: "not enforced by the mask",
+  propertyNames: "not enforced by the mask",
+  minProperties: "not enforced by the mask",
+  maxProperties: "not enforced by the mask",
+  contains: "not enforced by the mask",
+  if: "not enforced by the mask",
+  dependentRequired: "a later draft's keyword, which ajv's draft-07 ignores",
+  dependentSchemas: "a later draft's keyword, which ajv's draft-07 ignores",
+  unevaluatedProperties: "a later draft's keyword, which ajv's draft-07 ignores",
+  unevaluatedItems: "a later draft's keyword, which ajv's draft-07 ignores",
+  prefixItems: "a later draft's keyword, which ajv's draft-07 ignores",
+  $dynamicRef: "a later draft's keyword, which ajv's draft-07 ignores",
+  $recursiveRef: "a later draft's keyword, which ajv's draft-07 ignores",
+  $async: "asynchronous validation",
 };
 
 /** The automaton that accepts nothing. */
@@ -71,10 +56,29 @@ export function arrayOf(item: ByteDfa): ByteDfa {
   );
 }
 
+/** Objects of any names (`key`), each value `value`, in any order. */
+export function freeObject(key: ByteDfa, value: ByteDfa): ByteDfa {
+  const nfa = new ByteNfa();
+  const utf8 = new TextEncoder();
+  const pair = () =>
+    nfa.sequence([key.embed(nfa), nfa.literal(utf8.encode(":")), value.embed(nfa)]);
+  const rest = () => nfa.sequence([nfa.literal(utf8.encode(",")), pair()]);
+  return ByteDfa.fromNfa(
+    nfa,
+    nfa.sequence([
+      nfa.literal(utf8.encode("{")),
+      nfa.optional(nfa.sequence([pair(), nfa.star(rest)])),
+      nfa.literal(utf8.encode("}")),
+    ]),
+  );
+}
+
 /** Any one of `parts`. */
 export function union(parts: ByteDfa[]): ByteDfa {
+  const kept = parts.filter((part) => !part.isEmpty);
+  if (kept.length <= 1) return kept[0] ?? EMPTY;
   const nfa = new ByteNfa();
-  return ByteDfa.fromNfa(nfa, nfa.alternatives(parts.map((part) => part.embed(nfa))));
+  return ByteDfa.fromNfa(nfa, nfa.alternatives(kept.map((part) => part.embed(nfa))));
 }
 
 /** Exactly one of these texts. */
@@ -87,12 +91,7 @@ export function literalDfa(texts: string[]): ByteDfa {
   );
 }
 
-/** `schema` without these keywords. */
-export function without(schema: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
-}
-
-/** True when `value` is of JSON type `type`. */
+/** True when `value` is of JSON type `type` (an integer is a number). */
 export function hasType(value: unknown, type: Type): boolean {
   if (type === "integer") return Number.isInteger(value);
   if (type === "null") return value === null;
@@ -103,56 +102,50 @@ export function hasType(value: unknown, type: Type): boolean {
   return typeof value === "boolean";
 }
 
-/** True for a schema whose automaton is exactly its set of values: strings, booleans, null, their literals. */
-export function exactScalar(schema: unknown): boolean {
-  if (!isRecord(schema) || "$ref" in schema || COMBINATORS.some((key) => key in schema)) {
-    return false;
+/**
+ * The types a schema's `type` allows (all without one); `number` allows
+ * `integer` too. Throws `RangeError` for a type JSON does not have.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual([...typesOf({ type: ["number", "null"] })], ["number", "null", "integer"]);
+ * assert.equal(typesOf({}).size, 7);
+ * ```
+ */
+export function typesOf(schema: Record<string, unknown>): Set<Type> {
+  if (schema.type === undefined) return new Set(TYPES);
+  const listed = [schema.type].flat();
+  for (const type of listed) {
+    if (!TYPES.includes(type as Type)) throw new RangeError(`${type} is not a JSON type`);
   }
-  if ("enum" in schema || "const" in schema) {
-    const values = "const" in schema ? [schema.const] : schema.enum;
-    return Array.isArray(values) &&
-      values.every((value) => ["string", "boolean"].includes(typeof value) || value === null);
-  }
-  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return types.every((type) => type === "string" || type === "boolean" || type === "null");
+  const types = new Set(listed as Type[]);
+  if (types.has("number")) types.add("integer");
+  return types;
 }
 
 /**
- * True when no value can match two branches: either each names its types
- * and no type is in two branches (an integer is a number), or each is an
- * object with one same property, required by it or by the object around it
- * (`required`), given a `const` or `enum` of strings, no string in two
- * branches' lists.
+ * Equality as ajv's `enum` and `const` read it: the same JSON value, objects
+ * whatever the order of their properties.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(deepEqual({ a: [1, { b: null }] }, { a: [1, { b: null }] }));
+ * assert.ok(deepEqual({ a: 1, b: 2 }, { b: 2, a: 1 }));
+ * assert.ok(!deepEqual([1], [1, 1]));
+ * ```
  */
-export function disjoint(branches: unknown[], required: string[]): boolean {
-  const typeSets = branches.map((branch) =>
-    isRecord(branch) && branch.type !== undefined
-      ? [branch.type].flat().flatMap((type) => type === "number" ? ["number", "integer"] : [type])
-      : undefined
-  );
-  if (typeSets.every((types) => types !== undefined)) {
-    const all = typeSets.flat();
-    if (new Set(all).size === all.length) return true;
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    return Array.isArray(b) && a.length === b.length &&
+      a.every((item, at) => deepEqual(item, b[at]));
   }
-  const first = branches[0];
-  if (!isRecord(first) || !isRecord(first.properties)) return false;
-  return Object.keys(first.properties).some((name) => {
-    const seen = new Set<unknown>();
-    return branches.every((branch) => {
-      if (!isRecord(branch) || !isRecord(branch.properties)) return false;
-      const needed = Array.isArray(branch.required) && branch.required.includes(name);
-      if (!needed && !required.includes(name)) return false;
-      const property = branch.properties[name];
-      if (!isRecord(property)) return false;
-      const values = "const" in property ? [property.const] : property.enum;
-      if (
-        !Array.isArray(values) ||
-        values.some((value) => seen.has(value) || typeof value !== "string")
-      ) {
-        return false;
-      }
-      values.forEach((value) => seen.add(value));
-      return true;
-    });
-  });
+  if (!isRecord(a) || !isRecord(b)) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
 }

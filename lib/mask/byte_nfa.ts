@@ -1,12 +1,14 @@
 /**
  * A nondeterministic automaton over bytes, built from fragments as Thompson
  * built them: every fragment has one start and one end state, and the
- * builders join fragments with empty moves.
+ * builders join fragments with empty moves. States may be marked with a
+ * counted region and moves with a tick (see `regions.ts`).
  *
  * @module
  */
 
 import { SchemaTooLargeError } from "./errors.ts";
+import type { Region } from "./regions.ts";
 
 /** A piece of an automaton: reading from `start` to `end` reads what it stands for. */
 export interface Fragment {
@@ -31,10 +33,17 @@ export const MAX_NFA_STATES = 400_000;
  * ```
  */
 export class ByteNfa {
-  /** For each state, its moves: triples of lowest byte, highest byte, target. */
+  /** For each state, its moves: quadruples of lowest byte, highest byte, target, ticked region (-1 none). */
   readonly moves: number[][] = [];
   /** For each state, the states an empty move reaches. */
   readonly empty: number[][] = [];
+  /** For each state, the counted region it is in (an index into `regions`), or -1. */
+  readonly regionOf: number[] = [];
+  /** The regions states and moves are marked with. */
+  readonly regions: Region[] = [];
+  /** The region new states are put in (an embedded automaton's states go in it too). */
+  current: Region | undefined;
+  private readonly regionIds = new Map<Region, number>();
 
   /** The number of states so far. */
   get stateCount(): number {
@@ -48,12 +57,24 @@ export class ByteNfa {
     }
     this.moves.push([]);
     this.empty.push([]);
+    this.regionOf.push(this.current === undefined ? -1 : this.regionId(this.current));
     return this.moves.length - 1;
   }
 
-  /** A move from `from` to `to` on any byte in `low..high`. */
-  move(from: number, low: number, high: number, to: number): void {
-    this.moves[from].push(low, high, to);
+  /** The index of `region` in `regions`, added when new. */
+  regionId(region: Region): number {
+    let id = this.regionIds.get(region);
+    if (id === undefined) {
+      id = this.regions.length;
+      this.regions.push(region);
+      this.regionIds.set(region, id);
+    }
+    return id;
+  }
+
+  /** A move from `from` to `to` on any byte in `low..high`, ticking region `tick` (an index) if given. */
+  move(from: number, low: number, high: number, to: number, tick = -1): void {
+    this.moves[from].push(low, high, to, tick);
   }
 
   /** An empty move from `from` to `to`. */

@@ -3,15 +3,19 @@
  * from: one automaton over the bytes of compact JSON, and, for each of its
  * states, the set of tokens that may come next, computed at compile time
  * (or, for a very large automaton, on first use) and kept, so that a mask is
- * filled by copying it.
+ * filled by copying it. Where lengths or items are counted beside the
+ * automaton, a state's kept mask is the one far from every bound; near one,
+ * the tokens that no longer fit are cleared from it (`count_masks.ts`).
  *
  * @module
  */
 
 import type { ByteDfa } from "./byte_dfa.ts";
+import { NearBounds, type Sensitive, SensitiveTokens, walkCounted } from "./count_masks.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
 import { type GrammarOptions, JsonSchemaGrammar } from "./json_schema_grammar.ts";
-import { loopsOnPlain, type TokenIndex, tokenIndex } from "./token_index.ts";
+import { CounterConflict, type RegionInfo } from "./regions.ts";
+import { plainTarget, type TokenIndex, tokenIndex } from "./token_index.ts";
 import type { TokenTrie } from "./token_trie.ts";
 import type { Vocabulary } from "./vocabulary.ts";
 
@@ -50,6 +54,9 @@ export class CompiledGrammar {
   readonly ignoredFormats: readonly string[];
   private readonly index: TokenIndex;
   private readonly masks = new Map<number, Uint32Array>();
+  private readonly regions: RegionInfo | undefined;
+  private readonly sensitive = new Map<number, Sensitive>();
+  private readonly nearBounds = new NearBounds();
 
   /** Keep the automaton; `precompute` as in {@linkcode CompileOptions}. */
   constructor(
@@ -64,6 +71,7 @@ export class CompiledGrammar {
     this.automaton = automaton;
     this.ignoredFormats = ignoredFormats;
     this.index = tokenIndex(vocabulary);
+    this.regions = automaton.regionInfo;
     if (precompute ?? automaton.stateCount <= MAX_PRECOMPUTED) this.precompute();
   }
 
@@ -88,7 +96,10 @@ export class CompiledGrammar {
     return Math.ceil(this.vocabulary.size / 32);
   }
 
-  /** The tokens that may come next in `state` (the stop token where it accepts); shared, not to be changed. */
+  /**
+   * The tokens that may come next in `state` (the stop token where it
+   * accepts), no count being near its bound; shared, not to be changed.
+   */
   tokensAfter(state: number): Uint32Array {
     let mask = this.masks.get(state);
     if (mask === undefined) {
@@ -98,15 +109,55 @@ export class CompiledGrammar {
     return mask;
   }
 
+  /** Fill `out` with the tokens that may come next in `state` with these counts (one per level). */
+  fill(state: number, counts: Float64Array, out: Uint32Array): void {
+    const base = this.tokensAfter(state);
+    const sensitive = this.sensitive.get(state);
+    if (sensitive === undefined) out.set(base);
+    else this.nearBounds.fill(out, base, sensitive, this.regions!, state, counts, this.index);
+  }
+
   private computeMask(state: number): Uint32Array {
     const { table, accepting } = this.automaton;
-    let mask: Uint32Array;
-    if (loopsOnPlain(table, state)) {
-      mask = this.index.plain.slice();
-      walkInto(mask, this.index.rest, table, state);
+    const { index } = this;
+    const info = this.regions;
+    // where plain characters lead to a state that loops on them, plain tokens are copied whole
+    let target = plainTarget(table, state);
+    const plainLevel = info === undefined || target === undefined
+      ? -1
+      : plainTicks(this.automaton, info, state, target);
+    if (plainLevel === undefined) target = undefined;
+    const mask = target === undefined ? new Uint32Array(this.maskWords) : index.plain.slice();
+    const walks: [TokenTrie, number, boolean][] = target === undefined
+      ? [[index.trie, state, false]]
+      : target === state
+      ? [[index.rest, state, false]]
+      : [[index.rest, target, true], [index.bare, state, false]];
+    if (info === undefined) {
+      for (const [trie, from, skipBare] of walks) {
+        walkInto(mask, trie, table, from, skipBare ? index.prefixChars : undefined);
+      }
     } else {
-      mask = new Uint32Array(this.maskWords);
-      walkInto(mask, this.index.trie, table, state);
+      const sensitive = new SensitiveTokens(info, state);
+      for (const [trie, from, skipBare] of walks) {
+        walkCounted(
+          mask,
+          sensitive,
+          index,
+          trie,
+          this.automaton,
+          info,
+          from,
+          trie === index.rest ? plainLevel! : -1,
+          skipBare,
+        );
+      }
+      const found = sensitive.finish(
+        index,
+        target === undefined ? -1 : plainLevel!,
+        target === undefined || plainLevel! < 0 ? 0 : info.needed(target, plainLevel!),
+      );
+      if (found !== undefined) this.sensitive.set(state, found);
     }
     if (accepting[state] === 1) {
       const stop = this.vocabulary.stopToken;
@@ -114,6 +165,43 @@ export class CompiledGrammar {
     }
     return mask;
   }
+}
+
+/**
+ * The level whose region each plain character ticks, read from `state` (the
+ * first) and from `target` (the others), -1 for none; `undefined` when they do
+ * not all tick alike, or tick inside a character (the state's mask is then
+ * walked token by token).
+ */
+function plainTicks(
+  dfa: ByteDfa,
+  info: RegionInfo,
+  state: number,
+  target: number,
+): number | undefined {
+  const { table } = dfa;
+  const { ticks, regionOf } = info.counting;
+  if (regionOf[state] !== regionOf[target]) return undefined;
+  const leads = [];
+  for (let byte = 0x20; byte < 0x80; byte++) if (byte !== 0x22 && byte !== 0x5c) leads.push(byte);
+  for (let byte = 0xc2; byte <= 0xf4; byte++) leads.push(byte);
+  const tick = ticks[target * 256 + leads[0]];
+  for (const from of [state, target]) {
+    if (leads.some((byte) => ticks[from * 256 + byte] !== tick)) return undefined;
+  }
+  // no tick inside a character: after a lead byte, continuation bytes only, back to `target`
+  const seen = new Set<number>();
+  const stack = leads.map((byte) => table[target * 256 + byte]);
+  while (stack.length > 0) {
+    const middle = stack.pop()!;
+    if (middle === target || middle < 0 || seen.has(middle)) continue;
+    seen.add(middle);
+    for (let byte = 0x80; byte <= 0xbf; byte++) {
+      if (ticks[middle * 256 + byte] >= 0) return undefined;
+      stack.push(table[middle * 256 + byte]);
+    }
+  }
+  return tick < 0 ? -1 : info.level[tick];
 }
 
 /** A short digest of a mask, to find identical ones. */
@@ -131,9 +219,16 @@ function fingerprint(mask: Uint32Array): string {
 /**
  * Set the bit of every token of `trie` the table can read from `start`:
  * `TokenTrie.walk` with the automaton's table read in place, since a call
- * per byte would cost more than the walk itself.
+ * per byte would cost more than the walk itself. With `prefixChars`, tokens
+ * without a plain prefix are passed over.
  */
-function walkInto(mask: Uint32Array, trie: TokenTrie, table: Int32Array, start: number): void {
+function walkInto(
+  mask: Uint32Array,
+  trie: TokenTrie,
+  table: Int32Array,
+  start: number,
+  prefixChars?: Uint16Array,
+): void {
   const { bytes, depths, ends, ids, skip } = trie;
   const states = new Int32Array(trie.maxDepth + 1);
   states[0] = start;
@@ -147,6 +242,7 @@ function walkInto(mask: Uint32Array, trie: TokenTrie, table: Int32Array, start: 
     states[depth] = next;
     for (let index = node === 0 ? 0 : ends[node - 1]; index < ends[node]; index++) {
       const id = ids[index];
+      if (prefixChars !== undefined && prefixChars[id] === 0) continue;
       mask[id >>> 5] |= 1 << (id & 31);
     }
     node++;
@@ -178,8 +274,16 @@ export function compileJsonSchema(
   vocabulary: Vocabulary,
   options: CompileOptions = {},
 ): CompiledGrammar {
-  const grammar = new JsonSchemaGrammar(schema, options);
-  const automaton = grammar.automaton();
+  let grammar = new JsonSchemaGrammar(schema, options);
+  let automaton: ByteDfa;
+  try {
+    automaton = grammar.automaton();
+  } catch (error) {
+    if (!(error instanceof CounterConflict)) throw error;
+    // a count that cannot be kept beside the automaton (two readings of the same bytes): unrolled
+    grammar = new JsonSchemaGrammar(schema, { ...options, counters: false });
+    automaton = grammar.automaton();
+  }
   if (automaton.isEmpty) throw new UnsupportedSchemaError("a schema no value satisfies");
   return new CompiledGrammar(
     schema,

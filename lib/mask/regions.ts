@@ -1,0 +1,272 @@
+/**
+ * Counted regions: a part of an automaton whose repetitions are counted by a
+ * counter beside it rather than unrolled into states, as XGrammar's and
+ * llguidance's lexers count: a string's characters under `maxLength` and
+ * `minLength`, an array's items under `maxItems` and `minItems`. The
+ * automaton reads the part as a loop; a region marks its states, and a tick
+ * marks each move that starts one more character or item. A tick past the
+ * region's `max` is refused, and so is leaving the region below its `min`.
+ * Regions nest (the strings of a counted array), one counter per level.
+ *
+ * @module
+ */
+
+/** A counted part of an automaton: its bounds, the keyword that set them, the region around it. */
+export interface Region {
+  /** The fewest ticks before leaving the region. */
+  readonly min: number;
+  /** The most ticks (Infinity: no bound). */
+  readonly max: number;
+  /** The keyword a refusal names (`maxLength`, `maxItems`...). */
+  readonly keyword: string;
+  /** The region this one sits in, if any. */
+  readonly parent?: Region;
+}
+
+/**
+ * Thrown while composing automata when a count cannot be kept beside the
+ * automaton (two alternatives read the same bytes, one counted and one not):
+ * the compiler then unrolls the count into states, or refuses its keyword.
+ */
+export class CounterConflict extends Error {
+  constructor() {
+    super("A counted region meets another reading of the same bytes");
+    this.name = "CounterConflict";
+  }
+}
+
+const derived = new WeakMap<Region, Map<Region, Region>>();
+
+/**
+ * `region` placed inside `parent` (nested below it, as the strings of a counted array are),
+ * the same object each time for the same pair.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const items: Region = { min: 0, max: 500, keyword: "maxItems" };
+ * const chars: Region = { min: 0, max: 5000, keyword: "maxLength" };
+ * const inner = within(chars, items);
+ * assert.equal(inner.parent, items);
+ * assert.equal(within(chars, items), inner);
+ * assert.equal(within(chars, undefined), chars);
+ * ```
+ */
+export function within(region: Region, parent: Region | undefined): Region {
+  if (parent === undefined) return region;
+  let byParent = derived.get(region);
+  if (byParent === undefined) derived.set(region, byParent = new Map());
+  let placed = byParent.get(parent);
+  if (placed === undefined) {
+    placed = { ...region, parent: region.parent ? within(region.parent, parent) : parent };
+    byParent.set(parent, placed);
+  }
+  return placed;
+}
+
+/** What an automaton's regions are marked with: `regions[regionOf[state]]`, and each move's tick. */
+export interface Counting {
+  /** The regions, indexed by the marks below. */
+  readonly regions: readonly Region[];
+  /** Per state, the innermost region it is in, or -1. */
+  readonly regionOf: Int32Array;
+  /** Per move (`state * 256 + byte`), the region it ticks, or -1. */
+  readonly ticks: Int32Array;
+}
+
+/**
+ * A finished automaton's regions read for matching: each region's level
+ * (its depth among regions) and bounds, each state's chain of regions, and
+ * for each state and level the fewest ticks still needed to leave that level's
+ * region (so that a count is never let into a dead end).
+ */
+export class RegionInfo {
+  /** The deepest level plus one: the number of counters a matcher keeps. */
+  readonly levels: number;
+  /** Per region: its level, parent region (-1 none), bounds. */
+  readonly level: Int32Array;
+  readonly parent: Int32Array;
+  readonly min: Float64Array;
+  readonly max: Float64Array;
+  /** `need[level * states + state]`: the fewest ticks of that level's region to leave it. */
+  readonly need: Float64Array;
+
+  constructor(readonly table: Int32Array, readonly counting: Counting) {
+    const { regions, regionOf } = counting;
+    const index = new Map(regions.map((region, at) => [region, at]));
+    this.level = Int32Array.from(regions, (region) => depth(region));
+    this.parent = Int32Array.from(regions, (region) => index.get(region.parent!) ?? -1);
+    this.min = Float64Array.from(regions, (region) => region.min);
+    this.max = Float64Array.from(regions, (region) => region.max);
+    this.levels = regions.length === 0 ? 0 : Math.max(...this.level) + 1;
+    const states = regionOf.length;
+    this.need = new Float64Array(this.levels * states).fill(Infinity);
+    for (let region = 0; region < regions.length; region++) this.measure(region);
+  }
+
+  /** The region of `state` at `level` (its chain's member there), or -1. */
+  regionAt(state: number, level: number): number {
+    let region = this.counting.regionOf[state];
+    while (region >= 0 && this.level[region] > level) region = this.parent[region];
+    return region >= 0 && this.level[region] === level ? region : -1;
+  }
+
+  /** The fewest ticks of `level`'s region, from `state`, before it can be left. */
+  needed(state: number, level: number): number {
+    return this.need[level * this.counting.regionOf.length + state];
+  }
+
+  /** True for a region whose every count from its fewest up can be left at: any `min` can be met. */
+  flexible(region: number): boolean {
+    const states = this.counting.regionOf.length;
+    for (let state = 0; state < states; state++) {
+      if (this.leaves(state, region) && !this.loopsOnce(state, region)) return false;
+    }
+    return true;
+  }
+
+  /** Fill `need` for one region: a 0-1 breadth-first search back from the moves that leave it. */
+  private measure(region: number): void {
+    const { table } = this;
+    const { regionOf, ticks } = this.counting;
+    const states = regionOf.length;
+    const base = this.level[region] * states;
+    const inside = (state: number) => state >= 0 && this.contains(regionOf[state], region);
+    const incoming: number[][] = Array.from({ length: states }, () => []);
+    const deque: number[] = [];
+    for (let state = 0; state < states; state++) {
+      if (!inside(state)) continue;
+      for (let byte = 0; byte < 256; byte++) {
+        const next = table[state * 256 + byte];
+        if (next < 0) continue;
+        const weight = ticks[state * 256 + byte] === region ? 1 : 0;
+        if (inside(next)) incoming[next].push(state * 2 + weight);
+        else if (this.need[base + state] > weight) {
+          this.need[base + state] = weight;
+          deque.push(state);
+        }
+      }
+    }
+    // a plain queue suffices when re-examined in order: weights are 0 or 1
+    for (let at = 0; at < deque.length; at++) {
+      const state = deque[at];
+      for (const edge of incoming[state]) {
+        const from = edge >> 1;
+        const cost = this.need[base + state] + (edge & 1);
+        if (cost < this.need[base + from]) {
+          this.need[base + from] = cost;
+          deque.push(from);
+        }
+      }
+    }
+  }
+
+  /** True when `inner` is `region` or lies within it. */
+  private contains(inner: number, region: number): boolean {
+    while (inner >= 0 && inner !== region) inner = this.parent[inner];
+    return inner === region;
+  }
+
+  /** True when a move leaves `region` from `state`, which is directly in it. */
+  private leaves(state: number, region: number): boolean {
+    if (this.counting.regionOf[state] !== region) return false;
+    for (let byte = 0; byte < 256; byte++) {
+      const next = this.table[state * 256 + byte];
+      if (next >= 0 && !this.contains(this.counting.regionOf[next], region)) return true;
+    }
+    return false;
+  }
+
+  /** True when a path inside `region` leads from `state` back to it with exactly one tick. */
+  private loopsOnce(state: number, region: number): boolean {
+    const { regionOf, ticks } = this.counting;
+    const seen = new Set<number>([state * 2]);
+    const stack = [state * 2];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const [from, count] = [node >> 1, node & 1];
+      for (let byte = 0; byte < 256; byte++) {
+        const next = this.table[from * 256 + byte];
+        if (next < 0 || !this.contains(regionOf[next], region)) continue;
+        const total = count + (ticks[from * 256 + byte] === region ? 1 : 0);
+        if (total > 1) continue;
+        if (next === state && total === 1) return true;
+        const key = next * 2 + total;
+        if (!seen.has(key)) {
+          seen.add(key);
+          stack.push(key);
+        }
+      }
+    }
+    return false;
+  }
+}
+
+function depth(region: Region): number {
+  let level = 0;
+  for (let at = region.parent; at !== undefined; at = at.parent) level++;
+  return level;
+}
+
+/**
+ * Read `bytes` from `state` with the counters `counts` (one per level, changed
+ * in place): the state reached, or -1 when a byte is not allowed or a count
+ * would pass its bound. The last state is also refused when its counts could
+ * no longer be brought within bounds.
+ *
+ * @example maxLength 2, as a region over a string's characters
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stringDfa } from "./string_grammar.ts";
+ *
+ * const dfa = stringDfa({ maxLength: 2 });
+ * const info = new RegionInfo(dfa.table, dfa.counting!);
+ * const run = (text: string) => stepCounted(info, 0, new Float64Array(info.levels), new TextEncoder().encode(text));
+ * assert.ok(run('"ab"') >= 0);
+ * assert.equal(run('"abc'), -1);
+ * ```
+ */
+export function stepCounted(
+  info: RegionInfo,
+  state: number,
+  counts: Float64Array,
+  bytes: Uint8Array,
+): number {
+  const { table } = info;
+  const { regionOf, ticks } = info.counting;
+  for (let index = 0; index < bytes.length; index++) {
+    const move = state * 256 + bytes[index];
+    const next = table[move];
+    if (next < 0) return -1;
+    const tick = ticks[move];
+    if (tick >= 0) {
+      const level = info.level[tick];
+      if (++counts[level] > info.max[tick]) return -1;
+    }
+    // leave the regions `next` is not in, checking their minimum; enter the new ones at 0
+    let from = regionOf[state];
+    const to = regionOf[next];
+    if (from !== to) {
+      while (from >= 0 && !(to >= 0 && sameOrAbove(info, from, to))) {
+        if (counts[info.level[from]] < info.min[from]) return -1;
+        from = info.parent[from];
+      }
+      for (let entered = to; entered >= 0 && entered !== from; entered = info.parent[entered]) {
+        counts[info.level[entered]] = 0;
+      }
+    }
+    state = next;
+  }
+  for (let region = regionOf[state]; region >= 0; region = info.parent[region]) {
+    const level = info.level[region];
+    if (counts[level] + info.needed(state, level) > info.max[region]) return -1;
+  }
+  return state;
+}
+
+/** True when `region` is `inner` or one of the regions around it. */
+function sameOrAbove(info: RegionInfo, region: number, inner: number): boolean {
+  for (let at = inner; at >= 0; at = info.parent[at]) if (at === region) return true;
+  return false;
+}
