@@ -312,8 +312,14 @@ function exactObject(test: Formula & { kind: "sat" }, context: BranchContext): b
   const value = context.valueOf(test.name);
   if (value.length === 0 || value.every((entry) => allowsAll(entry.schema))) return false;
   const inner = context.frame.child(test.name);
+  // without a type, the test holds for what is not an object: the object must write objects only
+  const objectsOnly = context.flatten(value, "#").some(({ schema }) =>
+    isRecord(schema) && [...typesOf(schema)].every((type) => type === "object")
+  );
   return flat.every(({ schema, refs }) => {
-    if (!isRecord(schema) || schema.type !== "object") return false;
+    if (!isRecord(schema) || (schema.type ?? (objectsOnly ? "object" : undefined)) !== "object") {
+      return false;
+    }
     const allowed = ["type", "properties", "required", "additionalProperties"];
     if (!Object.keys(schema).every((key) => allowed.includes(key) || ANNOTATIONS.has(key))) {
       return false;

@@ -15,7 +15,7 @@ import { ALL, ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
 import { SchemaTooLargeError, UnsupportedSchemaError } from "./errors.ts";
 import { objectTests } from "./object_branches.ts";
-import { allowsNone, Atoms, isRecord } from "./presence.ts";
+import { allowsNone, Atoms, type Formula, isRecord } from "./presence.ts";
 import { type Frame, type Reached, reachedKey } from "./schema_frame.ts";
 import { EMPTY, union } from "./_schema_parts.ts";
 
@@ -115,11 +115,13 @@ export function objectDfa(
     };
   });
   if (names.some((name, index) => required.has(name) && values[index] === undefined)) return EMPTY;
-  // states: after deciding the first i names, with these atoms true, and whether any was written
+  // states: after deciding the first i names, what the formula still needs of the atoms not
+  // yet decided (atoms set alike for it share a state), and whether any name was written
+  const residual = residuals(atoms, tests.formula, names);
   const states = new Map<string, number>();
   const queue: [number, number, boolean][] = [];
   const stateOf = (index: number, bits: number, written: boolean): number => {
-    const key = `${index},${bits},${written}`;
+    const key = `${index},${residual(index, bits)},${written}`;
     let state = states.get(key);
     if (state === undefined) {
       state = nfa.state();
@@ -173,6 +175,44 @@ export function objectDfa(
       )
     ),
   ], ALL);
+}
+
+/** The most atoms still undecided for which states are told apart by what the formula needs of them. */
+const MAX_RESIDUAL = 10;
+
+/**
+ * For the state after the first `index` names with `bits` set: a key that
+ * is the same for two sets of bits exactly when the formula holds for the same
+ * settings of the atoms not yet decided (past MAX_RESIDUAL of those, the bits).
+ */
+function residuals(
+  atoms: Atoms,
+  formula: Formula,
+  names: string[],
+): (index: number, bits: number) => string {
+  // the atoms decided once the first i names are
+  const decided = [0];
+  for (const name of names) {
+    const own = atoms.testBits(name).reduce((sum, { bit }) => sum | bit, atoms.presentBit(name));
+    decided.push(decided[decided.length - 1] | own);
+  }
+  const all = (1 << atoms.count) - 1;
+  const known = new Map<string, string>();
+  return (index, bits) => {
+    const open: number[] = [];
+    for (let bit = 1; bit <= all; bit <<= 1) if ((decided[index] & bit) === 0) open.push(bit);
+    if (open.length > MAX_RESIDUAL) return `b${bits}`;
+    const cached = known.get(`${index} ${bits}`);
+    if (cached !== undefined) return cached;
+    let table = "";
+    for (let setting = 0; setting < 1 << open.length; setting++) {
+      let more = 0;
+      open.forEach((bit, at) => setting & (1 << at) ? more |= bit : 0);
+      table += atoms.holds(formula, (bits & decided[index]) | more) ? "1" : "0";
+    }
+    known.set(`${index} ${bits}`, table);
+    return table;
+  };
 }
 
 /** Names not in the frame, after its names: `(,"key":value)+`, the first without a comma when nothing was written. */
