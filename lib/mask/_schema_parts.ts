@@ -8,6 +8,7 @@
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
 import { isRecord } from "./presence.ts";
+import type { Region } from "./regions.ts";
 
 /** The JSON types, as a schema's `type` names them. */
 export const TYPES = ["string", "number", "integer", "boolean", "null", "object", "array"] as const;
@@ -73,12 +74,68 @@ export function freeObject(key: ByteDfa, value: ByteDfa): ByteDfa {
   );
 }
 
-/** Any one of `parts`. */
+/**
+ * Any one of `parts`. Parts that start with different bytes (the JSON types
+ * do) are joined as they are, under a new start; others go through the
+ * subset construction.
+ */
 export function union(parts: ByteDfa[]): ByteDfa {
   const kept = parts.filter((part) => !part.isEmpty);
   if (kept.length <= 1) return kept[0] ?? EMPTY;
-  const nfa = new ByteNfa();
-  return ByteDfa.fromNfa(nfa, nfa.alternatives(kept.map((part) => part.embed(nfa))));
+  return joined(kept) ?? (() => {
+    const nfa = new ByteNfa();
+    return ByteDfa.fromNfa(nfa, nfa.alternatives(kept.map((part) => part.embed(nfa))));
+  })();
+}
+
+/** `parts` under one new start, when no byte starts two of them and none is entered again at its start. */
+function joined(parts: ByteDfa[]): ByteDfa | undefined {
+  const owner = new Int32Array(256).fill(-1);
+  for (const [index, part] of parts.entries()) {
+    if (part.accepting[0] === 1 || part.table.includes(0) || part.labels !== undefined) {
+      return undefined;
+    }
+    for (let byte = 0; byte < 256; byte++) {
+      if (part.table[byte] < 0) continue;
+      if (owner[byte] >= 0) return undefined;
+      owner[byte] = index;
+    }
+  }
+  const offsets = [1];
+  for (const part of parts) offsets.push(offsets[offsets.length - 1] + part.stateCount);
+  const states = offsets[parts.length];
+  const table = new Int32Array(states * 256).fill(-1);
+  const accepting = new Uint8Array(states);
+  const counted = parts.some((part) => part.counting !== undefined);
+  const regions: Region[] = [];
+  const regionOf = new Int32Array(states).fill(-1);
+  const ticks = new Int32Array(counted ? states * 256 : 0).fill(-1);
+  parts.forEach((part, index) => {
+    const offset = offsets[index];
+    const ids = (part.counting?.regions ?? []).map((region) => {
+      const at = regions.indexOf(region);
+      return at >= 0 ? at : regions.push(region) - 1;
+    });
+    for (let at = 0; at < part.table.length; at++) {
+      const next = part.table[at];
+      table[offset * 256 + at] = next < 0 ? -1 : next + offset;
+      const tick = part.counting?.ticks[at] ?? -1;
+      if (counted) ticks[offset * 256 + at] = tick < 0 ? -1 : ids[tick];
+    }
+    accepting.set(part.accepting, offset);
+    part.counting?.regionOf.forEach((region, state) => {
+      regionOf[offset + state] = region < 0 ? -1 : ids[region];
+    });
+  });
+  // the start reads as each part's start does, and ticks as it would
+  for (let byte = 0; byte < 256; byte++) {
+    const index = owner[byte];
+    if (index < 0) continue;
+    table[byte] = table[offsets[index] * 256 + byte];
+    if (counted) ticks[byte] = ticks[offsets[index] * 256 + byte];
+  }
+  const counting = counted ? { regions, regionOf, ticks } : undefined;
+  return new ByteDfa(table, accepting, { counting }).minimized();
 }
 
 /** Exactly one of these texts. */

@@ -10,6 +10,7 @@
  */
 
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
+import { equivalentStates } from "./minimize.ts";
 import { SchemaTooLargeError } from "./errors.ts";
 import { byteClasses, combineParts, type PartRole } from "./dfa_product.ts";
 import {
@@ -23,9 +24,6 @@ import {
 
 /** The states a deterministic automaton may have before the compiler gives up. */
 export const MAX_DFA_STATES = 60_000;
-
-/** Above this many states, an automaton is trimmed but its equivalent states are not merged. */
-const MAX_REFINED = 2000;
 
 /** `combine` for a product that accepts where every part accepts (counted regions survive it). */
 export const ALL = (accepts: boolean[]): boolean => accepts.every(Boolean);
@@ -335,8 +333,8 @@ export class ByteDfa {
   /**
    * The same language with the fewest states: states from which nothing can
    * be accepted become dead, unreachable ones go, equivalent ones merge
-   * (up to MAX_REFINED states; a larger automaton is only trimmed). Labels,
-   * regions and ticks tell states apart as acceptance does.
+   * (`minimize.ts`). Labels, regions and ticks tell states apart as
+   * acceptance does.
    */
   minimized(): ByteDfa {
     const live = this.liveStates();
@@ -357,46 +355,21 @@ export class ByteDfa {
         representatives.push(byte);
       }
     }
-    const initial = new Map<string, number>();
-    let classes = Int32Array.from({ length: count }, (_, state) => {
+    const initialKeys = new Map<string, number>();
+    const initial = Int32Array.from({ length: count }, (_, state) => {
       const key = `${this.labels?.[state] ?? this.accepting[state]} ${
         this.counting?.regionOf[state] ?? -1
       }`;
-      let id = initial.get(key);
-      if (id === undefined) initial.set(key, id = initial.size);
+      let id = initialKeys.get(key);
+      if (id === undefined) initialKeys.set(key, id = initialKeys.size);
       return id;
     });
-    // Moore's refinement takes a round per byte of the longest suffix that tells two states
-    // apart: a large automaton (a long unrolled count) is only trimmed
-    if (count > MAX_REFINED) classes = classes.map((_, state) => live[state] ? state : -1);
-    let classCount = -1;
-    while (count <= MAX_REFINED) {
-      const signatures = new Map<string, number>();
-      const refined = new Int32Array(count);
-      for (let state = 0; state < count; state++) {
-        if (!live[state]) {
-          refined[state] = -1;
-          continue;
-        }
-        const parts = [classes[state]];
-        for (const byte of representatives) {
-          const target = next(state, byte);
-          parts.push(target < 0 ? -1 : classes[target], tickAt(state, byte));
-        }
-        const key = parts.join(",");
-        let id = signatures.get(key);
-        if (id === undefined) signatures.set(key, id = signatures.size);
-        refined[state] = id;
-      }
-      classes = refined;
-      if (signatures.size === classCount) break;
-      classCount = signatures.size;
-    }
+    const classes = equivalentStates(this.table, live, initial, representatives, ticks);
     // number the classes in breadth-first order from the start
     const order = new Map<number, number>([[classes[0], 0]]);
     const firstOf = [0];
     for (let index = 0; index < firstOf.length; index++) {
-      for (let byte = 0; byte < 256; byte++) {
+      for (const byte of representatives) {
         const target = next(firstOf[index], byte);
         if (target >= 0 && !order.has(classes[target])) {
           order.set(classes[target], firstOf.length);
@@ -431,9 +404,11 @@ export class ByteDfa {
   /** The states from which some accepting state can be reached. */
   private liveStates(): boolean[] {
     const count = this.stateCount;
+    const classOf = this.byteClasses;
+    const representatives = [...new Set(classOf)].map((value) => classOf.indexOf(value));
     const incoming: number[][] = Array.from({ length: count }, () => []);
     for (let state = 0; state < count; state++) {
-      for (let byte = 0; byte < 256; byte++) {
+      for (const byte of representatives) {
         const next = this.table[state * 256 + byte];
         if (next >= 0) incoming[next].push(state);
       }

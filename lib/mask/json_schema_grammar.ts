@@ -395,18 +395,24 @@ export class JsonSchemaGrammar implements ValueCompiler {
 
   /** Any JSON value nesting at most `depth` objects and arrays. */
   private free(depth: number): ByteDfa {
-    const key = `free ${depth}`;
-    let dfa = this.cache.get(key);
-    if (dfa !== undefined) return dfa;
-    const scalars = [stringDfa({}), numberDfa(false, {}), literalDfa(["true", "false", "null"])];
-    if (depth === 0) dfa = union([...scalars, literalDfa(["{}", "[]"])]);
-    else {
-      const inner = this.free(depth - 1);
-      dfa = union([...scalars, freeObject(keyDfa([]), inner), arrayOf(inner)]);
-    }
-    this.cache.set(key, dfa);
-    return dfa;
+    return freeValue(depth);
   }
+}
+
+const freeValues = new Map<number, ByteDfa>();
+
+/** Any JSON value nesting at most `depth` objects and arrays, built once. */
+function freeValue(depth: number): ByteDfa {
+  let dfa = freeValues.get(depth);
+  if (dfa !== undefined) return dfa;
+  const scalars = [stringDfa({}), numberDfa(false, {}), literalDfa(["true", "false", "null"])];
+  if (depth === 0) dfa = union([...scalars, literalDfa(["{}", "[]"])]);
+  else {
+    const inner = freeValue(depth - 1);
+    dfa = union([...scalars, freeObject(keyDfa([]), inner), arrayOf(inner)]);
+  }
+  freeValues.set(depth, dfa);
+  return dfa;
 }
 
 /** Refuse a keyword the compiler does not enforce, and shapes of supported ones it does not read. */
