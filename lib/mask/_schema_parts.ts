@@ -138,8 +138,20 @@ function joined(parts: ByteDfa[]): ByteDfa | undefined {
   return new ByteDfa(table, accepting, { counting }).minimized();
 }
 
-/** Exactly one of these texts. */
+const literals = new Map<string, ByteDfa>();
+
+/** Exactly one of these texts (kept for the next time the same texts are asked for). */
 export function literalDfa(texts: string[]): ByteDfa {
+  const key = JSON.stringify(texts);
+  let dfa = literals.get(key);
+  if (dfa === undefined) {
+    dfa = buildLiterals(texts);
+    if (literals.size < 4096) literals.set(key, dfa);
+  }
+  return dfa;
+}
+
+function buildLiterals(texts: string[]): ByteDfa {
   const nfa = new ByteNfa();
   const utf8 = new TextEncoder();
   return ByteDfa.fromNfa(

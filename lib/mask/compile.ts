@@ -82,7 +82,7 @@ export class CompiledGrammar {
       const mask = this.computeMask(state);
       const key = fingerprint(mask);
       const same = shared.get(key) ?? [];
-      const found = same.find((other) => other.every((word, index) => word === mask[index]));
+      const found = same.find((other) => equal(other, mask));
       if (found === undefined) {
         same.push(mask);
         shared.set(key, same);
@@ -202,6 +202,12 @@ function plainTicks(
     }
   }
   return tick < 0 ? -1 : info.level[tick];
+}
+
+/** True when two masks hold the same tokens. */
+function equal(a: Uint32Array, b: Uint32Array): boolean {
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** A short digest of a mask, to find identical ones. */

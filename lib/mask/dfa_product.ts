@@ -32,23 +32,39 @@ export type PartRole = "all" | "alone";
  * ```
  */
 export function byteClasses(dfa: ByteDfa): Uint8Array {
-  let classes = new Int32Array(256);
-  let count = 1;
+  const { table } = dfa;
   const ticks = dfa.counting?.ticks;
-  for (let state = 0; state < dfa.stateCount && count < 256; state++) {
-    const ids = new Map<number, number>();
-    const refined = new Int32Array(256);
+  // a hash of each byte's column (every state's move and tick on it), then columns compared
+  const hashes = new Uint32Array(256).fill(0x811c9dc5);
+  for (let row = 0; row < table.length; row += 256) {
     for (let byte = 0; byte < 256; byte++) {
-      const move = state * 256 + byte;
-      const key = (classes[byte] * 65536 + dfa.table[move] + 1) * 256 + (ticks?.[move] ?? -1) + 1;
-      let id = ids.get(key);
-      if (id === undefined) ids.set(key, id = ids.size);
-      refined[byte] = id;
+      let hash = Math.imul(hashes[byte] ^ (table[row + byte] + 1), 0x01000193);
+      if (ticks !== undefined) hash = Math.imul(hash ^ (ticks[row + byte] + 2), 0x01000193);
+      hashes[byte] = hash;
     }
-    classes = refined;
-    count = ids.size;
   }
-  return Uint8Array.from(classes);
+  const sameColumn = (a: number, b: number) => {
+    for (let row = 0; row < table.length; row += 256) {
+      if (table[row + a] !== table[row + b]) return false;
+      if (ticks !== undefined && ticks[row + a] !== ticks[row + b]) return false;
+    }
+    return true;
+  };
+  const classes = new Uint8Array(256);
+  const firsts: number[] = [];
+  const byHash = new Map<number, number[]>();
+  for (let byte = 0; byte < 256; byte++) {
+    const candidates = byHash.get(hashes[byte]) ?? [];
+    const same = candidates.find((first) => sameColumn(first, byte));
+    if (same !== undefined) classes[byte] = classes[same];
+    else {
+      classes[byte] = firsts.length;
+      firsts.push(byte);
+      candidates.push(byte);
+      byHash.set(hashes[byte], candidates);
+    }
+  }
+  return classes;
 }
 
 /** A product's table and marks, from which `ByteDfa` makes the automaton. */

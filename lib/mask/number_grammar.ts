@@ -52,6 +52,20 @@ type Bound = { value: number; open: boolean };
  * ```
  */
 export function numberDfa(integer: boolean, bounds: NumberBounds): ByteDfa {
+  const key =
+    `${integer} ${bounds.minimum} ${bounds.exclusiveMinimum} ${bounds.maximum} ${bounds.exclusiveMaximum}`;
+  let dfa = built.get(key);
+  if (dfa === undefined) {
+    dfa = buildNumbers(integer, bounds);
+    built.set(key, dfa);
+  }
+  return dfa;
+}
+
+const built = new Map<string, ByteDfa>();
+
+/** The automaton `numberDfa` keeps. */
+function buildNumbers(integer: boolean, bounds: NumberBounds): ByteDfa {
   const lower = tightest(bounds.minimum, bounds.exclusiveMinimum, "minimum", integer, 1);
   const upper = tightest(bounds.maximum, bounds.exclusiveMaximum, "maximum", integer, -1);
   const nfa = new ByteNfa();

@@ -114,6 +114,10 @@ export function stringDfa(keywords: StringKeywords, options: StringOptions = {})
 export function keyDfa(excluded: string[]): ByteDfa {
   const any = stringDfa({});
   if (excluded.length === 0) return any;
+  return cached(`key ${JSON.stringify(excluded)}`, () => otherThan(any, excluded));
+}
+
+function otherThan(any: ByteDfa, excluded: string[]): ByteDfa {
   const nfa = new ByteNfa();
   const utf8 = new TextEncoder();
   const names = ByteDfa.fromNfa(
