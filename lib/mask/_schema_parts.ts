@@ -107,6 +107,8 @@ function joined(parts: ByteDfa[]): ByteDfa | undefined {
   const table = new Int32Array(states * 256).fill(-1);
   const accepting = new Uint8Array(states);
   const counted = parts.some((part) => part.counting !== undefined);
+  const sources: ByteDfa[] = [];
+  const originOf = new Int32Array(states).fill(-1);
   const regions: Region[] = [];
   const regionOf = new Int32Array(states).fill(-1);
   const ticks = new Int32Array(counted ? states * 256 : 0).fill(-1);
@@ -126,6 +128,15 @@ function joined(parts: ByteDfa[]): ByteDfa | undefined {
     part.counting?.regionOf.forEach((region, state) => {
       regionOf[offset + state] = region < 0 ? -1 : ids[region];
     });
+    const sourceIds = (part.origins?.sources ?? []).map((source) => {
+      const at = sources.indexOf(source);
+      return at >= 0 ? at : sources.push(source) - 1;
+    });
+    part.origins?.of.forEach((origin, state) => {
+      if (origin >= 0) {
+        originOf[offset + state] = sourceIds[origin >> 16] * 65536 + (origin & 0xffff);
+      }
+    });
   });
   // the start reads as each part's start does, and ticks as it would
   for (let byte = 0; byte < 256; byte++) {
@@ -135,7 +146,8 @@ function joined(parts: ByteDfa[]): ByteDfa | undefined {
     if (counted) ticks[byte] = ticks[offsets[index] * 256 + byte];
   }
   const counting = counted ? { regions, regionOf, ticks } : undefined;
-  return new ByteDfa(table, accepting, { counting }).minimized();
+  const origins = sources.length > 0 ? { sources, of: originOf } : undefined;
+  return new ByteDfa(table, accepting, { counting, origins }).minimized();
 }
 
 const literals = new Map<string, ByteDfa>();

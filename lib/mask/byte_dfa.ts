@@ -21,12 +21,25 @@ export const MAX_DFA_STATES = 60_000;
 /** `combine` for a product that accepts where every part accepts (counted regions survive it). */
 export const ALL = (accepts: boolean[]): boolean => accepts.every(Boolean);
 
+/**
+ * Where states read as the states of another automaton do, until they leave
+ * it: inside a string, as its content automaton (`ByteDfa.origins`).
+ */
+export interface Origins {
+  /** The automata read as. */
+  readonly sources: readonly ByteDfa[];
+  /** Per state: `sources` index × 65536 + the state it reads as, or -1. */
+  readonly of: Int32Array;
+}
+
 /** What a deterministic automaton may carry besides its table. */
 export interface DfaMarks {
   /** Per state, which tests it passed (a bit set), -1 where it does not accept. */
   labels?: Int32Array;
   /** Its counted regions. */
   counting?: Counting;
+  /** Where its states read as another automaton's. */
+  origins?: Origins;
 }
 
 /**
@@ -55,6 +68,12 @@ export class ByteDfa {
   readonly labels: Int32Array | undefined;
   /** The counted regions, if any. */
   readonly counting: Counting | undefined;
+  /**
+   * States that read as the states of another automaton (a string's content)
+   * until they leave it, so that what tokens they allow within it can be
+   * shared by every automaton that holds it.
+   */
+  readonly origins: Origins | undefined;
   private info: RegionInfo | undefined;
   private classes: Uint8Array | undefined;
   private startReentered: boolean | undefined;
@@ -64,6 +83,7 @@ export class ByteDfa {
     this.accepting = accepting;
     this.labels = marks.labels;
     this.counting = marks.counting;
+    this.origins = marks.origins;
   }
 
   /** The number of states. */
@@ -183,6 +203,7 @@ export class ByteDfa {
     if (this.isEmpty) return { start: nfa.state(), ends };
     const outer = nfa.current;
     const regionIds = this.counting?.regions.map((region) => nfa.regionId(within(region, outer)));
+    const originIds = this.origins?.sources.map((source) => nfa.originId(source));
     const first = nfa.stateCount;
     for (let state = 0; state < this.stateCount; state++) nfa.state();
     // a start that is entered again gets a copy of its own, so that only the first moves tick
@@ -202,6 +223,8 @@ export class ByteDfa {
       }
       const region = this.counting?.regionOf[state] ?? -1;
       if (region >= 0) nfa.regionOf[into] = regionIds![region];
+      const origin = this.origins?.of[state] ?? -1;
+      if (origin >= 0) nfa.originOf[into] = originIds![origin >> 16] * 65536 + (origin & 0xffff);
       const label = this.labels?.[state] ?? (this.accepting[state] === 1 ? 0 : -1);
       if (label >= 0) {
         let end = ends.get(label);
@@ -255,7 +278,7 @@ export class ByteDfa {
     const initial = Int32Array.from({ length: count }, (_, state) => {
       const key = `${this.labels?.[state] ?? this.accepting[state]} ${
         this.counting?.regionOf[state] ?? -1
-      }`;
+      } ${this.origins?.of[state] ?? -1}`;
       let id = initialKeys.get(key);
       if (id === undefined) initialKeys.set(key, id = initialKeys.size);
       return id;
@@ -279,10 +302,12 @@ export class ByteDfa {
     const labels = this.labels === undefined ? undefined : new Int32Array(size);
     const newTicks = ticks === undefined ? undefined : new Int32Array(size * 256);
     const regionOf = ticks === undefined ? undefined : new Int32Array(size);
+    const originOf = this.origins === undefined ? undefined : new Int32Array(size);
     firstOf.forEach((state, id) => {
       accepting[id] = this.accepting[state];
       if (labels !== undefined) labels[id] = this.labels![state];
       if (regionOf !== undefined) regionOf[id] = this.counting!.regionOf[state];
+      if (originOf !== undefined) originOf[id] = this.origins!.of[state];
       for (let byte = 0; byte < 256; byte++) {
         const target = next(state, byte);
         table[id * 256 + byte] = target < 0 ? -1 : order.get(classes[target])!;
@@ -294,7 +319,10 @@ export class ByteDfa {
     const counting = regionOf === undefined
       ? undefined
       : compact(this.counting!.regions, regionOf, newTicks!);
-    return new ByteDfa(table, accepting, { labels, counting });
+    const origins = originOf === undefined
+      ? undefined
+      : { sources: this.origins!.sources, of: originOf };
+    return new ByteDfa(table, accepting, { labels, counting, origins });
   }
 
   /** The states from which some accepting state can be reached. */

@@ -8,6 +8,7 @@
  */
 
 import { SchemaTooLargeError } from "./errors.ts";
+import type { ByteDfa } from "./byte_dfa.ts";
 import type { Region } from "./regions.ts";
 
 /** A piece of an automaton: reading from `start` to `end` reads what it stands for. */
@@ -43,7 +44,12 @@ export class ByteNfa {
   readonly regions: Region[] = [];
   /** The region new states are put in (an embedded automaton's states go in it too). */
   current: Region | undefined;
+  /** For each state, the state of another automaton it reads as (`origins` index × 65536 + its state), or -1. */
+  readonly originOf: number[] = [];
+  /** The automata states may read as (`ByteDfa.origins`). */
+  readonly origins: ByteDfa[] = [];
   private readonly regionIds = new Map<Region, number>();
+  private readonly originIds = new Map<ByteDfa, number>();
 
   /** The number of states so far. */
   get stateCount(): number {
@@ -58,7 +64,19 @@ export class ByteNfa {
     this.moves.push([]);
     this.empty.push([]);
     this.regionOf.push(this.current === undefined ? -1 : this.regionId(this.current));
+    this.originOf.push(-1);
     return this.moves.length - 1;
+  }
+
+  /** The index of `dfa` in `origins`, added when new. */
+  originId(dfa: ByteDfa): number {
+    let id = this.originIds.get(dfa);
+    if (id === undefined) {
+      id = this.origins.length;
+      this.origins.push(dfa);
+      this.originIds.set(dfa, id);
+    }
+    return id;
   }
 
   /** The index of `region` in `regions`, added when new. */

@@ -121,6 +121,25 @@ export class CompiledGrammar {
     const { table, accepting } = this.automaton;
     const { index } = this;
     const info = this.regions;
+    const origin = this.automaton.origins?.of[state] ?? -1;
+    if (origin >= 0 && (info === undefined || info.counting.regionOf[state] < 0)) {
+      // inside a string: what its content allows without a quote (shared), and tokens with one
+      const source = this.automaton.origins!.sources[origin >> 16];
+      const mask = insideMask(this.vocabulary, index, source, origin & 0xffff).slice();
+      if (info === undefined) walkInto(mask, index.quoted, table, state);
+      else {
+        walkCounted(
+          mask,
+          new SensitiveTokens(info, state),
+          index,
+          index.quoted,
+          this.automaton,
+          info,
+          state,
+        );
+      }
+      return mask;
+    }
     // where plain characters lead to a state that loops on them, plain tokens are copied whole
     let target = plainTarget(table, state);
     const plainLevel = info === undefined || target === undefined
@@ -202,6 +221,45 @@ function plainTicks(
     }
   }
   return tick < 0 ? -1 : info.level[tick];
+}
+
+const insides = new WeakMap<Vocabulary, WeakMap<ByteDfa, Map<number, Uint32Array>>>();
+
+/**
+ * The tokens `content` reads whole from `state`: inside a string, every
+ * token without a quote that may come next (kept for every automaton that
+ * holds this content).
+ */
+function insideMask(
+  vocabulary: Vocabulary,
+  index: TokenIndex,
+  content: ByteDfa,
+  state: number,
+): Uint32Array {
+  let byContent = insides.get(vocabulary);
+  if (byContent === undefined) insides.set(vocabulary, byContent = new WeakMap());
+  let byState = byContent.get(content);
+  if (byState === undefined) byContent.set(content, byState = new Map());
+  let mask = byState.get(state);
+  if (mask === undefined) {
+    const target = plainTarget(content.table, state);
+    if (target === undefined) {
+      mask = new Uint32Array(index.plain.length);
+      walkInto(mask, index.trie, content.table, state);
+    } else {
+      mask = index.plain.slice();
+      walkInto(
+        mask,
+        index.rest,
+        content.table,
+        target,
+        target === state ? undefined : index.prefixChars,
+      );
+      if (target !== state) walkInto(mask, index.bare, content.table, state);
+    }
+    byState.set(state, mask);
+  }
+  return mask;
 }
 
 /** True when two masks hold the same tokens. */

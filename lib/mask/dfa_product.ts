@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { ByteDfa } from "./byte_dfa.ts";
+import type { ByteDfa, Origins } from "./byte_dfa.ts";
 import { SchemaTooLargeError } from "./errors.ts";
 import { CounterConflict, type Counting, type Region } from "./regions.ts";
 
@@ -71,7 +71,7 @@ export function byteClasses(dfa: ByteDfa): Uint8Array {
 export interface Combined {
   table: Int32Array;
   accepting: Uint8Array;
-  marks: { labels?: Int32Array; counting?: Counting };
+  marks: { labels?: Int32Array; counting?: Counting; origins?: Origins };
 }
 
 /**
@@ -109,6 +109,16 @@ export function combineParts(
       return id;
     })
   );
+  // the automata the parts' states read as, numbered for the product
+  const sources: ByteDfa[] = [];
+  const sourceIds = parts.map((part) =>
+    (part.origins?.sources ?? []).map((source) => {
+      let id = sources.indexOf(source);
+      if (id < 0) id = sources.push(source) - 1;
+      return id;
+    })
+  );
+  const originOf: number[] = [];
   const tuples: number[][] = [];
   const ids = new Map<string, number>();
   const idOf = (tuple: number[]): number => {
@@ -153,10 +163,13 @@ export function combineParts(
   const counting: Counting | undefined = counted
     ? { regions, regionOf: Int32Array.from(regionOf), ticks: Int32Array.from(tickRows) }
     : undefined;
+  const origins = originOf.some((origin) => origin >= 0)
+    ? { sources, of: Int32Array.from(originOf) }
+    : undefined;
   return {
     table: Int32Array.from(rows),
     accepting: Uint8Array.from(labels, (value) => value >= 0 ? 1 : 0),
-    marks: { labels: labelled ? Int32Array.from(labels) : undefined, counting },
+    marks: { labels: labelled ? Int32Array.from(labels) : undefined, counting, origins },
   };
 }
 

@@ -144,6 +144,14 @@ function quoted(content: ByteDfa): ByteDfa {
   }
   accepting[last] = 1;
   const inner = content.counting;
+  if (inner === undefined && content.stateCount < 65536) {
+    // inside the quotes, each state reads as the content's state it copies
+    const of = Int32Array.from(
+      { length: states },
+      (_, state) => state >= 1 && state <= content.stateCount ? state - 1 : -1,
+    );
+    return new ByteDfa(table, accepting, { origins: { sources: [content], of } });
+  }
   if (inner === undefined) return new ByteDfa(table, accepting);
   const regionOf = new Int32Array(states).fill(-1);
   regionOf.set(inner.regionOf, 1);

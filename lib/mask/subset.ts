@@ -17,16 +17,18 @@ import { CounterConflict } from "./regions.ts";
  * The table and marks of the automaton that reads what `fragment` of `nfa`
  * reads (not yet trimmed or minimised).
  *
- * @example
+ * @example "ab" or "ac": one state after "a", not yet minimised
  * ```ts
  * import assert from "node:assert/strict";
  * import { ByteNfa } from "./byte_nfa.ts";
  *
  * const nfa = new ByteNfa();
- * const fragment = nfa.alternatives([nfa.byteRange(0x61, 0x62), nfa.byteRange(0x62, 0x63)]);
+ * const utf8 = new TextEncoder();
+ * const fragment = nfa.alternatives([nfa.literal(utf8.encode("ab")), nfa.literal(utf8.encode("ac"))]);
  * const { table, accepting } = subsetConstruction(nfa, fragment, 100);
- * assert.equal(accepting.length, 2);
- * assert.equal(table[0x62], table[0x61]);
+ * assert.equal(accepting.length, 4);
+ * assert.deepEqual([...accepting], [0, 0, 1, 1]);
+ * assert.equal(table[0x61], 1);
  * ```
  */
 export function subsetConstruction(nfa: ByteNfa, fragment: Fragment, limit: number): Combined {
@@ -73,6 +75,7 @@ export function subsetConstruction(nfa: ByteNfa, fragment: Fragment, limit: numb
   const tickRows: Int32Array[] = [];
   const accepting: number[] = [];
   const regionOf: number[] = [];
+  const originOf: number[] = [];
   const cuts = new Uint8Array(257);
   for (let id = 0; id < sets.length; id++) {
     const members = sets[id];
@@ -80,10 +83,15 @@ export function subsetConstruction(nfa: ByteNfa, fragment: Fragment, limit: numb
     cuts.fill(0);
     cuts[0] = cuts[256] = 1;
     let region = -2;
+    let origin = -2;
     for (const state of members) {
       const moves = nfa.moves[state];
       for (let index = 0; index < moves.length; index += 4) {
         cuts[moves[index]] = cuts[moves[index + 1] + 1] = 1;
+      }
+      if (moves.length > 0 || state === fragment.end) {
+        // members that read on all read as one state of another automaton, or the set as none
+        origin = origin === -2 || origin === nfa.originOf[state] ? nfa.originOf[state] : -1;
       }
       if (counted && (moves.length > 0 || state === fragment.end)) {
         // every member that reads on (or ends) must be in the same region
@@ -118,16 +126,19 @@ export function subsetConstruction(nfa: ByteNfa, fragment: Fragment, limit: numb
     if (ticks !== undefined) tickRows.push(ticks);
     accepting.push(members.includes(fragment.end) ? 1 : 0);
     regionOf.push(region < 0 ? -1 : region);
+    originOf.push(origin < 0 ? -1 : origin);
   }
-  const marks: Combined["marks"] = counted
-    ? {
-      counting: {
-        regions: [...nfa.regions],
-        regionOf: Int32Array.from(regionOf),
-        ticks: joinRows(tickRows),
-      },
-    }
-    : {};
+  const marks: Combined["marks"] = {};
+  if (counted) {
+    marks.counting = {
+      regions: [...nfa.regions],
+      regionOf: Int32Array.from(regionOf),
+      ticks: joinRows(tickRows),
+    };
+  }
+  if (originOf.some((origin) => origin >= 0)) {
+    marks.origins = { sources: [...nfa.origins], of: Int32Array.from(originOf) };
+  }
   return { table: joinRows(rows), accepting: Uint8Array.from(accepting), marks };
 }
 

@@ -23,6 +23,8 @@ export interface TokenIndex {
   readonly rest: TokenTrie;
   /** The other tokens that have no plain prefix at all, whole. */
   readonly bare: TokenTrie;
+  /** The tokens that hold a quote (the only ones that can leave a string), whole. */
+  readonly quoted: TokenTrie;
   /** Per token, the characters of its longest plain prefix (all of a plain token's). */
   readonly prefixChars: Uint16Array;
   /** The plain tokens by their number of characters: `byChars[n]` has those of `n`. */
@@ -51,12 +53,14 @@ export function tokenIndex(vocabulary: Vocabulary): TokenIndex {
   const plain = new Uint32Array(Math.ceil(vocabulary.size / 32));
   const rest: { id: number; bytes: Uint8Array }[] = [];
   const bare: { id: number; bytes: Uint8Array }[] = [];
+  const quoted: { id: number; bytes: Uint8Array }[] = [];
   const prefixChars = new Uint16Array(vocabulary.size);
   const byChars: number[][] = [];
   for (let id = 0; id < vocabulary.size; id++) {
     const bytes = vocabulary.tokenBytes(id);
     if (bytes === undefined || bytes.length === 0) continue;
     const prefix = plainPrefix(bytes);
+    if (bytes.includes(0x22)) quoted.push({ id, bytes });
     // a plain prefix is whole UTF-8 characters: count the bytes that start one
     for (let at = 0; at < prefix; at++) if ((bytes[at] & 0xc0) !== 0x80) prefixChars[id]++;
     if (prefix === bytes.length) {
@@ -72,6 +76,7 @@ export function tokenIndex(vocabulary: Vocabulary): TokenIndex {
     plain,
     rest: TokenTrie.fromTokens(rest),
     bare: TokenTrie.fromTokens(bare),
+    quoted: TokenTrie.fromTokens(quoted),
     prefixChars,
     byChars: Array.from(byChars, (ids) => Int32Array.from(ids ?? [])),
   };
