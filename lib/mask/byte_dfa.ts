@@ -99,7 +99,7 @@ export class ByteDfa {
   /** Its regions read for matching (levels, bounds, ticks still needed), or `undefined` without regions. */
   get regionInfo(): RegionInfo | undefined {
     if (this.counting === undefined || this.counting.regions.length === 0) return undefined;
-    return this.info ??= new RegionInfo(this.table, this.counting);
+    return this.info ??= new RegionInfo(this.table, this.counting, this.accepting);
   }
 
   /** Each byte's class: bytes in one class lead every state to the same place with the same tick. */
@@ -145,7 +145,7 @@ export class ByteDfa {
   ): ByteDfa {
     const { table, accepting, marks } = combineParts(
       parts,
-      bounding.map((bounds): PartRole => bounds ? "all" : "alone"),
+      parts.map((_, index): PartRole => bounding[index] === true ? "all" : "alone"),
       (accepts) => combine(accepts) ? 0 : -1,
       MAX_DFA_STATES,
       false,

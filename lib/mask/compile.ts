@@ -342,6 +342,7 @@ export function compileJsonSchema(
   let automaton: ByteDfa;
   try {
     automaton = grammar.automaton();
+    if (automaton.regionInfo?.sound() === false) throw new CounterConflict();
   } catch (error) {
     if (!(error instanceof CounterConflict)) throw error;
     // a count that cannot be kept beside the automaton (two readings of the same bytes): unrolled

@@ -92,7 +92,11 @@ export class RegionInfo {
   /** `need[level * states + state]`: the fewest ticks of that level's region to leave it. */
   readonly need: Float64Array;
 
-  constructor(readonly table: Int32Array, readonly counting: Counting) {
+  constructor(
+    readonly table: Int32Array,
+    readonly counting: Counting,
+    private readonly accepting?: Uint8Array,
+  ) {
     const { regions, regionOf } = counting;
     const index = new Map(regions.map((region, at) => [region, at]));
     this.level = Int32Array.from(regions, (region) => depth(region));
@@ -117,6 +121,32 @@ export class RegionInfo {
     return this.need[level * this.counting.regionOf.length + state];
   }
 
+  /**
+   * True when counting beside the automaton is exact for every region: it
+   * can be entered within its `max` (the ticks needed to leave it from where
+   * it is entered fit), and, where it has a `min`, every count from the
+   * fewest up can be left at. Otherwise the counts must be unrolled.
+   */
+  sound(): boolean {
+    const { regionOf } = this.counting;
+    for (let region = 0; region < this.level.length; region++) {
+      if (this.min[region] > this.max[region]) return false;
+      if (this.min[region] > 0 && !this.flexible(region)) return false;
+    }
+    for (let state = 0; state < regionOf.length; state++) {
+      for (let byte = 0; byte < 256; byte++) {
+        const next = this.table[state * 256 + byte];
+        if (next < 0 || regionOf[next] === regionOf[state]) continue;
+        // entering regions: from 0, what must be ticked to leave each must fit
+        for (let entered = regionOf[next]; entered >= 0; entered = this.parent[entered]) {
+          if (this.contains(regionOf[state], entered)) break;
+          if (this.needed(next, this.level[entered]) > this.max[entered]) return false;
+        }
+      }
+    }
+    return true;
+  }
+
   /** True for a region whose every count from its fewest up can be left at: any `min` can be met. */
   flexible(region: number): boolean {
     const states = this.counting.regionOf.length;
@@ -137,6 +167,10 @@ export class RegionInfo {
     const deque: number[] = [];
     for (let state = 0; state < states; state++) {
       if (!inside(state)) continue;
+      if (this.accepting?.[state] === 1 && this.need[base + state] > 0) {
+        this.need[base + state] = 0;
+        deque.push(state);
+      }
       for (let byte = 0; byte < 256; byte++) {
         const next = table[state * 256 + byte];
         if (next < 0) continue;
@@ -168,9 +202,10 @@ export class RegionInfo {
     return inner === region;
   }
 
-  /** True when a move leaves `region` from `state`, which is directly in it. */
+  /** True when `state`, directly in `region`, can leave it: a move out, or accepting (the automaton's end). */
   private leaves(state: number, region: number): boolean {
     if (this.counting.regionOf[state] !== region) return false;
+    if (this.accepting?.[state] === 1) return true;
     for (let byte = 0; byte < 256; byte++) {
       const next = this.table[state * 256 + byte];
       if (next >= 0 && !this.contains(this.counting.regionOf[next], region)) return true;

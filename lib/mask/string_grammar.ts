@@ -91,6 +91,7 @@ export function stringDfa(keywords: StringKeywords, options: StringOptions = {})
   const max = count(maxLength, "maxLength", Infinity);
   const key = `${min} ${max} ${counters} ${pattern} ${enforced}`;
   return cached(key, () => {
+    if (min > max) return quoted(EMPTY);
     const base = !counted
       ? canonicalContent()
       : counters
@@ -126,6 +127,8 @@ function otherThan(any: ByteDfa, excluded: string[]): ByteDfa {
   );
   return ByteDfa.product([any, names], ([string, name]) => string && !name);
 }
+
+const EMPTY = new ByteDfa(new Int32Array(0), new Uint8Array(0));
 
 /** The content automaton between quotes: a state before, the content's, one after. */
 function quoted(content: ByteDfa): ByteDfa {
