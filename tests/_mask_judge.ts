@@ -138,7 +138,8 @@ export function judge(
  * every object's names are named at their place (by the schemas that may
  * apply there, their branches' included) unless `additionalProperties` is
  * given there; numbers have at most 15 significant digits and no exponent;
- * no time has a leap second; values nest at most three deep.
+ * no time has a leap second; a value no schema constrains nests at most
+ * three deep.
  */
 export function withinLimits(value: unknown, schema: unknown): boolean {
   return beyond(value, schema) === undefined;
@@ -146,11 +147,9 @@ export function withinLimits(value: unknown, schema: unknown): boolean {
 
 /** The first limit `value` is beyond, or `undefined`. */
 function beyond(value: unknown, schema: unknown): string | undefined {
-  if (depth(value) > 3) return "depth";
   if (!plainNumbers(value)) return "numbers";
   if (/:60/.test(JSON.stringify(value))) return "leap seconds";
-  if (!named(value, applying([schema], schema), schema)) return "names";
-  return undefined;
+  return placed(value, applying([schema], schema), schema);
 }
 
 function depth(value: unknown): number {
@@ -191,12 +190,23 @@ function applying(schemas: unknown[], root: unknown): Record<string, unknown>[] 
   return found;
 }
 
-function named(value: unknown, schemas: Record<string, unknown>[], root: unknown): boolean {
+/**
+ * "names" when an object has a name its place does not name, "depth" when a
+ * value no schema constrains nests more than three deep, else `undefined`.
+ */
+function placed(
+  value: unknown,
+  schemas: Record<string, unknown>[],
+  root: unknown,
+): string | undefined {
+  if (schemas.every((schema) => Object.keys(schema).every((key) => ANNOTATIONS.includes(key)))) {
+    return depth(value) > 3 ? "depth" : undefined;
+  }
   if (Array.isArray(value)) {
     const items = applying(schemas.flatMap((s) => s.items === undefined ? [] : [s.items]), root);
-    return value.every((item) => named(item, items, root));
+    return value.map((item) => placed(item, items, root)).find((limit) => limit !== undefined);
   }
-  if (!isObject(value)) return true;
+  if (!isObject(value)) return undefined;
   const names = new Set<string>();
   for (const schema of schemas) {
     Object.keys(isObject(schema.properties) ? schema.properties : {}).forEach((n) => names.add(n));
@@ -211,16 +221,20 @@ function named(value: unknown, schemas: Record<string, unknown>[], root: unknown
   const others = schemas.some((s) =>
     s.additionalProperties !== undefined && s.additionalProperties !== false
   );
-  return Object.entries(value).every(([key, item]) => {
-    if (!names.has(key) && !others) return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (!names.has(key) && !others) return "names";
     const inner = schemas.flatMap((s) => {
       const properties = isObject(s.properties) ? s.properties : {};
       if (Object.hasOwn(properties, key)) return [properties[key]];
       return isObject(s.additionalProperties) ? [s.additionalProperties] : [];
     });
-    return named(item, applying(inner, root), root);
-  });
+    const limit = placed(item, applying(inner, root), root);
+    if (limit !== undefined) return limit;
+  }
+  return undefined;
 }
+
+const ANNOTATIONS = ["description", "title", "$comment", "default", "examples", "$defs"];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

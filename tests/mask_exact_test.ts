@@ -197,3 +197,38 @@ Deno.test("every refusal names the keyword it refuses", () => {
     );
   }
 });
+
+Deno.test("counts the automaton cannot meet are no value, never a dead end", () => {
+  for (
+    const schema of [
+      { type: "string", maxLength: 0, pattern: "^[^a]$" },
+      { type: "string", minLength: 5, pattern: "^\\d{3}$" },
+      { type: "string", minLength: 1, maxLength: 0 },
+    ]
+  ) {
+    assert.throws(
+      () => compileJsonSchema(schema, vocabulary),
+      (error: unknown) =>
+        error instanceof UnsupportedSchemaError && error.keyword === "a schema no value satisfies",
+      JSON.stringify(schema),
+    );
+  }
+  // an array that may close before its first item still counts its items beside the automaton
+  const numbers = { type: "array", items: { type: ["number", "null"] }, minItems: 1 };
+  assert.ok(compileJsonSchema(numbers, vocabulary).automaton.regionInfo !== undefined);
+  agrees(numbers, ["[1,null]", "[]"], [true, false]);
+  // a oneOf of a string and an object: from the object's side, one branch
+  agrees(
+    { oneOf: [{ const: "none" }, { type: "object", properties: { n: { type: "integer" } } }] },
+    ['"none"', '{"n":1}', '{"n":1.5}'],
+    [true, true, false],
+  );
+});
+
+Deno.test("not over a counted string subtracts it, counts and all", () => {
+  agrees(
+    { not: { type: "string", maxLength: 1, pattern: "^.{0,3}$" } },
+    ['"abcd"', '"a"', "1"],
+    [true, false, true],
+  );
+});

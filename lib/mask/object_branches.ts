@@ -95,7 +95,9 @@ export function objectTests(entries: Reached[], context: BranchContext, path: st
         formulaOf(branch, context, `${at(keyword)}/${index}`)
       );
       const read = formulas.every((formula) => formula !== undefined);
-      if (keyword === "anyOf" || disjoint(value, required)) {
+      // branches that hold for no object (another type's) leave at most one: nothing to negate
+      const live = formulas.filter((formula) => formula?.kind !== "false");
+      if (keyword === "anyOf" || live.length <= 1 || disjoint(value, required)) {
         if (read) parts.push(or(formulas as Formula[]));
         else unions.push(branches);
       } else if (read && (formulas as Formula[]).every((formula) => exact(formula, context))) {

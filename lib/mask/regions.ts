@@ -147,15 +147,6 @@ export class RegionInfo {
     return true;
   }
 
-  /** True for a region whose every count from its fewest up can be left at: any `min` can be met. */
-  flexible(region: number): boolean {
-    const states = this.counting.regionOf.length;
-    for (let state = 0; state < states; state++) {
-      if (this.leaves(state, region) && !this.loopsOnce(state, region)) return false;
-    }
-    return true;
-  }
-
   /** Fill `need` for one region: a 0-1 breadth-first search back from the moves that leave it. */
   private measure(region: number): void {
     const { table } = this;
@@ -202,39 +193,86 @@ export class RegionInfo {
     return inner === region;
   }
 
-  /** True when `state`, directly in `region`, can leave it: a move out, or accepting (the automaton's end). */
-  private leaves(state: number, region: number): boolean {
-    if (this.counting.regionOf[state] !== region) return false;
-    if (this.accepting?.[state] === 1) return true;
-    for (let byte = 0; byte < 256; byte++) {
-      const next = this.table[state * 256 + byte];
-      if (next >= 0 && !this.contains(this.counting.regionOf[next], region)) return true;
-    }
-    return false;
-  }
-
-  /** True when a path inside `region` leads from `state` back to it with exactly one tick. */
-  private loopsOnce(state: number, region: number): boolean {
+  /**
+   * True when, from every state inside `region`, it can be left after any
+   * number of ticks from the fewest up (so any `min` can be met by counting
+   * on): some state on a cycle of one tick is reachable on the way out, for
+   * at most one tick more than the fewest.
+   */
+  flexible(region: number): boolean {
+    const { table } = this;
     const { regionOf, ticks } = this.counting;
-    const seen = new Set<number>([state * 2]);
-    const stack = [state * 2];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      const [from, count] = [node >> 1, node & 1];
+    const states = regionOf.length;
+    const inside = (state: number) => state >= 0 && this.contains(regionOf[state], region);
+    // moves within the region, split by whether they tick it
+    const free: number[][] = Array.from({ length: states }, () => []);
+    const back: number[][] = Array.from({ length: states }, () => []);
+    const edges: number[][] = Array.from({ length: states }, () => []);
+    const tickEdges = new Set<number>();
+    for (let state = 0; state < states; state++) {
+      if (!inside(state)) continue;
       for (let byte = 0; byte < 256; byte++) {
-        const next = this.table[from * 256 + byte];
-        if (next < 0 || !this.contains(regionOf[next], region)) continue;
-        const total = count + (ticks[from * 256 + byte] === region ? 1 : 0);
-        if (total > 1) continue;
-        if (next === state && total === 1) return true;
-        const key = next * 2 + total;
-        if (!seen.has(key)) {
-          seen.add(key);
-          stack.push(key);
+        const next = table[state * 256 + byte];
+        if (!inside(next)) continue;
+        const ticked = ticks[state * 256 + byte] === region;
+        edges[state].push(next * 2 + (ticked ? 1 : 0));
+        if (ticked) tickEdges.add(state * states + next);
+        else {
+          free[state].push(next);
+          back[next].push(state);
         }
       }
     }
-    return false;
+    const reach = (from: number, moves: number[][]) => {
+      const seen = new Uint8Array(states);
+      const stack = [from];
+      seen[from] = 1;
+      while (stack.length > 0) {
+        for (const next of moves[stack.pop()!]) {
+          if (seen[next] === 0) {
+            seen[next] = 1;
+            stack.push(next);
+          }
+        }
+      }
+      return seen;
+    };
+    // on a cycle of one tick: reached from the tick's target and reaching its source, untick'd
+    const best = new Float64Array(states).fill(Infinity);
+    const level = this.level[region];
+    const queue: number[] = [];
+    for (const edge of tickEdges) {
+      const [source, target] = [Math.floor(edge / states), edge % states];
+      const after = reach(target, free);
+      const before = reach(source, back);
+      for (let state = 0; state < states; state++) {
+        if (after[state] === 1 && before[state] === 1 && best[state] === Infinity) {
+          best[state] = this.needed(state, level);
+          queue.push(state);
+        }
+      }
+    }
+    // the fewest ticks to such a state and out through it, for every state (moves read backwards)
+    const incoming: number[][] = Array.from({ length: states }, () => []);
+    edges.forEach((targets, state) =>
+      targets.forEach((code) => incoming[code >> 1].push(state * 2 + (code & 1)))
+    );
+    for (let at = 0; at < queue.length; at++) {
+      const state = queue[at];
+      for (const code of incoming[state]) {
+        const from = code >> 1;
+        const cost = best[state] + (code & 1);
+        if (cost < best[from]) {
+          best[from] = cost;
+          queue.push(from);
+        }
+      }
+    }
+    for (let state = 0; state < states; state++) {
+      if (!inside(state) || this.needed(state, level) === Infinity) continue;
+      if (best[state] > this.needed(state, level) + 1) return false;
+    }
+    return true;
   }
 }
 
