@@ -35,7 +35,26 @@ export interface Sensitive {
   fewestLeaving: number[];
 }
 
-/** The tokens a count may refuse at one state, gathered over one or more walks. */
+/**
+ * The tokens a count may refuse at one state, gathered over one or more
+ * walks (`walkCounted`), then summed up (`finish`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stringDfa } from "./string_grammar.ts";
+ * import { tokenIndex } from "./token_index.ts";
+ * import { o200kVocabulary } from "./vocabulary.ts";
+ *
+ * const dfa = stringDfa({ maxLength: 3 });
+ * const inside = dfa.table[0x22];
+ * const tokens = new SensitiveTokens(dfa.regionInfo!, inside);
+ * tokens.add(7, [2], [-1]);
+ * const found = tokens.finish(tokenIndex(o200kVocabulary()), -1, 0)!;
+ * assert.deepEqual([...found.ids], [7]);
+ * assert.deepEqual(found.mostNeeded, [2]);
+ * ```
+ */
 export class SensitiveTokens {
   private readonly found: number[] = [];
   private readonly needs: number[] = [];
@@ -93,6 +112,23 @@ export class SensitiveTokens {
  * refuse. With `plainLevel` ≥ 0, `trie` holds what follows each token's plain
  * prefix, whose characters (already read to reach `from`) tick that level;
  * with `skipBare`, tokens without a plain prefix are passed over.
+ *
+ * @example Before a string of at most 3 characters, `"hello"` cannot come
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stringDfa } from "./string_grammar.ts";
+ * import { tokenIndex } from "./token_index.ts";
+ * import { o200kVocabulary } from "./vocabulary.ts";
+ *
+ * const vocabulary = o200kVocabulary();
+ * const index = tokenIndex(vocabulary);
+ * const dfa = stringDfa({ maxLength: 3 });
+ * const mask = new Uint32Array(index.plain.length);
+ * walkCounted(mask, new SensitiveTokens(dfa.regionInfo!, 0), index, index.trie, dfa, dfa.regionInfo!, 0);
+ * const has = (text: string) => vocabulary.encode(text).every((id) => (mask[id >>> 5] >>> (id & 31)) & 1);
+ * assert.ok(has('"'));
+ * assert.ok(!has('"hello"'));
+ * ```
  */
 export function walkCounted(
   mask: Uint32Array,
@@ -173,8 +209,8 @@ export function walkCounted(
     states[depth] = next;
     const first = node === 0 ? 0 : ends[node - 1];
     if (first < ends[node] && (fresh[depth] === 0 || fits(info, next, at, mode, ticks))) {
-      for (let index_ = first; index_ < ends[node]; index_++) {
-        const id = ids[index_];
+      for (let at_ = first; at_ < ends[node]; at_++) {
+        const id = ids[at_];
         const prefix = index.prefixChars[id];
         if (skipBare && prefix === 0) continue;
         mask[id >>> 5] |= 1 << (id & 31);
@@ -223,7 +259,25 @@ function fits(
 /** The most masks near a bound kept per compiled schema. */
 const KEPT = 256;
 
-/** Masks near a count's bound, computed on first use and kept. */
+/**
+ * Masks near a count's bound, computed on first use and kept.
+ *
+ * @example Three characters into a string of at most 4, only one more fits
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { compileJsonSchema } from "./compile.ts";
+ * import { GrammarMatcher } from "./grammar_matcher.ts";
+ * import { o200kVocabulary } from "./vocabulary.ts";
+ *
+ * const vocabulary = o200kVocabulary();
+ * const matcher = new GrammarMatcher(compileJsonSchema({ type: "string", maxLength: 4 }, vocabulary));
+ * matcher.acceptString('"abc');
+ * const mask = new Uint32Array(Math.ceil(vocabulary.size / 32));
+ * matcher.fillNextTokenBitmask(mask); // a GrammarMatcher fills through NearBounds
+ * const has = (text: string) => ((mask[vocabulary.encode(text)[0] >>> 5] >>> (vocabulary.encode(text)[0] & 31)) & 1) === 1;
+ * assert.ok(has("d") && !has("de"));
+ * ```
+ */
 export class NearBounds {
   private readonly kept = new Map<string, Uint32Array>();
 

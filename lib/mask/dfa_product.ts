@@ -79,6 +79,20 @@ export interface Combined {
  * `label` (of which parts accept; -1 for not accepting), not yet minimised;
  * with `labelled`, the labels are kept. Throws `CounterConflict` where a
  * counted region cannot be kept.
+ *
+ * @example Strings that two patterns both allow
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ByteDfa } from "./byte_dfa.ts";
+ * import { stringDfa } from "./string_grammar.ts";
+ *
+ * const parts = [stringDfa({ pattern: "^a" }), stringDfa({ pattern: "b$" })];
+ * const all = (accepts: boolean[]) => accepts.every(Boolean) ? 0 : -1;
+ * const { table, accepting, marks } = combineParts(parts, ["all", "all"], all, 1000, false);
+ * const both = new ByteDfa(table, accepting, marks);
+ * assert.ok(both.accepts(new TextEncoder().encode('"ab"')));
+ * assert.ok(!both.accepts(new TextEncoder().encode('"a"')));
+ * ```
  */
 export function combineParts(
   parts: ByteDfa[],
@@ -153,6 +167,11 @@ export function combineParts(
         tickRows.push(tick < 0 ? -1 : regionIds[owner][tick]);
       }
     }
+    // a state reads as another automaton's only where one part alone is alive
+    const alive = tuple.filter((state) => state >= 0).length;
+    const only = tuple.findIndex((state) => state >= 0);
+    const origin = alive === 1 ? parts[only].origins?.of[tuple[only]] ?? -1 : -1;
+    originOf.push(origin < 0 ? -1 : sourceIds[only][origin >> 16] * 65536 + (origin & 0xffff));
     labels.push(
       label(tuple.map((state, index) => state >= 0 && parts[index].accepting[state] === 1)),
     );

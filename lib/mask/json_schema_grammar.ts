@@ -164,7 +164,7 @@ export class JsonSchemaGrammar implements ValueCompiler {
     const flat = this.flatten(conjuncts, path);
     let dfa: ByteDfa;
     if (flat.some((entry) => entry.schema === false || allowsNone(entry.schema))) dfa = EMPTY;
-    else if (flat.length === 0 && kind === "at") dfa = this.free(this.freeDepth);
+    else if (flat.length === 0 && kind === "at") dfa = freeValue(this.freeDepth);
     else {
       try {
         dfa = build(flat as Entry[]);
@@ -391,11 +391,6 @@ export class JsonSchemaGrammar implements ValueCompiler {
       nfa.link(whole.end, after);
     }
     return ByteDfa.fromNfa(nfa, { start: open, end: after });
-  }
-
-  /** Any JSON value nesting at most `depth` objects and arrays. */
-  private free(depth: number): ByteDfa {
-    return freeValue(depth);
   }
 }
 

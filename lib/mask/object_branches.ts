@@ -257,6 +257,18 @@ const SCALAR_KEYWORDS = new Set([
  * else could be written where it is tested: strings (but for `time` and
  * `date-time`, whose leap seconds the mask does not write), booleans, null, any
  * number; literals of those but numbers (a number has other spellings).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const context = { flatten: (list: { schema: unknown; refs: readonly string[] }[]) => list };
+ * const exact = (schema: unknown) => exactScalar({ schema, refs: [] }, context);
+ * assert.ok(exact({ type: "string", pattern: "^a" }));
+ * assert.ok(exact({ const: "circle" }));
+ * assert.ok(!exact({ type: "integer" })); // 1.0 is an integer its automaton does not read
+ * assert.ok(!exact({ type: "string", format: "time" }));
+ * ```
  */
 export function exactScalar(entry: Reached, context: Pick<BranchContext, "flatten">): boolean {
   let flat: Reached[];
@@ -365,6 +377,18 @@ function scalarOnly(value: Reached[], name: string | undefined, context: BranchC
  * True when no object can match two of these branches: each requires one
  * same property (or the object itself does: `requiredHere`) and gives it
  * a `const` or `enum` of strings, no string in two branches' lists.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const branches = [
+ *   { properties: { shape: { const: "circle" } } },
+ *   { properties: { shape: { enum: ["square", "rectangle"] } } },
+ * ];
+ * assert.ok(disjoint(branches, new Set(["shape"])));
+ * assert.ok(!disjoint(branches, new Set()));
+ * ```
  */
 export function disjoint(branches: unknown[], requiredHere: Set<unknown>): boolean {
   const first = branches[0];

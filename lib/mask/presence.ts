@@ -40,10 +40,22 @@ export type Formula =
   | { kind: "not"; part: Formula };
 
 /** The formula that always holds, and the one that never does. */
-export const TRUE: Formula = { kind: "true" };
+const TRUE: Formula = { kind: "true" };
 export const FALSE: Formula = { kind: "false" };
 
-/** All of `parts` (constants folded). */
+/**
+ * All of `parts` (constants folded); `or` and `not` alike.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const a: Formula = { kind: "present", name: "a" };
+ * assert.equal(and([a, { kind: "true" }]), a);
+ * assert.equal(or([a, { kind: "true" }]).kind, "true");
+ * assert.equal(not(not(a)), a);
+ * ```
+ */
 export function and(parts: Formula[]): Formula {
   const kept = parts.filter((part) => part.kind !== "true");
   if (kept.some((part) => part.kind === "false")) return FALSE;
@@ -90,6 +102,7 @@ export class Atoms {
   /** Whether the formula reads "some other name is present". */
   readonly other: boolean;
   private readonly bits = new Map<string, number>();
+  private readonly keyOf: (schema: Reached) => string;
 
   /** Collect the atoms of `formula`; `keyOf` names a schema (one key, one atom). */
   constructor(formula: Formula, keyOf: (schema: Reached) => string) {
@@ -107,8 +120,6 @@ export class Atoms {
     this.other = other;
     this.keyOf = keyOf;
   }
-
-  private readonly keyOf: (schema: Reached) => string;
 
   /** The number of bits: names, tests, then "other". */
   get count(): number {

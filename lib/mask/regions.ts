@@ -27,6 +27,13 @@ export interface Region {
  * Thrown while composing automata when a count cannot be kept beside the
  * automaton (two alternatives read the same bytes, one counted and one not):
  * the compiler then unrolls the count into states, or refuses its keyword.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(new CounterConflict().name, "CounterConflict");
+ * ```
  */
 export class CounterConflict extends Error {
   constructor() {
@@ -80,6 +87,21 @@ export interface Counting {
  * (its depth among regions) and bounds, each state's chain of regions, and
  * for each state and level the fewest ticks still needed to leave that level's
  * region (so that a count is never let into a dead end).
+ *
+ * @example A string of 2 to 3 characters
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stringDfa } from "./string_grammar.ts";
+ *
+ * const dfa = stringDfa({ minLength: 2, maxLength: 3 });
+ * const info = dfa.regionInfo!;
+ * assert.equal(info.levels, 1);
+ * assert.deepEqual([info.min[0], info.max[0]], [2, 3]);
+ * const inside = dfa.table[0x22]; // after the opening quote
+ * assert.equal(info.regionAt(inside, 0), 0);
+ * assert.equal(info.needed(inside, 0), 0);
+ * assert.ok(info.sound());
+ * ```
  */
 export class RegionInfo {
   /** The deepest level plus one: the number of counters a matcher keeps. */

@@ -22,20 +22,31 @@ export interface Reached {
 }
 
 /** The keywords that combine schemas. */
-export const COMBINATORS = ["anyOf", "oneOf", "allOf", "not"] as const;
+const COMBINATORS = ["anyOf", "oneOf", "allOf", "not"] as const;
 
 const ids = new WeakMap<object, number>();
 let nextId = 1;
 
 /** A number for each schema object (0 for `true`, 1 for `false`), for keys. */
-export function schemaId(schema: unknown): number {
+function schemaId(schema: unknown): number {
   if (!isRecord(schema)) return schema === false ? 1 : 0;
   let id = ids.get(schema);
   if (id === undefined) ids.set(schema, id = ++nextId);
   return id;
 }
 
-/** A key naming reached schemas: the same schemas by the same refs, the same key. */
+/**
+ * A key naming reached schemas: the same schemas by the same refs, the same key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "string" };
+ * assert.equal(reachedKey([{ schema, refs: [] }]), reachedKey([{ schema, refs: [] }]));
+ * assert.notEqual(reachedKey([{ schema, refs: [] }]), reachedKey([{ schema, refs: ["#/$defs/a"] }]));
+ * ```
+ */
 export function reachedKey(entries: readonly Reached[]): string {
   return entries.map((entry) => `${schemaId(entry.schema)}/${entry.refs.join(" ")}`).join(",");
 }
@@ -135,7 +146,25 @@ export class SchemaRoot {
   }
 }
 
-/** The schemas that may apply at one place, and what follows from them. */
+/**
+ * The schemas that may apply at one place, and what follows from them.
+ *
+ * @example The names at the root, and at a property
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = {
+ *   properties: { point: { properties: { x: {}, y: {} }, additionalProperties: { type: "string" } } },
+ *   required: ["id"],
+ * };
+ * const root = new SchemaRoot(schema);
+ * const frame = root.frame([{ schema, refs: [] }]);
+ * assert.deepEqual(frame.names, ["point", "id"]);
+ * assert.equal(frame.othersNamed, false);
+ * assert.deepEqual(frame.child("point").names, ["x", "y"]);
+ * assert.equal(frame.child("point").othersNamed, true);
+ * ```
+ */
 export class Frame {
   private readonly children = new Map<string, Frame>();
   private nameList: string[] | undefined;

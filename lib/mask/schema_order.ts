@@ -31,7 +31,19 @@ export function canonicalText(value: unknown, schema: unknown): string {
   return written(value, root.frame([{ schema, refs: [] }]));
 }
 
-/** The text of `value` at `frame`. */
+/**
+ * The text of `value` at `frame`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SchemaRoot } from "./schema_frame.ts";
+ *
+ * const schema = { properties: { b: {}, a: {} } };
+ * const frame = new SchemaRoot(schema).frame([{ schema, refs: [] }]);
+ * assert.equal(written({ a: 1, b: [2], c: 3 }, frame), '{"b":[2],"a":1,"c":3}');
+ * ```
+ */
 export function written(value: unknown, frame: Frame): string {
   if (Array.isArray(value)) return `[${value.map((item) => written(item, frame.items)).join(",")}]`;
   if (!isRecord(value)) return JSON.stringify(value);
