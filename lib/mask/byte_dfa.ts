@@ -77,6 +77,7 @@ export class ByteDfa {
   private info: RegionInfo | undefined;
   private classes: Uint8Array | undefined;
   private startReentered: boolean | undefined;
+  private runList: Int32Array[] | undefined;
 
   constructor(table: Int32Array, accepting: Uint8Array, marks: DfaMarks = {}) {
     this.table = table;
@@ -209,17 +210,13 @@ export class ByteDfa {
     // a start that is entered again gets a copy of its own, so that only the first moves tick
     const start = options.tickStart !== undefined && this.reentersStart() ? nfa.state() : first;
     const startTick = options.tickStart === undefined ? -1 : nfa.regionId(options.tickStart);
-    const copy = (state: number, into: number, tick: (byte: number) => number) => {
-      const row = state * 256;
-      for (let byte = 0; byte < 256;) {
-        const next = this.table[row + byte];
-        const mark = tick(byte);
-        let last = byte;
-        while (
-          last < 255 && this.table[row + last + 1] === next && tick(last + 1) === mark
-        ) last++;
-        if (next >= 0) nfa.move(into, byte, last, first + next, mark);
-        byte = last + 1;
+    const runs = this.runs();
+    const copy = (state: number, into: number, startMoves: boolean) => {
+      const list = runs[state];
+      for (let at = 0; at < list.length; at += 4) {
+        const tick = list[at + 3];
+        const mark = startMoves && startTick >= 0 ? startTick : tick < 0 ? -1 : regionIds![tick];
+        nfa.move(into, list[at], list[at + 1], first + list[at + 2], mark);
       }
       const region = this.counting?.regionOf[state] ?? -1;
       if (region >= 0) nfa.regionOf[into] = regionIds![region];
@@ -232,16 +229,39 @@ export class ByteDfa {
         nfa.link(into, end);
       }
     };
-    const ticks = this.counting?.ticks;
     for (let state = 0; state < this.stateCount; state++) {
-      copy(state, first + state, (byte) => {
-        if (state === 0 && start === first && startTick >= 0) return startTick;
-        const tick = ticks?.[state * 256 + byte] ?? -1;
-        return tick < 0 ? -1 : regionIds![tick];
-      });
+      copy(state, first + state, state === 0 && start === first);
     }
-    if (start !== first) copy(0, start, () => startTick);
+    if (start !== first) copy(0, start, true);
     return { start, ends };
+  }
+
+  /**
+   * Each state's moves as runs of bytes read alike: quadruples of lowest
+   * byte, highest byte, target, tick (computed once, for every embedding).
+   */
+  private runs(): Int32Array[] {
+    if (this.runList !== undefined) return this.runList;
+    const { table } = this;
+    const ticks = this.counting?.ticks;
+    const runs: Int32Array[] = [];
+    for (let state = 0; state < this.stateCount; state++) {
+      const row = state * 256;
+      const found: number[] = [];
+      for (let byte = 0; byte < 256;) {
+        const next = table[row + byte];
+        const tick = ticks === undefined ? -1 : ticks[row + byte];
+        let last = byte;
+        while (
+          last < 255 && table[row + last + 1] === next &&
+          (ticks === undefined || ticks[row + last + 1] === tick)
+        ) last++;
+        if (next >= 0) found.push(byte, last, next, tick);
+        byte = last + 1;
+      }
+      runs.push(Int32Array.from(found));
+    }
+    return this.runList = runs;
   }
 
   /** True when some move leads back to the start state. */
@@ -303,17 +323,29 @@ export class ByteDfa {
     const newTicks = ticks === undefined ? undefined : new Int32Array(size * 256);
     const regionOf = ticks === undefined ? undefined : new Int32Array(size);
     const originOf = this.origins === undefined ? undefined : new Int32Array(size);
+    // each old state's move per byte class, then spread over the bytes of each class
+    const targets = new Int32Array(representatives.length);
+    const marks = new Int32Array(representatives.length);
+    const classIndex = new Int32Array(256);
+    representatives.forEach((byte, at) => classIndex[byte] = at);
+    const indexOf = Int32Array.from(
+      classOf,
+      (value) => classIndex[representatives.find((byte) => classOf[byte] === value)!],
+    );
     firstOf.forEach((state, id) => {
       accepting[id] = this.accepting[state];
       if (labels !== undefined) labels[id] = this.labels![state];
       if (regionOf !== undefined) regionOf[id] = this.counting!.regionOf[state];
       if (originOf !== undefined) originOf[id] = this.origins!.of[state];
-      for (let byte = 0; byte < 256; byte++) {
+      representatives.forEach((byte, at) => {
         const target = next(state, byte);
-        table[id * 256 + byte] = target < 0 ? -1 : order.get(classes[target])!;
-        if (newTicks !== undefined) {
-          newTicks[id * 256 + byte] = target < 0 ? -1 : tickAt(state, byte);
-        }
+        targets[at] = target < 0 ? -1 : order.get(classes[target])!;
+        marks[at] = target < 0 ? -1 : tickAt(state, byte);
+      });
+      const row = id * 256;
+      for (let byte = 0; byte < 256; byte++) table[row + byte] = targets[indexOf[byte]];
+      if (newTicks !== undefined) {
+        for (let byte = 0; byte < 256; byte++) newTicks[row + byte] = marks[indexOf[byte]];
       }
     });
     const counting = regionOf === undefined

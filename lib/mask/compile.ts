@@ -2,10 +2,13 @@
  * `compileJsonSchema`: a tool's input schema made into what a mask is filled
  * from: one automaton over the bytes of compact JSON, and, for each of its
  * states, the set of tokens that may come next, computed at compile time
- * (or, for a very large automaton, on first use) and kept, so that a mask is
- * filled by copying it. Where lengths or items are counted beside the
- * automaton, a state's kept mask is the one far from every bound; near one,
- * the tokens that no longer fit are cleared from it (`count_masks.ts`).
+ * (or, for a very large automaton, on first use) and kept: a shared base
+ * (every plain token, or what a string's content allows, computed once per
+ * process) with the ids walked for that state on top, made whole on first
+ * use, so that a mask is filled by a copy. Where lengths or items are
+ * counted beside the automaton, a state's kept mask is the one far from
+ * every bound; near one, the tokens that no longer fit are cleared from it
+ * (`count_masks.ts`).
  *
  * @module
  */
@@ -22,11 +25,31 @@ import type { Vocabulary } from "./vocabulary.ts";
 /** Above this many states, masks are computed when first needed rather than all at compile time. */
 export const MAX_PRECOMPUTED = 4096;
 
+/** Up to this many tokens, a mask with no shared base is set token by token when filled. */
+const SPARSE = 2048;
+
+/**
+ * A state's mask as kept: a shared base (plain tokens, a string's inside)
+ * or none, the ids set on top of it, and the whole mask once made.
+ */
+interface Kept {
+  base?: Uint32Array;
+  ids: Int32Array;
+  whole?: Uint32Array;
+}
+
+/** The whole mask of a kept one. */
+function whole(kept: Kept, words: number): Uint32Array {
+  const mask = kept.base === undefined ? new Uint32Array(words) : kept.base.slice();
+  for (const id of kept.ids) mask[id >>> 5] |= 1 << (id & 31);
+  return mask;
+}
+
 /** Options for {@linkcode compileJsonSchema}. */
 export interface CompileOptions extends GrammarOptions {
   /**
-   * Compute every state's mask at compile time (so that filling one is a
-   * copy) rather than on first use. @default {true up to MAX_PRECOMPUTED states}
+   * Compute every state's mask at compile time rather than on first use.
+   * @default {true up to MAX_PRECOMPUTED states}
    */
   precompute?: boolean;
 }
@@ -53,7 +76,7 @@ export class CompiledGrammar {
   /** Formats the schema names that the mask reads as plain strings, since ajv-formats does not check them either. */
   readonly ignoredFormats: readonly string[];
   private readonly index: TokenIndex;
-  private readonly masks = new Map<number, Uint32Array>();
+  private readonly masks = new Map<number, Kept>();
   private readonly regions: RegionInfo | undefined;
   private readonly sensitive = new Map<number, Sensitive>();
   private readonly nearBounds = new NearBounds();
@@ -72,22 +95,8 @@ export class CompiledGrammar {
     this.ignoredFormats = ignoredFormats;
     this.index = tokenIndex(vocabulary);
     this.regions = automaton.regionInfo;
-    if (precompute ?? automaton.stateCount <= MAX_PRECOMPUTED) this.precompute();
-  }
-
-  /** Compute every state's mask now, sharing identical ones, so that filling a mask is a copy. */
-  private precompute(): void {
-    const shared = new Map<string, Uint32Array[]>();
-    for (let state = 0; state < this.automaton.stateCount; state++) {
-      const mask = this.computeMask(state);
-      const key = fingerprint(mask);
-      const same = shared.get(key) ?? [];
-      const found = same.find((other) => equal(other, mask));
-      if (found === undefined) {
-        same.push(mask);
-        shared.set(key, same);
-      }
-      this.masks.set(state, found ?? mask);
+    if (precompute ?? automaton.stateCount <= MAX_PRECOMPUTED) {
+      for (let state = 0; state < automaton.stateCount; state++) this.kept(state);
     }
   }
 
@@ -101,50 +110,90 @@ export class CompiledGrammar {
    * accepts), no count being near its bound; shared, not to be changed.
    */
   tokensAfter(state: number): Uint32Array {
-    let mask = this.masks.get(state);
-    if (mask === undefined) {
-      mask = this.computeMask(state);
-      this.masks.set(state, mask);
-    }
-    return mask;
+    const kept = this.kept(state);
+    return kept.whole ??= whole(kept, this.maskWords);
   }
 
   /** Fill `out` with the tokens that may come next in `state` with these counts (one per level). */
   fill(state: number, counts: Float64Array, out: Uint32Array): void {
-    const base = this.tokensAfter(state);
+    const kept = this.kept(state);
     const sensitive = this.sensitive.get(state);
-    if (sensitive === undefined) out.set(base);
-    else this.nearBounds.fill(out, base, sensitive, this.regions!, state, counts, this.index);
+    if (sensitive !== undefined) {
+      this.nearBounds.fill(
+        out,
+        this.tokensAfter(state),
+        sensitive,
+        this.regions!,
+        state,
+        counts,
+        this.index,
+      );
+    } else if (kept.whole !== undefined) out.set(kept.whole);
+    else if (kept.base === undefined && kept.ids.length <= SPARSE) {
+      // a few tokens: set them on nothing rather than keep a whole mask for them
+      out.fill(0);
+      for (const id of kept.ids) out[id >>> 5] |= 1 << (id & 31);
+    } else out.set(this.tokensAfter(state));
   }
 
-  private computeMask(state: number): Uint32Array {
+  /** `state`'s mask as kept, computed on first use. */
+  private kept(state: number): Kept {
+    let kept = this.masks.get(state);
+    if (kept === undefined) {
+      kept = this.regions === undefined
+        ? this.walked(state)
+        : { ids: new Int32Array(0), whole: this.counted(state) };
+      this.masks.set(state, kept);
+    }
+    return kept;
+  }
+
+  /**
+   * A state's mask in parts: inside a string, what its content reads without a
+   * quote (shared) and the tokens with one; where plain characters lead to a
+   * state that loops on them, every plain token and the walked rest; else the
+   * tokens walked one by one from the vocabulary's prefix tree.
+   */
+  private walked(state: number): Kept {
     const { table, accepting } = this.automaton;
     const { index } = this;
-    const info = this.regions;
+    const ids: number[] = [];
+    let base: Uint32Array | undefined;
     const origin = this.automaton.origins?.of[state] ?? -1;
-    if (origin >= 0 && (info === undefined || info.counting.regionOf[state] < 0)) {
-      // inside a string: what its content allows without a quote (shared), and tokens with one
+    if (origin >= 0) {
+      const source = this.automaton.origins!.sources[origin >> 16];
+      base = insideMask(this.vocabulary, index, source, origin & 0xffff);
+      walkIds(ids, index.quoted, table, state);
+    } else {
+      const target = plainTarget(table, state);
+      if (target === undefined) walkIds(ids, index.trie, table, state);
+      else {
+        base = index.plain;
+        walkIds(ids, index.rest, table, target, target === state ? undefined : index.prefixChars);
+        if (target !== state) walkIds(ids, index.bare, table, state);
+      }
+    }
+    if (accepting[state] === 1) ids.push(this.vocabulary.stopToken);
+    return { base, ids: Int32Array.from(ids) };
+  }
+
+  /** A state's whole mask in an automaton with counted regions, what counts can take away kept beside it. */
+  private counted(state: number): Uint32Array {
+    const { table, accepting } = this.automaton;
+    const { index } = this;
+    const info = this.regions!;
+    const origin = this.automaton.origins?.of[state] ?? -1;
+    if (origin >= 0 && info.counting.regionOf[state] < 0) {
+      // inside a string that is not counted: its content's inside, and the tokens with a quote
       const source = this.automaton.origins!.sources[origin >> 16];
       const mask = insideMask(this.vocabulary, index, source, origin & 0xffff).slice();
-      if (info === undefined) walkInto(mask, index.quoted, table, state);
-      else {
-        walkCounted(
-          mask,
-          new SensitiveTokens(info, state),
-          index,
-          index.quoted,
-          this.automaton,
-          info,
-          state,
-        );
-      }
+      const sensitive = new SensitiveTokens(info, state);
+      walkCounted(mask, sensitive, index, index.quoted, this.automaton, info, state);
       return mask;
     }
     // where plain characters lead to a state that loops on them, plain tokens are copied whole
     let target = plainTarget(table, state);
-    const plainLevel = info === undefined || target === undefined
-      ? -1
-      : plainTicks(this.automaton, info, state, target);
+    const plainLevel = target === undefined ? -1 : plainTicks(this.automaton, info, state, target);
     if (plainLevel === undefined) target = undefined;
     const mask = target === undefined ? new Uint32Array(this.maskWords) : index.plain.slice();
     const walks: [TokenTrie, number, boolean][] = target === undefined
@@ -152,32 +201,26 @@ export class CompiledGrammar {
       : target === state
       ? [[index.rest, state, false]]
       : [[index.rest, target, true], [index.bare, state, false]];
-    if (info === undefined) {
-      for (const [trie, from, skipBare] of walks) {
-        walkInto(mask, trie, table, from, skipBare ? index.prefixChars : undefined);
-      }
-    } else {
-      const sensitive = new SensitiveTokens(info, state);
-      for (const [trie, from, skipBare] of walks) {
-        walkCounted(
-          mask,
-          sensitive,
-          index,
-          trie,
-          this.automaton,
-          info,
-          from,
-          trie === index.rest ? plainLevel! : -1,
-          skipBare,
-        );
-      }
-      const found = sensitive.finish(
+    const sensitive = new SensitiveTokens(info, state);
+    for (const [trie, from, skipBare] of walks) {
+      walkCounted(
+        mask,
+        sensitive,
         index,
-        target === undefined ? -1 : plainLevel!,
-        target === undefined || plainLevel! < 0 ? 0 : info.needed(target, plainLevel!),
+        trie,
+        this.automaton,
+        info,
+        from,
+        trie === index.rest ? plainLevel! : -1,
+        skipBare,
       );
-      if (found !== undefined) this.sensitive.set(state, found);
     }
+    const found = sensitive.finish(
+      index,
+      target === undefined ? -1 : plainLevel!,
+      target === undefined || plainLevel! < 0 ? 0 : info.needed(target, plainLevel!),
+    );
+    if (found !== undefined) this.sensitive.set(state, found);
     if (accepting[state] === 1) {
       const stop = this.vocabulary.stopToken;
       mask[stop >>> 5] |= 1 << (stop & 31);
@@ -262,24 +305,6 @@ function insideMask(
   return mask;
 }
 
-/** True when two masks hold the same tokens. */
-function equal(a: Uint32Array, b: Uint32Array): boolean {
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
-  return true;
-}
-
-/** A short digest of a mask, to find identical ones. */
-function fingerprint(mask: Uint32Array): string {
-  let hash = 0x811c9dc5;
-  let count = 0;
-  for (let index = 0; index < mask.length; index++) {
-    if (mask[index] === 0) continue;
-    hash = Math.imul(hash ^ mask[index] ^ index, 0x01000193);
-    count++;
-  }
-  return `${hash >>> 0}/${count}`;
-}
-
 /**
  * Set the bit of every token of `trie` the table can read from `start`:
  * `TokenTrie.walk` with the automaton's table read in place, since a call
@@ -308,6 +333,33 @@ function walkInto(
       const id = ids[index];
       if (prefixChars !== undefined && prefixChars[id] === 0) continue;
       mask[id >>> 5] |= 1 << (id & 31);
+    }
+    node++;
+  }
+}
+
+/** `walkInto`, the ids pushed onto `ids` instead of set in a mask. */
+function walkIds(
+  ids: number[],
+  trie: TokenTrie,
+  table: Int32Array,
+  start: number,
+  prefixChars?: Uint16Array,
+): void {
+  const { bytes, depths, ends, skip } = trie;
+  const states = new Int32Array(trie.maxDepth + 1);
+  states[0] = start;
+  for (let node = 0; node < bytes.length;) {
+    const depth = depths[node];
+    const next = table[states[depth - 1] * 256 + bytes[node]];
+    if (next < 0) {
+      node = skip[node];
+      continue;
+    }
+    states[depth] = next;
+    for (let index = node === 0 ? 0 : ends[node - 1]; index < ends[node]; index++) {
+      const id = trie.ids[index];
+      if (prefixChars === undefined || prefixChars[id] > 0) ids.push(id);
     }
     node++;
   }
