@@ -306,17 +306,17 @@ function insideMask(
 }
 
 /**
- * Set the bit of every token of `trie` the table can read from `start`:
+ * Call `found` for every token of `trie` the table can read from `start`:
  * `TokenTrie.walk` with the automaton's table read in place, since a call
  * per byte would cost more than the walk itself. With `prefixChars`, tokens
  * without a plain prefix are passed over.
  */
-function walkInto(
-  mask: Uint32Array,
+function walkTable(
   trie: TokenTrie,
   table: Int32Array,
   start: number,
-  prefixChars?: Uint16Array,
+  prefixChars: Uint16Array | undefined,
+  found: (id: number) => void,
 ): void {
   const { bytes, depths, ends, ids, skip } = trie;
   const states = new Int32Array(trie.maxDepth + 1);
@@ -331,14 +331,24 @@ function walkInto(
     states[depth] = next;
     for (let index = node === 0 ? 0 : ends[node - 1]; index < ends[node]; index++) {
       const id = ids[index];
-      if (prefixChars !== undefined && prefixChars[id] === 0) continue;
-      mask[id >>> 5] |= 1 << (id & 31);
+      if (prefixChars === undefined || prefixChars[id] > 0) found(id);
     }
     node++;
   }
 }
 
-/** `walkInto`, the ids pushed onto `ids` instead of set in a mask. */
+/** `walkTable` setting each token's bit in `mask`. */
+function walkInto(
+  mask: Uint32Array,
+  trie: TokenTrie,
+  table: Int32Array,
+  start: number,
+  prefixChars?: Uint16Array,
+): void {
+  walkTable(trie, table, start, prefixChars, (id) => mask[id >>> 5] |= 1 << (id & 31));
+}
+
+/** `walkTable` pushing each token onto `ids`. */
 function walkIds(
   ids: number[],
   trie: TokenTrie,
@@ -346,23 +356,7 @@ function walkIds(
   start: number,
   prefixChars?: Uint16Array,
 ): void {
-  const { bytes, depths, ends, skip } = trie;
-  const states = new Int32Array(trie.maxDepth + 1);
-  states[0] = start;
-  for (let node = 0; node < bytes.length;) {
-    const depth = depths[node];
-    const next = table[states[depth - 1] * 256 + bytes[node]];
-    if (next < 0) {
-      node = skip[node];
-      continue;
-    }
-    states[depth] = next;
-    for (let index = node === 0 ? 0 : ends[node - 1]; index < ends[node]; index++) {
-      const id = trie.ids[index];
-      if (prefixChars === undefined || prefixChars[id] > 0) ids.push(id);
-    }
-    node++;
-  }
+  walkTable(trie, table, start, prefixChars, (id) => ids.push(id));
 }
 
 /**
