@@ -10,6 +10,7 @@ import {
   GrammarMatcher,
   o200kVocabulary,
   schemaProblems,
+  SchemaTooLargeError,
   UnsupportedSchemaError,
 } from "../lib/mask/mod.ts";
 
@@ -230,5 +231,48 @@ Deno.test("not over a counted string subtracts it, counts and all", () => {
     { not: { type: "string", maxLength: 1, pattern: "^.{0,3}$" } },
     ['"abcd"', '"a"', "1"],
     [true, false, true],
+  );
+});
+
+Deno.test("a name every JavaScript object inherits is refused: ajv reads it through the prototype", () => {
+  // ajv finds {} invalid here ({}.toString is a function), and {} valid under required: ["toString"]
+  assert.deepEqual(
+    schemaProblems({ type: "object", properties: { toString: { type: "string" } } }, {}),
+    ["/toString must be string"],
+  );
+  // JSON, as a server sends it: "__proto__" a property, not the prototype
+  for (
+    const [text, keyword] of [
+      ['{"type":"object","properties":{"constructor":{"type":"null"}}}', "properties"],
+      ['{"type":"object","required":["toString"]}', "required"],
+      ['{"type":"object","dependencies":{"__proto__":["a"]}}', "dependencies"],
+    ]
+  ) {
+    assert.throws(
+      () => compileJsonSchema(JSON.parse(text), vocabulary),
+      (error: unknown) => error instanceof UnsupportedSchemaError && error.keyword === keyword,
+      text,
+    );
+  }
+});
+
+Deno.test("a pattern's long bounded repeat is refused by size, naming pattern, not built until memory runs out", () => {
+  assert.throws(
+    () => compileJsonSchema({ type: "string", pattern: "^a{1,100000}$" }, vocabulary),
+    (error: unknown) => error instanceof SchemaTooLargeError && error.keyword === "pattern",
+  );
+  agrees({ type: "string", pattern: "^a{2,3}$" }, ['"aa"', '"aaa"', '"a"', '"aaaa"'], [
+    true,
+    true,
+    false,
+    false,
+  ]);
+});
+
+Deno.test("a schema ajv cannot compile (a lone surrogate as a property name) is said plainly", () => {
+  const schema = { type: "object", properties: { "\ud83d": { type: "string" } } };
+  assert.throws(
+    () => schemaProblems(schema, {}),
+    (error: unknown) => error instanceof TypeError && /ajv cannot compile/.test(error.message),
   );
 });

@@ -170,18 +170,24 @@ export class ByteNfa {
 
   /** Between `min` and `max` copies (`max` Infinity: no bound), each built afresh. */
   repeat(build: () => Fragment, min: number, max: number): Fragment {
-    const parts: Fragment[] = [];
-    for (let index = 0; index < min; index++) parts.push(build());
-    if (max === Infinity) parts.push(this.star(build));
-    else {
-      // optional copies nested, so that copy k+1 is only reachable after copy k
-      let tail: Fragment | undefined;
-      for (let index = min; index < max; index++) {
-        const copy = build();
-        tail = this.optional(tail === undefined ? copy : this.sequence([copy, tail]));
-      }
-      if (tail !== undefined) parts.push(tail);
+    if (max === Infinity) {
+      const parts: Fragment[] = [];
+      for (let index = 0; index < min; index++) parts.push(build());
+      parts.push(this.star(build));
+      return this.sequence(parts);
     }
-    return this.sequence(parts);
+    // copies in a chain, each from the min-th on free to end there: every set of states the
+    // subset construction meets stays small (nested optionals held one end per copy read)
+    const start = this.state();
+    const end = this.state();
+    if (min === 0) this.link(start, end);
+    let last = start;
+    for (let index = 1; index <= max; index++) {
+      const copy = build();
+      this.link(last, copy.start);
+      if (index >= min) this.link(copy.end, end);
+      last = copy.end;
+    }
+    return { start, end };
   }
 }

@@ -410,6 +410,9 @@ function freeValue(depth: number): ByteDfa {
   return dfa;
 }
 
+/** Names every JavaScript object inherits: ajv reads them through the prototype, present or not. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /** Refuse a keyword the compiler does not enforce, and shapes of supported ones it does not read. */
 function refuseUnsupported(schema: Record<string, unknown>, path: string): void {
   for (const keyword of Object.keys(schema)) {
@@ -418,6 +421,20 @@ function refuseUnsupported(schema: Record<string, unknown>, path: string): void 
   }
   if (schema.uniqueItems === true) throw new UnsupportedSchemaError("uniqueItems", path);
   if (Array.isArray(schema.items)) throw new UnsupportedSchemaError("items", `${path}: a list`);
+  const named: [string, unknown[]][] = [
+    ["properties", isRecord(schema.properties) ? Object.keys(schema.properties) : []],
+    ["required", Array.isArray(schema.required) ? schema.required : []],
+    ["dependencies", isRecord(schema.dependencies) ? Object.keys(schema.dependencies) : []],
+  ];
+  for (const [keyword, names] of named) {
+    const inherited = names.find((name) => typeof name === "string" && INHERITED.has(name));
+    if (inherited !== undefined) {
+      throw new UnsupportedSchemaError(
+        keyword,
+        `${path}: ${inherited}, a name every JavaScript object has, which ajv reads as present`,
+      );
+    }
+  }
 }
 
 /** Numbers under every record's bounds (the tightest of each) and number formats. */
