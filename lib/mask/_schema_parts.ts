@@ -1,12 +1,15 @@
 /**
  * Small parts of the schema compiler: the JSON types, the keywords it
- * refuses, literal, union and array automata, and equality as ajv reads it.
+ * refuses, literal, union and array automata, equality as ajv reads it, and
+ * keywords read over several schemas at once (the tightest bounds and counts).
  *
  * @module
  */
 
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
+import { UnsupportedSchemaError } from "./errors.ts";
+import { numberDfa } from "./number_grammar.ts";
 import { isRecord } from "./presence.ts";
 import type { Region } from "./regions.ts";
 
@@ -229,4 +232,105 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   const keys = Object.keys(a);
   return keys.length === Object.keys(b).length &&
     keys.every((key) => Object.hasOwn(b, key) && deepEqual(a[key], b[key]));
+}
+
+/** Names every JavaScript object inherits: ajv reads them through the prototype, present or not. */
+const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Refuse a keyword the compiler does not enforce, and shapes of supported ones it does not read. */
+export function refuseUnsupported(schema: Record<string, unknown>, path: string): void {
+  for (const keyword of Object.keys(schema)) {
+    const why = Object.hasOwn(UNSUPPORTED, keyword) ? UNSUPPORTED[keyword] : undefined;
+    if (why !== undefined) throw new UnsupportedSchemaError(keyword, `${path}: ${why}`);
+  }
+  if (schema.uniqueItems === true) throw new UnsupportedSchemaError("uniqueItems", path);
+  if (Array.isArray(schema.items)) throw new UnsupportedSchemaError("items", `${path}: a list`);
+  const named: [string, unknown[]][] = [
+    ["properties", isRecord(schema.properties) ? Object.keys(schema.properties) : []],
+    ["required", Array.isArray(schema.required) ? schema.required : []],
+    ["dependencies", isRecord(schema.dependencies) ? Object.keys(schema.dependencies) : []],
+  ];
+  for (const [keyword, names] of named) {
+    const inherited = names.find((name) => typeof name === "string" && INHERITED.has(name));
+    if (inherited !== undefined) {
+      throw new UnsupportedSchemaError(
+        keyword,
+        `${path}: ${inherited}, a name every JavaScript object has, which ajv reads as present`,
+      );
+    }
+  }
+}
+
+/** Numbers under every record's bounds (the tightest of each) and number formats. */
+export function numbers(
+  schemas: Record<string, unknown>[],
+  integer: boolean,
+  path: string,
+): ByteDfa {
+  const bounds: Record<string, number> = {};
+  for (const keyword of ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"]) {
+    const values = schemas.flatMap((schema) => keyword in schema ? [schema[keyword]] : []);
+    if (values.length === 0) continue;
+    if (!values.every((value) => typeof value === "number" && Number.isFinite(value))) {
+      throw new UnsupportedSchemaError(keyword, `${path}: not a finite number`);
+    }
+    const pick = keyword.toLowerCase().includes("min") ? Math.max : Math.min;
+    bounds[keyword] = pick(...values as number[]);
+  }
+  // ajv-formats' number formats: int32 a 32-bit integer, int64 any integer
+  const formats = schemas.map((schema) => schema.format);
+  if (formats.includes("int32")) {
+    bounds.minimum = Math.max(bounds.minimum ?? -Infinity, -(2 ** 31));
+    bounds.maximum = Math.min(bounds.maximum ?? Infinity, 2 ** 31 - 1);
+  }
+  return numberDfa(integer || formats.includes("int32") || formats.includes("int64"), bounds);
+}
+
+/** Each record's value of a count keyword (a non-negative integer), refusing others. */
+export function counts(schemas: Record<string, unknown>[], keyword: string): number[] {
+  return schemas.flatMap((schema) => {
+    if (!(keyword in schema)) return [];
+    const value = schema[keyword];
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
+      throw new UnsupportedSchemaError(keyword, `${value}`);
+    }
+    return [value];
+  });
+}
+
+const stripped = new WeakMap<object, Record<string, unknown>>();
+
+/** `schema` without `enum` and `const` (the same object each time). */
+export function withoutLiterals(schema: Record<string, unknown>): Record<string, unknown> {
+  let rest = stripped.get(schema);
+  if (rest === undefined) {
+    rest = Object.fromEntries(
+      Object.entries(schema).filter(([key]) => key !== "enum" && key !== "const"),
+    );
+    stripped.set(schema, rest);
+  }
+  return rest;
+}
+
+/** The keyword a size limit is named by: the one most likely to have grown the automaton. */
+export function principal(records: { schema: Record<string, unknown> }[]): string {
+  const keywords = [
+    "oneOf",
+    "anyOf",
+    "not",
+    "dependencies",
+    "properties",
+    "required",
+    "items",
+    "pattern",
+    "format",
+    "enum",
+    "maxLength",
+    "minLength",
+    "maxItems",
+    "minItems",
+    "minimum",
+    "maximum",
+  ];
+  return keywords.find((keyword) => records.some(({ schema }) => keyword in schema)) ?? "type";
 }

@@ -10,10 +10,11 @@
  */
 
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
-import { equivalentStates } from "./minimize.ts";
+import { minimal } from "./minimize.ts";
 import { byteClasses, combineParts, type PartRole } from "./dfa_product.ts";
 import { subsetConstruction } from "./subset.ts";
-import { type Counting, type Region, RegionInfo, stepCounted, within } from "./regions.ts";
+import { stepCounted } from "./count_step.ts";
+import { type Counting, type Region, RegionInfo, within } from "./regions.ts";
 
 /** The states a deterministic automaton may have before the compiler gives up. */
 export const MAX_DFA_STATES = 60_000;
@@ -276,137 +277,7 @@ export class ByteDfa {
    * acceptance does.
    */
   minimized(): ByteDfa {
-    const live = this.liveStates();
-    const count = this.stateCount;
-    if (count === 0 || !live[0]) return new ByteDfa(new Int32Array(0), new Uint8Array(0));
-    const ticks = this.counting?.ticks;
-    const tickAt = (state: number, byte: number) => ticks?.[state * 256 + byte] ?? -1;
-    const next = (state: number, byte: number) => {
-      const target = this.table[state * 256 + byte];
-      return target >= 0 && live[target] ? target : -1;
-    };
-    const classOf = this.byteClasses;
-    const representatives: number[] = [];
-    const seen = new Set<number>();
-    for (let byte = 0; byte < 256; byte++) {
-      if (!seen.has(classOf[byte])) {
-        seen.add(classOf[byte]);
-        representatives.push(byte);
-      }
-    }
-    const initialKeys = new Map<string, number>();
-    const initial = Int32Array.from({ length: count }, (_, state) => {
-      const key = `${this.labels?.[state] ?? this.accepting[state]} ${
-        this.counting?.regionOf[state] ?? -1
-      } ${this.origins?.of[state] ?? -1}`;
-      let id = initialKeys.get(key);
-      if (id === undefined) initialKeys.set(key, id = initialKeys.size);
-      return id;
-    });
-    const classes = equivalentStates(this.table, live, initial, representatives, ticks);
-    // number the classes in breadth-first order from the start
-    const order = new Map<number, number>([[classes[0], 0]]);
-    const firstOf = [0];
-    for (let index = 0; index < firstOf.length; index++) {
-      for (const byte of representatives) {
-        const target = next(firstOf[index], byte);
-        if (target >= 0 && !order.has(classes[target])) {
-          order.set(classes[target], firstOf.length);
-          firstOf.push(target);
-        }
-      }
-    }
-    const size = firstOf.length;
-    const table = new Int32Array(size * 256);
-    const accepting = new Uint8Array(size);
-    const labels = this.labels === undefined ? undefined : new Int32Array(size);
-    const newTicks = ticks === undefined ? undefined : new Int32Array(size * 256);
-    const regionOf = ticks === undefined ? undefined : new Int32Array(size);
-    const originOf = this.origins === undefined ? undefined : new Int32Array(size);
-    // each old state's move per byte class, then spread over the bytes of each class
-    const targets = new Int32Array(representatives.length);
-    const marks = new Int32Array(representatives.length);
-    const classIndex = new Int32Array(256);
-    representatives.forEach((byte, at) => classIndex[byte] = at);
-    const indexOf = Int32Array.from(
-      classOf,
-      (value) => classIndex[representatives.find((byte) => classOf[byte] === value)!],
-    );
-    firstOf.forEach((state, id) => {
-      accepting[id] = this.accepting[state];
-      if (labels !== undefined) labels[id] = this.labels![state];
-      if (regionOf !== undefined) regionOf[id] = this.counting!.regionOf[state];
-      if (originOf !== undefined) originOf[id] = this.origins!.of[state];
-      representatives.forEach((byte, at) => {
-        const target = next(state, byte);
-        targets[at] = target < 0 ? -1 : order.get(classes[target])!;
-        marks[at] = target < 0 ? -1 : tickAt(state, byte);
-      });
-      const row = id * 256;
-      for (let byte = 0; byte < 256; byte++) table[row + byte] = targets[indexOf[byte]];
-      if (newTicks !== undefined) {
-        for (let byte = 0; byte < 256; byte++) newTicks[row + byte] = marks[indexOf[byte]];
-      }
-    });
-    const counting = regionOf === undefined
-      ? undefined
-      : compact(this.counting!.regions, regionOf, newTicks!);
-    const origins = originOf === undefined
-      ? undefined
-      : { sources: this.origins!.sources, of: originOf };
-    return new ByteDfa(table, accepting, { labels, counting, origins });
+    const { table, accepting, marks } = minimal(this);
+    return new ByteDfa(table, accepting, marks);
   }
-
-  /** The states from which some accepting state can be reached. */
-  private liveStates(): boolean[] {
-    const count = this.stateCount;
-    const classOf = this.byteClasses;
-    const representatives = [...new Set(classOf)].map((value) => classOf.indexOf(value));
-    const incoming: number[][] = Array.from({ length: count }, () => []);
-    for (let state = 0; state < count; state++) {
-      for (const byte of representatives) {
-        const next = this.table[state * 256 + byte];
-        if (next >= 0) incoming[next].push(state);
-      }
-    }
-    const live = Array.from({ length: count }, (_, state) => this.accepting[state] === 1);
-    const stack = live.flatMap((isLive, state) => isLive ? [state] : []);
-    while (stack.length > 0) {
-      for (const previous of incoming[stack.pop()!]) {
-        if (!live[previous]) {
-          live[previous] = true;
-          stack.push(previous);
-        }
-      }
-    }
-    return live;
-  }
-}
-
-/** Counting marks renumbered to the regions still used; `undefined` when none is. */
-function compact(
-  regions: readonly Region[],
-  regionOf: Int32Array,
-  ticks: Int32Array,
-): Counting | undefined {
-  const used = new Map<number, number>();
-  const keep: Region[] = [];
-  const renumber = (region: number) => {
-    if (region < 0) return -1;
-    let id = used.get(region);
-    if (id === undefined) {
-      used.set(region, id = keep.length);
-      keep.push(regions[region]);
-    }
-    return id;
-  };
-  const newRegionOf = regionOf.map(renumber);
-  const newTicks = ticks.map(renumber);
-  // a region's parents are counted too, even where no state is directly in them
-  for (let at = 0; at < keep.length; at++) {
-    const parent = keep[at].parent;
-    if (parent !== undefined && !keep.includes(parent)) keep.push(parent);
-  }
-  if (keep.length === 0) return undefined;
-  return { regions: keep, regionOf: newRegionOf, ticks: newTicks };
 }

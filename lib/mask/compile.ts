@@ -19,6 +19,7 @@ import { UnsupportedSchemaError } from "./errors.ts";
 import { type GrammarOptions, JsonSchemaGrammar } from "./json_schema_grammar.ts";
 import { CounterConflict, type RegionInfo } from "./regions.ts";
 import { plainTarget, type TokenIndex, tokenIndex } from "./token_index.ts";
+import { insideMask, walkIds } from "./token_walk.ts";
 import type { TokenTrie } from "./token_trie.ts";
 import type { Vocabulary } from "./vocabulary.ts";
 
@@ -264,99 +265,6 @@ function plainTicks(
     }
   }
   return tick < 0 ? -1 : info.level[tick];
-}
-
-const insides = new WeakMap<Vocabulary, WeakMap<ByteDfa, Map<number, Uint32Array>>>();
-
-/**
- * The tokens `content` reads whole from `state`: inside a string, every
- * token without a quote that may come next (kept for every automaton that
- * holds this content).
- */
-function insideMask(
-  vocabulary: Vocabulary,
-  index: TokenIndex,
-  content: ByteDfa,
-  state: number,
-): Uint32Array {
-  let byContent = insides.get(vocabulary);
-  if (byContent === undefined) insides.set(vocabulary, byContent = new WeakMap());
-  let byState = byContent.get(content);
-  if (byState === undefined) byContent.set(content, byState = new Map());
-  let mask = byState.get(state);
-  if (mask === undefined) {
-    const target = plainTarget(content.table, state);
-    if (target === undefined) {
-      mask = new Uint32Array(index.plain.length);
-      walkInto(mask, index.trie, content.table, state);
-    } else {
-      mask = index.plain.slice();
-      walkInto(
-        mask,
-        index.rest,
-        content.table,
-        target,
-        target === state ? undefined : index.prefixChars,
-      );
-      if (target !== state) walkInto(mask, index.bare, content.table, state);
-    }
-    byState.set(state, mask);
-  }
-  return mask;
-}
-
-/**
- * Call `found` for every token of `trie` the table can read from `start`:
- * `TokenTrie.walk` with the automaton's table read in place, since a call
- * per byte would cost more than the walk itself. With `prefixChars`, tokens
- * without a plain prefix are passed over.
- */
-function walkTable(
-  trie: TokenTrie,
-  table: Int32Array,
-  start: number,
-  prefixChars: Uint16Array | undefined,
-  found: (id: number) => void,
-): void {
-  const { bytes, depths, ends, ids, skip } = trie;
-  const states = new Int32Array(trie.maxDepth + 1);
-  states[0] = start;
-  for (let node = 0; node < bytes.length;) {
-    const depth = depths[node];
-    const next = table[states[depth - 1] * 256 + bytes[node]];
-    if (next < 0) {
-      node = skip[node];
-      continue;
-    }
-    states[depth] = next;
-    for (let index = node === 0 ? 0 : ends[node - 1]; index < ends[node]; index++) {
-      const id = ids[index];
-      if (prefixChars === undefined || prefixChars[id] > 0) found(id);
-    }
-    node++;
-  }
-}
-
-/** `walkTable` setting each token's bit in `mask`. */
-function walkInto(
-  mask: Uint32Array,
-  trie: TokenTrie,
-  table: Int32Array,
-  start: number,
-  prefixChars?: Uint16Array,
-): void {
-  walkTable(trie, table, start, prefixChars, (id) => mask[id >>> 5] |= 1 << (id & 31));
-}
-
-/** `walkTable` pushing each token onto `ids`. */
-function walkIds(
-  ids: number[],
-  trie: TokenTrie,
-  table: Int32Array,
-  start: number,
-  prefixChars?: Uint16Array,
-): void {
-  walkTable(trie, table, start, prefixChars, (id) => ids.push(id));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 
 import type { CompiledGrammar } from "./compile.ts";
-import { stepCounted } from "./regions.ts";
+import { stepCounted } from "./count_step.ts";
 
 /**
  * The state of one generation under a compiled schema.

@@ -12,28 +12,29 @@
  * @module
  */
 
+import { arrayDfa } from "./array_grammar.ts";
 import { ALL, ByteDfa } from "./byte_dfa.ts";
-import { ByteNfa } from "./byte_nfa.ts";
 import { SchemaTooLargeError, UnsupportedSchemaError } from "./errors.ts";
-import { numberDfa } from "./number_grammar.ts";
-import { exactScalar } from "./object_branches.ts";
+import { freeValue } from "./free_value.ts";
+import { exactScalar } from "./exact_tests.ts";
 import { objectDfa, type ValueCompiler } from "./object_grammar.ts";
 import { allowsAll, allowsNone, ANNOTATIONS, isRecord } from "./presence.ts";
-import { type Region } from "./regions.ts";
 import { type Frame, type Reached, reachedKey, SchemaRoot } from "./schema_frame.ts";
 import { written } from "./schema_order.ts";
-import { keyDfa, MAX_UNROLLED, stringDfa } from "./string_grammar.ts";
+import { keyDfa, stringDfa } from "./string_grammar.ts";
 import {
-  arrayOf,
+  counts,
   deepEqual,
   EMPTY,
-  freeObject,
   hasType,
   literalDfa,
+  numbers,
+  principal,
+  refuseUnsupported,
   type Type,
   typesOf,
   union,
-  UNSUPPORTED,
+  withoutLiterals,
 } from "./_schema_parts.ts";
 
 /** Options for {@linkcode JsonSchemaGrammar}. */
@@ -310,7 +311,7 @@ export class JsonSchemaGrammar implements ValueCompiler {
         const item = this.at(items, frame.items, `${path}/items`);
         const min = Math.max(0, ...counts(schemas, "minItems"));
         const max = Math.min(Infinity, ...counts(schemas, "maxItems"));
-        return this.array(item, min, max);
+        return arrayDfa(item, min, max, this.counters);
       }
       default:
         throw new Error(`no base for ${type}`);
@@ -341,168 +342,4 @@ export class JsonSchemaGrammar implements ValueCompiler {
     ];
     return more.length === 0 ? first : ByteDfa.product([first, ...more], ALL);
   }
-
-  /** Arrays of `item`, `min..max` of them: counted beside the automaton, or unrolled. */
-  private array(item: ByteDfa, min: number, max: number): ByteDfa {
-    if (min === 0 && max === Infinity) return arrayOf(item);
-    if (max < min || (item.isEmpty && min > 0)) return EMPTY;
-    const keyword = max === Infinity ? "minItems" : "maxItems";
-    const nfa = new ByteNfa();
-    const utf8 = new TextEncoder();
-    const open = nfa.state();
-    const after = nfa.state();
-    if (this.counters) {
-      const region: Region = { min, max, keyword };
-      nfa.current = region;
-      const inside = nfa.state();
-      const close = nfa.state();
-      if (!item.isEmpty && max > 0) {
-        const one = item.embed(nfa, { tickStart: region });
-        const comma = nfa.literal(utf8.encode(","));
-        nfa.link(inside, one.start);
-        nfa.link(one.end, comma.start);
-        nfa.link(comma.end, one.start);
-        nfa.link(one.end, close);
-      }
-      nfa.link(inside, close);
-      nfa.current = undefined;
-      nfa.move(open, 0x5b, 0x5b, inside);
-      nfa.move(close, 0x5d, 0x5d, after);
-    } else {
-      const last = max === Infinity ? min : max;
-      if (last > MAX_UNROLLED) {
-        throw new UnsupportedSchemaError(
-          keyword,
-          `${last}, beside another schema that may read the same arrays (counted up to ${MAX_UNROLLED} there)`,
-        );
-      }
-      const rest = () => nfa.sequence([nfa.literal(utf8.encode(",")), item.embed(nfa)]);
-      const parts = [nfa.literal(utf8.encode("["))];
-      if (max >= 1) {
-        const list = nfa.sequence([
-          item.embed(nfa),
-          nfa.repeat(rest, Math.max(min - 1, 0), max - 1),
-        ]);
-        parts.push(min === 0 ? nfa.optional(list) : list);
-      }
-      parts.push(nfa.literal(utf8.encode("]")));
-      const whole = nfa.sequence(parts);
-      nfa.link(open, whole.start);
-      nfa.link(whole.end, after);
-    }
-    return ByteDfa.fromNfa(nfa, { start: open, end: after });
-  }
-}
-
-const freeValues = new Map<number, ByteDfa>();
-
-/** Any JSON value nesting at most `depth` objects and arrays, built once. */
-function freeValue(depth: number): ByteDfa {
-  let dfa = freeValues.get(depth);
-  if (dfa !== undefined) return dfa;
-  const scalars = [stringDfa({}), numberDfa(false, {}), literalDfa(["true", "false", "null"])];
-  if (depth === 0) dfa = union([...scalars, literalDfa(["{}", "[]"])]);
-  else {
-    const inner = freeValue(depth - 1);
-    dfa = union([...scalars, freeObject(keyDfa([]), inner), arrayOf(inner)]);
-  }
-  freeValues.set(depth, dfa);
-  return dfa;
-}
-
-/** Names every JavaScript object inherits: ajv reads them through the prototype, present or not. */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Refuse a keyword the compiler does not enforce, and shapes of supported ones it does not read. */
-function refuseUnsupported(schema: Record<string, unknown>, path: string): void {
-  for (const keyword of Object.keys(schema)) {
-    const why = Object.hasOwn(UNSUPPORTED, keyword) ? UNSUPPORTED[keyword] : undefined;
-    if (why !== undefined) throw new UnsupportedSchemaError(keyword, `${path}: ${why}`);
-  }
-  if (schema.uniqueItems === true) throw new UnsupportedSchemaError("uniqueItems", path);
-  if (Array.isArray(schema.items)) throw new UnsupportedSchemaError("items", `${path}: a list`);
-  const named: [string, unknown[]][] = [
-    ["properties", isRecord(schema.properties) ? Object.keys(schema.properties) : []],
-    ["required", Array.isArray(schema.required) ? schema.required : []],
-    ["dependencies", isRecord(schema.dependencies) ? Object.keys(schema.dependencies) : []],
-  ];
-  for (const [keyword, names] of named) {
-    const inherited = names.find((name) => typeof name === "string" && INHERITED.has(name));
-    if (inherited !== undefined) {
-      throw new UnsupportedSchemaError(
-        keyword,
-        `${path}: ${inherited}, a name every JavaScript object has, which ajv reads as present`,
-      );
-    }
-  }
-}
-
-/** Numbers under every record's bounds (the tightest of each) and number formats. */
-function numbers(schemas: Record<string, unknown>[], integer: boolean, path: string): ByteDfa {
-  const bounds: Record<string, number> = {};
-  for (const keyword of ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"]) {
-    const values = schemas.flatMap((schema) => keyword in schema ? [schema[keyword]] : []);
-    if (values.length === 0) continue;
-    if (!values.every((value) => typeof value === "number" && Number.isFinite(value))) {
-      throw new UnsupportedSchemaError(keyword, `${path}: not a finite number`);
-    }
-    const pick = keyword.toLowerCase().includes("min") ? Math.max : Math.min;
-    bounds[keyword] = pick(...values as number[]);
-  }
-  // ajv-formats' number formats: int32 a 32-bit integer, int64 any integer
-  const formats = schemas.map((schema) => schema.format);
-  if (formats.includes("int32")) {
-    bounds.minimum = Math.max(bounds.minimum ?? -Infinity, -(2 ** 31));
-    bounds.maximum = Math.min(bounds.maximum ?? Infinity, 2 ** 31 - 1);
-  }
-  return numberDfa(integer || formats.includes("int32") || formats.includes("int64"), bounds);
-}
-
-/** Each record's value of a count keyword (a non-negative integer), refusing others. */
-function counts(schemas: Record<string, unknown>[], keyword: string): number[] {
-  return schemas.flatMap((schema) => {
-    if (!(keyword in schema)) return [];
-    const value = schema[keyword];
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 0) {
-      throw new UnsupportedSchemaError(keyword, `${value}`);
-    }
-    return [value];
-  });
-}
-
-const stripped = new WeakMap<object, Record<string, unknown>>();
-
-/** `schema` without `enum` and `const` (the same object each time). */
-function withoutLiterals(schema: Record<string, unknown>): Record<string, unknown> {
-  let rest = stripped.get(schema);
-  if (rest === undefined) {
-    rest = Object.fromEntries(
-      Object.entries(schema).filter(([key]) => key !== "enum" && key !== "const"),
-    );
-    stripped.set(schema, rest);
-  }
-  return rest;
-}
-
-/** The keyword a size limit is named by: the one most likely to have grown the automaton. */
-function principal(records: Entry[]): string {
-  const keywords = [
-    "oneOf",
-    "anyOf",
-    "not",
-    "dependencies",
-    "properties",
-    "required",
-    "items",
-    "pattern",
-    "format",
-    "enum",
-    "maxLength",
-    "minLength",
-    "maxItems",
-    "minItems",
-    "minimum",
-    "maximum",
-  ];
-  return keywords.find((keyword) => records.some(({ schema }) => keyword in schema)) ?? "type";
 }

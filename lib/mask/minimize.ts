@@ -8,6 +8,11 @@
  * @module
  */
 
+import type { ByteDfa } from "./byte_dfa.ts";
+import type { Combined } from "./dfa_product.ts";
+import type { Counting, Region } from "./regions.ts";
+import { Partition } from "./_partition.ts";
+
 /**
  * The block of each state: two states share one exactly when they read
  * alike (same `initial` class, and every byte class leading them, with the
@@ -130,82 +135,154 @@ export function equivalentStates(
 }
 
 /**
- * A partition of states as one array, each block a range of it: marking a
- * state moves it to the front of its block, and splitting takes the marked
- * front off as a new block, at a cost of the marked states only.
+ * The same language with the fewest states: states from which nothing can
+ * be accepted become dead, unreachable ones go, equivalent ones merge
+ * (`equivalentStates`), numbered breadth-first from the start. Labels,
+ * regions and ticks tell states apart as acceptance does.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { literalDfa } from "./_schema_parts.ts";
+ *
+ * // after "a" and after "c" the same must follow: one state
+ * const { accepting } = minimal(literalDfa(["ab", "cb"]));
+ * assert.equal(accepting.length, 3);
+ * ```
  */
-class Partition {
-  readonly elements: Int32Array;
-  readonly blockOf: Int32Array;
-  private readonly at: Int32Array;
-  first: number[] = [];
-  end: number[] = [];
-  private readonly middle: number[] = [];
-  private readonly touched: number[] = [];
-
-  /** Blocks from `blockOf` (-1: not in any). */
-  constructor(blockOf: Int32Array, blocks: number) {
-    this.blockOf = blockOf.slice();
-    const sizes = new Array(blocks).fill(0);
-    for (const block of blockOf) if (block >= 0) sizes[block]++;
-    let offset = 0;
-    for (let block = 0; block < blocks; block++) {
-      this.first.push(offset);
-      this.middle.push(offset);
-      offset += sizes[block];
-      this.end.push(offset);
+export function minimal(dfa: ByteDfa): Combined {
+  const live = liveStates(dfa);
+  const count = dfa.stateCount;
+  if (count === 0 || !live[0]) {
+    return { table: new Int32Array(0), accepting: new Uint8Array(0), marks: {} };
+  }
+  const ticks = dfa.counting?.ticks;
+  const tickAt = (state: number, byte: number) => ticks?.[state * 256 + byte] ?? -1;
+  const next = (state: number, byte: number) => {
+    const target = dfa.table[state * 256 + byte];
+    return target >= 0 && live[target] ? target : -1;
+  };
+  const classOf = dfa.byteClasses;
+  const representatives: number[] = [];
+  const seen = new Set<number>();
+  for (let byte = 0; byte < 256; byte++) {
+    if (!seen.has(classOf[byte])) {
+      seen.add(classOf[byte]);
+      representatives.push(byte);
     }
-    this.elements = new Int32Array(offset);
-    this.at = new Int32Array(blockOf.length);
-    const next = [...this.first];
-    blockOf.forEach((block, state) => {
-      if (block < 0) return;
-      this.at[state] = next[block];
-      this.elements[next[block]++] = state;
+  }
+  const initialKeys = new Map<string, number>();
+  const initial = Int32Array.from({ length: count }, (_, state) => {
+    const key = `${dfa.labels?.[state] ?? dfa.accepting[state]} ${
+      dfa.counting?.regionOf[state] ?? -1
+    } ${dfa.origins?.of[state] ?? -1}`;
+    let id = initialKeys.get(key);
+    if (id === undefined) initialKeys.set(key, id = initialKeys.size);
+    return id;
+  });
+  const classes = equivalentStates(dfa.table, live, initial, representatives, ticks);
+  // number the classes in breadth-first order from the start
+  const order = new Map<number, number>([[classes[0], 0]]);
+  const firstOf = [0];
+  for (let index = 0; index < firstOf.length; index++) {
+    for (const byte of representatives) {
+      const target = next(firstOf[index], byte);
+      if (target >= 0 && !order.has(classes[target])) {
+        order.set(classes[target], firstOf.length);
+        firstOf.push(target);
+      }
+    }
+  }
+  const size = firstOf.length;
+  const table = new Int32Array(size * 256);
+  const accepting = new Uint8Array(size);
+  const labels = dfa.labels === undefined ? undefined : new Int32Array(size);
+  const newTicks = ticks === undefined ? undefined : new Int32Array(size * 256);
+  const regionOf = ticks === undefined ? undefined : new Int32Array(size);
+  const originOf = dfa.origins === undefined ? undefined : new Int32Array(size);
+  // each old state's move per byte class, then spread over the bytes of each class
+  const targets = new Int32Array(representatives.length);
+  const marks = new Int32Array(representatives.length);
+  const classIndex = new Int32Array(256);
+  representatives.forEach((byte, at) => classIndex[byte] = at);
+  const indexOf = Int32Array.from(
+    classOf,
+    (value) => classIndex[representatives.find((byte) => classOf[byte] === value)!],
+  );
+  firstOf.forEach((state, id) => {
+    accepting[id] = dfa.accepting[state];
+    if (labels !== undefined) labels[id] = dfa.labels![state];
+    if (regionOf !== undefined) regionOf[id] = dfa.counting!.regionOf[state];
+    if (originOf !== undefined) originOf[id] = dfa.origins!.of[state];
+    representatives.forEach((byte, at) => {
+      const target = next(state, byte);
+      targets[at] = target < 0 ? -1 : order.get(classes[target])!;
+      marks[at] = target < 0 ? -1 : tickAt(state, byte);
     });
-  }
-
-  get count(): number {
-    return this.first.length;
-  }
-
-  size(block: number): number {
-    return this.end[block] - this.first[block];
-  }
-
-  /** Mark `state` (once per round). */
-  mark(state: number): void {
-    const block = this.blockOf[state];
-    const place = this.at[state];
-    const middle = this.middle[block];
-    if (place < middle) return;
-    const other = this.elements[middle];
-    this.elements[middle] = state;
-    this.at[state] = middle;
-    this.elements[place] = other;
-    this.at[other] = place;
-    if (this.middle[block]++ === this.first[block]) this.touched.push(block);
-  }
-
-  /** Split each block that has marked and unmarked states, telling `split` (block, new block). */
-  split(split: (block: number, added: number) => void): void {
-    for (const block of this.touched) {
-      const middle = this.middle[block];
-      if (middle === this.end[block]) {
-        this.middle[block] = this.first[block];
-        continue;
-      }
-      const added = this.first.length;
-      this.first.push(this.first[block]);
-      this.end.push(middle);
-      this.middle.push(this.first[block]);
-      for (let index = this.first[block]; index < middle; index++) {
-        this.blockOf[this.elements[index]] = added;
-      }
-      this.first[block] = middle;
-      this.middle[block] = middle;
-      split(block, added);
+    const row = id * 256;
+    for (let byte = 0; byte < 256; byte++) table[row + byte] = targets[indexOf[byte]];
+    if (newTicks !== undefined) {
+      for (let byte = 0; byte < 256; byte++) newTicks[row + byte] = marks[indexOf[byte]];
     }
-    this.touched.length = 0;
+  });
+  const counting = regionOf === undefined
+    ? undefined
+    : compact(dfa.counting!.regions, regionOf, newTicks!);
+  const origins = originOf === undefined
+    ? undefined
+    : { sources: dfa.origins!.sources, of: originOf };
+  return { table, accepting, marks: { labels, counting, origins } };
+}
+
+/** The states from which some accepting state can be reached. */
+function liveStates(dfa: ByteDfa): boolean[] {
+  const count = dfa.stateCount;
+  const classOf = dfa.byteClasses;
+  const representatives = [...new Set(classOf)].map((value) => classOf.indexOf(value));
+  const incoming: number[][] = Array.from({ length: count }, () => []);
+  for (let state = 0; state < count; state++) {
+    for (const byte of representatives) {
+      const next = dfa.table[state * 256 + byte];
+      if (next >= 0) incoming[next].push(state);
+    }
   }
+  const live = Array.from({ length: count }, (_, state) => dfa.accepting[state] === 1);
+  const stack = live.flatMap((isLive, state) => isLive ? [state] : []);
+  while (stack.length > 0) {
+    for (const previous of incoming[stack.pop()!]) {
+      if (!live[previous]) {
+        live[previous] = true;
+        stack.push(previous);
+      }
+    }
+  }
+  return live;
+}
+
+/** Counting marks renumbered to the regions still used; `undefined` when none is. */
+function compact(
+  regions: readonly Region[],
+  regionOf: Int32Array,
+  ticks: Int32Array,
+): Counting | undefined {
+  const used = new Map<number, number>();
+  const keep: Region[] = [];
+  const renumber = (region: number) => {
+    if (region < 0) return -1;
+    let id = used.get(region);
+    if (id === undefined) {
+      used.set(region, id = keep.length);
+      keep.push(regions[region]);
+    }
+    return id;
+  };
+  const newRegionOf = regionOf.map(renumber);
+  const newTicks = ticks.map(renumber);
+  // a region's parents are counted too, even where no state is directly in them
+  for (let at = 0; at < keep.length; at++) {
+    const parent = keep[at].parent;
+    if (parent !== undefined && !keep.includes(parent)) keep.push(parent);
+  }
+  if (keep.length === 0) return undefined;
+  return { regions: keep, regionOf: newRegionOf, ticks: newTicks };
 }
