@@ -27,10 +27,6 @@ const LIBRARY_DIFFERS: Record<string, string> = {
     "the library takes a request with no version in _meta for the handshake's (-32601); server/discover exists only in 2026-07-28, whose requests must carry _meta (-32602)",
   "server/discover whose _meta is a string": "as the one before",
   "a 2026-07-28 _meta with no version, only capabilities, on server/discover": "as the one before",
-  "arguments that break the schema at 2026-07-28: the tool's failure":
-    "2026-07-28's tools page counts input validation errors among tool execution errors (isError); the library answers -32602 in every version",
-  "a missing argument at 2026-07-28: the tool's failure": "as above",
-  "no arguments at 2026-07-28 for a tool that needs some: the tool's failure": "as above",
 };
 
 /** Whether `line` is a request of today's protocol: its _meta names a version, or it discovers. */
