@@ -480,6 +480,68 @@ Deno.test("the server refuses a tampered requestState, and one replayed on anoth
   assert.match(replayed.body.error.message, /made for another request/);
 });
 
+// server/discover exists only in 2026-07-28, whose DiscoverRequest requires params._meta: without
+// it the request is a malformed modern one (-32602; over HTTP, 400), never a legacy request of a
+// method not found, whether the handshake came before it or not.
+const CLIENT = { name: "eras", version: "1" };
+const MALFORMED_META: JsonObject[] = [
+  {},
+  { _meta: "2026-07-28" },
+  { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } },
+];
+
+Deno.test("a dual-era stdio server refuses server/discover without its _meta with -32602, before the handshake and after it", async () => {
+  for (const handshake of [false, true]) {
+    await using connection = new Connection(fixture("modern_peer", "normal"));
+    if (handshake) {
+      const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT };
+      await connection.request("initialize", params, { cancellable: false });
+      connection.notify("notifications/initialized");
+    }
+    for (const params of MALFORMED_META) {
+      const refused = await connection.request("server/discover", params, { errorIsAnswer: true })
+        .then(() => undefined, (error) => error.code);
+      assert.equal(refused, -32602, `${JSON.stringify(params)}, handshake: ${handshake}`);
+    }
+    const discover = await connection.request(
+      "server/discover",
+      withRequestMeta({}, { protocolVersion: "2026-07-28", clientCapabilities: {} }),
+    );
+    assert.deepEqual(discover.supportedVersions, [...MCP_VERSIONS]);
+  }
+});
+
+Deno.test("the HTTP server refuses server/discover without its _meta with 400 and -32602, in a legacy session or none", async () => {
+  await using server = serveHttp(COUNT);
+  const post = (message: JsonObject, headers: Record<string, string> = {}) =>
+    fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    });
+  const handshake = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT };
+  const initialized = await post({ id: 1, method: "initialize", params: handshake });
+  await initialized.body?.cancel();
+  const session = initialized.headers.get("mcp-session-id")!;
+  // The headers of a 2026-07-28 request, and the body of a request that carries no _meta of one.
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" };
+  for (const inSession of [false, true]) {
+    for (const params of MALFORMED_META) {
+      const response = await post(
+        { id: 9, method: "server/discover", params },
+        inSession ? { ...headers, "mcp-session-id": session } : headers,
+      );
+      const { id, error } = await response.json();
+      const what = `${JSON.stringify(params)}, in a session: ${inSession}`;
+      assert.deepEqual([response.status, id, error.code], [400, 9, -32602], what);
+    }
+  }
+});
+
 Deno.test("a modern server has no ping or logging/setLevel, marks results complete, and gives caching hints", async () => {
   await using server = serveHttp({
     ...COUNT,

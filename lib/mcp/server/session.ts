@@ -7,7 +7,9 @@
  * modern per-request `_meta` is served statelessly … An `initialize` request
  * selects legacy semantics"): a legacy request follows the version agreed at
  * `initialize`, and the server's own requests to the client are awaited; a
- * modern request is served from what it carries alone (`modern_answer.ts`).
+ * modern request (and `server/discover`, which only the modern era has,
+ * whatever it carries) is served from what it carries alone
+ * (`modern_answer.ts`).
  * What `respond` in `dispatch.ts` answers, it answers the same way, but for
  * a call whose arguments break its tool's schema: `dispatch.ts` is
  * 2025-06-18's (-32602), and a session answers it as the version of the
@@ -19,7 +21,7 @@
 import { describeError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
-import { declaredVersion } from "../shared/meta.ts";
+import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import {
   isMcpVersion,
@@ -172,7 +174,7 @@ export class ServerSession {
     }
     const controller = new AbortController();
     this.#handling.set(id, controller);
-    const modern = this.#transport.era === "modern" || declaredVersion(params) !== undefined;
+    const modern = this.#transport.era === "modern" || isModernRequest(method, params);
     try {
       const reply = modern
         ? await answerModern({ id, method, params }, {
