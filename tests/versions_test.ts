@@ -230,37 +230,37 @@ async function callAt(server: string[] | URL, version: McpVersion, params: JsonO
 
 // The tools page: "Invalid arguments" are a protocol error up to 2025-06-18; from 2025-11-25,
 // "Input validation errors" are a tool execution error, a result a model can read and correct.
+// Arguments that are no object break CallToolRequest's own schema: a protocol error in every version.
 const TOOL_ERROR_FROM = ["2025-11-25", "2026-07-28"];
 
 for (const transport of ["stdio", "http"]) {
   Deno.test(`over ${transport}, arguments that break a tool's schema are -32602 up to 2025-06-18, and the tool's failure from 2025-11-25`, async () => {
     await using http = serveHttp({ ...SPEC, tools: [WORD_COUNT] });
     // A plain tool (word_count) and one that runs with a context (echo over stdio, count over HTTP).
-    const cases: [string[] | URL, JsonObject, string][] = transport === "stdio"
-      ? [
-        [
-          deno("../bench/servers/stdio_word_count.ts"),
-          { words: "a b" },
-          "missing text; unexpected words",
-        ],
-        [deno("./fixtures/modern_peer.ts"), { name: "echo", arguments: {} }, "missing text"],
-      ]
-      : [
-        [http.url, { words: "a b" }, "missing text; unexpected words"],
-        [http.url, { name: "count", arguments: { text: 4 } }, "text must be string"],
-      ];
+    const [plain, withContext, name] = transport === "stdio"
+      ? [deno("../bench/servers/stdio_word_count.ts"), deno("./fixtures/modern_peer.ts"), "echo"]
+      : [http.url, http.url, "count"];
+    const cases: [string[] | URL, string, unknown, string][] = [
+      [plain, "word_count", { words: "a b" }, "missing text; unexpected words"],
+      [plain, "word_count", "a b", "arguments must be object"],
+      [
+        withContext,
+        name,
+        name === "echo" ? {} : { text: 4 },
+        name === "echo" ? "missing text" : "text must be string",
+      ],
+      [withContext, name, null, "arguments must be object"],
+    ];
     for (const version of MCP_VERSIONS) {
-      for (const [server, call, problems] of cases) {
-        const params = "name" in call ? call : { name: "word_count", arguments: call };
-        const reply = await callAt(server, version, params);
-        const what = `${version}, ${params.name}`;
-        if (TOOL_ERROR_FROM.includes(version)) {
+      for (const [server, tool, args, problems] of cases) {
+        const reply = await callAt(server, version, { name: tool, arguments: args as JsonObject });
+        const said = `${version}, ${tool} ${JSON.stringify(args)}: ${JSON.stringify(reply)}`;
+        if (TOOL_ERROR_FROM.includes(version) && problems !== "arguments must be object") {
           const { content, isError } = (reply.result ?? {}) as JsonObject;
-          const text = `Invalid arguments for ${params.name}: ${problems}`;
-          const said = `${what}: ${JSON.stringify(reply)}`;
+          const text = `Invalid arguments for ${tool}: ${problems}`;
           assert.deepEqual([isError, content], [true, [{ type: "text", text }]], said);
         } else {
-          assert.deepEqual(reply.error, { code: -32602, data: problems.split("; ") }, what);
+          assert.deepEqual(reply.error, { code: -32602, data: problems.split("; ") }, said);
         }
       }
     }

@@ -30,7 +30,6 @@ import {
   versionFeatures,
 } from "../shared/versions.ts";
 import { refusedArguments } from "./argument_refusal.ts";
-import { argumentProblems } from "./arguments.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
 import { RequestStateSeal } from "./request_state.ts";
@@ -304,8 +303,8 @@ export class ServerSession {
         if (tool === undefined) return plain(); // no name, or an unknown tool: a protocol error
         const { arguments: args = {} } = params;
         spec.onCall?.(tool.name, args);
-        const problems = argumentProblems(tool.inputSchema, args);
-        if (problems.length > 0) return success(refusedArguments(tool.name, problems, version));
+        const refused = refusedArguments(tool, { arguments: args, version });
+        if (refused !== undefined) return success(refused);
         const valid = args as JsonObject;
         return success(
           "run" in tool ? await tool.run(valid, context) : toolResult(tool.call(valid)),
