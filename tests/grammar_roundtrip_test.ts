@@ -3,7 +3,8 @@
 // in-process server the autograder uses giving the same bytes as the process
 // in either era, the flags that choose its era, the worked client passing its
 // six named tests against the real process and giving the reference
-// transcript over either transport, and no grammar server outliving the suite.
+// transcript of each era over either transport, and no grammar server
+// outliving the suite.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,11 @@ import { dualEraGrammarCommand, grammarCommand } from "../lib/course/course.ts";
 import { ToolError } from "../lib/mcp/shared/errors.ts";
 import { startInProcess } from "../lib/mcp/server/in_process_server.ts";
 import { Transcript } from "../lib/mcp/client/transcript.ts";
-import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
+import {
+  LEGACY_REFERENCE_TRANSCRIPT,
+  REFERENCE_TRANSCRIPT,
+  transcriptDifferences,
+} from "../lib/course/transcript_check.ts";
 import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import { spawnServer } from "../lib/mcp/client/spawn_server.ts";
 import type { Transport } from "../lib/mcp/shared/transport.ts";
@@ -36,6 +41,7 @@ const source = await referenceModule(UNITS.get("lab-02")!, new URL("../", import
 const worked = (await import(`data:application/typescript,${encodeURIComponent(source!)}`))
   .graded as Record<string, unknown>;
 type WorkedClient = {
+  connect(): Promise<Record<string, unknown>>;
   initialize(): Promise<Record<string, unknown>>;
   listTools(): Promise<{ name: string }[]>;
   callTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
@@ -254,7 +260,7 @@ async function canonicalFlow(server: Transport) {
     transcript: transcript.record,
     log: (line: string) => shown.push(line),
   });
-  await client.initialize();
+  await client.connect();
   assert.equal((await client.listTools()).length, 4);
   const values = [
     await client.callTool("conjugate", EAT),
@@ -265,10 +271,12 @@ async function canonicalFlow(server: Transport) {
   return { transcript: transcript.text(), values, status: await client.close(), shown };
 }
 
-Deno.test("the worked client's canonical flow gives the reference transcript, over a process or in process", async () => {
+Deno.test("the worked client's canonical flow gives the reference transcript of 2026-07-28, over a process or in process", async () => {
   const reference = await Deno.readTextFile(REFERENCE_TRANSCRIPT);
-  const real = await canonicalFlow(grammarProcess());
-  const inProcess = await canonicalFlow(startInProcess(grammarInProcess()));
+  const real = await canonicalFlow(grammarProcess(dualEraGrammarCommand()));
+  const inProcess = await canonicalFlow(
+    startInProcess(grammarInProcess({ versions: MCP_VERSIONS })),
+  );
   assert.deepEqual(transcriptDifferences(real.transcript, reference), []);
   assert.equal(real.transcript, reference, "byte for byte");
   assert.deepEqual(inProcess, real);
@@ -287,6 +295,15 @@ Deno.test("the worked client's canonical flow gives the reference transcript, ov
     '[server] grammar: call check_subject_verb_agreement {"subject":"he","verb_form":"go"}',
     "[server] grammar: input ended, exiting",
   ]);
+});
+
+Deno.test("on a server of the handshake era the worked client's flow gives the legacy reference", async () => {
+  const reference = await Deno.readTextFile(LEGACY_REFERENCE_TRANSCRIPT);
+  const real = await canonicalFlow(grammarProcess());
+  const inProcess = await canonicalFlow(startInProcess(grammarInProcess()));
+  assert.equal(real.transcript, reference, "byte for byte");
+  assert.deepEqual(inProcess, real);
+  assert.match(reference, /^< .*"code":-32601.*\n> .*"method":"initialize"/m);
 });
 
 Deno.test("no grammar server process remains after the suite", () => {

@@ -259,8 +259,8 @@ export interface GrammarServerChoice {
  * The grammar server for Lab 02: the learner's own, from Lab 01, when its
  * saved evidence (`work/lab-01/lab-01-submission-v1.json`) matches its
  * schema, says PASSED, and names a module whose SHA-256 is still the one the
- * clients judged; otherwise the course's reference server
- * ({@linkcode grammarCommand}), saying why.
+ * clients judged; otherwise the course's reference server, of both eras
+ * ({@linkcode dualEraGrammarCommand}), saying why.
  *
  * @example
  * ```ts
@@ -268,7 +268,7 @@ export interface GrammarServerChoice {
  *
  * const choice = await grammarServerForLab02({ folder: new URL("file:///nonexistent/lab-01/") });
  * assert.equal(choice.source, "reference");
- * assert.deepEqual(choice.command, grammarCommand());
+ * assert.deepEqual(choice.command, dualEraGrammarCommand());
  * ```
  */
 export async function grammarServerForLab02(
@@ -276,9 +276,9 @@ export async function grammarServerForLab02(
 ): Promise<GrammarServerChoice> {
   const folder = options.folder ?? new URL("lab-01/", WORK);
   const reference = (why: string): GrammarServerChoice => ({
-    command: grammarCommand(),
+    command: dualEraGrammarCommand(),
     source: "reference",
-    why: `the course's own, servers/grammar.ts: ${why}`,
+    why: `the course's own, servers/grammar.ts, speaking both eras: ${why}`,
   });
   const saved = new URL("lab-01-submission-v1.json", folder);
   if (!await Deno.stat(saved).then(() => true, () => false)) {
