@@ -6,41 +6,82 @@
  */
 
 import { CATALOG, reply } from "../cases/ch14_a.ts";
-import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
-/** Unit A's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly GradeCase[]>> = {
+const refused = { throws: "ProtocolError" };
+
+/**
+ * Unit A's hidden cases, by the graded function's name. Each group tests one
+ * rule from both sides: a reply that answers, beside ones that do not; a tool
+ * allowed, beside names that only look like it.
+ */
+export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly HiddenCase[]>> = {
   answerFor: [
-    { label: "id 0 is a real id", args: [0, reply(0)], expected: reply(0).result },
+    {
+      label: "id 0 is a real id",
+      args: [0, reply(0)],
+      expected: reply(0).result,
+      group: "id 0",
+    },
     {
       label: "id 0 does not answer request '0'",
       args: ["0", reply(0)],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "id 0",
+    },
+    {
+      label: "a reply with request 1's id answers request 1",
+      args: [1, reply(1)],
+      expected: reply(1).result,
+      group: "id null",
     },
     {
       label: "an error response without an id",
       args: [1, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "id null",
     },
     {
       label: "a result with id null answers no request",
       args: [1, { jsonrpc: "2.0", id: null, result: reply(1).result }],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "id null",
+    },
+    {
+      label: "a reply with request 2's id answers request 2",
+      args: [2, reply(2)],
+      expected: reply(2).result,
+      group: "no id",
     },
     {
       label: "a reply with no id at all answers no request",
       args: [2, { jsonrpc: "2.0", result: reply(2).result }],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "no id",
     },
     {
       label: "string ids that differ only in their letters' case",
       args: ["req-7", reply("REQ-7")],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "letters' case",
+    },
+    {
+      label: "an upper-case string id, matched exactly",
+      args: ["REQ-7", reply("REQ-7")],
+      expected: reply("REQ-7").result,
+      group: "letters' case",
     },
     {
       label: "an error response with an empty message",
       args: [8, { jsonrpc: "2.0", id: 8, error: { code: -32603, message: "" } }],
-      expected: { throws: "ProtocolError" },
+      expected: refused,
+      group: "empty",
+    },
+    {
+      label: "a result whose text is empty is still an answer",
+      args: [8, reply(8, "")],
+      expected: reply(8, "").result,
+      group: "empty",
     },
   ],
   authorize: [
@@ -48,46 +89,85 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Grade
       label: "constructor is not a tool",
       args: ["constructor", CATALOG, new Set(["constructor"])],
       expected: false,
+      group: "inherited names",
     },
     {
       label: "__proto__ is not a tool",
       args: ["__proto__", CATALOG, new Set(["__proto__"])],
       expected: false,
-    },
-    {
-      label: "a prefix of a tool's name is not the tool",
-      args: ["word", CATALOG, new Set(["word"])],
-      expected: false,
-    },
-    {
-      label: "a name in other letters' case is another tool",
-      args: ["Word_Count", CATALOG, new Set(["Word_Count"])],
-      expected: false,
+      group: "inherited names",
     },
     {
       label: "a tool named hasOwnProperty",
       args: ["hasOwnProperty", { hasOwnProperty: {} }, new Set(["hasOwnProperty"])],
       expected: true,
+      group: "inherited names",
+    },
+    {
+      label: "a tool named constructor, advertised and allowed",
+      args: ["constructor", { constructor: {} }, new Set(["constructor"])],
+      expected: true,
+      group: "inherited names",
+    },
+    {
+      label: "a prefix of a tool's name is not the tool",
+      args: ["word", CATALOG, new Set(["word"])],
+      expected: false,
+      group: "whole names",
     },
     {
       label: "a name with a space before it is another tool",
       args: [" word_count", CATALOG, new Set([" word_count"])],
       expected: false,
+      group: "whole names",
     },
     {
       label: "a longer name that starts with a tool's name",
       args: ["word_count_all", CATALOG, new Set(["word_count_all"])],
       expected: false,
+      group: "whole names",
+    },
+    {
+      label: "a tool whose name is the start of another's",
+      args: ["word", { word: {}, word_count: {} }, new Set(["word"])],
+      expected: true,
+      group: "whole names",
+    },
+    {
+      label: "a name in other letters' case is another tool",
+      args: ["Word_Count", CATALOG, new Set(["Word_Count"])],
+      expected: false,
+      group: "letters' case",
+    },
+    {
+      label: "a tool named in capitals, advertised and allowed",
+      args: ["Word_Count", { Word_Count: {} }, new Set(["Word_Count"])],
+      expected: true,
+      group: "letters' case",
     },
     {
       label: "a name in another Unicode form is another tool",
       args: ["cafe\u0301", { "caf\u00e9": {} }, new Set(["caf\u00e9"])],
       expected: false,
+      group: "Unicode forms",
+    },
+    {
+      label: "a name beyond ASCII, in the catalog's own form",
+      args: ["caf\u00e9", { "caf\u00e9": {} }, new Set(["caf\u00e9"])],
+      expected: true,
+      group: "Unicode forms",
     },
     {
       label: "nothing advertised",
       args: ["word_count", {}, new Set(["word_count"])],
       expected: false,
+      group: "advertised",
+    },
+    {
+      label: "the only tool advertised, and allowed",
+      args: ["word_count", { word_count: {} }, new Set(["word_count"])],
+      expected: true,
+      group: "advertised",
     },
   ],
 };

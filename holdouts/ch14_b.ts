@@ -6,121 +6,206 @@
  */
 
 import { bytes, DELIVERY } from "../cases/ch14_b.ts";
-import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const tooLong = { throws: "RangeError" };
 /** A schema with one optional boolean. */
 const FLAGGED = { type: "object", properties: { urgent: { type: "boolean" } } };
+/** A schema whose order_id is required and whose note may be left out; nothing else. */
+const OPTIONAL_NOTE = {
+  type: "object",
+  properties: { order_id: { type: "string" }, note: { type: "string" } },
+  required: ["order_id"],
+  additionalProperties: false,
+};
 
-/** Unit B's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<"splitFrames" | "transferProblems", readonly GradeCase[]>> =
-  {
-    splitFrames: [
-      { label: "nothing read yet", args: [bytes(""), 8], expected: [[], ""] },
-      { label: "two empty lines", args: [bytes("\n\n"), 8], expected: [["", ""], ""] },
-      {
-        label: "seven bytes and a newline fit eight",
-        args: [bytes("1234567\n"), 8],
-        expected: [["1234567"], ""],
-      },
-      {
-        label: "eight bytes and a newline do not",
-        args: [bytes("12345678\n"), 8],
-        expected: tooLong,
-      },
-      { label: "ten bytes still waiting", args: [bytes("1234567812"), 8], expected: tooLong },
-      {
-        label: "the limit counts bytes, not characters",
-        args: [bytes("ééé\n"), 5],
-        expected: tooLong,
-      },
-      {
-        label: "a long frame after a short one",
-        args: [bytes("ok\n123456789\n"), 8],
-        expected: tooLong,
-      },
-      {
-        label: "an endless line after a frame",
-        args: [bytes("ok\n12345678"), 8],
-        expected: tooLong,
-      },
-      {
-        label: "half a character waits as bytes",
-        args: [new Uint8Array([...bytes('"é"\n"'), 0xc3]), 8],
-        expected: [['"é"'], [0x22, 0xc3]],
-      },
-      {
-        label: "a frame keeps its spaces",
-        args: [bytes(' {"a": 1} \n'), 64],
-        expected: [[' {"a": 1} '], ""],
-      },
-    ],
-    transferProblems: [
-      {
-        label: "a number accepts an integer",
-        args: [{ type: "object", properties: { x: { type: "number" } } }, { x: 3 }],
-        expected: [],
-      },
-      {
-        label: "extra keys are fine without additionalProperties",
-        args: [{ type: "object", properties: {} }, { x: 1 }],
-        expected: [],
-      },
-      {
-        label: "problems sorted, whatever order they are found in",
-        args: [DELIVERY, { price: 1, order_id: 5 }],
-        expected: ["missing tubs", "order_id must be string", "unexpected price"],
-      },
-      {
-        label: "a number refuses text",
-        args: [{ type: "object", properties: { x: { type: "number" } } }, { x: "3" }],
-        expected: ["x must be number"],
-      },
-      { label: "a boolean accepts false", args: [FLAGGED, { urgent: false }], expected: [] },
-      {
-        label: "a boolean refuses the text true",
-        args: [FLAGGED, { urgent: "true" }],
-        expected: ["urgent must be boolean"],
-      },
-      {
-        label: "a property without a type takes anything",
-        args: [{ type: "object", properties: { note: {} } }, { note: 5 }],
-        expected: [],
-      },
-      {
-        label: "a property of another type, rightly given",
-        args: [{ type: "object", properties: { tags: { type: "array" } } }, { tags: ["a"] }],
-        expected: [],
-      },
-      {
-        label: "zero tubs and an empty id are given, not missing",
-        args: [DELIVERY, { order_id: "", tubs: 0 }],
-        expected: [],
-      },
-      {
-        label: "null tubs are given, and wrong",
-        args: [DELIVERY, { order_id: "A-1", tubs: null }],
-        expected: ["tubs must be integer"],
-      },
-      {
-        label: "an optional key is not unexpected",
-        args: [{
-          type: "object",
-          properties: { order_id: { type: "string" }, note: { type: "string" } },
-          required: ["order_id"],
-          additionalProperties: false,
-        }, { order_id: "A-1", note: "x" }],
-        expected: [],
-      },
-      {
-        label: "names every object inherits are neither given nor known",
-        args: [{
-          type: "object",
-          properties: { toString: { type: "string" } },
-          required: ["toString"],
-          additionalProperties: false,
-        }, { constructor: 1 }],
-        expected: ["missing toString", "unexpected constructor"],
-      },
-    ],
-  };
+/** A schema with one property `name` of `type` (no type at all when undefined). */
+const one = (name: string, type?: string) => ({
+  type: "object",
+  properties: { [name]: type === undefined ? {} : { type } },
+});
+
+/**
+ * Unit B's hidden cases, by the graded function's name. Each group tests one
+ * rule from both sides: a frame just within the limit beside one just past
+ * it; arguments a type takes beside ones it refuses.
+ */
+export const HOLDOUTS: Readonly<
+  Record<"splitFrames" | "transferProblems", readonly HiddenCase[]>
+> = {
+  splitFrames: [
+    { label: "nothing read yet", args: [bytes(""), 8], expected: [[], ""] },
+    { label: "two empty lines", args: [bytes("\n\n"), 8], expected: [["", ""], ""] },
+    {
+      label: "seven bytes and a newline fit eight",
+      args: [bytes("1234567\n"), 8],
+      expected: [["1234567"], ""],
+      group: "a line and its newline",
+    },
+    {
+      label: "eight bytes and a newline do not",
+      args: [bytes("12345678\n"), 8],
+      expected: tooLong,
+      group: "a line and its newline",
+    },
+    {
+      label: "seven bytes still waiting",
+      args: [bytes("1234567"), 8],
+      expected: [[], "1234567"],
+      group: "the rest",
+    },
+    {
+      label: "ten bytes still waiting",
+      args: [bytes("1234567812"), 8],
+      expected: tooLong,
+      group: "the rest",
+    },
+    {
+      label: "two two-byte characters and a newline fit five",
+      args: [bytes("éé\n"), 5],
+      expected: [["éé"], ""],
+      group: "bytes",
+    },
+    {
+      label: "the limit counts bytes, not characters",
+      args: [bytes("ééé\n"), 5],
+      expected: tooLong,
+      group: "bytes",
+    },
+    {
+      label: "two frames within the limit",
+      args: [bytes("ok\n1234567\n"), 8],
+      expected: [["ok", "1234567"], ""],
+      group: "every frame",
+    },
+    {
+      label: "a long frame after a short one",
+      args: [bytes("ok\n123456789\n"), 8],
+      expected: tooLong,
+      group: "every frame",
+    },
+    {
+      label: "a frame, then a rest within the limit",
+      args: [bytes("ok\n1234567"), 8],
+      expected: [["ok"], "1234567"],
+      group: "the rest after a frame",
+    },
+    {
+      label: "an endless line after a frame",
+      args: [bytes("ok\n12345678"), 8],
+      expected: tooLong,
+      group: "the rest after a frame",
+    },
+    {
+      label: "half a character waits as bytes",
+      args: [new Uint8Array([...bytes('"é"\n"'), 0xc3]), 8],
+      expected: [['"é"'], [0x22, 0xc3]],
+    },
+    {
+      label: "a frame keeps its spaces",
+      args: [bytes(' {"a": 1} \n'), 64],
+      expected: [[' {"a": 1} '], ""],
+    },
+  ],
+  transferProblems: [
+    {
+      label: "a number accepts an integer",
+      args: [one("x", "number"), { x: 3 }],
+      expected: [],
+      group: "number",
+    },
+    {
+      label: "a number refuses text",
+      args: [one("x", "number"), { x: "3" }],
+      expected: ["x must be number"],
+      group: "number",
+    },
+    {
+      label: "extra keys are fine without additionalProperties",
+      args: [{ type: "object", properties: {} }, { x: 1 }],
+      expected: [],
+      group: "additionalProperties",
+    },
+    {
+      label: "extra keys are unexpected with additionalProperties false",
+      args: [{ type: "object", properties: {}, additionalProperties: false }, { x: 1 }],
+      expected: ["unexpected x"],
+      group: "additionalProperties",
+    },
+    {
+      label: "problems sorted, whatever order they are found in",
+      args: [DELIVERY, { price: 1, order_id: 5 }],
+      expected: ["missing tubs", "order_id must be string", "unexpected price"],
+    },
+    {
+      label: "a boolean accepts false",
+      args: [FLAGGED, { urgent: false }],
+      expected: [],
+      group: "boolean",
+    },
+    {
+      label: "a boolean refuses the text true",
+      args: [FLAGGED, { urgent: "true" }],
+      expected: ["urgent must be boolean"],
+      group: "boolean",
+    },
+    {
+      label: "a property without a type takes anything",
+      args: [one("note"), { note: 5 }],
+      expected: [],
+      group: "no type",
+    },
+    {
+      label: "a string property refuses a number",
+      args: [one("note", "string"), { note: 5 }],
+      expected: ["note must be string"],
+      group: "no type",
+    },
+    {
+      label: "a property of another type, rightly given",
+      args: [one("tags", "array"), { tags: ["a"] }],
+      expected: [],
+      group: "another type",
+    },
+    {
+      label: "a string property refuses a list",
+      args: [one("tags", "string"), { tags: ["a"] }],
+      expected: ["tags must be string"],
+      group: "another type",
+    },
+    {
+      label: "zero tubs and an empty id are given, not missing",
+      args: [DELIVERY, { order_id: "", tubs: 0 }],
+      expected: [],
+      group: "given",
+    },
+    {
+      label: "null tubs are given, and wrong",
+      args: [DELIVERY, { order_id: "A-1", tubs: null }],
+      expected: ["tubs must be integer"],
+      group: "given",
+    },
+    {
+      label: "an optional key is not unexpected",
+      args: [OPTIONAL_NOTE, { order_id: "A-1", note: "x" }],
+      expected: [],
+      group: "optional",
+    },
+    {
+      label: "a key near an optional one's name is unexpected",
+      args: [OPTIONAL_NOTE, { order_id: "A-1", notes: "x" }],
+      expected: ["unexpected notes"],
+      group: "optional",
+    },
+    {
+      label: "names every object inherits are neither given nor known",
+      args: [{
+        type: "object",
+        properties: { toString: { type: "string" } },
+        required: ["toString"],
+        additionalProperties: false,
+      }, { constructor: 1 }],
+      expected: ["missing toString", "unexpected constructor"],
+    },
+  ],
+};

@@ -16,6 +16,7 @@ import {
 } from "../cases/lab_02_client.ts";
 import { discovered, failed, LAB_VERSIONS, speak, unsupported } from "../cases/lab_02.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const refused = { throws: "ProtocolError" };
 
@@ -144,9 +145,12 @@ const ERA_HOLDOUTS: readonly GradeCase[] = [
   },
 ];
 
+/** `testCase` as one of the group `group`, which earns its marks together. */
+const grouped = (group: string, testCase: GradeCase): HiddenCase => ({ ...testCase, group });
+
 /** The hidden cases of correlate, unwrap and eraOf. */
 const FUNCTION_HOLDOUTS: Readonly<
-  Record<"correlate" | "unwrap" | "eraOf", readonly GradeCase[]>
+  Record<"correlate" | "unwrap" | "eraOf", readonly HiddenCase[]>
 > = {
   eraOf: ERA_HOLDOUTS,
   correlate: [
@@ -154,17 +158,26 @@ const FUNCTION_HOLDOUTS: Readonly<
       label: "id 0 answers request 0",
       args: [0, { jsonrpc: "2.0", id: 0, result: {} }],
       expected: {},
+      group: "id 0",
     },
     {
       label: 'id 0 does not answer request "0"',
       args: ["0", { jsonrpc: "2.0", id: 0, result: {} }],
       expected: refused,
+      group: "id 0",
     },
     {
       label: "an error reply for another id",
       args: [5, { jsonrpc: "2.0", id: 4, error: { code: -32601, message: "Method not found" } }],
       // Refused for its id: the server's code belongs to another request.
       expected: { throws: "ProtocolError", with: { code: undefined } },
+      group: "another request's reply",
+    },
+    {
+      label: "the result for request 5",
+      args: [5, { jsonrpc: "2.0", id: 5, result: { verb: "went" } }],
+      expected: { verb: "went" },
+      group: "another request's reply",
     },
     {
       label: "an error reply keeps its data",
@@ -176,19 +189,40 @@ const FUNCTION_HOLDOUTS: Readonly<
       expected: { throws: "ProtocolError", with: { code: -32000, data: { retry: 1 } } },
     },
     {
+      label: "a result for request 1 answers it",
+      args: [1, { jsonrpc: "2.0", id: 1, result: {} }],
+      expected: {},
+      group: "id null",
+    },
+    {
       label: "a result with id null answers no request",
       args: [1, { jsonrpc: "2.0", id: null, result: {} }],
       expected: refused,
+      group: "id null",
+    },
+    {
+      label: "a result for request 2 answers it",
+      args: [2, { jsonrpc: "2.0", id: 2, result: { n: 2 } }],
+      expected: { n: 2 },
+      group: "no id",
     },
     {
       label: "a reply with no id at all answers no request",
       args: [2, { jsonrpc: "2.0", result: {} }],
       expected: refused,
+      group: "no id",
     },
     {
       label: "string ids that differ only in their letters' case",
       args: ["req-7", { jsonrpc: "2.0", id: "REQ-7", result: {} }],
       expected: refused,
+      group: "letters' case",
+    },
+    {
+      label: "an upper-case string id, matched exactly",
+      args: ["REQ-7", { jsonrpc: "2.0", id: "REQ-7", result: {} }],
+      expected: {},
+      group: "letters' case",
     },
     {
       label: "an error with code 0 is still an error",
@@ -229,7 +263,7 @@ const TWO_TOOLS = {
 };
 
 /** Hidden cases of the client's layers (more misbehaving servers), by class name. */
-const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
+const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
   ServerLink: [
     scenario(
       "a server that crashed at start: close still ends, with its code, and its stderr was shown",
@@ -280,14 +314,29 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
       },
       { steps: [{ returned: ["tools"] }, { threw: "ProtocolError" }] },
     ),
-    scenario(
-      'the string "0" does not answer request 0',
-      {
-        server: { on: { ping: [{ send: { jsonrpc: "2.0", id: "{{idText}}", result: {} } }] } },
-        steps: [PING],
-        observe: ["steps"],
-      },
-      { steps: [{ threw: "ProtocolError" }] },
+    grouped(
+      "an id, exactly",
+      scenario(
+        'the string "0" does not answer request 0',
+        {
+          server: { on: { ping: [{ send: { jsonrpc: "2.0", id: "{{idText}}", result: {} } }] } },
+          steps: [PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "ProtocolError" }] },
+      ),
+    ),
+    grouped(
+      "an id, exactly",
+      scenario(
+        "the number 0 answers request 0",
+        {
+          server: { on: { ping: [{ send: { jsonrpc: "2.0", id: 0, result: { n: 0 } } }] } },
+          steps: [PING],
+          observe: ["steps"],
+        },
+        { steps: [{ returned: { n: 0 } }] },
+      ),
     ),
     scenario(
       "a reply in three pieces is read whole",
@@ -300,66 +349,102 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
       },
       { steps: [{ returned: { n: 1 } }] },
     ),
-    scenario(
-      "a notification and the reply in one write are both read",
-      {
-        server: {
-          on: {
-            ping: [{
-              chunks: [
-                '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n{"jsonrpc":"2.0","id":{{id}},"result":{"n":2}}\n',
-              ],
-            }],
+    grouped(
+      "what comes besides the reply",
+      scenario(
+        "a notification and the reply in one write are both read",
+        {
+          server: {
+            on: {
+              ping: [{
+                chunks: [
+                  '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}\n{"jsonrpc":"2.0","id":{{id}},"result":{"n":2}}\n',
+                ],
+              }],
+            },
           },
+          steps: [PING],
+          observe: ["steps"],
         },
-        steps: [PING],
-        observe: ["steps"],
-      },
-      { steps: [{ returned: { n: 2 } }] },
+        { steps: [{ returned: { n: 2 } }] },
+      ),
     ),
-    scenario(
-      "a server's error with id null is refused, not taken as the reply",
-      {
-        server: {
-          on: {
-            ping: [{
-              send: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
-            }],
+    grouped(
+      "id null",
+      scenario(
+        "a server's error with id null is refused, not taken as the reply",
+        {
+          server: {
+            on: {
+              ping: [{
+                send: { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
+              }],
+            },
           },
+          steps: [PING],
+          observe: ["steps"],
         },
-        steps: [PING],
-        observe: ["steps"],
-      },
-      { steps: [{ threw: "ProtocolError" }] },
+        { steps: [{ threw: "ProtocolError" }] },
+      ),
     ),
-    scenario(
-      "a request from the server is refused",
-      {
-        server: {
-          on: {
-            ping: [{
-              send: { jsonrpc: "2.0", id: "s-1", method: "sampling/createMessage", params: {} },
-            }],
-          },
+    grouped(
+      "id null",
+      scenario(
+        "the result with the request's id is the reply",
+        {
+          server: { on: { ping: [{ send: { jsonrpc: "2.0", id: "{{id}}", result: { n: 3 } } }] } },
+          steps: [PING],
+          observe: ["steps"],
         },
-        steps: [PING],
-        observe: ["steps"],
-      },
-      { steps: [{ threw: "ProtocolError" }] },
+        { steps: [{ returned: { n: 3 } }] },
+      ),
+    ),
+    grouped(
+      "what comes besides the reply",
+      scenario(
+        "a request from the server is refused",
+        {
+          server: {
+            on: {
+              ping: [{
+                send: { jsonrpc: "2.0", id: "s-1", method: "sampling/createMessage", params: {} },
+              }],
+            },
+          },
+          steps: [PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "ProtocolError" }] },
+      ),
     ),
     scenario(
       "a client given no transcript option still talks",
       { noTranscript: true, steps: [PING, PING], observe: ["steps"] },
       { steps: [{ returned: {} }, { returned: {} }] },
     ),
-    scenario(
-      "a reply over 64 KiB is a ProtocolError, valid JSON though it is",
-      {
-        server: { on: { ping: [{ result: { padding: "x".repeat(70_000) } }] } },
-        steps: [PING],
-        observe: ["steps"],
-      },
-      { steps: [{ threw: "ProtocolError" }] },
+    grouped(
+      "the frame limit",
+      scenario(
+        "a reply over 64 KiB is a ProtocolError, valid JSON though it is",
+        {
+          server: { on: { ping: [{ result: { padding: "x".repeat(70_000) } }] } },
+          steps: [PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "ProtocolError" }] },
+      ),
+    ),
+    grouped(
+      "the frame limit",
+      scenario(
+        "a reply under 64 KiB is read",
+        {
+          server: { on: { ping: [{ result: { padding: "x".repeat(60_000) } }] } },
+          steps: [{ ...PING, show: "keys" }],
+          observe: ["steps"],
+        },
+        { steps: [{ returned: ["padding"] }] },
+      ),
     ),
     scenario(
       "a reply that comes within its deadline is the result",
@@ -765,7 +850,7 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly GradeCase[]>> = {
 };
 
 /** Hidden cases of the named tests: more faulty clients each test must fail. */
-const TEST_HOLDOUTS: Readonly<Record<NamedTestName, readonly GradeCase[]>> = {
+const TEST_HOLDOUTS: Readonly<Record<NamedTestName, readonly HiddenCase[]>> = {
   testInitializeReturnsToolsCapability: [
     catches("a client whose initialize resolves with nothing", {
       method: "initialize",
@@ -824,5 +909,5 @@ const TEST_HOLDOUTS: Readonly<Record<NamedTestName, readonly GradeCase[]>> = {
 
 /** Lab 02's hidden cases, by the graded function's (or class's, or test's) name. */
 export const HOLDOUTS: Readonly<
-  Record<"correlate" | "unwrap" | "eraOf" | ClientLayer | NamedTestName, readonly GradeCase[]>
+  Record<"correlate" | "unwrap" | "eraOf" | ClientLayer | NamedTestName, readonly HiddenCase[]>
 > = { ...FUNCTION_HOLDOUTS, ...CLIENT_HOLDOUTS, ...TEST_HOLDOUTS };

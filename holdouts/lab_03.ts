@@ -15,7 +15,7 @@ import {
   SPANISH,
   VERB_PIECES,
 } from "../cases/lab_03.ts";
-import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
 /** The prefix tree of {@linkcode PIECES}, as a right `buildTrie` makes it. */
 const PIECES_TRIE = {
@@ -210,78 +210,199 @@ const PIECES_TRIE = {
   },
 };
 
+/** Pieces that write `{"verb":"go"}` and nothing else. */
+const GO_PIECES = ['{"verb":"', "go", '"}'];
+
+/** The escapes JSON.stringify writes, and the ones it never does. */
+const STRINGIFY_ESCAPES = "the escapes JSON.stringify writes";
+/** The control characters besides `\n`, `\r` and `\t` that JSON.stringify escapes short: `\b` and `\f`. */
+const SHORT_ESCAPES = "\\b and \\f";
+/** `\u` escapes: lower-case hex, for control characters only. */
+const U_ESCAPES = "\\u escapes";
+/** Characters beyond ASCII. */
+const BEYOND_ASCII = "beyond ASCII";
+/** U+2028 and U+2029, which JSON.stringify writes as themselves. */
+const SEPARATORS = "the line and paragraph separators";
+
+/** An enum whose one member holds a quote. */
+const QUOTED = {
+  type: "object",
+  properties: {
+    q: {
+      type: "string",
+      enum: ['say "hi"'],
+    },
+  },
+  required: ["q"],
+  additionalProperties: false,
+};
+
+/** An enum of one member. */
+const ONE_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["x"] } },
+  required: ["v"],
+  additionalProperties: false,
+};
+
 /** Lab 03's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
+export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = {
   prefixStatus: [
     {
       label: "a character beyond ASCII is written as itself",
       args: [SPANISH, '{"english_form":"é"}'],
       expected: "complete",
+      group: BEYOND_ASCII,
+    },
+    {
+      label: "a character beyond ASCII escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u00e9"}'],
+      expected: "dead",
+      group: BEYOND_ASCII,
     },
     {
       label: "half of a \\u escape",
       args: [SPANISH, '{"english_form":"\\u00'],
       expected: "live",
+      group: U_ESCAPES,
     },
     {
       label: "a control character as JSON.stringify escapes it",
       args: [SPANISH, '{"english_form":"\\u001f"}'],
       expected: "complete",
+      group: U_ESCAPES,
     },
     {
       label: "upper-case hex is not how JSON.stringify writes it",
       args: [SPANISH, '{"english_form":"\\u001F"}'],
       expected: "dead",
+      group: U_ESCAPES,
     },
     {
       label: "a raw tab inside a string",
       args: [SPANISH, '{"english_form":"\t"}'],
       expected: "dead",
+      group: "a tab",
+    },
+    {
+      label: "a tab escaped",
+      args: [SPANISH, '{"english_form":"\\t"}'],
+      expected: "complete",
+      group: "a tab",
     },
     {
       label: "an escaped quote does not end the string",
       args: [SPANISH, '{"english_form":"a\\"b"}'],
       expected: "complete",
+      group: STRINGIFY_ESCAPES,
     },
     {
       label: "a slash is never escaped",
       args: [SPANISH, '{"english_form":"\\/"}'],
       expected: "dead",
+      group: STRINGIFY_ESCAPES,
+    },
+    {
+      label: "a backspace as JSON.stringify escapes it",
+      args: [SPANISH, '{"english_form":"\\b"}'],
+      expected: "complete",
+      group: SHORT_ESCAPES,
+    },
+    {
+      label: "a backspace has a short escape: never \\u0008",
+      args: [SPANISH, '{"english_form":"\\u0008"}'],
+      expected: "dead",
+      group: SHORT_ESCAPES,
+    },
+    {
+      label: "a form feed as JSON.stringify escapes it",
+      args: [SPANISH, '{"english_form":"\\f"}'],
+      expected: "complete",
+      group: SHORT_ESCAPES,
+    },
+    {
+      label: "a form feed has a short escape: never \\u000c",
+      args: [SPANISH, '{"english_form":"\\u000c"}'],
+      expected: "dead",
+      group: SHORT_ESCAPES,
+    },
+    {
+      label: "DEL is no control character to JSON: written as itself",
+      args: [SPANISH, '{"english_form":"\x7f"}'],
+      expected: "complete",
+      group: "DEL",
+    },
+    {
+      label: "DEL escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u007f"}'],
+      expected: "dead",
+      group: "DEL",
+    },
+    {
+      label: "a line separator is written as itself",
+      args: [SPANISH, '{"english_form":"\u2028"}'],
+      expected: "complete",
+      group: SEPARATORS,
+    },
+    {
+      label: "a paragraph separator is written as itself",
+      args: [SPANISH, '{"english_form":"a\u2029b"}'],
+      expected: "complete",
+      group: SEPARATORS,
+    },
+    {
+      label: "a line separator escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u2028"}'],
+      expected: "dead",
+      group: SEPARATORS,
+    },
+    {
+      label: "a paragraph separator escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u2029'],
+      expected: "dead",
+      group: SEPARATORS,
     },
     {
       label: "a name that is the start of a longer one",
       args: [AGREEMENT, '{"subject":"he","verb_'],
       expected: "live",
+      group: "names",
     },
     {
       label: "a name that is only the start of the schema's",
       args: [AGREEMENT, '{"subject":"he","verb":'],
       expected: "dead",
+      group: "names",
     },
     {
       label: "a trailing comma",
       args: [CONJUGATE, '{"verb":"eat",}'],
       expected: "dead",
+      group: "trailing commas",
     },
     {
       label: "an optional property written in its place",
       args: [OPTIONAL, '{"verb":"go","note":"x","tense":"past"}'],
       expected: "complete",
+      group: "an optional property",
     },
     {
       label: "an optional property written out of order",
       args: [OPTIONAL, '{"verb":"go","tense":"past","note":"x"}'],
       expected: "dead",
+      group: "an optional property",
     },
     {
       label: "a property written twice",
       args: [OPTIONAL, '{"verb":"go","verb":'],
       expected: "dead",
+      group: "an optional property",
     },
     {
       label: "a comma while a property may still come",
       args: [OPTIONAL, '{"verb":"go",'],
       expected: "live",
+      group: "trailing commas",
     },
     {
       label: "an object that requires nothing may be empty",
@@ -299,6 +420,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         "{}",
       ],
       expected: "complete",
+      group: "nothing required",
     },
     {
       label: "minLength counts code points, not UTF-16 units",
@@ -317,6 +439,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"😀"}',
       ],
       expected: "dead",
+      group: "code points",
     },
     {
       label: "two emoji are two characters",
@@ -335,6 +458,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"😀😀"}',
       ],
       expected: "complete",
+      group: "code points",
     },
     {
       label: "past maxLength",
@@ -353,6 +477,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"code":"abc',
       ],
       expected: "dead",
+      group: "maxLength",
     },
     {
       label: "at maxLength",
@@ -371,6 +496,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"code":"ab"}',
       ],
       expected: "complete",
+      group: "maxLength",
     },
     {
       label: "a nested object, whole",
@@ -395,6 +521,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"where":{"city":"Oslo"}}',
       ],
       expected: "complete",
+      group: "a nested object",
     },
     {
       label: "a nested object missing what it requires",
@@ -419,6 +546,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"where":{}}',
       ],
       expected: "dead",
+      group: "a nested object",
     },
     {
       label: "an enum member too short for minLength",
@@ -438,24 +566,19 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"v":"a',
       ],
       expected: "dead",
+      group: "enum members and lengths",
     },
     {
       label: "an enum member with a quote in it",
-      args: [
-        {
-          type: "object",
-          properties: {
-            q: {
-              type: "string",
-              enum: ['say "hi"'],
-            },
-          },
-          required: ["q"],
-          additionalProperties: false,
-        },
-        '{"q":"say \\"hi\\""}',
-      ],
+      args: [QUOTED, '{"q":"say \\"hi\\""}'],
       expected: "complete",
+      group: "a quote in an enum member",
+    },
+    {
+      label: "an enum member's quote written raw ends the string too soon",
+      args: [QUOTED, '{"q":"say "'],
+      expected: "dead",
+      group: "a quote in an enum member",
     },
     {
       label: "an enum with no members allows no value",
@@ -474,21 +597,43 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"v":"',
       ],
       expected: "dead",
+      group: "enum members",
+    },
+    {
+      label: "an enum with one member allows its start",
+      args: [ONE_MEMBER, '{"v":"'],
+      expected: "live",
+      group: "enum members",
     },
     {
       label: "a second closing brace",
       args: [CONJUGATE, '{"verb":"eat","tense":"past_simple","person":"3sg"}}'],
       expected: "dead",
+      group: "the end of the call",
+    },
+    {
+      label: "another whole call is complete",
+      args: [CONJUGATE, '{"verb":"go","tense":"present_simple","person":"1sg"}'],
+      expected: "complete",
+      group: "the end of the call",
     },
     {
       label: "a string where an object belongs",
       args: [CONJUGATE, '"verb"'],
       expected: "dead",
+      group: "the call is an object",
+    },
+    {
+      label: "an opening brace begins the call",
+      args: [SPANISH, "{"],
+      expected: "live",
+      group: "the call is an object",
     },
     {
       label: "an escaped backslash",
       args: [SPANISH, '{"english_form":"a\\\\b"}'],
       expected: "complete",
+      group: STRINGIFY_ESCAPES,
     },
     {
       label: "an object whose properties are all optional, one written",
@@ -506,6 +651,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"a":"x"}',
       ],
       expected: "complete",
+      group: "nothing required",
     },
     {
       label: "a closing brace where a name begins",
@@ -523,6 +669,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"}',
       ],
       expected: "dead",
+      group: "nothing required",
     },
     {
       label: "an enum member longer than maxLength",
@@ -542,6 +689,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"v":"abc',
       ],
       expected: "dead",
+      group: "enum members and lengths",
     },
     {
       label: "an enum member long enough for minLength",
@@ -561,16 +709,25 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"v":"bb"}',
       ],
       expected: "complete",
+      group: "enum members and lengths",
     },
     {
       label: "an object where a string belongs",
       args: [SPANISH, '{"english_form":{}}'],
       expected: "dead",
+      group: "a string value",
     },
     {
       label: "a string value without its opening quote",
       args: [SPANISH, '{"english_form":ab'],
       expected: "dead",
+      group: "a string value",
+    },
+    {
+      label: "a string value begun",
+      args: [SPANISH, '{"english_form":"ab'],
+      expected: "live",
+      group: "a string value",
     },
     {
       label: "minLength above maxLength: no string fits",
@@ -590,6 +747,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"',
       ],
       expected: "dead",
+      group: "length bounds",
     },
     {
       label: "minLength equal to maxLength",
@@ -609,6 +767,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"',
       ],
       expected: "live",
+      group: "length bounds",
     },
     {
       label: "half an escape inside an enum member",
@@ -645,6 +804,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"a\\n',
       ],
       expected: "dead",
+      group: "an escape is one character",
     },
     {
       label: "an escape is one character under maxLength",
@@ -663,6 +823,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"s":"\\n"}',
       ],
       expected: "complete",
+      group: "an escape is one character",
     },
     {
       label: "a trailing comma when nothing more is required",
@@ -683,16 +844,25 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         '{"a":"x",}',
       ],
       expected: "dead",
+      group: "trailing commas",
     },
     {
       label: "a comma after the last property",
       args: [CONJUGATE, '{"verb":"eat","tense":"past_simple","person":"3sg",'],
       expected: "dead",
+      group: "between properties",
     },
     {
       label: "a semicolon between properties",
       args: [CONJUGATE, '{"verb":"eat";'],
       expected: "dead",
+      group: "between properties",
+    },
+    {
+      label: "a comma between properties",
+      args: [CONJUGATE, '{"verb":"eat",'],
+      expected: "live",
+      group: "between properties",
     },
   ],
   tokenMask: [
@@ -900,6 +1070,13 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         text: '{"verb":"go"}',
         tokens: [0, 1, 3],
       },
+      group: "the model's favourite",
+    },
+    {
+      label: "a higher score wins over a lower id",
+      args: [IRREGULAR, VERB_PIECES, { "": [5, 1, 1, 1, 1, 0], default: [1, 2, 3, 3, 1, 0] }, 10],
+      expected: { text: '{"verb":"eat"}', tokens: [0, 2, 3] },
+      group: "the model's favourite",
     },
     {
       label: "stopping is taken only once the call is complete",
@@ -916,6 +1093,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         text: '{"verb":"eat"}',
         tokens: [0, 2, 3],
       },
+      group: "the model's favourite",
     },
     {
       label: "a complete call at the last token of the budget",
@@ -933,6 +1111,13 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         text: '{"verb":"go"}',
         tokens: [0, 1, 3],
       },
+      group: "the budget",
+    },
+    {
+      label: "one token short of a complete call",
+      args: [IRREGULAR, GO_PIECES, { default: [1, 1, 1, 0] }, 2],
+      expected: { throws: "RangeError" },
+      group: "the budget",
     },
     {
       label: "a vocabulary that cannot finish the call",
@@ -947,6 +1132,13 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: {
         throws: "RangeError",
       },
+      group: "the vocabulary",
+    },
+    {
+      label: "the same vocabulary with a closing piece finishes the call",
+      args: [IRREGULAR, GO_PIECES, { default: [1, 1, 1, 0] }, 10],
+      expected: { text: '{"verb":"go"}', tokens: [0, 1, 2] },
+      group: "the vocabulary",
     },
     {
       label: "a free string goes on while the model prefers it",
@@ -964,6 +1156,18 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: {
         throws: "RangeError",
       },
+      group: "a free string",
+    },
+    {
+      label: "a free string ends when the model prefers the closing piece",
+      args: [
+        SPANISH,
+        ['{"english_form":"', "a", '"}'],
+        { "0": [1, 5, 1, 0], "1": [1, 2, 3, 0], "": [5, 1, 1, 0], default: [1, 1, 1, 5] },
+        4,
+      ],
+      expected: { text: '{"english_form":"a"}', tokens: [0, 1, 2] },
+      group: "a free string",
     },
   ],
   nextMove: [
@@ -981,6 +1185,13 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         action: "stop",
         error: "TimeoutError",
       },
+      group: "which error",
+    },
+    {
+      label: "a ToolError where a TimeoutError stops: try again",
+      args: [{ kind: "ToolError", message: "no reply within 1000 ms" }, 1, 3],
+      expected: { action: "retry", context: "no reply within 1000 ms" },
+      group: "which error",
     },
     {
       label: "a ToolError on the second of three attempts: try again",
@@ -996,6 +1207,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         action: "retry",
         context: "lookup_spanish: no entry for runned",
       },
+      group: "attempts left",
     },
     {
       label: "one attempt only: a ToolError stops",
@@ -1011,6 +1223,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         action: "stop",
         error: "ToolError",
       },
+      group: "attempts left",
     },
     {
       label: "a result on the last attempt: done",
@@ -1055,6 +1268,7 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
         action: "stop",
         error: "ToolError",
       },
+      group: "attempts left",
     },
   ],
 };

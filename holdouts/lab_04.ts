@@ -6,15 +6,24 @@
  */
 
 import { BASE_HEADERS, type Lab04Function, progress, reply } from "../cases/lab_04.ts";
-import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const refused = { throws: "ProtocolError" };
 const LOCAL = ["http://127.0.0.1:8080"];
 
-/** Lab 04's hidden cases, by the graded function's name. */
-export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
+/**
+ * Lab 04's hidden cases, by the graded function's name. Each group tests one
+ * rule from both sides: a media type that is JSON beside ones that only hold
+ * its name, an allowed origin beside ones that only look like it.
+ */
+export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = {
   routeReply: [
-    { label: "request 0 is a request like any other", args: [reply(0), [0, 1], []], expected: 0 },
+    {
+      label: "request 0 is a request like any other",
+      args: [reply(0), [0, 1], []],
+      expected: 0,
+      group: "ids, exactly",
+    },
     { label: "the empty string is an id too", args: [reply(""), ["", "x"], []], expected: "" },
     {
       label: "an error reply answers the request with its id",
@@ -24,9 +33,20 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
         [],
       ],
       expected: 2,
+      group: "in flight",
     },
-    { label: '1 does not answer the request "1"', args: [reply(1), ["1"], []], expected: refused },
-    { label: "a reply when nothing is in flight", args: [reply(9), [], []], expected: refused },
+    {
+      label: '1 does not answer the request "1"',
+      args: [reply(1), ["1"], []],
+      expected: refused,
+      group: "ids, exactly",
+    },
+    {
+      label: "a reply when nothing is in flight",
+      args: [reply(9), [], []],
+      expected: refused,
+      group: "in flight",
+    },
     {
       label: "a cancelled id is dropped even among others in flight",
       args: [reply("slow"), ["fast", "other"], ["slow"]],
@@ -55,6 +75,7 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: "progress 0 is progress",
       args: [progress("t", { progress: 0, total: 0 }), [["t", 1]]],
       expected: { request: 1, progress: 0, total: 0, message: null },
+      group: "progress 0",
     },
     {
       label: "the token 0 is a token",
@@ -70,16 +91,25 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: "a reply is not progress",
       args: [reply(1, { progressToken: "t" }), [["t", 1]]],
       expected: null,
+      group: "only progress notifications",
     },
     {
       label: "no params at all is not progress for anyone",
       args: [{ jsonrpc: "2.0", method: "notifications/progress" }, [["t", 1]]],
       expected: null,
+      group: "only progress notifications",
+    },
+    {
+      label: "a progress notification for the token in flight is progress",
+      args: [progress("t", { progress: 3, total: 10 }), [["t", 1]]],
+      expected: { request: 1, progress: 3, total: 10, message: null },
+      group: "only progress notifications",
     },
     {
       label: "progress may be a fraction",
       args: [progress("t", { progress: 0.25, total: 1 }), [["t", 1]]],
       expected: { request: 1, progress: 0.25, total: 1, message: null },
+      group: "a finite number",
     },
     {
       label: "a missing progress value is refused",
@@ -87,6 +117,19 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
         ["t", 1],
       ]],
       expected: refused,
+      group: "progress 0",
+    },
+    {
+      label: "NaN is no progress",
+      args: [progress("t", { progress: NaN }), [["t", 1]]],
+      expected: refused,
+      group: "a finite number",
+    },
+    {
+      label: "1e400 in JSON reads as Infinity, which is no progress",
+      args: [progress("t", { progress: Infinity, total: Infinity }), [["t", 1]]],
+      expected: refused,
+      group: "a finite number",
     },
   ],
   postHeaders: [
@@ -106,41 +149,55 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: "text/json is not application/json: refused",
       args: [{ status: 200, contentType: "text/json" }, { request: true, session: false }],
       expected: "refused",
+      group: "application/json, exactly",
     },
     {
       label: "201 with JSON still answers a request",
       args: [{ status: 201, contentType: "application/json" }, { request: true, session: false }],
       expected: "json",
+      group: "a success is 2xx",
     },
     {
       label: "299 is still a success",
       args: [{ status: 299, contentType: "Application/JSON" }, { request: true, session: true }],
       expected: "json",
+      group: "a success is 2xx",
     },
     {
       label: "300 is no longer a success",
       args: [{ status: 300, contentType: "application/json" }, { request: true, session: true }],
       expected: "refused",
+      group: "a success is 2xx",
     },
     {
       label: "202 for a request brings no reply: a refusal",
       args: [{ status: 202, contentType: null }, { request: true, session: true }],
       expected: "refused",
+      group: "202",
+    },
+    {
+      label: "202 for a notification outside a session: accepted",
+      args: [{ status: 202, contentType: null }, { request: false, session: false }],
+      expected: "accepted",
+      group: "202",
     },
     {
       label: "a notification answered 200 with a body is accepted all the same",
       args: [{ status: 200, contentType: "application/json" }, { request: false, session: false }],
       expected: "accepted",
+      group: "a notification",
     },
     {
       label: "a notification refused with 400",
       args: [{ status: 400, contentType: "application/json" }, { request: false, session: true }],
       expected: "refused",
+      group: "a notification",
     },
     {
       label: "an informational status is no reply",
       args: [{ status: 100, contentType: "application/json" }, { request: true, session: true }],
       expected: "refused",
+      group: "a success is 2xx",
     },
     {
       label: "spaces around the media type do not matter",
@@ -149,6 +206,13 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
         { request: true, session: true },
       ],
       expected: "events",
+      group: "text/event-stream, exactly",
+    },
+    {
+      label: "text/event-streams is another media type",
+      args: [{ status: 200, contentType: "text/event-streams" }, { request: true, session: true }],
+      expected: "refused",
+      group: "text/event-stream, exactly",
     },
     {
       label: "a problem report in JSON's clothing is not JSON-RPC",
@@ -157,11 +221,31 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
         session: true,
       }],
       expected: "refused",
+      group: "application/json, exactly",
+    },
+    {
+      label: "application/json-seq holds application/json, and is another media type",
+      args: [{ status: 200, contentType: "application/json-seq" }, {
+        request: true,
+        session: true,
+      }],
+      expected: "refused",
+      group: "application/json, exactly",
+    },
+    {
+      label: "application/json with a charset and no space",
+      args: [{ status: 200, contentType: "application/json;charset=utf-8" }, {
+        request: true,
+        session: false,
+      }],
+      expected: "json",
+      group: "application/json, exactly",
     },
     {
       label: "a 500 with an event stream is still refused",
       args: [{ status: 500, contentType: "text/event-stream" }, { request: true, session: true }],
       expected: "refused",
+      group: "a success is 2xx",
     },
   ],
   sseData: [
@@ -185,17 +269,37 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: "letter case is not ignored",
       args: ["HTTP://127.0.0.1:8080", LOCAL],
       expected: false,
+      group: "an allowed origin, exactly",
     },
     {
       label: "a trailing slash is another origin",
       args: ["http://127.0.0.1:8080/", LOCAL],
       expected: false,
+      group: "an allowed origin, exactly",
     },
-    { label: "nothing allowed, no Origin: allowed", args: [null, []], expected: true },
+    {
+      label: "the second of two allowed origins",
+      args: ["http://localhost:8080", [...LOCAL, "http://localhost:8080"]],
+      expected: true,
+      group: "an allowed origin, exactly",
+    },
+    {
+      label: "nothing allowed, no Origin: allowed",
+      args: [null, []],
+      expected: true,
+      group: "an Origin, or none",
+    },
     {
       label: "nothing allowed, an Origin: refused",
       args: ["http://127.0.0.1:8080", []],
       expected: false,
+      group: "an Origin, or none",
+    },
+    {
+      label: "an empty Origin is an Origin, and not an allowed one",
+      args: ["", LOCAL],
+      expected: false,
+      group: "an Origin, or none",
     },
   ],
   sessionCheck: [
@@ -203,31 +307,49 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: "an empty session id is no valid id, so no session the server holds: 404",
       args: [{ initialize: false, sessionId: "" }, ["s1"]],
       expected: 404,
+      group: "an empty session id",
     },
     {
       label: "initialize naming even an empty session id: 400",
       args: [{ initialize: true, sessionId: "" }, []],
       expected: 400,
+      group: "an empty session id",
+    },
+    {
+      label: "initialize without a session id while the server holds none starts one",
+      args: [{ initialize: true, sessionId: null }, []],
+      expected: null,
+      group: "an empty session id",
     },
     {
       label: "a server that holds no session knows none",
       args: [{ initialize: false, sessionId: "s1" }, []],
       expected: 404,
+      group: "a server that holds no session",
     },
     {
       label: "a request without a session while the server holds none: 400",
       args: [{ initialize: false, sessionId: null }, []],
       expected: 400,
+      group: "a server that holds no session",
     },
     {
       label: "a session id in other letters' case is another session: 404",
       args: [{ initialize: false, sessionId: "S1" }, ["s1"]],
       expected: 404,
+      group: "a session id, exactly",
     },
     {
       label: "a session id with a space around it is another session: 404",
       args: [{ initialize: false, sessionId: "s1 " }, ["s1"]],
       expected: 404,
+      group: "a session id, exactly",
+    },
+    {
+      label: "the second of two sessions the server holds goes on",
+      args: [{ initialize: false, sessionId: "s2" }, ["s1", "s2"]],
+      expected: null,
+      group: "a session id, exactly",
     },
   ],
 };

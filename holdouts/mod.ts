@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { GradeCase } from "../lib/grading/grading.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 import { HOLDOUTS as CH14_A } from "./ch14_a.ts";
 import { HOLDOUTS as CH14_B } from "./ch14_b.ts";
 import { HOLDOUTS as CH15 } from "./ch15.ts";
@@ -17,7 +17,7 @@ import { HOLDOUTS as LAB_03 } from "./lab_03.ts";
 import { HOLDOUTS as LAB_04 } from "./lab_04.ts";
 
 /** One unit's hidden cases, by the graded function's name. */
-type UnitHoldouts = Readonly<Record<string, readonly GradeCase[]>>;
+type UnitHoldouts = Readonly<Record<string, readonly HiddenCase[]>>;
 
 /** Hidden cases by unit, then by function name. */
 export const HOLDOUTS: ReadonlyMap<string, UnitHoldouts> = new Map<string, UnitHoldouts>([

@@ -308,6 +308,10 @@ const stepWith = (...changes: [string, string][]) =>
 /** The line of the step that lists the escapes of the quote and the backslash. */
 const CONCAT = String.raw`.concat(['\\"', "\\\\"]);`;
 
+/** The line of the step that refuses a control character written raw. */
+const RAW_CHECK =
+  "    if (encoded(char) !== char) return null; // a control character, written raw\n";
+
 const ESCAPE_CHECKS = String
   .raw`      if (!ESCAPES.some((whole) => whole.startsWith(escape))) return null;
       if (!ESCAPES.includes(escape))`;
@@ -397,11 +401,31 @@ export function prefixStatus(schema, text) {
       CONCAT,
       String.raw`.concat(['\\"', "\\\\", "\\/"]);`,
     ]),
-    // A tab or newline written raw inside a string.
-    "raw control characters": stepWith([
-      "    if (encoded(char) !== char) return null; // a control character, written raw\n",
-      "",
+    // DEL (U+007F) taken for a control character: JSON.stringify writes it as itself, not \u007f.
+    "DEL escaped as a control character": stepWith(
+      [CONCAT, String.raw`.concat(['\\"', "\\\\", "\\u007f"]);`],
+      [
+        RAW_CHECK,
+        String.raw`    if (encoded(char) !== char || char === "\x7f") return null;` + "\n",
+      ],
+    ),
+    // U+2028 and U+2029 escaped, as JavaScript source once had to: JSON.stringify writes them as themselves.
+    "line and paragraph separators escaped": stepWith(
+      [CONCAT, String.raw`.concat(['\\"', "\\\\", "\\u2028", "\\u2029"]);`],
+      [
+        RAW_CHECK,
+        String.raw`    if (encoded(char) !== char || "\u2028\u2029".includes(char)) return null;` +
+        "\n",
+      ],
+    ),
+    // Every control character but \n, \r and \t written \u00XX: JSON.stringify writes \b and \f short.
+    "backspace and form feed written \\u0008 and \\u000c": stepWith([
+      "map((code) => encoded(String.fromCharCode(code)))",
+      String
+        .raw`map((code) => [8, 12].includes(code) ? "\\u" + code.toString(16).padStart(4, "0") : encoded(String.fromCharCode(code)))`,
     ]),
+    // A tab or newline written raw inside a string.
+    "raw control characters": stepWith([RAW_CHECK, ""]),
     // An escape counted as the characters it is written with: \n as two.
     "an escape counts as its written length": stepWith(
       [

@@ -158,7 +158,7 @@ const expiredIds: Catalogue = {
 
 const progress = (body: string) => fn("progressOf", "message, tokens", body, P);
 const PROGRESS_TAIL = `
-  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  if (!Number.isFinite(p.progress)) throw new ProtocolError("progress is not a finite number");
   return { request: held[1], progress: p.progress, total: typeof p.total === "number" ? p.total : null, message: typeof p.message === "string" ? p.message : null };`;
 const PROGRESS_HEAD = `
   if (message.method !== "notifications/progress") return null;
@@ -191,7 +191,7 @@ const progressOf: Catalogue = {
   for (const [token, request] of tokens) {
     if (token !== message.params.progressToken) continue;
     const { progress, total = null, message: text = null } = message.params;
-    if (typeof progress !== "number") throw new ProtocolError("progress " + progress);
+    if (typeof progress !== "number" || Number.isNaN(progress - progress)) throw new ProtocolError("progress " + progress);
     return { request, progress, total, message: text };
   }
   return null;`),
@@ -235,6 +235,12 @@ const progressOf: Catalogue = {
       PROGRESS_HEAD + `
   if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
   return { request: held[1], progress: p.progress, total: p.total, message: p.message };`,
+    ),
+    // NaN is of type number, so typeof takes it for progress (and Infinity, which 1e400 reads as).
+    "NaN taken for a number": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.progress !== "number") throw new ProtocolError("progress is not a number");
+  return { request: held[1], progress: p.progress, total: typeof p.total === "number" ? p.total : null, message: typeof p.message === "string" ? p.message : null };`,
     ),
     // Bad progress passed on, for the caller to show.
     "progress not checked": progress(
@@ -454,6 +460,13 @@ const replyKind: Catalogue = {
   if (!sent.request) return "accepted";
   const subtype = (reply.contentType ?? "").split(";")[0].trim().toLowerCase().split("/")[1];
   return subtype === "json" ? "json" : subtype === "event-stream" ? "events" : "refused";`),
+    // application/json-seq holds application/json, and is another media type.
+    "a media type matched as a substring": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").toLowerCase();
+  return type.includes("application/json") ? "json" : type.includes("text/event-stream") ? "events" : "refused";`),
     "a media type read by its start": kind(`
   if (reply.status === 404 && sent.session) return "session-ended";
   if (reply.status < 200 || reply.status > 299) return "refused";
@@ -699,6 +712,8 @@ const originAllowed: Catalogue = {
     ),
     "everything allowed": origin(`  return true;`),
     "allowed unless listed": origin(`  return origin === null || !allowed.includes(origin);`),
+    // An empty Origin header taken for none: a browser sent it, and "" is no origin the server allows.
+    "an empty Origin taken for none": origin(`  return !origin || allowed.includes(origin);`),
     "loopback anywhere": origin(
       `  return origin === null || allowed.includes(origin) || origin.includes("127.0.0.1");`,
     ),

@@ -8,7 +8,8 @@
  *
  * Anything that cannot be read as what it claims to be is a problem, reported
  * in one line naming the file; what is passed over on purpose (hidden
- * folders, symbolic links) is a note, also one line each.
+ * folders, symbolic links, the course's library copied beside a Lab 01 server,
+ * work moved aside by the starter) is a note, also one line each.
  *
  * @module
  */
@@ -25,7 +26,9 @@ const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new 
   ["ch14-a", { kind: "ch14-a-handoff", file: "ch14-unit-a-handoff-v1.json" }],
   ["ch14-b", { kind: "ch14-b-submission", file: "ch14-b-submission-v1.json" }],
   ["lab-01", { kind: "lab-01-submission", file: "lab-01-submission-v1.json" }],
+  ["lab-03", { kind: "lab-03-submission", file: "lab-03-submission-v1.json" }],
   ["ch15", { kind: "ch15-submission", file: "ch15-submission-v1.json" }],
+  ["lab-04", { kind: "lab-04-submission", file: "lab-04-submission-v1.json" }],
 ]);
 const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
 
@@ -328,10 +331,18 @@ function unitOfModule(text: string): string | undefined {
   return matches.length === 1 ? matches[0].unit : undefined;
 }
 
+/** The folders of a learner's copy of the course that hold their work. */
+const WORK = ["notebooks", "work"];
+
+/** Whether `entries` are a copy of the course's, whose folders other than {@linkcode WORK} are the course's own. */
+function isCourseCopy(entries: readonly Deno.DirEntry[]): boolean {
+  return WORK.every((name) => entries.some((entry) => entry.isDirectory && entry.name === name));
+}
+
 /** Whether `folder` holds course files itself, rather than one folder per learner. */
 async function isLearnerFolder(folder: string): Promise<boolean> {
   for await (const entry of Deno.readDir(folder)) {
-    if (entry.isDirectory && (entry.name === "notebooks" || entry.name === "work")) return true;
+    if (entry.isDirectory && WORK.includes(entry.name)) return true;
     if (!entry.isFile) continue;
     const extension = extensionOf(entry.name);
     if (extension === ".ipynb" || extension === ".ts" || EVIDENCE_FILES.has(entry.name)) {
@@ -372,12 +383,29 @@ async function learnerFolders(root: string, found: Collected): Promise<LearnerFo
   return folders;
 }
 
-/** Every file under `folder`, at any depth, in sorted order; a folder that cannot be read is a note. */
+/**
+ * Every file under `folder`, at any depth, in sorted order; a folder that
+ * cannot be read, or that holds no work of the learner's, is a note.
+ */
 async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
   const files: string[] = [];
-  for (const entry of await entriesOf(folder, notes)) {
+  const entries = await entriesOf(folder, notes);
+  const course = isCourseCopy(entries);
+  if (course) {
+    const others = entries.filter((entry) => entry.isDirectory && !WORK.includes(entry.name));
+    if (others.length > 0) {
+      notes.push(
+        `skipped ${others.map((entry) => entry.name).join(", ")} in ${folder}: ` +
+          "the course's own files beside the learner's notebooks/ and work/",
+      );
+    }
+  }
+  for (const entry of entries) {
     const path = join(folder, entry.name);
-    if (entry.isDirectory) {
+    if (course && entry.isDirectory && !WORK.includes(entry.name)) continue;
+    const not = entry.isDirectory ? notTheLearners(entry.name, entries) : undefined;
+    if (not !== undefined) notes.push(`skipped ${path}: ${not}`);
+    else if (entry.isDirectory) {
       try {
         files.push(...await filesUnder(path, notes));
       } catch (error) {
@@ -386,6 +414,25 @@ async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
     } else if (entry.isFile) files.push(path);
   }
   return files;
+}
+
+/**
+ * Why the folder `name` among `siblings` holds no work of the learner's,
+ * or undefined when it may: the course's library that Lab 01 copies beside
+ * the learner's server (a `lib/` beside the server's `import_map.json`), and
+ * what `deno task starter` moved aside when the course renumbered a unit
+ * (`work/UNIT.before-TIME/`, the old unit's saved work under its old name).
+ */
+function notTheLearners(name: string, siblings: readonly Deno.DirEntry[]): string | undefined {
+  if (
+    name === "lib" && siblings.some((entry) => entry.isFile && entry.name === "import_map.json")
+  ) {
+    return "the course's library, copied beside the learner's Lab 01 server";
+  }
+  if (/^[^.]+\.before-[^.]+$/.test(name)) {
+    return "earlier work that deno task starter moved aside";
+  }
+  return undefined;
 }
 
 /**

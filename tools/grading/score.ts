@@ -2,7 +2,9 @@
  * From what the sandbox observed, and what the submission claimed, to a
  * score in the results format autograding platforms read: `score`, and
  * `tests` each with `name`, `score`, `max_score`, `status`, `output` and
- * `visibility`. Only behaviour the grader re-ran earns marks: a claim in a
+ * `visibility`. A hidden case of a group (the cases that test one rule
+ * from both sides) earns its mark only when every case of its group
+ * passes. Only behaviour the grader re-ran earns marks: a claim in a
  * JSON file earns nothing, and a claim of a pass that the re-run does not
  * reproduce costs the function every mark. A claim that a case did not pass
  * is no offence (the notebook may have been saved before the code was
@@ -47,6 +49,11 @@ export interface ScoreInput {
   evidence?: Record<string, unknown>;
   /** Graded functions whose library copy is in the learner's code by form, with what was found (`copied.ts`). @default {{}} */
   copied?: Record<string, string[]>;
+  /**
+   * Why the learner's code could not be checked (its analysis passed its
+   * budget, `analysis.ts`): then no case earns a mark. @default {undefined: it was checked}
+   */
+  unchecked?: string;
 }
 
 /**
@@ -68,11 +75,32 @@ export interface ScoreInput {
  * assert.equal(results.score, 0);
  * assert.ok(results.tests.every((test) => test.output.includes("no code")));
  * ```
+ *
+ * @example A hidden case of a group earns its mark only with the rest of its group
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const spec = { ...UNITS.get("ch14-a")!, functions: [{ name: "authorize", cell: "", cases: [] }] };
+ * const hidden = (label: string, status: "PASS" | "FAIL", group?: string) => ({
+ *   unit: "ch14-a", fn: "authorize", case: label, hidden: true, status, observed: "", group,
+ * });
+ * const cases = [
+ *   hidden("a constant's side of the rule", "PASS", "whole names"),
+ *   hidden("the other side", "FAIL", "whole names"),
+ *   hidden("a case of its own", "PASS"),
+ * ];
+ * const results = scoreSubmission({ name: "alice", spec, cases });
+ * assert.deepEqual(results.tests.map((test) => test.score), [0, 0, 1]);
+ * ```
  */
 export function scoreSubmission(
-  { name, spec, cases, codeCame = true, evidence, copied = {} }: ScoreInput,
+  { name, spec, cases, codeCame = true, evidence, copied = {}, unchecked }: ScoreInput,
 ): Results {
-  const claims = codeCame && evidence ? compareClaims(spec, cases, evidence) : undefined;
+  // Code that could not be checked was not run: there is no re-run to hold its claims to.
+  const claims = codeCame && evidence && unchecked === undefined
+    ? compareClaims(spec, cases, evidence)
+    : undefined;
   const tests: TestResult[] = [];
   const libraryNames = new Set(
     spec.functions.flatMap((fn) => fn.library ?? []).map(({ name }) => name),
@@ -91,13 +119,22 @@ export function scoreSubmission(
       reuse.push(`${fn.name} is a copy of the library's own ${copies.join("; ")}`);
     }
     let hiddenIndex = 0;
-    for (const result of cases.filter((c) => c.fn === fn.name)) {
+    const own = cases.filter((c) => c.fn === fn.name);
+    const failedGroups = new Set(
+      own.filter((c) => c.hidden && c.status !== "PASS").flatMap((c) => c.group ?? []),
+    );
+    for (const result of own) {
       const label = result.hidden ? `hidden case ${++hiddenIndex}` : result.case;
-      const passed = result.status === "PASS" && tampered === undefined && reached.length === 0 &&
-        copies.length === 0;
+      // A hidden case of a group earns its mark only with the rest of its group.
+      const grouped = !result.hidden || result.group === undefined ||
+        !failedGroups.has(result.group);
+      const passed = result.status === "PASS" && grouped && tampered === undefined &&
+        reached.length === 0 && copies.length === 0 && unchecked === undefined;
       let output: string;
       if (!codeCame) output = "not verified: no code came with this submission";
-      else if (copies.length > 0) {
+      else if (unchecked !== undefined) {
+        output = `no marks: ${unchecked}, and code the grader cannot check earns nothing`;
+      } else if (copies.length > 0) {
         output = `no marks: ${fn.name} is a copy of the library's own ${
           copies.join("; ")
         }; write it yourself`;
@@ -116,7 +153,11 @@ export function scoreSubmission(
       tests.push(test(`${fn.name}: ${label}`, passed ? 1 : 0, 1, output));
     }
   }
-  if (reuse.length > 0) {
+  if (unchecked !== undefined) {
+    tests.push(
+      test("every graded function is the learner's own", 0, 0, `not known: ${unchecked}`, false),
+    );
+  } else if (reuse.length > 0) {
     tests.push(
       test(
         "every graded function is the learner's own",

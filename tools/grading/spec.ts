@@ -11,8 +11,23 @@ import type { GradeCase } from "../../lib/grading/grading.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import type { LibraryCopy } from "./library_copies.ts";
 
+/**
+ * A hidden case, which may be one of a group: the cases that test one rule
+ * from both sides (a listed origin allowed, and one that only contains it
+ * refused), which earn their marks together or not at all. A guess that
+ * answers the same whatever it is given (a constant, or a table of the
+ * visible answers) passes one side of a rule at most, so it earns no group.
+ */
+export interface HiddenCase extends GradeCase {
+  /**
+   * The rule this case tests with the other cases of its function that name
+   * it: each of them earns its mark only when all of them pass. @default {undefined: a mark of its own}
+   */
+  group?: string;
+}
+
 /** One case as the grader runs it: visible, or hidden from learners. */
-export interface GradedCase extends ObservedCase {
+export interface GradedCase extends ObservedCase, HiddenCase {
   /** Hidden cases are never shown to learners: their report says only passed or failed. */
   hidden: boolean;
   /**

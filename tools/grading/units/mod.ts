@@ -6,8 +6,7 @@
  * @module
  */
 
-import type { GradeCase } from "../../../lib/grading/grading.ts";
-import type { GradedCase, UnitSpec } from "../spec.ts";
+import type { GradedCase, HiddenCase, UnitSpec } from "../spec.ts";
 import { CH14_A } from "./ch14_a.ts";
 import { CH14_B } from "./ch14_b.ts";
 import { CH15 } from "./ch15.ts";
@@ -22,7 +21,7 @@ export const UNITS: ReadonlyMap<string, UnitSpec> = new Map(
 );
 
 /** Hidden cases by unit, then by function name. */
-export type Holdouts = ReadonlyMap<string, Readonly<Record<string, readonly GradeCase[]>>>;
+export type Holdouts = ReadonlyMap<string, Readonly<Record<string, readonly HiddenCase[]>>>;
 
 const HOLDOUTS = new URL("../../../holdouts/mod.ts", import.meta.url);
 
