@@ -227,6 +227,12 @@ Deno.test("after a Lab 01 that passed, the worked Lab 02 talks to the learner's 
   const { text, outputs } = await run("solutions/lab-02.ipynb", work);
   assert.match(text, /The grammar server is your own server from Lab 01/);
   assert.match(text, /LAB_02 DONE/);
+  // Lab 01's server speaks both eras: the probe finds 2026-07-28, and the lines sent are today's.
+  assert.match(text, /^TRANSCRIPT COMPLETE \(2026-07-28\)$/m);
+  assert.match(
+    outputs.get("transcript-compare")!,
+    /^REFERENCE_TRANSCRIPT MATCHES \(the lines sent\)$/m,
+  );
   // The reference check still runs, against the reference of the era the learner's server spoke,
   // and says where that server answers otherwise.
   assert.match(outputs.get("reference-transcript")!, /^(REFERENCE_TRANSCRIPT MATCHES|line \d+ \()/);
