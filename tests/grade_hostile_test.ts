@@ -505,6 +505,8 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mcp/server/session.ts",
     ],
     "lab-02": [
+      "lib/mcp/client/negotiation.ts",
+      "lib/mcp/client/dual_era.ts",
       "lib/mcp/client/client.ts",
       "lib/mcp/client/connection.ts",
       "lib/mcp/client/handshake.ts",
