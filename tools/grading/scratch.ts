@@ -70,6 +70,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "servers/_mcp_server.ts",
   // The grammar server of both eras: the library's ServerSession, and what it imports.
   "lib/mcp/server/session.ts",
+  "lib/mcp/server/argument_refusal.ts",
   "lib/mcp/server/session_spec.ts",
   "lib/mcp/server/server_transport.ts",
   "lib/mcp/server/server_requests.ts",
