@@ -14,6 +14,7 @@
 import type { GradeCase } from "../lib/grading/grading.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 import type { ModelTable } from "../tools/grading/drivers/lab_03_decode.ts";
 
 /** Lab 03's graded functions. */
@@ -31,16 +32,22 @@ export function schemaOf(name: string): JsonObject {
 }
 
 /** conjugate's schema: three enums, all required, in this order. */
-export const CONJUGATE = schemaOf("conjugate");
+export const CONJUGATE = nameValue("conjugate's schema", schemaOf("conjugate"));
 /** lookup_spanish's schema: one free string of at least one character. */
-export const SPANISH = schemaOf("lookup_spanish");
+export const SPANISH = nameValue("lookup_spanish's schema", schemaOf("lookup_spanish"));
 /** check_subject_verb_agreement's schema: an enum, then a free string. */
-export const AGREEMENT = schemaOf("check_subject_verb_agreement");
+export const AGREEMENT = nameValue(
+  "check_subject_verb_agreement's schema",
+  schemaOf("check_subject_verb_agreement"),
+);
 /** lookup_irregular_verb's schema: one enum. */
-export const IRREGULAR = schemaOf("lookup_irregular_verb");
+export const IRREGULAR = nameValue(
+  "lookup_irregular_verb's schema",
+  schemaOf("lookup_irregular_verb"),
+);
 
 /** An object whose middle property may be left out. */
-export const OPTIONAL: JsonObject = {
+export const OPTIONAL: JsonObject = nameValue("OPTIONAL: verb, a note or none, tense", {
   type: "object",
   properties: {
     verb: { type: "string", enum: ["go", "eat"] },
@@ -49,10 +56,43 @@ export const OPTIONAL: JsonObject = {
   },
   required: ["verb", "tense"],
   additionalProperties: false,
-};
+});
+
+/**
+ * A free string of at most two characters. The four tools bound no string's
+ * length from above; tools elsewhere do (a country code, a short note).
+ */
+export const SHORT: JsonObject = nameValue("SHORT: a mark of at most 2 characters", {
+  type: "object",
+  properties: { mark: { type: "string", maxLength: 2 } },
+  required: ["mark"],
+  additionalProperties: false,
+});
+
+/**
+ * An object inside an object: who the verb is for. The four tools' values are
+ * all strings; tools elsewhere nest objects (an address in an order).
+ */
+export const NESTED: JsonObject = nameValue("NESTED: a verb, and who (an object)", {
+  type: "object",
+  properties: {
+    verb: { type: "string", enum: ["go", "eat"] },
+    who: {
+      type: "object",
+      properties: {
+        person: { type: "string", enum: ["1sg", "3sg"] },
+        name: { type: "string" },
+      },
+      required: ["person"],
+      additionalProperties: false,
+    },
+  },
+  required: ["verb", "who"],
+  additionalProperties: false,
+});
 
 /** A small vocabulary of conjugate's pieces, and a few that never fit. */
-export const PIECES = [
+export const PIECES = nameValue("PIECES: 14 pieces of conjugate's calls", [
   '{"',
   "verb",
   '":"',
@@ -67,19 +107,33 @@ export const PIECES = [
   " ",
   '{"verb":"go"',
   'eat","tense":"',
-];
+]);
 
 /** The prefix tree of `["a", "ab", "b"]`. */
-const AB = {
+const AB = nameValue('the tree of "a", "ab", "b"', {
   ids: [],
   children: {
     a: { ids: [0], children: { b: { ids: [1], children: {} } } },
     b: { ids: [2], children: {} },
   },
-};
+});
+
+/** An object of one free string, named `ab`: its name's first characters are the tree's tokens. */
+const AB_NAMED = nameValue("a free string named ab", {
+  type: "object",
+  properties: { ab: { type: "string" } },
+  required: ["ab"],
+  additionalProperties: false,
+});
 
 /** Tokens that write `{"verb":"go"}` or `{"verb":"eat"}`, in pieces. */
-export const VERB_PIECES = ['{"verb":"', "go", "eat", '"}', "x"];
+export const VERB_PIECES = nameValue("VERB_PIECES: 5 pieces", [
+  '{"verb":"',
+  "go",
+  "eat",
+  '"}',
+  "x",
+]);
 
 /**
  * A table that prefers `favourite` (an id of {@linkcode VERB_PIECES}) after the
@@ -87,10 +141,29 @@ export const VERB_PIECES = ['{"verb":"', "go", "eat", '"}', "x"];
  */
 export function preferring(favourite: number): ModelTable {
   const row = (best: number) => [...VERB_PIECES.map((_, id): number => (id === best ? 5 : 1)), 0];
-  return { "": row(0), "0": row(favourite), default: row(3) };
+  return nameValue(`prefers ${JSON.stringify(VERB_PIECES[favourite])} after the first piece`, {
+    "": row(0),
+    "0": row(favourite),
+    default: row(3),
+  });
 }
 
 const refused = (name: string) => ({ throws: name });
+
+/**
+ * How each function's grade table lays its arguments out, a column each (see
+ * `inputs` in `lib/grading/grade_table.ts`): what a case tests first (the
+ * text, the token budget), what it is tested against after (the schema, by
+ * its name, whole a click away).
+ */
+export const INPUTS: Readonly<Record<Lab03Function, Readonly<Record<string, number>>>> = {
+  prefixStatus: { text: 1, schema: 0 },
+  tokenMask: { text: 1, tokens: 2, schema: 0 },
+  buildTrie: { tokens: 0 },
+  trieMask: { text: 1, tree: 2, schema: 0 },
+  decode: { "token budget": 3, model: 2, tokens: 1, schema: 0 },
+  nextMove: { outcome: 0, attempt: 1, "of attempts": 2 },
+};
 
 /** Lab 03's visible cases, by the graded function's name. */
 export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
@@ -147,6 +220,27 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [OPTIONAL, '{"verb":"go","tense":"past"}'],
       expected: "complete",
     },
+    { label: "one character past maxLength", args: [SHORT, '{"mark":"xyz'], expected: "dead" },
+    {
+      label: "an emoji is one character: two fit maxLength 2",
+      args: [SHORT, '{"mark":"😀😀"}'],
+      expected: "complete",
+    },
+    {
+      label: "an escape is one character: a and a newline fit maxLength 2",
+      args: [SHORT, '{"mark":"a\\n"}'],
+      expected: "complete",
+    },
+    {
+      label: "an object inside an object, whole",
+      args: [NESTED, '{"verb":"go","who":{"person":"3sg"}}'],
+      expected: "complete",
+    },
+    {
+      label: "the inner object closed, the outer one not yet",
+      args: [NESTED, '{"verb":"go","who":{"person":"3sg"}'],
+      expected: "live",
+    },
   ],
   tokenMask: [
     {
@@ -190,16 +284,7 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
     },
     {
       label: "a live node's children are walked too",
-      args: [
-        {
-          type: "object",
-          properties: { ab: { type: "string" } },
-          required: ["ab"],
-          additionalProperties: false,
-        },
-        '{"',
-        AB,
-      ],
+      args: [AB_NAMED, '{"', AB],
       expected: { allowed: [0, 1], visited: 3 },
     },
     {

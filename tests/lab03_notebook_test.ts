@@ -13,7 +13,7 @@ import { reportLine, run, statuses } from "./_notebooks.ts";
 
 /** The grade tables the notebook prints, by cell, with how many cases each shows. */
 const TABLES: Record<string, number> = {
-  "char-step-cases": 12,
+  "char-step-cases": 17,
   "token-mask-cases": 4,
   "trie-cases": 6,
   "decode-cases": 3,
@@ -29,6 +29,23 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, calls each too
   }
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-03" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
+  // Each table leads with what its cases test; a schema is shown by its name, whole a click away.
+  const heads: Record<string, string> = {
+    "char-step-cases": "text schema",
+    "token-mask-cases": "text tokens schema",
+    "trie-cases": "text tree schema",
+    "decode-cases": "token budget model tokens schema",
+    "next-move-cases": "outcome attempt of attempts",
+  };
+  for (const [cell, columns] of Object.entries(heads)) {
+    const head = new RegExp(
+      `^case\\s+status\\s+${columns.replaceAll(" ", "\\s+")}\\s+expected`,
+      "m",
+    );
+    assert.match(outputs.get(cell)!, head, cell);
+  }
+  assert.match(outputs.get("char-step-cases")!, /'\{"verb":"ea'\s+conjugate's schema\s/);
+  assert.match(outputs.get("decode-cases")!, /\s2\s+prefers "eat" after the first piece\s/);
   assert.match(text, /LAB_03 DONE/);
   // Masked, no call fails; the timing table's masks agree with the library's.
   assert.match(outputs.get("unmasked")!, /conjugate\s+\d+ of 10\s+0 of 10/);
@@ -90,6 +107,7 @@ Deno.test("the student Lab 03 runs to its end with nothing written, and reports 
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("UNFINISHED"), cell);
   }
+  assert.match(outputs.get("char-step-cases")!, /^case\s+status\s+what differs\s+text\s+schema\s/m);
   for (const part of ["PREFIX_STATUS", "TOKEN_MASK", "TRIE_MASK", "DECODE", "NEXT_MOVE"]) {
     assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
   }

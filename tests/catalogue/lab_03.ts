@@ -467,6 +467,22 @@ export function prefixStatus(schema, text) {
         "length >= (schema.minLength ?? 0);",
       ],
     ),
+    // Both at once, as a learner wrote them (issue 40, item 5): no maxLength, lengths in UTF-16 units.
+    "maxLength ignored, lengths in UTF-16 units": stepWith(
+      [
+        "const fitsMax = top.length + 1 <= (top.schema.maxLength ?? Infinity);",
+        "const fitsMax = true;",
+      ],
+      [
+        "length >= (schema.minLength ?? 0) && length <= (schema.maxLength ?? Infinity);",
+        "length >= (schema.minLength ?? 0);",
+      ],
+      [
+        "go({ ...top, raw, length: top.length + 1 })",
+        "go({ ...top, raw, length: top.length + char.length })",
+      ],
+      ["fitsLength(schema, [...m].length)", "fitsLength(schema, m.length)"],
+    ),
     // A comma before the closing brace.
     "a trailing comma": stepWith([
       `if ((top.phase === "start" || top.phase === "after") && char === "}") {`,
