@@ -24,7 +24,8 @@ export type Lab03Function =
   | "buildTrie"
   | "trieMask"
   | "decode"
-  | "nextMove";
+  | "nextMove"
+  | "retryRequest";
 
 /** The input schema of the grammar server's tool `name`. */
 export function schemaOf(name: string): JsonObject {
@@ -150,6 +151,91 @@ export function preferring(favourite: number): ModelTable {
 
 const refused = (name: string) => ({ throws: name });
 
+/** The `_meta` every 2026-07-28 request carries: its version, and what the client can do. */
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { sampling: {} },
+};
+
+/** Block G's first call: `word_count`, as a 2026-07-28 request carries it. */
+export const FIRST_CALL = nameValue("the first call: word_count, id 1", {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "word_count", arguments: { text: "vanilla stock needs review" }, _meta: META },
+});
+
+/** The teaching server's question to the client's model, as `inputRequests` holds it. */
+export const QUESTION = {
+  method: "sampling/createMessage",
+  params: {
+    messages: [{
+      role: "user",
+      content: {
+        type: "text",
+        text: "Say in a few words what this text is about: vanilla stock needs review",
+      },
+    }],
+    maxTokens: 24,
+  },
+};
+
+/** A requestState as a server seals it: opaque to the client. */
+const STATE = "eyJzdGF0ZSI6e319.Qm9yOW5aZjJtWVR4";
+
+/** What the teaching server answers the first call: one question, and its state. */
+export const ASKED = nameValue("input_required: sampling-1, and a state", {
+  resultType: "input_required",
+  inputRequests: { "sampling-1": QUESTION },
+  requestState: STATE,
+});
+
+/** The stand-in model's answer to the question. */
+export const ANSWER = nameValue("the stand-in's answer", {
+  role: "assistant",
+  content: { type: "text", text: '":"go"}' },
+  model: "stand-in bigram (o200k_base)",
+  stopReason: "endTurn",
+});
+
+/**
+ * A message as the wire carries it: its JSON, read back. A key that holds
+ * `undefined` is not sent, so it is not there; a value that is no JSON
+ * cannot be sent at all.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(asSent({ id: 2, requestState: undefined }), { id: 2 });
+ * assert.throws(() => asSent(undefined), TypeError);
+ * ```
+ */
+export function asSent(value: unknown): unknown {
+  const line = JSON.stringify(value);
+  if (line === undefined) throw new TypeError(`${typeof value} cannot be sent: it has no JSON`);
+  return JSON.parse(line);
+}
+
+/** The retry of `first`, with `id`, `inputResponses` and `requestState` as given (none when undefined). */
+export function retryOf(
+  first: { method: string; params: JsonObject },
+  id: number | string,
+  inputResponses?: JsonObject,
+  requestState?: string,
+): JsonObject {
+  return {
+    jsonrpc: "2.0",
+    id,
+    method: first.method,
+    params: {
+      ...first.params,
+      ...(inputResponses === undefined ? {} : { inputResponses }),
+      ...(requestState === undefined ? {} : { requestState }),
+    },
+  };
+}
+
 /**
  * How each function's grade table lays its arguments out, a column each (see
  * `inputs` in `lib/grading/grade_table.ts`): what a case tests first (the
@@ -163,6 +249,7 @@ export const INPUTS: Readonly<Record<Lab03Function, Readonly<Record<string, numb
   trieMask: { text: 1, tree: 2, schema: 0 },
   decode: { "token budget": 3, model: 2, tokens: 1, schema: 0 },
   nextMove: { outcome: 0, attempt: 1, "of attempts": 2 },
+  retryRequest: { "new id": 3, result: 1, answers: 2, "first request": 0 },
 };
 
 /** Lab 03's visible cases, by the graded function's name. */
@@ -330,6 +417,59 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       label: "a ProtocolError: stop at once",
       args: [{ kind: "ProtocolError", message: "not the reply to request 4" }, 1, 3],
       expected: { action: "stop", error: "ProtocolError" },
+    },
+  ],
+  retryRequest: [
+    {
+      label: "a new request: the new id, the same call, the answer and the state",
+      args: [FIRST_CALL, ASKED, { "sampling-1": ANSWER }, 2],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, STATE),
+    },
+    {
+      label: "the first request's id again: refused",
+      args: [FIRST_CALL, ASKED, { "sampling-1": ANSWER }, 1],
+      expected: refused("RangeError"),
+    },
+    {
+      label: "an answer to a question not asked stays with the client",
+      args: [
+        FIRST_CALL,
+        ASKED,
+        { "sampling-1": ANSWER, user_name: { action: "accept", content: { name: "Ada" } } },
+        3,
+      ],
+      expected: retryOf(FIRST_CALL, 3, { "sampling-1": ANSWER }, STATE),
+    },
+    {
+      label: "a question with no answer: no retry",
+      args: [FIRST_CALL, ASKED, {}, 2],
+      expected: refused("RangeError"),
+    },
+    {
+      label: "the state goes back exactly as it came",
+      args: [
+        FIRST_CALL,
+        nameValue('input_required: sampling-1, and the state "v1:a+b/c=="', {
+          ...ASKED,
+          requestState: "v1:a+b/c==",
+        }),
+        { "sampling-1": ANSWER },
+        2,
+      ],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, "v1:a+b/c=="),
+    },
+    {
+      label: "no requestState in the result: none in the retry",
+      args: [
+        FIRST_CALL,
+        nameValue("input_required: sampling-1, and no state", {
+          resultType: "input_required",
+          inputRequests: { "sampling-1": QUESTION },
+        }),
+        { "sampling-1": ANSWER },
+        2,
+      ],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }),
     },
   ],
 };

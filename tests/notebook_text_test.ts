@@ -176,3 +176,23 @@ Deno.test("Lab 03's Block B says which schema parts the four tools use, and a vi
     "no visible case holds a character outside the BMP",
   );
 });
+
+Deno.test("Lab 03's Block G teaches the multi round-trip request, sampling as deprecated, a person's review and requestState as the attacker's", async () => {
+  const all = await cells("lab-03");
+  const text = all.map(sourceOf).join("\n").replaceAll(/\s+/g, " ");
+  assert.match(text, /resultType: "input_required"/);
+  // Deprecated, and why (SEP-2577).
+  assert.match(text, /\*\*Sampling itself is deprecated\*\* since 2026-07-28 \(SEP-2577\)/);
+  assert.match(text, /a server that needs a model can call a model provider's API itself/);
+  // The human in the loop, taught and shown: the model is asked only once the person approves.
+  assert.match(text, /"a human in the loop with the ability to deny sampling requests"/);
+  assert.match(text, /prompt injection/);
+  const retry = sourceOf(all.find((cell) => cell.id === "mrtr-retry")!);
+  assert.match(retry, /if \(await approve\(request\)\) answers\[key\] = /);
+  // The stand-in's answer explained, not shown without a word.
+  assert.match(text, /The stand-in's answer to "what is this text about\?" is no answer/);
+  assert.match(text, /A real model would answer in words/);
+  // The server's side: requestState is attacker-controlled, and the refusals are shown.
+  assert.match(text, /"MUST treat `requestState` as an attacker-controlled input"/);
+  assert.match(text, /it does not make a state single-use/);
+});
