@@ -57,7 +57,8 @@ export class RawLink implements AsyncDisposable {
   /** Every message sent and received, in order. */
   readonly wire: WireMessage[] = [];
   readonly #transport: StdioTransport;
-  readonly #frames: AsyncIterator<readonly Incoming[]>;
+  /** What the server sends, read from the first reply on (a transport is read once). */
+  #frames?: AsyncIterator<readonly Incoming[]>;
   readonly #timeoutMs: number;
   /** Messages read and not yet looked at. */
   readonly #waiting: JsonObject[] = [];
@@ -67,7 +68,6 @@ export class RawLink implements AsyncDisposable {
   /** Start the server `command` (program and arguments). */
   constructor(command: readonly string[], options: RawLinkOptions = {}) {
     this.#transport = new StdioTransport(command);
-    this.#frames = this.#transport.incoming[Symbol.asyncIterator]();
     this.#timeoutMs = options.timeoutMs ?? 30_000;
   }
 
@@ -81,9 +81,13 @@ export class RawLink implements AsyncDisposable {
    * (a result or an error, whole). What else the server sends meanwhile
    * (a notification) is kept in {@linkcode wire} and passed over. Rejects
    * with `ProtocolError` for a reply to another id or a server that is gone,
-   * and with `TimeoutError` when no reply comes within the deadline.
+   * with `TimeoutError` when no reply comes within the deadline, and with
+   * `TypeError`, sending nothing, for a request that is not a JSON object.
    */
   async send(request: JsonObject): Promise<JsonObject> {
+    if (!isObject(request)) {
+      throw new TypeError(`A request is a JSON object, not ${Deno.inspect(request).slice(0, 80)}`);
+    }
     const line = JSON.stringify(request);
     this.wire.push({ direction: ">", message: JSON.parse(line) });
     // Sent as it is, well formed or not: what the server makes of it is the lesson.
@@ -105,6 +109,7 @@ export class RawLink implements AsyncDisposable {
 
   /** The next message the server sends, read before `deadline`. */
   async #next(deadline: number, id: unknown): Promise<JsonObject> {
+    this.#frames ??= this.#transport.incoming[Symbol.asyncIterator]();
     this.#reading ??= this.#frames.next();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<"late">((resolve) => {
@@ -130,8 +135,8 @@ export class RawLink implements AsyncDisposable {
 
   /** End the server and everything in its process group; resolve with its exit status. */
   async close(): Promise<Deno.CommandStatus> {
-    // A read in progress ends with the server; otherwise the reading is ended here.
-    const ending = this.#reading === undefined ? this.#frames.return?.(undefined) : undefined;
+    // A read in progress ends with the server; otherwise the reading, if begun, is ended here.
+    const ending = this.#reading === undefined ? this.#frames?.return?.(undefined) : undefined;
     const status = await this.#transport.close();
     await ending;
     return status;

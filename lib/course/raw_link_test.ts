@@ -32,3 +32,10 @@ Deno.test("RawLink gives up on a server that never answers, and ends it", async 
   await link.close();
   assert.deepEqual(liveMembers(link.pid) ?? [], []);
 });
+
+Deno.test("RawLink sends nothing that is not a JSON object", async () => {
+  await using link = new RawLink(after("sleep 30"));
+  await assert.rejects(link.send(undefined as never), TypeError, "not undefined");
+  await assert.rejects(link.send({ id: 1n } as never), TypeError);
+  assert.deepEqual(link.wire, []);
+});
