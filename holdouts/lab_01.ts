@@ -7,18 +7,25 @@
 
 import {
   call,
+  discovered,
   error,
   initialize,
   initialized,
+  LATEST,
   line,
+  meta,
+  MODERN,
+  modern,
   NO_REPLY,
   result,
   text,
   TOOL_LIST,
+  toolList,
+  unsupported,
 } from "../cases/lab_01.ts";
+import { META } from "../lib/mcp/shared/meta.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
 
-const LATEST = "2025-06-18";
 const eat = { verb: "eat", tense: "past_simple", person: "3sg" };
 
 /** Only a version the server speaks, exactly as written, is kept: one group, graded together. */
@@ -46,6 +53,12 @@ export const HOLDOUTS: Readonly<
     {
       label: "a version given as a number",
       args: [20250618],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "2026-07-28 with a space after it",
+      args: [`${MODERN} `],
       expected: LATEST,
       group: KEPT_EXACTLY,
     },
@@ -219,6 +232,153 @@ export const HOLDOUTS: Readonly<
       label: "an unknown method with a string id",
       args: [line("prompts/get", { name: "x" }, "p")],
       expected: error("p", -32601),
+    },
+    // Today's protocol: what a request carries, checked before anything else.
+    {
+      label: "server/discover whose _meta is a string",
+      args: [modern("server/discover", {}, 60, MODERN)],
+      expected: error(60, -32602),
+    },
+    {
+      label: "client capabilities given as a list",
+      args: [modern("server/discover", {}, 61, meta(MODERN, { [META.clientCapabilities]: [] }))],
+      expected: error(61, -32602),
+    },
+    {
+      label: "a 2026-07-28 _meta with no version, only capabilities, on server/discover",
+      args: [
+        modern("server/discover", {}, 62, meta(MODERN, { [META.protocolVersion]: undefined })),
+      ],
+      expected: error(62, -32602),
+    },
+    {
+      label: "today's version with a space after it",
+      args: [modern("tools/list", {}, 63, meta(`${MODERN} `))],
+      expected: unsupported(63, `${MODERN} `),
+    },
+    {
+      label: "the first handshake version in _meta",
+      args: [modern("server/discover", {}, 64, meta("2024-11-05"))],
+      expected: unsupported(64, "2024-11-05"),
+    },
+    {
+      label: "an empty version in _meta",
+      args: [modern("tools/call", { name: "conjugate", arguments: eat }, "v", meta(""))],
+      expected: unsupported("v", ""),
+    },
+    {
+      label: "an unknown version on a call to a tool that does not exist",
+      args: [modern("tools/call", { name: "not_a_tool" }, 65, meta("2030-01-01"))],
+      expected: unsupported(65, "2030-01-01"),
+    },
+    {
+      label: "a _meta with only a progress token is the handshake's",
+      args: [line("tools/list", { _meta: { progressToken: 7 } }, 66)],
+      expected: result(66, TOOL_LIST),
+    },
+    {
+      label: "protocolVersion in params, not in _meta, is the handshake's",
+      args: [line("tools/list", { protocolVersion: MODERN }, 67)],
+      expected: result(67, TOOL_LIST),
+    },
+    // Today's answers: server/discover whatever came before, and no handshake methods.
+    {
+      label: "server/discover with id 0",
+      args: [modern("server/discover", {}, 0)],
+      expected: discovered(0),
+    },
+    {
+      label: "server/discover with capabilities declared",
+      args: [
+        modern(
+          "server/discover",
+          {},
+          68,
+          meta(MODERN, { [META.clientCapabilities]: { elicitation: {} } }),
+        ),
+      ],
+      expected: discovered(68),
+    },
+    {
+      label: "ping of 2026-07-28 with a string id",
+      args: [modern("ping", {}, "p-7")],
+      expected: error("p-7", -32601),
+    },
+    {
+      label: "logging/setLevel, which 2026-07-28 does not have",
+      args: [modern("logging/setLevel", { level: "info" }, 69)],
+      expected: error(69, -32601),
+    },
+    {
+      label: "a notification that carries today's _meta gets no reply",
+      args: [
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: 1, _meta: meta() },
+        }),
+      ],
+      expected: NO_REPLY,
+    },
+    {
+      label: "a 2026-07-28 tools/list with params that are not an object",
+      args: ['{"jsonrpc":"2.0","id":70,"method":"tools/list","params":"_meta"}'],
+      expected: error(70, -32602),
+    },
+    // Tool calls at 2026-07-28.
+    {
+      label: "lookup_irregular_verb go at 2026-07-28",
+      args: [
+        modern("tools/call", { name: "lookup_irregular_verb", arguments: { verb: "go" } }, 71),
+      ],
+      expected: text(
+        71,
+        '{"verb":"go","irregular":true,"past_simple":"went","past_participle":"gone"}',
+        false,
+        "modern",
+      ),
+    },
+    {
+      label: "a word the Spanish lookup does not know, at 2026-07-28",
+      args: [
+        modern("tools/call", { name: "lookup_spanish", arguments: { english_form: "flew" } }, 72),
+      ],
+      expected: text(72, "", true, "modern"),
+    },
+    {
+      label: "a missing argument at 2026-07-28: the tool's failure",
+      args: [
+        modern("tools/call", {
+          name: "conjugate",
+          arguments: { verb: "eat", tense: "past_simple" },
+        }, 73),
+      ],
+      expected: text(73, "", true, "modern"),
+    },
+    {
+      label: "no arguments at 2026-07-28 for a tool that needs some: the tool's failure",
+      args: [modern("tools/call", { name: "check_subject_verb_agreement" }, 74)],
+      expected: text(74, "", true, "modern"),
+    },
+    {
+      label: "no tool name at 2026-07-28",
+      args: [modern("tools/call", { arguments: eat }, 75)],
+      expected: error(75, -32602),
+    },
+    {
+      label: "a tool named __proto__ at 2026-07-28",
+      args: [modern("tools/call", { name: "__proto__", arguments: {} }, 76)],
+      expected: error(76, -32602),
+    },
+    {
+      label: "tools/list at 2026-07-28 with a string id",
+      args: [modern("tools/list", {}, "list")],
+      expected: toolList("list", "modern"),
+    },
+    {
+      label: "initialize asking for 2026-07-28, which has no handshake",
+      args: [initialize("i", MODERN)],
+      expected: initialized("i", LATEST),
     },
   ],
 };

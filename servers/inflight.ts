@@ -2,9 +2,12 @@
  * Lab 04's server: many requests at once. One tool, `slow_count({text,
  * ms})`, answers the number of words in `text` after `ms` milliseconds
  * (reporting progress on the way when asked to), and every call runs at once
- * with the others, so replies come in the order the calls finish. A mode
- * decides how it misbehaves; every `tools/call` it receives, and every
- * `notifications/cancelled`, is appended to its log, one JSON line each.
+ * with the others, so replies come in the order the calls finish; a call the
+ * client cancels is stopped. A mode decides how it misbehaves. Its log, one
+ * JSON line each, is its own account of what happened, in the order it
+ * happened: every `tools/call` it receives (`{ id, name, arguments }`), every
+ * reply it sends to one (`{ answered: id }`, before the reply goes), and
+ * every `notifications/cancelled` (`{ cancelled: id }`).
  *
  *     deno run --allow-write=LOG servers/inflight.ts --mode MODE --log LOG
  *
@@ -23,7 +26,7 @@ export const INFLIGHT_MODES = [
   "normal", // each reply when its call is done
   "reversed", // holds replies, and sends each batch of three last first
   "twice", // sends the reply to the first call twice
-  "late", // ignores notifications/cancelled: a cancelled call is still answered, late
+  "late", // answers a call it is told to cancel anyway, late: at once, when it is told
   "die", // exits with status 3 once three calls are in flight, answering none
 ] as const;
 
@@ -35,8 +38,8 @@ const BATCH_MS = 200;
 
 const encoder = new TextEncoder();
 
-/** The server, as a session spec, with `log` given every call and cancellation. */
-export function inflightServer(log: (entry: JsonObject) => void): SessionSpec {
+/** The server, as a session spec (its log is kept by {@linkcode misbehaving}, which sees every message). */
+export function inflightServer(): SessionSpec {
   return {
     name: "inflight",
     version: "1.0.0",
@@ -56,16 +59,38 @@ export function inflightServer(log: (entry: JsonObject) => void): SessionSpec {
       },
       run: async ({ text, ms = 0 }, context) => {
         const steps = 4;
+        const begun = performance.now();
         for (let step = 1; step <= steps; step++) {
-          await new Promise((resolve) => setTimeout(resolve, Number(ms) / steps));
+          // Each step at its time from the call's start: a timer that fires late delays no other.
+          await sleep(begun + Number(ms) * step / steps - performance.now(), context.signal);
           context.progress(step, steps, `counted ${step} of ${steps}`);
         }
-        const words = String(text).split(/\s+/).filter((word) => word !== "").length;
-        return { content: [{ type: "text", text: String(words) }], isError: false };
+        return countResult(text);
       },
     }],
-    onCall: (name, args) => log({ name, arguments: args }),
   };
+}
+
+/** The result of `slow_count` for `text`: its number of words. */
+function countResult(text: unknown): JsonObject {
+  const words = String(text).split(/\s+/).filter((word) => word !== "").length;
+  return { content: [{ type: "text", text: String(words) }], isError: false };
+}
+
+/** Wait `ms` milliseconds, or reject as soon as `signal` is aborted (the call was cancelled). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, Math.max(0, ms));
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /**
@@ -81,28 +106,43 @@ export function misbehaving(
   let calls = 0;
   let firstCall: unknown;
   const callIds = new Set<unknown>();
+  /** The text of each call not answered yet, by id. */
+  const unanswered = new Map<unknown, unknown>();
+  /** Send a reply to a call, logged first: the log says when each call ended. */
+  const answer = (message: JsonObject, related: RequestId | undefined) => {
+    if (unanswered.delete(message.id)) log({ answered: message.id as RequestId });
+    transport.send(message, related);
+  };
   let held: [JsonObject, RequestId | undefined][] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    for (const [message, related] of held.reverse()) transport.send(message, related);
+    for (const [message, related] of held.reverse()) answer(message, related);
     held = [];
   };
   async function* incoming(): AsyncGenerator<unknown> {
     for await (const message of transport.incoming) {
       const { method, params } = (message ?? {}) as { method?: unknown; params?: JsonObject };
       if (method === "notifications/cancelled") {
-        log({ cancelled: params?.requestId ?? null });
-        if (mode === "late") continue; // the call goes on, and its reply will come
+        const id = params?.requestId ?? null;
+        log({ cancelled: id });
+        if (mode === "late" && unanswered.has(id)) {
+          // The reply the client gave up on comes anyway; the call itself then stops.
+          const text = unanswered.get(id);
+          answer({ jsonrpc: "2.0", id, result: countResult(text) }, id as RequestId);
+        }
       }
       if (method === "tools/call") {
+        const id = (message as { id?: unknown }).id;
+        const args = (params?.arguments ?? {}) as JsonObject;
         calls++;
-        if (calls === 1) firstCall = (message as { id?: unknown }).id;
-        callIds.add((message as { id?: unknown }).id);
+        if (calls === 1) firstCall = id;
+        callIds.add(id);
+        unanswered.set(id, args.text);
+        log({ id: id as RequestId, name: String(params?.name), arguments: args });
         if (mode === "die" && calls === 3) {
           Deno.stderr.writeSync(encoder.encode("inflight: dying with calls in flight\n"));
-          log({ name: "tools/call", arguments: params?.arguments ?? {} });
           Deno.exit(3);
         }
       }
@@ -119,7 +159,8 @@ export function misbehaving(
         else timer ??= setTimeout(flush, BATCH_MS);
         return;
       }
-      transport.send(message, related);
+      if (isReply(message) && callIds.has(message.id)) answer(message, related);
+      else transport.send(message, related);
       if (mode === "twice" && isReply(message) && message.id === firstCall) {
         transport.send(message, related);
       }
@@ -144,5 +185,5 @@ if (import.meta.main) {
   const file = Deno.openSync(values.log, { append: true, create: true });
   const log = (entry: JsonObject) => file.writeSync(encoder.encode(JSON.stringify(entry) + "\n"));
   const transport = misbehaving(mode, stdioServerTransport(), log);
-  await new ServerSession(inflightServer(log), transport).done;
+  await new ServerSession(inflightServer(), transport).done;
 }

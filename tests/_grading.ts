@@ -41,6 +41,34 @@ export async function tree(files: Record<string, string>): Promise<string> {
   return folder;
 }
 
+/** Unit A's two graded functions, written right, as a learner's module. */
+export const UNIT_A = `
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("not the reply to " + requestId);
+  if ("error" in message) throw new ProtocolError(message.error.message, { code: message.error.code });
+  return message.result;
+}
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && allowed.has(name);
+}
+`;
+
+/** Unit B's saved submission (`tests/grading/`) claiming that every case of both grade tables passed. */
+export async function unitBPasses(): Promise<
+  { frames: { status: string }[]; transfer: Record<string, unknown>[] }
+> {
+  const claims = JSON.parse(
+    await Deno.readTextFile(`${ROOT}tests/grading/ch14-b-student-submission.json`),
+  );
+  for (const row of claims.frames) row.status = "PASS";
+  claims.transfer = claims.transfer.map((row: Record<string, unknown>) => ({
+    ...row,
+    passed: true,
+  }));
+  return claims;
+}
+
 /** Whether a unit got every mark. */
 export const full = (results: Results): boolean => results.score === results.max_score;
 

@@ -4,6 +4,7 @@
 // deno.lock locks, each with the narrowest Deno flags it runs with.
 
 import config from "../deno.json" with { type: "json" };
+import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -110,4 +111,47 @@ export async function cachePinnedPackages(): Promise<void> {
     stderr: "piped",
   }).output();
   if (!success) throw new Error(`deno cache failed: ${new TextDecoder().decode(stderr)}`);
+}
+
+/** What the official SDKs' clients (the 1.x line and v2) have alike: listing tools and calling one. */
+export interface SdkToolClient {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(request: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+}
+
+/** The text items of an SDK client's tool result, joined. */
+export function sdkText(result: unknown): string {
+  return (result as { content: { type: string; text: string }[] }).content
+    .filter((item) => item.type === "text").map((item) => item.text).join("\n");
+}
+
+/**
+ * Lab 02's calls of the grammar server, made by an SDK's `client`: its four
+ * tools listed, `conjugate eat` is `ate`, `lookup_spanish ate` is `comió`,
+ * and `run` (in the schema's enum but outside the tool's scope) is a tool
+ * error, not a protocol error.
+ */
+export async function grammarCallsBySdk(client: SdkToolClient): Promise<void> {
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+    "check_subject_verb_agreement",
+    "conjugate",
+    "lookup_irregular_verb",
+    "lookup_spanish",
+  ]);
+  const ate = await client.callTool({
+    name: "conjugate",
+    arguments: { verb: "eat", tense: "past_simple", person: "3sg" },
+  });
+  assert.equal(sdkText(ate), "ate");
+  const spanish = await client.callTool({
+    name: "lookup_spanish",
+    arguments: { english_form: "ate" },
+  });
+  assert.equal(sdkText(spanish), "comió");
+  const run = await client.callTool({
+    name: "conjugate",
+    arguments: { verb: "run", tense: "past_simple", person: "3sg" },
+  });
+  assert.equal((run as { isError?: boolean }).isError, true);
 }

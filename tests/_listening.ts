@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { z } from "zod";
+import { assertProcessGone } from "./_helpers.ts";
 
 /** A port on 127.0.0.1 nobody listens on yet. */
 export function freePort(): number {
@@ -18,7 +19,10 @@ export function freePort(): number {
   return port;
 }
 
-/** Start `command`, an HTTP server on `port`, and wait (at most 60 s) until `/mcp` answers. */
+/**
+ * Start `command`, an HTTP server on `port`, and wait (at most 60 s) until
+ * `/mcp` answers; disposing of it ends it, and asserts that it has ended.
+ */
 export async function listeningServer(command: string[], port: number) {
   const child = new Deno.Command(command[0], {
     args: command.slice(1),
@@ -49,6 +53,7 @@ export async function listeningServer(command: string[], port: number) {
       child.kill("SIGTERM");
       await child.status;
       await stderr;
+      assertProcessGone(child.pid);
     },
   };
 }

@@ -1,8 +1,12 @@
 // Shared by the notebook tests: running a notebook with a work folder of its
-// own, and reading the report lines it prints.
+// own (on a busy machine, for each edition's own test), leaving nothing
+// running; a course folder of a test's own; and reading the report lines a
+// notebook prints.
 
 import assert from "node:assert/strict";
 import { runNotebook } from "../tools/run_notebook.ts";
+import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
+import { busyLoops, endLeftovers } from "./_busy.ts";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -14,11 +18,57 @@ export function workFolder(): Promise<string> {
   return Deno.makeTempDir({ dir: workRoot });
 }
 
-/** Run the notebook at `path` (from the project root) with `work` as its work folder. */
-export async function run(path: string, work?: string) {
+/** Options for {@linkcode run}. */
+export interface RunOptions {
+  /** Whether the cells after one that fails run too. @default {false} */
+  allowErrors?: boolean;
+  /**
+   * Whether two processes spin on the CPU beside the run, as on a learner's
+   * machine, which is seldom idle: each edition's own test runs so.
+   * @default {false}
+   */
+  busy?: boolean;
+}
+
+/**
+ * Run the notebook at `path` (from the project root, or absolute) with `work`
+ * as its work folder, in a fresh kernel (as Restart & Run All does). Throws
+ * when it leaves a process running once its kernel has ended.
+ */
+export async function run(path: string, work?: string, options: RunOptions = {}) {
   const folder = work ?? await workFolder();
-  const result = await runNotebook(`${root}${path}`, { env: { COURSE_WORK: folder } });
+  const mark = nestedSuiteMark();
+  await using _busy = options.busy ? busyLoops() : undefined;
+  const result = await runNotebook(path.startsWith("/") ? path : `${root}${path}`, {
+    env: { COURSE_WORK: folder, [SUITE_MARK]: mark },
+    allowErrors: options.allowErrors,
+  });
+  assert.deepEqual(await endLeftovers(mark), [], `${path} left processes running`);
   return { ...result, work: folder };
+}
+
+/**
+ * A course folder of a test's own, whose path has a space: the course's
+ * folders and `extra` ones linked, and an empty `work/`; removed at the end
+ * of its `await using`.
+ */
+export async function courseFolder(
+  extra: string[] = [],
+): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "course copy " });
+  const linked = [
+    "lib",
+    "cases",
+    "servers",
+    "schemas",
+    "tools",
+    "deno.json",
+    "deno.lock",
+    ...extra,
+  ];
+  for (const name of linked) await Deno.symlink(`${root}${name}`, `${path}/${name}`);
+  await Deno.mkdir(`${path}/work`);
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
 
 /** The JSON after `NAME=` in the output. */

@@ -177,7 +177,7 @@ Deno.test("Chapter 15: a line that shows the learner's module, as the grader's o
   for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
   for (const path of policy.write) options.push("--bind", path, path);
   if (${GRADING}) {
-    const compiled = policy.runtime.env.DENO_DIR + "/gen/file" + decodeURIComponent(new URL(import.meta.url).pathname) + ".js";
+    const compiled = policy.runtime.env.DENO_DIR + "/gen/file" + import.meta.filename + ".js";
     options.splice(0, options.length, "--bind", "/", "/", "--ro-bind", compiled, command.at(-1));
   }`;
   const module = `${chapter15(body)}

@@ -16,7 +16,7 @@ async function withFixture(
 ): Promise<Deno.CommandStatus> {
   const client = new Client(fixtureCommand(scenario), { allowed: ["echo"], ...options });
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: 60_000 }); // a deadline of its own: the server is starting
     await client.listTools();
     await body(client);
   } finally {

@@ -39,7 +39,7 @@ for (
       allowed: ["echo"],
       timeoutMs,
     });
-    await client.initialize();
+    await client.initialize({ timeoutMs: 60_000 }); // a deadline of its own: the server is starting
     await client.listTools();
     const started = performance.now();
     const { value: error, longestGapMs } = await ticking(() =>

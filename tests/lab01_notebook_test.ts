@@ -1,15 +1,15 @@
 // Lab 01, run by the real Deno kernel through Jupyter's executor: the worked
-// edition passes its holdouts and all four judges, and Lab 02 then starts the
-// learner's own server; the student edition runs to its end and reports what
-// is not written yet; a student edition completed by a learner passes all
-// four judges too.
+// edition passes its holdouts and all five judges, each in its era, and Lab 02
+// then starts the learner's own server; the student edition runs to its end
+// and reports what is not written yet; a student edition completed by a
+// learner passes all five judges too.
 
 import assert from "node:assert/strict";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "../lib/mcp/client/client.ts";
 import { grammarServerForLab02 } from "../lib/course/course.ts";
 import { evidenceProblems } from "../lib/course/evidence.ts";
-import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES } from "../lib/judges/expected.ts";
+import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES, SPOKEN } from "../lib/judges/expected.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { reportLine, run, statuses } from "./_notebooks.ts";
 
@@ -23,12 +23,13 @@ async function submissionOf(work: string): Promise<Record<string, unknown>> {
   return submission;
 }
 
-/** Every judge passed, and saw the four tools and the four answers. */
+/** Every judge passed, each in its era, and saw the four tools and the four answers. */
 function assertJudgesPassed(submission: Record<string, unknown>) {
   const clients = submission.clients as Record<string, Record<string, unknown>>;
-  assert.deepEqual(Object.keys(clients).sort(), ["bytes", "course", "inspector", "sdk"]);
+  assert.deepEqual(Object.keys(clients).sort(), ["bytes", "course", "inspector", "sdk", "sdk_v2"]);
   for (const [name, report] of Object.entries(clients)) {
     assert.equal(report.status, "PASSED", `${name}: ${JSON.stringify(report.problems)}`);
+    assert.deepEqual(report.spoke, SPOKEN[name as keyof typeof SPOKEN], name);
     assert.deepEqual(report.tools, GRAMMAR_TOOL_NAMES, name);
     assert.deepEqual(report.answers, EXPECTED_ANSWERS, name);
   }
@@ -36,18 +37,23 @@ function assertJudgesPassed(submission: Record<string, unknown>) {
     not_json: -32700,
     unknown_tool: -32602,
     out_of_scope: "isError",
+    unsupported_version: -32022,
   });
+  assert.deepEqual(clients.sdk_v2.errors, { unknown_tool: -32602, invalid_arguments: "isError" });
   assert.deepEqual(clients.sdk.errors, { unknown_tool: -32602, invalid_arguments: -32602 });
   assert.deepEqual(clients.course.errors, { out_of_scope: "ToolError" });
 }
 
-Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02 then uses its server", async () => {
-  const { text, outputs, work } = await run("solutions/lab-01.ipynb");
+/** The number of rows of each step's table of handleMessage, by step. */
+const STEP_ROWS = [[1, 6], [2, 5], [3, 4], [4, 6], [5, 12]] as const;
+
+Deno.test("the worked Lab 01 passes its holdouts and all five judges, and Lab 02 then uses its server", async () => {
+  const { text, outputs, work } = await run("solutions/lab-01.ipynb", undefined, { busy: true });
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-01" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_01 DONE/);
-  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("PASS"));
-  for (const [step, count] of [[1, 6], [2, 6], [3, 7]] as const) {
+  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(5).fill("PASS"));
+  for (const [step, count] of STEP_ROWS) {
     assert.deepEqual(
       statuses(outputs.get(`handle-message-step-${step}`)!),
       Array(count).fill("PASS"),
@@ -57,7 +63,13 @@ Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02
   assert.match(outputs.get("write-server")!, /command: .* run --no-config --no-prompt --quiet /);
   assert.doesNotMatch(outputs.get("write-server")!, /--allow-/);
   assert.deepEqual(reportLine(text, "LAB_01_REPORT"), {
-    clients: { bytes: "PASSED", course: "PASSED", sdk: "PASSED", inspector: "PASSED" },
+    clients: {
+      bytes: "PASSED",
+      course: "PASSED",
+      sdk_v2: "PASSED",
+      sdk: "PASSED",
+      inspector: "PASSED",
+    },
     edition: "instructor",
     status: "PASSED",
     unit: "lab-01",
@@ -88,11 +100,11 @@ Deno.test("the worked Lab 01 passes its holdouts and all four judges, and Lab 02
 });
 
 Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and starts no server", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-01.ipynb");
+  const { text, outputs, work } = await run("notebooks/lab-01.ipynb", undefined, { busy: true });
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
-  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(4).fill("UNFINISHED"));
-  for (const [step, count] of [[1, 6], [2, 6], [3, 7]] as const) {
+  assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(5).fill("UNFINISHED"));
+  for (const [step, count] of STEP_ROWS) {
     assert.deepEqual(
       statuses(outputs.get(`handle-message-step-${step}`)!),
       Array(count).fill("UNFINISHED"),
@@ -101,6 +113,8 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   assert.deepEqual(statuses(outputs.get("serve-stdio-cases")!), Array(6).fill("UNFINISHED"));
   assert.match(outputs.get("write-server")!, /↷ Writing your server waits for negotiateVersion/);
   assert.match(outputs.get("judge-sdk")!, /↷ This judge waits for your server/);
+  assert.match(outputs.get("judge-sdk-v2")!, /↷ This judge waits for your server/);
+  assert.match(outputs.get("today-ping")!, /↷ The answer to today's ping waits for handleMessage/);
   assert.match(text, /LAB_01 NOT DONE YET/);
   // Run All on a fresh copy reveals no answer before its prediction: the step waits for it.
   assert.ok(
@@ -125,7 +139,7 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   );
 });
 
-Deno.test("a student edition a learner completed passes all four judges", async () => {
+Deno.test("a student edition a learner completed passes all five judges", async () => {
   // The learner's cells, written as the worked edition writes them.
   const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-01.ipynb`), "worked");
   const student = parseNotebook(
@@ -136,6 +150,8 @@ Deno.test("a student edition a learner completed passes all four judges", async 
     "negotiate-version",
     "handle-message",
     "answer-request",
+    "answer-today",
+    "answer-handshake",
     "answer-tools",
     "serve-stdio",
   ];

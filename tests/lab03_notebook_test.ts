@@ -26,7 +26,7 @@ const TABLES: Record<string, number> = {
 const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 
 Deno.test("the worked Lab 03 passes every table and its holdouts, calls each tool under its mask, and runs both agent paths", async () => {
-  const { text, outputs, work } = await run("solutions/lab-03.ipynb");
+  const { text, outputs, work } = await run("solutions/lab-03.ipynb", undefined, { busy: true });
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
   }
@@ -53,12 +53,15 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, calls each too
   assert.match(text, /LAB_03 DONE/);
   // Masked, no call fails; the timing table's masks agree with the library's.
   assert.match(outputs.get("unmasked")!, /conjugate\s+\d+ of 10\s+0 of 10/);
+  const visited: Record<string, number> = {};
   for (const tool of ["conjugate", "lookup_spanish", "lookup_irregular_verb"]) {
-    assert.match(
-      outputs.get("timing")!,
-      new RegExp(`${tool}\\s+[\\d.]+\\s+[\\d.]+\\s+[\\d.]+\\s+0\\b`),
-    );
+    const row = new RegExp(`${tool}\\s+[\\d.]+\\s+[\\d.]+\\s+(\\d+)\\s+[\\d.]+\\s+0\\b`);
+    const [, nodes] = outputs.get("timing")!.match(row) ?? assert.fail(`no row for ${tool}`);
+    visited[tool] = Number(nodes);
   }
+  // The prediction is answered from the nodes visited, which no load changes.
+  assert.ok(visited.conjugate < visited.lookup_spanish, JSON.stringify(visited));
+  assert.match(outputs.get("timing")!, /✓ For which tool .* it was "conjugate"/);
   assert.match(outputs.get("agent-tool-error")!, /→ ToolError: conjugate: run is outside/);
   assert.match(outputs.get("agent-protocol-error")!, /stopped: a ProtocolError/);
   // Block G: the first round asks, the learner's retry is answered, and every changed state refused.
@@ -141,7 +144,7 @@ function argumentsSent(steps: string[]): Record<string, unknown>[] {
 }
 
 Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
+  const { text, outputs, work } = await run("notebooks/lab-03.ipynb", undefined, { busy: true });
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   for (const [cell, count] of Object.entries(TABLES)) {

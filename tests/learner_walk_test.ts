@@ -8,12 +8,19 @@
 // the predictions are written too, each waiting cell is run again, and none of
 // them still waits, fails, or says UNEXPECTED. Steps know their state: none
 // trusts a flag an earlier cell set, and a playground a step needs is made
-// again.
+// again. Last, Restart & Run All with everything written: every step passes,
+// and every prediction is right. All of it with two processes spinning on
+// the CPU beside the kernel, as on a learner's busy machine; and after the
+// first Run All and the last, with the kernel still running, no process it
+// started is left running.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
+import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
+import { busyLoops, endLeftovers } from "./_busy.ts";
+import { courseFolder } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
@@ -30,22 +37,19 @@ interface Walk {
   /** The waiting cells run again with the functions written and the predictions not. */
   unpredicted: Seen[];
   waiting: Seen[];
-}
-
-/** A course folder with a space in its path: the course's folders linked, and an empty work/. */
-async function course(): Promise<string> {
-  const folder = await Deno.makeTempDir({ prefix: "course walk " });
-  for (const name of ["lib", "cases", "servers", "schemas", "tools", "deno.json", "deno.lock"]) {
-    await Deno.symlink(`${root}${name}`, `${folder}/${name}`);
-  }
-  await Deno.mkdir(`${folder}/work`);
-  return folder;
+  /** Every cell, with everything written, after the kernel restarted. */
+  restarted: Seen[];
+  /** What the kernel had started and left running, after each Run All. */
+  left: Record<string, string[]>;
 }
 
 async function walk(unit: string): Promise<Walk> {
-  const folder = await course();
+  await using course = await courseFolder();
+  const folder = course.path;
   const copy = `${folder}/work/${unit}.ipynb`;
   await Deno.copyFile(`${root}notebooks/${unit}.ipynb`, copy);
+  const mark = nestedSuiteMark();
+  await using _busy = busyLoops();
   try {
     const child = new Deno.Command(`${VENV}bin/python`, {
       args: [`${root}tests/kernel_walk.py`],
@@ -58,6 +62,8 @@ async function walk(unit: string): Promise<Walk> {
       student: copy,
       worked: `${root}solutions/${unit}.ipynb`,
       timeout: 300,
+      // Chapter 15's watcher removes its playground once the kernel ends: it lives as long.
+      companions: ["ch15-playground-watcher"],
       env: {
         ...Deno.env.toObject(),
         ...await denoKernelEnv(),
@@ -65,6 +71,7 @@ async function walk(unit: string): Promise<Walk> {
         COURSE_WORK: `${folder}/work`,
         // As JupyterLab names the notebook a kernel runs: Lab 01 and Lab 02 read it when saved.
         JPY_SESSION_NAME: copy,
+        [SUITE_MARK]: mark,
       },
     })));
     await writer.close();
@@ -73,7 +80,12 @@ async function walk(unit: string): Promise<Walk> {
     assert.equal(code, 0, `the walk through ${unit} did not end: ${said}`);
     return JSON.parse(new TextDecoder().decode(stdout));
   } finally {
-    await Deno.remove(folder, { recursive: true });
+    // The kernel has ended: anything still running was left by it.
+    assert.deepEqual(
+      await endLeftovers(mark),
+      [],
+      `the walk through ${unit} left processes running`,
+    );
   }
 }
 
@@ -95,7 +107,7 @@ for (const unit of UNITS) {
       `${unit}: with the functions written, no step shows an answer before its prediction; with both, every step that waited runs`,
     ignore: !installed,
     async fn() {
-      const { all, exercises, unpredicted, waiting } = await walk(unit);
+      const { all, exercises, unpredicted, waiting, restarted, left } = await walk(unit);
       const revealing = await revealingCells(unit);
       const failed = (cells: Seen[]) =>
         cells.filter((cell) => cell.errors.length > 0).map((cell) => `${cell.id}: ${cell.errors}`);
@@ -122,6 +134,13 @@ for (const unit of UNITS) {
         cell.errors.length > 0 || cell.text.includes("↷") || cell.text.includes("UNEXPECTED")
       ).map((cell) => `${cell.id}:\n${cell.text}${cell.errors.join("\n")}`);
       assert.deepEqual(still, [], `${unit}: steps that still wait, fail, or say UNEXPECTED`);
+      const wrong = restarted.filter((cell) =>
+        cell.errors.length > 0 ||
+        /↷|UNEXPECTED|NOT DONE|NOT YET|NEEDS_WORK|✗ .*You predicted/.test(cell.text)
+      ).map((cell) => `${cell.id}:\n${cell.text}${cell.errors.join("\n")}`);
+      assert.equal(restarted.length, all.length, `${unit}: Restart & Run All ran every cell`);
+      assert.deepEqual(wrong, [], `${unit}: after Restart & Run All with everything written`);
+      assert.deepEqual(left, { "after Run All": [], "after Restart & Run All": [] });
     },
   });
 }

@@ -528,7 +528,8 @@ export async function tryMisbehaviour(misbehaviour: Misbehaviour): Promise<Obser
     let said: string;
     let step = "initialize";
     try {
-      await client.initialize();
+      // A deadline of its own: a server just started may be slow to answer on a busy machine.
+      await client.initialize({ timeoutMs: 60_000 });
       step = "tools/list";
       await client.listTools();
       const { via } = misbehaviour;

@@ -82,7 +82,8 @@ Deno.test("every hidden case reaches the grader", async () => {
     }
   }
   for await (const entry of Deno.readDir(new URL("holdouts", root))) {
-    if (entry.name === "mod.ts" || !entry.name.endsWith(".ts")) continue;
+    // The seals' watermark lives beside the hidden cases, and is not one.
+    if (["mod.ts", "watermark.ts"].includes(entry.name) || !entry.name.endsWith(".ts")) continue;
     const module = await import(new URL(`holdouts/${entry.name}`, root).href);
     assert.ok(
       [...HOLDOUTS.values()].includes(module.HOLDOUTS),

@@ -80,17 +80,22 @@ Deno.test("leftovers counts the processes of its own run, not another run's", as
   }).spawn();
   try {
     assert.equal((await leftovers(ours)).code, 0);
-    const mine = new Deno.Command("sleep", { args: ["30"], env: { [SUITE_MARK]: ours } }).spawn();
+    // Ours, and one of a part of our run (a kernel's), whose mark is nested in ours.
+    const mine = ["", "/kernel"].map((part) =>
+      new Deno.Command("sleep", { args: ["30"], env: { [SUITE_MARK]: `${ours}${part}` } }).spawn()
+    );
     try {
       const found = await leftovers(ours);
       assert.equal(found.code, 1);
-      assert.match(
-        new TextDecoder().decode(found.stderr),
-        new RegExp(`^  ${mine.pid} .*sleep 30`, "m"),
-      );
+      for (const { pid } of mine) {
+        assert.match(
+          new TextDecoder().decode(found.stderr),
+          new RegExp(`^  ${pid} .*sleep 30`, "m"),
+        );
+      }
     } finally {
-      mine.kill("SIGKILL");
-      await mine.status;
+      for (const process of mine) process.kill("SIGKILL");
+      await Promise.all(mine.map((process) => process.status));
     }
   } finally {
     theirs.kill("SIGKILL");

@@ -18,7 +18,7 @@ async function ask(mode: string) {
   let outcome: string;
   let error: unknown;
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: 60_000 }); // a deadline of its own: the server is starting
     await client.listTools();
     const answers: string[] = [];
     for (const text of QUESTIONS) answers.push(await client.callTool("word_count", { text }));
@@ -72,7 +72,7 @@ Deno.test("closeSteps records the hung server's ending, in order", async () => {
     timeoutMs: 200,
   });
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: 60_000 });
     await client.listTools();
     await assert.rejects(client.callTool("word_count", { text: "one" }), TimeoutError);
   } finally {

@@ -3,11 +3,13 @@
 // Grade learners' work. A PATH is a submission JSON, a learner's notebook, a
 // learner's TypeScript module exporting the graded functions, a learner's
 // folder of these, or a class folder of learners' folders. Each learner's
-// code is re-run, visible and hidden cases, in a sandboxed `deno run` that
-// serves a few learners one after another, each in realms of their own that
-// may read only their own folder; a claim in a JSON file earns nothing by
-// itself. N such processes run at a time (default: the number of CPUs), and
-// learners are reported in order. Prints a
+// code is analysed in a process with a budget of its own (the module it
+// makes, the library copies in it), then re-run, visible and hidden cases, in
+// sandboxed `deno run` processes that serve that learner alone, in realms
+// that may read only their own folder: whatever a learner's code does, its
+// limits are its own, and nothing it starts outlives its turn. A claim in a
+// JSON file earns nothing by itself. N learners are graded at a time
+// (default: the number of CPUs), and reported in order. Prints a
 // report for people; with --json, writes the results in the format
 // autograding platforms read (one object for one submission, an array for
 // several). A path that cannot be graded is reported in one line, the others
@@ -16,7 +18,8 @@
 import { parseArgs } from "node:util";
 import { predictionNote } from "../lib/containment/effect.ts";
 import { collectLearners } from "./grading/collect.ts";
-import { gradeLearner, gradeTogether } from "./grading/grade_learner.ts";
+import { Analysis } from "./grading/analysis.ts";
+import { gradeLearner } from "./grading/grade_learner.ts";
 import { inOrder } from "./grading/pool.ts";
 import { printable, textReport } from "./grading/report.ts";
 import type { Results } from "./grading/score.ts";
@@ -25,9 +28,6 @@ import { loadHoldouts, UNITS } from "./grading/units/mod.ts";
 const USAGE = `usage: deno task grade PATH... [--json FILE] [--unit ${
   [...UNITS.keys()].join("|")
 }] [--jobs N]`;
-
-/** How many learners share a sandbox process. */
-const BATCH = 8;
 
 let parsed;
 try {
@@ -57,39 +57,23 @@ if (holdouts === undefined && learners.length > 0) {
   notes.push("this copy of the course has no hidden cases (holdouts/): visible cases only");
 }
 const all: Results[] = [];
-// A few learners to a sandbox process, each in realms of their own: one process start serves them all.
-const batches = Array.from(
-  { length: Math.ceil(learners.length / BATCH) },
-  (_, index) => learners.slice(index * BATCH, (index + 1) * BATCH),
-);
-const graded = inOrder(batches, jobs, async (batch) => {
-  try {
-    return await gradeTogether(batch, holdouts);
-  } catch {
-    // Which learner could not be graded is found by grading each alone.
-    return await Promise.all(
-      batch.map((learner) => gradeLearner(learner, holdouts).catch((error) => error)),
-    );
-  }
-});
+// Each learner alone: their own analysis and sandbox processes, their own limits.
+const analysis = new Analysis({ processes: jobs });
+const graded = inOrder(learners, jobs, (learner) => gradeLearner(learner, holdouts, { analysis }));
 let index = -1;
 for await (const settled of graded) {
   index++;
-  const each = settled.status === "fulfilled"
-    ? settled.value
-    : batches[index].map(() => settled.reason);
-  for (const [at, results] of each.entries()) {
-    if (!Array.isArray(results)) {
-      const why = results instanceof Error ? results.message : String(results);
-      problems.push({ path: batches[index][at].name, problem: `could not be graded: ${why}` });
-      continue;
-    }
-    for (const one of results) {
-      all.push(one);
-      console.log(textReport(one) + "\n");
-    }
+  if (settled.status === "rejected") {
+    const why = settled.reason instanceof Error ? settled.reason.message : String(settled.reason);
+    problems.push({ path: learners[index].name, problem: `could not be graded: ${why}` });
+    continue;
+  }
+  for (const one of settled.value) {
+    all.push(one);
+    console.log(textReport(one) + "\n");
   }
 }
+await analysis.close();
 const predicted = all.some((results) => results.unit === "ch15")
   ? await predictionNote()
   : undefined;

@@ -7,7 +7,8 @@
 // servers (bubblewrap's and prlimit's around them too), the test fixtures,
 // the benchmark's servers and the published servers the interop tests and
 // Chapter 15 start, by their command line, and for grandchildren by the mark
-// in their environment.
+// in their environment. A mark nested in the run's (`RUN/PART`, a notebook
+// kernel's in the tests) is the run's too.
 // Zombies do not count: here PID 1 may never reap them.
 
 import { readStat } from "../lib/mcp/client/process_group.ts";
@@ -25,7 +26,7 @@ const marks = suite === undefined
     `${root}bench/servers/`,
     "MCP_COURSE_GRANDCHILD=",
   ]
-  : [`\0${SUITE_MARK}=${suite}\0`];
+  : [`\0${SUITE_MARK}=${suite}\0`, `\0${SUITE_MARK}=${suite}/`];
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;

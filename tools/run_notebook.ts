@@ -16,8 +16,13 @@ import { denoKernelEnv } from "./jupyter/kernelspec.ts";
 export interface RunNotebookOptions {
   /** Extra environment for the kernel, such as `COURSE_WORK`. @default {{}} */
   env?: Record<string, string>;
-  /** The most seconds any one cell may take. @default {300} */
+  /**
+   * The most seconds any one cell may take, and the kernel to start (a bound
+   * against a hang, long enough for a busy machine). @default {300}
+   */
   cellTimeoutSeconds?: number;
+  /** Whether a cell that fails lets the cells after it run, as Run All in JupyterLab does not. @default {false} */
+  allowErrors?: boolean;
 }
 
 /** A notebook that did not run to its end. */
@@ -58,6 +63,8 @@ export async function runNotebook(
         "--output-dir",
         outputDir,
         `--ExecutePreprocessor.timeout=${options.cellTimeoutSeconds ?? 300}`,
+        `--ExecutePreprocessor.startup_timeout=${options.cellTimeoutSeconds ?? 300}`,
+        ...(options.allowErrors ? ["--allow-errors"] : []),
       ],
       env: { NO_COLOR: "1", ...await denoKernelEnv(), ...options.env },
       stdout: "null",

@@ -28,3 +28,22 @@ export function suiteMarkEnv(): Record<string, string> {
   const mark = Deno.env.get(SUITE_MARK);
   return mark === undefined ? {} : { [SUITE_MARK]: mark };
 }
+
+/**
+ * A mark of its own for one part of a test run (a notebook's kernel, say),
+ * nested in this run's (`RUN/PART`): the leftovers check counts what carries
+ * it as the run's, and a test finds by it what that part alone started.
+ * Outside a test run it is a mark of its own (`local/PART`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const mark = nestedSuiteMark();
+ * assert.ok(mark.startsWith(`${Deno.env.get(SUITE_MARK) ?? "local"}/`));
+ * assert.notEqual(nestedSuiteMark(), mark);
+ * ```
+ */
+export function nestedSuiteMark(): string {
+  return `${Deno.env.get(SUITE_MARK) ?? "local"}/${crypto.randomUUID()}`;
+}

@@ -130,6 +130,21 @@ export function hostPath(): string[] {
   }
 }
 
+/**
+ * The real path of the program a bare `name` runs outside any sandbox, found
+ * on this process's `PATH` as `execvp` finds it; `undefined` where none is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(hostProgram("no-such-program-here"), undefined);
+ * ```
+ */
+export function hostProgram(name: string): string | undefined {
+  return onPath(name, hostPath());
+}
+
 /** The real path of the program `name` names in the first of `dirs` that has it, as `execvp` finds it. */
 function onPath(name: string, dirs: string[], map = (path: string) => path): string | undefined {
   for (const dir of dirs) {

@@ -21,6 +21,7 @@
 
 import { dirname } from "node:path";
 import { systemFolders } from "./policy.ts";
+import { hostProgram } from "./_machine.ts";
 import { family, isRunning } from "./process_table.ts";
 
 /** util-linux's programs that enter the machine and drop privileges (Debian's paths). */
@@ -149,9 +150,14 @@ export class ThrowawayRoot implements AsyncDisposable {
 
   /**
    * The command line that runs `argv` in this root: in its namespaces, as
-   * {@linkcode uid}, with no capabilities and no way to gain any.
+   * {@linkcode uid}, with no capabilities and no way to gain any. A program
+   * named by a bare word is the one this process's `PATH` finds (by its real
+   * path, which the root shows): the `PATH` itself may name folders the root
+   * does not show, as CI's fresh one does.
    */
   command(argv: readonly string[]): string[] {
+    const [program, ...args] = argv;
+    const found = program.includes("/") ? program : hostProgram(program) ?? program;
     return [
       NSENTER,
       `--target=${this.#init}`,
@@ -168,7 +174,8 @@ export class ThrowawayRoot implements AsyncDisposable {
       "--bounding-set=-all",
       "--no-new-privs",
       "--",
-      ...argv,
+      found,
+      ...args,
     ];
   }
 

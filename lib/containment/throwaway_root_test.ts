@@ -53,6 +53,30 @@ function processesOf(uid: number): number[] {
 
 Deno.test({
   name:
+    "a program named by a bare word runs in the root when PATH names folders the root does not show",
+  ignore,
+  async fn() {
+    // CI's fresh PATH is a folder of links that no root shows.
+    const links = await Deno.makeTempDir({ prefix: "ch15-path-" });
+    const before = Deno.env.get("PATH");
+    try {
+      await Deno.symlink(Deno.realPathSync("/usr/bin/bwrap"), `${links}/bwrap`);
+      Deno.env.set("PATH", links);
+      await inRoot([], async (root) => {
+        const inner = ["--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "/usr/bin/true"];
+        const [code, said] = await run(root, ["bwrap", ...inner]);
+        assert.equal(code, 0, said);
+      });
+    } finally {
+      if (before === undefined) Deno.env.delete("PATH");
+      else Deno.env.set("PATH", before);
+      await Deno.remove(links, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
     "a throw-away root runs its programs as a user of its own, with no capabilities, among its own processes",
   ignore,
   fn: () =>

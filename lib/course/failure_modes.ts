@@ -13,7 +13,7 @@ import type { SplitFrames } from "../mcp/shared/framing.ts";
 import { liveMembers } from "../mcp/client/process_group.ts";
 import { describeExit } from "../mcp/client/server_process.ts";
 
-/** The outcome a careful client should reach in each mode, with a one-second deadline. */
+/** The outcome a careful client should reach in each mode, with a one-second deadline for each call. */
 export const EXPECTED_OUTCOMES = {
   "normal": "answered 4 and 3",
   "wrong-id": "ProtocolError",
@@ -57,7 +57,7 @@ export interface ModeOutcome {
 export interface TryModeOptions {
   /** The tools the client may call. @default {["word_count"]} */
   allowed?: Iterable<string>;
-  /** The deadline for each request. @default {1000} */
+  /** The deadline for each request after the handshake. @default {1000} */
   timeoutMs?: number;
   /** The frame splitter the client reads with. @default {the library's splitFrames} */
   splitFrames?: SplitFrames;
@@ -66,8 +66,15 @@ export interface TryModeOptions {
 }
 
 /**
- * Start the teaching server in `mode`, handshake, list its tools, ask both
- * {@linkcode QUESTIONS} with `word_count`, close it, and report.
+ * The handshake's deadline: a server just started may take seconds to answer
+ * on a busy machine, and the short deadline is for the calls a mode is about.
+ */
+export const HANDSHAKE_MS = 30_000;
+
+/**
+ * Start the teaching server in `mode`, handshake (with a deadline of
+ * {@linkcode HANDSHAKE_MS}), list its tools, ask both {@linkcode QUESTIONS}
+ * with `word_count`, close it, and report.
  *
  * @example
  * ```ts
@@ -90,7 +97,7 @@ export async function tryMode(mode: string, options: TryModeOptions = {}): Promi
   let outcome: string;
   let detail = "";
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: HANDSHAKE_MS });
     await client.listTools();
     const answers = [];
     for (const text of QUESTIONS) answers.push(await client.callTool("word_count", { text }));

@@ -56,10 +56,17 @@ export interface MultiplexOptions {
 export interface RequestOptions {
   /** Given each progress notification for this request, as it comes. @default {undefined} */
   onProgress?: (progress: Progress) => void;
+  /**
+   * This request's deadline, in milliseconds, when it is not the link's: a
+   * handshake with a server that is just starting may need more than the
+   * calls a step times. @default {the link's `timeoutMs`}
+   */
+  timeoutMs?: number;
 }
 
 interface InFlight {
   method: string;
+  timeoutMs: number;
   deadline: number;
   token?: RequestId;
   onProgress?: (progress: Progress) => void;
@@ -120,6 +127,8 @@ export class MultiplexLink implements AsyncDisposable {
    * Send a request once fewer than `maxInFlight` are in flight, and resolve
    * with its result. Rejects with `TimeoutError` when its deadline passes
    * (and tells the server, `notifications/cancelled`), or `ProtocolError`.
+   * The deadline counts from sending, not from the call: a request that
+   * waits its turn does not spend its time waiting.
    */
   async request(
     method: string,
@@ -133,10 +142,12 @@ export class MultiplexLink implements AsyncDisposable {
       const id = this.#nextId++;
       const token = options.onProgress === undefined ? undefined : `progress-${id}`;
       const sent = token === undefined ? params : { ...params, _meta: { progressToken: token } };
+      const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
       return await new Promise<JsonObject>((resolve, reject) => {
-        const deadline = performance.now() + this.#timeoutMs;
+        const deadline = performance.now() + timeoutMs;
         this.#inFlight.set(id, {
           method,
+          timeoutMs,
           deadline,
           token,
           onProgress: options.onProgress,
@@ -253,9 +264,14 @@ export class MultiplexLink implements AsyncDisposable {
       if (request === undefined) continue;
       this.#inFlight.delete(id);
       this.#cancelled.push(id);
-      this.notify("notifications/cancelled", { requestId: id, reason: "deadline passed" });
+      // The specification forbids cancelling the handshake; any other request is cancelled.
+      if (request.method !== "initialize") {
+        this.notify("notifications/cancelled", { requestId: id, reason: "deadline passed" });
+      }
       request.reject(
-        new TimeoutError(`${request.method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
+        new TimeoutError(
+          `${request.method} (id ${id}) had no reply within ${request.timeoutMs} ms`,
+        ),
       );
     }
     this.#watch();

@@ -1,10 +1,15 @@
 /**
- * The first judge of a server: a hand-crafted byte stream, written to the
- * server's stdin in awkward pieces (a message split in two, several in one
- * write, a write that ends inside a UTF-8 character), then the end of input.
- * Every line the server writes on stdout must be a JSON-RPC message; the
- * replies must come in order, one for each request and none for the
- * notification; the server must exit by itself with status 0.
+ * The first judge of a server: a hand-crafted byte stream of both eras of
+ * MCP, written to the server's stdin in awkward pieces (a message split in
+ * two, several in one write, a write that ends inside a UTF-8 character),
+ * then the end of input. It opens as a client of both eras does, with
+ * `server/discover`, speaks 2026-07-28 (every request's `_meta` naming it),
+ * then shakes hands as a 2025 client would and calls once more. Every line
+ * the server writes on stdout must be a JSON-RPC message; the replies must
+ * come in order, one for each request and none for the notification; each
+ * result must be of its request's era (today's marked `resultType:
+ * "complete"`, the handshake's not); the server must exit by itself with
+ * status 0.
  *
  * @module
  */
@@ -13,41 +18,75 @@ import { isDeepStrictEqual } from "node:util";
 import { sleep } from "../mcp/shared/_async.ts";
 import { readFrames } from "../mcp/shared/framing.ts";
 import { isObject, type JsonObject, parseMessage } from "../mcp/shared/jsonrpc.ts";
+import { META } from "../mcp/shared/meta.ts";
 import { describeExit, ServerProcess } from "../mcp/client/server_process.ts";
 import { answerFrom, CANONICAL_CALLS, type ClientReport, verdictOf } from "./expected.ts";
 
-const call = (id: number, name: string, args: JsonObject) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+/** Today's version, which every modern request of the stream names. */
+const MODERN = "2026-07-28";
+/** The version the stream asks for in its handshake. */
+const HANDSHAKE = "2025-06-18";
 
-const initialize = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "à mano", version: "1.0.0" },
-  },
+/** The `_meta` of a request of `version`, from a client called "à mano". */
+const meta = (version: string) => ({
+  [META.protocolVersion]: version,
+  [META.clientCapabilities]: {},
+  [META.clientInfo]: { name: "à mano", version: "1.0.0" },
 });
 
-/** The whole stream, one message a line: what a client would send, and three mistakes. */
+const request = (id: string | number, method: string, params: JsonObject) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
+
+const call = (id: number, name: string, args: JsonObject, version = MODERN) =>
+  request(id, "tools/call", { name, arguments: args, _meta: meta(version) });
+
+/** The whole stream, one message a line: what a client of both eras sends, and four mistakes. */
 export const HAND_CRAFTED: readonly string[] = [
-  initialize,
-  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-  '{"jsonrpc":"2.0","id":"list","method":"tools/list"}',
+  request("discover", "server/discover", { _meta: meta(MODERN) }),
+  request("list", "tools/list", { _meta: meta(MODERN) }),
   ...CANONICAL_CALLS.map(([name, args], index) => call(3 + index, name, args)),
   "this line is not JSON",
   call(7, "not_a_tool", {}),
   call(8, "conjugate", { verb: "run", tense: "past_simple", person: "3sg" }),
+  call(9, "conjugate", { verb: "eat", tense: "past_simple", person: "3sg" }, "2099-01-01"),
+  request(10, "initialize", {
+    protocolVersion: HANDSHAKE,
+    capabilities: {},
+    clientInfo: { name: "à mano", version: "1.0.0" },
+  }),
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 11,
+    method: "tools/call",
+    params: { name: "conjugate", arguments: { verb: "eat", tense: "past_simple", person: "3sg" } },
+  }),
 ];
 
 /** The ids the replies must carry, in order: none for the notification. */
-export const REPLY_IDS: readonly (string | number | null)[] = [1, "list", 3, 4, 5, 6, null, 7, 8];
+export const REPLY_IDS: readonly (string | number | null)[] = [
+  "discover",
+  "list",
+  3,
+  4,
+  5,
+  6,
+  null,
+  7,
+  8,
+  9,
+  10,
+  11,
+];
+
+/** The ids of the requests of today's protocol, whose results must say they are complete. */
+const MODERN_IDS = ["discover", "list", 3, 4, 5, 6, 8];
 
 /**
- * The stream cut into the pieces it is written in: the first message and
- * half of the second, then the rest of it, then the middle of the `à` in
- * the first message's client name falls between the first two pieces.
+ * The stream cut into the pieces it is written in: the middle of the `à` in
+ * the first message's client name falls between the first two pieces; the
+ * second ends 20 bytes into the second message, the third after the fourth,
+ * the fourth after the sixth, and the last holds the rest.
  *
  * @example
  * ```ts
@@ -87,7 +126,8 @@ export interface BytesOptions {
  * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithBytes(grammarCommand());
- * assert.equal(report.status, "PASSED");
+ * assert.equal(report.answers.conjugate, "ate");
+ * assert.equal(report.errors.not_json, -32700);
  * assert.equal(report.errors.unknown_tool, -32602);
  * ```
  */
@@ -136,6 +176,18 @@ export async function judgeWithBytes(
     );
   }
   const byId = new Map(replies.map((reply) => [reply.id, reply]));
+  for (const id of MODERN_IDS) {
+    const result = byId.get(id)?.result;
+    if (isObject(result) && result.resultType !== "complete") {
+      problems.push(
+        `the 2026-07-28 result of request ${JSON.stringify(id)} is not marked complete`,
+      );
+    }
+  }
+  const handshake = byId.get(11)?.result;
+  if (isObject(handshake) && "resultType" in handshake) {
+    problems.push("the handshake's call was answered with a result of 2026-07-28 (resultType)");
+  }
   const list = byId.get("list")?.result;
   const tools = isObject(list) && Array.isArray(list.tools)
     ? list.tools.map((tool) => String(isObject(tool) ? tool.name : tool))
@@ -143,16 +195,42 @@ export async function judgeWithBytes(
   const answers = Object.fromEntries(
     CANONICAL_CALLS.map(([name], index) => [name, answerOf(name, byId.get(3 + index))]),
   );
+  const handshakeAnswer = answerOf("conjugate", byId.get(11));
+  if (handshakeAnswer !== "ate") {
+    problems.push(
+      `conjugate answered ${
+        JSON.stringify(handshakeAnswer) ?? "nothing"
+      } after the handshake, expected "ate"`,
+    );
+  }
   const errors = {
     not_json: errorOf(byId.get(null)),
     unknown_tool: errorOf(byId.get(7)),
     out_of_scope: errorOf(byId.get(8)),
+    unsupported_version: errorOf(byId.get(9)),
   };
-  return verdictOf("bytes", { tools, answers, errors, problems }, {
+  return verdictOf("bytes", { spoke: spokenWith(byId), tools, answers, errors, problems }, {
     not_json: -32700,
     unknown_tool: -32602,
     out_of_scope: "isError",
+    unsupported_version: -32022,
   });
+}
+
+/**
+ * The versions the stream spoke with the server, in order: 2026-07-28 when
+ * the server's `server/discover` named it, then the version its
+ * `initialize` agreed on.
+ */
+function spokenWith(byId: Map<unknown, JsonObject>): string[] {
+  const discovered = byId.get("discover")?.result;
+  const modern = isObject(discovered) && Array.isArray(discovered.supportedVersions) &&
+    discovered.supportedVersions.includes(MODERN);
+  const agreed = byId.get(10)?.result;
+  const handshake = isObject(agreed) && typeof agreed.protocolVersion === "string"
+    ? [agreed.protocolVersion]
+    : [];
+  return [...(modern ? [MODERN] : []), ...handshake];
 }
 
 /** A tool result's answer; `undefined` for anything else. */

@@ -1,14 +1,18 @@
 /**
  * The second judge of a server: the course's own careful `Client`, which
- * refuses any reply it cannot trust. It shakes hands, lists the tools, makes
- * the four canonical calls, calls `conjugate` with `run` (a tool error), and
- * closes the server, which must then exit by itself with status 0.
+ * refuses any reply it cannot trust, speaking both eras as a client of today
+ * does: it probes with `server/discover` and speaks 2026-07-28 with a server
+ * that answers it (the handshake only with one that does not, which this
+ * judge then fails). It lists the tools, makes the four canonical calls,
+ * calls `conjugate` with `run` (a tool error), and closes the server, which
+ * must then exit by itself with status 0.
  *
  * @module
  */
 
 import { Client } from "../mcp/client/client.ts";
 import { describeExit } from "../mcp/client/server_process.ts";
+import { MCP_VERSIONS } from "../mcp/shared/versions.ts";
 import {
   answerFrom,
   CANONICAL_CALLS,
@@ -19,8 +23,13 @@ import {
 
 /** Options for {@linkcode judgeWithCourseClient}. */
 export interface CourseClientOptions {
-  /** The deadline of each request. @default {5000} */
+  /** The deadline of each request after the handshake. @default {5000} */
   timeoutMs?: number;
+  /**
+   * The handshake's deadline: the server is just starting, which a busy
+   * machine makes slow. @default {30000}
+   */
+  handshakeMs?: number;
 }
 
 /**
@@ -32,6 +41,7 @@ export interface CourseClientOptions {
  * import { grammarCommand } from "../course/course.ts";
  *
  * const report = await judgeWithCourseClient(grammarCommand());
+ * assert.equal(report.answers.conjugate, "ate");
  * assert.deepEqual(report.errors, { out_of_scope: "ToolError" });
  * ```
  */
@@ -40,14 +50,20 @@ export async function judgeWithCourseClient(
   options: CourseClientOptions = {},
 ): Promise<ClientReport> {
   const problems: string[] = [];
-  const observed = { tools: [] as string[], answers: {} as Record<string, unknown> };
+  const observed = {
+    spoke: [] as string[],
+    tools: [] as string[],
+    answers: {} as Record<string, unknown>,
+  };
   const errors: Record<string, string> = {};
   const client = new Client(command, {
+    versions: MCP_VERSIONS,
     allowed: GRAMMAR_TOOL_NAMES,
     timeoutMs: options.timeoutMs ?? 5000,
   });
   try {
-    await client.initialize();
+    await client.initialize({ timeoutMs: options.handshakeMs ?? 30_000 });
+    observed.spoke = [client.protocolVersion!];
     observed.tools = Object.keys(await client.listTools());
     for (const [name, args] of CANONICAL_CALLS) {
       observed.answers[name] = answerFrom(name, await client.callTool(name, args));

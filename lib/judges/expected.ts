@@ -1,8 +1,10 @@
 /**
  * What every client that judges a grammar server must see: the four tools
  * listed, and the four canonical calls answered with `ate`, `comió` and two
- * objects. Each judge (a hand-crafted byte stream, the course's client, the
- * SDK's client, the MCP Inspector) fills in a {@linkcode ClientReport}, and
+ * objects, in the protocol version the judge speaks. Each judge (a
+ * hand-crafted byte stream of both eras, the course's client and the SDK's
+ * v2 client at 2026-07-28, the SDK's 1.x client and the MCP Inspector
+ * through the handshake) fills in a {@linkcode ClientReport}, and
  * {@linkcode verdictOf} compares it with this.
  *
  * @module
@@ -64,13 +66,29 @@ export function answerFrom(tool: string, text: string): unknown {
 }
 
 /** The clients that judge a server. */
-export type ClientName = "bytes" | "course" | "sdk" | "inspector";
+export type ClientName = "bytes" | "course" | "sdk_v2" | "sdk" | "inspector";
+
+/**
+ * The protocol versions each judge must end up speaking with a grammar
+ * server of both eras, in the order it speaks them: today's for the clients
+ * of 2026-07-28, the handshake's newest (what `initialize` agrees on) for
+ * the others; the Inspector's command-line mode does not say which.
+ */
+export const SPOKEN: Readonly<Record<ClientName, readonly string[]>> = {
+  bytes: ["2026-07-28", "2025-06-18"],
+  course: ["2026-07-28"],
+  sdk_v2: ["2026-07-28"],
+  sdk: ["2025-06-18"],
+  inspector: [],
+};
 
 /** What one client observed of a server, and its verdict. */
 export interface ClientReport {
   client: ClientName;
   /** `NOT_RUN` when the client could not be started (such as an Inspector not installed). */
   status: "PASSED" | "FAILED" | "NOT_RUN";
+  /** The protocol versions it spoke with the server, in order (empty: not known, or none). */
+  spoke: string[];
   /** The tool names it listed, sorted. */
   tools: string[];
   /** Each canonical call's answer ({@linkcode answerFrom}), by tool name. */
@@ -82,26 +100,35 @@ export interface ClientReport {
 }
 
 /**
- * The report with its status and problems: `PASSED` when the tools listed
- * and the answers are the expected ones, the `errors` are the `expectedErrors`
- * and nothing else went wrong (`problems` already found are kept).
+ * The report with its status and problems: `PASSED` when the client spoke
+ * the versions {@linkcode SPOKEN} names for it, the tools listed and the
+ * answers are the expected ones, the `errors` are the `expectedErrors` and
+ * nothing else went wrong (`problems` already found are kept).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const observed = { tools: [...GRAMMAR_TOOL_NAMES], answers: { ...EXPECTED_ANSWERS }, errors: {} };
+ * const observed = { spoke: ["2026-07-28"], tools: [...GRAMMAR_TOOL_NAMES], answers: { ...EXPECTED_ANSWERS }, errors: {} };
  * assert.equal(verdictOf("course", observed).status, "PASSED");
  * const wrong = verdictOf("course", { ...observed, answers: { ...EXPECTED_ANSWERS, conjugate: "eated" } });
  * assert.deepEqual(wrong.problems, ['conjugate answered "eated", expected "ate"']);
+ * const legacy = verdictOf("course", { ...observed, spoke: ["2025-06-18"] });
+ * assert.deepEqual(legacy.problems, ['spoke 2025-06-18, expected 2026-07-28']);
  * ```
  */
 export function verdictOf(
   client: ClientName,
-  observed: Pick<ClientReport, "tools" | "answers" | "errors"> & { problems?: string[] },
+  observed: Pick<ClientReport, "spoke" | "tools" | "answers" | "errors"> & {
+    problems?: string[];
+  },
   expectedErrors: Record<string, number | string> = {},
 ): ClientReport {
   const problems = [...observed.problems ?? []];
+  if (!isDeepStrictEqual(observed.spoke, SPOKEN[client])) {
+    const said = (versions: readonly string[]) => versions.join(" then ") || "nothing";
+    problems.push(`spoke ${said(observed.spoke)}, expected ${said(SPOKEN[client])}`);
+  }
   const tools = [...observed.tools].sort();
   if (!isDeepStrictEqual(tools, GRAMMAR_TOOL_NAMES)) {
     problems.push(`listed ${show(tools)}, expected ${show(GRAMMAR_TOOL_NAMES)}`);
@@ -121,6 +148,7 @@ export function verdictOf(
   return {
     client,
     status: problems.length === 0 ? "PASSED" : "FAILED",
+    spoke: observed.spoke,
     tools,
     answers: observed.answers,
     errors: observed.errors,
@@ -139,7 +167,15 @@ export function verdictOf(
  * ```
  */
 export function notRun(client: ClientName, why: string): ClientReport {
-  return { client, status: "NOT_RUN", tools: [], answers: {}, errors: {}, problems: [why] };
+  return {
+    client,
+    status: "NOT_RUN",
+    spoke: [],
+    tools: [],
+    answers: {},
+    errors: {},
+    problems: [why],
+  };
 }
 
 function show(value: unknown): string {

@@ -1,8 +1,9 @@
 /**
- * The fourth judge of a server: the MCP Inspector's command-line mode, the
- * tool MCP's own documentation sends server authors to. Each run starts the
- * server afresh: one run lists the tools, and one run makes each canonical
- * call.
+ * The fifth judge of a server: the MCP Inspector's command-line mode, the
+ * tool MCP's own documentation sends server authors to, speaking the
+ * handshake (`--protocol-era legacy`, its default), as a 2025-era client
+ * does. Each run starts the server afresh: one run lists the tools, and one
+ * run makes each canonical call.
  *
  * The Inspector is pinned in `tools/inspector/package.json` and installed by
  * `tools/setup.sh` with `npm ci`: Deno's `npm:` specifiers cannot install it,
@@ -27,14 +28,15 @@ export const INSPECTOR = fileURLToPath(
 
 /**
  * The command that runs the Inspector's command-line mode against the server
- * `command`, with the Inspector's own `args` (`--method tools/list`).
+ * `command`, through the handshake, with the Inspector's own `args`
+ * (`--method tools/list`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const command = inspectorCommand(["deno", "run", "server.ts"], ["--method", "tools/list"]);
- * assert.deepEqual(command.slice(-6), ["--cli", "deno", "run", "server.ts", "--method", "tools/list"]);
+ * assert.deepEqual(command.slice(-8), ["--cli", "deno", "run", "server.ts", "--protocol-era", "legacy", "--method", "tools/list"]);
  * ```
  */
 export function inspectorCommand(command: readonly string[], args: readonly string[]): string[] {
@@ -48,6 +50,8 @@ export function inspectorCommand(command: readonly string[], args: readonly stri
     INSPECTOR,
     "--cli",
     ...command,
+    "--protocol-era",
+    "legacy",
     ...args,
   ];
 }
@@ -106,7 +110,7 @@ export async function judgeWithInspector(
   } catch (error) {
     problems.push((error as Error).message);
   }
-  return verdictOf("inspector", { tools, answers, errors: {}, problems });
+  return verdictOf("inspector", { spoke: [], tools, answers, errors: {}, problems });
 }
 
 /** Run the Inspector once; the JSON it printed, or an `Error` saying what went wrong. */

@@ -11,20 +11,30 @@ import type { ClientName, ClientReport } from "./expected.ts";
 const TITLES: Record<ClientName, string> = {
   bytes: "a hand-crafted byte stream",
   course: "the course's Client",
-  sdk: "the MCP SDK's Client",
+  sdk_v2: "the MCP SDK's v2 Client",
+  sdk: "the MCP SDK's 1.x Client",
   inspector: "the MCP Inspector's command-line mode",
+};
+
+/** What each version a judge spoke is, in a table. */
+const ERAS: Readonly<Record<string, string>> = {
+  "2026-07-28": "2026-07-28 (today's protocol)",
+  "2025-06-18": "2025-06-18 (the handshake)",
+  "2024-11-05": "2024-11-05 (the handshake)",
 };
 
 /**
  * Show `report`: a table titled with the verdict (✓ passed, ✗ failed, ↷
- * not run), then, when the judge failed the server, its problems in one
- * box, each kind of problem once, however many lines it was found on.
+ * not run) whose first row says which protocol versions the judge spoke,
+ * then, when the judge failed the server, its problems in one box, each
+ * kind of problem once, however many lines it was found on.
  *
  * @example
  * ```ts
  * await showReport({
  *   client: "inspector",
  *   status: "NOT_RUN",
+ *   spoke: [],
  *   tools: [],
  *   answers: {},
  *   errors: {},
@@ -33,7 +43,15 @@ const TITLES: Record<ClientName, string> = {
  * ```
  */
 export async function showReport(report: ClientReport): Promise<void> {
+  const spoke = report.spoke.map((version) => ERAS[version] ?? version).join(", then ");
   const rows = [
+    {
+      saw: "spoke",
+      what: spoke ||
+        (report.client === "inspector" && report.status !== "NOT_RUN"
+          ? "the handshake (its command-line mode does not say which version)"
+          : "nothing"),
+    },
     { saw: "the tools listed", what: report.tools.join(", ") || "none" },
     ...Object.entries(report.answers).map(([tool, answer]) => ({
       saw: `${tool} answered`,

@@ -96,7 +96,7 @@ export {
 export type { ServerStatus, Transport } from "./shared/transport.ts";
 export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
-export { type CallOptions, Client } from "./client/client.ts";
+export { type CallOptions, Client, type InitializeOptions } from "./client/client.ts";
 export type { Completion, CompletionRef } from "./client/completion.ts";
 export type { LogMessage, Progress } from "./client/server_news.ts";
 export { Subscription, type SubscriptionFilter } from "./client/subscription.ts";

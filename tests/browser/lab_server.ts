@@ -15,7 +15,10 @@ export interface LabServerOptions {
   env?: Record<string, string>;
   /** Where the server's own log is written (kept for people to read). */
   log: string;
-  /** How long the server may take to answer. @default {60_000} */
+  /**
+   * How long the server may take to answer: a bound against a hang, not a
+   * timing (JupyterLab took over a minute to start at load 8). @default {600_000}
+   */
   startMs?: number;
 }
 
@@ -127,7 +130,7 @@ export async function startLabServer(
     },
   };
   try {
-    await answering(`${base}api/status?token=${token}`, child, options.startMs ?? 60_000);
+    await answering(`${base}api/status?token=${token}`, child, options.startMs ?? 600_000);
   } catch (error) {
     await server.close();
     const tail = (await Deno.readTextFile(options.log)).trim().split("\n").slice(-10).join("\n");

@@ -21,6 +21,11 @@ const MISTAKES: Record<string, [cell: string, from: string, to: string][]> = {
   "lab-01": [
     ["handle-message", "  if (!hasId) return undefined;\n", ""],
     ["answer-tools", "failure(id, -32602, `Unknown tool", "failure(id, -32601, `Unknown tool"],
+    [
+      "answer-request",
+      "if (!MODERN_VERSIONS.includes(version)) {",
+      "if (!SUPPORTED_VERSIONS.includes(version)) {",
+    ],
   ],
   "lab-02": [
     ["correlate", "if (reply.id !== requestId) {", "if (reply.id != requestId) {"],

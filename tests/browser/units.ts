@@ -105,7 +105,7 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["NEGOTIATE_VERSION NEEDS_WORK", "HANDLE_MESSAGE NEEDS_WORK", "LAB_01 NOT DONE YET"],
     pictures: [],
-    notices: 8,
+    notices: 10,
   },
   {
     path: "solutions/lab-01.ipynb",
@@ -117,7 +117,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-01"}',
     ],
     pictures: [],
-    notices: 4,
+    notices: 5,
   },
   {
     path: "notebooks/lab-02.ipynb",

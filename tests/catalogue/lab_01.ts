@@ -8,20 +8,25 @@ import type { Catalogue } from "./learner.ts";
 const IMPORTS = `
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
 import { argumentProblems } from "../lib/mcp/server/arguments.ts";
+import { META } from "../lib/mcp/shared/meta.ts";
 `;
 
 /** The worked edition's way, as a module. */
-const WORKED = `${IMPORTS}
-const SUPPORTED_VERSIONS = ["2025-06-18", "2024-11-05"];
+export const WORKED = `${IMPORTS}
+const SUPPORTED_VERSIONS = ["2026-07-28", "2025-06-18", "2024-11-05"];
+const MODERN_VERSIONS = ["2026-07-28"];
+const HANDSHAKE_VERSIONS = ["2025-06-18", "2024-11-05"];
+const SERVER_INFO = { name: "grammar", version: "1.0.0" };
 
 export function negotiateVersion(requested) {
-  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];
+  return HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];
 }
 
 const isObject = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
 const isId = (value) => typeof value === "string" || Number.isSafeInteger(value);
 const success = (id, result) => JSON.stringify({ jsonrpc: "2.0", id, result });
-const failure = (id, code, message) => JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } });
+const failure = (id, code, message, data) =>
+  JSON.stringify({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
 
 export function handleMessage(line) {
   let message;
@@ -41,8 +46,50 @@ export function handleMessage(line) {
   if ("params" in message && !isObject(message.params)) {
     return failure(id, -32602, "Invalid params: params must be an object");
   }
-  const params = message.params ?? {};
-  switch (message.method) {
+  return answerRequest(id, message.method, message.params ?? {});
+}
+
+function answerRequest(id, method, params) {
+  const meta = params._meta;
+  const today = method === "server/discover" || (isObject(meta) && META.protocolVersion in meta);
+  if (!today) return answerHandshake(id, method, params);
+  if (
+    !isObject(meta) || typeof meta[META.protocolVersion] !== "string" ||
+    !isObject(meta[META.clientCapabilities])
+  ) {
+    return failure(id, -32602, "Invalid params: _meta must name a version and the client's capabilities");
+  }
+  const version = meta[META.protocolVersion];
+  if (!MODERN_VERSIONS.includes(version)) {
+    return failure(id, -32022, "Unsupported protocol version: " + version, {
+      supported: SUPPORTED_VERSIONS,
+      requested: version,
+    });
+  }
+  return answerToday(id, method, params);
+}
+
+function answerToday(id, method, params) {
+  if (method === "tools/list" || method === "tools/call") return answerTools(id, method, params, "modern");
+  if (method === "server/discover") {
+    return complete(id, method, { supportedVersions: SUPPORTED_VERSIONS, capabilities: { tools: {} } });
+  }
+  return failure(id, -32601, "Method not found: " + method + " (2026-07-28 has no such method)");
+}
+
+function complete(id, method, result) {
+  const cacheable = method === "server/discover" || method === "tools/list";
+  return success(id, {
+    ...result,
+    resultType: "complete",
+    _meta: { [META.serverInfo]: SERVER_INFO },
+    ...(cacheable ? { ttlMs: 60000, cacheScope: "public" } : {}),
+  });
+}
+
+function answerHandshake(id, method, params) {
+  if (method === "tools/list" || method === "tools/call") return answerTools(id, method, params, "legacy");
+  switch (method) {
     case "initialize":
       if (typeof params.protocolVersion !== "string") {
         return failure(id, -32602, "Invalid params: protocolVersion is missing");
@@ -50,29 +97,33 @@ export function handleMessage(line) {
       return success(id, {
         protocolVersion: negotiateVersion(params.protocolVersion),
         capabilities: { tools: {} },
-        serverInfo: { name: "grammar", version: "1.0.0" },
+        serverInfo: SERVER_INFO,
       });
     case "ping":
       return success(id, {});
-    case "tools/list":
-      return success(id, {
-        tools: GRAMMAR_TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-      });
-    case "tools/call":
-      return callTool(id, params);
     default:
-      return failure(id, -32601, "Method not found: " + message.method);
+      return failure(id, -32601, "Method not found: " + method);
   }
 }
 
-function callTool(id, params) {
+function answerTools(id, method, params, era) {
+  const reply = (result) => era === "modern" ? complete(id, method, result) : success(id, result);
+  if (method === "tools/list") {
+    return reply({
+      tools: GRAMMAR_TOOLS.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    });
+  }
   const tool = GRAMMAR_TOOLS.find((tool) => tool.name === params.name);
   if (tool === undefined) return failure(id, -32602, "Unknown tool: " + params.name);
   const args = params.arguments ?? {};
   const problems = argumentProblems(tool.inputSchema, args);
-  if (problems.length > 0) return failure(id, -32602, "Invalid arguments: " + problems.join("; "));
+  if (problems.length > 0) {
+    const why = "Invalid arguments: " + problems.join("; ");
+    if (era === "legacy") return failure(id, -32602, why);
+    return reply({ content: [{ type: "text", text: why }], isError: true });
+  }
   const { text, isError = false } = tool.call(args);
-  return success(id, { content: [{ type: "text", text }], isError });
+  return reply({ content: [{ type: "text", text }], isError });
 }
 `;
 
@@ -84,32 +135,64 @@ const VERSIONS = new Set(["2025-06-18", "2024-11-05"]);
 export const negotiateVersion = (asked) => (VERSIONS.has(asked) ? asked : "2025-06-18");
 
 class RpcError extends Error {
-  constructor(code, message) { super(message); this.code = code; }
+  constructor(code, message, data) { super(message); this.code = code; this.data = data; }
 }
 const TOOLS = new Map(GRAMMAR_TOOLS.map((tool) => [tool.name, tool]));
-const HANDLERS = {
+const SERVER = { name: "my-grammar", version: "0.1.0" };
+const callTool = (params, lenient) => {
+  const tool = typeof params.name === "string" ? TOOLS.get(params.name) : undefined;
+  if (!tool) throw new RpcError(-32602, "no such tool");
+  const problems = argumentProblems(tool.inputSchema, params.arguments ?? {});
+  if (problems.length) {
+    if (!lenient) throw new RpcError(-32602, problems.join(", "));
+    return { content: [{ type: "text", text: problems.join(", ") }], isError: true };
+  }
+  const outcome = tool.call(params.arguments);
+  return outcome.isError
+    ? { content: [{ type: "text", text: outcome.text }], isError: true }
+    : { content: [{ type: "text", text: outcome.text }] };
+};
+const listTools = () => ({ tools: GRAMMAR_TOOLS.map(({ call, ...tool }) => tool) });
+const HANDSHAKE = {
   initialize(params) {
     if (typeof params.protocolVersion !== "string") throw new RpcError(-32602, "protocolVersion?");
     return {
       protocolVersion: negotiateVersion(params.protocolVersion),
       capabilities: { tools: {} },
-      serverInfo: { name: "my-grammar", version: "0.1.0" },
+      serverInfo: SERVER,
       instructions: "Four grammar tools.",
     };
   },
   ping: () => ({}),
-  "tools/list": () => ({ tools: GRAMMAR_TOOLS.map(({ call, ...tool }) => tool) }),
-  "tools/call"(params) {
-    const tool = typeof params.name === "string" ? TOOLS.get(params.name) : undefined;
-    if (!tool) throw new RpcError(-32602, "no such tool");
-    const problems = argumentProblems(tool.inputSchema, params.arguments ?? {});
-    if (problems.length) throw new RpcError(-32602, problems.join(", "));
-    const outcome = tool.call(params.arguments);
-    return outcome.isError
-      ? { content: [{ type: "text", text: outcome.text }], isError: true }
-      : { content: [{ type: "text", text: outcome.text }] };
-  },
+  "tools/list": listTools,
+  "tools/call": (params) => callTool(params, false),
 };
+const TODAY = {
+  "server/discover": () => ({
+    supportedVersions: ["2024-11-05", "2025-06-18", "2026-07-28"],
+    capabilities: { tools: { listChanged: false } },
+    instructions: "Four grammar tools.",
+    ttlMs: 0,
+    cacheScope: "private",
+  }),
+  "tools/list": () => ({ ...listTools(), ttlMs: 0, cacheScope: "private" }),
+  "tools/call": (params) => callTool(params, true),
+};
+
+function checked(params) {
+  const meta = params._meta;
+  const version = meta?.["io.modelcontextprotocol/protocolVersion"];
+  const capabilities = meta?.["io.modelcontextprotocol/clientCapabilities"];
+  if (typeof version !== "string" || capabilities === null || typeof capabilities !== "object" || Array.isArray(capabilities)) {
+    throw new RpcError(-32602, "a request of 2026-07-28 names its version and capabilities in _meta");
+  }
+  if (version !== "2026-07-28") {
+    throw new RpcError(-32022, "unsupported", {
+      supported: ["2024-11-05", "2025-06-18", "2026-07-28"],
+      requested: version,
+    });
+  }
+}
 
 export function handleMessage(line) {
   const reply = (body) => JSON.stringify({ jsonrpc: "2.0", ...body });
@@ -128,14 +211,24 @@ export function handleMessage(line) {
   if (params === null || typeof params !== "object" || Array.isArray(params)) {
     return reply({ id: msg.id, error: { code: -32602, message: "params" } });
   }
-  if (!Object.hasOwn(HANDLERS, msg.method)) {
-    return reply({ id: msg.id, error: { code: -32601, message: "no method " + msg.method } });
-  }
+  const meta = params._meta;
+  const today = msg.method === "server/discover" ||
+    (meta !== null && typeof meta === "object" && !Array.isArray(meta) &&
+      Object.hasOwn(meta, "io.modelcontextprotocol/protocolVersion"));
+  const handlers = today ? TODAY : HANDSHAKE;
   try {
-    return reply({ id: msg.id, result: HANDLERS[msg.method](params) });
+    if (today) checked(params);
+    if (!Object.hasOwn(handlers, msg.method)) throw new RpcError(-32601, "no method " + msg.method);
+    const result = handlers[msg.method](params);
+    if (!today) return reply({ id: msg.id, result });
+    return reply({
+      id: msg.id,
+      result: { ...result, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER } },
+    });
   } catch (error) {
     if (!(error instanceof RpcError)) throw error;
-    return reply({ id: msg.id, error: { code: error.code, message: error.message, data: { method: msg.method } } });
+    const data = error.data ?? { method: msg.method };
+    return reply({ id: msg.id, error: { code: error.code, message: error.message, data } });
   }
 }
 `,
@@ -158,21 +251,56 @@ class GrammarServer {
       return this.error(id, -32602);
     }
     const p = params || {};
+    if (this.isToday(method, p)) return this.today(id, method, p);
     if (method === "ping") return this.ok(id, {});
     if (method === "initialize") {
       return typeof p.protocolVersion === "string"
         ? this.ok(id, { protocolVersion: negotiateVersion(p.protocolVersion), capabilities: { tools: { listChanged: false } }, serverInfo: { name: "g", version: "2" } })
         : this.error(id, -32602);
     }
-    if (method === "tools/list") {
-      return this.ok(id, { tools: GRAMMAR_TOOLS.map((t) => ({ name: t.name, title: t.name, description: t.description, inputSchema: t.inputSchema })) });
-    }
+    if (method === "tools/list") return this.ok(id, this.list());
     if (method !== "tools/call") return this.error(id, -32601);
+    return this.call(id, p, false);
+  }
+  isToday(method, p) {
+    if (method === "server/discover") return true;
+    const meta = p._meta;
+    return typeof meta === "object" && meta !== null && !Array.isArray(meta) && META.protocolVersion in meta;
+  }
+  today(id, method, p) {
+    const meta = p._meta;
+    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return this.error(id, -32602);
+    const version = meta[META.protocolVersion];
+    const caps = meta[META.clientCapabilities];
+    if (typeof version !== "string") return this.error(id, -32602);
+    if (typeof caps !== "object" || caps === null || Array.isArray(caps)) return this.error(id, -32602);
+    if (version !== "2026-07-28") {
+      return JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32022, message: "unsupported " + version, data: { supported: ["2026-07-28", "2025-06-18", "2024-11-05"], requested: version } },
+      });
+    }
+    const hints = { ttlMs: 3600000, cacheScope: "public" };
+    if (method === "server/discover") {
+      return this.done(id, { supportedVersions: ["2026-07-28", "2025-06-18", "2024-11-05"], capabilities: { tools: {} }, ...hints });
+    }
+    if (method === "tools/list") return this.done(id, { ...this.list(), ...hints });
+    if (method === "tools/call") return this.call(id, p, true);
+    return this.error(id, -32601);
+  }
+  list() {
+    return { tools: GRAMMAR_TOOLS.map((t) => ({ name: t.name, title: t.name, description: t.description, inputSchema: t.inputSchema })) };
+  }
+  call(id, p, today) {
     const tool = GRAMMAR_TOOLS.filter((t) => t.name === p.name)[0];
     if (!tool) return this.error(id, -32602);
-    if (!this.fits(tool.inputSchema, p.arguments === undefined ? {} : p.arguments)) return this.error(id, -32602);
+    const send = (result) => today ? this.done(id, result) : this.ok(id, result);
+    if (!this.fits(tool.inputSchema, p.arguments === undefined ? {} : p.arguments)) {
+      return today ? send({ content: [{ type: "text", text: "arguments do not fit" }], isError: true }) : this.error(id, -32602);
+    }
     const out = tool.call(p.arguments);
-    return this.ok(id, { content: [{ type: "text", text: out.text }], isError: Boolean(out.isError), structuredContent: undefined });
+    return send({ content: [{ type: "text", text: out.text }], isError: Boolean(out.isError), structuredContent: undefined });
   }
   fits(schema, args) {
     if (typeof args !== "object" || args === null || Array.isArray(args)) return false;
@@ -187,6 +315,9 @@ class GrammarServer {
     return true;
   }
   ok(id, result) { return JSON.stringify({ jsonrpc: "2.0", id, result }); }
+  done(id, result) {
+    return this.ok(id, { resultType: "complete", ...result, _meta: { [META.serverInfo]: { name: "g", version: "2" } } });
+  }
   error(id, code) { return JSON.stringify({ jsonrpc: "2.0", id, error: { code, message: "error " + code } }); }
 }
 
@@ -208,8 +339,18 @@ export function negotiateVersion(version) {
   }
 }
 
-const error = (id, code, text) => ({ jsonrpc: "2.0", id, error: { code, message: text } });
+const error = (id, code, text, data) => ({ jsonrpc: "2.0", id, error: { code, message: text, ...(data ? { data } : {}) } });
 const plain = (value) => Object.prototype.toString.call(value) === "[object Object]";
+const ME = { name: "grammar-4", version: "4.0.0" };
+const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+
+function modernCheck(id, meta) {
+  if (!plain(meta) || typeof meta[VERSION_KEY] !== "string") return error(id, -32602, "which version?");
+  if (!plain(meta["io.modelcontextprotocol/clientCapabilities"])) return error(id, -32602, "which capabilities?");
+  const version = meta[VERSION_KEY];
+  if (version === "2026-07-28") return null;
+  return error(id, -32022, "not " + version, { requested: version, supported: ["2025-06-18", "2026-07-28", "2024-11-05"] });
+}
 
 function respond(msg) {
   if (!plain(msg)) return error(null, -32600, "expected one request object");
@@ -223,23 +364,39 @@ function respond(msg) {
   if (!hasId) return null;
   if (Object.hasOwn(msg, "params") && !plain(msg.params)) return error(id, -32602, "params must be an object");
   const params = msg.params ?? {};
-  const ok = (result) => ({ jsonrpc: "2.0", id, result });
-  if (method === "ping") return ok({});
-  if (method === "initialize") {
+  const modern = method === "server/discover" || (plain(params._meta) && Object.hasOwn(params._meta, VERSION_KEY));
+  if (modern) {
+    const refused = modernCheck(id, params._meta);
+    if (refused) return refused;
+  }
+  const ok = (result) => ({
+    jsonrpc: "2.0",
+    id,
+    result: modern ? { ...result, resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": ME } } : result,
+  });
+  const hints = { ttlMs: 30000, cacheScope: "public" };
+  if (modern && method === "server/discover") {
+    return ok({ supportedVersions: ["2026-07-28", "2025-06-18", "2024-11-05"], capabilities: { tools: {} }, ...hints });
+  }
+  if (!modern && method === "ping") return ok({});
+  if (!modern && method === "initialize") {
     if (typeof params.protocolVersion !== "string") return error(id, -32602, "which protocolVersion?");
     return ok({
       protocolVersion: negotiateVersion(params.protocolVersion),
       capabilities: { tools: {} },
-      serverInfo: { name: "grammar-4", version: "4.0.0" },
+      serverInfo: ME,
     });
   }
-  if (method === "tools/list") return ok({ tools: GRAMMAR_TOOLS.map((t) => ({ ...t, call: undefined })) });
+  if (method === "tools/list") {
+    return ok({ tools: GRAMMAR_TOOLS.map((t) => ({ ...t, call: undefined })), ...(modern ? hints : {}) });
+  }
   if (method !== "tools/call") return error(id, -32601, "unknown method " + method);
   const tool = GRAMMAR_TOOLS.find(({ name }) => name === params.name);
   if (!tool) return error(id, -32602, "unknown tool " + String(params.name));
   const args = "arguments" in params ? params.arguments : {};
   const wrong = argumentProblems(tool.inputSchema, args);
-  if (wrong.length) return error(id, -32602, wrong.join("; "));
+  if (wrong.length && !modern) return error(id, -32602, wrong.join("; "));
+  if (wrong.length) return ok({ content: [{ type: "text", text: wrong.join("; ") }], isError: true });
   const answer = tool.call(args);
   return ok({ content: [{ type: "text", text: answer.text }], isError: answer.isError === true });
 }
@@ -292,14 +449,14 @@ export const WRONG: Record<string, string> = {
     "protocolVersion: negotiateVersion(params.protocolVersion),",
     "protocolVersion: params.protocolVersion,",
   ).replace(
-    "  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];",
+    "  return HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
     "  return requested;",
   ),
   "always answers its own version": mutate(
     "protocolVersion: negotiateVersion(params.protocolVersion),",
     'protocolVersion: "2025-06-18",',
   ).replace(
-    "  return SUPPORTED_VERSIONS.includes(requested) ? requested : SUPPORTED_VERSIONS[0];",
+    "  return HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
     '  return "2025-06-18";',
   ),
   "isError for an unknown tool, a protocol error": mutate(
@@ -331,12 +488,12 @@ export const WRONG: Record<string, string> = {
     "  const tool = Object.fromEntries(GRAMMAR_TOOLS.map((t) => [t.name, t]))[params.name];",
   ),
   "the tool's text sent as the result itself": mutate(
-    '  return success(id, { content: [{ type: "text", text }], isError });',
-    "  return success(id, { content: text, isError });",
+    '  return reply({ content: [{ type: "text", text }], isError });',
+    "  return reply({ content: text, isError });",
   ),
   "an unknown method answered as invalid": mutate(
-    'return failure(id, -32601, "Method not found: " + message.method);',
-    'return failure(id, -32600, "Method not found: " + message.method);',
+    'return failure(id, -32601, "Method not found: " + method);',
+    'return failure(id, -32600, "Method not found: " + method);',
   ),
   "initialize without a protocolVersion accepted": mutate(
     `      if (typeof params.protocolVersion !== "string") {
@@ -348,6 +505,80 @@ export const WRONG: Record<string, string> = {
   "responses from the client answered as bad requests": mutate(
     '  if (!("method" in message) && ("result" in message || "error" in message)) return undefined;\n',
     "",
+  ),
+  // Today's protocol.
+  "a result of today without resultType": mutate('    resultType: "complete",\n', ""),
+  "the server not named in today's results": mutate(
+    "    _meta: { [META.serverInfo]: SERVER_INFO },\n",
+    "",
+  ),
+  "no caching hints on the tool list": mutate(
+    'const cacheable = method === "server/discover" || method === "tools/list";',
+    'const cacheable = method === "server/discover";',
+  ),
+  "an unknown version in _meta answered the handshake's way": mutate(
+    'const today = method === "server/discover" || (isObject(meta) && META.protocolVersion in meta);',
+    'const today = method === "server/discover" ||\n    (isObject(meta) && MODERN_VERSIONS.includes(meta[META.protocolVersion]));',
+  ),
+  "the version looked for in params, not in _meta": mutate(
+    "  const meta = params._meta;",
+    "  const meta = params;",
+  ),
+  "server/discover answered only after initialize": mutate(
+    'const SERVER_INFO = { name: "grammar", version: "1.0.0" };',
+    'const SERVER_INFO = { name: "grammar", version: "1.0.0" };\nlet initialized = false;',
+  ).replace(
+    '  if (method === "server/discover") {',
+    '  if (method === "server/discover" && initialized) {',
+  ).replace(
+    "      return success(id, {\n        protocolVersion: negotiateVersion(params.protocolVersion),",
+    "      initialized = true;\n      return success(id, {\n        protocolVersion: negotiateVersion(params.protocolVersion),",
+  ),
+  "a handshake version accepted in _meta": mutate(
+    "  if (!MODERN_VERSIONS.includes(version)) {",
+    "  if (!SUPPORTED_VERSIONS.includes(version)) {",
+  ),
+  "-32022 naming only today's versions": mutate(
+    "      supported: SUPPORTED_VERSIONS,\n",
+    "      supported: MODERN_VERSIONS,\n",
+  ),
+  "-32022 that names no version": mutate(
+    `return failure(id, -32022, "Unsupported protocol version: " + version, {
+      supported: SUPPORTED_VERSIONS,
+      requested: version,
+    });`,
+    'return failure(id, -32022, "Unsupported protocol version: " + version);',
+  ),
+  "the client's capabilities not checked": mutate(
+    `    !isObject(meta) || typeof meta[META.protocolVersion] !== "string" ||
+    !isObject(meta[META.clientCapabilities])
+  ) {`,
+    `    !isObject(meta) || typeof meta[META.protocolVersion] !== "string"
+  ) {`,
+  ),
+  "ping still answered at 2026-07-28": mutate(
+    '  if (method === "server/discover") {',
+    '  if (method === "ping") return complete(id, method, {});\n  if (method === "server/discover") {',
+  ),
+  "server/discover naming only today's versions": mutate(
+    "{ supportedVersions: SUPPORTED_VERSIONS, capabilities",
+    "{ supportedVersions: MODERN_VERSIONS, capabilities",
+  ),
+  "the handshake's results marked complete too": mutate(
+    'const reply = (result) => era === "modern" ? complete(id, method, result) : success(id, result);',
+    "const reply = (result) => complete(id, method, result);",
+  ),
+  "arguments that break the schema refused at 2026-07-28 too": mutate(
+    '    if (era === "legacy") return failure(id, -32602, why);',
+    "    return failure(id, -32602, why);",
+  ),
+  "arguments that break the schema a tool's failure in the handshake too": mutate(
+    '    if (era === "legacy") return failure(id, -32602, why);\n',
+    "",
+  ),
+  "initialize agrees on 2026-07-28": mutate(
+    "  return HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
+    "  return SUPPORTED_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
   ),
 };
 
@@ -403,6 +634,12 @@ ${version('  return SPOKEN.has(requested) ? requested : "2025-06-18";')}`,
     ),
     "an object instead of the version": version(
       '  return { protocolVersion: ["2025-06-18", "2024-11-05"].includes(requested) ? requested : "2025-06-18" };',
+    ),
+    "2026-07-28 agreed on in a handshake": version(
+      '  return ["2026-07-28", "2025-06-18", "2024-11-05"].includes(requested) ? requested : "2025-06-18";',
+    ),
+    "the newest of every era offered to a handshake": version(
+      '  return ["2025-06-18", "2024-11-05"].includes(requested) ? requested : "2026-07-28";',
     ),
   },
 };

@@ -1,9 +1,12 @@
 /**
- * Grade one learner: copy their code into a scratch folder, re-run every
- * case of every unit they submitted in one sandboxed process, and score each
+ * Grade one learner: analyse their code in a process of its own, with a
+ * budget (`analysis.ts`: the module their notebook makes, and the library
+ * copies in it), copy it into a scratch folder, re-run every case of every
+ * unit they submitted in sandboxed processes of their own, and score each
  * unit against what the learner's submission JSON claims, with no marks for
  * a graded function whose library copy is in their code (`copied.ts`), or
- * that answers the grader's probe with a seal's watermark (`watermark.ts`).
+ * that answers the grader's probe with a seal's watermark (`watermark.ts`),
+ * and none for code whose analysis passed its budget.
  *
  * @module
  */
@@ -13,15 +16,20 @@ import { type FileCheck, lab02FileChecks } from "../../lib/course/lab_02_files.t
 import { REFERENCE_TRANSCRIPT } from "../../lib/course/transcript_check.ts";
 import { type CaseResult, runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
-import { copiedFunctions, copyForms } from "./copied.ts";
+import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 import { loadWatermark, withProbes } from "./watermark.ts";
 
-/** Options for {@linkcode gradeLearner}: the sandbox's, and which functions to grade. */
+/** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
   /** Only these graded functions' cases are run and scored. @default {every graded function} */
   functions?: readonly string[];
+  /**
+   * The processes that analyse learners' code before it runs (one run of the
+   * grader shares them). @default {a process made for this call, and ended after it}
+   */
+  analysis?: Analysis;
 }
 
 /**
@@ -51,7 +59,10 @@ export async function gradeLearner(
  * (and its successors, when one is stopped): each learner's realms may read
  * only that learner's folder, each learner has a budget of their own, and
  * their realms are ended before the next learner's cases begin. Grading a
- * few learners to a process spares a process start each.
+ * few to a process spares a process start each, and shares the process's
+ * limits (its output, its memory, what its runtime runs): it is for code the
+ * course trusts, such as a catalogue's implementations, never for a class,
+ * whose learners `deno task grade` grades each alone.
  *
  * @example
  * ```ts
@@ -84,20 +95,21 @@ export async function gradeTogether(
       };
     })
   );
+  const analysed = await analyseCode(learners, options.analysis);
+  // Code whose analysis passed its budget is not run: it earns nothing whatever it does.
   const withCode = learners.flatMap((learner, index) =>
-    learner.submissions.filter((submission) => submission.code !== undefined)
-      .map((submission) => ({ ...submission, key: `${index}/${submission.unit}`, learner: index }))
+    learner.submissions.map((submission) => ({
+      ...submission,
+      key: `${index}/${submission.unit}`,
+      // Several learners in one scratch folder: each in a folder of their own.
+      learner: learners.length > 1 ? index : undefined,
+    })).filter(({ key }) => analysed.get(key)?.module !== undefined)
+      .map((submission) => ({ ...submission, module: analysed.get(submission.key)!.module }))
   );
   let ran: CaseResult[] = [];
-  const copied = new Map<string, Record<string, string[]>>();
   const ranJobs = jobs.flat().filter((job) => withCode.some(({ key }) => key === job.key));
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
-    for (const [key, module] of scratch.modules) {
-      const source = await Deno.readTextFile(new URL(module));
-      const unit = scratch.units.get(key)!;
-      copied.set(key, copiedFunctions(source, await copyForms(UNITS.get(unit)!)));
-    }
     ran = await runSandbox(scratch, ranJobs, options);
   }
   const byKey = new Map<string, CaseResult[]>();
@@ -111,6 +123,7 @@ export async function gradeTogether(
     return learner.submissions.map((submission, at) => {
       const job = jobs[index][at];
       const ran = byKey.get(job.key!);
+      const { unchecked, copied } = analysed.get(job.key!) ?? {};
       const cases = ran?.filter((result) => result.watermark === undefined) ??
         job.functions.flatMap((fn) =>
           fn.cases.filter((testCase) => testCase.probe === undefined).map((testCase) => ({
@@ -119,7 +132,7 @@ export async function gradeTogether(
             case: testCase.label,
             hidden: testCase.hidden,
             status: "FAIL" as const,
-            observed: "no code",
+            observed: unchecked ?? "no code",
           }))
         );
       return scoreSubmission({
@@ -128,10 +141,41 @@ export async function gradeTogether(
         cases,
         codeCame: submission.code !== undefined,
         evidence: submission.evidence?.value,
-        copied: withWatermarks(copied.get(job.key!), ran ?? [], submission.unit),
+        copied: withWatermarks(copied, ran ?? [], submission.unit),
+        unchecked,
       });
     }).map((results, at) => withFileChecks(results, fileChecks[at]));
   }));
+}
+
+/** What the analysis found of a learner's piece of code: the module and its copies, or why it is unchecked. */
+type Found = { module?: string; copied?: Record<string, string[]>; unchecked?: string };
+
+/** What the analysis of each piece of `learners`' code found, by the key of its job (`learner/unit`). */
+async function analyseCode(
+  learners: readonly Learner[],
+  shared: Analysis | undefined,
+): Promise<Map<string, Found>> {
+  const analysis = shared ?? new Analysis();
+  try {
+    return new Map(
+      await Promise.all(
+        learners.flatMap((learner, index) =>
+          learner.submissions.filter((submission) => submission.code !== undefined)
+            .map(async (submission): Promise<[string, Found]> => {
+              const found = await analysis.analyse(submission, UNITS.get(submission.unit)!);
+              // Code that could not be checked is not run, even when its module was made.
+              return [
+                `${index}/${submission.unit}`,
+                "unchecked" in found ? { unchecked: found.unchecked } : found,
+              ];
+            })
+        ),
+      ),
+    );
+  } finally {
+    if (shared === undefined) await analysis.close();
+  }
 }
 
 /**

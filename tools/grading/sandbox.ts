@@ -6,8 +6,12 @@
  * Deno's cache, at the versions of the lock file). The process gets every
  * case at once, on stdin, and runs the visible ones first; the hidden ones
  * then run in realms of their own, after the visible ones' results have come
- * back. Several learners ({@linkcode UnitJob.learner}) may share a process:
- * each learner's realms read only that learner's folder, and each learner
+ * back. The process's limits (output, memory, CPU time) are counted by the
+ * kernel for all its threads, and it is killed when its output ends, so
+ * that nothing it started outlives it: given one learner's jobs, as the
+ * class grader gives them, every limit is that learner's. Several learners
+ * ({@linkcode UnitJob.learner}) may share a process, for code the course
+ * trusts: each learner's realms read only that learner's folder, and each
  * has a budget of their own. What comes back is judged here, where no
  * learner code runs.
  *
@@ -35,6 +39,8 @@ import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts
 import { Gate } from "./gate.ts";
 import { suiteMarkEnv } from "../suite_mark.ts";
 import { answersAsSeal } from "./watermark.ts";
+import { processUsage as usage } from "./process_usage.ts";
+import { inOwnSession, killGroup } from "./own_session.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -80,6 +86,11 @@ export interface SandboxOptions {
   /** The CPU time all of one learner's processes may use together. @default {60000} */
   learnerCpuMs?: number;
   /**
+   * The most threads a process may run at once (its realms, the workers they
+   * start, the runtime's own). @default {64 and one for each of the machine's CPUs}
+   */
+  threads?: number;
+  /**
    * Whether each case reports which mutants of StrykerJS's instrumented code
    * it reached (for mutation testing; never for a learner). @default {false}
    */
@@ -92,6 +103,8 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 const OUTPUT_LIMIT = 8 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
+/** The most threads a process may run at once, unless the options say otherwise. */
+const THREADS = 64 + navigator.hardwareConcurrency;
 /** Stops (time-outs, memory, output) after which a function's remaining cases are not tried. */
 const MAX_STOPS = 2;
 /** The drivers' kinds of case. */
@@ -285,23 +298,27 @@ async function runProcess(
   budgets: Budgets,
 ): Promise<ProcessRun> {
   const nonce = crypto.randomUUID();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--no-prompt",
-      "--no-remote",
-      "--cached-only",
-      "--no-config",
-      `--import-map=${scratch.importMap}`,
-      `--lock=${scratch.lock}`,
-      "--frozen",
-      "--v8-flags=--max-old-space-size=256",
-      // A learner's realms may read less than the process: their own folder, never a classmate's.
-      "--unstable-worker-options",
-      // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
-      `--allow-read=${scratch.base},${scratch.folder}`,
-      fileURLToPath(scratch.file(RUNNER)),
-    ],
+  // In a session of its own: the kernel shares the machine between learners' processes, not
+  // between their threads, and the process goes with anything it started.
+  const [program, ...args] = inOwnSession([
+    Deno.execPath(),
+    "run",
+    "--no-prompt",
+    "--no-remote",
+    "--cached-only",
+    "--no-config",
+    `--import-map=${scratch.importMap}`,
+    `--lock=${scratch.lock}`,
+    "--frozen",
+    "--v8-flags=--max-old-space-size=256",
+    // A learner's realms may read less than the process: their own folder, never a classmate's.
+    "--unstable-worker-options",
+    // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
+    `--allow-read=${scratch.base},${scratch.folder}`,
+    fileURLToPath(scratch.file(RUNNER)),
+  ]);
+  const child = new Deno.Command(program, {
+    args,
     clearEnv: true,
     env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir(), ...suiteMarkEnv() },
     stdin: "piped",
@@ -314,13 +331,10 @@ async function runProcess(
       run.stopped = why;
       run.timedOut = timedOut;
     }
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // It has already gone.
-    }
+    killGroup(child);
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
+  const threads = options.threads ?? THREADS;
   // The learner whose case runs is charged the time the process spends, from one reading to the next.
   const learners = new Map(cases.map((c) => [keyOf(c), learnerOf(c.job)]));
   let budget = budgets.of(learnerOf(cases[0].job));
@@ -343,6 +357,7 @@ async function runProcess(
     if (now.resident === 0) return;
     charge(now.cpuMs);
     if (now.resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
+    else if (now.threads > threads) stop(`it ran more than ${threads} threads at once`);
     else if (budget.spent) stop(budget.why.replace("not tried: ", ""));
   }, POLL_MS);
 
@@ -359,9 +374,13 @@ async function runProcess(
       items(scratch, cases.filter((c) => c.testCase.hidden === hidden))
     ),
   };
+  // The job, after its length; the process's input then stays open, and ends only when the
+  // grader is done with it (or has gone), which ends the process too.
+  const bytes = serialize(job);
+  const length = new Uint8Array(4);
+  new DataView(length.buffer).setUint32(0, bytes.length);
   const writer = child.stdin.getWriter();
-  await writer.write(serialize(job)).catch(() => {});
-  await writer.close().catch(() => {});
+  await writer.write(length).then(() => writer.write(bytes)).catch(() => {});
   try {
     for await (const line of lines(child.stdout, () => stop("it printed too much"))) {
       if (!line.startsWith(`${nonce} `)) continue;
@@ -383,12 +402,18 @@ async function runProcess(
     }
   } finally {
     clearInterval(watch);
+    // Its output has ended, and so has this turn: whatever the process still runs (a worker a
+    // realm started, work on the runtime's blocking pool) ends with it, now.
+    killGroup(child);
+    await writer.close().catch(() => {});
     const status = await child.status;
     charge(charged.cpuMs);
     if (run.stopped === "") {
       run.stopped = status.code === 3
         ? "it ran out of time"
-        : `the sandbox ended (exit ${status.code}) during this case`;
+        : status.signal === null
+        ? `the sandbox ended (exit ${status.code}) during this case`
+        : "the sandbox ended during this case";
     }
   }
   return run;
@@ -539,36 +564,6 @@ async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) 
     yield* parts;
   }
   if (pending !== "") yield pending;
-}
-
-/**
- * The resident memory of process `pid`, in bytes, and the CPU time it has
- * used, in milliseconds; 0 once it has gone. Deno lets a program read
- * `/proc` only with `--allow-all`: without it, this throws, rather than let a
- * memory bomb run unwatched.
- */
-function usage(pid: number): { resident: number; cpuMs: number } {
-  let status: string;
-  let stat: string;
-  try {
-    status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { resident: 0, cpuMs: 0 };
-    throw new Deno.errors.NotCapable(
-      `The grader cannot watch the sandbox's memory (${
-        (error as Error).message
-      }): run it with --allow-all`,
-    );
-  }
-  const kilobytes = status.match(/^VmRSS:\s+(\d+) kB$/m)?.[1];
-  // Fields 14 and 15 (utime, stime) after the command's closing parenthesis, in clock ticks.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return {
-    resident: kilobytes === undefined ? 0 : Number(kilobytes) * 1024,
-    cpuMs: Number.isFinite(ticks) ? ticks * 10 : 0,
-  };
 }
 
 /** Deno's cache folder, passed on so that the sandbox finds what is already compiled. */

@@ -1,8 +1,10 @@
 // The sandbox's main thread. `deno run` starts it with no permission but to
 // read its scratch folders, and an import map that lets modules be loaded
-// from them and nowhere else. It reads its whole job from stdin before any
-// learner code exists (so no learner's realm can ever read what stdin
-// carries): a nonce, and the cases of one learner or a few, in two phases,
+// from them and nowhere else. It reads its whole job from stdin (after the
+// job's length) before any learner code exists, so no learner's realm can
+// ever read what stdin carries; stdin then stays open, and when it ends (the
+// grader is done, or has gone) so does the process. The job is a nonce, and
+// the cases of one learner (a few, for code the course trusts), in two phases,
 // visible and then hidden, serialized with node:v8 so that bytes and sets
 // arrive as they are. It runs each phase's cases in learner's realms of that
 // phase only (workers: `sandbox_worker.ts`), ending the visible phase's
@@ -31,9 +33,9 @@
 
 import process from "node:process";
 import { deserialize, serialize } from "node:v8";
-import { bridgeServer } from "./host/server_bridge.ts";
-import { hostClients } from "./host/client_host.ts";
-import { SERVER_SIDE, serverObservations } from "./drivers/lab_02_client.ts";
+import type * as ServerBridge from "./host/server_bridge.ts";
+import type * as ClientHost from "./host/client_host.ts";
+import type * as ClientDriver from "./drivers/lab_02_client.ts";
 
 /**
  * How a case is run: a function called on its arguments, a function given a
@@ -98,9 +100,37 @@ export type Reply = Record<string, unknown> & {
 
 const encoder = new TextEncoder();
 const write = Deno.stdout.writeSync.bind(Deno.stdout);
-const job = deserialize(
-  new Uint8Array(await new Response(Deno.stdin.readable).arrayBuffer()),
-) as RunnerJob;
+const job = deserialize(await readJob()) as RunnerJob;
+
+/**
+ * The job's bytes from stdin, after their length (four bytes, big-endian).
+ * Stdin then stays open while the grader needs this process: when it ends,
+ * the grader is done or has gone, and so is this process.
+ */
+async function readJob(): Promise<Uint8Array> {
+  const reader = Deno.stdin.readable.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const joined = () => {
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+    return bytes;
+  };
+  let length = Infinity;
+  while (size < length + 4) {
+    const { done, value } = await reader.read();
+    if (done) Deno.exit(0);
+    chunks.push(value);
+    size += value.length;
+    if (length === Infinity && size >= 4) length = new DataView(joined().buffer).getUint32(0);
+  }
+  (async () => {
+    while (!(await reader.read()).done);
+    Deno.exit(0);
+  })().catch(() => {});
+  return joined().subarray(4, length + 4);
+}
 
 /** `bytes` in base64 (a Uint8Array method this V8 has, which Deno's types do not list yet). */
 const toBase64 = (bytes: Uint8Array) => (bytes as Uint8Array & { toBase64(): string }).toBase64();
@@ -293,8 +323,21 @@ async function callCase(realm: Realm, item: RunnerItem, args: unknown[]): Promis
   return { ...unwrapped(reply), reached: realm.reached() };
 }
 
+/**
+ * One of this thread's modules that only Lab 02's cases need, loaded when one
+ * runs: its specifier is computed, so that Deno does not load it ahead with
+ * the runner, which every learner's process starts.
+ */
+function load<T>(path: string): Promise<T> {
+  return import(new URL(path, import.meta.url).href);
+}
+
 /** Run one case of a client class: the learner's realm drives it, the server runs here. */
 async function clientCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
+  const [{ bridgeServer }, { SERVER_SIDE, serverObservations }] = await Promise.all([
+    load<typeof ServerBridge>("./host/server_bridge.ts"),
+    load<typeof ClientDriver>("./drivers/lab_02_client.ts"),
+  ]);
   const realm = await loadedRealm(item, item.fn);
   if (!(realm instanceof Realm)) return realm;
   const { port1, port2 } = new MessageChannel();
@@ -345,6 +388,7 @@ async function testCase(item: RunnerItem, args: unknown[]): Promise<Reply> {
     let stop: () => void;
     const worked = await referenceModule(job.units[item.key]);
     if (worked !== undefined) {
+      const { hostClients } = await load<typeof ClientHost>("./host/client_host.ts");
       stop = hostClients(port2, worked.McpClient as never, faultHere).stop;
     } else {
       // Without the instructors' client, the learner's own serves, in a realm of its own.

@@ -49,6 +49,11 @@ export interface ScoreInput {
   evidence?: Record<string, unknown>;
   /** Graded functions whose library copy is in the learner's code by form, with what was found (`copied.ts`). @default {{}} */
   copied?: Record<string, string[]>;
+  /**
+   * Why the learner's code could not be checked (its analysis passed its
+   * budget, `analysis.ts`): then no case earns a mark. @default {undefined: it was checked}
+   */
+  unchecked?: string;
 }
 
 /**
@@ -90,9 +95,12 @@ export interface ScoreInput {
  * ```
  */
 export function scoreSubmission(
-  { name, spec, cases, codeCame = true, evidence, copied = {} }: ScoreInput,
+  { name, spec, cases, codeCame = true, evidence, copied = {}, unchecked }: ScoreInput,
 ): Results {
-  const claims = codeCame && evidence ? compareClaims(spec, cases, evidence) : undefined;
+  // Code that could not be checked was not run: there is no re-run to hold its claims to.
+  const claims = codeCame && evidence && unchecked === undefined
+    ? compareClaims(spec, cases, evidence)
+    : undefined;
   const tests: TestResult[] = [];
   const libraryNames = new Set(
     spec.functions.flatMap((fn) => fn.library ?? []).map(({ name }) => name),
@@ -121,10 +129,12 @@ export function scoreSubmission(
       const grouped = !result.hidden || result.group === undefined ||
         !failedGroups.has(result.group);
       const passed = result.status === "PASS" && grouped && tampered === undefined &&
-        reached.length === 0 && copies.length === 0;
+        reached.length === 0 && copies.length === 0 && unchecked === undefined;
       let output: string;
       if (!codeCame) output = "not verified: no code came with this submission";
-      else if (copies.length > 0) {
+      else if (unchecked !== undefined) {
+        output = `no marks: ${unchecked}, and code the grader cannot check earns nothing`;
+      } else if (copies.length > 0) {
         output = `no marks: ${fn.name} is a copy of the library's own ${
           copies.join("; ")
         }; write it yourself`;
@@ -143,7 +153,11 @@ export function scoreSubmission(
       tests.push(test(`${fn.name}: ${label}`, passed ? 1 : 0, 1, output));
     }
   }
-  if (reuse.length > 0) {
+  if (unchecked !== undefined) {
+    tests.push(
+      test("every graded function is the learner's own", 0, 0, `not known: ${unchecked}`, false),
+    );
+  } else if (reuse.length > 0) {
     tests.push(
       test(
         "every graded function is the learner's own",

@@ -18,7 +18,7 @@ import { posix } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
-import type { UnitSpec } from "./spec.ts";
+import type { GradedFunction, UnitSpec } from "./spec.ts";
 import { plainTemp } from "../../lib/course/plain_temp.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
@@ -108,9 +108,11 @@ export interface Scratch {
  * A submission to copy into a scratch folder, under a key of its own when
  * several share a unit, and with the learner it is from when several
  * learners share the folder (each learner's modules go in a folder of their
- * own, which only that learner's realms may read).
+ * own, which only that learner's realms may read); with its module's text
+ * when it has been made already (by the grader's analysis process), rather
+ * than made here from its code.
  */
-export type ScratchSubmission = Submission & { key?: string; learner?: number };
+export type ScratchSubmission = Submission & { key?: string; learner?: number; module?: string };
 
 /**
  * Copy the code of `submissions` into a new scratch folder. A notebook gives
@@ -176,10 +178,10 @@ export async function makeScratch(
       }`;
       await Deno.mkdir(learner, { recursive: true });
       const target = `${learner}/${name}.ts`;
-      const text = await Deno.readTextFile(submission.code.path);
+      const text = submission.module ?? await Deno.readTextFile(submission.code.path);
       await Deno.writeTextFile(
         target,
-        submission.code.kind === "notebook"
+        submission.module === undefined && submission.code.kind === "notebook"
           ? learnerModule(parseNotebook(text, submission.code.path), spec, {
             courseCells: await courseCells(spec.unit),
           })
@@ -445,9 +447,17 @@ export function libraryCopies(specs: readonly UnitSpec[]): Map<string, string[]>
 /**
  * The ids of the course's own cells of `unit`, in its student edition and,
  * where this copy has it, its worked one: any other cell of a learner's is
- * one they added.
+ * one they added. Undefined when this copy of the course has neither.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const ids = await courseCells("ch14-a");
+ * assert.ok(ids?.has("authorize"));
+ * ```
  */
-function courseCells(unit: string): Promise<Set<string> | undefined> {
+export function courseCells(unit: string): Promise<Set<string> | undefined> {
   let ids = cellIds.get(unit);
   if (ids === undefined) {
     ids = readCourseCells(unit);
@@ -469,6 +479,11 @@ async function readCourseCells(unit: string): Promise<Set<string> | undefined> {
   }
   return ids.size === 0 ? undefined : ids;
 }
+
+/** The parts of a unit that a learner's module is made of. */
+export type ModuleSpec = Pick<UnitSpec, "imports" | "supportCells"> & {
+  functions: readonly Pick<GradedFunction, "name" | "cell" | "parts">[];
+};
 
 /** Options for {@linkcode learnerModule}. */
 export interface LearnerModuleOptions {
@@ -503,7 +518,7 @@ export interface LearnerModuleOptions {
  */
 export function learnerModule(
   notebook: Notebook,
-  spec: UnitSpec,
+  spec: ModuleSpec,
   options: LearnerModuleOptions = {},
 ): string {
   const lib = options.lib ?? "../lib/";

@@ -14,7 +14,7 @@ import { SANDBOX_FILES } from "../grading/scratch.ts";
 /**
  * Folders copied whole (their `*_test.ts` files and installed `node_modules/`
  * left out): the course, and what `tools/setup.sh` reads (JupyterLab's pins,
- * settings and the kernel's registration; the pins of Lab 01's fourth judge,
+ * settings and the kernel's registration; the pins of Lab 01's fifth judge,
  * the MCP Inspector), so that a file set-up comes to read ships with it.
  */
 const FOLDERS = [

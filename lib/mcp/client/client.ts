@@ -60,6 +60,12 @@ export interface CallOptions {
   onProgress?: (progress: Progress) => void;
 }
 
+/** Options for {@linkcode Client.initialize}. */
+export interface InitializeOptions {
+  /** The handshake's deadline, in milliseconds. @default {the client's `timeoutMs`} */
+  timeoutMs?: number;
+}
+
 /**
  * An MCP client for one server: a stdio server it starts on construction, or
  * one it reaches over Streamable HTTP at a URL; either way it ends it on
@@ -172,10 +178,13 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * (`protocolVersion`). A server need not offer tools: one that does not is
    * connected to, and `listTools` then says so. Over HTTP, when a legacy
    * server ends the session (404), the next request performs the handshake
-   * again first, in a new one.
+   * again first, in a new one. `timeoutMs` gives connecting a deadline of
+   * its own (the probe keeps `probeMs`): a server just started may take
+   * seconds to answer on a busy machine, when the calls a lesson times need
+   * a short one.
    */
-  initialize(): Promise<JsonObject> {
-    return this.#era.connect();
+  initialize(options: InitializeOptions = {}): Promise<JsonObject> {
+    return this.#era.connect(options.timeoutMs);
   }
 
   /**

@@ -227,15 +227,25 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     const { cancellable = true, errorIsAnswer = false, headers } = options;
     if (this.#broken !== undefined) return Promise.reject(this.#broken);
     const now = performance.now();
-    const deadline = options.deadline ?? now + this.#timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.#timeoutMs;
+    const deadline = options.deadline ?? now + timeoutMs;
     if (deadline <= now) {
       return Promise.reject(
-        new TimeoutError(`${method} was not sent: its ${this.#timeoutMs} ms deadline had passed`),
+        new TimeoutError(`${method} was not sent: its ${timeoutMs} ms deadline had passed`),
       );
     }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.add({ id, method, cancellable, errorIsAnswer, deadline, resolve, reject });
+      this.#pending.add({
+        id,
+        method,
+        cancellable,
+        errorIsAnswer,
+        deadline,
+        timeoutMs,
+        resolve,
+        reject,
+      });
       this.#send({ jsonrpc: "2.0", id, method, params }, headers);
     });
   }
@@ -308,7 +318,14 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     }
     if (!("method" in message)) this.#settle(message);
     else if ("id" in message) {
-      this.#asks.ask(message, this.#version).catch((error) => this.#fail(error));
+      let answered: Promise<void>;
+      try {
+        answered = this.#asks.ask(message, this.#version);
+      } catch (error) {
+        this.#fail(error as ProtocolError);
+        return;
+      }
+      answered.catch((error) => this.#fail(error));
     } else this.#notified(message);
   }
 

@@ -70,4 +70,10 @@ export interface RequestOptions {
   errorIsAnswer?: boolean;
   /** Headers the request carries besides its body (Streamable HTTP only). @default {{}} */
   headers?: Record<string, string>;
+  /**
+   * This request's deadline, in milliseconds from sending, when it is not
+   * the connection's: the handshake with a server that is just starting may
+   * need longer than the calls a lesson times. @default {the connection's `timeoutMs`}
+   */
+  timeoutMs?: number;
 }

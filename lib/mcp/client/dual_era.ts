@@ -71,6 +71,8 @@ export class DualEra {
   /** What was agreed with the server: its version and capabilities. */
   readonly handshake = new Handshake();
   readonly #connection: Connection<unknown>;
+  /** The deadline of the requests that connect, when it is not the connection's. */
+  #connectMs?: number;
   readonly #options: DualEraOptions;
   #logLevel?: LogLevel;
   #renewing?: Promise<JsonObject>;
@@ -92,8 +94,12 @@ export class DualEra {
    * modern one). Resolves with the `initialize` result or the
    * `DiscoverResult`. Throws `ProtocolError` when the server and the
    * client share no version, or the server's answer cannot be taken.
+   * `timeoutMs` is the deadline of the handshake and of a `server/discover`
+   * that is not the probe (the probe waits `probeMs`): a server just started
+   * may take seconds to answer on a busy machine. @default {the connection's}
    */
-  async connect(): Promise<JsonObject> {
+  async connect(timeoutMs?: number): Promise<JsonObject> {
+    this.#connectMs = timeoutMs;
     const { versions } = this.#options;
     const modern = versions.filter((version) => versionFeatures(version).era === "modern");
     const legacy = versions.filter((version) => versionFeatures(version).era === "legacy");
@@ -245,7 +251,7 @@ export class DualEra {
         protocolVersion: offered,
         capabilities: this.#options.capabilities,
         clientInfo: CLIENT_INFO,
-      }, { cancellable: false, errorIsAnswer: probed });
+      }, { cancellable: false, errorIsAnswer: probed, timeoutMs: this.#connectMs });
     } catch (error) {
       if (!probed || !(error instanceof ProtocolError) || error.code === undefined) throw error;
       if (supportedVersions({ code: error.code, data: error.data }) !== undefined) return error;
@@ -271,6 +277,7 @@ export class DualEra {
       return await this.#connection.request("server/discover", this.#withMeta({}, version), {
         errorIsAnswer: true,
         deadline,
+        timeoutMs: this.#connectMs,
       });
     } catch (error) {
       if (error instanceof TimeoutError && (!stdio || !probe)) throw error;

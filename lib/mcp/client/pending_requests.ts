@@ -21,6 +21,8 @@ export interface Waiting {
   errorIsAnswer?: boolean;
   /** When the request times out, on the `performance.now()` clock. */
   deadline: number;
+  /** The deadline's length, which its `TimeoutError` names. @default {the `timeoutMs` of the requests} */
+  timeoutMs?: number;
   resolve: (result: JsonObject) => void;
   reject: (error: unknown) => void;
 }
@@ -133,13 +135,13 @@ export class PendingRequests {
     for (const waiting of [...this.#waiting.values()]) {
       if (waiting.deadline > now) continue;
       this.#waiting.delete(waiting.id);
-      const { id, method, cancellable } = waiting;
+      const { id, method, cancellable, timeoutMs = this.#timeoutMs } = waiting;
       if (cancellable) {
         this.#cancelled.add(id);
         this.#cancel(id);
       }
       waiting.reject(
-        new TimeoutError(`${method} (id ${id}) had no reply within ${this.#timeoutMs} ms`),
+        new TimeoutError(`${method} (id ${id}) had no reply within ${timeoutMs} ms`),
       );
     }
     const next = this.#earliest();

@@ -48,16 +48,16 @@ export class ServerAsks {
 
   /**
    * Answer `request`, which the server sent in a session at `version`
-   * (`undefined` before one is agreed). Throws `ProtocolError` when a
-   * modern server asks, or answering fails; the caller distrusts the server.
+   * (`undefined` before one is agreed). Throws `ProtocolError` at once when a
+   * modern server asks (before the caller reads another message: a reply
+   * written right after the request must find the server distrusted), and
+   * rejects with it when answering fails; the caller distrusts the server.
    */
   ask(request: JsonRpcRequest, version: McpVersion | undefined): Promise<void> {
     if (version !== undefined && versionFeatures(version).era === "modern") {
-      return Promise.reject(
-        new ProtocolError(
-          `The server sent a request of its own (${request.method}); a ${version} server sends ` +
-            "none, and asks for input in an input_required result instead",
-        ),
+      throw new ProtocolError(
+        `The server sent a request of its own (${request.method}); a ${version} server sends ` +
+          "none, and asks for input in an input_required result instead",
       );
     }
     const asked = new AbortController();

@@ -1,0 +1,57 @@
+// A busy machine, made on purpose: processes that spin on the CPU for as long
+// as a test runs beside them, started and ended by the test, and marked (they
+// inherit the test run's MCP_COURSE_SUITE, and carry COURSE_BUSY_LOOP) so that
+// the suite's leftovers check sees any that outlives it. And what a part of
+// a test run left running, found by the mark nested in the run's that it was
+// given (tools/suite_mark.ts).
+
+import { markedProcesses } from "./browser/lab_server.ts";
+import { SUITE_MARK } from "../tools/suite_mark.ts";
+
+/** The processes spinning beside a test, ended (and waited for) at the end of its `await using`. */
+export interface BusyLoops extends AsyncDisposable {
+  pids: number[];
+}
+
+/** Start `count` processes that spin on the CPU until they are disposed of. */
+export function busyLoops(count = 2): BusyLoops {
+  const loops = Array.from({ length: count }, () =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["eval", "for (;;) {}"],
+      env: { COURSE_BUSY_LOOP: "1" },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn());
+  return {
+    pids: loops.map((loop) => loop.pid),
+    async [Symbol.asyncDispose]() {
+      for (const loop of loops) loop.kill("SIGKILL");
+      await Promise.all(loops.map((loop) => loop.status));
+    },
+  };
+}
+
+/**
+ * The processes that carry the test-run mark `mark` and are still running,
+ * once what ends by itself has had up to `ms` to end (a bound against a
+ * hang: a watcher that polls for its kernel's end each second ends a moment
+ * after it); each is then ended with SIGKILL, so that a test that finds one
+ * fails without leaving it.
+ */
+export async function endLeftovers(mark: string, ms = 30_000): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  let left = markedProcesses(SUITE_MARK, mark);
+  while (left.length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    left = markedProcesses(SUITE_MARK, mark);
+  }
+  for (const { pid } of left) {
+    try {
+      Deno.kill(pid, "SIGKILL");
+    } catch {
+      // It ended by itself meanwhile.
+    }
+  }
+  return left.map(({ pid, cmdline }) => `${pid} ${cmdline}`);
+}

@@ -1,0 +1,74 @@
+// A learner is the unit of isolation: whatever a classmate's code does, an
+// honest learner's marks in a class are their marks graded alone. Each test
+// grades a hostile learner just before honest ones (by name, one at a time,
+// so that they would share whatever the grader lets learners share) through
+// `deno task grade` as an instructor runs it, and names the attack it guards
+// against. The hostile classmates are described in `_neighbours.ts`.
+
+import assert from "node:assert/strict";
+import { assertAsAlone, type Files, honestWork, hostileWork } from "./_neighbours.ts";
+import { tree, UNIT_A } from "./_grading.ts";
+import { gradeLearner } from "../tools/grading/grade_learner.ts";
+
+const hostile = await hostileWork();
+const honest = await honestWork();
+
+Deno.test("a learner whose output stops just short of a limit costs the next learner nothing, claims included", async () => {
+  // With learners sharing a process, the loud learner kept every mark and the next learner's
+  // cases "printed too much": their saved claims then scored 0 as tampering. Whether the next
+  // learner's case is the one under way when the limit is passed depends on how the output is
+  // read: four loud learners, each followed by seven honest ones, try it.
+  const loud: Record<string, Files> = {};
+  const after: Record<string, Files> = {};
+  for (const group of [1, 2, 3, 4]) {
+    loud[`${group}a-loud`] = hostile.loud;
+    after[`${group}b-honest`] = honest.unitB;
+    for (const name of "cdefgh") after[`${group}${name}-honest`] = honest.unitA;
+  }
+  await assertAsAlone(loud, after);
+});
+
+Deno.test("work a realm hands to the runtime's blocking pool is its learner's, and ends with their turn", async () => {
+  // With learners sharing a process, the derivation's CPU time was charged to the next
+  // learner's cases: honest Lab 02, 110/110 alone, "used more than 1 s of CPU time" after it.
+  await assertAsAlone({ "a-deriving": hostile.deriving }, {
+    "b-honest": honest.lab02,
+    "c-honest": honest.unitB,
+  });
+});
+
+Deno.test("a worker a realm starts through node:worker_threads ends with its learner's turn", async () => {
+  // With learners sharing a process, the worker's 600 MB stopped the next learner's case
+  // for the process's memory.
+  await assertAsAlone({ "a-spawning": hostile.spawning }, {
+    "b-honest": honest.lab02,
+    "c-honest": honest.unitB,
+  });
+});
+
+Deno.test("a learner's threads are counted: past the limit, the process is stopped, saying why", async () => {
+  // Each RSA key pair the blocking pool makes is a thread of its own, burning a CPU. Deno's pool
+  // and the memory a worker holds keep a learner under the default limit; a lower one shows it
+  // is kept.
+  const folder = await tree({
+    "ch14-a.ts": `
+for (let i = 0; i < 32; i++) {
+  crypto.subtle.generateKey(
+    { name: "RSA-PSS", modulusLength: 4096, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-256" },
+    true,
+    ["sign", "verify"],
+  ).catch(() => {});
+}
+${UNIT_A}`,
+  });
+  const learner = {
+    name: "threads",
+    submissions: [{
+      unit: "ch14-a",
+      code: { kind: "module" as const, path: `${folder}/ch14-a.ts` },
+    }],
+  };
+  const [results] = await gradeLearner(learner, undefined, { threads: 20 });
+  assert.equal(results.score, 0);
+  assert.match(JSON.stringify(results.tests), /it ran more than 20 threads at once/);
+});

@@ -1,0 +1,79 @@
+/**
+ * What a process holds and has used, as the kernel counts it (`/proc`), for
+ * all of its threads together: its own, its workers', and the runtime's
+ * (Deno's blocking pool included). Code inside the process can neither hide
+ * from this count nor charge it to anyone else, which is why the grader reads
+ * it from outside, for each learner's process. One small read of
+ * `/proc/PID/stat` gives it all (`status` costs ten times as much), so the
+ * grader can read it every few milliseconds.
+ *
+ * @module
+ */
+
+/** A process's resident memory in bytes, CPU time in milliseconds, and threads, all 0 once it has gone. */
+export interface ProcessUsage {
+  resident: number;
+  cpuMs: number;
+  threads: number;
+}
+
+/**
+ * What process `pid` holds and has used; a zombie has gone. Deno lets a
+ * program read `/proc` only with `--allow-all`: without it, this throws
+ * `Deno.errors.NotCapable`, rather than let a process run unwatched.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const mine = processUsage(Deno.pid);
+ * assert.ok(mine.resident > 0 && mine.threads > 0 && mine.cpuMs >= 0);
+ * assert.deepEqual(processUsage(2 ** 22 + 1), { resident: 0, cpuMs: 0, threads: 0 });
+ * ```
+ */
+export function processUsage(pid: number): ProcessUsage {
+  const fields = statFields(pid);
+  if (fields === undefined || fields[0] === "Z") return { resident: 0, cpuMs: 0, threads: 0 };
+  // After the command's closing parenthesis: state is field 3, utime and stime 14 and 15 (clock
+  // ticks), num_threads 20, rss 24 (pages).
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return {
+    resident: Number(fields[21]) * pageSize(),
+    cpuMs: Number.isFinite(ticks) ? ticks * 10 : 0,
+    threads: Number(fields[17]),
+  };
+}
+
+/** The fields of `/proc/PID/stat` from the state on, or undefined when the process has gone. */
+function statFields(pid: number | "self"): string[] | undefined {
+  let stat: string;
+  try {
+    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new Deno.errors.NotCapable(
+      `The grader cannot watch its processes (${
+        (error as Error).message
+      }): run it with --allow-all`,
+    );
+  }
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+}
+
+let page: number | undefined;
+/**
+ * The size of a memory page, in which `stat` counts resident memory: this
+ * process's resident memory as `status` gives it in kB, over `stat`'s pages,
+ * to the nearest power of two (4096 on most machines, 65536 on some).
+ */
+function pageSize(): number {
+  if (page === undefined) {
+    const kilobytes = Number(
+      Deno.readTextFileSync("/proc/self/status").match(/^VmRSS:\s+(\d+) kB$/m)?.[1],
+    );
+    const pages = Number(statFields("self")?.[21]);
+    page = 2 ** Math.round(Math.log2((kilobytes * 1024) / pages));
+    if (!Number.isFinite(page) || page < 1024) page = 4096;
+  }
+  return page;
+}
