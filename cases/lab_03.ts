@@ -307,7 +307,11 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [OPTIONAL, '{"verb":"go","tense":"past"}'],
       expected: "complete",
     },
-    { label: "a character more than maxLength allows", args: [SHORT, '{"mark":"xyz'], expected: "dead" },
+    {
+      label: "a character more than maxLength allows",
+      args: [SHORT, '{"mark":"xyz'],
+      expected: "dead",
+    },
     {
       label: "an emoji is one character: two fit maxLength 2",
       args: [SHORT, '{"mark":"😀😀"}'],
