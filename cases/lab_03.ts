@@ -217,6 +217,9 @@ export function asSent(value: unknown): unknown {
   return JSON.parse(line);
 }
 
+/** The stand-in's answer to the one question asked, by its key. */
+export const ANSWERED = nameValue("the answer to sampling-1", { "sampling-1": ANSWER });
+
 /** The retry of `first`, with `id`, `inputResponses` and `requestState` as given (none when undefined). */
 export function retryOf(
   first: { method: string; params: JsonObject },
@@ -240,16 +243,17 @@ export function retryOf(
  * How each function's grade table lays its arguments out, a column each (see
  * `inputs` in `lib/grading/grade_table.ts`): what a case tests first (the
  * text, the token budget), what it is tested against after (the schema, by
- * its name, whole a click away).
+ * its name, whole a click away). Where a table would be wider than the page,
+ * the last arguments share one column.
  */
 export const INPUTS: Readonly<Record<Lab03Function, Readonly<Record<string, number>>>> = {
   prefixStatus: { text: 1, schema: 0 },
   tokenMask: { text: 1, tokens: 2, schema: 0 },
   buildTrie: { tokens: 0 },
   trieMask: { text: 1, tree: 2, schema: 0 },
-  decode: { "token budget": 3, model: 2, tokens: 1, schema: 0 },
+  decode: { maxTokens: 3, model: 2 },
   nextMove: { outcome: 0, attempt: 1, "of attempts": 2 },
-  retryRequest: { "new id": 3, result: 1, answers: 2, "first request": 0 },
+  retryRequest: { id: 3, result: 1 },
 };
 
 /** Lab 03's visible cases, by the graded function's name. */
@@ -439,7 +443,10 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       args: [
         FIRST_CALL,
         ASKED,
-        { "sampling-1": ANSWER, user_name: { action: "accept", content: { name: "Ada" } } },
+        nameValue("answers to sampling-1 and to user_name", {
+          "sampling-1": ANSWER,
+          user_name: { action: "accept", content: { name: "Ada" } },
+        }),
         3,
       ],
       expected: retryOf(FIRST_CALL, 3, { "sampling-1": ANSWER }, STATE),

@@ -37,9 +37,9 @@ Deno.test("the worked Lab 03 passes every table and its holdouts, calls each too
     "char-step-cases": "text schema",
     "token-mask-cases": "text tokens schema",
     "trie-cases": "text tree schema",
-    "decode-cases": "token budget model tokens schema",
+    "decode-cases": "maxTokens model the rest",
     "next-move-cases": "outcome attempt of attempts",
-    "retry-request-cases": "new id result answers first request",
+    "retry-request-cases": "id result the rest",
   };
   for (const [cell, columns] of Object.entries(heads)) {
     const head = new RegExp(

@@ -32,8 +32,10 @@ export interface GradeTableOptions {
    * column: each column's name, and the index of the argument it shows, in
    * the order the columns come. What a case tests goes first (the text
    * under test), what it is tested against after (a schema, shown by its
-   * name, whole a click away). @default {undefined} (one `input` column, the
-   * arguments as a call writes them)
+   * name, whole a click away); the arguments it does not name share one
+   * last column, `the rest`, as a call writes them, so that a function of
+   * many arguments still fits the page. @default {undefined} (one `input`
+   * column, the arguments as a call writes them)
    */
   inputs?: Readonly<Record<string, number>>;
 }
@@ -70,6 +72,8 @@ const IN_SENTENCE = 48;
  * const rows = gradeCases(startsWith, [{ label: "a prefix", args: ["ab", "abc"], expected: true }]);
  * const [row] = gradeTable(rows, { inputs: { text: 1, prefix: 0 } });
  * assert.deepEqual(Object.keys(row), ["case", "status", "text", "prefix", "expected", "observed"]);
+ * const [named] = gradeTable(rows, { inputs: { text: 1 } });
+ * assert.deepEqual(Object.keys(named), ["case", "status", "text", "the rest", "expected", "observed"]);
  * ```
  */
 export function gradeTable(rows: readonly GradeRow[], options: GradeTableOptions = {}): Row[] {
@@ -86,12 +90,20 @@ export function gradeTable(rows: readonly GradeRow[], options: GradeTableOptions
   }));
 }
 
-/** The input cells: one for the call's arguments, or one for each argument `inputs` names. */
+/**
+ * The input cells: one for the call's arguments, or one for each argument
+ * `inputs` names and one for the rest.
+ */
 function inputColumns(input: unknown[], inputs: GradeTableOptions["inputs"]): Row {
   if (inputs === undefined) return { input: new CallArguments(input) };
-  return Object.fromEntries(
-    Object.entries(inputs).map(([name, index]) => [name, new CodeValue(input[index])]),
-  );
+  const named = new Set(Object.values(inputs));
+  const rest = input.filter((_, index) => !named.has(index));
+  return {
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([name, index]) => [name, new CodeValue(input[index])]),
+    ),
+    ...(rest.length > 0 ? { "the rest": new CallArguments(rest) } : {}),
+  };
 }
 
 /** The observed cell: a value as code, or the words that say what happened instead. */

@@ -146,8 +146,8 @@ const EDITIONS: Edition[] = [
       "LAB_03 NOT DONE YET",
     ],
     pictures: [],
-    // Blocks G's retry steps wait for retryRequest, and its prediction for the learner.
-    notices: 9,
+    // Block G's two retry steps wait for retryRequest, and its prediction cell for the learner.
+    notices: 10,
   },
   {
     path: "solutions/lab-03.ipynb",
