@@ -526,6 +526,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mask/grammar_matcher.ts",
       "lib/mask/token_trie.ts",
       "lib/mask/generate.ts",
+      "lib/mcp/client/input_responses.ts",
     ],
     "lab-04": [
       "lib/mcp/shared/sse.ts",

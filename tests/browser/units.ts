@@ -148,9 +148,15 @@ const EDITIONS: Edition[] = [
     path: "notebooks/lab-03.ipynb",
     shot: "lab-03-student.png",
     worked: false,
-    lines: ["PREFIX_STATUS NEEDS_WORK", "DECODE NEEDS_WORK", "LAB_03 NOT DONE YET"],
+    lines: [
+      "PREFIX_STATUS NEEDS_WORK",
+      "DECODE NEEDS_WORK",
+      "RETRY_REQUEST NEEDS_WORK",
+      "LAB_03 NOT DONE YET",
+    ],
     pictures: [],
-    notices: 6,
+    // Block G's two retry steps wait for retryRequest, and its prediction cell for the learner.
+    notices: 10,
   },
   {
     path: "solutions/lab-03.ipynb",
@@ -162,7 +168,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-03"}',
     ],
     pictures: [],
-    notices: 3,
+    notices: 4,
   },
   {
     path: "notebooks/lab-04.ipynb",

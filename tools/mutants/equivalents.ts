@@ -488,6 +488,31 @@ export const UNKILLABLE: readonly Unkillable[] = [
     why: "the words of an error's message: the contract names the error's class, not its text",
   },
   {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 2,
+    mutant: "StringLiteral: `A retry is a new request: the id ${JSON.stringify(id)} is spent` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 8,
+    mutant: "StringLiteral: `The server asked ${key}: no answer` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 13,
+    mutant: "ConditionalExpression: result.requestState !== undefined → true",
+    kind: "equivalent",
+    why:
+      "a requestState of undefined is not sent: the retry is judged as the wire carries it (asSent)",
+  },
+  {
     unit: "lab-04",
     fn: "routeReply",
     line: 5,
