@@ -631,6 +631,20 @@ for (const transport of ["stdio", "http"]) {
   });
 }
 
+Deno.test("a subscription closed by the client is cancelled as such, not as a deadline missed", async () => {
+  const { client, sent } = modernRecorded("normal", { allowed: ["change"] });
+  await using _ = client;
+  await client.initialize();
+  const subscription = await client.listen({ toolsListChanged: true });
+  subscription.close();
+  await subscription[Symbol.asyncDispose]();
+  const [listen] = sent("subscriptions/listen");
+  const cancels = sent("notifications/cancelled");
+  assert.deepEqual(cancels.map(({ message }) => message.params), [
+    { requestId: listen.message.id, reason: "The client no longer wants it" },
+  ]);
+});
+
 Deno.test("a legacy session has no subscriptions: listen is refused before anything is sent", async () => {
   const { client, sent } = recorded(GRAMMAR);
   await using _ = client;
