@@ -361,6 +361,11 @@ export const HOLDOUTS: Readonly<
       expected: text(74, "", true, "modern"),
     },
     {
+      label: "a word for arguments at 2026-07-28: a malformed request, not the tool's failure",
+      args: [modern("tools/call", { name: "lookup_irregular_verb", arguments: "go" }, 77)],
+      expected: error(77, -32602),
+    },
+    {
       label: "no tool name at 2026-07-28",
       args: [modern("tools/call", { arguments: eat }, 75)],
       expected: error(75, -32602),

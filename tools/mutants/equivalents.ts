@@ -163,7 +163,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-01",
     fn: "handleMessage",
-    line: 17,
+    line: 20,
     mutant: 'StringLiteral: "; " → ""',
     kind: "open",
     why: "the words of an error's message (what joins the problems): only its code is compared",
