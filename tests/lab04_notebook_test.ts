@@ -163,3 +163,27 @@ Deno.test("the student Lab 04 runs to its end with nothing written, and reports 
   assert.equal(submission.modes.normal, "NOT_RUN");
   assert.deepEqual(Object.values(submission.streams), ["NOT_RUN", "NOT_RUN", "NOT_RUN"]);
 });
+
+Deno.test("a learner who writes a header name in capitals is told that names are lower case here", async () => {
+  // Issue 40, item 8: before, the table said only "Accept: expected nothing, got …".
+  const worked = await Deno.readTextFile(new URL("../solutions/lab-04.ipynb", import.meta.url));
+  const from = JSON.stringify('    accept: "application/json, text/event-stream",\n');
+  const mistaken = worked.replace(
+    from,
+    JSON.stringify('    Accept: "application/json, text/event-stream",\n'),
+  );
+  assert.notEqual(mistaken, worked, "the postHeaders cell's accept line was not found");
+  const copy = `solutions/.header-case-${crypto.randomUUID()}.ipynb`;
+  await Deno.writeTextFile(new URL(`../${copy}`, import.meta.url), mistaken);
+  try {
+    const { outputs } = await run(copy, undefined, { allowErrors: true });
+    const table = outputs.get("post-headers-cases")!;
+    assert.match(
+      table,
+      /Accept: header names are lower case here, as the Fetch API gives them: write accept/,
+    );
+    assert.match(table, /POST_HEADERS NEEDS_WORK/);
+  } finally {
+    await Deno.remove(new URL(`../${copy}`, import.meta.url));
+  }
+});
