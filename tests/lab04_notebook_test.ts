@@ -77,7 +77,11 @@ Deno.test("the worked Lab 04 passes every table and its holdouts, and sees each 
     observed: 3,
     matched: true,
   });
-  for (const [name, answer] of [["dropped_today", "no"], ["dropped_legacy", "yes"]]) {
+  const answers = [["progress_first", "before"], ["dropped_today", "no"], [
+    "dropped_legacy",
+    "yes",
+  ]];
+  for (const [name, answer] of answers) {
     assert.deepEqual(predicted(name), { name, predicted: answer, observed: answer, matched: true });
   }
   assert.deepEqual(predicted("delivered"), {

@@ -145,3 +145,14 @@ Deno.test("Lab 03 qualifies its claims, and asks each prediction once what it ne
     "the prefix-tree question is asked before prefix trees are taught",
   );
 });
+
+Deno.test("Lab 04 asks no prediction it does not record: each question is answered in a ✏️ cell first", async () => {
+  // Issue 40, item 2: Block K's question (what a resumed stream carries) and the progress step's
+  // were asked as predictions, and answered by the output beside them with nothing recorded.
+  const all = await cells("lab-04");
+  for (const cell of all.filter((c) => c.cell_type === "markdown")) {
+    if (!/\*\*Predict/.test(sourceOf(cell))) continue;
+    const next = all.slice(all.indexOf(cell) + 1).find((c) => c.cell_type === "code")!;
+    assert.match(sourceOf(next), /predictions\.record\(/, `lab-04 ${cell.id} asks, unrecorded`);
+  }
+});

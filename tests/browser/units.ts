@@ -167,7 +167,7 @@ const EDITIONS: Edition[] = [
       "LAB_04 NOT DONE YET",
     ],
     pictures: [],
-    notices: 18,
+    notices: 19,
   },
   {
     path: "solutions/lab-04.ipynb",
@@ -179,7 +179,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-04"}',
     ],
     pictures: [],
-    notices: 8,
+    notices: 9,
   },
   {
     path: "notebooks/ch15.ipynb",
