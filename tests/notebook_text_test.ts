@@ -258,3 +258,11 @@ Deno.test("no code line a learner is given runs off the page: every student edit
   await lines("solutions/lab-04.ipynb");
   assert.deepEqual(long, []);
 });
+
+Deno.test("Lab 04 says truthfully what comes after it: no phase an earlier unit taught", async () => {
+  // Issue 40, item 8: it ended "Next: Phase 32 (sampling)", which Lab 03 had taught.
+  const next = sourceOf((await cells("lab-04")).find((cell) => cell.id === "next")!);
+  assert.doesNotMatch(next, /\*\*Next:\*\* Phase 32/);
+  assert.match(next, /\*\*Next:\*\* this is the course's last lab/);
+  assert.match(next, /Phase 32,[^]*was Lab 03's/);
+});
