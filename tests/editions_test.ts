@@ -52,9 +52,11 @@ function secretLines(cells: Cell[]): string[] {
         // A starter's line is shown uncommented once: a comment in it may name a line of the
         // solution on purpose ("// return answerToday(id, method, params);" as the ending).
         const bare = line.replace(/^\/\/ ?/, "").trim();
-        (hidden || inside ? secret : shown).add(
-          starter ? bare.replace(/^\/\/ ?/, "").trim() : bare,
-        );
+        if (!starter) (hidden || inside ? secret : shown).add(bare);
+        else {
+          const code = bare.replace(/^\/\/ ?/, "").trim();
+          shown.add(code).add(code.replace(/\s+\/\/ .*$/, "")); // and without its own comment
+        }
       }
     }
   }

@@ -507,6 +507,8 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mcp/server/session.ts",
     ],
     "lab-02": [
+      "lib/mcp/client/negotiation.ts",
+      "lib/mcp/client/dual_era.ts",
       "lib/mcp/client/client.ts",
       "lib/mcp/client/connection.ts",
       "lib/mcp/client/handshake.ts",
@@ -526,6 +528,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mask/grammar_matcher.ts",
       "lib/mask/token_trie.ts",
       "lib/mask/generate.ts",
+      "lib/mcp/client/input_responses.ts",
     ],
     "lab-04": [
       "lib/mcp/shared/sse.ts",

@@ -151,6 +151,7 @@ export interface LearnerClientOptions {
 const CLIENT_PARTS = [
   "correlate",
   "unwrap",
+  "eraOf",
   "ServerLink",
   "RpcLink",
   "HandshakeClient",
@@ -160,7 +161,7 @@ const CLIENT_PARTS = [
 
 /**
  * Write Lab 02's client, the learner's cells from `correlate` to
- * `McpClient` taken from the saved notebook as the autograder takes them,
+ * `McpClient` (`eraOf` among them) taken from the saved notebook as the autograder takes them,
  * to `mcp_client.mts` in `folder`, exporting `McpClient`; import it, and
  * return its class. Throws {@linkcode StaleNotebookError} when the saved
  * `McpClient` does not behave like the running one on the visible cases.

@@ -200,13 +200,16 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       sessions.set(session.id, session);
       session.done.finally(() => sessions.delete(session.id));
       const response = await session.exchange(message.id as RequestId, message);
-      if (session.initialized) response.headers.set("mcp-session-id", session.id);
-      else {
-        // A refused initialize opens no session: no id is issued, and nothing is served in one.
-        session.end();
-        sessions.delete(session.id);
+      if (session.initialized) {
+        response.headers.set("mcp-session-id", session.id);
+        return response;
       }
-      return response;
+      // A refused initialize opens no session: no id is issued, and nothing is served in one. Its
+      // refusal is a 400, as the compatibility matrix has a modern server reject a legacy
+      // client's request (basic/versioning.mdx), with the refusal's body.
+      session.end();
+      sessions.delete(session.id);
+      return new Response(response.body, { status: 400, headers: response.headers });
     }
     const found = sessionOf(request);
     if (found instanceof Response) return found;

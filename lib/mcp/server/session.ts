@@ -18,7 +18,7 @@
  * @module
  */
 
-import { describeError } from "../shared/errors.ts";
+import { describeError, ProtocolError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
 import { isModernRequest } from "../shared/meta.ts";
@@ -31,6 +31,7 @@ import {
 } from "../shared/versions.ts";
 import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
+import { InputRequired } from "./input_round.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
 import { RequestStateSeal } from "./request_state.ts";
 import { toolResult } from "./tool.ts";
@@ -306,9 +307,20 @@ export class ServerSession {
         const refused = refusedArguments(tool, { arguments: args, version });
         if (refused !== undefined) return success(refused);
         const valid = args as JsonObject;
-        return success(
-          "run" in tool ? await tool.run(valid, context) : toolResult(tool.call(valid)),
-        );
+        try {
+          return success(
+            "run" in tool ? await tool.run(valid, context) : toolResult(tool.call(valid)),
+          );
+        } catch (error) {
+          // A tool that fails is a tool's failure, which a model can read and act on ("reported in
+          // tool results with isError: true", server/tools.mdx): a protocol error it means to
+          // send (RpcError) is sent as such, and a question of a multi round-trip request is asked.
+          if (error instanceof RpcError || error instanceof InputRequired) throw error;
+          return success({
+            content: [{ type: "text", text: `${tool.name} failed: ${describeError(error)}` }],
+            isError: true,
+          });
+        }
       }
     }
     const handler = spec.handlers === undefined || !Object.hasOwn(spec.handlers, method)
@@ -330,7 +342,7 @@ export class ServerSession {
         if (method === "elicitation/create" && isMcpVersion(version)) {
           if (!versionFeatures(version).elicitation) {
             return Promise.reject(
-              new RpcError(-32601, `Elicitation came with 2025-06-18; this session is ${version}`),
+              new ProtocolError(`Elicitation came with 2025-06-18; this session is ${version}`),
             );
           }
         }
