@@ -3,7 +3,8 @@
 // values.
 
 import { CASES, type Lab04Function } from "../../../cases/lab_04.ts";
-import { tableClaims, type UnitSpec } from "../spec.ts";
+import { headerNameCase } from "../../../lib/course/header_names.ts";
+import { type GradedFunction, tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The cell each graded function is written in. */
 const CELLS: Readonly<Record<Lab04Function, string>> = {
@@ -39,6 +40,14 @@ const MODULES: Partial<Record<Lab04Function, string[]>> = {
   headerCheck: ["lib/mcp/server/header_check.ts"],
 };
 
+/**
+ * What a report line adds to a difference its own words leave unexplained: a
+ * header name in capitals is told that names are lower case here.
+ */
+const EXPLAIN: Partial<Record<Lab04Function, GradedFunction["explain"]>> = {
+  postHeaders: headerNameCase,
+};
+
 /** Lab 04's graded functions. */
 export const LAB_04: UnitSpec = {
   unit: "lab-04",
@@ -53,6 +62,7 @@ export const LAB_04: UnitSpec = {
     cases: CASES[name],
     ...LIBRARY[name] && { library: LIBRARY[name] },
     ...MODULES[name] && { libraryModules: MODULES[name] },
+    ...EXPLAIN[name] && { explain: EXPLAIN[name] },
   })),
   // The submission records each grade table's rows: { case, status }.
   claims: (submission) => tableClaims(submission.cases, Object.keys(CELLS)),
