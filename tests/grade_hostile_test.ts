@@ -39,7 +39,9 @@ const LAB_04_OTHERS = [
   "progressOf",
   "postHeaders",
   "replyKind",
+  "recoverStream",
   "originAllowed",
+  "headerCheck",
   "sessionCheck",
 ].map((name) => `export function ${name}() {}`).join("\n");
 

@@ -174,9 +174,15 @@ const EDITIONS: Edition[] = [
     path: "notebooks/lab-04.ipynb",
     shot: "lab-04-student.png",
     worked: false,
-    lines: ["ROUTE_REPLY NEEDS_WORK", "SSE_DATA NEEDS_WORK", "LAB_04 NOT DONE YET"],
+    lines: [
+      "ROUTE_REPLY NEEDS_WORK",
+      "SSE_DATA NEEDS_WORK",
+      "HEADER_CHECK NEEDS_WORK",
+      "RECOVER_STREAM NEEDS_WORK",
+      "LAB_04 NOT DONE YET",
+    ],
     pictures: [],
-    notices: 13,
+    notices: 19,
   },
   {
     path: "solutions/lab-04.ipynb",
@@ -188,7 +194,7 @@ const EDITIONS: Edition[] = [
       'HOLDOUT_RESULT={"status":"PASSED","unit":"lab-04"}',
     ],
     pictures: [],
-    notices: 5,
+    notices: 9,
   },
   {
     path: "notebooks/ch15.ipynb",

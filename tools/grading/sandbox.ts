@@ -31,8 +31,8 @@ import { deserialize, serialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { dirname } from "node:path";
-import { judge, type Outcome } from "../../lib/grading/grading.ts";
-import { jsonDifferences } from "../../lib/grading/json_differences.ts";
+import { type GradeRow, judge, type Outcome } from "../../lib/grading/grading.ts";
+import { differencesOf, jsonDifferences } from "../../lib/grading/json_differences.ts";
 import type { Scratch } from "./scratch.ts";
 import type { GradedCase, GradedFunction } from "./spec.ts";
 import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts";
@@ -68,9 +68,10 @@ export interface UnitJob {
   key?: string;
   /** The learner it is a part of: the jobs of one learner share one budget. @default {its key} */
   learner?: string;
-  functions: (Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference"> & {
-    cases: GradedCase[];
-  })[];
+  functions: (
+    & Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference" | "explain">
+    & { cases: GradedCase[] }
+  )[];
 }
 
 /** Options for {@linkcode runSandbox}. */
@@ -475,13 +476,19 @@ async function observed(
 
 /** A reply, judged against its case, where no learner code runs. */
 function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
-  const result = (status: CaseResult["status"], observed: string): CaseResult => ({
+  const result = (
+    status: CaseResult["status"],
+    observed: string,
+    notes: string[] = [],
+  ): CaseResult => ({
     unit: job.unit,
     fn: fn.name,
     case: testCase.label,
     hidden: testCase.hidden,
     status,
-    observed: testCase.hidden ? (status === "PASS" ? "passed" : "failed") : brief(observed),
+    observed: testCase.hidden
+      ? (status === "PASS" ? "passed" : "failed")
+      : [brief(observed), ...notes].join("; "),
     ...(testCase.group !== undefined ? { group: testCase.group } : {}),
     ...(reply.reached?.length ? { reached: reply.reached } : {}),
     ...(reply.covered ? { covered: reply.covered } : {}),
@@ -509,7 +516,15 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
       !isOutcome(graded.observed)
     ? jsonDifferences(testCase.expected, graded.observed).join("; ")
     : observedText(graded.observed);
-  return result(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
+  const said = graded.message === "" ? shown : `${shown} (${graded.message})`;
+  return result(graded.status, said, explained(fn, graded));
+}
+
+/** The words `fn.explain` has for the differences of a failed case, each said once. */
+function explained(fn: Pick<GradedFunction, "explain">, graded: GradeRow): string[] {
+  if (fn.explain === undefined || graded.status !== "FAIL") return [];
+  const words = differencesOf(graded.expected, graded.observed).map((d) => fn.explain!(d, graded));
+  return [...new Set(words.filter((word) => word !== undefined))];
 }
 
 /** Whether `value` is an outcome the judge wrote in words' place: `{ throws }` or `{ returned }`. */
