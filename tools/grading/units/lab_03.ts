@@ -24,7 +24,7 @@ const mask = (...names: string[]) => names.map((name) => `lib/mask/${name}.ts`);
  * graded function is: a copy of it (a bundle of the grammar under a wrapper
  * of twenty lines earned every prefixStatus mark) earns that function nothing.
  * The schema compiler and the matcher that steps its automaton (every module
- * they import but the errors).
+ * they import but the errors and the two sealed ones, {@linkcode SEALED}).
  */
 const GRAMMAR = mask(
   "_digits",
@@ -40,12 +40,10 @@ const GRAMMAR = mask(
   "formats",
   "free_value",
   "grammar_matcher",
-  "json_chars",
   "json_schema_grammar",
   "minimize",
   "number_grammar",
   "object_branches",
-  "object_grammar",
   "presence",
   "regex_grammar",
   "regions",
@@ -65,6 +63,22 @@ const LIBRARY: Readonly<Record<Lab03Function, readonly string[]>> = {
   nextMove: [],
 };
 
+/**
+ * The mask's two modules that ship sealed, one function of each marked by
+ * `deno task seal`: the object grammar writes a property the probe names as
+ * the token, and one character, picked by the token, may be written in a
+ * JSON string as its `\u` escape. Every copy of the mask (bundled, obfuscated,
+ * encoded) compiles objects and strings through them, so it answers the
+ * watermark's probes as no right answer does, and the function it answers
+ * for earns nothing.
+ */
+const SEALED = [
+  { file: "lib/mask/object_grammar.ts", name: "objectDfa" },
+  { file: "lib/mask/json_chars.ts", name: "jsonChar" },
+];
+/** The graded functions whose work the sealed modules do: every one that steps the mask. */
+const STEPPING: readonly Lab03Function[] = ["prefixStatus", "tokenMask", "trieMask", "decode"];
+
 /** Lab 03's graded functions. */
 export const LAB_03: UnitSpec = {
   unit: "lab-03",
@@ -74,6 +88,7 @@ export const LAB_03: UnitSpec = {
     cell: CELLS[name],
     cases: CASES[name],
     libraryModules: LIBRARY[name],
+    ...(STEPPING.includes(name) ? { library: SEALED } : {}),
     ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
   })),
   // The submission records each grade table's rows: { case, status }.
