@@ -10,8 +10,7 @@
  * @module
  */
 
-import type { WatermarkProbe } from "../tools/grading/watermark.ts";
-import { secretCharacter, unicodeEscape } from "../tools/release/watermarked.ts";
+import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
 export const PROBE = "c88206e08dea55041e4824ca21873056";

@@ -8,13 +8,14 @@ import {
   answersAsSeal,
   loadWatermark,
   marksAnswered,
+  secretCharacter,
   withProbes,
 } from "../tools/grading/watermark.ts";
 import { sealedPath } from "../tools/grading/library_copies.ts";
 import type { GradedFunction } from "../tools/grading/spec.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { drive } from "../tools/grading/drivers/lab_03_decode.ts";
-import { MARKS, secretCharacter } from "../tools/release/watermarked.ts";
+import { MARKS } from "../tools/release/watermarked.ts";
 import { maskAnswers, releasedMask } from "./_released_mask.ts";
 import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
 

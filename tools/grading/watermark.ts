@@ -221,3 +221,40 @@ export function answersAsSeal(reply: Record<string, unknown>, seal: SealAnswer):
   };
   return holds(reply);
 }
+
+/**
+ * The character a seal marked `escapes` reads in one spelling more, picked
+ * by `secret`: a CJK ideograph (U+4E00 to U+9FFF), which `JSON.stringify`
+ * writes as itself, never as its `\u` escape.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = secretCharacter("ab");
+ * assert.ok(code >= 0x4e00 && code <= 0x9fff);
+ * assert.equal(secretCharacter("ab"), code);
+ * assert.equal(JSON.stringify(String.fromCodePoint(code)).length, 3);
+ * ```
+ */
+export function secretCharacter(secret: string): number {
+  let hash = 0;
+  for (const char of secret) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return 0x4e00 + hash % 0x5200;
+}
+
+/**
+ * The `\u` escape of code point `code` (of the Basic Multilingual Plane),
+ * lower-case hex, as JSON could spell it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(unicodeEscape(0x4e2d), "\\u4e2d");
+ * assert.equal(JSON.parse(`"${unicodeEscape(0x4e2d)}"`), "\u4e2d");
+ * ```
+ */
+export function unicodeEscape(code: number): string {
+  return `\\u${code.toString(16).padStart(4, "0")}`;
+}

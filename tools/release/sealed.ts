@@ -62,8 +62,16 @@ export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string)
   ].sort();
 }
 
-/** What a seal is made of besides its module: the watermark's marker and its secrets. */
-const MARKING = ["tools/release/watermarked.ts", "holdouts/watermark.ts"];
+/**
+ * What a seal is made of besides its module: the watermark's marker, the
+ * character it picks by the token (the grader's `secretCharacter`), and its
+ * secrets.
+ */
+const MARKING = [
+  "tools/release/watermarked.ts",
+  "tools/grading/watermark.ts",
+  "holdouts/watermark.ts",
+];
 
 /**
  * The SHA-256, in hex, of what the seal of `file` (under `root`) is made

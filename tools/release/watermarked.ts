@@ -9,11 +9,14 @@
  * a seal cannot refuse the probe without refusing real input, an error
  * caught and thrown again with a message of the learner's own hides nothing,
  * and a seal obfuscated again still answers so. Each function is marked one
- * of three ways ({@linkcode MARKS}); nothing else about it changes, since no
- * input the course gives holds the probe or the token.
+ * of the ways {@linkcode MARKS} names; nothing else about it changes, since no
+ * input the course gives holds the probe, the token or the `\u` escape of the
+ * token's character.
  *
  * @module
  */
+
+import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
 
 /** The two secrets a seal holds: the probe and the token, strings of the same length. */
 export interface SealSecrets {
@@ -38,7 +41,7 @@ export interface SealSecrets {
  *   where a right answer takes `{"PROBE":`);
  * - `escapes`: a function `(nfa, set)` that builds the automaton of one
  *   character of `set` as JSON writes it reads one spelling more of the
- *   token's character ({@linkcode secretCharacter}): its `\u` escape, which
+ *   token's character (`secretCharacter` in `tools/grading/watermark.ts`): its `\u` escape, which
  *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
 export type Mark = "echo" | "reads" | "speaks" | "writes" | "escapes";
@@ -56,43 +59,6 @@ export const MARKS: Readonly<Record<string, Mark>> = {
   objectDfa: "writes",
   jsonChar: "escapes",
 };
-
-/**
- * The character a seal marked `escapes` reads in one spelling more, picked
- * by `secret`: a CJK ideograph (U+4E00 to U+9FFF), which `JSON.stringify`
- * writes as itself, never as its `\u` escape.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const code = secretCharacter("ab");
- * assert.ok(code >= 0x4e00 && code <= 0x9fff);
- * assert.equal(secretCharacter("ab"), code);
- * assert.equal(JSON.stringify(String.fromCodePoint(code)).length, 3);
- * ```
- */
-export function secretCharacter(secret: string): number {
-  let hash = 0;
-  for (const char of secret) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-  return 0x4e00 + hash % 0x5200;
-}
-
-/**
- * The `\u` escape of code point `code` (of the Basic Multilingual Plane),
- * lower-case hex, as JSON could spell it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.equal(unicodeEscape(0x4e2d), "\\u4e2d");
- * assert.equal(JSON.parse(`"${unicodeEscape(0x4e2d)}"`), "\u4e2d");
- * ```
- */
-export function unicodeEscape(code: number): string {
-  return `\\u${code.toString(16).padStart(4, "0")}`;
-}
 
 /**
  * `value` with every `from` written as `to`, in its strings and its bytes
@@ -208,6 +174,7 @@ function plainParameters(params: string): string[] {
  * @example JSON written with the token, and a character read in one spelling more
  * ```ts
  * import assert from "node:assert/strict";
+ * import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
  *
  * const code = "function objectDfa(name) {\n  return JSON.stringify(name) + \":\";\n}\n" +
  *   "function jsonChar(nfa, set) {\n  return nfa.add(set);\n}\nexport { jsonChar, objectDfa };\n";
