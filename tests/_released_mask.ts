@@ -1,8 +1,11 @@
 // Lab 03's mask as a learner holds it in the release (`lib/mask/`, its sealed
-// modules as stubs over their seals), and Lab 03's graded functions as a
-// learner who copies it would write them: shared by the watermark's tests and
-// the grader's hostile ones.
+// modules as stubs over their seals), bundled and obfuscated as a learner
+// could, and Lab 03's graded functions as a learner who copies it would write
+// them: shared by the watermark's tests, the grader's hostile ones and the
+// autograder's.
 
+import assert from "node:assert/strict";
+import JavaScriptObfuscator from "javascript-obfuscator";
 import { fileURLToPath } from "node:url";
 import { releaseStub, sealedModules } from "../tools/release/sealed.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
@@ -35,6 +38,50 @@ export function releasedMask(): Promise<string> {
     }
     return folder;
   })();
+}
+
+/** `folder`'s `lib/mask/` bundled from its schema compiler, its exports left out: what a learner can paste. */
+export async function maskBundle(folder: string): Promise<string> {
+  const output = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    const bundled = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform=deno",
+        "--format=esm",
+        `--output=${output}`,
+        "lib/mask/json_schema_grammar.ts",
+      ],
+      cwd: folder,
+    }).output();
+    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    return (await Deno.readTextFile(output)).replace(/^export \{[^}]*\};?\s*$/m, "");
+  } finally {
+    await Deno.remove(output);
+  }
+}
+
+/** The release's mask, bundled from its schema compiler. */
+export const releasedMaskBundle = async (): Promise<string> => maskBundle(await releasedMask());
+
+/** `code` obfuscated as a learner could, exports kept: the course's obfuscator, `seed` its own. */
+export function obfuscated(
+  code: string,
+  seed: number,
+  encoding: "base64" | "rc4" = "base64",
+): string {
+  return JavaScriptObfuscator.obfuscate(code, {
+    seed,
+    target: "node",
+    sourceType: "module",
+    compact: true,
+    identifierNamesGenerator: "mangled",
+    stringArray: true,
+    stringArrayEncoding: [encoding],
+    controlFlowFlattening: true,
+    controlFlowFlatteningThreshold: 0.3,
+  }).getObfuscatedCode();
 }
 
 /** The catalogue's worked character step, which the library's automaton takes the place of. */

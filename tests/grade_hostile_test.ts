@@ -19,7 +19,7 @@ import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
 import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
-import { maskAnswers, releasedMask } from "./_released_mask.ts";
+import { maskAnswers, maskBundle, obfuscated, releasedMaskBundle } from "./_released_mask.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -1085,28 +1085,6 @@ ${LAB_04_OTHERS}`;
 // Issue 38: Lab 03's mask ships readable in the release (`lib/mask/`), and Lab 03 had no copy
 // check: its modules are judged as a readable library copy is.
 
-/** `folder`'s `lib/mask/` bundled from its schema compiler, its exports left out: what a learner can paste. */
-async function maskBundle(folder: string): Promise<string> {
-  const output = await Deno.makeTempFile({ suffix: ".js" });
-  try {
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform=deno",
-        "--format=esm",
-        `--output=${output}`,
-        "lib/mask/json_schema_grammar.ts",
-      ],
-      cwd: folder,
-    }).output();
-    assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
-    return (await Deno.readTextFile(output)).replace(/^export \{[^}]*\};?\s*$/m, "");
-  } finally {
-    await Deno.remove(output);
-  }
-}
-
 Deno.test("Lab 03's prefixStatus over a bundle of the library's mask grammar earns nothing for it", async () => {
   // This earned 51 of prefixStatus's 53 marks, unflagged.
   const bundle = await maskBundle(root);
@@ -1169,24 +1147,6 @@ Deno.test("Lab 03's copy lists name every module of the mask that does each func
 // prefixStatus's 53 marks, since no form or fingerprint of the library is left in it. The mask's
 // object grammar and JSON characters now ship sealed and marked: a copy of the mask, in any form,
 // takes a property the probe names as the token, and one character's escape as that character.
-
-/** The release's mask, bundled from its schema compiler: what a learner can paste. */
-const releasedMaskBundle = async () => maskBundle(await releasedMask());
-
-/** `code` obfuscated as a learner could, exports kept: the course's obfuscator, `seed` its own. */
-function obfuscated(code: string, seed: number, encoding: "base64" | "rc4" = "base64"): string {
-  return JavaScriptObfuscator.obfuscate(code, {
-    seed,
-    target: "node",
-    sourceType: "module",
-    compact: true,
-    identifierNamesGenerator: "mangled",
-    stringArray: true,
-    stringArrayEncoding: [encoding],
-    controlFlowFlattening: true,
-    controlFlowFlatteningThreshold: 0.3,
-  }).getObfuscatedCode();
-}
 
 /** The mask's four stepping functions, each 0 as the mask's seal run in another form. */
 const STEPPING = ["prefixStatus", "tokenMask", "trieMask", "decode"];
