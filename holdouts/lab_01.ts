@@ -200,7 +200,7 @@ export const HOLDOUTS: Readonly<
       expected: error(32, -32602),
     },
     {
-      label: "arguments that are not an object",
+      label: "arguments given as a bare string",
       args: [call(33, "lookup_irregular_verb", "go")],
       expected: error(33, -32602),
     },

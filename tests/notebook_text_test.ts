@@ -145,3 +145,54 @@ Deno.test("Lab 03 qualifies its claims, and asks each prediction once what it ne
     "the prefix-tree question is asked before prefix trees are taught",
   );
 });
+
+Deno.test("Lab 03's Block B says which schema parts the four tools use, and a visible case tries every part it teaches", async () => {
+  const { GRAMMAR_TOOLS } = await import("../lib/course/grammar_tools.ts");
+  const { CASES } = await import("../cases/lab_03.ts");
+  const blockB = sourceOf((await cells("lab-03")).find((cell) => cell.id === "block-b")!);
+  /** Every keyword a schema uses, and "nested" for an object inside an object. */
+  const keywords = (schema: unknown, inside = false): string[] => {
+    if (typeof schema !== "object" || schema === null) return [];
+    const own = schema as Record<string, unknown>;
+    const properties = Object.values((own.properties ?? {}) as Record<string, unknown>);
+    return [
+      ...Object.keys(own),
+      ...(inside && own.type === "object" ? ["nested"] : []),
+      ...properties.flatMap((property) => keywords(property, true)),
+    ];
+  };
+  const used = new Set(GRAMMAR_TOOLS.flatMap((tool) => keywords(tool.inputSchema)));
+  const said = /four tools use ([^.]*)\./.exec(blockB.replaceAll("\n", " "));
+  assert.ok(said !== null, "Block B says which parts the four tools use");
+  const named = [...said[1].matchAll(/`(\w+)`/g)].map((match) => match[1]);
+  assert.deepEqual(named.filter((keyword) => !used.has(keyword)), [], "named but not used");
+  // The parts the lesson teaches, each tried by a visible case of prefixStatus.
+  const tried = new Set(CASES.prefixStatus.flatMap((c) => keywords(c.args[0])));
+  for (const part of ["required", "enum", "minLength", "maxLength", "nested"]) {
+    assert.ok(tried.has(part), `no visible case of prefixStatus tries ${part}`);
+  }
+  assert.ok(
+    CASES.prefixStatus.some((c) => [...String(c.args[1])].length < String(c.args[1]).length),
+    "no visible case holds a character outside the BMP",
+  );
+});
+
+Deno.test("Lab 03's Block G teaches the multi round-trip request, sampling as deprecated, a person's review and requestState as the attacker's", async () => {
+  const all = await cells("lab-03");
+  const text = all.map(sourceOf).join("\n").replaceAll(/\s+/g, " ");
+  assert.match(text, /resultType: "input_required"/);
+  // Deprecated, and why (SEP-2577).
+  assert.match(text, /\*\*Sampling itself is deprecated\*\* since 2026-07-28 \(SEP-2577\)/);
+  assert.match(text, /a server that needs a model can call a model provider's API itself/);
+  // The human in the loop, taught and shown: the model is asked only once the person approves.
+  assert.match(text, /"a human in the loop with the ability to deny sampling requests"/);
+  assert.match(text, /prompt injection/);
+  const retry = sourceOf(all.find((cell) => cell.id === "mrtr-retry")!);
+  assert.match(retry, /if \(await approve\(request\)\) answers\[key\] = /);
+  // The stand-in's answer explained, not shown without a word.
+  assert.match(text, /The stand-in's answer to "what is this text about\?" is no answer/);
+  assert.match(text, /A real model would answer in words/);
+  // The server's side: requestState is attacker-controlled, and the refusals are shown.
+  assert.match(text, /"MUST treat `requestState` as an attacker-controlled input"/);
+  assert.match(text, /it does not make a state single-use/);
+});

@@ -505,10 +505,34 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
   });
   // A driver's (or the grader's) observation is a whole record: say only where it differs.
   const whole = fn.driver !== undefined || testCase.observe !== undefined;
-  const shown = whole && graded.status === "FAIL" && "returned" in outcome
+  const shown = whole && graded.status === "FAIL" && "returned" in outcome &&
+      !isOutcome(graded.observed)
     ? jsonDifferences(testCase.expected, graded.observed).join("; ")
-    : showValue(graded.observed);
+    : observedText(graded.observed);
   return result(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
+}
+
+/** Whether `value` is an outcome the judge wrote in words' place: `{ throws }` or `{ returned }`. */
+function isOutcome(value: unknown): value is { throws: string } | { returned: unknown } {
+  if (typeof value !== "object" || value === null) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "returned" ||
+    typeof (value as { throws?: unknown }).throws === "string";
+}
+
+/**
+ * What a case observed, as its line in the report says it: a value as JSON
+ * (a string in its quotes: `"live"` is never `live`), an error as `it threw
+ * NAME`, a value where an error was expected as `it returned VALUE`, and
+ * what the judge says in words (`changed its input`) as those words.
+ */
+function observedText(observed: unknown): string {
+  if (observed === "changed its input" || observed === "printed on stdout") return observed;
+  if (!isOutcome(observed)) return showValue(observed);
+  if ("returned" in observed) return `it returned ${showValue(observed.returned)}`;
+  const fields = Object.entries((observed as { with?: object }).with ?? {})
+    .map(([key, value]) => `${key} ${showValue(value)}`);
+  return `it threw ${observed.throws}${fields.length > 0 ? ` with ${fields.join(", ")}` : ""}`;
 }
 
 /** What was observed, in at most 200 characters. */
@@ -518,7 +542,6 @@ function brief(observed: string): string {
 
 /** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
 function showValue(value: unknown): string {
-  if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {
