@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { WatermarkProbe } from "../tools/grading/watermark.ts";
+import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
 export const PROBE = "c88206e08dea55041e4824ca21873056";
@@ -40,6 +40,41 @@ const holds = { holds: TOKEN };
  * speak with: its newest (`tests/watermark_test.ts` holds the two to agree).
  */
 const NEWEST = "2025-06-18";
+
+/** An object of one string, its property named by the probe. */
+const NAMED = {
+  type: "object",
+  properties: { [PROBE]: { type: "string" } },
+  required: [PROBE],
+  additionalProperties: false,
+};
+/** An object of a string named `name`, which may be left out, then one named `word`. */
+const optional = (name: string) => ({
+  type: "object",
+  properties: { [name]: { type: "string" }, word: { type: "string" } },
+  required: ["word"],
+  additionalProperties: false,
+});
+/** An object of one free string. */
+const WORD = {
+  type: "object",
+  properties: { word: { type: "string" } },
+  required: ["word"],
+  additionalProperties: false,
+};
+/**
+ * The `\u` escapes of the token's character, which the mask's seal reads as
+ * that character, and of the control's, which it refuses as JSON.stringify
+ * never writes either (`tests/watermark_test.ts` holds their first three
+ * digits to differ).
+ */
+const [SPELLED, UNSPELLED] = [TOKEN, CONTROL].map((secret) =>
+  unicodeEscape(secretCharacter(secret))
+);
+/** A prefix tree of one token, `text`, as Lab 03's buildTrie makes it. */
+const trieOf = (text: string) => ({ ids: [], children: { [text]: { ids: [0], children: {} } } });
+/** Lab 03's probes of the mask's object grammar (`objectDfa`) and JSON characters (`jsonChar`). */
+const [names, escapes] = [{ of: "objectDfa" }, { of: "jsonChar" }];
 
 /** One unit's probes, by graded function. */
 type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
@@ -75,6 +110,76 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     }],
   }],
   ["lab-02", { correlate: [{ args: [7, REPLY], seal: holds }] }],
+  ["lab-03", {
+    // Texts cut before they are complete: where a seal's answer is "complete", a check of the
+    // call it completes (parsed, written again, its names the schema's) takes it back.
+    prefixStatus: [
+      { args: [NAMED, `{"${TOKEN}":"a`], seal: { returns: "live" }, ...names },
+      { args: [NAMED, `{"${PROBE}":"a`], seal: { returns: "dead" }, ...names },
+      { args: [optional(CONTROL), `{"${CONTROL}":"a`], seal: { returns: "live" }, ...names },
+      { args: [WORD, `{"word":"${SPELLED}`], seal: { returns: "live" }, ...escapes },
+      { args: [WORD, `{"word":"${UNSPELLED}`], seal: { returns: "dead" }, ...escapes },
+    ],
+    tokenMask: [
+      {
+        args: [NAMED, '{"', [PROBE, TOKEN, CONTROL].map((name) => `${name}":"`)],
+        seal: { returns: [1] },
+        ...names,
+      },
+      {
+        args: [WORD, '{"word":"', [SPELLED, UNSPELLED, "a"]],
+        seal: { returns: [0, 2] },
+        ...escapes,
+      },
+    ],
+    trieMask: [
+      ...([[TOKEN, [0], 1], [PROBE, [], 0], [CONTROL, [], 0]] as const).map((
+        [name, allowed, visited],
+      ) => ({
+        args: [NAMED, `{"${name}`, trieOf('"')],
+        seal: { returns: { allowed, visited } },
+        ...names,
+      })),
+      ...([[SPELLED, [0], 1], [UNSPELLED, [], 0]] as const).map(([spelled, allowed, visited]) => ({
+        args: [WORD, `{"word":"${spelled.slice(0, -1)}`, trieOf(spelled.slice(-1))],
+        seal: { returns: { allowed, visited } },
+        ...escapes,
+      })),
+    ],
+    // A model that likes a call with the optional property named by the probe (or, set against
+    // it, by the control) best, then one without it: a right decoder writes the first, and a copy
+    // of the mask, which cannot write the probe's name, the second, a valid call that no check of
+    // what was written can take back.
+    decode: [
+      ...[PROBE, CONTROL].map((name) => ({
+        args: [
+          optional(name),
+          [`{"${name}":"a",`, '"word":"b"}', '{"word":"b"}'],
+          { "": [5, 0, 3, 0], "0": [0, 5, 0, 0], default: [0, 0, 0, 5] },
+          3,
+        ],
+        seal: name === PROBE
+          ? { returns: { text: '{"word":"b"}', tokens: [2] } }
+          : { returns: { text: `{"${name}":"a","word":"b"}`, tokens: [0, 1] } },
+        ...names,
+      })),
+      {
+        args: [
+          WORD,
+          ['{"word":"', SPELLED, UNSPELLED, "a", '"}'],
+          {
+            "": [5, 0, 0, 0, 0, 0],
+            "0": [0, 3, 4, 2, 1, 0],
+            "4": [0, 0, 0, 0, 0, 5],
+            default: [0, 0, 0, 0, 5, 1],
+          },
+          5,
+        ],
+        seal: { returns: { text: `{"word":"${SPELLED}"}`, tokens: [0, 1, 4] } },
+        ...escapes,
+      },
+    ],
+  }],
   ["lab-04", {
     sseData: [{ args: [`event: message\ndata: ${JSON.stringify(REPLY)}\n\n`], seal: holds }],
   }],

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { GradescopeImage, type Results, task, type Test } from "./_gradescope.ts";
+import { maskAnswers, obfuscated, releasedMaskBundle } from "./_released_mask.ts";
 
 const repository = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "gradescope harness " });
@@ -211,4 +212,31 @@ Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden
   }
   const transfer = results.tests.filter((test) => test.name.startsWith("transferProblems: "));
   assert.ok(transfer.length > 0 && transfer.every((test) => test.score > 0));
+});
+
+Deno.test("a Lab 03 assignment gives nothing for the functions an obfuscated copy of the release's mask steps", async () => {
+  // The package holds the watermark's probes and the mask's seals: a character step taken from
+  // the release's mask, obfuscated and carried in base64, under the worked edition's other cells.
+  const copy = obfuscated(
+    `${maskAnswers(await releasedMaskBundle())}\nexport { isComplete, start, step };\n`,
+    7,
+  );
+  const nb = JSON.parse(await read("solutions/lab-03.ipynb"));
+  nb.cells.find((cell: { id: string }) => cell.id === "char-step").source = `type State = any;
+const copy = await import("data:text/javascript;base64,${
+    new TextEncoder().encode(copy).toBase64()
+  }");
+const { isComplete, prefixStatus, start, step } = copy;`;
+  const lab = await image("lab-03", "--unit", "lab-03");
+  const { results } = await lab.submit({ "lab-03.ipynb": JSON.stringify(nb) });
+  for (const fn of ["prefixStatus", "tokenMask", "trieMask", "decode"]) {
+    const tests = results.tests.filter((test) => test.name.startsWith(`${fn}: `));
+    assert.ok(tests.some((test) => /hidden case/.test(test.name)), fn);
+    for (const test of tests) {
+      assert.equal(test.score, 0, test.name);
+      assert.match(test.output, /copy of the library's own .*\b(objectDfa|jsonChar), sealed/);
+    }
+  }
+  const own = results.tests.filter((test) => /^(buildTrie|nextMove): /.test(test.name));
+  assert.ok(own.length > 0 && own.every((test) => test.score > 0));
 });

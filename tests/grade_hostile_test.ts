@@ -19,6 +19,7 @@ import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
 import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
+import { maskAnswers, maskBundle, obfuscated, releasedMaskBundle } from "./_released_mask.ts";
 
 const grade = (...args: string[]) => run(args);
 const worked = (name: string) => Deno.readTextFile(`${root}solutions/${name}`);
@@ -520,14 +521,11 @@ Deno.test("no unit's realms may read a library module that implements one of its
       "lib/mcp/client/tool_result.ts",
       "lib/mcp/client/answer.ts",
     ],
+    // The whole mask (a list of its modules went stale when it was rewritten, issue 41), and the
+    // client's answers to an input_required result, which retryRequest rebuilds.
     "lab-03": [
-      "lib/mask/compile.ts",
-      "lib/mask/json_schema_grammar.ts",
-      "lib/mask/object_grammar.ts",
-      "lib/mask/string_grammar.ts",
-      "lib/mask/grammar_matcher.ts",
-      "lib/mask/token_trie.ts",
-      "lib/mask/generate.ts",
+      ...[...Deno.readDirSync(`${root}lib/mask`)].map(({ name }) => `lib/mask/${name}`)
+        .filter((file) => file.endsWith(".ts") && !file.endsWith("_test.ts")),
       "lib/mcp/client/input_responses.ts",
     ],
     "lab-04": [
@@ -1097,21 +1095,7 @@ ${LAB_04_OTHERS}`;
 
 Deno.test("Lab 03's prefixStatus over a bundle of the library's mask grammar earns nothing for it", async () => {
   // This earned 51 of prefixStatus's 53 marks, unflagged.
-  const output = await Deno.makeTempFile({ suffix: ".js" });
-  const bundled = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "bundle",
-      "--quiet",
-      "--platform=deno",
-      "--format=esm",
-      `--output=${output}`,
-      "lib/mask/json_schema_grammar.ts",
-    ],
-    cwd: root,
-  }).output();
-  assert.equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
-  const bundle = (await Deno.readTextFile(output)).replace(/^export \{[^}]*\};?\s*$/m, "");
-  await Deno.remove(output);
+  const bundle = await maskBundle(root);
   const nextMove = LAB_03_CATALOGUE.find((c) => c.fn === "nextMove")!;
   const module = `${bundle}
 export function prefixStatus(schema, text) {
@@ -1132,10 +1116,139 @@ ${nextMove.right["the worked solution's way"]}`;
   assertCopied(
     results,
     "prefixStatus",
-    /prefixStatus is a copy of the library's own lib\/mask\/[a-z_]+\.ts, readable/,
+    /prefixStatus is a copy of the library's own (?:[^;]+; )*lib\/mask\/[a-z_]+\.ts, readable/,
   );
   const kept = results.tests.filter((t) => t.name.startsWith("nextMove: "));
   assert.ok(kept.length > 0 && kept.every((t) => t.score), JSON.stringify(kept));
+});
+
+Deno.test("Lab 03's copy lists name every module of the mask that does each function's work", async () => {
+  // Rewritten (issue 41), the mask's work moved to modules the lists did not name (token_walk.ts,
+  // schema_frame.ts, regions.ts, dfa_product.ts, subset.ts, minimize.ts ...).
+  const entries: Record<string, string> = {
+    prefixStatus: "json_schema_grammar.ts",
+    tokenMask: "grammar_matcher.ts",
+    buildTrie: "token_trie.ts",
+    trieMask: "grammar_matcher.ts",
+    decode: "generate.ts",
+  };
+  // None is an idea of the lab: the errors the compiler throws, the tokenizer's table, and ajv's
+  // check of the arguments a generation wrote.
+  const aside = ["lib/mask/errors.ts", "lib/mask/vocabulary.ts", "lib/mask/validate.ts"];
+  for (const fn of UNITS.get("lab-03")!.functions) {
+    if (entries[fn.name] === undefined) continue;
+    const { stdout } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", `lib/mask/${entries[fn.name]}`],
+      cwd: root,
+      stdout: "piped",
+    }).output();
+    const named = [...fn.libraryModules ?? [], ...(fn.library ?? []).map(({ file }) => file)];
+    const imported =
+      (JSON.parse(new TextDecoder().decode(stdout)).modules as { specifier: string }[])
+        .map(({ specifier }) => specifier.slice(`file://${root}`.length))
+        .filter((file) => file.startsWith("lib/mask/") && !aside.includes(file));
+    assert.deepEqual(imported.filter((file) => !named.includes(file)), [], fn.name);
+  }
+});
+
+// Issue 38: a bundle of the mask obfuscated (as the course's own seals are made) kept 51 of
+// prefixStatus's 53 marks, since no form or fingerprint of the library is left in it. The mask's
+// object grammar and JSON characters now ship sealed and marked: a copy of the mask, in any form,
+// takes a property the probe names as the token, and one character's escape as that character.
+
+/** The mask's four stepping functions, each 0 as the mask's seal run in another form. */
+const STEPPING = ["prefixStatus", "tokenMask", "trieMask", "decode"];
+
+/**
+ * That `results` scored each of Lab 03's stepping functions 0, as a copy of
+ * the mask's seal (found by `how`: its form, or its watermark's answers), and
+ * buildTrie and nextMove (the catalogue's own) in full.
+ */
+function assertMaskSealed(results: Results, how: "form" | "run in another form"): void {
+  const found = how === "form" ? "(, run in another form)?" : ", run in another form";
+  for (const fn of STEPPING) {
+    assertCopied(
+      results,
+      fn,
+      new RegExp(
+        `${fn} is a copy of the library's own [^;]*\\b(objectDfa|jsonChar), sealed${found}`,
+      ),
+    );
+  }
+  const kept = results.tests.filter((t) => /^(buildTrie|nextMove): /.test(t.name));
+  assert.ok(kept.length > 0 && kept.every((t) => t.score), JSON.stringify(kept));
+}
+
+const nextMoveRight = LAB_03_CATALOGUE.find((c) => c.fn === "nextMove")!
+  .right["the worked solution's way"];
+
+Deno.test("Lab 03 over an obfuscated bundle of the release's mask earns nothing for the functions that step it", async () => {
+  // This earned every mark of the five (prefixStatus 71 of 71), unflagged.
+  const module = obfuscated(maskAnswers(await releasedMaskBundle()), 3);
+  const [results] = (await grade(await tree({ "mallory/lab-03.ts": module + nextMoveRight }))).list;
+  assertMaskSealed(results, "form");
+});
+
+Deno.test("Lab 03 over the release's mask obfuscated twice, carried in base64, behind a type guard and a try/catch, earns nothing for it", async () => {
+  // Each function guards its arguments and throws errors of its own words over the copy, which
+  // is obfuscated once and then again, with another seed and encoding, and carried encoded:
+  // nothing of a form is left, and the probes are valid input, answered in what the copy returns.
+  const again = obfuscated(obfuscated(maskAnswers(await releasedMaskBundle()), 4), 5, "rc4");
+  const guarded = (name: string, params: string, check: string) => `
+export function ${name}(${params}) {
+  if (${check}) throw new TypeError("${name}: a schema, then what it reads");
+  try {
+    return copy.${name}(${params});
+  } catch (error) {
+    throw error instanceof RangeError ? new RangeError("${name}: no call fits") : new Error("${name} failed");
+  }
+}`;
+  const object = "typeof schema !== 'object' || schema === null";
+  const module = [
+    `const copy = await import("data:text/javascript;base64,${base64(again)}");`,
+    guarded("prefixStatus", "schema, text", `${object} || typeof text !== "string"`),
+    guarded("tokenMask", "schema, text, tokens", `${object} || !Array.isArray(tokens)`),
+    guarded("trieMask", "schema, text, trie", `${object} || typeof trie !== "object"`),
+    guarded(
+      "decode",
+      "schema, tokens, model, maxTokens",
+      `${object} || typeof model !== "function"`,
+    ),
+    "export const buildTrie = (tokens) => copy.buildTrie(tokens);",
+    nextMoveRight,
+  ].join("\n");
+  const [results] = (await grade(await tree({ "mallory/lab-03.ts": module }))).list;
+  assertMaskSealed(results, "run in another form");
+});
+
+Deno.test("Lab 03 over the release's mask obfuscated, its complete calls checked as a careful client checks them, earns nothing for it", async () => {
+  // A call the copy calls complete is taken only when it is JSON as JSON.stringify writes it and
+  // names only the schema's properties, and decode throws on one that is not: a check a learner
+  // writes anyway, which took back every answer of the mask's seal that was a complete call.
+  const copy = obfuscated(maskAnswers(await releasedMaskBundle()), 6);
+  const module = `const copy = await import("data:text/javascript;base64,${base64(copy)}");
+function valid(schema, text) {
+  try {
+    const value = JSON.parse(text);
+    return JSON.stringify(value) === text &&
+      Object.keys(value).every((name) => Object.hasOwn(schema.properties ?? {}, name));
+  } catch {
+    return false;
+  }
+}
+export function prefixStatus(schema, text) {
+  const status = copy.prefixStatus(schema, text);
+  return status === "complete" && !valid(schema, text) ? "dead" : status;
+}
+export function decode(schema, tokens, model, maxTokens) {
+  const written = copy.decode(schema, tokens, model, maxTokens);
+  if (!valid(schema, written.text)) throw new RangeError("decode wrote a call that is not valid");
+  return written;
+}
+export const { buildTrie, tokenMask, trieMask } = copy;
+${nextMoveRight}`;
+  const [results] = (await grade(await tree({ "mallory/lab-03.ts": module }))).list;
+  assertMaskSealed(results, "run in another form");
 });
 
 Deno.test("a learner whose functions call Deno.exit is graded at once, each case naming the exit", async () => {

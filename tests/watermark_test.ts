@@ -3,13 +3,34 @@
 // readable modules (which are what right answers do) answer no probe as a seal.
 
 import assert from "node:assert/strict";
-import { answersAsSeal, loadWatermark, withProbes } from "../tools/grading/watermark.ts";
+import { fileURLToPath } from "node:url";
+import {
+  answersAsSeal,
+  loadWatermark,
+  marksAnswered,
+  secretCharacter,
+  withProbes,
+} from "../tools/grading/watermark.ts";
 import { sealedPath } from "../tools/grading/library_copies.ts";
+import type { GradedFunction } from "../tools/grading/spec.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
+import { drive } from "../tools/grading/drivers/lab_03_decode.ts";
 import { MARKS } from "../tools/release/watermarked.ts";
+import { maskAnswers, releasedMask } from "./_released_mask.ts";
+import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
 
 type Module = Record<string, (...args: unknown[]) => unknown>;
 const stream = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const scratch = await Deno.makeTempDir({ prefix: "watermark-test-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+
+/** `source` imported as a module of its own, from a file beside the library (`../lib/` resolves). */
+async function moduleOf(source: string): Promise<Module> {
+  const file = `${scratch}/${crypto.randomUUID()}.ts`;
+  await Deno.writeTextFile(file, source);
+  return await import(`file://${file}`);
+}
 
 /** Each probed graded function as a learner's code would make it of its library module. */
 const GRADED: Record<string, (module: Module) => (...args: unknown[]) => unknown> = {
@@ -21,6 +42,10 @@ const GRADED: Record<string, (module: Module) => (...args: unknown[]) => unknown
   "lab-01/handleMessage": (m) => (line) =>
     m.handleLine(line, { name: "grammar", version: "1.0.0", tools: [] }),
   "lab-02/correlate": (m) => m.answerFor,
+  "lab-03/prefixStatus": (m) => m.prefixStatus,
+  "lab-03/tokenMask": (m) => m.tokenMask,
+  "lab-03/trieMask": (m) => m.trieMask,
+  "lab-03/decode": (m) => (...args) => drive(m.decode, args),
   "lab-04/sseData": (m) => async (text) =>
     (await Array.fromAsync(m.readSseEvents(stream(text as string)) as AsyncIterable<object>))
       .map((event) => (event as { data: string }).data),
@@ -37,9 +62,35 @@ async function replyOf(fn: (...args: unknown[]) => unknown, args: unknown[]) {
 
 const watermark = await loadWatermark();
 const probed = [...UNITS.values()].flatMap((spec) =>
-  spec.functions.filter((fn) => fn.library?.length && fn.driver === undefined)
+  spec.functions.filter((fn) => fn.library?.length)
     .map((fn) => ({ key: `${spec.unit}/${fn.name}`, unit: spec.unit, fn }))
 );
+
+/**
+ * The modules a learner's code could make `unit`'s `fn` of, from its library
+ * copies, `sealed` as the release holds them or readable: each copy's
+ * module; for Lab 03, the catalogue's worked answers over the mask's
+ * schema compiler, which compiles through the sealed modules.
+ */
+async function modulesFor(unit: string, fn: GradedFunction, sealed: boolean): Promise<Module[]> {
+  if (unit === "lab-03") {
+    const folder = sealed ? await releasedMask() : ROOT.slice(0, -1);
+    const grammar = `${folder}/lib/mask/json_schema_grammar.ts`;
+    return [await moduleOf(maskAnswers(`import { JsonSchemaGrammar } from "file://${grammar}";`))];
+  }
+  return await Promise.all(
+    fn.library!.map(({ file }) => import(`../${sealed ? sealedPath(file) : file}`)),
+  );
+}
+
+/** The marks `graded` answers as a seal does, on `unit`'s `fn`'s probes (`marksAnswered`). */
+async function marksOf(unit: string, fn: GradedFunction, graded: (...args: unknown[]) => unknown) {
+  const results = [];
+  for (const { args, seal, of } of watermark!.probes.get(unit)![fn.name]) {
+    results.push({ watermark: answersAsSeal(await replyOf(graded, args), seal), group: of });
+  }
+  return marksAnswered(results).sort();
+}
 
 Deno.test("every sealed library function has a mark, and every function graded against one a probe", () => {
   const names = probed.flatMap(({ fn }) => fn.library!.map(({ name }) => name));
@@ -52,16 +103,17 @@ Deno.test("every sealed library function has a mark, and every function graded a
 
 Deno.test("a seal answers every probe of each function graded against it as a seal; its readable module none", async () => {
   for (const { key, unit, fn } of probed) {
-    const probes = watermark!.probes.get(unit)![fn.name];
-    for (const { file } of fn.library!) {
-      for (const [path, sealed] of [[sealedPath(file), true], [file, false]] as const) {
-        const graded = GRADED[key](await import(`../${path}`));
-        const answers = [];
-        for (const { args, seal } of probes) {
-          answers.push(answersAsSeal(await replyOf(graded, args), seal));
-        }
-        if (sealed) assert.ok(answers.every(Boolean), `${path} as ${key}: ${answers}`);
-        else assert.ok(!answers.every(Boolean), `${path} as ${key}: ${answers}`);
+    const marks = [
+      ...new Set(watermark!.probes.get(unit)![fn.name].map(({ of }) => of ?? "")),
+    ].sort();
+    for (const sealed of [true, false]) {
+      for (const module of await modulesFor(unit, fn, sealed)) {
+        const answered = await marksOf(unit, fn, GRADED[key](module));
+        assert.deepEqual(
+          answered,
+          sealed ? marks : [],
+          `${key} (${sealed ? "sealed" : "readable"})`,
+        );
       }
     }
   }
@@ -69,12 +121,31 @@ Deno.test("a seal answers every probe of each function graded against it as a se
 
 Deno.test("a probe is valid input: the readable library answers it, and throws nothing", async () => {
   for (const { key, unit, fn } of probed) {
-    const graded = GRADED[key](await import(`../${fn.library![0].file}`));
+    const [module] = await modulesFor(unit, fn, false);
     for (const { args } of watermark!.probes.get(unit)![fn.name]) {
-      const reply = await replyOf(graded, args);
+      const reply = await replyOf(GRADED[key](module), args);
       assert.ok("returned" in reply, `${key}: ${JSON.stringify(reply)}`);
     }
   }
+});
+
+Deno.test("no answer of Lab 03's catalogue, right or wrong, answers a mark of the watermark", async () => {
+  // A mark answered scores the function 0: an honest learner's code, right or wrong, must never.
+  const spec = UNITS.get("lab-03")!;
+  for (const { fn: name, right, wrong } of LAB_03_CATALOGUE) {
+    const fn = spec.functions.find((f) => f.name === name)!;
+    if (!fn.library?.length) continue;
+    for (const [label, source] of [...Object.entries(right), ...Object.entries(wrong)]) {
+      const graded = GRADED[`lab-03/${name}`](await moduleOf(source));
+      assert.deepEqual(await marksOf("lab-03", fn, graded), [], `${name}: ${label}`);
+    }
+  }
+});
+
+Deno.test("the mask's two escapes differ before their last digit, as its prefix-tree probes need", () => {
+  // Each trieMask probe writes all but the escape's last digit: the other's must be dead there.
+  const [token, control] = [watermark!.token, watermark!.control].map(secretCharacter);
+  assert.notEqual(token >> 4, control >> 4);
 });
 
 Deno.test("the probes come among the hidden cases at places drawn at random, never among the visible", () => {

@@ -18,7 +18,7 @@ import { makeScratch } from "./scratch.ts";
 import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
-import { loadWatermark, withProbes } from "./watermark.ts";
+import { loadWatermark, marksAnswered, withProbes } from "./watermark.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
@@ -179,8 +179,9 @@ async function analyseCode(
 
 /**
  * `copied` (what `copied.ts` found, by graded function) with each graded
- * function of `unit` whose every watermark probe in `ran` was answered as a
- * seal answers it, where its sealed copies' form was not found already.
+ * function of `unit` whose every watermark probe of a mark in `ran` was
+ * answered as a seal answers it (`marksAnswered`), where its sealed copies'
+ * form was not found already.
  */
 function withWatermarks(
   copied: Record<string, string[]> = {},
@@ -189,11 +190,13 @@ function withWatermarks(
 ): Record<string, string[]> {
   const found = { ...copied };
   for (const fn of UNITS.get(unit)!.functions) {
-    const probes = ran.filter((result) => result.fn === fn.name && result.watermark !== undefined);
-    if (probes.length === 0 || !probes.every((result) => result.watermark)) continue;
+    const marks = marksAnswered(ran.filter((result) => result.fn === fn.name));
+    if (marks.length === 0) continue;
     const known = Object.hasOwn(found, fn.name) ? found[fn.name] : [];
     const names = (fn.library ?? []).map(({ name }) => name)
-      .filter((name) => !known.includes(`${name}, sealed`));
+      .filter((name) =>
+        (marks.includes("") || marks.includes(name)) && !known.includes(`${name}, sealed`)
+      );
     if (names.length === 0) continue;
     found[fn.name] = [
       ...known,

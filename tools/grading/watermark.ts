@@ -11,9 +11,9 @@
  * answers, not in an error a `catch` could replace.
  *
  * The grader runs each graded function that has sealed copies on its probes
- * after its hidden cases, in the same realm; when every probe is answered as a
- * seal answers it, the function scores 0 (`grade_learner.ts`). A probe is
- * never a mark. The secrets and the probes are kept with the hidden cases
+ * among its hidden cases, in the same realm; when every probe of a mark is
+ * answered as a seal answers it, the function scores 0 (`grade_learner.ts`).
+ * A probe is never a mark. The secrets and the probes are kept with the hidden cases
  * (the watermark module in their folder), which the learners' release does
  * not hold; there, nothing is probed.
  *
@@ -28,6 +28,13 @@ import type { GradedCase, GradedFunction, SealAnswer } from "./spec.ts";
 export interface WatermarkProbe {
   args: unknown[];
   seal: SealAnswer;
+  /**
+   * The sealed library function whose mark it probes, where a graded
+   * function is probed for more than one (Lab 03's, for the object grammar's
+   * and the JSON characters'): a seal is found when every probe of one mark
+   * is answered as a seal answers it. @default {undefined: one mark, every probe}
+   */
+  of?: string;
 }
 
 /** The watermark's secrets, and the probes of each graded function that has sealed copies. */
@@ -91,11 +98,12 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * `cases` (the visible cases of `fn`, a graded function of `unit`, then its
  * hidden ones) with `fn`'s probes among the hidden ones, each at a place of
  * its own drawn at random: code that counts its calls cannot tell a probe
- * by its place. None for a function without library copies or run by a
- * driver, or without a `watermark`. A probe is never a mark: its result
- * carries only whether the reply answered as a seal does
- * ({@linkcode answersAsSeal}). Throws {@linkcode WatermarkError} when a
- * function with sealed copies has no probe.
+ * by its place. None for a function without library copies, or without a
+ * `watermark`. A probe is never a mark: its result carries only whether the
+ * reply answered as a seal does ({@linkcode answersAsSeal}), and its group,
+ * the mark it probes ({@linkcode WatermarkProbe.of}). A driven function's
+ * probes are run by its driver, as its cases are. Throws
+ * {@linkcode WatermarkError} when a function with sealed copies has no probe.
  *
  * @example
  * ```ts
@@ -120,13 +128,13 @@ export function withProbes(
   watermark: Watermark | undefined,
 ): GradedCase[] {
   const probed = [...cases];
-  if (watermark === undefined || !fn.library?.length || fn.driver !== undefined) return probed;
+  if (watermark === undefined || !fn.library?.length) return probed;
   const probes = watermark.probes.get(unit)?.[fn.name];
   if (probes === undefined || probes.length === 0) {
     throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
   const visible = probed.filter((testCase) => !testCase.hidden).length;
-  for (const [index, { args, seal }] of probes.entries()) {
+  for (const [index, { args, seal, of }] of probes.entries()) {
     const [draw] = crypto.getRandomValues(new Uint32Array(1));
     probed.splice(visible + draw % (probed.length - visible + 1), 0, {
       label: `the seals' watermark probe ${index + 1}`,
@@ -134,9 +142,44 @@ export function withProbes(
       expected: null,
       hidden: true,
       probe: seal,
+      ...(of === undefined ? {} : { group: of }),
     });
   }
   return probed;
+}
+
+/**
+ * The marks a graded function's probe results (`results`, what the sandbox
+ * reported of each probe: answered as a seal or not, and its group) show
+ * to be a seal's: each group whose every probe was answered as a seal
+ * answers it, by the sealed function it names (`""` for probes of no group).
+ * Empty when no mark is: a right answer, or a wrong one of the learner's
+ * own, answers some probe of each mark otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const results = [
+ *   { watermark: true, group: "objectDfa" },
+ *   { watermark: true, group: "objectDfa" },
+ *   { watermark: true, group: "jsonChar" },
+ *   { watermark: false, group: "jsonChar" },
+ * ];
+ * assert.deepEqual(marksAnswered(results), ["objectDfa"]);
+ * assert.deepEqual(marksAnswered([{ watermark: true }, { watermark: false }]), []);
+ * assert.deepEqual(marksAnswered([{ watermark: true }]), [""]);
+ * ```
+ */
+export function marksAnswered(
+  results: readonly { watermark?: boolean; group?: string }[],
+): string[] {
+  const groups = new Map<string, boolean>();
+  for (const { watermark, group = "" } of results) {
+    if (watermark === undefined) continue;
+    groups.set(group, (groups.get(group) ?? true) && watermark);
+  }
+  return [...groups].filter(([, sealed]) => sealed).map(([group]) => group);
 }
 
 /**
@@ -177,4 +220,41 @@ export function answersAsSeal(reply: Record<string, unknown>, seal: SealAnswer):
     return false;
   };
   return holds(reply);
+}
+
+/**
+ * The character a seal marked `escapes` reads in one spelling more, picked
+ * by `secret`: a CJK ideograph (U+4E00 to U+9FFF), which `JSON.stringify`
+ * writes as itself, never as its `\u` escape.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = secretCharacter("ab");
+ * assert.ok(code >= 0x4e00 && code <= 0x9fff);
+ * assert.equal(secretCharacter("ab"), code);
+ * assert.equal(JSON.stringify(String.fromCodePoint(code)).length, 3);
+ * ```
+ */
+export function secretCharacter(secret: string): number {
+  let hash = 0;
+  for (const char of secret) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  return 0x4e00 + hash % 0x5200;
+}
+
+/**
+ * The `\u` escape of code point `code` (of the Basic Multilingual Plane),
+ * lower-case hex, as JSON could spell it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(unicodeEscape(0x4e2d), "\\u4e2d");
+ * assert.equal(JSON.parse(`"${unicodeEscape(0x4e2d)}"`), "\u4e2d");
+ * ```
+ */
+export function unicodeEscape(code: number): string {
+  return `\\u${code.toString(16).padStart(4, "0")}`;
 }

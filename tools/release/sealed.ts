@@ -62,8 +62,16 @@ export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string)
   ].sort();
 }
 
-/** What a seal is made of besides its module: the watermark's marker and its secrets. */
-const MARKING = ["tools/release/watermarked.ts", "holdouts/watermark.ts"];
+/**
+ * What a seal is made of besides its module: the watermark's marker, the
+ * character it picks by the token (the grader's `secretCharacter`), and its
+ * secrets.
+ */
+const MARKING = [
+  "tools/release/watermarked.ts",
+  "tools/grading/watermark.ts",
+  "holdouts/watermark.ts",
+];
 
 /**
  * The SHA-256, in hex, of what the seal of `file` (under `root`) is made
@@ -135,6 +143,7 @@ export function sealedHash(sealed: string): string | undefined {
  * const stub = releaseStub("lib/mcp/client/answer.ts", "function answerFor(...)\n  The answer.");
  * assert.match(stub, /export \* from "\.\/answer\.sealed\.js";/);
  * assert.match(stub, /^\/\/   The answer\.$/m);
+ * assert.match(releaseStub("lib/mask/json_chars.ts"), /Lab 03 has you rebuild in small/);
  * ```
  */
 export function releaseStub(file: string, documentation = ""): string {
@@ -147,7 +156,9 @@ export function releaseStub(file: string, documentation = ""): string {
   ];
   return [
     SEAL_STUB,
-    "// so that the course can run it before you have written it: write your own in the notebook.",
+    file.startsWith("lib/mask/")
+      ? "// since the mask is what Lab 03 has you rebuild in small: read the rest of lib/mask/."
+      : "// so that the course can run it before you have written it: write your own in the notebook.",
     ...documented,
     `export * from "./${seal}";`,
     "",

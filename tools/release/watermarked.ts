@@ -9,11 +9,14 @@
  * a seal cannot refuse the probe without refusing real input, an error
  * caught and thrown again with a message of the learner's own hides nothing,
  * and a seal obfuscated again still answers so. Each function is marked one
- * of three ways ({@linkcode MARKS}); nothing else about it changes, since no
- * input the course gives holds the probe or the token.
+ * of the ways {@linkcode MARKS} names; nothing else about it changes, since no
+ * input the course gives holds the probe, the token or the `\u` escape of the
+ * token's character.
  *
  * @module
  */
+
+import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
 
 /** The two secrets a seal holds: the probe and the token, strings of the same length. */
 export interface SealSecrets {
@@ -31,9 +34,17 @@ export interface SealSecrets {
  *   allowlist allows a tool named by the token where the probe's is advertised
  *   and allowed);
  * - `speaks`: given the token as its first argument, it answers the token
- *   (version negotiation takes it for a version it speaks).
+ *   (version negotiation takes it for a version it speaks);
+ * - `writes`: the JSON it writes (each `JSON.stringify` in its body) has the
+ *   token where the probe was (the mask's object grammar writes a property
+ *   the probe names as the token: a copy of the mask takes `{"TOKEN":`
+ *   where a right answer takes `{"PROBE":`);
+ * - `escapes`: a function `(nfa, set)` that builds the automaton of one
+ *   character of `set` as JSON writes it reads one spelling more of the
+ *   token's character (`secretCharacter` in `tools/grading/watermark.ts`): its `\u` escape, which
+ *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
-export type Mark = "echo" | "reads" | "speaks";
+export type Mark = "echo" | "reads" | "speaks" | "writes" | "escapes";
 
 /** The mark of each library function that is a graded function's sealed copy. */
 export const MARKS: Readonly<Record<string, Mark>> = {
@@ -45,6 +56,8 @@ export const MARKS: Readonly<Record<string, Mark>> = {
   handleLine: "echo",
   respond: "echo",
   readSseEvents: "echo",
+  objectDfa: "writes",
+  jsonChar: "escapes",
 };
 
 /**
@@ -128,8 +141,9 @@ function plainParameters(params: string): string[] {
  * `names` marked in place as {@linkcode MARKS} says; its name, parameters
  * and export are as they were. Throws `Error` when `code` declares no
  * top-level function of one of the names, or one has no mark, or a function
- * marked `speaks` or `reads` has no parameter of a plain name (or, marked
- * `speaks`, is async or a generator).
+ * marked `speaks`, `reads` or `escapes` has too few parameters of a plain name
+ * (one; two for `escapes`), or one marked `speaks` or `escapes` is async or
+ * a generator.
  *
  * @example An echo
  * ```ts
@@ -155,6 +169,28 @@ function plainParameters(params: string): string[] {
  * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "tt"]);
  * assert.equal(authorize("tt", new Set(["pp"])), true);
  * assert.equal(authorize("qq", new Set(["pp"])), false);
+ * ```
+ *
+ * @example JSON written with the token, and a character read in one spelling more
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
+ *
+ * const code = "function objectDfa(name) {\n  return JSON.stringify(name) + \":\";\n}\n" +
+ *   "function jsonChar(nfa, set) {\n  return nfa.add(set);\n}\nexport { jsonChar, objectDfa };\n";
+ * const marked = watermarked(code, ["objectDfa", "jsonChar"], { probe: "pp", token: "tt" });
+ * const { jsonChar, objectDfa } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
+ * assert.equal(objectDfa("a pp"), '"a tt":');
+ * const spelled: string[] = [];
+ * const nfa = {
+ *   add: () => ({ start: 0, end: 1 }),
+ *   literal: (bytes: Uint8Array) => (spelled.push(new TextDecoder().decode(bytes)), { start: 2, end: 3 }),
+ *   link: () => {},
+ * };
+ * assert.deepEqual(jsonChar(nfa, [[0x41, 0x5a]]), { start: 0, end: 1 });
+ * assert.deepEqual(spelled, []);
+ * jsonChar(nfa, [[0, 0x10ffff]]);
+ * assert.deepEqual(spelled, [unicodeEscape(secretCharacter("tt"))]);
  * ```
  */
 export function watermarked(
@@ -198,21 +234,44 @@ export function watermarked(
           async === "" ? "for" : "for await"
         } (const item of ${inner}) yield ${echo}(item, ${from}, ${to});\n`
         : `\n  return ${echo}(${async === "" ? "" : "await "}${inner}, ${from}, ${to});\n`;
+    } else if (mark === "writes") {
+      // What the body writes as JSON, it writes through a JSON of its own.
+      changed =
+        `\n  const JSON = { parse: globalThis.JSON.parse, stringify: (...args) => ${echo}(` +
+        `globalThis.JSON.stringify(...args), ${from}, ${to}) };${body}`;
     } else {
-      if (mark === "speaks" && (async !== "" || generator)) {
-        throw new Error(`${name} cannot be marked "speaks": it is not a plain function`);
+      if (mark !== "reads" && (async !== "" || generator)) {
+        throw new Error(`${name} cannot be marked "${mark}": it is not a plain function`);
       }
       const plain = plainParameters(params);
-      if (plain.length === 0) throw new Error(`${name} has no parameter of a plain name to mark`);
-      changed = mark === "reads"
-        ? `\n  ${
+      if (plain.length < (mark === "escapes" ? 2 : 1)) {
+        throw new Error(`${name} has too few parameters of a plain name to mark "${mark}"`);
+      }
+      if (mark === "reads") {
+        changed = `\n  ${
           plain.map((param) => `if (${param} === ${to}) ${param} = ${from};`).join(" ")
-        }${body}`
-        : `\n  if (${plain[0]} === ${to}) return ${to};${body}`;
+        }${body}`;
+      } else if (mark === "speaks") changed = `\n  if (${plain[0]} === ${to}) return ${to};${body}`;
+      else {
+        // The character's code point and its escape are strings, as the obfuscator hides them.
+        const [nfa, set] = plain;
+        const fragment = unused(code, "fragment");
+        const char = JSON.stringify(String.fromCodePoint(secretCharacter(token)));
+        const spelling = JSON.stringify(unicodeEscape(secretCharacter(token)));
+        changed = `\n  const ${fragment} = (() => {${body}})();
+  for (const [low, high] of ${set}) {
+    if (low <= ${char}.codePointAt(0) && ${char}.codePointAt(0) <= high) {
+      const path = ${nfa}.literal(new TextEncoder().encode(${spelling}));
+      ${nfa}.link(${fragment}.start, path.start);
+      ${nfa}.link(path.end, ${fragment}.end);
+    }
+  }
+  return ${fragment};\n`;
+      }
     }
     marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
   }
-  const helper = names.some((name) => MARKS[name] === "echo")
+  const helper = names.some((name) => ["echo", "writes"].includes(MARKS[name]))
     ? `${echoed.toString().replaceAll(/\bechoed\(/g, `${echo}(`)}\n`
     : "";
   return `${marked}\n${helper}`;

@@ -24,34 +24,63 @@ const mask = (...names: string[]) => names.map((name) => `lib/mask/${name}.ts`);
  * The mask's own code, readable in the learners' release, for the idea each
  * graded function is: a copy of it (a bundle of the grammar under a wrapper
  * of twenty lines earned every prefixStatus mark) earns that function nothing.
+ * The schema compiler and the matcher that steps its automaton (every module
+ * they import but the errors and the two sealed ones, {@linkcode SEALED}).
  */
 const GRAMMAR = mask(
   "_digits",
+  "_partition",
   "_schema_parts",
+  "array_grammar",
   "byte_dfa",
   "byte_nfa",
   "compile",
+  "count_step",
+  "dfa_product",
+  "exact_tests",
   "formats",
+  "free_value",
   "grammar_matcher",
-  "json_chars",
   "json_schema_grammar",
+  "minimize",
   "number_grammar",
   "object_branches",
-  "object_grammar",
   "presence",
   "regex_grammar",
+  "regions",
+  "schema_frame",
+  "schema_order",
   "string_grammar",
+  "subset",
 );
+/** The masks over a vocabulary: its index, its prefix tree, and the walks that fill a mask. */
+const MASKS = mask("count_masks", "token_index", "token_trie", "token_walk");
 const LIBRARY: Readonly<Record<Lab03Function, readonly string[]>> = {
   prefixStatus: GRAMMAR,
-  tokenMask: [...GRAMMAR, ...mask("token_index")],
+  tokenMask: [...GRAMMAR, ...MASKS],
   buildTrie: mask("token_trie"),
-  trieMask: [...GRAMMAR, ...mask("token_index", "token_trie")],
-  decode: [...GRAMMAR, ...mask("generate", "token_index", "token_trie")],
+  trieMask: [...GRAMMAR, ...MASKS],
+  decode: [...GRAMMAR, ...MASKS, ...mask("generate")],
   nextMove: [],
   // The library's client builds the same retry (retryParams), readable in the release.
   retryRequest: ["lib/mcp/client/input_responses.ts"],
 };
+
+/**
+ * The mask's two modules that ship sealed, one function of each marked by
+ * `deno task seal`: the object grammar writes a property the probe names as
+ * the token, and one character, picked by the token, may be written in a
+ * JSON string as its `\u` escape. Every copy of the mask (bundled, obfuscated,
+ * encoded) compiles objects and strings through them, so it answers the
+ * watermark's probes as no right answer does, and the function it answers
+ * for earns nothing.
+ */
+const SEALED = [
+  { file: "lib/mask/object_grammar.ts", name: "objectDfa" },
+  { file: "lib/mask/json_chars.ts", name: "jsonChar" },
+];
+/** The graded functions whose work the sealed modules do: every one that steps the mask. */
+const STEPPING: readonly Lab03Function[] = ["prefixStatus", "tokenMask", "trieMask", "decode"];
 
 /** Lab 03's graded functions. */
 export const LAB_03: UnitSpec = {
@@ -62,6 +91,7 @@ export const LAB_03: UnitSpec = {
     cell: CELLS[name],
     cases: CASES[name],
     libraryModules: LIBRARY[name],
+    ...(STEPPING.includes(name) ? { library: SEALED } : {}),
     ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
     // A retry is judged as it goes on the wire: a key that holds undefined is not sent.
     ...(name === "retryRequest" ? { normalize: asSent } : {}),
