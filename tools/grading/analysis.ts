@@ -95,6 +95,9 @@ async function unitContext(spec: UnitSpec): Promise<UnitContext> {
  * const nested = await analysis.analyse({ unit: "ch14-a", code: { kind: "module", path } }, UNITS.get("ch14-a")!);
  * assert.ok("unchecked" in nested);
  * assert.equal(nested.unchecked, "the copy check used more than 0.5 s of CPU time");
+ * // The process that stopped is replaced, and the new one is told the unit's context.
+ * await Deno.writeTextFile(path, "export function authorize() { return false; }\n");
+ * assert.deepEqual(await analysis.analyse({ unit: "ch14-a", code: { kind: "module", path } }, UNITS.get("ch14-a")!), found);
  * await Deno.remove(path);
  * ```
  */
