@@ -1,6 +1,7 @@
 // Helpers the benchmarks share: medians, a clock, and the commands that start
 // the benchmark's servers.
 
+import process from "node:process";
 import { fileURLToPath } from "node:url";
 
 /** The median of `values` (the mean of the middle two when there are an even number). */
@@ -31,18 +32,10 @@ export function denoScript(file: string, flags: string[] = ["--no-config"]): str
 }
 
 /**
- * The CPU time this process has used so far (user and system), in
- * milliseconds, from `/proc/self/stat` in 10 ms ticks; `NaN` where it cannot
- * be read (no `/proc`, or Deno runs without `--allow-all`).
+ * The CPU time this process has used so far (user and system, every
+ * thread), in milliseconds, to the microsecond.
  */
 export function cpuMs(): number {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync("/proc/self/stat");
-  } catch {
-    return NaN;
-  }
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of stat (utime, stime), counted from the state, field 3.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

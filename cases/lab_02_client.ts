@@ -12,6 +12,8 @@
  */
 
 import type { GradeCase } from "../lib/grading/grading.ts";
+import type { GrammarCommandOptions } from "../lib/course/course.ts";
+import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import type { Scenario } from "../tools/grading/drivers/lab_02_client.ts";
 import type { Fault } from "../tools/grading/drivers/faulty_client.ts";
 
@@ -58,6 +60,19 @@ const LISTED = [HANDSHAKE, { call: "listTools", show: "type" }] as const;
 const ATE = { verb: "eat", tense: "past_simple", person: "3sg" };
 const PING = { call: "request", args: ["ping"] };
 const GRAMMAR_CAPABILITIES = { tools: { listChanged: false } };
+const CONNECT = { call: "connect", show: "type" } as const;
+/** A grammar server of both eras, as `grammar.ts --versions` with every version serves it. */
+export const BOTH_ERAS = { versions: [...MCP_VERSIONS] };
+/** What the server receives of a client of the handshake era, after a probe it refused. */
+const FELL_BACK = [[0, "server/discover"], [1, "initialize"], [null, "notifications/initialized"]];
+/** The probe's `_meta`: today's version, the client's name, and no capabilities. */
+const PROBE = {
+  _meta: {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "lab-02-client", version: "1.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  },
+};
 /** More than a pipe holds: a server that writes this much on a stderr nobody reads waits. */
 const CHATTY = 200_000;
 
@@ -232,6 +247,26 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
       { server: { on: { ping: [{ exit: 1 }] } }, steps: [PING], observe: ["steps"] },
       { steps: [{ threw: "ProtocolError" }] },
     ),
+    scenario(
+      "past its deadline a request is a TimeoutError, cancelled; its late reply answers nobody",
+      {
+        server: {
+          on: {
+            "slow/thing": [],
+            ping: [{ send: { jsonrpc: "2.0", id: "{{previous}}", result: { late: true } } }, {
+              grammar: true,
+            }],
+          },
+        },
+        steps: [{ call: "request", args: ["slow/thing", {}, 50] }, PING],
+        observe: ["steps", "sent", "cancelled"],
+      },
+      {
+        steps: [{ threw: "TimeoutError" }, { returned: {} }],
+        sent: [[0, "slow/thing"], [null, "notifications/cancelled"], [1, "ping"]],
+        cancelled: [0],
+      },
+    ),
   ],
   HandshakeClient: [
     scenario(
@@ -289,6 +324,81 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
         observe: ["steps", "sent"],
       },
       { steps: [{ threw: "ProtocolError" }], sent: [[0, "initialize"]] },
+    ),
+    scenario(
+      "connect: a server of both eras answers the probe with a DiscoverResult: 2026-07-28, and no handshake",
+      {
+        server: BOTH_ERAS,
+        steps: [CONNECT],
+        observe: ["steps", "sent", "probe", "version", "capabilities"],
+      },
+      {
+        steps: [{ returned: "object" }],
+        sent: [[0, "server/discover"]],
+        probe: PROBE,
+        version: "2026-07-28",
+        capabilities: GRAMMAR_CAPABILITIES,
+      },
+    ),
+    scenario(
+      "after connect in 2026-07-28, a request carries _meta with its version",
+      {
+        server: BOTH_ERAS,
+        steps: [CONNECT, { call: "request", args: ["tools/list"], show: "type" }],
+        observe: ["steps", "sent", "meta"],
+      },
+      {
+        steps: [{ returned: "object" }, { returned: "object" }],
+        sent: [[0, "server/discover"], [1, "tools/list"]],
+        meta: ["2026-07-28", "2026-07-28"],
+      },
+    ),
+    scenario(
+      "connect: a legacy server answers the probe -32601: the handshake, and no _meta after it",
+      {
+        steps: [CONNECT, { call: "request", args: ["tools/list"], show: "type" }],
+        observe: ["steps", "sent", "version", "meta"],
+      },
+      {
+        steps: [{ returned: "object" }, { returned: "object" }],
+        sent: [...FELL_BACK, [2, "tools/list"]],
+        version: "2025-06-18",
+        meta: ["2026-07-28", null, null, null],
+      },
+    ),
+    scenario(
+      "connect: a legacy server that never answers the probe: cancelled at its deadline, then the handshake",
+      {
+        server: { on: { "server/discover": [] } },
+        probeMs: 100,
+        steps: [CONNECT],
+        observe: ["steps", "sent", "cancelled", "version"],
+      },
+      {
+        steps: [{ returned: "object" }],
+        sent: [
+          [0, "server/discover"],
+          [null, "notifications/cancelled"],
+          [1, "initialize"],
+          [null, "notifications/initialized"],
+        ],
+        cancelled: [0],
+        version: "2025-06-18",
+      },
+    ),
+    scenario(
+      "connect: UnsupportedProtocolVersionError listing 2025-11-25 and 2025-06-18: 2025-06-18, by handshake",
+      {
+        server: { versions: ["2025-11-25", "2025-06-18"] },
+        steps: [CONNECT],
+        observe: ["steps", "sent", "version"],
+      },
+      { steps: [{ returned: "object" }], sent: FELL_BACK, version: "2025-06-18" },
+    ),
+    scenario(
+      "connect: UnsupportedProtocolVersionError listing 2025-11-25 only: refused, and no initialize sent",
+      { server: { versions: ["2025-11-25"] }, steps: [CONNECT], observe: ["steps", "sent"] },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "server/discover"]] },
     ),
   ],
   ListingClient: [
@@ -429,8 +539,92 @@ export const CLIENT_CASES: Readonly<Record<ClientLayer, readonly GradeCase[]>> =
         }],
       },
     ),
+    scenario(
+      "in 2026-07-28, connect, list and call: ate, each request with its _meta",
+      {
+        server: BOTH_ERAS,
+        steps: [CONNECT, { call: "listTools", show: "type" }, {
+          call: "callTool",
+          args: ["conjugate", ATE],
+        }],
+        observe: ["steps", "meta", "calls"],
+      },
+      {
+        steps: [{ returned: "object" }, { returned: "object" }, { returned: "ate" }],
+        meta: ["2026-07-28", "2026-07-28", "2026-07-28"],
+        calls: [{ name: "conjugate", arguments: ATE, _meta: PROBE._meta }],
+      },
+    ),
   ],
 };
+
+/** A row of Block D's table: a real grammar server, started as `server` says, and a scenario. */
+export type EraServer = GradeCase & { server: GrammarCommandOptions };
+
+/** Long enough for a server process to start on a busy machine: it covers only that wait. */
+const STARTING_MS = 15_000;
+
+/** Connect, ask for the tools, close: what Block D's table does with each real server. */
+function meeting(label: string, server: GrammarCommandOptions, said: string[]): EraServer {
+  return {
+    label,
+    server,
+    args: [
+      {
+        stepMs: STARTING_MS,
+        steps: [CONNECT, { call: "request", args: ["tools/list"], show: "type" }, {
+          call: "close",
+          show: "type",
+        }],
+        observe: ["steps", "version", "said"],
+      } satisfies Scenario,
+    ],
+    expected: {
+      steps: [{ returned: "object" }, { returned: "object" }, { returned: "object" }],
+      version: said[1] === "tools/list" ? "2026-07-28" : "2025-06-18",
+      said,
+    },
+  };
+}
+
+const HANDSHAKE_AFTER = ["initialize", "notifications/initialized", "tools/list"];
+
+/** Block D's table: the client against five real grammar servers, of both eras. */
+export const ERA_SERVERS: readonly EraServer[] = [
+  meeting("both eras: a DiscoverResult, then 2026-07-28 at once", BOTH_ERAS, [
+    "server/discover",
+    "tools/list",
+  ]),
+  meeting("the handshake era: -32601 to the probe, then the handshake", {}, [
+    "server/discover",
+    ...HANDSHAKE_AFTER,
+  ]),
+  meeting(
+    "the handshake era, silent before initialize: the probe cancelled, then the handshake",
+    { silentBeforeInitialize: true },
+    ["server/discover", "notifications/cancelled", ...HANDSHAKE_AFTER],
+  ),
+  meeting(
+    "2025-11-25 and 2025-06-18: UnsupportedProtocolVersionError, and 2025-06-18 from its list",
+    { versions: ["2025-11-25", "2025-06-18"] },
+    ["server/discover", ...HANDSHAKE_AFTER],
+  ),
+  {
+    label: "2025-11-25 only: UnsupportedProtocolVersionError, and nothing to speak: refused",
+    server: { versions: ["2025-11-25"] },
+    args: [
+      {
+        stepMs: STARTING_MS,
+        steps: [CONNECT, { call: "close", show: "type" }],
+        observe: ["steps", "said"],
+      } satisfies Scenario,
+    ],
+    expected: {
+      steps: [{ threw: "ProtocolError" }, { returned: "object" }],
+      said: ["server/discover"],
+    },
+  },
+];
 
 /** Lab 02's visible cases of the named tests, by test name. */
 export const TEST_CASES: Readonly<Record<NamedTestName, readonly GradeCase[]>> = {

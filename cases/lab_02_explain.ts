@@ -66,6 +66,24 @@ export function explainObservation(difference: Difference, row: GradeRow): strin
         : `the tools/call the server received was ${brief(observed.calls)}: it should be ${
           brief(expected.calls)
         }`;
+    case "version":
+      return `the client's protocolVersion is ${brief(observed.version)}: it should be ${
+        brief(expected.version)
+      }`;
+    case "said":
+      return `the client sent ${listed(observed.said)}: it should send ${listed(expected.said)}`;
+    case "meta":
+      return `the versions in the _meta of what the server received are ${
+        listed(observed.meta)
+      }: they should be ${listed(expected.meta)} (null: no _meta)`;
+    case "probe":
+      return `the probe's params were ${brief(observed.probe)}: they should be ${
+        brief(expected.probe)
+      }`;
+    case "cancelled":
+      return `the server was told of the cancellation of ${
+        listed(observed.cancelled)
+      }: it should be told of ${listed(expected.cancelled)}`;
     case "correct":
       return "your test failed against a client that works: it must pass there";
     case "faulty":
@@ -95,7 +113,7 @@ function callText(step: { call: string; args?: unknown[] }): string {
 /** How a step ended, as words: returned, threw (with its code or message), or still waits. */
 function outcomeText(outcome: unknown, future = false): string {
   if (!isObject(outcome)) return future ? "end" : "had no outcome";
-  if ("waiting" in outcome) return future ? "end" : "had no outcome within 500 ms: it still waits";
+  if ("waiting" in outcome) return future ? "end" : `had ${outcome.waiting}: it still waits`;
   if ("threw" in outcome) {
     const extra = typeof outcome.code === "number"
       ? ` with code ${outcome.code}`
@@ -119,6 +137,12 @@ function messages(sent: unknown): string {
   return sent.map((pair) =>
     Array.isArray(pair) ? (pair[0] === null ? `${pair[1]}` : `${pair[1]} #${pair[0]}`) : brief(pair)
   ).join(", ");
+}
+
+/** A list as words: its items, or "nothing". */
+function listed(items: unknown): string {
+  if (!Array.isArray(items)) return brief(items);
+  return items.length === 0 ? "nothing" : items.map((item) => brief(item)).join(", ");
 }
 
 /** The first line where two lists of lines differ. */

@@ -6,8 +6,11 @@
  * The functions are the decisions of a client with many requests in flight
  * (which request a reply answers, which have passed their deadline, which
  * request a progress notification belongs to) and of Streamable HTTP on
- * both sides (a POST's headers, what a response is, the data of an event
- * stream, whether a request's Origin and session may go on).
+ * both sides, in both eras of MCP: a POST's headers (today's, mirrored from
+ * the body, or a legacy session's), what a response is, the data of an
+ * event stream, what a client does when a response stream breaks (re-issue
+ * today's request with a new id, or resume a legacy one), and whether a
+ * request's Origin, its headers (today) and its session (legacy) let it go on.
  *
  * @module
  */
@@ -23,7 +26,9 @@ export type Lab04Function =
   | "postHeaders"
   | "replyKind"
   | "sseData"
+  | "recoverStream"
   | "originAllowed"
+  | "headerCheck"
   | "sessionCheck";
 
 /** A result reply with `id`. */
@@ -40,11 +45,62 @@ export function progress(token: unknown, params: JsonObject = {}): JsonObject {
   };
 }
 
-/** The headers every POST carries, before the session's. */
+/** The `_meta` key that names a request's protocol version, from 2026-07-28. */
+const VERSION = "io.modelcontextprotocol/protocolVersion";
+
+/**
+ * A request of today's protocol (2026-07-28): `method` with `params`, its
+ * version (`version`), the client's capabilities and its name in `_meta`,
+ * beside what `params._meta` holds already (a progress token).
+ */
+export function today(
+  method: string,
+  params: JsonObject = {},
+  options: { id?: RequestId; version?: string } = {},
+): JsonObject {
+  const own = (params._meta ?? {}) as JsonObject;
+  return {
+    jsonrpc: "2.0",
+    id: options.id ?? 1,
+    method,
+    params: {
+      ...params,
+      _meta: {
+        ...own,
+        [VERSION]: options.version ?? "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "lab-04", version: "1.0.0" },
+      },
+    },
+  };
+}
+
+/** A request of the handshake era: `method` with `params`, and no version in `_meta`. */
+export function legacy(method: string, params: JsonObject = {}, id: RequestId = 1): JsonObject {
+  return { jsonrpc: "2.0", id, method, params };
+}
+
+/** The headers every POST carries, in both eras. */
 export const BASE_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
 };
+
+/** The headers a request of today carries beside them: its version, its method, and a name. */
+export function todayHeaders(method: string, name?: string, version = "2026-07-28") {
+  return {
+    "mcp-protocol-version": version,
+    "mcp-method": method,
+    ...(name === undefined ? {} : { "mcp-name": name }),
+  };
+}
+
+/** The HeaderMismatch error's code: a POST's headers disagree with its body. */
+export const HEADER_MISMATCH = -32020;
+/** The UnsupportedProtocolVersion error's code: the server does not speak the request's version. */
+export const UNSUPPORTED_VERSION = -32022;
+/** The versions a server of today's protocol speaks, in its cases. */
+export const SPOKEN = ["2026-07-28"];
 
 const refused = { throws: "ProtocolError" };
 const LOCAL = ["http://127.0.0.1:8080", "http://localhost:8080"];
@@ -159,13 +215,39 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
   ],
   postHeaders: [
     {
-      label: "before the handshake: JSON in, JSON or events out",
-      args: [{}],
+      label: "today (2026-07-28): the version, the method and the tool, mirrored from the body",
+      args: [today("tools/call", { name: "get_weather", arguments: { city: "Lima" } }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/call", "get_weather") },
+    },
+    {
+      label: "today: a resource is named by its uri",
+      args: [today("resources/read", { uri: "file:///notes.txt" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("resources/read", "file:///notes.txt") },
+    },
+    {
+      label: "today: a request that names nothing carries no Mcp-Name",
+      args: [today("tools/list"), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/list") },
+    },
+    {
+      label: "today: no session id, and the version of the body, whatever the client holds",
+      args: [today("tools/call", { name: "get_weather" }), {
+        id: "3f1c",
+        protocolVersion: "2025-11-25",
+      }],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/call", "get_weather") },
+    },
+    {
+      label: "legacy, before the handshake: JSON in, JSON or events out",
+      args: [legacy("initialize", { protocolVersion: "2025-11-25" }), {}],
       expected: BASE_HEADERS,
     },
     {
-      label: "after it: the session and the protocol version too",
-      args: [{ id: "3f1c", protocolVersion: "2025-06-18" }],
+      label: "legacy, in a session: the session and the protocol version agreed",
+      args: [legacy("tools/call", { name: "get_weather" }), {
+        id: "3f1c",
+        protocolVersion: "2025-06-18",
+      }],
       expected: {
         ...BASE_HEADERS,
         "mcp-session-id": "3f1c",
@@ -173,8 +255,8 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       },
     },
     {
-      label: "a server that issued no session: the version alone",
-      args: [{ protocolVersion: "2025-06-18" }],
+      label: "legacy, a server that issued no session: the version alone",
+      args: [legacy("ping"), { protocolVersion: "2025-06-18" }],
       expected: { ...BASE_HEADERS, "mcp-protocol-version": "2025-06-18" },
     },
   ],
@@ -246,6 +328,30 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       expected: [" two spaces", "none"],
     },
   ],
+  recoverStream: [
+    {
+      label: "today: the request is re-issued as it was, with the new id",
+      args: [today("tools/call", { name: "count_slowly", arguments: {} }, { id: 2 }), null, 3],
+      expected: {
+        reissue: today("tools/call", { name: "count_slowly", arguments: {} }, { id: 3 }),
+      },
+    },
+    {
+      label: "today: never resumed, even when its stream named an event id",
+      args: [today("tools/list", {}, { id: 5 }), "p0:1", 6],
+      expected: { reissue: today("tools/list", {}, { id: 6 }) },
+    },
+    {
+      label: "legacy: the stream is resumed from the last event read",
+      args: [legacy("tools/call", { name: "count_slowly" }, 2), "p0:1", 3],
+      expected: { resume: "p0:1" },
+    },
+    {
+      label: "legacy: a stream that named no event id cannot be resumed (null)",
+      args: [legacy("tools/call", { name: "count_slowly" }, 2), null, 3],
+      expected: null,
+    },
+  ],
   originAllowed: [
     { label: "no Origin: not a browser, allowed", args: [null, LOCAL], expected: true },
     { label: "the server's own origin", args: ["http://127.0.0.1:8080", LOCAL], expected: true },
@@ -263,6 +369,63 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       label: 'the origin "null" (a sandboxed page) is refused',
       args: ["null", LOCAL],
       expected: false,
+    },
+  ],
+  headerCheck: [
+    {
+      label: "headers that mirror the body: the request goes on (null)",
+      args: [
+        todayHeaders("tools/call", "get_weather"),
+        today("tools/call", { name: "get_weather" }),
+        SPOKEN,
+      ],
+      expected: null,
+    },
+    {
+      label: "Mcp-Name names another tool than the body: HeaderMismatch",
+      args: [
+        todayHeaders("tools/call", "delete_all"),
+        today("tools/call", { name: "get_weather" }),
+        SPOKEN,
+      ],
+      expected: HEADER_MISMATCH,
+    },
+    {
+      label: "MCP-Protocol-Version is not the version in _meta: HeaderMismatch",
+      args: [
+        todayHeaders("tools/list", undefined, "2099-01-01"),
+        today("tools/list"),
+        SPOKEN,
+      ],
+      expected: HEADER_MISMATCH,
+    },
+    {
+      label: "Mcp-Method missing: HeaderMismatch",
+      args: [{ "mcp-protocol-version": "2026-07-28" }, today("tools/list"), SPOKEN],
+      expected: HEADER_MISMATCH,
+    },
+    {
+      label: "a version the server does not speak, the same in headers and body: unsupported",
+      args: [
+        todayHeaders("tools/list", undefined, "2099-01-01"),
+        today("tools/list", {}, { version: "2099-01-01" }),
+        SPOKEN,
+      ],
+      expected: UNSUPPORTED_VERSION,
+    },
+    {
+      label: "a request that names nothing needs no Mcp-Name",
+      args: [todayHeaders("server/discover"), today("server/discover"), SPOKEN],
+      expected: null,
+    },
+    {
+      label: "a resource is named by its uri",
+      args: [
+        todayHeaders("resources/read", "file:///notes.txt"),
+        today("resources/read", { uri: "file:///notes.txt" }),
+        SPOKEN,
+      ],
+      expected: null,
     },
   ],
   sessionCheck: [

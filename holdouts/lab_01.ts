@@ -200,7 +200,7 @@ export const HOLDOUTS: Readonly<
       expected: error(32, -32602),
     },
     {
-      label: "arguments that are not an object",
+      label: "arguments given as a bare string",
       args: [call(33, "lookup_irregular_verb", "go")],
       expected: error(33, -32602),
     },
@@ -359,6 +359,11 @@ export const HOLDOUTS: Readonly<
       label: "no arguments at 2026-07-28 for a tool that needs some: the tool's failure",
       args: [modern("tools/call", { name: "check_subject_verb_agreement" }, 74)],
       expected: text(74, "", true, "modern"),
+    },
+    {
+      label: "a word for arguments at 2026-07-28: a malformed request, not the tool's failure",
+      args: [modern("tools/call", { name: "lookup_irregular_verb", arguments: "go" }, 77)],
+      expected: error(77, -32602),
     },
     {
       label: "no tool name at 2026-07-28",

@@ -7,17 +7,152 @@
  * @module
  */
 
-import { catches, type ClientLayer, type NamedTestName, scenario } from "../cases/lab_02_client.ts";
+import {
+  BOTH_ERAS,
+  catches,
+  type ClientLayer,
+  type NamedTestName,
+  scenario,
+} from "../cases/lab_02_client.ts";
+import { discovered, failed, LAB_VERSIONS, speak, unsupported } from "../cases/lab_02.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const refused = { throws: "ProtocolError" };
 
+/** A client of the handshake's last three versions beside today's. */
+const THREE = ["2026-07-28", "2025-11-25", "2025-06-18"];
+/** A client of every version the library speaks. */
+const EVERY = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/** A client of today's version only: it has no handshake to fall back to. */
+const MODERN_ONLY = ["2026-07-28"];
+/** A client of an older handshake beside today's. */
+const OLDER = ["2026-07-28", "2025-03-26"];
+/** A client of a later revision (a made-up one, 2027-01-01) beside today's and a handshake. */
+const LATER = ["2027-01-01", "2026-07-28", "2025-06-18"];
+
+/** The hidden cases of eraOf: other clients' versions, other answers. */
+const ERA_HOLDOUTS: readonly GradeCase[] = [
+  {
+    label: "UnsupportedProtocolVersionError: from its list, not the client's newest handshake",
+    args: [unsupported(["2025-06-18", "2024-11-05"]), THREE],
+    expected: speak("legacy", "2025-06-18"),
+  },
+  {
+    label: "-32601 to a client of three versions: the newest handshake it speaks",
+    args: [failed(-32601, "Method not found"), THREE],
+    expected: speak("legacy", "2025-11-25"),
+  },
+  {
+    label: "a result that is no DiscoverResult: a legacy server",
+    args: [{ result: { ok: true } }, OLDER],
+    expected: speak("legacy", "2025-03-26"),
+  },
+  {
+    label: "supportedVersions that is not a list: no DiscoverResult",
+    args: [{ result: { supportedVersions: "2026-07-28", capabilities: {} } }, EVERY],
+    expected: speak("legacy", "2025-11-25"),
+  },
+  {
+    label: "supportedVersions without capabilities: no DiscoverResult",
+    args: [{ result: { supportedVersions: ["2026-07-28"] } }, LAB_VERSIONS],
+    expected: speak("legacy", "2025-06-18"),
+  },
+  {
+    label: "-32000, server not initialized: a legacy server",
+    args: [failed(-32000, "Server not initialized"), OLDER],
+    expected: speak("legacy", "2025-03-26"),
+  },
+  {
+    label: "a legacy server, and a client with no handshake: refused",
+    args: [failed(-32601, "Method not found"), MODERN_ONLY],
+    expected: refused,
+  },
+  {
+    label: "silence, and a client with no handshake: refused",
+    args: [{ silence: true }, MODERN_ONLY],
+    expected: refused,
+  },
+  {
+    label: "UnsupportedProtocolVersionError naming only 2024-11-05: refused",
+    args: [unsupported(["2024-11-05"]), LAB_VERSIONS],
+    expected: refused,
+  },
+  {
+    label: "a later client refused its version: today's, from the list, and no handshake",
+    args: [unsupported(["2026-07-28", "2025-06-18"], "2027-01-01"), LATER],
+    expected: speak("modern", "2026-07-28"),
+  },
+  {
+    label: "a later client and a server of both: the newest both speak",
+    args: [discovered(["2026-07-28", "2027-01-01"]), LATER],
+    expected: speak("modern", "2027-01-01"),
+  },
+  {
+    label: "a DiscoverResult whose one shared version is a handshake's: the handshake",
+    args: [discovered([42, null, "2025-06-18"]), LAB_VERSIONS],
+    expected: speak("legacy", "2025-06-18"),
+  },
+  {
+    label: "silence to a client of every version: the newest handshake",
+    args: [{ silence: true }, EVERY],
+    expected: speak("legacy", "2025-11-25"),
+  },
+  {
+    label: "a supported list on another code names nothing: a legacy server",
+    args: [failed(-32601, "Method not found", { supported: ["2026-07-28"] }), THREE],
+    expected: speak("legacy", "2025-11-25"),
+  },
+  {
+    label: "a DiscoverResult with no tools is still modern: what it offers is connect's to judge",
+    args: [discovered(["2026-07-28"], {}), THREE],
+    expected: speak("modern", "2026-07-28"),
+  },
+  {
+    label: "UnsupportedProtocolVersionError that lists the version asked: it is in the list",
+    args: [unsupported(["2026-07-28", "2025-06-18"]), LAB_VERSIONS],
+    expected: speak("modern", "2026-07-28"),
+  },
+  {
+    label: "a DiscoverResult of two old handshakes: the newer, through the handshake",
+    args: [discovered(["2024-11-05", "2025-03-26"]), EVERY],
+    expected: speak("legacy", "2025-03-26"),
+  },
+  {
+    label: "UnsupportedProtocolVersionError with an empty list: refused",
+    args: [unsupported([]), EVERY],
+    expected: refused,
+  },
+  {
+    label: "today's version among the old ones of a DiscoverResult",
+    args: [discovered(["2024-11-05", "2026-07-28"]), EVERY],
+    expected: speak("modern", "2026-07-28"),
+  },
+  {
+    label: "-32022 with no data names no versions: no recognized modern error, a legacy server",
+    args: [failed(-32022, "Unsupported protocol version"), LAB_VERSIONS],
+    expected: speak("legacy", "2025-06-18"),
+  },
+  {
+    label: "-32022 whose supported is not a list names no versions either",
+    args: [unsupported("2026-07-28"), ["2026-07-28", "2024-11-05"]],
+    expected: speak("legacy", "2024-11-05"),
+  },
+  {
+    label: "UnsupportedProtocolVersionError for an old client's handshake list",
+    args: [unsupported(["2025-03-26", "2024-11-05"]), OLDER],
+    expected: speak("legacy", "2025-03-26"),
+  },
+];
+
 /** `testCase` as one of the group `group`, which earns its marks together. */
 const grouped = (group: string, testCase: GradeCase): HiddenCase => ({ ...testCase, group });
 
-/** The hidden cases of correlate and unwrap. */
-const FUNCTION_HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly HiddenCase[]>> = {
+/** The hidden cases of correlate, unwrap and eraOf. */
+const FUNCTION_HOLDOUTS: Readonly<
+  Record<"correlate" | "unwrap" | "eraOf", readonly HiddenCase[]>
+> = {
+  eraOf: ERA_HOLDOUTS,
   correlate: [
     {
       label: "id 0 answers request 0",
@@ -113,6 +248,9 @@ const FUNCTION_HOLDOUTS: Readonly<Record<"correlate" | "unwrap", readonly Hidden
 };
 
 const HANDSHAKE = { call: "initialize", show: "type" } as const;
+const CONNECT = { call: "connect", show: "type" } as const;
+/** What the server receives of a client of the handshake era, after a probe it refused. */
+const FELL_BACK = [[0, "server/discover"], [1, "initialize"], [null, "notifications/initialized"]];
 const LISTED = [HANDSHAKE, { call: "listTools", show: "type" }] as const;
 const ATE = { verb: "eat", tense: "past_simple", person: "3sg" };
 const PING = { call: "request", args: ["ping"] };
@@ -308,6 +446,62 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         { steps: [{ returned: ["padding"] }] },
       ),
     ),
+    scenario(
+      "a reply that comes within its deadline is the result",
+      { steps: [{ call: "request", args: ["ping", {}, 400] }], observe: ["steps", "cancelled"] },
+      { steps: [{ returned: {} }], cancelled: [] },
+    ),
+    scenario(
+      "notifications before the deadline do not stop it: still a TimeoutError, and cancelled",
+      {
+        server: {
+          on: {
+            "slow/thing": [{
+              send: { jsonrpc: "2.0", method: "notifications/progress", params: { progress: 1 } },
+            }],
+          },
+        },
+        steps: [{ call: "request", args: ["slow/thing", {}, 60] }],
+        observe: ["steps", "cancelled"],
+      },
+      { steps: [{ threw: "TimeoutError" }], cancelled: [0] },
+    ),
+    scenario(
+      "a late error reply to a request given up is dropped too",
+      {
+        server: {
+          on: {
+            "slow/thing": [],
+            ping: [{
+              send: {
+                jsonrpc: "2.0",
+                id: "{{previous}}",
+                error: { code: -32603, message: "late and failed" },
+              },
+            }, { grammar: true }],
+          },
+        },
+        steps: [{ call: "request", args: ["slow/thing", {}, 50] }, PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "TimeoutError" }, { returned: {} }] },
+    ),
+    scenario(
+      "two requests given up, then one answered: each cancellation names its own",
+      {
+        server: { on: { "slow/thing": [] } },
+        steps: [
+          { call: "request", args: ["slow/thing", {}, 40] },
+          { call: "request", args: ["slow/thing", {}, 40] },
+          PING,
+        ],
+        observe: ["steps", "cancelled"],
+      },
+      {
+        steps: [{ threw: "TimeoutError" }, { threw: "TimeoutError" }, { returned: {} }],
+        cancelled: [0, 1],
+      },
+    ),
   ],
   HandshakeClient: [
     scenario(
@@ -337,6 +531,143 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         observe: ["steps", "sent"],
       },
       { steps: [{ threw: "ProtocolError", code: -32602 }], sent: [[0, "initialize"]] },
+    ),
+    scenario(
+      "connect: -32602 to the probe, a server that wants initialize first: the handshake",
+      {
+        server: {
+          on: { "server/discover": [{ error: { code: -32602, message: "Not initialized" } }] },
+        },
+        steps: [CONNECT],
+        observe: ["steps", "sent", "version"],
+      },
+      { steps: [{ returned: "object" }], sent: FELL_BACK, version: "2025-06-18" },
+    ),
+    scenario(
+      "connect: -32000 to the probe: the handshake",
+      {
+        server: {
+          on: {
+            "server/discover": [{ error: { code: -32000, message: "Server not initialized" } }],
+          },
+        },
+        steps: [CONNECT],
+        observe: ["sent", "version"],
+      },
+      { sent: FELL_BACK, version: "2025-06-18" },
+    ),
+    scenario(
+      "connect: a result that is no DiscoverResult: the handshake",
+      {
+        server: { on: { "server/discover": [{ result: { ok: true } }] } },
+        steps: [CONNECT],
+        observe: ["sent", "version", "capabilities"],
+      },
+      {
+        sent: FELL_BACK,
+        version: "2025-06-18",
+        capabilities: { tools: { listChanged: false } },
+      },
+    ),
+    scenario(
+      "connect: a DiscoverResult without tools is refused, and nothing more is sent",
+      {
+        server: {
+          on: {
+            "server/discover": [{
+              result: { supportedVersions: ["2026-07-28"], capabilities: {} },
+            }],
+          },
+        },
+        steps: [CONNECT],
+        observe: ["steps", "sent", "capabilities"],
+      },
+      {
+        steps: [{ threw: "ProtocolError" }],
+        sent: [[0, "server/discover"]],
+        capabilities: undefined,
+      },
+    ),
+    scenario(
+      "connect: a DiscoverResult that comes after the deadline is dropped: the handshake answers",
+      {
+        server: {
+          on: {
+            "server/discover": [],
+            initialize: [{
+              send: {
+                jsonrpc: "2.0",
+                id: "{{previous}}",
+                result: { supportedVersions: ["2026-07-28"], capabilities: { tools: {} } },
+              },
+            }, { grammar: true }],
+          },
+        },
+        probeMs: 100,
+        steps: [CONNECT],
+        observe: ["steps", "version", "cancelled"],
+      },
+      { steps: [{ returned: "object" }], version: "2025-06-18", cancelled: [0] },
+    ),
+    scenario(
+      "connect: a server that first refuses the version it lists is asked again, with its _meta",
+      {
+        server: {
+          ...BOTH_ERAS,
+          first: {
+            "server/discover": [{
+              send: {
+                jsonrpc: "2.0",
+                id: "{{id}}",
+                error: {
+                  code: -32022,
+                  message: "Unsupported protocol version",
+                  data: { supported: ["2026-07-28"], requested: "2026-07-28" },
+                },
+              },
+            }],
+          },
+        },
+        steps: [CONNECT],
+        observe: ["steps", "sent", "meta", "version"],
+      },
+      {
+        steps: [{ returned: "object" }],
+        sent: [[0, "server/discover"], [1, "server/discover"]],
+        meta: ["2026-07-28", "2026-07-28"],
+        version: "2026-07-28",
+      },
+    ),
+    scenario(
+      "connect: a server that exits instead of answering the probe is a ProtocolError, not a fall back",
+      {
+        server: { on: { "server/discover": [{ exit: 1 }] } },
+        steps: [CONNECT],
+        observe: ["steps", "sent"],
+      },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "server/discover"]] },
+    ),
+    scenario(
+      "connect: a probe answered with a line that is not JSON is a ProtocolError, not a fall back",
+      {
+        server: { on: { "server/discover": [{ raw: "grammar: warming up" }] } },
+        steps: [CONNECT],
+        observe: ["steps", "sent"],
+      },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "server/discover"]] },
+    ),
+    scenario(
+      "connect in 2026-07-28 keeps the DiscoverResult's capabilities, and tools/list carries _meta",
+      {
+        server: BOTH_ERAS,
+        steps: [CONNECT, { call: "request", args: ["tools/list"], show: "type" }],
+        observe: ["capabilities", "meta", "version"],
+      },
+      {
+        capabilities: { tools: { listChanged: false } },
+        meta: ["2026-07-28", "2026-07-28"],
+        version: "2026-07-28",
+      },
     ),
   ],
   ListingClient: [
@@ -380,6 +711,24 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
     ),
   ],
   McpClient: [
+    scenario(
+      "in 2026-07-28, run is a ToolError too: sent, with its _meta, and refused by the tool",
+      {
+        server: BOTH_ERAS,
+        steps: [CONNECT, { call: "listTools", show: "type" }, {
+          call: "callTool",
+          args: ["conjugate", { ...ATE, verb: "run" }],
+        }],
+        observe: ["steps", "meta"],
+      },
+      {
+        steps: [...LISTED_OK, {
+          threw: "ToolError",
+          message: "conjugate: run is outside this unit's verbs",
+        }],
+        meta: ["2026-07-28", "2026-07-28", "2026-07-28"],
+      },
+    ),
     scenario(
       "an image result is a ProtocolError, caption or not",
       {
@@ -560,5 +909,5 @@ const TEST_HOLDOUTS: Readonly<Record<NamedTestName, readonly HiddenCase[]>> = {
 
 /** Lab 02's hidden cases, by the graded function's (or class's, or test's) name. */
 export const HOLDOUTS: Readonly<
-  Record<"correlate" | "unwrap" | ClientLayer | NamedTestName, readonly HiddenCase[]>
+  Record<"correlate" | "unwrap" | "eraOf" | ClientLayer | NamedTestName, readonly HiddenCase[]>
 > = { ...FUNCTION_HOLDOUTS, ...CLIENT_HOLDOUTS, ...TEST_HOLDOUTS };

@@ -7,11 +7,16 @@
 
 import {
   AGREEMENT,
+  ANSWER,
+  ASKED,
   CONJUGATE,
+  FIRST_CALL,
   IRREGULAR,
   type Lab03Function,
   OPTIONAL,
   PIECES,
+  QUESTION,
+  retryOf,
   SPANISH,
   VERB_PIECES,
 } from "../cases/lab_03.ts";
@@ -243,6 +248,46 @@ const ONE_MEMBER = {
   properties: { v: { type: "string", enum: ["x"] } },
   required: ["v"],
   additionalProperties: false,
+};
+
+/** Ids of a retry: new, or the first request's again. */
+const IDS = "ids";
+/** The requestState goes back exactly as it came. */
+const AS_IT_CAME = "the state as it came";
+/** A retry of a retry: this round's answers and state, none of the round before. */
+const ROUNDS = "rounds";
+/** Only the questions asked are answered, and every one of them. */
+const ONLY_ASKED = "the questions asked";
+/** The call retried is the call that was made. */
+const THE_CALL = "the call itself";
+
+/** A question to the user (elicitation), beside the model's. */
+const ELICIT = {
+  method: "elicitation/create",
+  params: {
+    message: "Which region?",
+    requestedSchema: { type: "object", properties: { region: { type: "string" } } },
+  },
+};
+
+/** The user's answer to {@linkcode ELICIT}. */
+const ACCEPTED = { action: "accept", content: { region: "north" } };
+
+/** A prompts/get with a progress token and a field a later revision may add. */
+const PROMPT_CALL = {
+  jsonrpc: "2.0",
+  id: 11,
+  method: "prompts/get",
+  params: {
+    name: "summary",
+    arguments: { topic: "stock" },
+    _meta: {
+      progressToken: "p-11",
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { sampling: {}, elicitation: {} },
+    },
+    locale: "en",
+  },
 };
 
 /** Lab 03's hidden cases, by the graded function's name. */
@@ -1269,6 +1314,128 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
         error: "ToolError",
       },
       group: "attempts left",
+    },
+  ],
+  retryRequest: [
+    {
+      label: 'the id "1" is not the id 1: a new id',
+      args: [FIRST_CALL, ASKED, { "sampling-1": ANSWER }, "1"],
+      expected: retryOf(FIRST_CALL, "1", { "sampling-1": ANSWER }, ASKED.requestState),
+      group: IDS,
+    },
+    {
+      label: "a string id given again: refused",
+      args: [{ ...FIRST_CALL, id: "call-7" }, ASKED, { "sampling-1": ANSWER }, "call-7"],
+      expected: { throws: "RangeError" },
+      group: IDS,
+    },
+    {
+      label: "the id 0 is an id like any other",
+      args: [{ ...FIRST_CALL, id: 9 }, ASKED, { "sampling-1": ANSWER }, 0],
+      expected: retryOf(FIRST_CALL, 0, { "sampling-1": ANSWER }, ASKED.requestState),
+      group: IDS,
+    },
+    {
+      label: "an empty requestState is still echoed",
+      args: [FIRST_CALL, { ...ASKED, requestState: "" }, { "sampling-1": ANSWER }, 2],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, ""),
+      group: AS_IT_CAME,
+    },
+    {
+      label: "a requestState with spaces around it keeps them",
+      args: [FIRST_CALL, { ...ASKED, requestState: "  padded  " }, { "sampling-1": ANSWER }, 2],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, "  padded  "),
+      group: AS_IT_CAME,
+    },
+    {
+      label: "a requestState that looks like JSON is not rewritten",
+      args: [
+        FIRST_CALL,
+        { ...ASKED, requestState: '{"step": 2, "a":1}' },
+        { "sampling-1": ANSWER },
+        2,
+      ],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, '{"step": 2, "a":1}'),
+      group: AS_IT_CAME,
+    },
+    {
+      label: "an earlier round's state is not carried into a round that has none",
+      args: [
+        retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, "round-one"),
+        { resultType: "input_required", inputRequests: { "sampling-2": QUESTION } },
+        { "sampling-2": ANSWER },
+        3,
+      ],
+      expected: retryOf(FIRST_CALL, 3, { "sampling-2": ANSWER }),
+      group: ROUNDS,
+    },
+    {
+      label: "an earlier round's state is replaced by this round's",
+      args: [
+        retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, "round-one"),
+        {
+          resultType: "input_required",
+          inputRequests: { "sampling-2": QUESTION },
+          requestState: "round-two",
+        },
+        { "sampling-1": ANSWER, "sampling-2": ANSWER },
+        3,
+      ],
+      expected: retryOf(FIRST_CALL, 3, { "sampling-2": ANSWER }, "round-two"),
+      group: ROUNDS,
+    },
+    {
+      label: "a result with a state and no questions: the state alone goes back",
+      args: [
+        retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER }, "round-one"),
+        { resultType: "input_required", requestState: "round-two" },
+        { "sampling-1": ANSWER },
+        3,
+      ],
+      expected: retryOf(FIRST_CALL, 3, undefined, "round-two"),
+      group: ROUNDS,
+    },
+    {
+      label: "two questions answered, a third answer kept back",
+      args: [
+        FIRST_CALL,
+        {
+          resultType: "input_required",
+          inputRequests: { "sampling-1": QUESTION, region: ELICIT },
+          requestState: "s",
+        },
+        { "sampling-1": ANSWER, region: ACCEPTED, token: { secret: "not asked" } },
+        2,
+      ],
+      expected: retryOf(FIRST_CALL, 2, { "sampling-1": ANSWER, region: ACCEPTED }, "s"),
+      group: ONLY_ASKED,
+    },
+    {
+      label: "one of two questions unanswered: no retry",
+      args: [
+        FIRST_CALL,
+        {
+          resultType: "input_required",
+          inputRequests: { "sampling-1": QUESTION, region: ELICIT },
+          requestState: "s",
+        },
+        { "sampling-1": ANSWER },
+        2,
+      ],
+      expected: { throws: "RangeError" },
+      group: ONLY_ASKED,
+    },
+    {
+      label: "a prompts/get is retried as a prompts/get, its params whole",
+      args: [PROMPT_CALL, ASKED, { "sampling-1": ANSWER }, 12],
+      expected: retryOf(PROMPT_CALL, 12, { "sampling-1": ANSWER }, ASKED.requestState),
+      group: THE_CALL,
+    },
+    {
+      label: "a prompts/get's id given again: refused",
+      args: [PROMPT_CALL, ASKED, { "sampling-1": ANSWER }, 11],
+      expected: { throws: "RangeError" },
+      group: THE_CALL,
     },
   ],
 };

@@ -5,10 +5,37 @@
  * @module
  */
 
-import { BASE_HEADERS, type Lab04Function, progress, reply } from "../cases/lab_04.ts";
+import {
+  BASE_HEADERS,
+  HEADER_MISMATCH,
+  type Lab04Function,
+  legacy,
+  progress,
+  reply,
+  SPOKEN,
+  today,
+  todayHeaders,
+  UNSUPPORTED_VERSION,
+} from "../cases/lab_04.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
 
 const refused = { throws: "ProtocolError" };
+
+/**
+ * A hidden case of headerCheck: `headers` against `message`, before a server
+ * that speaks `versions` of today's protocol.
+ */
+function check(
+  label: string,
+  headers: Record<string, string>,
+  message: JsonObject,
+  expected: number | null,
+  group?: string,
+  versions: readonly string[] = SPOKEN,
+): HiddenCase {
+  return { label, args: [headers, message, versions], expected, ...(group ? { group } : {}) };
+}
 const LOCAL = ["http://127.0.0.1:8080"];
 
 /**
@@ -134,14 +161,91 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
   ],
   postHeaders: [
     {
-      label: "a session without a version yet",
-      args: [{ id: "s" }],
+      label: "legacy: a session without a version yet",
+      args: [legacy("ping"), { id: "s" }],
       expected: { ...BASE_HEADERS, "mcp-session-id": "s" },
+      group: "legacy: what the session holds",
     },
     {
-      label: "an empty session id and version are sent as the server gave them",
-      args: [{ id: "", protocolVersion: "" }],
+      label: "legacy: an empty session id and version are sent as the server gave them",
+      args: [legacy("ping"), { id: "", protocolVersion: "" }],
       expected: { ...BASE_HEADERS, "mcp-session-id": "", "mcp-protocol-version": "" },
+      group: "legacy: what the session holds",
+    },
+    {
+      label: "legacy: a notification in a session carries the session too",
+      args: [{ jsonrpc: "2.0", method: "notifications/initialized" }, {
+        id: "s",
+        protocolVersion: "2025-11-25",
+      }],
+      expected: {
+        ...BASE_HEADERS,
+        "mcp-session-id": "s",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      group: "legacy: what the session holds",
+    },
+    {
+      label: "legacy: a tool call carries no Mcp-Method and no Mcp-Name",
+      args: [legacy("tools/call", { name: "get_weather" }), { protocolVersion: "2025-11-25" }],
+      expected: { ...BASE_HEADERS, "mcp-protocol-version": "2025-11-25" },
+      group: "which era",
+    },
+    {
+      label: "a _meta with a progress token and no version is the handshake era's",
+      args: [legacy("tools/call", { name: "t", _meta: { progressToken: 1 } }), { id: "s" }],
+      expected: { ...BASE_HEADERS, "mcp-session-id": "s" },
+      group: "which era",
+    },
+    {
+      label: "initialize's protocolVersion is not a version in _meta",
+      args: [legacy("initialize", { protocolVersion: "2026-07-28" }), {}],
+      expected: BASE_HEADERS,
+      group: "which era",
+    },
+    {
+      label: "today: a prompt is named by its name",
+      args: [today("prompts/get", { name: "greeting" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("prompts/get", "greeting") },
+      group: "Mcp-Name, from the field the method names by",
+    },
+    {
+      label: "today: a resource whose params also hold a name is named by its uri",
+      args: [today("resources/read", { uri: "file:///a.txt", name: "a" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("resources/read", "file:///a.txt") },
+      group: "Mcp-Name, from the field the method names by",
+    },
+    {
+      label: "today: a tool whose params also hold a uri is named by its name",
+      args: [today("tools/call", { name: "fetch", uri: "https://example.com" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/call", "fetch") },
+      group: "Mcp-Name, from the field the method names by",
+    },
+    {
+      label: "today: a method of an extension names nothing, whatever name its params hold",
+      args: [today("acme/lookup", { name: "greeting" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("acme/lookup") },
+      group: "Mcp-Name, from the field the method names by",
+    },
+    {
+      label: "today: a subscription names nothing, and no session however one is held",
+      args: [today("subscriptions/listen", { notifications: { toolsListChanged: true } }), {
+        id: "s",
+      }],
+      expected: { ...BASE_HEADERS, ...todayHeaders("subscriptions/listen") },
+      group: "today: from the body alone",
+    },
+    {
+      label: "today: an empty session id held is still no session to send",
+      args: [today("server/discover"), { id: "", protocolVersion: "2025-11-25" }],
+      expected: { ...BASE_HEADERS, ...todayHeaders("server/discover") },
+      group: "today: from the body alone",
+    },
+    {
+      label: "today: a version the client speaks beside 2026-07-28 is mirrored as the body has it",
+      args: [today("tools/list", {}, { version: "2027-01-01" }), { protocolVersion: "2026-07-28" }],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/list", undefined, "2027-01-01") },
+      group: "today: from the body alone",
     },
   ],
   replyKind: [
@@ -264,6 +368,64 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: ["yes"],
     },
   ],
+  recoverStream: [
+    {
+      label: "today: the new id 0 is an id like any other",
+      args: [today("tools/list", {}, { id: 9 }), null, 0],
+      expected: { reissue: today("tools/list", {}, { id: 0 }) },
+      group: "today: the new id",
+    },
+    {
+      label: "today: a string id is taken as it is",
+      args: [today("tools/list", {}, { id: "a-1" }), null, "a-2"],
+      expected: { reissue: today("tools/list", {}, { id: "a-2" }) },
+      group: "today: the new id",
+    },
+    {
+      label: "today: the arguments and the progress token go again as they were",
+      args: [
+        today("tools/call", {
+          name: "count_slowly",
+          arguments: { text: "one two", ms: 100 },
+          _meta: { progressToken: "p7" },
+        }, { id: 7 }),
+        null,
+        8,
+      ],
+      expected: {
+        reissue: today("tools/call", {
+          name: "count_slowly",
+          arguments: { text: "one two", ms: 100 },
+          _meta: { progressToken: "p7" },
+        }, { id: 8 }),
+      },
+      group: "today: the same request",
+    },
+    {
+      label: "today: a version other than 2026-07-28 in _meta is today's era too",
+      args: [today("tools/list", {}, { id: 1, version: "2027-01-01" }), "e1", 2],
+      expected: { reissue: today("tools/list", {}, { id: 2, version: "2027-01-01" }) },
+      group: "today: the same request",
+    },
+    {
+      label: "legacy: a _meta with only a progress token is the handshake era's",
+      args: [legacy("tools/call", { name: "t", _meta: { progressToken: 1 } }, 4), "get0:3", 5],
+      expected: { resume: "get0:3" },
+      group: "legacy: resumed, or lost",
+    },
+    {
+      label: "legacy: the event id is sent back as it came",
+      args: [legacy("ping", {}, "x"), " 7 ", "y"],
+      expected: { resume: " 7 " },
+      group: "legacy: resumed, or lost",
+    },
+    {
+      label: "legacy: no event id, whatever the next id",
+      args: [legacy("ping", {}, 0), null, 1],
+      expected: null,
+      group: "legacy: resumed, or lost",
+    },
+  ],
   originAllowed: [
     {
       label: "letter case is not ignored",
@@ -301,6 +463,135 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: false,
       group: "an Origin, or none",
     },
+  ],
+  headerCheck: [
+    check(
+      "header values are compared exactly: Tools/Call is not tools/call",
+      { ...todayHeaders("tools/call", "get_weather"), "mcp-method": "Tools/Call" },
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
+      "values, exactly",
+    ),
+    check(
+      "a tool's name in other letters' case is another name",
+      todayHeaders("tools/call", "Get_Weather"),
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
+      "values, exactly",
+    ),
+    check(
+      "a name with capitals and a dot, exactly as the body has it, goes on",
+      todayHeaders("tools/call", "Weather.Now"),
+      today("tools/call", { name: "Weather.Now" }),
+      null,
+      "values, exactly",
+    ),
+    check(
+      "an empty Mcp-Name is not the tool's name",
+      todayHeaders("tools/call", ""),
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
+      "values, exactly",
+    ),
+    check(
+      "a tool call without Mcp-Name",
+      todayHeaders("tools/call"),
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
+      "each header the body calls for",
+    ),
+    check(
+      "MCP-Protocol-Version missing",
+      { "mcp-method": "tools/call", "mcp-name": "get_weather" },
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
+      "each header the body calls for",
+    ),
+    check(
+      "a prompt named by its name goes on",
+      todayHeaders("prompts/get", "greeting"),
+      today("prompts/get", { name: "greeting" }),
+      null,
+      "each header the body calls for",
+    ),
+    check(
+      "a prompt named by another name",
+      todayHeaders("prompts/get", "farewell"),
+      today("prompts/get", { name: "greeting" }),
+      HEADER_MISMATCH,
+      "each header the body calls for",
+    ),
+    check(
+      "a method that names nothing goes on, whatever Mcp-Name it carries",
+      todayHeaders("acme/lookup", "anything"),
+      today("acme/lookup", { name: "greeting" }),
+      null,
+      "Mcp-Name, from the field the method names by",
+    ),
+    check(
+      "a resource named by another uri",
+      todayHeaders("resources/read", "file:///b.txt"),
+      today("resources/read", { uri: "file:///a.txt" }),
+      HEADER_MISMATCH,
+      "Mcp-Name, from the field the method names by",
+    ),
+    check(
+      "a resource whose params hold a name beside its uri is named by the uri",
+      todayHeaders("resources/read", "file:///a.txt"),
+      today("resources/read", { uri: "file:///a.txt", name: "a" }),
+      null,
+      "Mcp-Name, from the field the method names by",
+    ),
+    check(
+      "a mismatch is refused before the version is judged",
+      todayHeaders("tools/call", "delete_all", "2099-01-01"),
+      today("tools/call", { name: "get_weather" }, { version: "2099-01-01" }),
+      HEADER_MISMATCH,
+      "a mismatch first",
+    ),
+    check(
+      "a header version the server speaks, a body version it does not: a mismatch",
+      todayHeaders("tools/list"),
+      today("tools/list", {}, { version: "2099-01-01" }),
+      HEADER_MISMATCH,
+      "a mismatch first",
+    ),
+    check(
+      "a prompt of 2099-01-01, its every header alike: the version is judged",
+      todayHeaders("prompts/get", "greeting", "2099-01-01"),
+      today("prompts/get", { name: "greeting" }, { version: "2099-01-01" }),
+      UNSUPPORTED_VERSION,
+      "a mismatch first",
+    ),
+    check(
+      "a legacy version named in _meta is no version of today's server",
+      todayHeaders("tools/list", undefined, "2025-11-25"),
+      today("tools/list", {}, { version: "2025-11-25" }),
+      UNSUPPORTED_VERSION,
+      "the versions the server speaks",
+    ),
+    check(
+      "the second of two versions the server speaks goes on",
+      todayHeaders("tools/list", undefined, "2027-01-01"),
+      today("tools/list", {}, { version: "2027-01-01" }),
+      null,
+      "the versions the server speaks",
+      ["2026-07-28", "2027-01-01"],
+    ),
+    check(
+      "a server that speaks no version of today refuses every one",
+      todayHeaders("tools/list"),
+      today("tools/list"),
+      UNSUPPORTED_VERSION,
+      "the versions the server speaks",
+      [],
+    ),
+    check(
+      "a session id beside right headers is ignored at 2026-07-28",
+      { ...todayHeaders("tools/list"), "mcp-session-id": "forged" },
+      today("tools/list"),
+      null,
+    ),
   ],
   sessionCheck: [
     {

@@ -1,9 +1,11 @@
 /**
  * The grammar server as a function of its stdio, to run in the client's own
  * process (`lib/mcp/server/in_process_server.ts`): the same answers and the same stderr
- * lines as `grammar.ts`. A {@linkcode Script} makes it misbehave on purpose,
- * as the teaching server's modes do, so that the autograder can try a
- * learner's client on servers that answer wrongly, crash or never exit.
+ * lines as `grammar.ts`, of the handshake era by default, or of the versions
+ * a script names (both eras, as `grammar.ts --versions` serves them). A
+ * {@linkcode Script} makes it misbehave on purpose, as the teaching server's
+ * modes do, so that the autograder can try a learner's client on servers
+ * that answer wrongly, crash, stay silent or never exit.
  *
  * @module
  */
@@ -12,6 +14,8 @@ import { readFrames } from "../lib/mcp/shared/framing.ts";
 import type { ServerMain } from "../lib/mcp/server/in_process_server.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { handleLine } from "../lib/mcp/server/dispatch.ts";
+import { ServerSession } from "../lib/mcp/server/session.ts";
+import { Unparsed } from "../lib/mcp/server/server_transport.ts";
 import { GRAMMAR, GRAMMAR_NOTES } from "./grammar.ts";
 
 /**
@@ -43,8 +47,18 @@ export interface Script {
   exitAtStart?: number;
   /** What to do on each request of a method, in place of the grammar server's answer. @default {{}} */
   on?: Record<string, Action[]>;
+  /** What to do on the first request of a method only, in place of `on` or the answer. @default {{}} */
+  first?: Record<string, Action[]>;
   /** At the end of its input: exit with this code, or `"ignore"` it (only a kill ends it). @default {0} */
   atEnd?: number | "ignore";
+  /**
+   * Serve these protocol versions (newest first) as the library's
+   * `ServerSession` does, of both eras: `server/discover` and modern
+   * requests for a modern version, an `UnsupportedProtocolVersionError`
+   * listing them for any other. @default {undefined} (the handshake era's
+   * dispatcher: 2025-06-18 and 2024-11-05, and -32601 for `server/discover`)
+   */
+  versions?: readonly string[];
 }
 
 const encoder = new TextEncoder();
@@ -78,16 +92,27 @@ export function grammarInProcess(script: Script = {}): ServerMain {
       onCall: (name: string, args: unknown) => void note(GRAMMAR_NOTES.call(name, args)),
     };
     const send = (message: unknown) => io.stdout(encoder.encode(`${JSON.stringify(message)}\n`));
-    const answer = (line: string) => {
+    const session = script.versions === undefined
+      ? undefined
+      : sessionOf({ ...grammar, versions: script.versions }, send);
+    const answer = session?.take ?? ((line: string) => {
       const reply = handleLine(line, grammar);
       if (reply !== undefined) io.stdout(encoder.encode(`${reply}\n`));
-    };
+    });
+    /** The methods of the requests received so far. */
+    const seen = new Set<string>();
     for await (const frames of readFrames(io.stdin)) {
       for (const frame of frames) {
         const line = decoder.decode(frame).trim();
         if (line === "") continue;
         const request = requestOf(line);
-        const actions = request === undefined ? undefined : script.on?.[request.method];
+        const method = request?.method ?? "";
+        const actions = request === undefined
+          ? undefined
+          : seen.has(method)
+          ? script.on?.[method]
+          : script.first?.[method] ?? script.on?.[method];
+        seen.add(method);
         if (actions === undefined) {
           answer(line);
           continue;
@@ -108,9 +133,38 @@ export function grammarInProcess(script: Script = {}): ServerMain {
         }
       }
     }
+    await session?.end();
     if (script.atEnd === "ignore") return await new Promise<number>(() => {});
     await note(GRAMMAR_NOTES.end);
     return script.atEnd ?? 0;
+  };
+}
+
+/**
+ * A `ServerSession` of `spec` fed one line at a time (`take`), sending what it
+ * answers with `send`; `end()` ends its input and resolves once it is done.
+ */
+function sessionOf(
+  spec: ConstructorParameters<typeof ServerSession>[0],
+  send: (message: unknown) => void,
+): { take: (line: string) => void; end: () => Promise<void> } {
+  let lines!: ReadableStreamDefaultController<unknown>;
+  const incoming = new ReadableStream<unknown>({
+    start: (controller) => void (lines = controller),
+  });
+  const session = new ServerSession(spec, { incoming, send });
+  return {
+    take(line) {
+      try {
+        lines.enqueue(JSON.parse(line));
+      } catch {
+        lines.enqueue(new Unparsed(line));
+      }
+    },
+    async end() {
+      lines.close();
+      await session.done;
+    },
   };
 }
 

@@ -8,7 +8,9 @@
  *
  * The lingering mode also needs `--allow-write=LOG.grandchild --allow-run=sleep`. In the
  * sampling mode, `word_count` first asks the client's model (`sampling/createMessage`)
- * about the text, and answers with what it said beside the count.
+ * about the text, and answers with what it said beside the count: at 2026-07-28 as the
+ * question of a multi round-trip request (`input_required`, then the client's retry), in the
+ * handshake era as a request of its own.
  *
  * @module
  */

@@ -113,7 +113,7 @@ export function recordingProxy(target: URL): RecordingProxy {
   );
   const { port } = server.addr as Deno.NetAddr;
   return {
-    url: new URL(`http://127.0.0.1:${port}${target.pathname}`),
+    url: new URL(`http://127.0.0.1:${port}${target.pathname}`), // an HTTP URL's path
     exchanges,
     async settled() {
       await Promise.all(exchanges.map((exchange) => exchange.done));

@@ -43,10 +43,21 @@ function secretLines(cells: Cell[]): string[] {
   for (const cell of cells) {
     const hidden = (cell.metadata.tags ?? []).includes("hidden");
     let inside = false;
+    let starter = false;
     for (const line of sourceOf(cell).split("\n").map((line) => line.trim())) {
       if (line === "// BEGIN SOLUTION") inside = true;
       else if (line === "// END SOLUTION") inside = false;
-      else (hidden || inside ? secret : shown).add(line.replace(/^\/\/ ?/, "").trim());
+      else if (line === "// BEGIN STARTER" || line === "// END STARTER") starter = !starter;
+      else {
+        // A starter's line is shown uncommented once: a comment in it may name a line of the
+        // solution on purpose ("// return answerToday(id, method, params);" as the ending).
+        const bare = line.replace(/^\/\/ ?/, "").trim();
+        if (!starter) (hidden || inside ? secret : shown).add(bare);
+        else {
+          const code = bare.replace(/^\/\/ ?/, "").trim();
+          shown.add(code).add(code.replace(/\s+\/\/ .*$/, "")); // and without its own comment
+        }
+      }
     }
   }
   return [...secret].filter((line) => line.length >= 30 && !shown.has(line));

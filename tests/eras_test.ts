@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "../lib/mcp/client/client.ts";
 import { Connection } from "../lib/mcp/client/connection.ts";
+import { DualEra } from "../lib/mcp/client/dual_era.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { standardHeaders } from "../lib/mcp/shared/mcp_headers.ts";
@@ -374,13 +375,38 @@ const modernPeer = (mode: string, options: ConstructorParameters<typeof Client>[
     ...options,
   });
 
-Deno.test("a modern result without resultType is complete; one of a type the client does not know is refused", async () => {
+Deno.test("a 2026-07-28 result without resultType, which that version requires, is refused, and the connection with it", async () => {
   {
     await using client = modernPeer("no-result-type");
     await client.initialize();
     await client.listTools();
-    assert.equal(await client.callTool("echo", { text: "x" }), "x");
+    await assert.rejects(
+      client.callTool("echo", { text: "x" }),
+      /The result of tools\/call has no resultType, which 2026-07-28 requires of every result/,
+    );
+    await assert.rejects(client.listTools(), ProtocolError); // and the connection with it
   }
+  {
+    await using client = modernPeer("discover-no-result-type");
+    await assert.rejects(client.initialize(), (error) => {
+      assert.ok(error instanceof ProtocolError);
+      assert.match(error.message, /The result of server\/discover has no resultType/);
+      return true;
+    });
+  }
+  // A legacy server's results never carry it: the same client takes them, as complete ones.
+  await using client = new Client(GRAMMAR, { versions: MCP_VERSIONS, allowed: ["conjugate"] });
+  assert.equal((await client.initialize()).protocolVersion, "2025-06-18");
+  await client.listTools();
+  const ate = await client.callTool("conjugate", {
+    verb: "eat",
+    tense: "past_simple",
+    person: "3sg",
+  });
+  assert.equal(ate, "ate");
+});
+
+Deno.test("a modern result of a type the client does not know is refused", async () => {
   await using client = modernPeer("odd-result-type");
   await client.initialize();
   await client.listTools();
@@ -480,6 +506,68 @@ Deno.test("the server refuses a tampered requestState, and one replayed on anoth
   assert.match(replayed.body.error.message, /made for another request/);
 });
 
+// server/discover exists only in 2026-07-28, whose DiscoverRequest requires params._meta: without
+// it the request is a malformed modern one (-32602; over HTTP, 400), never a legacy request of a
+// method not found, whether the handshake came before it or not.
+const CLIENT = { name: "eras", version: "1" };
+const MALFORMED_META: JsonObject[] = [
+  {},
+  { _meta: "2026-07-28" },
+  { _meta: { "io.modelcontextprotocol/clientCapabilities": {} } },
+];
+
+Deno.test("a dual-era stdio server refuses server/discover without its _meta with -32602, before the handshake and after it", async () => {
+  for (const handshake of [false, true]) {
+    await using connection = new Connection(fixture("modern_peer", "normal"));
+    if (handshake) {
+      const params = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT };
+      await connection.request("initialize", params, { cancellable: false });
+      connection.notify("notifications/initialized");
+    }
+    for (const params of MALFORMED_META) {
+      const refused = await connection.request("server/discover", params, { errorIsAnswer: true })
+        .then(() => undefined, (error) => error.code);
+      assert.equal(refused, -32602, `${JSON.stringify(params)}, handshake: ${handshake}`);
+    }
+    const discover = await connection.request(
+      "server/discover",
+      withRequestMeta({}, { protocolVersion: "2026-07-28", clientCapabilities: {} }),
+    );
+    assert.deepEqual(discover.supportedVersions, [...MCP_VERSIONS]);
+  }
+});
+
+Deno.test("the HTTP server refuses server/discover without its _meta with 400 and -32602, in a legacy session or none", async () => {
+  await using server = serveHttp(COUNT);
+  const post = (message: JsonObject, headers: Record<string, string> = {}) =>
+    fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+    });
+  const handshake = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: CLIENT };
+  const initialized = await post({ id: 1, method: "initialize", params: handshake });
+  await initialized.body?.cancel();
+  const session = initialized.headers.get("mcp-session-id")!;
+  // The headers of a 2026-07-28 request, and the body of a request that carries no _meta of one.
+  const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" };
+  for (const inSession of [false, true]) {
+    for (const params of MALFORMED_META) {
+      const response = await post(
+        { id: 9, method: "server/discover", params },
+        inSession ? { ...headers, "mcp-session-id": session } : headers,
+      );
+      const { id, error } = await response.json();
+      const what = `${JSON.stringify(params)}, in a session: ${inSession}`;
+      assert.deepEqual([response.status, id, error.code], [400, 9, -32602], what);
+    }
+  }
+});
+
 Deno.test("a modern server has no ping or logging/setLevel, marks results complete, and gives caching hints", async () => {
   await using server = serveHttp({
     ...COUNT,
@@ -543,6 +631,20 @@ for (const transport of ["stdio", "http"]) {
   });
 }
 
+Deno.test("a subscription closed by the client is cancelled as such, not as a deadline missed", async () => {
+  const { client, sent } = modernRecorded("normal", { allowed: ["change"] });
+  await using _ = client;
+  await client.initialize();
+  const subscription = await client.listen({ toolsListChanged: true });
+  subscription.close();
+  await subscription[Symbol.asyncDispose]();
+  const [listen] = sent("subscriptions/listen");
+  const cancels = sent("notifications/cancelled");
+  assert.deepEqual(cancels.map(({ message }) => message.params), [
+    { requestId: listen.message.id, reason: "The client no longer wants it" },
+  ]);
+});
+
 Deno.test("a legacy session has no subscriptions: listen is refused before anything is sent", async () => {
   const { client, sent } = recorded(GRAMMAR);
   await using _ = client;
@@ -603,14 +705,46 @@ Deno.test("a reply that merely carries a subscription's id goes to the answer fu
   await assert.rejects(open.reply, ProtocolError); // and the connection is trusted no more
 });
 
+const tag = (id: unknown) => ({ _meta: { "io.modelcontextprotocol/subscriptionId": id } });
+
 Deno.test("a subscription ends with the result that names it, or the server's cancellation", async () => {
   const { transport, deliver } = fakeTransport();
   await using connection = new Connection(transport as never);
   const first = connection.open("subscriptions/listen", { notifications: {} });
   const second = connection.open("subscriptions/listen", { notifications: {} });
-  const tag = (id: unknown) => ({ _meta: { "io.modelcontextprotocol/subscriptionId": id } });
   deliver({ jsonrpc: "2.0", id: first.id, result: { resultType: "complete", ...tag(first.id) } });
   assert.deepEqual(await first.reply, { resultType: "complete", ...tag(first.id) });
   deliver({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: second.id } });
-  assert.deepEqual(await second.reply, {});
+  assert.equal(await second.reply, undefined); // no result came
+});
+
+Deno.test("a subscription that ends at 2026-07-28 with a result without resultType is refused, and the connection with it", async () => {
+  const { transport, sent, deliver } = fakeTransport();
+  await using connection = new Connection(transport as never);
+  const era = new DualEra(connection, {
+    versions: MCP_VERSIONS,
+    capabilities: {},
+    probeMs: 60_000,
+    maxRounds: 2,
+  });
+  const connecting = era.connect();
+  while (sent.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  const discover = { supportedVersions: ["2026-07-28"], capabilities: {}, resultType: "complete" };
+  deliver({ jsonrpc: "2.0", id: sent[0].id, result: discover });
+  await connecting;
+  const listen = () => era.open("subscriptions/listen", { notifications: {} });
+  const typed = listen();
+  deliver({ jsonrpc: "2.0", id: typed.id, result: { resultType: "complete", ...tag(typed.id) } });
+  assert.equal((await typed.reply)?.resultType, "complete");
+  const cancelled = listen();
+  deliver({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: cancelled.id },
+  });
+  assert.equal(await cancelled.reply, undefined);
+  const untyped = listen();
+  deliver({ jsonrpc: "2.0", id: untyped.id, result: tag(untyped.id) });
+  await assert.rejects(untyped.reply, /The result of subscriptions\/listen has no resultType/);
+  await assert.rejects(era.request("tools/list", {}), ProtocolError);
 });

@@ -217,3 +217,26 @@ Deno.test("honest claims beside the learner's notebook match the re-run", async 
   assert.equal(results.score, 9);
   assert.match(results.output, /marked for human review/);
 });
+
+// Issue 40, item 8: a line of `deno task grade` says what was expected and what came in words a
+// learner reads at once: a string in its quotes, and an error expected as an error.
+const WRONG_LAB_03 = `
+export function prefixStatus(schema, text) { return "live"; }
+export function decode(schema, tokens, model, maxTokens) { return { text: "x", tokens: [1] }; }
+export function nextMove(outcome) { throw new TypeError("outcome.kind is not readable"); }
+`;
+
+Deno.test("the grader's lines quote strings, and say when a case expected an error", async () => {
+  const dir = await folder({ "lab-03.ts": WRONG_LAB_03 });
+  const { out } = await grade(`${dir}/lab-03.ts`, "--unit", "lab-03");
+  assert.match(out, /✗ a value no enum member starts with: expected "dead", observed "live"\n/);
+  assert.match(
+    out,
+    /✗ no complete call within the budget: expected it to throw RangeError; it returned \{"text":"x","tokens":\[1\]\}\n/,
+  );
+  assert.match(
+    out,
+    /✗ a result: done: expected \{"action":"done"\}; it threw TypeError \(outcome\.kind is not readable\)\n/,
+  );
+  assert.doesNotMatch(out, /observed returned:|expected nothing/);
+});

@@ -226,7 +226,6 @@ Deno.test({
   // compatibility matrix has a legacy client's request to a modern server "rejected ...
   // with 400 Bad Request" (basic/versioning.mdx). The SDK's own modern-only endpoint
   // (createMcpHandler with legacy: 'reject') answers 400.
-  ignore: true,
   fn: async () => {
     await using modern = serveHttp({ ...GRAMMAR, versions: ["2026-07-28"] });
     const exchanges = await refusedHandshake(modern.url);
@@ -247,7 +246,6 @@ Deno.test({
   // (2025-03-26, server/tools.mdx, "Error Handling"), as the SDK v2 server's shim and
   // FastMCP 4.2.3 do when their tool cannot ask; RequestContext.request's JSDoc says it
   // "rejects with ProtocolError".
-  ignore: true,
   fn: async () => {
     await using early = serveHttp(askingGrammar(["2025-03-26"]));
     const client = sdkClient("legacy");

@@ -104,7 +104,7 @@ const MISTAKES: [string, (keyof typeof JUDGES)[]][] = [
   ["a JSON-RPC error for a tool's own failure", ["bytes", "course"]],
   ["replies pretty-printed over several lines", ["bytes", "course", "sdk_v2", "sdk"]],
   // Today's protocol.
-  ["a result of today without resultType", ["bytes", "sdk_v2"]],
+  ["a result of today without resultType", ["bytes", "course", "sdk_v2"]],
   ["no caching hints on the tool list", ["sdk_v2"]],
   ["server/discover answered only after initialize", ["bytes", "course", "sdk_v2"]],
   ["an unknown version in _meta answered the handshake's way", ["bytes"]],

@@ -1,7 +1,8 @@
 // Lab 02, run by the real Deno kernel through Jupyter's executor: the worked
-// edition passes every grade table and its holdouts, and saves the transcript
-// of the canonical flow (exact and readable) with schema-valid results and
-// manifest, matching the instructors' reference transcript; the student
+// edition passes every grade table and its holdouts, meets five real servers
+// of both eras, and saves the transcript of the canonical flow in 2026-07-28
+// (exact and readable) with schema-valid results and manifest, matching the
+// instructors' reference transcript; the student
 // edition runs to its end, reports every part unwritten, and saves nothing;
 // and the student edition completed with the worked solution cells saves the
 // same files as the worked edition.
@@ -31,10 +32,11 @@ const TABLES: Record<string, number> = {
   "correlate-cases": 6,
   "unwrap-cases": 6,
   "server-link-cases": 7,
-  "rpc-link-cases": 9,
-  "handshake-cases": 4,
+  "rpc-link-cases": 10,
+  "era-of-cases": 8,
+  "handshake-cases": 10,
   "tool-list-cases": 3,
-  "call-tool-cases": 8,
+  "call-tool-cases": 9,
   "named-tests-run": 6,
   "named-tests-faults": 12,
 };
@@ -102,18 +104,23 @@ Deno.test("the worked Lab 02 passes every table and its holdouts, and saves the 
   assert.match(outputs.get("demo")!, /lookup_spanish -> comió\n/);
   assert.match(outputs.get("call-outcomes")!, /run.*sent.*ToolError/);
   assert.match(outputs.get("call-outcomes")!, /4sg.*not sent.*ProtocolError/);
+  assert.deepEqual(statuses(outputs.get("eras")!), Array(5).fill("PASS"), "five real servers");
+  assert.match(outputs.get("connect")!, /^protocol version: 2026-07-28$/m);
+  assert.match(text, /^TRANSCRIPT COMPLETE \(2026-07-28\)$/m);
 
   assert.deepEqual(await contents(work), ["lab-02/", ...SAVED.map((name) => `lab-02/${name}`)]);
   const files = await saved(work);
   assert.deepEqual(roundTrips(files.transcript).map(({ method, reply }) => [method, reply]), [
-    ["initialize", "result"],
-    ["notifications/initialized", undefined],
+    ["server/discover", "result"],
     ["tools/list", "result"],
     ...Array.from({ length: 4 }, () => ["tools/call", "result"]),
   ]);
   assert.equal(files.readable, readableTranscript(files.transcript));
-  assert.match(files.readable, /^> initialize \{"protocolVersion":"2025-06-18",/);
-  assert.match(files.readable, /^> tools\/list \{\}$/m);
+  assert.match(
+    files.readable,
+    /^> server\/discover \{"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2026-07-28",/,
+  );
+  assert.match(files.readable, /^> tools\/list \{"_meta":/m);
   assert.deepEqual(
     transcriptDifferences(files.transcript, await Deno.readTextFile(REFERENCE_TRANSCRIPT)),
     [],
@@ -147,10 +154,22 @@ Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("UNFINISHED"), cell);
   }
-  for (const part of ["SERVER_LINK", "CORRELATE", "RPC_LINK", "HANDSHAKE", "TOOL_LIST", "UNWRAP"]) {
+  for (
+    const part of [
+      "SERVER_LINK",
+      "CORRELATE",
+      "RPC_LINK",
+      "ERA_OF",
+      "HANDSHAKE",
+      "TOOL_LIST",
+      "UNWRAP",
+    ]
+  ) {
     assert.match(text, new RegExp(`^${part} NEEDS_WORK$`, "m"));
   }
   assert.match(outputs.get("lifecycle")!, /↷ Starting a real server waits for ServerLink/);
+  assert.match(outputs.get("eras")!, /↷ Meeting five real servers waits for eraOf/);
+  assert.match(text, /^ERAS NEEDS_WORK$/m);
   assert.match(outputs.get("client-module")!, /↷ Writing your client module waits for correlate/);
   assert.match(outputs.get("demo")!, /↷ The demo waits for your client module/);
   assert.match(outputs.get("transcript-check")!, /↷ This step waits for the demo/);
@@ -191,15 +210,15 @@ Deno.test("no grammar server process remains after the notebooks", () => {
   assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
 });
 
-Deno.test("the notebook and the README's table give Lab 02 the seed's 2 to 3 hours", async () => {
+Deno.test("the notebook and the README's table give Lab 02 the seed's 2 to 3 hours and today's protocol's half hour", async () => {
   const notebook = parseNotebook(
     await Deno.readTextFile(new URL("notebooks/lab-02.ipynb", root)),
     "notebooks/lab-02.ipynb",
   );
   const title = notebook.cells.find((cell) => cell.id === "title")!;
-  assert.match(sourceOf(title), /\*\*Time: 2 to 3 hours\.\*\*/);
+  assert.match(sourceOf(title), /\*\*Time: 2½ to 3½ hours\.\*\*/);
   const readme = await Deno.readTextFile(new URL("README.md", root));
-  assert.match(readme, /^\| Lab 02 · the MCP client round trip \(2–3 hours\) +\|/m);
+  assert.match(readme, /^\| Lab 02 · the MCP client round trip \(2½–3½ hours\) +\|/m);
 });
 
 Deno.test("after a Lab 01 that passed, the worked Lab 02 talks to the learner's own server", async () => {
@@ -208,6 +227,13 @@ Deno.test("after a Lab 01 that passed, the worked Lab 02 talks to the learner's 
   const { text, outputs } = await run("solutions/lab-02.ipynb", work);
   assert.match(text, /The grammar server is your own server from Lab 01/);
   assert.match(text, /LAB_02 DONE/);
-  // The reference check still runs, and says where the learner's server answers otherwise.
+  // Lab 01's server speaks both eras: the probe finds 2026-07-28, and the lines sent are today's.
+  assert.match(text, /^TRANSCRIPT COMPLETE \(2026-07-28\)$/m);
+  assert.match(
+    outputs.get("transcript-compare")!,
+    /^REFERENCE_TRANSCRIPT MATCHES \(the lines sent\)$/m,
+  );
+  // The reference check still runs, against the reference of the era the learner's server spoke,
+  // and says where that server answers otherwise.
   assert.match(outputs.get("reference-transcript")!, /^(REFERENCE_TRANSCRIPT MATCHES|line \d+ \()/);
 });

@@ -219,7 +219,7 @@ Deno.test("compileJsonSchema refuses what it cannot make exact, naming the keywo
     [{ type: "integer", multipleOf: 3 }, "multipleOf"],
     [{ type: "object", patternProperties: { "^x": {} } }, "patternProperties"],
     [{ type: "string", pattern: "(a)\\1" }, "pattern"],
-    [{ type: "number", minimum: 1e-7 }, "minimum"],
+    [{ type: "number", maximum: -1e16 }, "maximum"],
     [{ oneOf: [{ type: "integer" }, { type: ["number", "null"] }] }, "oneOf"],
     [{ not: { type: "object" } }, "not"],
     [{ $ref: "https://example.com/schema" }, "$ref"],
@@ -237,18 +237,14 @@ Deno.test("compileJsonSchema refuses what it cannot make exact, naming the keywo
   }
 });
 
-Deno.test("compileJsonSchema stops at its limits with SchemaTooLargeError", () => {
-  assert.throws(
-    () => compileJsonSchema({ type: "string", maxLength: 5000 }, vocabulary),
-    SchemaTooLargeError,
-  );
+Deno.test("compileJsonSchema stops at its limits with SchemaTooLargeError, naming the keyword", () => {
   const properties = Object.fromEntries(
     Array.from({ length: 16 }, (_, index) => [`p${index}`, {}]),
   );
   const oneOf = Object.keys(properties).map((name) => ({ required: [name] }));
   assert.throws(
     () => compileJsonSchema({ type: "object", properties, oneOf }, vocabulary),
-    SchemaTooLargeError,
+    (error: unknown) => error instanceof SchemaTooLargeError && error.keyword === "oneOf",
   );
 });
 
@@ -275,7 +271,7 @@ Deno.test("random instances generated under each case's mask all pass ajv", () =
   assert.ok(generated >= CASES.length * 2, `only ${generated} instances were finished`);
 });
 
-Deno.test("inSchemaOrder writes an object of an anyOf in the order of the branch it matches", () => {
+Deno.test("inSchemaOrder writes an object of an anyOf in the order of its branches' properties", () => {
   const schema = {
     $defs: {
       text: {
@@ -295,8 +291,9 @@ Deno.test("inSchemaOrder writes an object of an anyOf in the order of the branch
     const text = JSON.stringify(inSchemaOrder(value, schema));
     assert.ok(takes(schema, text), text);
   }
+  // one order for every branch: the properties of each in turn, as the schema names them
   assert.equal(
     JSON.stringify(inSchemaOrder({ type: "image", data: "iVBO" }, schema)),
-    '{"data":"iVBO","type":"image"}',
+    '{"type":"image","data":"iVBO"}',
   );
 });

@@ -24,10 +24,20 @@ Deno.test("every mutant of every worked solution is killed, or listed with its r
   }
 });
 
-Deno.test("without the visible case of two frames that each fit, the run fails", async () => {
-  const left = "ch14-b/splitFrames/two frames that each fit, though together they do not";
+Deno.test("without the two cases of frames that each fit, the run fails", async () => {
+  // The visible case, and the hidden one of its group that a wrong length also fails.
+  const left = [
+    "ch14-b/splitFrames/two frames that each fit, though together they do not",
+    "ch14-b/splitFrames/two frames within the limit",
+  ];
   const { code, stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "mutants", "--function", "splitFrames", "--leave-out", left],
+    args: [
+      "task",
+      "mutants",
+      "--function",
+      "splitFrames",
+      ...left.flatMap((l) => ["--leave-out", l]),
+    ],
     cwd: root,
     env: { NO_COLOR: "1" },
     stdout: "piped",

@@ -2,9 +2,11 @@
 // offers the newest (2025-11-25) and goes on with any version it speaks; a
 // server answers with the client's version when it speaks it; what differs
 // between versions (structured content, titles, the MCP-Protocol-Version
-// header) follows the version agreed, and a result the agreed version does not
-// define is refused, or, where that version allows other keys, left aside.
-// (The modern era, 2026-07-28, is eras_test.ts's.)
+// header, how arguments that break a tool's schema are refused) follows the
+// version agreed, and a result the agreed version does not define is refused,
+// or, where that version allows other keys, left aside. (The modern era,
+// 2026-07-28, is eras_test.ts's; it is here only beside the others where
+// every version is compared.)
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -12,12 +14,22 @@ import { Client } from "../lib/mcp/client/client.ts";
 import { Connection } from "../lib/mcp/client/connection.ts";
 import { HttpTransport } from "../lib/mcp/client/http_transport.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
-import { LEGACY_VERSIONS } from "../lib/mcp/shared/versions.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+import { withRequestMeta } from "../lib/mcp/shared/meta.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS, type McpVersion } from "../lib/mcp/shared/versions.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
 import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
+import { WORD_COUNT } from "../servers/teaching.ts";
 import { rawHttpServer, recordingProxy } from "./_raw_http.ts";
 
 const GRAMMAR = fileURLToPath(new URL("../servers/grammar.ts", import.meta.url));
+const deno = (path: string, ...args: string[]) => [
+  Deno.execPath(),
+  "run",
+  "--quiet",
+  fileURLToPath(new URL(path, import.meta.url)),
+  ...args,
+];
 
 /** A server of `count`, whose result carries structured content, and whose tool has a title. */
 const SPEC: SessionSpec = {
@@ -189,5 +201,68 @@ for (const version of ["2024-11-05", "2025-03-26"]) {
     assert.deepEqual(whole.content, [{ type: "text", text: "4" }]);
     assert.equal(whole.structuredContent, undefined);
     assert.equal(await client.callTool("t"), "4");
+  });
+}
+
+/**
+ * What the server at `server` answers a `tools/call` with `params` at
+ * `version`, as a client of that version sends it: after the handshake, or
+ * (2026-07-28) with its `_meta`. The result, or the error reply's code and data.
+ */
+async function callAt(server: string[] | URL, version: McpVersion, params: JsonObject) {
+  await using connection = new Connection(
+    server instanceof URL ? new HttpTransport(server) : server,
+  );
+  let sent = withRequestMeta(params, { protocolVersion: version, clientCapabilities: {} });
+  if (LEGACY_VERSIONS.includes(version)) {
+    await connection.request("initialize", initialize(version).params, { cancellable: false });
+    connection.version = version;
+    connection.notify("notifications/initialized");
+    sent = params;
+  }
+  try {
+    return { result: await connection.request("tools/call", sent) };
+  } catch (error) {
+    if (!(error instanceof ProtocolError) || error.code === undefined) throw error;
+    return { error: { code: error.code, data: error.data } };
+  }
+}
+
+// The tools page: "Invalid arguments" are a protocol error up to 2025-06-18; from 2025-11-25,
+// "Input validation errors" are a tool execution error, a result a model can read and correct.
+// Arguments that are no object break CallToolRequest's own schema: a protocol error in every version.
+const TOOL_ERROR_FROM = ["2025-11-25", "2026-07-28"];
+
+for (const transport of ["stdio", "http"]) {
+  Deno.test(`over ${transport}, arguments that break a tool's schema are -32602 up to 2025-06-18, and the tool's failure from 2025-11-25`, async () => {
+    await using http = serveHttp({ ...SPEC, tools: [WORD_COUNT] });
+    // A plain tool (word_count) and one that runs with a context (echo over stdio, count over HTTP).
+    const [plain, withContext, name] = transport === "stdio"
+      ? [deno("../bench/servers/stdio_word_count.ts"), deno("./fixtures/modern_peer.ts"), "echo"]
+      : [http.url, http.url, "count"];
+    const cases: [string[] | URL, string, unknown, string][] = [
+      [plain, "word_count", { words: "a b" }, "missing text; unexpected words"],
+      [plain, "word_count", "a b", "arguments must be object"],
+      [
+        withContext,
+        name,
+        name === "echo" ? {} : { text: 4 },
+        name === "echo" ? "missing text" : "text must be string",
+      ],
+      [withContext, name, null, "arguments must be object"],
+    ];
+    for (const version of MCP_VERSIONS) {
+      for (const [server, tool, args, problems] of cases) {
+        const reply = await callAt(server, version, { name: tool, arguments: args as JsonObject });
+        const said = `${version}, ${tool} ${JSON.stringify(args)}: ${JSON.stringify(reply)}`;
+        if (TOOL_ERROR_FROM.includes(version) && problems !== "arguments must be object") {
+          const { content, isError } = (reply.result ?? {}) as JsonObject;
+          const text = `Invalid arguments for ${tool}: ${problems}`;
+          assert.deepEqual([isError, content], [true, [{ type: "text", text }]], said);
+        } else {
+          assert.deepEqual(reply.error, { code: -32602, data: problems.split("; ") }, said);
+        }
+      }
+    }
   });
 }

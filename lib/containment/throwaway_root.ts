@@ -2,7 +2,9 @@
  * Where the autograder runs a learner's bubblewrap command line: a machine
  * of its own, made by the grader, in which the line runs as nobody who
  * matters. Its root shows only what the grader names (the intruder's
- * runtime and `/etc`, read-only) and one writable folder (the playground);
+ * runtime and `/etc`, read-only), the folders of the machine's `PATH`
+ * (read-only: a bare program name finds there what it finds on the
+ * machine) and one writable folder (the playground);
  * its `/proc` is its own, so no process's root link leads out of it; and
  * the line runs there as a user of its own (a random uid no process uses,
  * which owns the playground), with no capabilities and no way to gain any
@@ -21,7 +23,7 @@
 
 import { dirname } from "node:path";
 import { systemFolders } from "./policy.ts";
-import { hostProgram } from "./_machine.ts";
+import { hostPath, hostProgram } from "./_machine.ts";
 import { family, isRunning } from "./process_table.ts";
 
 /** util-linux's programs that enter the machine and drop privileges (Debian's paths). */
@@ -107,8 +109,10 @@ export class ThrowawayRoot implements AsyncDisposable {
       mounts.push(option, path, path);
       made.add(path);
     };
-    // What the machine lacks, the root lacks too.
-    for (const path of [...options.shows].sort()) bind("--ro-bind-try", path);
+    // What the machine lacks, the root lacks too. The folders of the machine's PATH are shown
+    // too, so that a bare word in a line finds in the root the program it finds on the machine.
+    const shown = new Set([...options.shows, ...hostPath().filter((dir) => dir.startsWith("/"))]);
+    for (const path of [...shown].sort()) bind("--ro-bind-try", path);
     bind("--bind", options.writable);
     const holder = new Deno.Command("bwrap", {
       args: [

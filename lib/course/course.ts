@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadEvidence } from "./evidence.ts";
 import { sha256Hex } from "./manifest.ts";
 import { plainTemp } from "./plain_temp.ts";
+import { MCP_VERSIONS } from "../mcp/shared/versions.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -133,6 +134,18 @@ export function deliveryCommand(log: string): string[] {
   ];
 }
 
+/** Options for {@linkcode grammarCommand}: the era the grammar server speaks. */
+export interface GrammarCommandOptions {
+  /**
+   * The protocol versions it speaks, newest first, served as the library's
+   * `ServerSession` serves both eras (`--versions`).
+   * @default {undefined} (the handshake era: 2025-06-18 and 2024-11-05, -32601 for `server/discover`)
+   */
+  versions?: readonly string[];
+  /** It answers nothing before `initialize` (`--silent-before-initialize`). @default {false} */
+  silentBeforeInitialize?: boolean;
+}
+
 /**
  * The command that starts Lab 02's grammar server, which needs no permission
  * at all, so it gets none.
@@ -145,16 +158,36 @@ export function deliveryCommand(log: string): string[] {
  * assert.equal(command[0], Deno.execPath());
  * assert.ok(command.at(-1)!.endsWith("servers/grammar.ts"));
  * assert.ok(!command.some((part) => part.startsWith("--allow")));
+ * assert.deepEqual(grammarCommand({ versions: ["2026-07-28", "2025-06-18"] }).slice(-2), ["--versions", "2026-07-28,2025-06-18"]);
  * ```
  */
-export function grammarCommand(): string[] {
+export function grammarCommand(options: GrammarCommandOptions = {}): string[] {
   return [
     Deno.execPath(),
     "run",
     "--no-config",
     "--quiet",
     fileURLToPath(new URL("servers/grammar.ts", ROOT)),
+    ...(options.versions === undefined ? [] : ["--versions", options.versions.join(",")]),
+    ...(options.silentBeforeInitialize ? ["--silent-before-initialize"] : []),
   ];
+}
+
+/**
+ * The grammar server Lab 02 starts when the learner's own is not at hand:
+ * `servers/grammar.ts` speaking every version of both eras, today's
+ * (2026-07-28) first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MCP_VERSIONS } from "../mcp/shared/versions.ts";
+ *
+ * assert.deepEqual(dualEraGrammarCommand().slice(-2), ["--versions", MCP_VERSIONS.join(",")]);
+ * ```
+ */
+export function dualEraGrammarCommand(): string[] {
+  return grammarCommand({ versions: MCP_VERSIONS });
 }
 
 /**
@@ -226,8 +259,8 @@ export interface GrammarServerChoice {
  * The grammar server for Lab 02: the learner's own, from Lab 01, when its
  * saved evidence (`work/lab-01/lab-01-submission-v1.json`) matches its
  * schema, says PASSED, and names a module whose SHA-256 is still the one the
- * clients judged; otherwise the course's reference server
- * ({@linkcode grammarCommand}), saying why.
+ * clients judged; otherwise the course's reference server, of both eras
+ * ({@linkcode dualEraGrammarCommand}), saying why.
  *
  * @example
  * ```ts
@@ -235,7 +268,7 @@ export interface GrammarServerChoice {
  *
  * const choice = await grammarServerForLab02({ folder: new URL("file:///nonexistent/lab-01/") });
  * assert.equal(choice.source, "reference");
- * assert.deepEqual(choice.command, grammarCommand());
+ * assert.deepEqual(choice.command, dualEraGrammarCommand());
  * ```
  */
 export async function grammarServerForLab02(
@@ -243,9 +276,9 @@ export async function grammarServerForLab02(
 ): Promise<GrammarServerChoice> {
   const folder = options.folder ?? new URL("lab-01/", WORK);
   const reference = (why: string): GrammarServerChoice => ({
-    command: grammarCommand(),
+    command: dualEraGrammarCommand(),
     source: "reference",
-    why: `the course's own, servers/grammar.ts: ${why}`,
+    why: `the course's own, servers/grammar.ts, speaking both eras: ${why}`,
   });
   const saved = new URL("lab-01-submission-v1.json", folder);
   if (!await Deno.stat(saved).then(() => true, () => false)) {

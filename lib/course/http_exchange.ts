@@ -1,7 +1,8 @@
 /**
  * Lab 04's POST, made with the learner's own decisions: the headers it
- * carries (`postHeaders`), what its response is (`replyKind`), and the data
- * of an event stream (`sseData`). One message out, whatever came back in.
+ * carries (`postHeaders`: today's mirrored from the body, or a legacy
+ * session's), what its response is (`replyKind`), and the data of an event
+ * stream (`sseData`). One message out, whatever came back in.
  *
  * @module
  */
@@ -9,7 +10,7 @@
 import { readBounded } from "../mcp/shared/bounded_body.ts";
 import type { JsonObject } from "../mcp/shared/jsonrpc.ts";
 
-/** What a client knows of its session: the id the server issued, and the version agreed. */
+/** What a client knows of its legacy session: the id the server issued, and the version agreed. */
 export interface SessionState {
   id?: string;
   protocolVersion?: string;
@@ -20,7 +21,7 @@ export type ReplyKind = "json" | "events" | "accepted" | "session-ended" | "refu
 
 /** The learner's decisions, as the exchange calls them. */
 export interface HttpDecisions {
-  postHeaders(session: SessionState): Record<string, string>;
+  postHeaders(message: JsonObject, session: SessionState): Record<string, string>;
   replyKind(
     reply: { status: number; contentType: string | null },
     sent: { request: boolean; session: boolean },
@@ -36,6 +37,8 @@ export interface Exchange {
   messages: JsonObject[];
   /** The session id the response issued, if it issued one. */
   sessionId?: string;
+  /** The JSON-RPC error code a refusal's body carried, if it carried one (why it was refused). */
+  code?: number;
 }
 
 /** The most bytes a response body may take here. */
@@ -43,12 +46,36 @@ const LIMIT = 1 << 20;
 
 /**
  * POST `message` to `url` as the learner's decisions say, and read what
- * comes back.
+ * comes back. A refusal is read too, for the JSON-RPC error its body may
+ * carry (its `code`): today's servers say why they refused.
  *
- * @example
- * ```ts ignore
- * const reply = await postMessage(url, initialize, {}, { postHeaders, replyKind, sseData });
- * // reply.kind === "json", reply.sessionId !== undefined
+ * @example A request of today, answered with JSON
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serveHttp } from "../mcp/server/http_server.ts";
+ * import { standardHeaders } from "../mcp/shared/mcp_headers.ts";
+ * import { withRequestMeta } from "../mcp/shared/meta.ts";
+ *
+ * await using server = serveHttp({ name: "empty", version: "1.0.0", tools: [] });
+ * const params = withRequestMeta({}, { protocolVersion: "2026-07-28", clientCapabilities: {} });
+ * const decisions = {
+ *   postHeaders: (message: Record<string, unknown>) => ({
+ *     "content-type": "application/json",
+ *     accept: "application/json, text/event-stream",
+ *     ...standardHeaders(String(message.method), message.params),
+ *   }),
+ *   replyKind: () => "json" as const,
+ *   sseData: () => [],
+ * };
+ * const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params };
+ * const reply = await postMessage(server.url, discover, {}, decisions);
+ * assert.equal(reply.status, 200);
+ * assert.ok("supportedVersions" in (reply.messages[0].result as object));
+ * const ping = await postMessage(server.url, { ...discover, method: "ping" }, {}, {
+ *   ...decisions,
+ *   replyKind: () => "refused" as const,
+ * });
+ * assert.deepEqual([ping.status, ping.code], [404, -32601]);
  * ```
  */
 export async function postMessage(
@@ -59,12 +86,13 @@ export async function postMessage(
 ): Promise<Exchange> {
   const response = await fetch(url, {
     method: "POST",
-    headers: decisions.postHeaders(session),
+    headers: decisions.postHeaders(message, session),
     body: JSON.stringify(message),
   });
   const request = typeof message.method === "string" && "id" in message;
+  const contentType = response.headers.get("content-type");
   const kind = decisions.replyKind(
-    { status: response.status, contentType: response.headers.get("content-type") },
+    { status: response.status, contentType },
     { request, session: session.id !== undefined },
   );
   const sessionId = response.headers.get("mcp-session-id") ?? undefined;
@@ -76,5 +104,22 @@ export async function postMessage(
     : kind === "events"
     ? decisions.sseData(body).map((data) => JSON.parse(data))
     : [];
-  return { status: response.status, kind, messages, ...(sessionId ? { sessionId } : {}) };
+  const code = kind === "refused" || kind === "session-ended" ? errorCode(body) : undefined;
+  return {
+    status: response.status,
+    kind,
+    messages,
+    ...(sessionId ? { sessionId } : {}),
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/** The code of the JSON-RPC error `body` holds, if it is one. */
+function errorCode(body: string): number | undefined {
+  try {
+    const code = JSON.parse(body)?.error?.code;
+    return Number.isInteger(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }

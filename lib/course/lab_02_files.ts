@@ -1,17 +1,22 @@
 /**
  * What Lab 02's saved files must hold, checked as the autograder checks them:
- * `transcript.txt` the canonical flow, every line a JSON-RPC message, each
- * request answered, the client's own lines the reference's; `results.json`
- * valid and in agreement with the transcript it names. Each check passes or
- * fails with sentences that say what is wrong; nothing here trusts what the
- * files claim about themselves.
+ * `transcript.txt` the canonical flow of one era, every line a JSON-RPC
+ * message, each request answered, the client's own lines those of the
+ * reference of that era; `results.json` valid and in agreement with the
+ * transcript it names. Each check passes or fails with sentences that say
+ * what is wrong; nothing here trusts what the files claim about themselves.
  *
  * @module
  */
 
 import { evidenceProblems } from "./evidence.ts";
 import { roundTrips } from "./round_trips.ts";
-import { sentLines, transcriptDifferences } from "./transcript_check.ts";
+import {
+  LEGACY_REFERENCE_TRANSCRIPT,
+  REFERENCE_TRANSCRIPT,
+  sentLines,
+  transcriptDifferences,
+} from "./transcript_check.ts";
 import { isObject } from "../mcp/shared/jsonrpc.ts";
 
 /** Lab 02's saved files, as text; `undefined` for one that is not there. */
@@ -28,39 +33,125 @@ export interface FileCheck {
   problems: string[];
 }
 
-/** The exchanges of the canonical flow, in order. */
-const CANONICAL = [
-  "initialize -> result",
-  "notifications/initialized",
+/** The reference transcripts, as text: today's protocol's, and the handshake era's. */
+export interface References {
+  modern: string;
+  legacy: string;
+}
+
+/** After the era is agreed, the same requests whichever it is: the tools, and four calls. */
+const AFTER_THE_PROBE = [
   "tools/list -> result",
-  "tools/call -> result",
-  "tools/call -> result",
-  "tools/call -> result",
-  "tools/call -> result",
+  ...Array.from({ length: 4 }, () => "tools/call -> result"),
 ];
 
 /**
- * Check `files` against `reference`, the reference transcript: the
- * transcript's flow and its lines sent (whichever server answered: a
- * learner's own Lab 01 server words its replies its own way), and
- * `results.json` against its schema and against the transcript.
+ * The canonical flow in each way the probe can go, by name, each exchange
+ * as `method -> reply`: the probe answered (2026-07-28, no handshake), or
+ * refused or unanswered (the handshake era).
+ */
+export const CANONICAL_FLOWS: Readonly<Record<string, readonly string[]>> = {
+  "2026-07-28": ["server/discover -> result", ...AFTER_THE_PROBE],
+  "the handshake, after the probe was refused": [
+    "server/discover -> error",
+    "initialize -> result",
+    "notifications/initialized",
+    ...AFTER_THE_PROBE,
+  ],
+  "the handshake, after the probe went unanswered": [
+    "server/discover -> no reply",
+    "notifications/cancelled",
+    "initialize -> result",
+    "notifications/initialized",
+    ...AFTER_THE_PROBE,
+  ],
+};
+
+/**
+ * Each exchange of `transcript` as `method -> reply` (or the method alone, for
+ * a notification). Throws `SyntaxError` for a transcript that cannot be read
+ * (see `roundTrips`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const text = '> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}\n';
+ * assert.deepEqual(exchangesOf(text), ["server/discover -> no reply"]);
+ * ```
+ */
+export function exchangesOf(transcript: string): string[] {
+  return roundTrips(transcript).map(({ method, id, reply }) =>
+    id === undefined ? method : `${method} -> ${reply ?? "no reply"}`
+  );
+}
+
+/**
+ * The name of the canonical flow `transcript` holds (a key of
+ * {@linkcode CANONICAL_FLOWS}), or `undefined` when it holds none. Throws
+ * `SyntaxError` for a transcript that cannot be read.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { REFERENCE_TRANSCRIPT } from "./transcript_check.ts";
  *
- * const reference = await Deno.readTextFile(REFERENCE_TRANSCRIPT);
+ * assert.equal(canonicalFlowOf(await Deno.readTextFile(REFERENCE_TRANSCRIPT)), "2026-07-28");
+ * assert.equal(canonicalFlowOf(""), undefined);
+ * ```
+ */
+export function canonicalFlowOf(transcript: string): string | undefined {
+  const exchanges = JSON.stringify(exchangesOf(transcript));
+  return Object.keys(CANONICAL_FLOWS).find((name) =>
+    JSON.stringify(CANONICAL_FLOWS[name]) === exchanges
+  );
+}
+
+/**
+ * The two reference transcripts, read from the course's files.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const { modern, legacy } = await readReferences();
+ * assert.equal(canonicalFlowOf(legacy), "the handshake, after the probe was refused");
+ * assert.equal(canonicalFlowOf(modern), "2026-07-28");
+ * ```
+ */
+export async function readReferences(): Promise<References> {
+  return {
+    modern: await Deno.readTextFile(REFERENCE_TRANSCRIPT),
+    legacy: await Deno.readTextFile(LEGACY_REFERENCE_TRANSCRIPT),
+  };
+}
+
+/**
+ * Check `files` against `references`: the transcript's flow, and its lines
+ * sent against those of the reference of its era (whichever server
+ * answered: a learner's own Lab 01 server words its replies its own way),
+ * and `results.json` against its schema and against the transcript.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const references = await readReferences();
  * const results = JSON.stringify({ tools_discovered: 4, calls_made: 4, calls_failed: 0, transcript_path: "transcript.txt" });
- * const checks = await lab02FileChecks({ transcript: reference, results }, reference);
+ * const checks = await lab02FileChecks({ transcript: references.modern, results }, references);
  * assert.ok(checks.every((check) => check.passed));
+ * const legacy = await lab02FileChecks({ transcript: references.legacy, results }, references);
+ * assert.ok(legacy.every((check) => check.passed));
  * const claims = JSON.stringify({ tools_discovered: 5, calls_made: 4, calls_failed: 0, transcript_path: "transcript.txt" });
- * const [, wrong] = await lab02FileChecks({ transcript: reference, results: claims }, reference);
+ * const [, wrong] = await lab02FileChecks({ transcript: references.modern, results: claims }, references);
  * assert.deepEqual(wrong.problems, ["results.json says tools_discovered 5; the transcript's tools/list answered 4"]);
  * ```
  */
-export async function lab02FileChecks(files: Lab02Files, reference: string): Promise<FileCheck[]> {
-  const transcript = transcriptProblems(files.transcript, reference);
+export async function lab02FileChecks(
+  files: Lab02Files,
+  references: References,
+): Promise<FileCheck[]> {
+  const transcript = transcriptProblems(files.transcript, references);
   const results = await resultsProblems(files.results, files.transcript);
   return [
     { name: "transcript", passed: transcript.length === 0, problems: transcript },
@@ -68,21 +159,22 @@ export async function lab02FileChecks(files: Lab02Files, reference: string): Pro
   ];
 }
 
-function transcriptProblems(text: string | undefined, reference: string): string[] {
+function transcriptProblems(text: string | undefined, references: References): string[] {
   if (text === undefined) return ["there is no transcript.txt"];
-  let flow: string[];
+  let flow: string | undefined;
   try {
-    flow = roundTrips(text).map(({ method, id, reply }) =>
-      id === undefined ? method : `${method} -> ${reply ?? "no reply"}`
-    );
+    flow = canonicalFlowOf(text);
   } catch (error) {
     return [`transcript.txt cannot be read: ${(error as Error).message}`];
   }
-  if (JSON.stringify(flow) !== JSON.stringify(CANONICAL)) {
+  if (flow === undefined) {
     return [
-      `transcript.txt is not the canonical flow: it holds ${flow.join(", ") || "nothing"}`,
+      `transcript.txt is not the canonical flow: it holds ${
+        exchangesOf(text).join(", ") || "nothing"
+      }`,
     ];
   }
+  const reference = flow === "2026-07-28" ? references.modern : references.legacy;
   return transcriptDifferences(sentLines(text), sentLines(reference))
     .slice(0, 5)
     .map((difference) => `a line the client sent differs from the reference's: ${difference}`);

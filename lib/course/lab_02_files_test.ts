@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { lab02FileChecks } from "./lab_02_files.ts";
-import { REFERENCE_TRANSCRIPT } from "./transcript_check.ts";
+import { lab02FileChecks, readReferences } from "./lab_02_files.ts";
 
-const reference = await Deno.readTextFile(REFERENCE_TRANSCRIPT);
+const references = await readReferences();
+const reference = references.modern;
 const results = (changes: Record<string, unknown> = {}) =>
   JSON.stringify({
     tools_discovered: 4,
@@ -13,7 +13,7 @@ const results = (changes: Record<string, unknown> = {}) =>
   });
 const problems = async (transcript: string | undefined, saved: string | undefined) =>
   Object.fromEntries(
-    (await lab02FileChecks({ transcript, results: saved }, reference)).map((check) => [
+    (await lab02FileChecks({ transcript, results: saved }, references)).map((check) => [
       check.name,
       check.problems,
     ]),
@@ -55,4 +55,27 @@ Deno.test("results.json must match its schema and agree with the transcript", as
     '"content":[{"type":"text","text":"no"}],"isError":true',
   );
   assert.deepEqual((await problems(failing, results({ calls_failed: 1 }))).results, []);
+});
+
+Deno.test("a transcript of the handshake era is held to the legacy reference, a cancelled probe's line aside", async () => {
+  assert.deepEqual(await problems(references.legacy, results()), { transcript: [], results: [] });
+  const named = references.legacy.replace('"name":"lab-02-client"', '"name":"my-client"');
+  assert.match((await problems(named, results())).transcript[0], /differs from the reference's/);
+  // A server silent to the probe: no reply to it, a cancellation, then the same handshake.
+  const lines = references.legacy.split("\n");
+  const silent = [
+    lines[0],
+    '> {"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"no reply within 5000 ms"}}',
+    ...lines.slice(2),
+  ].join("\n");
+  assert.deepEqual(await problems(silent, results()), { transcript: [], results: [] });
+  // The modern flow held to the modern reference: a handshake's lines would not do.
+  const handshake = references.modern.replace(
+    '"method":"tools/list","params":{"_meta"',
+    '"method":"tools/list","params":{"x_meta"',
+  );
+  assert.match(
+    (await problems(handshake, results())).transcript[0],
+    /differs from the reference's/,
+  );
 });

@@ -8,10 +8,12 @@
  */
 
 import { jsonDifferences } from "../grading/json_differences.ts";
+import { roundTrips } from "./round_trips.ts";
 
 /**
  * The reference transcript of Lab 02's canonical flow: the instructors'
- * client on the course's grammar server. It sits with the visible cases
+ * client on the course's grammar server, of both eras, in 2026-07-28 (the
+ * probe, then each request with its `_meta`). It sits with the visible cases
  * (`cases/`), so the learners' release holds it: the seed's learner compares
  * their transcript with it once their tests pass.
  */
@@ -21,20 +23,58 @@ export const REFERENCE_TRANSCRIPT: URL = new URL(
 );
 
 /**
+ * The same flow on a grammar server of the handshake era only: the probe
+ * refused (-32601), then the handshake, as the original lab recorded it.
+ */
+export const LEGACY_REFERENCE_TRANSCRIPT: URL = new URL(
+  "../../cases/lab_02_transcript_legacy.txt",
+  import.meta.url,
+);
+
+/**
+ * The reference to compare `transcript` with: the legacy one when its first
+ * request, the probe, got no result (the server was of the handshake era),
+ * otherwise today's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const probe = '> {"jsonrpc":"2.0","id":0,"method":"server/discover","params":{}}\n';
+ * const discovered = '< {"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"]}}\n';
+ * assert.equal(referenceTranscriptFor(`${probe}${discovered}`), REFERENCE_TRANSCRIPT);
+ * const refused = '< {"jsonrpc":"2.0","id":0,"error":{"code":-32601,"message":"Method not found"}}\n';
+ * assert.equal(referenceTranscriptFor(`${probe}${refused}`), LEGACY_REFERENCE_TRANSCRIPT);
+ * ```
+ */
+export function referenceTranscriptFor(transcript: string): URL {
+  const [probe] = roundTrips(transcript);
+  const legacy = probe?.method === "server/discover" && probe.reply !== "result";
+  return legacy ? LEGACY_REFERENCE_TRANSCRIPT : REFERENCE_TRANSCRIPT;
+}
+
+/**
  * Only the lines of `transcript` that the client sent (`>`): the part a
- * client decides, whichever server answered.
+ * client decides, whichever server answered. A cancellation is left out:
+ * only a server that stays silent calls for one, and its reason is the
+ * client's own words.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * assert.equal(sentLines('> {"id":0}\n< {"id":0}\n> {"method":"x"}\n'), '> {"id":0}\n> {"method":"x"}\n');
+ * assert.equal(sentLines('> {"id":0}\n> {"method":"notifications/cancelled","params":{"requestId":0}}\n'), '> {"id":0}\n');
  * ```
  */
 export function sentLines(transcript: string): string {
-  return transcript.split("\n").filter((line) => line.startsWith(">")).map((line) => `${line}\n`)
-    .join("");
+  return transcript.split("\n")
+    .filter((line) => line.startsWith(">") && !CANCELLATION.test(line))
+    .map((line) => `${line}\n`).join("");
 }
+
+/** A line that sends `notifications/cancelled`. */
+const CANCELLATION = /"method"\s*:\s*"notifications\/cancelled"/;
 
 /**
  * Where transcript `mine` differs from `reference`, one sentence each; `[]`

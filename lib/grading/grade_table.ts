@@ -27,6 +27,17 @@ export interface GradeTableOptions {
    * own wording. @default {undefined}
    */
   explain?: (difference: Difference, row: GradeRow) => string | undefined;
+  /**
+   * The arguments as columns of their own, in place of the one `input`
+   * column: each column's name, and the index of the argument it shows, in
+   * the order the columns come. What a case tests goes first (the text
+   * under test), what it is tested against after (a schema, shown by its
+   * name, whole a click away); the arguments it does not name share one
+   * last column, `the rest`, as a call writes them, so that a function of
+   * many arguments still fits the page. @default {undefined} (one `input`
+   * column, the arguments as a call writes them)
+   */
+  inputs?: Readonly<Record<string, number>>;
 }
 
 /** How long a value may be inside a sentence of the "what differs" column. */
@@ -34,7 +45,8 @@ const IN_SENTENCE = 48;
 
 /**
  * `rows` as a table: `case`, `status`, `what differs` (only when a row did
- * not pass), then `input`, `expected` and `observed` (unless `brief`).
+ * not pass), then `input` (or the columns `inputs` names), `expected` and
+ * `observed` (unless `brief`).
  *
  * @example
  * ```ts
@@ -50,6 +62,19 @@ const IN_SENTENCE = 48;
  * assert.equal(table[0]["what differs"], "expected 2, got 3");
  * assert.equal(table[1]["what differs"], "returned 1: it should throw RangeError");
  * ```
+ *
+ * @example What is tested first: each argument a column of its own
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gradeCases } from "./grading.ts";
+ *
+ * const startsWith = (prefix: string, text: string) => text.startsWith(prefix);
+ * const rows = gradeCases(startsWith, [{ label: "a prefix", args: ["ab", "abc"], expected: true }]);
+ * const [row] = gradeTable(rows, { inputs: { text: 1, prefix: 0 } });
+ * assert.deepEqual(Object.keys(row), ["case", "status", "text", "prefix", "expected", "observed"]);
+ * const [named] = gradeTable(rows, { inputs: { text: 1 } });
+ * assert.deepEqual(Object.keys(named), ["case", "status", "text", "the rest", "expected", "observed"]);
+ * ```
  */
 export function gradeTable(rows: readonly GradeRow[], options: GradeTableOptions = {}): Row[] {
   const failing = rows.some((row) => row.status !== "PASS");
@@ -58,11 +83,27 @@ export function gradeTable(rows: readonly GradeRow[], options: GradeTableOptions
     status: row.status,
     ...(failing ? { "what differs": whatDiffers(row, options.explain) } : {}),
     ...(options.brief ? {} : {
-      input: new CallArguments(row.input),
+      ...inputColumns(row.input, options.inputs),
       expected: new CodeValue(row.expected),
       observed: row.status === "UNFINISHED" ? "" : observedCell(row),
     }),
   }));
+}
+
+/**
+ * The input cells: one for the call's arguments, or one for each argument
+ * `inputs` names and one for the rest.
+ */
+function inputColumns(input: unknown[], inputs: GradeTableOptions["inputs"]): Row {
+  if (inputs === undefined) return { input: new CallArguments(input) };
+  const named = new Set(Object.values(inputs));
+  const rest = input.filter((_, index) => !named.has(index));
+  return {
+    ...Object.fromEntries(
+      Object.entries(inputs).map(([name, index]) => [name, new CodeValue(input[index])]),
+    ),
+    ...(rest.length > 0 ? { "the rest": new CallArguments(rest) } : {}),
+  };
 }
 
 /** The observed cell: a value as code, or the words that say what happened instead. */

@@ -2,19 +2,46 @@
  * A deterministic automaton over bytes: one table row of 256 next states per
  * state (-1 is dead), and which states accept. Made from a {@linkcode ByteNfa}
  * by the subset construction, combined with others by products, trimmed of
- * states from which nothing can be accepted, and minimised.
+ * states from which nothing can be accepted, and minimised. Counted regions
+ * (`regions.ts`) and labels (which tests an accepting state passed) are kept
+ * through all four.
  *
  * @module
  */
 
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
-import { SchemaTooLargeError } from "./errors.ts";
+import { minimal } from "./minimize.ts";
+import { byteClasses, combineParts, type PartRole } from "./dfa_product.ts";
+import { subsetConstruction } from "./subset.ts";
+import { stepCounted } from "./count_step.ts";
+import { type Counting, type Region, RegionInfo, within } from "./regions.ts";
 
 /** The states a deterministic automaton may have before the compiler gives up. */
 export const MAX_DFA_STATES = 60_000;
 
-/** Above this many states, an automaton is trimmed but its equivalent states are not merged. */
-const MAX_REFINED = 2000;
+/** `combine` for a product that accepts where every part accepts (counted regions survive it). */
+export const ALL = (accepts: boolean[]): boolean => accepts.every(Boolean);
+
+/**
+ * Where states read as the states of another automaton do, until they leave
+ * it: inside a string, as its content automaton (`ByteDfa.origins`).
+ */
+export interface Origins {
+  /** The automata read as. */
+  readonly sources: readonly ByteDfa[];
+  /** Per state: `sources` index × 65536 + the state it reads as, or -1. */
+  readonly of: Int32Array;
+}
+
+/** What a deterministic automaton may carry besides its table. */
+export interface DfaMarks {
+  /** Per state, which tests it passed (a bit set), -1 where it does not accept. */
+  labels?: Int32Array;
+  /** Its counted regions. */
+  counting?: Counting;
+  /** Where its states read as another automaton's. */
+  origins?: Origins;
+}
 
 /**
  * A deterministic automaton over bytes; state 0 is the start.
@@ -38,10 +65,27 @@ export class ByteDfa {
   readonly table: Int32Array;
   /** 1 where a state accepts. */
   readonly accepting: Uint8Array;
+  /** Per state, the tests an accepting state passed (a bit set), -1 elsewhere; only for labelled automata. */
+  readonly labels: Int32Array | undefined;
+  /** The counted regions, if any. */
+  readonly counting: Counting | undefined;
+  /**
+   * States that read as the states of another automaton (a string's content)
+   * until they leave it, so that what tokens they allow within it can be
+   * shared by every automaton that holds it.
+   */
+  readonly origins: Origins | undefined;
+  private info: RegionInfo | undefined;
+  private classes: Uint8Array | undefined;
+  private startReentered: boolean | undefined;
+  private runList: Int32Array[] | undefined;
 
-  constructor(table: Int32Array, accepting: Uint8Array) {
+  constructor(table: Int32Array, accepting: Uint8Array, marks: DfaMarks = {}) {
     this.table = table;
     this.accepting = accepting;
+    this.labels = marks.labels;
+    this.counting = marks.counting;
+    this.origins = marks.origins;
   }
 
   /** The number of states. */
@@ -54,7 +98,18 @@ export class ByteDfa {
     return this.stateCount === 0;
   }
 
-  /** The state after reading `bytes` from `state`, or -1. */
+  /** Its regions read for matching (levels, bounds, ticks still needed), or `undefined` without regions. */
+  get regionInfo(): RegionInfo | undefined {
+    if (this.counting === undefined || this.counting.regions.length === 0) return undefined;
+    return this.info ??= new RegionInfo(this.table, this.counting, this.accepting);
+  }
+
+  /** Each byte's class: bytes in one class lead every state to the same place with the same tick. */
+  get byteClasses(): Uint8Array {
+    return this.classes ??= byteClasses(this);
+  }
+
+  /** The state after reading `bytes` from `state`, or -1; counts are not kept (see `accepts`). */
   run(bytes: Uint8Array, state = 0): number {
     for (let index = 0; index < bytes.length && state >= 0; index++) {
       state = this.table[state * 256 + bytes[index]];
@@ -62,238 +117,167 @@ export class ByteDfa {
     return state;
   }
 
-  /** True when reading `bytes` from the start ends in an accepting state. */
+  /** True when reading `bytes` from the start ends in an accepting state, counts kept within their bounds. */
   accepts(bytes: Uint8Array): boolean {
     if (this.isEmpty) return false;
-    const state = this.run(bytes);
+    const info = this.regionInfo;
+    const state = info === undefined
+      ? this.run(bytes)
+      : stepCounted(info, 0, new Float64Array(info.levels), bytes);
     return state >= 0 && this.accepting[state] === 1;
   }
 
   /** The subset construction: the automaton that reads what `fragment` reads, trimmed and minimal. */
   static fromNfa(nfa: ByteNfa, fragment: Fragment, limit = MAX_DFA_STATES): ByteDfa {
-    const closure = (seeds: number[]): number[] => {
-      const seen = new Set(seeds);
-      const stack = [...seeds];
-      while (stack.length > 0) {
-        for (const next of nfa.empty[stack.pop()!]) {
-          if (!seen.has(next)) {
-            seen.add(next);
-            stack.push(next);
-          }
-        }
-      }
-      return [...seen].sort((a, b) => a - b);
-    };
-    const sets: number[][] = [];
-    const ids = new Map<string, number>();
-    const idOf = (set: number[]): number => {
-      const key = set.join(",");
-      let id = ids.get(key);
-      if (id === undefined) {
-        id = sets.length;
-        if (id >= limit) throw new SchemaTooLargeError(id + 1, limit);
-        ids.set(key, id);
-        sets.push(set);
-      }
-      return id;
-    };
-    idOf(closure([fragment.start]));
-    const rows: Int32Array[] = [];
-    const accepting: number[] = [];
-    for (let id = 0; id < sets.length; id++) {
-      const targets: number[][] = Array.from({ length: 256 }, () => []);
-      for (const state of sets[id]) {
-        const moves = nfa.moves[state];
-        for (let index = 0; index < moves.length; index += 3) {
-          for (let byte = moves[index]; byte <= moves[index + 1]; byte++) {
-            targets[byte].push(moves[index + 2]);
-          }
-        }
-      }
-      const row = new Int32Array(256).fill(-1);
-      const memo = new Map<string, number>();
-      for (let byte = 0; byte < 256; byte++) {
-        if (targets[byte].length === 0) continue;
-        const raw = targets[byte].join(",");
-        let next = memo.get(raw);
-        if (next === undefined) {
-          next = idOf(closure(targets[byte]));
-          memo.set(raw, next);
-        }
-        row[byte] = next;
-      }
-      rows.push(row);
-      accepting.push(sets[id].includes(fragment.end) ? 1 : 0);
-    }
-    const table = new Int32Array(rows.length * 256);
-    rows.forEach((row, id) => table.set(row, id * 256));
-    return new ByteDfa(table, Uint8Array.from(accepting)).minimized();
+    const { table, accepting, marks } = subsetConstruction(nfa, fragment, limit);
+    return new ByteDfa(table, accepting, marks).minimized();
   }
 
   /**
    * The product of several automata: a state per tuple of their states (a
    * dead one stays dead), accepting where `combine` says so of which accept.
+   * A part marked in `bounding` (by default, every part when `combine` is
+   * `ALL`) keeps its counted regions: the product accepts only where it does.
+   * Any other counted part must read alone.
    */
   static product(
     parts: ByteDfa[],
     combine: (accepts: boolean[]) => boolean,
-    limit = MAX_DFA_STATES,
+    bounding: boolean[] = parts.map(() => combine === ALL),
   ): ByteDfa {
-    const tuples: number[][] = [];
-    const ids = new Map<string, number>();
-    const idOf = (tuple: number[]): number => {
-      if (tuple.every((state) => state < 0)) return -1;
-      const key = tuple.join(",");
-      let id = ids.get(key);
-      if (id === undefined) {
-        id = tuples.length;
-        if (id >= limit) throw new SchemaTooLargeError(id + 1, limit);
-        ids.set(key, id);
-        tuples.push(tuple);
-      }
-      return id;
-    };
-    idOf(parts.map((part) => part.isEmpty ? -1 : 0));
-    const rows: Int32Array[] = [];
-    const accepting: number[] = [];
-    for (let id = 0; id < tuples.length; id++) {
-      const tuple = tuples[id];
-      const row = new Int32Array(256);
-      for (let byte = 0; byte < 256; byte++) {
-        row[byte] = idOf(
-          tuple.map((state, index) => state < 0 ? -1 : parts[index].table[state * 256 + byte]),
-        );
-      }
-      rows.push(row);
-      accepting.push(
-        combine(tuple.map((state, index) => state >= 0 && parts[index].accepting[state] === 1))
-          ? 1
-          : 0,
-      );
-    }
-    if (tuples.length === 0) return new ByteDfa(new Int32Array(0), new Uint8Array(0));
-    const table = new Int32Array(rows.length * 256);
-    rows.forEach((row, id) => table.set(row, id * 256));
-    return new ByteDfa(table, Uint8Array.from(accepting)).minimized();
+    const { table, accepting, marks } = combineParts(
+      parts,
+      parts.map((_, index): PartRole => bounding[index] === true ? "all" : "alone"),
+      (accepts) => combine(accepts) ? 0 : -1,
+      MAX_DFA_STATES,
+      false,
+    );
+    return new ByteDfa(table, accepting, marks).minimized();
   }
 
-  /** This automaton as a fragment of `nfa`, to be joined with others. */
-  embed(nfa: ByteNfa): Fragment {
+  /**
+   * `base` labelled by `tests`: it accepts what `base` accepts, and each
+   * accepting state's label has bit `i` set when `tests[i]` accepts too.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { stringDfa } from "./string_grammar.ts";
+   *
+   * const labelled = ByteDfa.labelled(stringDfa({}), [stringDfa({ pattern: "^.$" })]);
+   * const end = (text: string) => labelled.run(new TextEncoder().encode(text));
+   * assert.equal(labelled.labels![end('"a"')], 1);
+   * assert.equal(labelled.labels![end('"ab"')], 0);
+   * ```
+   */
+  static labelled(base: ByteDfa, tests: ByteDfa[]): ByteDfa {
+    const { table, accepting, marks } = combineParts(
+      [base, ...tests],
+      ["all", ...tests.map((): PartRole => "alone")],
+      (accepts) =>
+        accepts[0]
+          ? accepts.slice(1).reduce((bits, ok, at) => ok ? bits | (1 << at) : bits, 0)
+          : -1,
+      MAX_DFA_STATES,
+      true,
+    );
+    return new ByteDfa(table, accepting, marks).minimized();
+  }
+
+  /** This automaton as a fragment of `nfa` (inside `nfa.current`), to be joined with others. */
+  embed(nfa: ByteNfa, options: { tickStart?: Region } = {}): Fragment {
+    const { start, ends } = this.embedLabelled(nfa, options);
     const end = nfa.state();
-    if (this.isEmpty) return { start: nfa.state(), end };
+    for (const state of ends.values()) nfa.link(state, end);
+    return { start, end };
+  }
+
+  /**
+   * This automaton as a fragment of `nfa` with one end per label (one end,
+   * label 0, when unlabelled). `tickStart` makes every move out of the start
+   * tick that region (an item of a counted array starting).
+   */
+  embedLabelled(
+    nfa: ByteNfa,
+    options: { tickStart?: Region } = {},
+  ): { start: number; ends: Map<number, number> } {
+    const ends = new Map<number, number>();
+    if (this.isEmpty) return { start: nfa.state(), ends };
+    const outer = nfa.current;
+    const regionIds = this.counting?.regions.map((region) => nfa.regionId(within(region, outer)));
+    const originIds = this.origins?.sources.map((source) => nfa.originId(source));
     const first = nfa.stateCount;
     for (let state = 0; state < this.stateCount; state++) nfa.state();
+    // a start that is entered again gets a copy of its own, so that only the first moves tick
+    const start = options.tickStart !== undefined && this.reentersStart() ? nfa.state() : first;
+    const startTick = options.tickStart === undefined ? -1 : nfa.regionId(options.tickStart);
+    const runs = this.runs();
+    const copy = (state: number, into: number, startMoves: boolean) => {
+      const list = runs[state];
+      for (let at = 0; at < list.length; at += 4) {
+        const tick = list[at + 3];
+        const mark = startMoves && startTick >= 0 ? startTick : tick < 0 ? -1 : regionIds![tick];
+        nfa.move(into, list[at], list[at + 1], first + list[at + 2], mark);
+      }
+      const region = this.counting?.regionOf[state] ?? -1;
+      if (region >= 0) nfa.regionOf[into] = regionIds![region];
+      const origin = this.origins?.of[state] ?? -1;
+      if (origin >= 0) nfa.originOf[into] = originIds![origin >> 16] * 65536 + (origin & 0xffff);
+      const label = this.labels?.[state] ?? (this.accepting[state] === 1 ? 0 : -1);
+      if (label >= 0) {
+        let end = ends.get(label);
+        if (end === undefined) ends.set(label, end = nfa.state());
+        nfa.link(into, end);
+      }
+    };
+    for (let state = 0; state < this.stateCount; state++) {
+      copy(state, first + state, state === 0 && start === first);
+    }
+    if (start !== first) copy(0, start, true);
+    return { start, ends };
+  }
+
+  /**
+   * Each state's moves as runs of bytes read alike: quadruples of lowest
+   * byte, highest byte, target, tick (computed once, for every embedding).
+   */
+  private runs(): Int32Array[] {
+    if (this.runList !== undefined) return this.runList;
+    const { table } = this;
+    const ticks = this.counting?.ticks;
+    const runs: Int32Array[] = [];
     for (let state = 0; state < this.stateCount; state++) {
       const row = state * 256;
+      const found: number[] = [];
       for (let byte = 0; byte < 256;) {
-        const next = this.table[row + byte];
+        const next = table[row + byte];
+        const tick = ticks === undefined ? -1 : ticks[row + byte];
         let last = byte;
-        while (last < 255 && this.table[row + last + 1] === next) last++;
-        if (next >= 0) nfa.move(first + state, byte, last, first + next);
+        while (
+          last < 255 && table[row + last + 1] === next &&
+          (ticks === undefined || ticks[row + last + 1] === tick)
+        ) last++;
+        if (next >= 0) found.push(byte, last, next, tick);
         byte = last + 1;
       }
-      if (this.accepting[state] === 1) nfa.link(first + state, end);
+      runs.push(Int32Array.from(found));
     }
-    return { start: first, end };
+    return this.runList = runs;
+  }
+
+  /** True when some move leads back to the start state. */
+  private reentersStart(): boolean {
+    return this.startReentered ??= this.table.includes(0);
   }
 
   /**
    * The same language with the fewest states: states from which nothing can
    * be accepted become dead, unreachable ones go, equivalent ones merge
-   * (up to MAX_REFINED states; a larger automaton is only trimmed).
+   * (`minimize.ts`). Labels, regions and ticks tell states apart as
+   * acceptance does.
    */
   minimized(): ByteDfa {
-    const live = this.liveStates();
-    const count = this.stateCount;
-    if (count === 0 || !live[0]) return new ByteDfa(new Int32Array(0), new Uint8Array(0));
-    // byte classes: bytes every state treats alike are refined once
-    const columns = new Map<string, number>();
-    const representatives: number[] = [];
-    for (let byte = 0; byte < 256 && count <= MAX_REFINED; byte++) {
-      const column: number[] = [];
-      for (let state = 0; state < count; state++) column.push(this.next(state, byte, live));
-      const key = column.join(",");
-      if (!columns.has(key)) {
-        columns.set(key, byte);
-        representatives.push(byte);
-      }
-    }
-    let classes = Int32Array.from({ length: count }, (_, state) => this.accepting[state]);
-    let classCount = -1;
-    // Moore's refinement takes a round per byte of the longest suffix that tells two states
-    // apart: a large automaton (a long maxLength counts characters) is only trimmed
-    if (count > MAX_REFINED) classes = classes.map((_, state) => live[state] ? state : -1);
-    while (count <= MAX_REFINED) {
-      const signatures = new Map<string, number>();
-      const refined = new Int32Array(count);
-      for (let state = 0; state < count; state++) {
-        if (!live[state]) {
-          refined[state] = -1;
-          continue;
-        }
-        const parts = [classes[state]];
-        for (const byte of representatives) {
-          const next = this.next(state, byte, live);
-          parts.push(next < 0 ? -1 : classes[next]);
-        }
-        const key = parts.join(",");
-        let id = signatures.get(key);
-        if (id === undefined) signatures.set(key, id = signatures.size);
-        refined[state] = id;
-      }
-      classes = refined;
-      if (signatures.size === classCount) break;
-      classCount = signatures.size;
-    }
-    // number the classes in breadth-first order from the start
-    const order = new Map<number, number>([[classes[0], 0]]);
-    const firstOf = [0];
-    for (let index = 0; index < firstOf.length; index++) {
-      for (let byte = 0; byte < 256; byte++) {
-        const next = this.next(firstOf[index], byte, live);
-        if (next >= 0 && !order.has(classes[next])) {
-          order.set(classes[next], firstOf.length);
-          firstOf.push(next);
-        }
-      }
-    }
-    const table = new Int32Array(firstOf.length * 256);
-    const accepting = new Uint8Array(firstOf.length);
-    firstOf.forEach((state, id) => {
-      accepting[id] = this.accepting[state];
-      for (let byte = 0; byte < 256; byte++) {
-        const next = this.next(state, byte, live);
-        table[id * 256 + byte] = next < 0 ? -1 : order.get(classes[next])!;
-      }
-    });
-    return new ByteDfa(table, accepting);
-  }
-
-  private next(state: number, byte: number, live: boolean[]): number {
-    const next = this.table[state * 256 + byte];
-    return next >= 0 && live[next] ? next : -1;
-  }
-
-  /** The states from which some accepting state can be reached. */
-  private liveStates(): boolean[] {
-    const count = this.stateCount;
-    const incoming: number[][] = Array.from({ length: count }, () => []);
-    for (let state = 0; state < count; state++) {
-      for (let byte = 0; byte < 256; byte++) {
-        const next = this.table[state * 256 + byte];
-        if (next >= 0) incoming[next].push(state);
-      }
-    }
-    const live = Array.from({ length: count }, (_, state) => this.accepting[state] === 1);
-    const stack = live.flatMap((isLive, state) => isLive ? [state] : []);
-    while (stack.length > 0) {
-      for (const previous of incoming[stack.pop()!]) {
-        if (!live[previous]) {
-          live[previous] = true;
-          stack.push(previous);
-        }
-      }
-    }
-    return live;
+    const { table, accepting, marks } = minimal(this);
+    return new ByteDfa(table, accepting, marks);
   }
 }

@@ -1,12 +1,15 @@
 /**
  * A nondeterministic automaton over bytes, built from fragments as Thompson
  * built them: every fragment has one start and one end state, and the
- * builders join fragments with empty moves.
+ * builders join fragments with empty moves. States may be marked with a
+ * counted region and moves with a tick (see `regions.ts`).
  *
  * @module
  */
 
 import { SchemaTooLargeError } from "./errors.ts";
+import type { ByteDfa } from "./byte_dfa.ts";
+import type { Region } from "./regions.ts";
 
 /** A piece of an automaton: reading from `start` to `end` reads what it stands for. */
 export interface Fragment {
@@ -31,10 +34,22 @@ export const MAX_NFA_STATES = 400_000;
  * ```
  */
 export class ByteNfa {
-  /** For each state, its moves: triples of lowest byte, highest byte, target. */
+  /** For each state, its moves: quadruples of lowest byte, highest byte, target, ticked region (-1 none). */
   readonly moves: number[][] = [];
   /** For each state, the states an empty move reaches. */
   readonly empty: number[][] = [];
+  /** For each state, the counted region it is in (an index into `regions`), or -1. */
+  readonly regionOf: number[] = [];
+  /** The regions states and moves are marked with. */
+  readonly regions: Region[] = [];
+  /** The region new states are put in (an embedded automaton's states go in it too). */
+  current: Region | undefined;
+  /** For each state, the state of another automaton it reads as (`origins` index × 65536 + its state), or -1. */
+  readonly originOf: number[] = [];
+  /** The automata states may read as (`ByteDfa.origins`). */
+  readonly origins: ByteDfa[] = [];
+  private readonly regionIds = new Map<Region, number>();
+  private readonly originIds = new Map<ByteDfa, number>();
 
   /** The number of states so far. */
   get stateCount(): number {
@@ -48,12 +63,36 @@ export class ByteNfa {
     }
     this.moves.push([]);
     this.empty.push([]);
+    this.regionOf.push(this.current === undefined ? -1 : this.regionId(this.current));
+    this.originOf.push(-1);
     return this.moves.length - 1;
   }
 
-  /** A move from `from` to `to` on any byte in `low..high`. */
-  move(from: number, low: number, high: number, to: number): void {
-    this.moves[from].push(low, high, to);
+  /** The index of `dfa` in `origins`, added when new. */
+  originId(dfa: ByteDfa): number {
+    let id = this.originIds.get(dfa);
+    if (id === undefined) {
+      id = this.origins.length;
+      this.origins.push(dfa);
+      this.originIds.set(dfa, id);
+    }
+    return id;
+  }
+
+  /** The index of `region` in `regions`, added when new. */
+  regionId(region: Region): number {
+    let id = this.regionIds.get(region);
+    if (id === undefined) {
+      id = this.regions.length;
+      this.regions.push(region);
+      this.regionIds.set(region, id);
+    }
+    return id;
+  }
+
+  /** A move from `from` to `to` on any byte in `low..high`, ticking region `tick` (an index) if given. */
+  move(from: number, low: number, high: number, to: number, tick = -1): void {
+    this.moves[from].push(low, high, to, tick);
   }
 
   /** An empty move from `from` to `to`. */
@@ -131,18 +170,24 @@ export class ByteNfa {
 
   /** Between `min` and `max` copies (`max` Infinity: no bound), each built afresh. */
   repeat(build: () => Fragment, min: number, max: number): Fragment {
-    const parts: Fragment[] = [];
-    for (let index = 0; index < min; index++) parts.push(build());
-    if (max === Infinity) parts.push(this.star(build));
-    else {
-      // optional copies nested, so that copy k+1 is only reachable after copy k
-      let tail: Fragment | undefined;
-      for (let index = min; index < max; index++) {
-        const copy = build();
-        tail = this.optional(tail === undefined ? copy : this.sequence([copy, tail]));
-      }
-      if (tail !== undefined) parts.push(tail);
+    if (max === Infinity) {
+      const parts: Fragment[] = [];
+      for (let index = 0; index < min; index++) parts.push(build());
+      parts.push(this.star(build));
+      return this.sequence(parts);
     }
-    return this.sequence(parts);
+    // copies in a chain, each from the min-th on free to end there: every set of states the
+    // subset construction meets stays small (nested optionals held one end per copy read)
+    const start = this.state();
+    const end = this.state();
+    if (min === 0) this.link(start, end);
+    let last = start;
+    for (let index = 1; index <= max; index++) {
+      const copy = build();
+      this.link(last, copy.start);
+      if (index >= min) this.link(copy.end, end);
+      last = copy.end;
+    }
+    return { start, end };
   }
 }

@@ -31,22 +31,37 @@ export class UnsupportedSchemaError extends Error {
 }
 
 /**
- * The schema compiles to more automaton states than the limit allows.
+ * The schema compiles to more automaton states than the limit allows; the
+ * error names the keyword whose automaton grew past it, and where.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const error = new SchemaTooLargeError(60000, 50000);
+ * const error = new SchemaTooLargeError(60000, 50000, "oneOf", "at #/properties/shape");
  * assert.equal(error.name, "SchemaTooLargeError");
- * assert.match(error.message, /60000 states, over the limit of 50000/);
+ * assert.equal(error.keyword, "oneOf");
+ * assert.match(error.message, /oneOf .*60000 states, over the limit of 50000/);
  * ```
  */
 export class SchemaTooLargeError extends Error {
-  /** Make the error, naming the size reached and the limit. */
-  constructor(reached: number, limit: number) {
-    super(`The schema's automaton reached ${reached} states, over the limit of ${limit}`);
+  /** The keyword whose automaton grew past the limit (empty until the compiler knows it). */
+  readonly keyword: string;
+  /** The size reached. */
+  readonly reached: number;
+  /** The limit. */
+  readonly limit: number;
+
+  /** Make the error, naming the size reached, the limit and, once known, the keyword and where. */
+  constructor(reached: number, limit: number, keyword = "", where = "") {
+    const what = keyword === "" ? "The schema's automaton" : `The automaton of ${keyword}`;
+    super(
+      `${what}${where ? ` (${where})` : ""} reached ${reached} states, over the limit of ${limit}`,
+    );
     this.name = "SchemaTooLargeError";
+    this.keyword = keyword;
+    this.reached = reached;
+    this.limit = limit;
   }
 }
 

@@ -8,6 +8,7 @@
  */
 
 import type { CompiledGrammar } from "./compile.ts";
+import { stepCounted } from "./count_step.ts";
 
 /**
  * The state of one generation under a compiled schema.
@@ -38,9 +39,12 @@ export class GrammarMatcher {
   readonly compiled: CompiledGrammar;
   private state = 0;
   private terminated = false;
+  /** The counts of the regions the state is in, one per level (`regions.ts`). */
+  private readonly counts: Float64Array;
 
   constructor(compiled: CompiledGrammar) {
     this.compiled = compiled;
+    this.counts = new Float64Array(compiled.automaton.regionInfo?.levels ?? 0);
   }
 
   /**
@@ -54,7 +58,7 @@ export class GrammarMatcher {
       );
     }
     if (this.terminated) bitmask.fill(0);
-    else bitmask.set(this.compiled.tokensAfter(this.state));
+    else this.compiled.fill(this.state, this.counts, bitmask);
   }
 
   /** Accept token `id`; `false`, and nothing changed, when it may not come next. */
@@ -90,12 +94,23 @@ export class GrammarMatcher {
   reset(): void {
     this.state = 0;
     this.terminated = false;
+    this.counts.fill(0);
   }
 
   private advance(bytes: Uint8Array): boolean {
-    const next = this.compiled.automaton.run(bytes, this.state);
+    const { automaton } = this.compiled;
+    const info = automaton.regionInfo;
+    if (info === undefined) {
+      const next = automaton.run(bytes, this.state);
+      if (next < 0) return false;
+      this.state = next;
+      return true;
+    }
+    const counts = this.counts.slice();
+    const next = stepCounted(info, this.state, counts, bytes);
     if (next < 0) return false;
     this.state = next;
+    this.counts.set(counts);
     return true;
   }
 }

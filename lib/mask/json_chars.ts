@@ -1,13 +1,17 @@
 /**
  * One character of a JSON string, from a set of code points, as the bytes
  * `JSON.stringify` writes for it: the short escapes (`\"`, `\\`, `\n`...),
- * `\u00XX` for other control characters, UTF-8 for everything else.
- * Surrogate code points are never read: they cannot be UTF-8.
+ * `\u00XX` for other control characters, `\udXXX` (lower case) for a lone
+ * surrogate, UTF-8 for everything else. A lone surrogate is one character,
+ * as ajv counts it and as a pattern's `u` flag reads it; an escaped high
+ * surrogate is never followed by an escaped low one (`canonicalContent`),
+ * since JSON.parse would join the two into one character.
  *
  * @module
  */
 
-import type { ByteNfa, Fragment } from "./byte_nfa.ts";
+import { ByteDfa } from "./byte_dfa.ts";
+import { ByteNfa, type Fragment } from "./byte_nfa.ts";
 
 /** A set of code points as sorted, disjoint, inclusive ranges. */
 export type CharSet = [number, number][];
@@ -68,11 +72,91 @@ export function jsonChar(nfa: ByteNfa, set: CharSet): Fragment {
         });
       }
     }
+    const surrogates: [number, number] = [Math.max(low, 0xd800), Math.min(high, 0xdfff)];
+    if (surrogates[0] <= surrogates[1]) escapedSurrogates(nfa, start, end, surrogates);
   }
   return { start, end };
 }
 
-/** The parts of `low..high` written as themselves: not control, quote, backslash or surrogate. */
+/** `\udXXX` for each surrogate in `low..high`, lower-case hex as JSON.stringify writes it. */
+function escapedSurrogates(
+  nfa: ByteNfa,
+  start: number,
+  end: number,
+  [low, high]: [number, number],
+): void {
+  const prefix = nfa.literal(new TextEncoder().encode("\\ud"));
+  nfa.link(start, prefix.start);
+  for (const digits of hexSequences(low - 0xd000, high - 0xd000, 3)) {
+    let state = prefix.end;
+    digits.forEach(([from, to], index) => {
+      const next = index === digits.length - 1 ? end : nfa.state();
+      // 0-9 are 0x30..0x39, a-f are 0x61..0x66
+      if (from <= 9) nfa.move(state, 0x30 + from, 0x30 + Math.min(to, 9), next);
+      if (to >= 10) nfa.move(state, 0x61 + Math.max(from, 10) - 10, 0x61 + to - 10, next);
+      state = next;
+    });
+  }
+}
+
+/** The `digits`-digit hex numbers `low..high` as sequences of ranges of digit values, one per place. */
+function hexSequences(low: number, high: number, digits: number): [number, number][][] {
+  if (digits === 1) return [[[low, high]]];
+  const unit = 16 ** (digits - 1);
+  const [lowHead, lowRest] = [Math.floor(low / unit), low % unit];
+  const [highHead, highRest] = [Math.floor(high / unit), high % unit];
+  const under = (head: number, from: number, to: number) =>
+    hexSequences(from, to, digits - 1).map((rest): [number, number][] => [[head, head], ...rest]);
+  if (lowHead === highHead) return under(lowHead, lowRest, highRest);
+  const middle: [number, number][][] = lowHead + 1 <= highHead - 1
+    ? [[
+      [lowHead + 1, highHead - 1],
+      ...Array.from({ length: digits - 1 }, (): [number, number] => [0, 15]),
+    ]]
+    : [];
+  return [...under(lowHead, lowRest, unit - 1), ...middle, ...under(highHead, 0, highRest)];
+}
+
+let canonical: ByteDfa | undefined;
+
+/**
+ * The content of a JSON string as JSON.stringify writes it (no quotes): any
+ * characters, an escaped high surrogate never followed by an escaped low one.
+ * Its accepting states are exactly those between two characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = (text: string) => new TextEncoder().encode(JSON.stringify(text).slice(1, -1));
+ * assert.ok(canonicalContent().accepts(bytes("a\ud83d")));
+ * assert.ok(canonicalContent().accepts(bytes("\ude00\ud83d")));
+ * assert.ok(!canonicalContent().accepts(new TextEncoder().encode("\\ud83d\\ude00")));
+ * ```
+ */
+export function canonicalContent(): ByteDfa {
+  if (canonical !== undefined) return canonical;
+  const nfa = new ByteNfa();
+  const free = nfa.state();
+  const afterHigh = nfa.state();
+  const read = (from: number, set: CharSet, to: number) => {
+    const char = jsonChar(nfa, set);
+    nfa.link(from, char.start);
+    nfa.link(char.end, to);
+  };
+  const other: CharSet = [[0, 0xd7ff], [0xe000, 0x10ffff]];
+  for (const from of [free, afterHigh]) {
+    read(from, other, free);
+    read(from, [[0xd800, 0xdbff]], afterHigh);
+  }
+  read(free, [[0xdc00, 0xdfff]], free);
+  const end = nfa.state();
+  nfa.link(free, end);
+  nfa.link(afterHigh, end);
+  return canonical = ByteDfa.fromNfa(nfa, { start: free, end });
+}
+
+/** The parts of `low..high` written as themselves (UTF-8): not control, quote, backslash or surrogate. */
 function plainRanges(low: number, high: number): CharSet {
   const holes: CharSet = [[0, 0x1f], [0x22, 0x22], [0x5c, 0x5c], [0xd800, 0xdfff]];
   let pieces: CharSet = [[low, high]];

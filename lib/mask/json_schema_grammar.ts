@@ -1,36 +1,41 @@
 /**
  * A JSON Schema as one deterministic automaton over the bytes of its
- * instances in compact JSON. Each sub-schema becomes a minimal automaton
- * of its own, embedded where it is used; `anyOf` is a union, `allOf` an
- * intersection, `oneOf` and `not` exact where the compiler can prove them
- * so, and everything else it cannot make exact is refused.
+ * instances in compact JSON. A value is compiled under every schema that
+ * applies to it at once (a conjunction: `allOf` spread, a `$ref` beside other
+ * keywords joined to them, as ajv applies them), one JSON type at a time:
+ * each type's keywords are merged (the tightest bounds, every pattern), and
+ * the part of each `anyOf`, `oneOf` and `not` branch of that type is united,
+ * intersected or subtracted. An object's branches become formulas its
+ * automaton tracks (`object_grammar.ts`). What the compiler cannot make exact
+ * it refuses, naming the keyword.
  *
  * @module
  */
 
-import { ByteDfa } from "./byte_dfa.ts";
-import { ByteNfa } from "./byte_nfa.ts";
-import { UnsupportedSchemaError } from "./errors.ts";
-import { numberDfa } from "./number_grammar.ts";
-import { mergeBranches, widenBranch } from "./object_branches.ts";
+import { arrayDfa } from "./array_grammar.ts";
+import { ALL, ByteDfa } from "./byte_dfa.ts";
+import { SchemaTooLargeError, UnsupportedSchemaError } from "./errors.ts";
+import { freeValue } from "./free_value.ts";
+import { exactScalar } from "./exact_tests.ts";
 import { objectDfa, type ValueCompiler } from "./object_grammar.ts";
-import { allowsAll, allowsNone, ANNOTATIONS, isRecord, presenceTest } from "./presence.ts";
-import {
-  arrayOf,
-  COMBINATORS,
-  disjoint,
-  EMPTY,
-  exactScalar,
-  hasType,
-  IMPLIES,
-  literalDfa,
-  type Type,
-  TYPES,
-  union,
-  UNSUPPORTED,
-  without,
-} from "./_schema_parts.ts";
+import { allowsAll, allowsNone, ANNOTATIONS, isRecord } from "./presence.ts";
+import { type Frame, type Reached, reachedKey, SchemaRoot } from "./schema_frame.ts";
+import { written } from "./schema_order.ts";
 import { keyDfa, stringDfa } from "./string_grammar.ts";
+import {
+  counts,
+  deepEqual,
+  EMPTY,
+  hasType,
+  literalDfa,
+  numbers,
+  principal,
+  refuseUnsupported,
+  type Type,
+  typesOf,
+  union,
+  withoutLiterals,
+} from "./_schema_parts.ts";
 
 /** Options for {@linkcode JsonSchemaGrammar}. */
 export interface GrammarOptions {
@@ -38,7 +43,15 @@ export interface GrammarOptions {
   freeDepth?: number;
   /** How many times a `$ref` may be entered within itself before the grammar stops nesting. @default {3} */
   recursion?: number;
+  /** Count lengths and items beside the automaton; `false` unrolls them into states. @default {true} */
+  counters?: boolean;
 }
+
+/** A schema object as reached: its keywords, and the `$ref`s entered on the way. */
+type Entry = { schema: Record<string, unknown>; refs: readonly string[] };
+
+/** The types a value may be compiled as, each once (`integer` only where `number` is not allowed). */
+const PARTS: Type[] = ["string", "number", "integer", "boolean", "null", "object", "array"];
 
 /**
  * The compiler of one schema (its `$ref`s resolve against it).
@@ -58,241 +71,275 @@ export interface GrammarOptions {
 export class JsonSchemaGrammar implements ValueCompiler {
   /** Formats read as plain strings: ajv-formats does not check them (unknown to it, or `binary`). */
   readonly ignoredFormats = new Set<string>();
-  private readonly cache = new Map<unknown, ByteDfa>();
-  private readonly refs: string[] = [];
+  /** The schema document, for its `$ref`s and frames. */
+  readonly document: SchemaRoot;
+  private readonly cache = new Map<string, ByteDfa>();
+  private readonly frameIds = new Map<Frame, number>();
   private readonly freeDepth: number;
-  private readonly recursion: number;
+  private readonly counters: boolean;
 
-  constructor(private readonly root: unknown, options: GrammarOptions = {}) {
+  constructor(root: unknown, options: GrammarOptions = {}) {
+    this.document = new SchemaRoot(root, options.recursion ?? 3);
     this.freeDepth = options.freeDepth ?? 3;
-    this.recursion = options.recursion ?? 3;
+    this.counters = options.counters ?? true;
   }
 
   /** The automaton of the whole schema. */
   automaton(): ByteDfa {
-    return this.valueDfa(this.root, "#");
+    const entries = [{ schema: this.document.root, refs: [] }];
+    return this.at(entries, this.document.frame(entries), "#");
   }
 
-  /** The automaton of a value of `schema` (found at `path`, for messages). */
-  valueDfa(schema: unknown, path: string): ByteDfa {
-    if (allowsAll(schema)) return this.free(this.freeDepth);
-    if (schema === false) return EMPTY;
-    if (!isRecord(schema)) throw new UnsupportedSchemaError("a schema that is not an object", path);
-    if (this.refs.length === 0 || !("$ref" in schema)) {
-      const known = this.cache.get(schema);
-      if (known !== undefined) return known;
-    }
-    const dfa = this.build(schema, path);
-    if (this.refs.length === 0) this.cache.set(schema, dfa);
-    return dfa;
+  /** The automaton of a value satisfying every one of `conjuncts` (none: any value), at `frame`. */
+  at(conjuncts: Reached[], frame: Frame, path: string): ByteDfa {
+    return this.compiled("at", conjuncts, frame, path, (records) => {
+      const types = this.types(records, path);
+      return union(this.partsOf(types).map((type) => this.typed(records, frame, type, path)));
+    });
+  }
+
+  /** The same, of objects only. */
+  objectsAt(conjuncts: Reached[], frame: Frame, path: string): ByteDfa {
+    return this.compiled(
+      "objects",
+      conjuncts,
+      frame,
+      path,
+      (records) =>
+        this.types(records, path).has("object")
+          ? this.typed(records, frame, "object", path)
+          : EMPTY,
+    );
   }
 
   /** A JSON string other than these. */
   readonly keyDfa = keyDfa;
 
-  private build(schema: Record<string, unknown>, path: string): ByteDfa {
-    for (const keyword of UNSUPPORTED) {
-      if (keyword in schema) throw new UnsupportedSchemaError(keyword, path);
-    }
-    if (schema.uniqueItems === true) throw new UnsupportedSchemaError("uniqueItems", path);
-    if (typeof schema.$ref === "string") return this.reference(schema, path);
-    const combinators = COMBINATORS.filter((keyword) => keyword in schema);
-    const types = this.types(schema, path);
-    if (combinators.length > 0) {
-      const merged = types.length === 1 && types[0] === "object"
-        ? mergeBranches(schema)
-        : undefined;
-      const only = merged &&
-        Object.fromEntries(combinators.map((keyword) => [keyword, merged[keyword]]));
-      if (merged !== undefined && presenceTest(only) !== undefined) {
-        return this.object(merged, path, only!);
+  /**
+   * Schemas with their `$ref`s followed and `allOf` spread (each record once,
+   * `true` and annotations dropped); refuses unsupported keywords, naming them.
+   */
+  flatten = (entries: Reached[], path: string): Reached[] => {
+    const found: Reached[] = [];
+    const visit = (entry: Reached) => {
+      let resolved: Reached[];
+      try {
+        resolved = this.document.resolve(entry);
+      } catch (error) {
+        throw new UnsupportedSchemaError("$ref", `${path}: ${(error as Error).message}`);
       }
-      const rest = without(schema, combinators); // nothing beside: no free value to cut them
-      const base = allowsAll(rest) ? [] : [this.valueDfa(rest, path)];
-      const object = types.length === 1 && types[0] === "object";
-      return ByteDfa.product(
-        [...base, ...combinators.map((keyword) => this.combinator(keyword, schema, path, object))],
-        (accepts) => accepts.every(Boolean),
-      );
+      for (const reached of resolved) {
+        const { schema } = reached;
+        if (schema === true || allowsAll(schema)) continue;
+        if (!isRecord(schema)) {
+          if (schema === false) found.push(reached);
+          else throw new UnsupportedSchemaError("a schema that is not an object", path);
+          continue;
+        }
+        refuseUnsupported(schema, path);
+        found.push(reached);
+        if (!("allOf" in schema)) continue;
+        if (!Array.isArray(schema.allOf) || schema.allOf.length === 0) {
+          throw new UnsupportedSchemaError("allOf", `${path}: not a list of schemas`);
+        }
+        for (const branch of schema.allOf) visit({ schema: branch, refs: reached.refs });
+      }
+    };
+    entries.forEach(visit);
+    return found;
+  };
+
+  /** Build (or find) an automaton of `conjuncts` at `frame`, naming the keyword when it grows too large. */
+  private compiled(
+    kind: string,
+    conjuncts: Reached[],
+    frame: Frame,
+    path: string,
+    build: (records: Entry[]) => ByteDfa,
+  ): ByteDfa {
+    let frameId = this.frameIds.get(frame);
+    if (frameId === undefined) this.frameIds.set(frame, frameId = this.frameIds.size);
+    const key = `${kind} ${reachedKey(conjuncts)} @${frameId}`;
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const flat = this.flatten(conjuncts, path);
+    let dfa: ByteDfa;
+    if (flat.some((entry) => entry.schema === false || allowsNone(entry.schema))) dfa = EMPTY;
+    else if (flat.length === 0 && kind === "at") dfa = freeValue(this.freeDepth);
+    else {
+      try {
+        dfa = build(flat as Entry[]);
+      } catch (error) {
+        if (!(error instanceof SchemaTooLargeError) || error.keyword !== "") throw error;
+        throw new SchemaTooLargeError(error.reached, error.limit, principal(flat as Entry[]), path);
+      }
     }
-    if ("enum" in schema || "const" in schema) return this.literals(schema, types, path);
-    const parts = types.map((type) => this.typed(type, schema, path));
-    return parts.length === 1 ? parts[0] : union(parts);
+    this.cache.set(key, dfa);
+    return dfa;
   }
 
-  private typed(type: Type, schema: Record<string, unknown>, path: string): ByteDfa {
+  /** The types every record allows. */
+  private types(records: Entry[], path: string): Set<Type> {
+    let types = new Set<Type>(PARTS);
+    for (const { schema } of records) {
+      let allowed: Set<Type>;
+      try {
+        allowed = typesOf(schema);
+      } catch (error) {
+        throw new UnsupportedSchemaError("type", `${path}: ${(error as Error).message}`);
+      }
+      types = new Set([...types].filter((type) => allowed.has(type)));
+    }
+    return types;
+  }
+
+  /** The parts to compile: `number` covers `integer` where both are allowed. */
+  private partsOf(types: Set<Type>): Type[] {
+    return PARTS.filter((type) => types.has(type) && !(type === "integer" && types.has("number")));
+  }
+
+  /** The automaton of the values of one type under every record. */
+  private typed(records: Entry[], frame: Frame, type: Type, path: string): ByteDfa {
+    const literal = records.filter(({ schema }) => "enum" in schema || "const" in schema);
+    if (literal.length > 0) return this.literals(records, literal, frame, type, path);
+    if (type === "object") return objectDfa(this, records, frame, path);
+    const positive = [this.base(records, frame, type, path)];
+    const negative: ByteDfa[] = [];
+    for (const { schema, refs } of records) {
+      for (const keyword of ["anyOf", "oneOf"] as const) {
+        if (!(keyword in schema)) continue;
+        const list = schema[keyword];
+        if (!Array.isArray(list) || list.length === 0) {
+          throw new UnsupportedSchemaError(keyword, `${path}: not a list of schemas`);
+        }
+        const branches = list.map((branch) => ({ schema: branch, refs }));
+        const parts = branches.map((branch, index) =>
+          this.branchOf(branch, frame, type, `${path}/${keyword}/${index}`)
+        );
+        const live = parts.filter((part) => !part.isEmpty);
+        if (keyword === "anyOf" || live.length <= 1) positive.push(union(parts));
+        else if (
+          branches.every((branch, index) => parts[index].isEmpty || exactScalar(branch, this))
+        ) {
+          positive.push(ByteDfa.product(live, (accepts) => accepts.filter(Boolean).length === 1));
+        } else {
+          throw new UnsupportedSchemaError("oneOf", `${path}/oneOf: branches that may overlap`);
+        }
+      }
+      if ("not" in schema) {
+        const branch = { schema: schema.not, refs };
+        if (!exactScalar(branch, this)) {
+          throw new UnsupportedSchemaError(
+            "not",
+            `${path}/not: not a test the mask can negate exactly`,
+          );
+        }
+        negative.push(this.branchOf(branch, frame, type, `${path}/not`));
+      }
+    }
+    if (positive.length === 1 && negative.length === 0) return positive[0];
+    const count = positive.length;
+    return ByteDfa.product(
+      [...positive, ...negative],
+      (accepts) => accepts.every((ok, index) => index < count ? ok : !ok),
+      positive.map(() => true),
+    );
+  }
+
+  /** A branch's automaton for one type (empty when the branch does not allow it). */
+  private branchOf(branch: Reached, frame: Frame, type: Type, path: string): ByteDfa {
+    return this.compiled(`branch ${type}`, [branch], frame, path, (records) => {
+      const allowed = this.types(records, path);
+      if (!allowed.has(type) && !(type === "number" && allowed.has("integer"))) return EMPTY;
+      // a branch that allows integers only, tested where any number may be: its integer part
+      const part = type === "number" && !allowed.has("number") ? "integer" : type;
+      return this.typed(records, frame, part, path);
+    });
+  }
+
+  /** `enum` and `const` (each list intersected), of this type, kept where the other keywords allow them. */
+  private literals(records: Entry[], literal: Entry[], frame: Frame, type: Type, path: string) {
+    let values: unknown[] | undefined;
+    for (const { schema } of literal) {
+      if ("enum" in schema && !Array.isArray(schema.enum)) {
+        throw new UnsupportedSchemaError("enum", `${path}: not a list`);
+      }
+      const listed = schema.enum as unknown[] | undefined;
+      // const beside enum: the const, if the enum lists it
+      let list = "const" in schema ? [schema.const] : listed!;
+      if ("const" in schema && listed !== undefined) {
+        list = list.filter((value) => listed.some((other) => deepEqual(value, other)));
+      }
+      values = values === undefined
+        ? list
+        : values.filter((value) => list.some((other) => deepEqual(value, other)));
+    }
+    const kept = values!.filter((value, index) =>
+      hasType(value, type) && values!.findIndex((other) => deepEqual(other, value)) === index
+    );
+    const texts = kept.map((value) => written(value, frame));
+    const rest = records.map(({ schema, refs }) => ({ schema: withoutLiterals(schema), refs }));
+    if (
+      rest.every(({ schema }) =>
+        Object.keys(schema).every((key) => key === "type" || ANNOTATIONS.has(key))
+      )
+    ) {
+      return literalDfa(texts);
+    }
+    const others = this.typed(rest, frame, type, path);
+    const utf8 = new TextEncoder();
+    return literalDfa(texts.filter((text) => others.accepts(utf8.encode(text))));
+  }
+
+  /** What one type's own keywords say, merged over every record. */
+  private base(records: Entry[], frame: Frame, type: Type, path: string): ByteDfa {
+    const schemas = records.map((entry) => entry.schema);
     switch (type) {
       case "string":
-        return stringDfa(schema, (format) => this.ignoredFormats.add(format));
+        return this.strings(schemas);
       case "number":
-      case "integer": {
-        // ajv-formats' number formats: int32 is a 32-bit integer, int64 any integer
-        const format = schema.format;
-        const integer = type === "integer" || format === "int32" || format === "int64";
-        if (format !== "int32") return numberDfa(integer, schema);
-        const minimum = Math.max(
-          typeof schema.minimum === "number" ? schema.minimum : -Infinity,
-          -(2 ** 31),
-        );
-        const maximum = Math.min(
-          typeof schema.maximum === "number" ? schema.maximum : Infinity,
-          2 ** 31 - 1,
-        );
-        return numberDfa(true, { ...schema, minimum, maximum });
-      }
+      case "integer":
+        return numbers(schemas, type === "integer", path);
       case "boolean":
         return literalDfa(["true", "false"]);
       case "null":
         return literalDfa(["null"]);
-      case "object":
-        return this.object(schema, path, {});
-      case "array":
-        return this.array(schema, path);
+      case "array": {
+        const items = records.flatMap(({ schema, refs }): Reached[] =>
+          schema.items === undefined ? [] : [{ schema: schema.items, refs }]
+        );
+        const item = this.at(items, frame.items, `${path}/items`);
+        const min = Math.max(0, ...counts(schemas, "minItems"));
+        const max = Math.min(Infinity, ...counts(schemas, "maxItems"));
+        return arrayDfa(item, min, max, this.counters);
+      }
+      default:
+        throw new Error(`no base for ${type}`);
     }
   }
 
-  private object(schema: Record<string, unknown>, path: string, combinators: object): ByteDfa {
-    const properties = isRecord(schema.properties) ? schema.properties : {};
-    const presence = presenceTest({
-      ...combinators,
-      required: schema.required ?? [],
-      ...("dependencies" in schema ? { dependencies: schema.dependencies } : {}),
-      ...("dependentRequired" in schema ? { dependentRequired: schema.dependentRequired } : {}),
-      // the other properties' values are the object grammar's to check
-      properties: Object.fromEntries(
-        Object.entries(properties).filter(([, value]) => allowsNone(value)),
-      ),
-    });
-    if (presence === undefined) {
-      throw new UnsupportedSchemaError(
-        "dependencies",
-        `${path}: only lists of names are supported`,
-      );
-    }
-    return objectDfa(this, schema, path, presence);
-  }
-
-  private array(schema: Record<string, unknown>, path: string): ByteDfa {
-    if (Array.isArray(schema.items)) throw new UnsupportedSchemaError("items", `${path}: a list`);
-    const item = this.valueDfa(schema.items ?? true, `${path}/items`);
-    const min = typeof schema.minItems === "number" ? schema.minItems : 0;
-    const max = typeof schema.maxItems === "number" ? schema.maxItems : Infinity;
-    const nfa = new ByteNfa();
-    const utf8 = new TextEncoder();
-    const parts = [nfa.literal(utf8.encode("["))];
-    if (max >= 1) {
-      const rest = () => nfa.sequence([nfa.literal(utf8.encode(",")), item.embed(nfa)]);
-      const list = nfa.sequence([item.embed(nfa), nfa.repeat(rest, Math.max(min - 1, 0), max - 1)]);
-      parts.push(min === 0 ? nfa.optional(list) : list);
-    } else if (min > 0) return EMPTY;
-    parts.push(nfa.literal(utf8.encode("]")));
-    return ByteDfa.fromNfa(nfa, nfa.sequence(parts));
-  }
-
-  private literals(schema: Record<string, unknown>, types: Type[], path: string): ByteDfa {
-    const values = "const" in schema ? [schema.const] : schema.enum;
-    if (!Array.isArray(values)) throw new UnsupportedSchemaError("enum", `${path}: not a list`);
-    const fits = values.filter((value) => types.some((type) => hasType(value, type)));
-    const literals = literalDfa(fits.map((value) => JSON.stringify(value)));
-    const rest = without(schema, ["enum", "const", "type"]);
-    if (Object.keys(rest).every((key) => ANNOTATIONS.has(key))) return literals;
-    return ByteDfa.product(
-      [literals, this.valueDfa(without(schema, ["enum", "const"]), path)],
-      (a) => a[0] && a[1],
+  /** Strings under every record's string keywords: one automaton, one more per extra pattern or format. */
+  private strings(schemas: Record<string, unknown>[]): ByteDfa {
+    const options = {
+      counters: this.counters,
+      ignored: (format: string) => this.ignoredFormats.add(format),
+    };
+    const patterns = schemas.flatMap((schema) => "pattern" in schema ? [schema.pattern] : []);
+    const formats = schemas.flatMap((schema) =>
+      typeof schema.format === "string" ? [schema.format] : []
     );
-  }
-
-  /** The automaton of one combinator of `parent`; an object's branches are read in its terms. */
-  private combinator(
-    keyword: string,
-    parent: Record<string, unknown>,
-    path: string,
-    object: boolean,
-  ): ByteDfa {
-    const value = parent[keyword];
-    const at = `${path}/${keyword}`;
-    if (keyword === "not") {
-      if (!exactScalar(value)) throw new UnsupportedSchemaError("not", at);
-      return ByteDfa.product(
-        [this.free(this.freeDepth), this.valueDfa(value, at)],
-        ([all, no]) => all && !no,
-      );
-    }
-    if (!Array.isArray(value) || value.length === 0) throw new UnsupportedSchemaError(keyword, at);
-    const branches = value.map((branch, index) =>
-      this.valueDfa(object ? widenBranch(parent, branch) : branch, `${at}/${index}`)
-    );
-    if (keyword === "allOf") return ByteDfa.product(branches, (accepts) => accepts.every(Boolean));
-    const required = Array.isArray(parent.required) ? parent.required as string[] : [];
-    if (keyword === "anyOf" || disjoint(value, required)) return union(branches);
-    if (!value.every(exactScalar)) {
-      throw new UnsupportedSchemaError("oneOf", `${at}: branches that may overlap`);
-    }
-    return ByteDfa.product(branches, (accepts) => accepts.filter(Boolean).length === 1);
-  }
-
-  private reference(schema: Record<string, unknown>, path: string): ByteDfa {
-    const ref = schema.$ref as string;
-    if (Object.keys(schema).some((key) => key !== "$ref" && !ANNOTATIONS.has(key))) {
-      throw new UnsupportedSchemaError("$ref", `${path}: beside other keywords`);
-    }
-    if (!ref.startsWith("#")) {
-      throw new UnsupportedSchemaError("$ref", `${path}: not local (${ref})`);
-    }
-    if (this.refs.filter((seen) => seen === ref).length >= this.recursion) return EMPTY;
-    let target: unknown = this.root;
-    for (const part of ref.slice(1).split("/").filter((part) => part !== "")) {
-      const key = decodeURIComponent(part).replaceAll("~1", "/").replaceAll("~0", "~");
-      target = isRecord(target) || Array.isArray(target)
-        ? (target as Record<string, unknown>)[key]
-        : undefined;
-    }
-    if (target === undefined) throw new UnsupportedSchemaError("$ref", `${path}: ${ref} not found`);
-    this.refs.push(ref);
-    try {
-      return this.valueDfa(target, ref);
-    } finally {
-      this.refs.pop();
-    }
-  }
-
-  /** The types a schema allows: its `type`, or what its keywords imply, or all. */
-  private types(schema: Record<string, unknown>, path: string): Type[] {
-    const declared = schema.type;
-    if (declared === undefined) {
-      const implied = new Set(Object.keys(schema).flatMap((key) => IMPLIES[key] ?? []));
-      return implied.size === 0 ? [...TYPES].filter((type) => type !== "integer") : [...implied];
-    }
-    const list = Array.isArray(declared) ? declared : [declared];
-    for (const type of list) {
-      if (!TYPES.includes(type)) throw new UnsupportedSchemaError("type", `${path}: ${type}`);
-    }
-    // an integer is a number: with both, the number grammar covers it
-    return list.includes("number") ? list.filter((type) => type !== "integer") : list;
-  }
-
-  /** Any JSON value nesting at most `depth` objects and arrays. */
-  private free(depth: number): ByteDfa {
-    const key = `free ${depth}`;
-    let dfa = this.cache.get(key);
-    if (dfa !== undefined) return dfa;
-    const scalars = [
-      stringDfa({}),
-      this.typed("number", {}, ""),
-      literalDfa(["true", "false", "null"]),
+    const minLength = counts(schemas, "minLength");
+    const maxLength = counts(schemas, "maxLength");
+    const first = stringDfa({
+      minLength: minLength.length > 0 ? Math.max(...minLength) : undefined,
+      maxLength: maxLength.length > 0 ? Math.min(...maxLength) : undefined,
+      pattern: patterns[0],
+      format: formats[0],
+    }, options);
+    const more = [
+      ...patterns.slice(1).map((pattern) => stringDfa({ pattern }, options)),
+      ...formats.slice(1).map((format) => stringDfa({ format }, options)),
     ];
-    if (depth === 0) dfa = union([...scalars, literalDfa(["{}", "[]"])]);
-    else {
-      const inner = this.free(depth - 1);
-      const object = objectDfa(
-        { valueDfa: () => inner, keyDfa },
-        { additionalProperties: true },
-        "",
-        { test: () => true, names: new Set() },
-      );
-      dfa = union([...scalars, object, arrayOf(inner)]);
-    }
-    this.cache.set(key, dfa);
-    return dfa;
+    return more.length === 0 ? first : ByteDfa.product([first, ...more], ALL);
   }
 }

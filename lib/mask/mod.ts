@@ -37,7 +37,7 @@ export {
 } from "./generate.ts";
 export { GrammarMatcher } from "./grammar_matcher.ts";
 export type { GrammarOptions } from "./json_schema_grammar.ts";
-export { inSchemaOrder } from "./schema_order.ts";
+export { canonicalText, inSchemaOrder } from "./schema_order.ts";
 export { TokenTrie } from "./token_trie.ts";
 export { schemaProblems } from "./validate.ts";
 export { o200kVocabulary, type Vocabulary } from "./vocabulary.ts";

@@ -1,17 +1,21 @@
 /**
  * Numbers as JSON writes them, within bounds: integers as
- * `-?(0|[1-9][0-9]*)`, other numbers with a fraction and, when unbounded, an
- * exponent. Bounds are exact: `minimum`, `maximum` and their exclusive forms,
- * decimal or whole. A bounded number has at most 15 digits, so that the value
- * ajv reads (a double) compares with the bound as the digits do: no digit
- * string rounds onto, or across, a bound.
+ * `-?(0|[1-9][0-9]*)` (and, unbounded, as JSON writes those from 1e21 up:
+ * `1e+21`), other numbers with a fraction and, when unbounded, an exponent.
+ * Bounds are exact: `minimum`, `maximum` and their exclusive forms, decimal,
+ * whole or written with an exponent. A bounded number has at most 15 digits,
+ * so that the value ajv reads (a double) compares with the bound as the
+ * digits do: no digit string rounds onto, or across, a bound. A bound no
+ * 15-digit number reaches is dropped; one every such number passes is refused
+ * (naming it), since the mask could write nothing within it.
  *
  * @module
  */
 
-import { ByteDfa } from "./byte_dfa.ts";
+import { ALL, ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
+import { regexFragment } from "./regex_grammar.ts";
 import { Digits, text } from "./_digits.ts";
 
 /** The bounds a schema sets on a number; absent ones are open. */
@@ -24,6 +28,9 @@ export interface NumberBounds {
 
 /** The most digits a bounded number may have. */
 export const MAX_BOUNDED_DIGITS = 15;
+
+/** Integers as JSON.stringify writes them from 1e21 up (a double that large is whole). */
+const LARGE_INTEGER = "^-?[1-9](\\.[0-9]*[1-9])?e\\+(2[1-9]|[3-9][0-9]|[1-9][0-9]{2,})$";
 
 /** A bound: its value and whether the value itself is excluded. */
 type Bound = { value: number; open: boolean };
@@ -45,14 +52,31 @@ type Bound = { value: number; open: boolean };
  * ```
  */
 export function numberDfa(integer: boolean, bounds: NumberBounds): ByteDfa {
+  const key =
+    `${integer} ${bounds.minimum} ${bounds.exclusiveMinimum} ${bounds.maximum} ${bounds.exclusiveMaximum}`;
+  let dfa = built.get(key);
+  if (dfa === undefined) {
+    dfa = buildNumbers(integer, bounds);
+    built.set(key, dfa);
+  }
+  return dfa;
+}
+
+const built = new Map<string, ByteDfa>();
+
+/** The automaton `numberDfa` keeps. */
+function buildNumbers(integer: boolean, bounds: NumberBounds): ByteDfa {
   const lower = tightest(bounds.minimum, bounds.exclusiveMinimum, "minimum", integer, 1);
   const upper = tightest(bounds.maximum, bounds.exclusiveMaximum, "maximum", integer, -1);
   const nfa = new ByteNfa();
   const digits = new Digits(nfa);
   const minus = () => nfa.literal(text("-"));
-  if (lower === undefined && upper === undefined) {
+  const given = [bounds.minimum, bounds.exclusiveMinimum, bounds.maximum, bounds.exclusiveMaximum];
+  if (given.every((bound) => bound === undefined)) {
     const whole = nfa.sequence([nfa.optional(minus()), digits.range(0n, undefined)!]);
-    if (integer) return ByteDfa.fromNfa(nfa, whole);
+    if (integer) {
+      return ByteDfa.fromNfa(nfa, nfa.alternatives([whole, regexFragment(nfa, LARGE_INTEGER)]));
+    }
     const fraction = nfa.sequence([
       nfa.literal(text(".")),
       nfa.repeat(() => digits.any(), 1, Infinity),
@@ -86,7 +110,7 @@ export function numberDfa(integer: boolean, bounds: NumberBounds): ByteDfa {
   }
   if (parts.length === 0) return ByteDfa.fromNfa(nfa, nfa.alternatives([]));
   const bounded = ByteDfa.fromNfa(nfa, nfa.alternatives(parts));
-  return ByteDfa.product([bounded, fewDigits()], (accepts) => accepts.every(Boolean));
+  return ByteDfa.product([bounded, fewDigits()], ALL);
 }
 
 /** Magnitudes (an integer part, then maybe a fraction) from `low` to `high`, or `undefined` for none. */
@@ -203,15 +227,25 @@ function fewDigits(): ByteDfa {
   return digitLimit;
 }
 
-/** The integer part and the fraction digits of a bound, as its shortest decimal writes them. */
+/** The integer part and the fraction digits of a bound, as its shortest decimal writes them, without an exponent. */
 function decimal(value: number): [bigint, string] {
-  const written = String(Math.abs(value));
-  if (/e/i.test(written)) {
-    throw new UnsupportedSchemaError("minimum", `a bound written with an exponent (${value})`);
+  let written = String(Math.abs(value));
+  const exponent = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(written);
+  if (exponent !== null) {
+    const digits = exponent[1] + (exponent[2] ?? "");
+    const point = Number(exponent[3]) + 1; // where the point falls among the digits
+    written = point <= 0
+      ? `0.${"0".repeat(-point)}${digits}`
+      : point >= digits.length
+      ? digits + "0".repeat(point - digits.length)
+      : `${digits.slice(0, point)}.${digits.slice(point)}`;
   }
   const [whole, fractionDigits = ""] = written.split(".");
   return [BigInt(whole), fractionDigits];
 }
+
+/** Magnitudes a 15-digit number can take: below 10^15, and none nearer 0 than 10^-14 but 0. */
+const [HUGE, TINY] = [1e15, 1e-14];
 
 /** The tighter of an inclusive and an exclusive bound (integers: rounded inwards, inclusive). */
 function tightest(
@@ -224,16 +258,29 @@ function tightest(
   let best: Bound | undefined;
   for (const [value, open] of [[inclusive, false], [exclusive, true]] as const) {
     if (value === undefined) continue;
+    const name = open ? `exclusive${keyword[0].toUpperCase()}${keyword.slice(1)}` : keyword;
     if (typeof value !== "number" || !Number.isFinite(value)) {
+      throw new UnsupportedSchemaError(name, `${value}`);
+    }
+    // a bound beyond every 15-digit number on its open side bounds nothing; on the other, all
+    if (value * direction <= -HUGE) continue;
+    if (value * direction >= HUGE) {
       throw new UnsupportedSchemaError(
-        open ? `exclusive${keyword[0].toUpperCase()}${keyword.slice(1)}` : keyword,
-        `${value}`,
+        name,
+        `${value}: beyond the ${MAX_BOUNDED_DIGITS} digits of a bounded number`,
       );
     }
     let bound: Bound = { value, open };
+    if (value !== 0 && Math.abs(value) < TINY) {
+      // no 15-digit number lies strictly between 0 and it: it bounds as 0 does
+      bound = { value: 0, open: value * direction > 0 };
+    }
     if (integer) {
-      const rounded = direction === 1 ? Math.ceil(value) : Math.floor(value);
-      bound = { value: open && rounded === value ? rounded + direction : rounded, open: false };
+      const rounded = direction === 1 ? Math.ceil(bound.value) : Math.floor(bound.value);
+      bound = {
+        value: bound.open && rounded === bound.value ? rounded + direction : rounded,
+        open: false,
+      };
     }
     const tighter = best === undefined ||
       (direction === 1 ? bound.value > best.value : bound.value < best.value) ||

@@ -1,14 +1,16 @@
 /**
- * What a schema says about which properties an object has, when that is all
- * it says: `required`, `dependencies` (the list form), properties that may not
- * appear (`false`, `{"not": {}}`), and `anyOf`, `oneOf`, `allOf` and `not`
- * over such schemas. The object grammar tracks presence to enforce it.
+ * What a schema says about which properties an object has, as a formula the
+ * object grammar can track while it writes the object: which names are
+ * present, whether a present name's value satisfies a schema (each such test
+ * an atom, read from the value's own automaton), whether any name the schema
+ * does not declare is present. `required`, `dependencies`, properties that may
+ * not appear and the branches of `anyOf`, `oneOf` and `not` become formulas
+ * (`object_branches.ts`); the object grammar tracks their atoms.
  *
  * @module
  */
 
-/** A test on the set of properties an object has. */
-export type PresenceTest = (present: ReadonlySet<string>) => boolean;
+import type { Reached } from "./schema_frame.ts";
 
 /** Keywords that say nothing about an instance (definitions only define). */
 export const ANNOTATIONS = new Set([
@@ -27,17 +29,151 @@ export const ANNOTATIONS = new Set([
   "writeOnly",
 ]);
 
-const PRESENCE_KEYWORDS = new Set([
-  "required",
-  "dependencies",
-  "dependentRequired",
-  "properties",
-  "not",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "type",
-]);
+/** A formula over an object's atoms. */
+export type Formula =
+  | { kind: "true" }
+  | { kind: "false" }
+  | { kind: "present"; name: string }
+  | { kind: "sat"; name: string; schema: Reached }
+  | { kind: "other" }
+  | { kind: "and" | "or" | "one"; parts: Formula[] }
+  | { kind: "not"; part: Formula };
+
+/** The formula that always holds, and the one that never does. */
+const TRUE: Formula = { kind: "true" };
+export const FALSE: Formula = { kind: "false" };
+
+/**
+ * All of `parts` (constants folded); `or` and `not` alike.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const a: Formula = { kind: "present", name: "a" };
+ * assert.equal(and([a, { kind: "true" }]), a);
+ * assert.equal(or([a, { kind: "true" }]).kind, "true");
+ * assert.equal(not(not(a)), a);
+ * ```
+ */
+export function and(parts: Formula[]): Formula {
+  const kept = parts.filter((part) => part.kind !== "true");
+  if (kept.some((part) => part.kind === "false")) return FALSE;
+  return kept.length === 0 ? TRUE : kept.length === 1 ? kept[0] : { kind: "and", parts: kept };
+}
+
+/** Any of `parts` (constants folded). */
+export function or(parts: Formula[]): Formula {
+  const kept = parts.filter((part) => part.kind !== "false");
+  if (kept.some((part) => part.kind === "true")) return TRUE;
+  return kept.length === 0 ? FALSE : kept.length === 1 ? kept[0] : { kind: "or", parts: kept };
+}
+
+/** Not `part`. */
+export function not(part: Formula): Formula {
+  if (part.kind === "true") return FALSE;
+  if (part.kind === "false") return TRUE;
+  return part.kind === "not" ? part.part : { kind: "not", part };
+}
+
+/**
+ * The atoms a formula reads, each given a bit, and the formula's value for a
+ * set of bits.
+ *
+ * @example Exactly one of two names
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const formula: Formula = {
+ *   kind: "one",
+ *   parts: [{ kind: "present", name: "radius" }, { kind: "present", name: "side" }],
+ * };
+ * const atoms = new Atoms(formula, () => "");
+ * const radius = atoms.presentBit("radius");
+ * assert.equal(atoms.holds(formula, radius), true);
+ * assert.equal(atoms.holds(formula, radius | atoms.presentBit("side")), false);
+ * ```
+ */
+export class Atoms {
+  /** The names whose presence is read, in bit order. */
+  readonly names: string[] = [];
+  /** The value tests read, in bit order after the names: a name and a schema. */
+  readonly tests: { name: string; schema: Reached; key: string }[] = [];
+  /** Whether the formula reads "some other name is present". */
+  readonly other: boolean;
+  private readonly bits = new Map<string, number>();
+  private readonly keyOf: (schema: Reached) => string;
+
+  /** Collect the atoms of `formula`; `keyOf` names a schema (one key, one atom). */
+  constructor(formula: Formula, keyOf: (schema: Reached) => string) {
+    let other = false;
+    const visit = (part: Formula) => {
+      if (part.kind === "present") this.add(`p ${part.name}`, () => this.names.push(part.name));
+      else if (part.kind === "sat") {
+        const key = `s ${part.name} ${keyOf(part.schema)}`;
+        this.add(key, () => this.tests.push({ name: part.name, schema: part.schema, key }));
+      } else if (part.kind === "other") other = true;
+      else if (part.kind === "not") visit(part.part);
+      else if ("parts" in part) part.parts.forEach(visit);
+    };
+    visit(formula);
+    this.other = other;
+    this.keyOf = keyOf;
+  }
+
+  /** The number of bits: names, tests, then "other". */
+  get count(): number {
+    return this.names.length + this.tests.length + (this.other ? 1 : 0);
+  }
+
+  /** The bit of "`name` is present" (0 when not read). */
+  presentBit(name: string): number {
+    return this.bits.get(`p ${name}`) ?? 0;
+  }
+
+  /** The bits of the tests on `name`'s value, in order. */
+  testBits(name: string): { bit: number; schema: Reached }[] {
+    return this.tests.filter((test) => test.name === name).map((test) => ({
+      bit: this.bits.get(test.key)!,
+      schema: test.schema,
+    }));
+  }
+
+  /** The bit of "some other name is present" (0 when not read). */
+  get otherBit(): number {
+    return this.other ? 1 << (this.names.length + this.tests.length) : 0;
+  }
+
+  /** The formula's value when exactly the atoms in `bits` hold. */
+  holds(formula: Formula, bits: number): boolean {
+    switch (formula.kind) {
+      case "true":
+        return true;
+      case "false":
+        return false;
+      case "present":
+        return (bits & this.presentBit(formula.name)) !== 0;
+      case "sat":
+        return (bits & this.bits.get(`s ${formula.name} ${this.keyOf(formula.schema)}`)!) !== 0;
+      case "other":
+        return (bits & this.otherBit) !== 0;
+      case "not":
+        return !this.holds(formula.part, bits);
+      case "and":
+        return formula.parts.every((part) => this.holds(part, bits));
+      case "or":
+        return formula.parts.some((part) => this.holds(part, bits));
+      case "one":
+        return formula.parts.filter((part) => this.holds(part, bits)).length === 1;
+    }
+  }
+
+  private add(key: string, push: () => void): void {
+    if (this.bits.has(key)) return;
+    this.bits.set(key, 1 << this.bits.size);
+    push();
+  }
+}
 
 /** True for a schema that allows every value: `true`, or an object with annotations only. *
  * @example
@@ -68,85 +204,6 @@ export function allowsNone(schema: unknown): boolean {
     Object.keys(schema).every((key) => key === "not" || ANNOTATIONS.has(key)));
 }
 
-/**
- * The presence test a schema amounts to for an object, with the names it
- * reads, or `undefined` when the schema says more than presence.
- *
- * @example One of two pairs, never both
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const found = presenceTest({
- *   oneOf: [
- *     { required: ["length", "width"], not: { required: ["radius"] } },
- *     { required: ["radius"], not: { required: ["length", "width"] } },
- *   ],
- * })!;
- * assert.equal(found.test(new Set(["radius"])), true);
- * assert.equal(found.test(new Set(["radius", "length", "width"])), false);
- * assert.deepEqual([...found.names].sort(), ["length", "radius", "width"]);
- * ```
- */
-export function presenceTest(
-  schema: unknown,
-): { test: PresenceTest; names: Set<string> } | undefined {
-  const names = new Set<string>();
-  const test = parse(schema, names);
-  return test === undefined ? undefined : { test, names };
-}
-
-function parse(schema: unknown, names: Set<string>): PresenceTest | undefined {
-  if (allowsAll(schema)) return () => true;
-  if (allowsNone(schema) && !isRecord(schema)) return () => false;
-  if (!isRecord(schema)) return undefined;
-  const tests: PresenceTest[] = [];
-  for (const [key, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key)) continue;
-    if (!PRESENCE_KEYWORDS.has(key)) return undefined;
-    if (key === "type" && value !== "object") return undefined;
-    if (key === "required") {
-      if (!isNameList(value)) return undefined;
-      value.forEach((name) => names.add(name));
-      tests.push((present) => value.every((name) => present.has(name)));
-    }
-    if (key === "dependencies" || key === "dependentRequired") {
-      if (!isRecord(value)) return undefined;
-      for (const [name, needs] of Object.entries(value)) {
-        if (!isNameList(needs)) return undefined;
-        names.add(name);
-        needs.forEach((need) => names.add(need));
-        tests.push((present) => !present.has(name) || needs.every((need) => present.has(need)));
-      }
-    }
-    if (key === "properties") {
-      if (!isRecord(value)) return undefined;
-      for (const [name, property] of Object.entries(value)) {
-        if (allowsAll(property)) continue;
-        if (!allowsNone(property)) return undefined;
-        names.add(name);
-        tests.push((present) => !present.has(name));
-      }
-    }
-    if (key === "not") {
-      const inner = parse(value, names);
-      if (inner === undefined) return undefined;
-      tests.push((present) => !inner(present));
-    }
-    if (key === "anyOf" || key === "oneOf" || key === "allOf") {
-      if (!Array.isArray(value)) return undefined;
-      const branches = value.map((branch) => parse(branch, names));
-      if (branches.some((branch) => branch === undefined)) return undefined;
-      const all = branches as PresenceTest[];
-      if (key === "anyOf") tests.push((present) => all.some((branch) => branch(present)));
-      if (key === "allOf") tests.push((present) => all.every((branch) => branch(present)));
-      if (key === "oneOf") {
-        tests.push((present) => all.filter((branch) => branch(present)).length === 1);
-      }
-    }
-  }
-  return (present) => tests.every((test) => test(present));
-}
-
 /** True for a plain object (not an array, not null). *
  * @example
  * ```ts
@@ -159,8 +216,4 @@ function parse(schema: unknown, names: Set<string>): PresenceTest | undefined {
  */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isNameList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((name) => typeof name === "string");
 }

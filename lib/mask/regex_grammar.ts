@@ -285,7 +285,13 @@ class Parser {
     );
     if (hex !== null) {
       this.at += hex[0].length - 1;
-      const code = parseInt(hex[1] ?? hex[2] ?? hex[3], 16);
+      let code = parseInt(hex[1] ?? hex[2] ?? hex[3], 16);
+      // with the u flag, an escaped surrogate pair is the one character it encodes
+      const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(this.source.slice(this.at));
+      if (hex[2] !== undefined && code >= 0xd800 && code <= 0xdbff && low !== null) {
+        this.at += low[0].length;
+        code = 0x10000 + ((code - 0xd800) << 10) + (parseInt(low[1], 16) - 0xdc00);
+      }
       return [[code, code]];
     }
     if (char === undefined || /[A-Za-z0-9]/.test(char)) this.fail(`the escape \\${char ?? ""}`);

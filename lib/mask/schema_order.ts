@@ -1,20 +1,67 @@
 /**
- * An instance written as the mask writes it: properties in the schema's
- * order (its own, then those its branches declare, then names only
- * `required` gives; an object that declares none itself, in the order of
- * the first `anyOf` or `oneOf` branch it matches), nested values likewise,
- * the rest after them.
- * `JSON.stringify` of the result is the compact text the mask accepts.
+ * An instance written as the mask writes it: compact JSON, each object's
+ * properties in the order of its frame (`schema_frame.ts`: the schema's own
+ * properties, then those its branches declare, then names only `required` or
+ * `dependencies` give), then any others sorted; nested values likewise. The
+ * mask accepts exactly the valid instances written so (within its limits),
+ * and no text that parses to an invalid one.
  *
  * @module
  */
 
-import { COMBINATORS } from "./_schema_parts.ts";
 import { isRecord } from "./presence.ts";
-import { schemaProblems } from "./validate.ts";
+import { type Frame, SchemaRoot } from "./schema_frame.ts";
 
 /**
- * `value` with its objects' properties in `schema`'s order.
+ * The compact JSON text of `value` as the mask writes it under `schema`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { properties: { verb: {}, tense: {} }, anyOf: [{ properties: { mood: {} } }] };
+ * assert.equal(
+ *   canonicalText({ zz: 1, mood: "x", tense: "past", verb: "eat", aa: [{}] }, schema),
+ *   '{"verb":"eat","tense":"past","mood":"x","aa":[{}],"zz":1}',
+ * );
+ * ```
+ */
+export function canonicalText(value: unknown, schema: unknown): string {
+  const root = new SchemaRoot(schema);
+  return written(value, root.frame([{ schema, refs: [] }]));
+}
+
+/**
+ * The text of `value` at `frame`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SchemaRoot } from "./schema_frame.ts";
+ *
+ * const schema = { properties: { b: {}, a: {} } };
+ * const frame = new SchemaRoot(schema).frame([{ schema, refs: [] }]);
+ * assert.equal(written({ a: 1, b: [2], c: 3 }, frame), '{"b":[2],"a":1,"c":3}');
+ * ```
+ */
+export function written(value: unknown, frame: Frame): string {
+  if (Array.isArray(value)) return `[${value.map((item) => written(item, frame.items)).join(",")}]`;
+  if (!isRecord(value)) return JSON.stringify(value);
+  const names = frame.names;
+  const keys = [
+    ...names.filter((name) => Object.hasOwn(value, name)),
+    ...Object.keys(value).filter((key) => !names.includes(key)).sort(),
+  ];
+  const members = keys.map((key) =>
+    `${JSON.stringify(key)}:${written(value[key], frame.child(key))}`
+  );
+  return `{${members.join(",")}}`;
+}
+
+/**
+ * `value` with its objects' properties in the order the mask writes them
+ * (`canonicalText`, parsed; JavaScript lists a property named by an integer
+ * first whatever its place, so for such names use `canonicalText`).
  *
  * @example
  * ```ts
@@ -24,74 +71,6 @@ import { schemaProblems } from "./validate.ts";
  * assert.equal(JSON.stringify(inSchemaOrder({ tense: "past", verb: "eat" }, schema)), '{"verb":"eat","tense":"past"}');
  * ```
  */
-export function inSchemaOrder(value: unknown, schema: unknown, root: unknown = schema): unknown {
-  const resolved = resolve(schema, root);
-  if (Array.isArray(value)) {
-    const items = isRecord(resolved) ? resolved.items : undefined;
-    return value.map((item) => inSchemaOrder(item, items, root));
-  }
-  if (!isRecord(value)) return value;
-  // an object that declares nothing itself takes the order of the first branch it matches
-  if (isRecord(resolved) && !isRecord(resolved.properties)) {
-    const branches = ["anyOf", "oneOf"].flatMap((keyword) => [resolved[keyword] ?? []].flat());
-    const matched = branches.find((branch) => matches(value, branch, root));
-    if (matched !== undefined) return inSchemaOrder(value, matched, root);
-  }
-  const declared = new Map<string, unknown>();
-  collect(resolved, root, declared);
-  if (isRecord(resolved) && Array.isArray(resolved.required)) {
-    for (const name of resolved.required) if (!declared.has(name)) declared.set(name, undefined);
-  }
-  const ordered: Record<string, unknown> = {};
-  for (const [name, property] of declared) {
-    if (Object.hasOwn(value, name)) ordered[name] = inSchemaOrder(value[name], property, root);
-  }
-  for (const [name, item] of Object.entries(value)) {
-    if (!Object.hasOwn(ordered, name)) ordered[name] = item;
-  }
-  return ordered;
-}
-
-/** True when ajv finds `value` valid under `branch`, whose local `$ref`s point into `root`. */
-function matches(value: unknown, branch: unknown, root: unknown): boolean {
-  const definitions = isRecord(root)
-    ? Object.fromEntries(
-      ["$defs", "definitions"].filter((key) => key in root).map((key) => [key, root[key]]),
-    )
-    : {};
-  try {
-    return schemaProblems({ ...definitions, allOf: [branch] }, value).length === 0;
-  } catch {
-    return false;
-  }
-}
-
-/** The properties a schema and its branches declare, in order, first schema given wins. */
-function collect(schema: unknown, root: unknown, into: Map<string, unknown>): void {
-  const resolved = resolve(schema, root);
-  if (!isRecord(resolved)) return;
-  if (isRecord(resolved.properties)) {
-    for (const [name, property] of Object.entries(resolved.properties)) {
-      if (!into.has(name)) into.set(name, property);
-    }
-  }
-  for (const keyword of COMBINATORS) {
-    const branches = keyword === "not" ? [] : resolved[keyword];
-    if (Array.isArray(branches)) branches.forEach((branch) => collect(branch, root, into));
-  }
-}
-
-/** The schema a local `$ref` points at (followed a bounded number of times). */
-function resolve(schema: unknown, root: unknown): unknown {
-  for (let hops = 0; hops < 32 && isRecord(schema) && typeof schema.$ref === "string"; hops++) {
-    let target: unknown = root;
-    for (const part of schema.$ref.replace(/^#/, "").split("/").filter(Boolean)) {
-      const key = decodeURIComponent(part).replaceAll("~1", "/").replaceAll("~0", "~");
-      target = isRecord(target) || Array.isArray(target)
-        ? (target as Record<string, unknown>)[key]
-        : undefined;
-    }
-    schema = target;
-  }
-  return schema;
+export function inSchemaOrder(value: unknown, schema: unknown): unknown {
+  return JSON.parse(canonicalText(value, schema));
 }

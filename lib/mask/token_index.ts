@@ -21,6 +21,14 @@ export interface TokenIndex {
   readonly plain: Uint32Array;
   /** Every other token, by what follows its longest plain prefix. */
   readonly rest: TokenTrie;
+  /** The other tokens that have no plain prefix at all, whole. */
+  readonly bare: TokenTrie;
+  /** The tokens that hold a quote (the only ones that can leave a string), whole. */
+  readonly quoted: TokenTrie;
+  /** Per token, the characters of its longest plain prefix (all of a plain token's). */
+  readonly prefixChars: Uint16Array;
+  /** The plain tokens by their number of characters: `byChars[n]` has those of `n`. */
+  readonly byChars: Int32Array[];
 }
 
 const built = new WeakMap<Vocabulary, TokenIndex>();
@@ -44,14 +52,34 @@ export function tokenIndex(vocabulary: Vocabulary): TokenIndex {
   if (index !== undefined) return index;
   const plain = new Uint32Array(Math.ceil(vocabulary.size / 32));
   const rest: { id: number; bytes: Uint8Array }[] = [];
+  const bare: { id: number; bytes: Uint8Array }[] = [];
+  const quoted: { id: number; bytes: Uint8Array }[] = [];
+  const prefixChars = new Uint16Array(vocabulary.size);
+  const byChars: number[][] = [];
   for (let id = 0; id < vocabulary.size; id++) {
     const bytes = vocabulary.tokenBytes(id);
     if (bytes === undefined || bytes.length === 0) continue;
     const prefix = plainPrefix(bytes);
-    if (prefix === bytes.length) plain[id >>> 5] |= 1 << (id & 31);
-    else rest.push({ id, bytes: bytes.subarray(prefix) });
+    if (bytes.includes(0x22)) quoted.push({ id, bytes });
+    // a plain prefix is whole UTF-8 characters: count the bytes that start one
+    for (let at = 0; at < prefix; at++) if ((bytes[at] & 0xc0) !== 0x80) prefixChars[id]++;
+    if (prefix === bytes.length) {
+      plain[id >>> 5] |= 1 << (id & 31);
+      (byChars[prefixChars[id]] ??= []).push(id);
+    } else {
+      rest.push({ id, bytes: bytes.subarray(prefix) });
+      if (prefix === 0) bare.push({ id, bytes });
+    }
   }
-  index = { trie: TokenTrie.forVocabulary(vocabulary), plain, rest: TokenTrie.fromTokens(rest) };
+  index = {
+    trie: TokenTrie.forVocabulary(vocabulary),
+    plain,
+    rest: TokenTrie.fromTokens(rest),
+    bare: TokenTrie.fromTokens(bare),
+    quoted: TokenTrie.fromTokens(quoted),
+    prefixChars,
+    byChars: Array.from(byChars, (ids) => Int32Array.from(ids ?? [])),
+  };
   built.set(vocabulary, index);
   return index;
 }
@@ -96,6 +124,39 @@ function plainCharLength(bytes: Uint8Array, at: number): number {
     if (bytes[at + index] < 0x80 || bytes[at + index] > 0xbf) return 0;
   }
   return length;
+}
+
+/**
+ * The state every plain character read from `state` leads to, when that is
+ * one state and it loops on plain characters (`loopsOnPlain`): then every
+ * plain token leads there. `undefined` otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * import { stringDfa } from "./string_grammar.ts";
+ *
+ * const dfa = stringDfa({});
+ * const inside = dfa.table[0 * 256 + 0x22];
+ * assert.equal(plainTarget(dfa.table, inside), inside);
+ * assert.equal(plainTarget(dfa.table, 0), undefined);
+ * ```
+ */
+export function plainTarget(table: Int32Array, state: number): number | undefined {
+  if (loopsOnPlain(table, state)) return state;
+  const target = table[state * 256 + 0x61];
+  if (target < 0 || !loopsOnPlain(table, target)) return undefined;
+  // every plain character from `state` must reach `target`: as from `target` itself
+  const next = (from: number, byte: number) => from < 0 ? -1 : table[from * 256 + byte];
+  for (let byte = 0x20; byte < 0x80; byte++) {
+    if (byte !== 0x22 && byte !== 0x5c && next(state, byte) !== target) return undefined;
+  }
+  for (let first = 0xc2; first <= 0xf4; first++) {
+    // the rest of the character is read alike from both: the same state after the lead byte
+    if (next(state, first) !== next(target, first)) return undefined;
+  }
+  return target;
 }
 
 /**

@@ -17,7 +17,8 @@ const validators = new WeakMap<object, ValidateFunction>();
 /**
  * The problems ajv finds with `value` under `schema` (none: `[]`).
  * Unknown keywords are ignored, as in ajv's non-strict mode, and so is a
- * `$schema` naming another draft's meta-schema.
+ * `$schema` naming another draft's meta-schema. Throws `TypeError` for a
+ * schema ajv cannot compile (a property name that is not well-formed UTF-16).
  *
  * @example
  * ```ts
@@ -41,7 +42,12 @@ export function schemaProblems(schema: unknown, value: unknown): string[] {
   );
   let validate = validators.get(schema);
   if (validate === undefined) {
-    validate = ajv.compile(schema);
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      // ajv's own failure (a name it cannot put in a URI, a $ref it cannot find): said plainly
+      throw new TypeError(`ajv cannot compile the schema: ${(error as Error).message}`);
+    }
     validators.set(schema, validate);
   }
   if ((schema as { $async?: unknown }).$async === true) {

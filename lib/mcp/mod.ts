@@ -39,7 +39,13 @@ export {
   type VersionFeatures,
   versionFeatures,
 } from "./shared/versions.ts";
-export { declaredVersion, META, type RequestMeta, withRequestMeta } from "./shared/meta.ts";
+export {
+  declaredVersion,
+  isModernRequest,
+  META,
+  type RequestMeta,
+  withRequestMeta,
+} from "./shared/meta.ts";
 export { isModernError, MODERN_ERRORS, supportedVersions } from "./shared/modern_errors.ts";
 export {
   type HeaderParameter,

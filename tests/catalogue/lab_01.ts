@@ -116,6 +116,7 @@ function answerTools(id, method, params, era) {
   const tool = GRAMMAR_TOOLS.find((tool) => tool.name === params.name);
   if (tool === undefined) return failure(id, -32602, "Unknown tool: " + params.name);
   const args = params.arguments ?? {};
+  if (!isObject(args)) return failure(id, -32602, "Invalid params: arguments must be an object");
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) {
     const why = "Invalid arguments: " + problems.join("; ");
@@ -142,6 +143,10 @@ const SERVER = { name: "my-grammar", version: "0.1.0" };
 const callTool = (params, lenient) => {
   const tool = typeof params.name === "string" ? TOOLS.get(params.name) : undefined;
   if (!tool) throw new RpcError(-32602, "no such tool");
+  const given = params.arguments ?? {};
+  if (typeof given !== "object" || given === null || Array.isArray(given)) {
+    throw new RpcError(-32602, "arguments must be an object");
+  }
   const problems = argumentProblems(tool.inputSchema, params.arguments ?? {});
   if (problems.length) {
     if (!lenient) throw new RpcError(-32602, problems.join(", "));
@@ -296,6 +301,8 @@ class GrammarServer {
     const tool = GRAMMAR_TOOLS.filter((t) => t.name === p.name)[0];
     if (!tool) return this.error(id, -32602);
     const send = (result) => today ? this.done(id, result) : this.ok(id, result);
+    const a = p.arguments === undefined ? {} : p.arguments;
+    if (a === null || typeof a !== "object" || Array.isArray(a)) return this.error(id, -32602);
     if (!this.fits(tool.inputSchema, p.arguments === undefined ? {} : p.arguments)) {
       return today ? send({ content: [{ type: "text", text: "arguments do not fit" }], isError: true }) : this.error(id, -32602);
     }
@@ -394,6 +401,7 @@ function respond(msg) {
   const tool = GRAMMAR_TOOLS.find(({ name }) => name === params.name);
   if (!tool) return error(id, -32602, "unknown tool " + String(params.name));
   const args = "arguments" in params ? params.arguments : {};
+  if (Object.prototype.toString.call(args) !== "[object Object]") return error(id, -32602, "arguments: an object");
   const wrong = argumentProblems(tool.inputSchema, args);
   if (wrong.length && !modern) return error(id, -32602, wrong.join("; "));
   if (wrong.length) return ok({ content: [{ type: "text", text: wrong.join("; ") }], isError: true });
@@ -567,6 +575,10 @@ export const WRONG: Record<string, string> = {
   "the handshake's results marked complete too": mutate(
     'const reply = (result) => era === "modern" ? complete(id, method, result) : success(id, result);',
     "const reply = (result) => complete(id, method, result);",
+  ),
+  "arguments that are not an object taken for the tool's failure at 2026-07-28": mutate(
+    '  if (!isObject(args)) return failure(id, -32602, "Invalid params: arguments must be an object");\n',
+    "",
   ),
   "arguments that break the schema refused at 2026-07-28 too": mutate(
     '    if (era === "legacy") return failure(id, -32602, why);',

@@ -263,5 +263,201 @@ export function unwrap(text) {
   },
 };
 
+/** What the notebook's eraOf cell gives beside the function: the era of a version, the code. */
+const GIVEN = String.raw`${P}
+import { isObject } from "../lib/mcp/shared/jsonrpc.ts";
+const isModern = (version) => version >= "2026-07-28";
+const UNSUPPORTED_VERSION = -32022;`;
+
+/** The worked eraOf, with `named` (the versions the server named, or undefined) worked out first. */
+const eraOfFrom = (named: string) =>
+  String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${named}
+  if (named === undefined) {
+    const legacy = versions.find((version) => !isModern(version));
+    if (legacy === undefined) throw new ProtocolError("no handshake to fall back to");
+    return { era: "legacy", version: legacy };
+  }
+  const version = versions.find((mine) => named.includes(mine));
+  if (version === undefined) throw new ProtocolError("no version in common");
+  return { era: isModern(version) ? "modern" : "legacy", version };
+}`;
+
+/** The worked way of finding the versions the server named. */
+const NAMED = `let named;
+  if ("result" in answer) {
+    const { supportedVersions, capabilities } = answer.result;
+    if (Array.isArray(supportedVersions) && isObject(capabilities)) named = supportedVersions;
+  } else if ("error" in answer && answer.error.code === UNSUPPORTED_VERSION) {
+    const data = answer.error.data;
+    if (isObject(data) && Array.isArray(data.supported)) named = data.supported;
+  }`;
+
+const eraOf: Catalogue = {
+  unit: "lab-02",
+  fn: "eraOf",
+  right: {
+    "the worked solution's way": eraOfFrom(NAMED),
+    "a switch on what came back": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  let named = null;
+  switch (true) {
+    case "silence" in answer:
+      break;
+    case "result" in answer:
+      if (Array.isArray(answer.result?.supportedVersions) && isObject(answer.result?.capabilities)) {
+        named = answer.result.supportedVersions;
+      }
+      break;
+    case answer.error?.code === UNSUPPORTED_VERSION && Array.isArray(answer.error?.data?.supported):
+      named = answer.error.data.supported;
+      break;
+  }
+  if (named === null) {
+    const legacy = versions.filter((v) => !isModern(v))[0];
+    if (!legacy) throw new ProtocolError("the server is legacy and this client has no handshake");
+    return { era: "legacy", version: legacy };
+  }
+  const shared = versions.filter((v) => named.includes(v));
+  if (shared.length === 0) throw new ProtocolError("nothing in common: " + JSON.stringify(named));
+  return { era: isModern(shared[0]) ? "modern" : "legacy", version: shared[0] };
+}`,
+    "the named versions as a Set, and early returns": String.raw`${GIVEN}
+function namedVersions(answer) {
+  const result = answer.result;
+  if (isObject(result) && Array.isArray(result.supportedVersions) && isObject(result.capabilities)) {
+    return new Set(result.supportedVersions);
+  }
+  const error = answer.error;
+  if (isObject(error) && error.code === -32022 && Array.isArray(error.data?.supported)) {
+    return new Set(error.data.supported);
+  }
+  return undefined;
+}
+export function eraOf(answer, versions) {
+  const named = namedVersions(answer);
+  if (!named) {
+    for (const version of versions) if (!isModern(version)) return { era: "legacy", version };
+    throw new ProtocolError("a legacy server, and no legacy version to offer it");
+  }
+  for (const version of versions) {
+    if (named.has(version)) return { era: isModern(version) ? "modern" : "legacy", version };
+  }
+  throw new ProtocolError("the server and this client share no version");
+}`,
+    "one loop over the client's versions, newest first": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  const discover = answer.result;
+  const error = answer.error;
+  const named = discover && Array.isArray(discover.supportedVersions) && isObject(discover.capabilities)
+    ? discover.supportedVersions
+    : error && error.code === UNSUPPORTED_VERSION && Array.isArray(error.data?.supported)
+    ? error.data.supported
+    : undefined;
+  for (const version of versions) {
+    const fits = named === undefined ? !isModern(version) : named.includes(version);
+    if (fits) return { era: isModern(version) ? "modern" : "legacy", version };
+  }
+  throw new ProtocolError(named === undefined ? "no handshake to fall back to" : "no shared version");
+}`,
+  },
+  wrong: {
+    // The brief's first wrong idea: an error is an error, UnsupportedProtocolVersionError too.
+    "a fall back on every error, UnsupportedProtocolVersionError too": eraOfFrom(`let named;
+  if ("result" in answer) {
+    const { supportedVersions, capabilities } = answer.result;
+    if (Array.isArray(supportedVersions) && isObject(capabilities)) named = supportedVersions;
+  }`),
+    // -32601 is what most legacy servers say, so it is taken for the only thing they say.
+    "the fall back keyed to -32601 alone": eraOfFrom(`${NAMED}
+  if (named === undefined && "error" in answer && answer.error.code !== -32601 && answer.error.code !== UNSUPPORTED_VERSION) {
+    throw new ProtocolError("the server refused the probe");
+  }`),
+    // No answer taken for a refusal, not for a legacy server's silence.
+    "silence taken for a refusal": eraOfFrom(`${NAMED}
+  if ("silence" in answer) throw new ProtocolError("the server did not answer");`),
+    // The server's first version, whatever order it lists them in.
+    "the server's first version, not the newest both speak": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${NAMED}
+  if (named === undefined) return { era: "legacy", version: versions.find((v) => !isModern(v)) };
+  const version = named.find((theirs) => versions.includes(theirs));
+  if (version === undefined) throw new ProtocolError("no version in common");
+  return { era: isModern(version) ? "modern" : "legacy", version };
+}`,
+    // A DiscoverResult means modern, whatever it lists.
+    "a DiscoverResult trusted with no version in common": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${NAMED}
+  if (named === undefined) return { era: "legacy", version: versions.find((v) => !isModern(v)) };
+  const version = versions.find((mine) => named.includes(mine));
+  if (version === undefined && "result" in answer) return { era: "modern", version: versions[0] };
+  if (version === undefined) throw new ProtocolError("no version in common");
+  return { era: isModern(version) ? "modern" : "legacy", version };
+}`,
+    // Any result is a DiscoverResult: its shape is never looked at.
+    "any result taken for a DiscoverResult": eraOfFrom(`let named;
+  if ("result" in answer) named = answer.result.supportedVersions ?? [];
+  else if ("error" in answer && answer.error.code === UNSUPPORTED_VERSION) {
+    named = answer.error.data?.supported ?? [];
+  }`),
+    // A supported list is read wherever it is found, whatever the error's code.
+    "a supported list read from any error": eraOfFrom(`let named;
+  if ("result" in answer) {
+    const { supportedVersions, capabilities } = answer.result;
+    if (Array.isArray(supportedVersions) && isObject(capabilities)) named = supportedVersions;
+  } else if ("error" in answer && Array.isArray(answer.error.data?.supported)) {
+    named = answer.error.data.supported;
+  }`),
+    // The era read from the server's newest version, not from the one both speak.
+    "the era of the server's newest version": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${NAMED}
+  if (named === undefined) return { era: "legacy", version: versions.find((v) => !isModern(v)) };
+  const version = versions.find((mine) => named.includes(mine));
+  if (version === undefined) throw new ProtocolError("no version in common");
+  return { era: named.some(isModern) ? "modern" : "legacy", version };
+}`,
+    // The oldest handshake the client has, as if older were safer.
+    "the oldest handshake, not the newest": eraOfFrom(NAMED).replace(
+      "const legacy = versions.find((version) => !isModern(version));",
+      "const legacy = versions.findLast((version) => !isModern(version));",
+    ),
+    // This client's handshake version, whatever client is asking.
+    "the handshake always offered at 2025-06-18": eraOfFrom(NAMED).replace(
+      'return { era: "legacy", version: legacy };',
+      'return { era: "legacy", version: "2025-06-18" };',
+    ),
+    // Modern means 2026-07-28 itself, so a later revision is taken for a handshake.
+    "modern known by name, not by date": eraOfFrom(NAMED).replace(
+      'const isModern = (version) => version >= "2026-07-28";',
+      'const isModern = (version) => version === "2026-07-28";',
+    ),
+    // A legacy server and a client with no handshake: an undefined version, not a refusal.
+    "no handshake to offer, and no refusal": eraOfFrom(NAMED).replace(
+      'if (legacy === undefined) throw new ProtocolError("no handshake to fall back to");',
+      "",
+    ),
+    // A version picked from an error's list is taken for today's protocol.
+    "a version from an error's list always modern": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${NAMED}
+  if (named === undefined) return { era: "legacy", version: versions.find((v) => !isModern(v)) };
+  const version = versions.find((mine) => named.includes(mine));
+  if (version === undefined) throw new ProtocolError("no version in common");
+  return { era: "error" in answer || isModern(version) ? "modern" : "legacy", version };
+}`,
+    // The client's own newest version, once the server turns out modern.
+    "the client's newest version for any modern server": String.raw`${GIVEN}
+export function eraOf(answer, versions) {
+  ${NAMED}
+  if (named === undefined) return { era: "legacy", version: versions.find((v) => !isModern(v)) };
+  if (!versions.some((mine) => named.includes(mine))) throw new ProtocolError("no version in common");
+  return { era: "modern", version: versions[0] };
+}`,
+  },
+};
+
 /** Lab 02's catalogues. */
-export const LAB_02: readonly Catalogue[] = [correlate, unwrap];
+export const LAB_02: readonly Catalogue[] = [correlate, unwrap, eraOf];

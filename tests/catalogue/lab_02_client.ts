@@ -51,8 +51,8 @@ function catalogue(
 
 /** The import a module adds to use a library name the graded cells are not given. */
 const importing = (names: string, file: string): Edit => [
-  'import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";',
-  `import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";\nimport { ${names} } from "../lib/${file}";`,
+  'import { ProtocolError, TimeoutError, ToolError } from "../lib/mcp/shared/errors.ts";',
+  `import { ProtocolError, TimeoutError, ToolError } from "../lib/mcp/shared/errors.ts";\nimport { ${names} } from "../lib/${file}";`,
 ];
 
 const SERVER_LINK = catalogue("ServerLink", {
@@ -132,6 +132,21 @@ const RPC_LINK = catalogue("RpcLink", {
     "    const id = this.#nextId++;",
     "    const id = this.#nextId;\n    this.#nextId += 1;",
   ]],
+  "the late replies kept in a list": [
+    ["  readonly #abandoned = new Set<RequestId>();", "  readonly #abandoned: RequestId[] = [];"],
+    ["        this.#abandoned.add(id);", "        this.#abandoned.push(id);"],
+    [
+      "if (this.#abandoned.has(message.id as RequestId)) continue;",
+      "if (this.#abandoned.includes(message.id as RequestId)) continue;",
+    ],
+  ],
+  "the cancellation sent after the error is made": [[
+    `        await this.notify("notifications/cancelled", { requestId: id, reason });
+        throw new TimeoutError(\`\${method} (id \${id}) had \${reason}\`);`,
+    `        const late = new TimeoutError(\`\${method} got no reply in \${deadlineMs} ms\`);
+        await this.notify("notifications/cancelled", { requestId: id, reason });
+        throw late;`,
+  ]],
   "messages encoded with the library's encodeMessage": [
     importing("encodeMessage", "mcp/shared/jsonrpc.ts"),
     [
@@ -155,8 +170,8 @@ const RPC_LINK = catalogue("RpcLink", {
     '    await this.#send({ jsonrpc: "2.0", id, method, ...(Object.keys(params).length ? { params } : {}) });',
   ]],
   "a notification taken for the reply": [[
-    '      if (!("method" in message)) return correlate(id, message);',
-    "      return correlate(id, message as JsonRpcResponse);",
+    '      if (!("method" in message)) {',
+    '      if (!("method" in message) || !("id" in message)) {',
   ]],
   "a request from the server skipped": [[
     '      if ("id" in message) {',
@@ -176,8 +191,8 @@ const RPC_LINK = catalogue("RpcLink", {
     '    await this.#send({ jsonrpc: "2.0", id: null, method, params });',
   ]],
   "the result taken whatever its id": [[
-    '      if (!("method" in message)) return correlate(id, message);',
-    '      if (!("method" in message)) return (message as { result: JsonObject }).result;',
+    "        return correlate(id, message);",
+    "        return (message as { result: JsonObject }).result;",
   ]],
   "the end of the output taken as an empty answer": [[
     "      if (read.done) {",
@@ -190,6 +205,36 @@ const RPC_LINK = catalogue("RpcLink", {
   "messages without their newline": [[
     '      await this.stdin.write(encoder.encode(line + "\\n"));',
     "      await this.stdin.write(encoder.encode(line));",
+  ]],
+  // The deadline passes in silence: the server is never told, and works on.
+  "no cancellation at the deadline": [[
+    '        await this.notify("notifications/cancelled", { requestId: id, reason });\n',
+    "",
+  ]],
+  // Given up, then forgotten: the late reply is taken by the next request, and refused there.
+  "a late reply taken by the next request": [[
+    "        if (this.#abandoned.has(message.id as RequestId)) continue;\n",
+    "",
+  ]],
+  // The deadline is handed on, and never used.
+  "the deadline ignored": [[
+    "    const deadline = deadlineMs === undefined ? Infinity : performance.now() + deadlineMs;",
+    "    const deadline = Infinity;",
+  ]],
+  // A timeout is a failure of the exchange, so a ProtocolError.
+  "a ProtocolError at the deadline": [[
+    "        throw new TimeoutError(`${method} (id ${id}) had ${reason}`);",
+    "        throw new ProtocolError(`${method} (id ${id}) had ${reason}`);",
+  ]],
+  // The cancellation names the request that comes next.
+  "the cancellation names the next id": [[
+    "{ requestId: id, reason }",
+    "{ requestId: this.#nextId, reason }",
+  ]],
+  // The deadline measured in seconds, as a timer's delay is not.
+  "the deadline read as seconds": [[
+    "performance.now() + deadlineMs;",
+    "performance.now() + deadlineMs * 1000;",
   ]],
 });
 
@@ -209,6 +254,47 @@ const HANDSHAKE = catalogue("HandshakeClient", {
   "the capabilities kept as a copy": [[
     "    this.serverCapabilities = result.capabilities;",
     "    this.serverCapabilities = structuredClone(result.capabilities);",
+  ]],
+  "the probe's answer taken with then and catch": [[
+    `    let answer: ProbeAnswer;
+    try {
+      const params = { _meta: requestMeta(VERSIONS[0]) };
+      answer = { result: await this.request("server/discover", params, probeMs) };
+    } catch (error) {
+      if (error instanceof TimeoutError) answer = { silence: true };
+      else if (error instanceof ProtocolError && error.code !== undefined) {
+        answer = { error: { code: error.code, message: error.message, data: error.data } };
+      } else throw error;
+    }`,
+    `    const answer: ProbeAnswer = await this.request(
+      "server/discover",
+      { _meta: requestMeta(VERSIONS[0]) },
+      probeMs,
+    ).then((result) => ({ result }), (error) => {
+      if (error instanceof TimeoutError) return { silence: true as const };
+      if (!(error instanceof ProtocolError) || error.code === undefined) throw error;
+      return { error: { code: error.code, message: error.message, data: error.data } };
+    });`,
+  ]],
+  "the era taken with a switch": [[
+    `    if (era === "legacy") {
+      const result = await this.initialize();
+      this.protocolVersion = String(result.protocolVersion);
+      return result;
+    }`,
+    `    switch (era) {
+      case "legacy": {
+        const result = await this.initialize();
+        this.protocolVersion = String(result.protocolVersion);
+        return result;
+      }
+      case "modern":
+        break;
+    }`,
+  ]],
+  "the _meta added with Object.assign": [[
+    "    return super.request(method, { ...params, _meta: requestMeta(version) }, deadlineMs);",
+    "    return super.request(method, Object.assign({}, params, { _meta: requestMeta(version) }), deadlineMs);",
   ]],
 }, {
   "any protocol version accepted": [[
@@ -241,12 +327,61 @@ const HANDSHAKE = catalogue("HandshakeClient", {
     "",
   ]],
   "the capabilities alone resolved": [[
-    "    return result;",
-    "    return result.capabilities as JsonObject;",
+    '    await this.notify("notifications/initialized");\n    return result;',
+    '    await this.notify("notifications/initialized");\n    return result.capabilities as JsonObject;',
   ]],
   "the version sent as a number": [[
     "      protocolVersion: PROTOCOL_VERSION,",
     "      protocolVersion: 20250618,",
+  ]],
+  // Whatever went wrong with the probe, the server must be a legacy one.
+  "every failure of the probe taken for a legacy server": [[
+    "      } else throw error;",
+    "      } else answer = { silence: true };",
+  ]],
+  // A probe nobody answers is a server that failed, not one of the handshake era.
+  "silence taken for a refusal": [[
+    "      if (error instanceof TimeoutError) answer = { silence: true };",
+    "      if (error instanceof TimeoutError) throw error;",
+  ]],
+  // The probe waits as any request does: for ever, on a silent server.
+  "no deadline on the probe": [[
+    'answer = { result: await this.request("server/discover", params, probeMs) };',
+    'answer = { result: await this.request("server/discover", params) };',
+  ]],
+  // server/discover sent bare, as if it were a legacy request.
+  "the probe without its _meta": [[
+    "      const params = { _meta: requestMeta(VERSIONS[0]) };",
+    "      const params = {};",
+  ]],
+  // The probe asks at the handshake's version, which no modern request may name.
+  "the probe at the handshake's version": [[
+    "      const params = { _meta: requestMeta(VERSIONS[0]) };",
+    "      const params = { _meta: requestMeta(PROTOCOL_VERSION) };",
+  ]],
+  // The probe is asked, and its answer then ignored.
+  "the handshake even after a DiscoverResult": [['    if (era === "legacy") {', "    {"]],
+  // connect() chose 2026-07-28, and the requests after it go without their version.
+  "modern requests without _meta": [[
+    "    return super.request(method, { ...params, _meta: requestMeta(version) }, deadlineMs);",
+    "    return super.request(method, params, deadlineMs);",
+  ]],
+  // Every request after connect() carries _meta, even after a handshake.
+  "_meta after a handshake too": [[
+    "    if (version === undefined || !isModern(version)) {",
+    "    if (version === undefined) {",
+  ]],
+  // A modern server is taken at its word, tools or none.
+  "a DiscoverResult without tools accepted": [[
+    "    if (!isObject(discover.capabilities) || !isObject(discover.capabilities.tools)) {",
+    "    if (!isObject(discover.capabilities)) {",
+  ]],
+  // The version is agreed, and not kept: requests after it carry no _meta.
+  "the modern version never kept": [["    this.protocolVersion = version;\n", ""]],
+  // The result of a modern connect is not the DiscoverResult.
+  "a modern connect resolving with nothing": [[
+    "    return discover;",
+    "    return undefined as never;",
   ]],
 });
 

@@ -467,6 +467,22 @@ export function prefixStatus(schema, text) {
         "length >= (schema.minLength ?? 0);",
       ],
     ),
+    // Both at once, as a learner wrote them (issue 40, item 5): no maxLength, lengths in UTF-16 units.
+    "maxLength ignored, lengths in UTF-16 units": stepWith(
+      [
+        "const fitsMax = top.length + 1 <= (top.schema.maxLength ?? Infinity);",
+        "const fitsMax = true;",
+      ],
+      [
+        "length >= (schema.minLength ?? 0) && length <= (schema.maxLength ?? Infinity);",
+        "length >= (schema.minLength ?? 0);",
+      ],
+      [
+        "go({ ...top, raw, length: top.length + 1 })",
+        "go({ ...top, raw, length: top.length + char.length })",
+      ],
+      ["fitsLength(schema, [...m].length)", "fitsLength(schema, m.length)"],
+    ),
     // A comma before the closing brace.
     "a trailing comma": stepWith([
       `if ((top.phase === "start" || top.phase === "after") && char === "}") {`,
@@ -1213,6 +1229,170 @@ const nextMove: Catalogue = {
   },
 };
 
+// ---------------------------------------------------------------- retryRequest
+
+/** The worked retry, in plain JavaScript. */
+const RETRY = String.raw`
+export function retryRequest(first, result, answers, id) {
+  if (id === first.id) {
+    throw new RangeError("A retry is a new request: the id " + JSON.stringify(id) + " is spent");
+  }
+  const { inputResponses: _, requestState: __, ...params } = first.params;
+  if (result.inputRequests !== undefined) {
+    const responses = {};
+    for (const key of Object.keys(result.inputRequests)) {
+      if (!Object.hasOwn(answers, key)) throw new RangeError("The server asked " + key + ": no answer");
+      responses[key] = answers[key];
+    }
+    params.inputResponses = responses;
+  }
+  if (result.requestState !== undefined) params.requestState = result.requestState;
+  return { jsonrpc: first.jsonrpc, id, method: first.method, params };
+}`;
+
+const retryChanged = (...changes: [string, string][]) =>
+  changes.reduce((source, [from, to]) => mutate(source, from, to), RETRY);
+
+const retryRequest: Catalogue = {
+  unit: "lab-03",
+  fn: "retryRequest",
+  right: {
+    "the worked solution's way": RETRY,
+    "a copy of the params, and delete": String.raw`
+export function retryRequest(first, result, answers, id) {
+  if (Object.is(id, first.id)) throw new RangeError("the id is the first request's");
+  const params = structuredClone(first.params);
+  delete params.inputResponses;
+  delete params.requestState;
+  const asked = Object.keys(result.inputRequests ?? {});
+  const missing = asked.filter((key) => !(key in answers));
+  if (missing.length > 0) throw new RangeError("no answer to " + missing.join(", "));
+  if ("inputRequests" in result) {
+    params.inputResponses = Object.fromEntries(asked.map((key) => [key, answers[key]]));
+  }
+  if (typeof result.requestState === "string") params.requestState = result.requestState;
+  return { jsonrpc: "2.0", id, method: first.method, params };
+}`,
+    "entries filtered, spreads": String.raw`
+export function retryRequest(first, result, answers, id) {
+  if (id === first.id) throw new RangeError("same id");
+  const asked = result.inputRequests;
+  const given = Object.entries(answers).filter(([key]) => asked !== undefined && key in asked);
+  if (asked !== undefined && given.length < Object.keys(asked).length) {
+    throw new RangeError("a question has no answer");
+  }
+  const { inputResponses, requestState, ...kept } = first.params;
+  return {
+    jsonrpc: first.jsonrpc,
+    id,
+    method: first.method,
+    params: {
+      ...kept,
+      ...(asked === undefined ? {} : { inputResponses: Object.fromEntries(given) }),
+      ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
+    },
+  };
+}`,
+    "a reduce, and undefined left to the wire": String.raw`
+export function retryRequest(first, result, answers, id) {
+  if (first.id === id) throw new RangeError("the retry needs a new id");
+  const inputResponses = result.inputRequests === undefined
+    ? undefined
+    : Object.keys(result.inputRequests).reduce((found, key) => {
+      if (!Object.prototype.hasOwnProperty.call(answers, key)) throw new RangeError(key);
+      return { ...found, [key]: answers[key] };
+    }, {});
+  const params = { ...first.params, inputResponses, requestState: result.requestState };
+  return { jsonrpc: "2.0", id, method: first.method, params };
+}`,
+  },
+  wrong: {
+    // The retry sent as the same request: its id reused.
+    "the first request's id reused": retryChanged(
+      [
+        "return { jsonrpc: first.jsonrpc, id, method",
+        "return { jsonrpc: first.jsonrpc, id: first.id, method",
+      ],
+      ["  if (id === first.id) {", "  if (false) {"],
+    ),
+    // The same id not refused: the caller is trusted to give a new one.
+    "the same id not refused": retryChanged(["  if (id === first.id) {", "  if (false) {"]),
+    // Ids compared loosely: "1" taken for 1, and a new id refused.
+    "ids compared loosely": retryChanged(["  if (id === first.id) {", "  if (id == first.id) {"]),
+    // The id taken for absent when falsy: 0 replaced by the next one counted by hand.
+    "the id 0 taken for none": retryChanged([
+      "return { jsonrpc: first.jsonrpc, id, method",
+      "return { jsonrpc: first.jsonrpc, id: id || Number(first.id) + 1, method",
+    ]),
+    // The state tidied: spaces trimmed.
+    "requestState trimmed": retryChanged([
+      "params.requestState = result.requestState;",
+      "params.requestState = result.requestState.trim();",
+    ]),
+    // The state made safe for a URL.
+    "requestState URL-encoded": retryChanged([
+      "params.requestState = result.requestState;",
+      "params.requestState = encodeURIComponent(result.requestState);",
+    ]),
+    // The state read as JSON where it looks like JSON, and written back.
+    "requestState parsed and written again": retryChanged([
+      "params.requestState = result.requestState;",
+      `{
+    let state = result.requestState;
+    try {
+      state = JSON.stringify(JSON.parse(state));
+    } catch { /* not JSON: kept */ }
+    params.requestState = state;
+  }`,
+    ]),
+    // An empty state taken for none.
+    "an empty requestState dropped": retryChanged([
+      "if (result.requestState !== undefined) params.requestState",
+      "if (result.requestState) params.requestState",
+    ]),
+    // The last round's state kept when this round has none.
+    "an earlier round's state carried on": retryChanged([
+      "const { inputResponses: _, requestState: __, ...params } = first.params;",
+      "const { inputResponses: _, ...params } = first.params;",
+    ]),
+    // The last round's answers kept beside this round's.
+    "answers piled up across rounds": retryChanged([
+      "const { inputResponses: _, requestState: __, ...params } = first.params;",
+      "const { requestState: __, ...params } = first.params;",
+    ], ["const responses = {};", "const responses = { ...params.inputResponses };"]),
+    // Every answer the client holds sent, asked or not.
+    "every answer sent": retryChanged([
+      "    params.inputResponses = responses;",
+      "    params.inputResponses = { ...answers };",
+    ]),
+    // A question without an answer sent without one.
+    "a missing answer not refused": retryChanged([
+      '      if (!Object.hasOwn(answers, key)) throw new RangeError("The server asked " + key + ": no answer");\n',
+      "",
+    ]),
+    // The params rebuilt from the tool's name and arguments: _meta and the rest lost.
+    "params rebuilt from name and arguments": retryChanged([
+      "const { inputResponses: _, requestState: __, ...params } = first.params;",
+      "const params = { name: first.params.name, arguments: first.params.arguments };",
+    ]),
+    // The result's questions sent back beside the answers.
+    "the questions sent back": retryChanged([
+      "    params.inputResponses = responses;",
+      "    params.inputResponses = responses;\n    params.inputRequests = result.inputRequests;",
+    ]),
+    // Every retry a tools/call.
+    "the method always tools/call": retryChanged([
+      "id, method: first.method, params",
+      'id, method: "tools/call", params',
+    ]),
+    // An empty inputResponses sent when nothing was asked.
+    "inputResponses always sent": retryChanged([
+      "  if (result.inputRequests !== undefined) {\n    const responses = {};\n    for (const key of Object.keys(result.inputRequests)) {",
+      "  {\n    const responses = {};\n    for (const key of Object.keys(result.inputRequests ?? {})) {",
+    ]),
+  },
+};
+
 /** Lab 03's catalogue. */
 export const LAB_03: readonly Catalogue[] = [
   prefixStatus,
@@ -1221,4 +1401,5 @@ export const LAB_03: readonly Catalogue[] = [
   trieMask,
   decode,
   nextMove,
+  retryRequest,
 ];

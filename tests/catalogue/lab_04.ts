@@ -284,97 +284,202 @@ const progressOf: Catalogue = {
   },
 };
 
-const headers = (body: string) => fn("postHeaders", "session", body);
+const headers = (body: string, header = "") => fn("postHeaders", "message, session", body, header);
 const BASE =
   `{ "content-type": "application/json", accept: "application/json, text/event-stream" }`;
+/** The start of a postHeaders: the two headers of every POST, the params, and the version in _meta. */
+const HEAD = `
+  const h = ${BASE};
+  const params = message.params ?? {};
+  const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];`;
+/** Today's headers, mirrored from the body, and nothing of a session. */
+const TODAY = `
+  if (typeof version === "string") {
+    h["mcp-protocol-version"] = version;
+    h["mcp-method"] = message.method;
+    const field = message.method === "resources/read" ? "uri"
+      : message.method === "tools/call" || message.method === "prompts/get" ? "name" : undefined;
+    if (field !== undefined && typeof params[field] === "string") h["mcp-name"] = params[field];
+    return h;
+  }`;
+/** A legacy session's headers, each when the client has it. */
+const SESSION = `
+  if (session.id !== undefined) h["mcp-session-id"] = session.id;
+  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+  return h;`;
+/** A postHeaders whose today's part is `today` (legacy as the worked one), or whose legacy part is `legacy`. */
+const headersWith = (parts: { head?: string; today?: string; legacy?: string }) =>
+  headers(`${parts.head ?? HEAD}${parts.today ?? TODAY}${parts.legacy ?? SESSION}`);
 
 const postHeaders: Catalogue = {
   unit: "lab-04",
   fn: "postHeaders",
   right: {
-    "the worked solution's way": headers(`
+    "the worked solution's way": headersWith({}),
+    "a table of the field each method names by, and META": headers(
+      `
+  const NAMED_BY = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
   const h = ${BASE};
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "spreads": headers(`
+  const params = message.params ?? {};
+  const version = params._meta?.[META.protocolVersion];
+  if (typeof version !== "string") {
+    if (session.id !== undefined) h["mcp-session-id"] = session.id;
+    if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
+    return h;
+  }
+  const named = Object.hasOwn(NAMED_BY, message.method) ? params[NAMED_BY[message.method]] : undefined;
   return {
-    ...${BASE},
-    ...(session.id === undefined ? {} : { "mcp-session-id": session.id }),
-    ...(session.protocolVersion === undefined ? {} : { "mcp-protocol-version": session.protocolVersion }),
-  };`),
+    ...h,
+    "mcp-protocol-version": version,
+    "mcp-method": message.method,
+    ...(typeof named === "string" ? { "mcp-name": named } : {}),
+  };`,
+      'import { META } from "../lib/mcp/shared/meta.ts";',
+    ),
     "from entries": headers(`
-  const pairs = [["content-type", "application/json"], ["accept", "application/json, text/event-stream"],
-    ["mcp-session-id", session.id], ["mcp-protocol-version", session.protocolVersion]];
+  const meta = message.params && message.params._meta;
+  const version = meta ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
+  let pairs;
+  if (typeof version === "string") {
+    const name = { "tools/call": message.params.name, "prompts/get": message.params.name,
+      "resources/read": message.params.uri }[message.method];
+    pairs = [["mcp-protocol-version", version], ["mcp-method", message.method],
+      ["mcp-name", typeof name === "string" ? name : undefined]];
+  } else {
+    pairs = [["mcp-session-id", session.id], ["mcp-protocol-version", session.protocolVersion]];
+  }
+  pairs.unshift(["content-type", "application/json"], ["accept", "application/json, text/event-stream"]);
   return Object.fromEntries(pairs.filter(([, v]) => v !== undefined));`),
-    "Object.assign": headers(`
+    "a switch on the method": headers(`
   const h = Object.assign({}, ${BASE});
+  const version = (message.params?._meta ?? {})["io.modelcontextprotocol/protocolVersion"];
+  if (typeof version === "string") {
+    Object.assign(h, { "mcp-protocol-version": version, "mcp-method": message.method });
+    let name;
+    switch (message.method) {
+      case "tools/call":
+      case "prompts/get": name = message.params.name; break;
+      case "resources/read": name = message.params.uri; break;
+    }
+    if (typeof name === "string") h["mcp-name"] = name;
+    return h;
+  }
   if ("id" in session) Object.assign(h, { "mcp-session-id": session.id });
   if ("protocolVersion" in session) Object.assign(h, { "mcp-protocol-version": session.protocolVersion });
   return h;`),
   },
   wrong: {
-    "JSON only accepted": headers(`
-  const h = { "content-type": "application/json", accept: "application/json" };
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "events only accepted": headers(`
-  const h = { "content-type": "application/json", accept: "text/event-stream" };
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "no content type": headers(`
-  const h = { accept: "application/json, text/event-stream" };
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "an empty session id left out": headers(`
-  const h = ${BASE};
-  if (session.id) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "an empty version left out": headers(`
-  const h = ${BASE};
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "the session forgotten": headers(`
-  const h = ${BASE};
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
-    "the version forgotten": headers(`
-  const h = ${BASE};
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  return h;`),
-    "undefined headers sent": headers(`
-  return { ...${BASE}, "mcp-session-id": session.id, "mcp-protocol-version": session.protocolVersion };`),
-    "the names in another case": headers(`
-  const h = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-  if (session.id !== undefined) h["Mcp-Session-Id"] = session.id;
-  if (session.protocolVersion !== undefined) h["MCP-Protocol-Version"] = session.protocolVersion;
-  return h;`),
-    "the session under the version's name": headers(`
-  const h = ${BASE};
+    // Issue 39's wrong ideas of today's protocol.
+    "a session id sent at 2026-07-28": headersWith({
+      today: TODAY.replace(
+        "return h;",
+        'if (session.id !== undefined) h["mcp-session-id"] = session.id;\n    return h;',
+      ),
+    }),
+    "Mcp-Name always from params.name": headersWith({
+      today: TODAY.replace(
+        'const field = message.method === "resources/read" ? "uri"\n      : message.method === "tools/call" || message.method === "prompts/get" ? "name" : undefined;',
+        'const field = "name";',
+      ),
+    }),
+    "Mcp-Name from whichever field is there": headersWith({
+      today: TODAY.replace(
+        'if (field !== undefined && typeof params[field] === "string") h["mcp-name"] = params[field];',
+        'const named = params.name ?? params.uri;\n    if (field !== undefined && typeof named === "string") h["mcp-name"] = named;',
+      ),
+    }),
+    "the version from the session, not the body": headersWith({
+      today: TODAY.replace(
+        'h["mcp-protocol-version"] = version;',
+        'h["mcp-protocol-version"] = session.protocolVersion ?? version;',
+      ),
+    }),
+    "the era told by the session's version": headersWith({
+      head: HEAD.replace(
+        'const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];',
+        'const version = session.protocolVersion === "2026-07-28" ? session.protocolVersion : undefined;',
+      ),
+    }),
+    "the era told by a version anywhere in params": headersWith({
+      head: HEAD.replace(
+        'const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];',
+        'const version = params._meta?.["io.modelcontextprotocol/protocolVersion"] ?? params.protocolVersion;',
+      ),
+    }),
+    "only 2026-07-28 is today's": headersWith({
+      head: HEAD.replace(
+        'const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];',
+        'const declared = params._meta?.["io.modelcontextprotocol/protocolVersion"];\n  const version = declared === "2026-07-28" ? declared : undefined;',
+      ),
+    }),
+    "Mcp-Method and Mcp-Name in a legacy session too": headersWith({
+      legacy: `
+  h["mcp-method"] = message.method;
+  if (typeof params.name === "string") h["mcp-name"] = params.name;${SESSION}`,
+    }),
+    "today's headers alone": headersWith({
+      today: TODAY.replace(
+        'h["mcp-protocol-version"] = version;',
+        'for (const key of Object.keys(h)) delete h[key];\n    h["mcp-protocol-version"] = version;',
+      ),
+    }),
+    // The handshake era's, as before.
+    "JSON only accepted": headersWith({
+      head: HEAD.replace("application/json, text/event-stream", "application/json"),
+    }),
+    "no content type": headersWith({
+      head: HEAD.replace('"content-type": "application/json", ', ""),
+    }),
+    "an empty session id left out": headersWith({
+      legacy: SESSION.replace("if (session.id !== undefined)", "if (session.id)"),
+    }),
+    "an empty version left out": headersWith({
+      legacy: SESSION.replace(
+        "if (session.protocolVersion !== undefined)",
+        "if (session.protocolVersion)",
+      ),
+    }),
+    "the session forgotten": headersWith({
+      legacy: SESSION.replace(
+        'if (session.id !== undefined) h["mcp-session-id"] = session.id;',
+        "",
+      ),
+    }),
+    "the version forgotten": headersWith({
+      legacy: SESSION.replace(
+        'if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;',
+        "",
+      ),
+    }),
+    "undefined headers sent": headersWith({
+      legacy: `
+  return { ...h, "mcp-session-id": session.id, "mcp-protocol-version": session.protocolVersion };`,
+    }),
+    "the names in another case": headersWith({
+      head: HEAD.replace('"content-type"', '"Content-Type"').replace("accept:", "Accept:"),
+      today: TODAY.replaceAll('h["mcp-', 'h["Mcp-'),
+      legacy: SESSION.replaceAll('h["mcp-', 'h["Mcp-'),
+    }),
+    "the session under the version's name": headersWith({
+      legacy: `
   if (session.id !== undefined) h["mcp-protocol-version"] = session.id;
   if (session.protocolVersion !== undefined) h["mcp-session-id"] = session.protocolVersion;
-  return h;`),
-    "the version always sent": headers(`
-  const h = { ...${BASE}, "mcp-protocol-version": session.protocolVersion ?? "2025-06-18" };
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  return h;`),
-    "the session only with the version": headers(`
-  const h = ${BASE};
+  return h;`,
+    }),
+    "the session only with the version": headersWith({
+      legacy: `
   if (session.id !== undefined && session.protocolVersion !== undefined) {
     h["mcp-session-id"] = session.id;
     h["mcp-protocol-version"] = session.protocolVersion;
   }
-  return h;`),
-    "the accept list without its space": headers(`
-  const h = { "content-type": "application/json", accept: "application/json,text/event-stream" };
-  if (session.id !== undefined) h["mcp-session-id"] = session.id;
-  if (session.protocolVersion !== undefined) h["mcp-protocol-version"] = session.protocolVersion;
-  return h;`),
+  return h;`,
+    }),
+    "the accept list without its space": headersWith({
+      head: HEAD.replace(
+        "application/json, text/event-stream",
+        "application/json,text/event-stream",
+      ),
+    }),
   },
 };
 
@@ -809,6 +914,242 @@ const sessionCheck: Catalogue = {
   },
 };
 
+const recover = (body: string, header = "") =>
+  fn("recoverStream", "request, lastEventId, nextId", body, header);
+const IS_TODAY =
+  `const today = typeof request.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "string";`;
+
+const recoverStream: Catalogue = {
+  unit: "lab-04",
+  fn: "recoverStream",
+  right: {
+    "the worked solution's way": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "a copy, then the id, with META": recover(
+      `
+  const meta = (request.params ?? {})._meta ?? {};
+  if (typeof meta[META.protocolVersion] === "string") {
+    const again = structuredClone(request);
+    again.id = nextId;
+    return { reissue: again };
+  }
+  if (lastEventId !== null) return { resume: lastEventId };
+  return null;`,
+      'import { META } from "../lib/mcp/shared/meta.ts";',
+    ),
+    "the legacy case first": recover(`
+  const version = request.params && request.params._meta
+    ? request.params._meta["io.modelcontextprotocol/protocolVersion"] : undefined;
+  if (typeof version !== "string") return typeof lastEventId === "string" ? { resume: lastEventId } : null;
+  return { reissue: Object.assign({}, request, { id: nextId }) };`),
+    "Object.fromEntries": recover(`
+  ${IS_TODAY}
+  if (!today) return lastEventId === null ? null : { resume: lastEventId };
+  return { reissue: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, k === "id" ? nextId : v])) };`),
+  },
+  wrong: {
+    // Issue 39's wrong ideas: the old id, and resuming today's stream.
+    "re-issued with the same id": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "Last-Event-ID at 2026-07-28 when an event id came": recover(`
+  ${IS_TODAY}
+  if (lastEventId !== null) return { resume: lastEventId };
+  if (today) return { reissue: { ...request, id: nextId } };
+  return null;`),
+    "every broken stream re-issued": recover(`
+  return { reissue: { ...request, id: nextId } };`),
+    "a legacy request without an event id re-issued": recover(`
+  ${IS_TODAY}
+  if (today || lastEventId === null) return { reissue: { ...request, id: nextId } };
+  return { resume: lastEventId };`),
+    "a legacy stream always lost": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  return null;`),
+    "the next id is one past the old": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: request.id + 1 } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "the id changed in the request itself": recover(`
+  ${IS_TODAY}
+  if (today) { request.id = nextId; return { reissue: request }; }
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "the params left out of the re-issue": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { jsonrpc: "2.0", id: nextId, method: request.method } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "today's meta dropped from the re-issue": recover(`
+  ${IS_TODAY}
+  if (today) {
+    const { _meta, ...params } = request.params;
+    return { reissue: { ...request, id: nextId, params } };
+  }
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "the new id 0 taken for none": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId || request.id } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "only 2026-07-28 is today's": recover(`
+  const today = request.params?._meta?.["io.modelcontextprotocol/protocolVersion"] === "2026-07-28";
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "the era told by any _meta": recover(`
+  const today = request.params?._meta !== undefined;
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
+    "the event id trimmed": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId === null ? null : { resume: lastEventId.trim() };`),
+  },
+};
+
+const check = (body: string, header = "") =>
+  fn("headerCheck", "headers, message, versions", body, header);
+/** The start of a headerCheck: the params, and the version the body declares. */
+const CHECK_HEAD = `
+  const params = message.params ?? {};
+  const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];`;
+const CHECK_VERSION = `
+  if (headers["mcp-protocol-version"] !== version) return -32020;`;
+const CHECK_METHOD = `
+  if (headers["mcp-method"] !== message.method) return -32020;`;
+const CHECK_NAME = `
+  const field = message.method === "resources/read" ? "uri"
+    : message.method === "tools/call" || message.method === "prompts/get" ? "name" : undefined;
+  if (field !== undefined && headers["mcp-name"] !== params[field]) return -32020;`;
+const CHECK_SPOKEN = `
+  return versions.includes(version) ? null : -32022;`;
+/** A headerCheck made of its parts, any of them replaced. */
+const checkWith = (parts: {
+  version?: string;
+  method?: string;
+  name?: string;
+  spoken?: string;
+}) =>
+  check(
+    `${CHECK_HEAD}${parts.version ?? CHECK_VERSION}${parts.method ?? CHECK_METHOD}${
+      parts.name ?? CHECK_NAME
+    }${parts.spoken ?? CHECK_SPOKEN}`,
+  );
+
+const headerCheck: Catalogue = {
+  unit: "lab-04",
+  fn: "headerCheck",
+  right: {
+    "the worked solution's way": checkWith({}),
+    "the expected headers, built and compared, with META": check(
+      `
+  const params = message.params ?? {};
+  const version = params._meta?.[META.protocolVersion];
+  const expected = { "mcp-protocol-version": version, "mcp-method": message.method };
+  const field = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+  if (Object.hasOwn(field, message.method)) expected["mcp-name"] = params[field[message.method]];
+  for (const [name, value] of Object.entries(expected)) {
+    if (headers[name] !== value) return -32020;
+  }
+  return versions.indexOf(version) === -1 ? -32022 : null;`,
+      'import { META } from "../lib/mcp/shared/meta.ts";',
+    ),
+    "some, over the pairs": check(`
+  const p = message.params || {};
+  const v = (p._meta || {})["io.modelcontextprotocol/protocolVersion"];
+  const named = message.method === "resources/read" ? [p.uri]
+    : ["tools/call", "prompts/get"].includes(message.method) ? [p.name] : [];
+  const pairs = [[headers["mcp-protocol-version"], v], [headers["mcp-method"], message.method],
+    ...named.map((name) => [headers["mcp-name"], name])];
+  if (pairs.some(([sent, body]) => sent !== body)) return -32020;
+  return versions.some((one) => one === v) ? null : -32022;`),
+    "a switch for the name": check(`
+  const params = message.params ?? {};
+  const version = params._meta?.["io.modelcontextprotocol/protocolVersion"];
+  let name;
+  switch (message.method) {
+    case "tools/call":
+    case "prompts/get": name = params.name; break;
+    case "resources/read": name = params.uri; break;
+  }
+  const agree = headers["mcp-protocol-version"] === version && headers["mcp-method"] === message.method &&
+    (name === undefined || headers["mcp-name"] === name);
+  if (!agree) return -32020;
+  if (!versions.includes(version)) return -32022;
+  return null;`),
+  },
+  wrong: {
+    "the version judged before the headers": check(
+      `${CHECK_HEAD}
+  if (!versions.includes(version)) return -32022;${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}
+  return null;`,
+    ),
+    "the header's version judged, not the body's": checkWith({
+      version: "",
+      spoken: `
+  return versions.includes(headers["mcp-protocol-version"]) ? null : -32022;`,
+    }),
+    "Mcp-Name not checked": checkWith({ name: "" }),
+    "Mcp-Name always against params.name": checkWith({
+      name: `
+  if (message.method !== "tools/list" && message.method !== "server/discover" &&
+    headers["mcp-name"] !== params.name) return -32020;`,
+    }),
+    "Mcp-Name checked for tool calls only": checkWith({
+      name: `
+  if (message.method === "tools/call" && headers["mcp-name"] !== params.name) return -32020;`,
+    }),
+    "values compared without their case": check(
+      `${CHECK_HEAD}
+  const same = (a, b) => String(a).toLowerCase() === String(b).toLowerCase();
+  if (!same(headers["mcp-protocol-version"], version)) return -32020;
+  if (!same(headers["mcp-method"], message.method)) return -32020;${
+        CHECK_NAME.replace(
+          'headers["mcp-name"] !== params[field]',
+          '!same(headers["mcp-name"], params[field])',
+        )
+      }${CHECK_SPOKEN}`,
+    ),
+    "a missing header taken to agree": check(
+      `${CHECK_HEAD}
+  const differs = (name, value) => headers[name] !== undefined && headers[name] !== value;
+  if (differs("mcp-protocol-version", version) || differs("mcp-method", message.method)) return -32020;
+  const field = message.method === "resources/read" ? "uri"
+    : message.method === "tools/call" || message.method === "prompts/get" ? "name" : undefined;
+  if (field !== undefined && differs("mcp-name", params[field])) return -32020;${CHECK_SPOKEN}`,
+    ),
+    "the two codes swapped": check(
+      `${CHECK_HEAD}${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}${CHECK_SPOKEN}`.replaceAll(
+        "-32020",
+        "-32099",
+      ).replace("-32022", "-32020").replaceAll("-32099", "-32022"),
+    ),
+    "the method not checked": checkWith({ method: "" }),
+    "the version header not checked": checkWith({ version: "" }),
+    "an empty Mcp-Name taken for none": checkWith({
+      name: CHECK_NAME.replace(
+        'headers["mcp-name"] !== params[field]',
+        'headers["mcp-name"] && headers["mcp-name"] !== params[field]',
+      ),
+    }),
+    "a session id refused at 2026-07-28": checkWith({
+      method: `${CHECK_METHOD}
+  if (headers["mcp-session-id"] !== undefined) return -32020;`,
+    }),
+    "only the first version spoken": checkWith({
+      spoken: `
+  return version === versions[0] ? null : -32022;`,
+    }),
+    "HTTP statuses, not JSON-RPC codes": check(
+      `${CHECK_HEAD}${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}${CHECK_SPOKEN}`.replaceAll(
+        "-32020",
+        "400",
+      ).replace("-32022", "400"),
+    ),
+  },
+};
+
 /** Lab 04's catalogue. */
 export const LAB_04: readonly Catalogue[] = [
   routeReply,
@@ -817,6 +1158,8 @@ export const LAB_04: readonly Catalogue[] = [
   postHeaders,
   replyKind,
   sseData,
+  recoverStream,
   originAllowed,
+  headerCheck,
   sessionCheck,
 ];

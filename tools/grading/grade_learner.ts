@@ -12,8 +12,7 @@
  */
 
 import type { Learner, Submission } from "./collect.ts";
-import { type FileCheck, lab02FileChecks } from "../../lib/course/lab_02_files.ts";
-import { REFERENCE_TRANSCRIPT } from "../../lib/course/transcript_check.ts";
+import { type FileCheck, lab02FileChecks, readReferences } from "../../lib/course/lab_02_files.ts";
 import { type CaseResult, runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
 import { Analysis } from "./analysis.ts";
@@ -244,6 +243,6 @@ async function checkFiles(submission: Submission): Promise<FileCheck[] | undefin
       transcript: await read(submission.files.transcript),
       results: await read(submission.files.results),
     },
-    await Deno.readTextFile(REFERENCE_TRANSCRIPT),
+    await readReferences(),
   );
 }

@@ -62,20 +62,19 @@ const LIB = new URL("lib/", ROOT).href;
  * start it. Throws {@linkcode StaleNotebookError} when the saved notebook's
  * functions do not behave like the running ones on the visible cases.
  *
- * @example From the worked edition, beside its reference functions
+ * @example A saved notebook that differs from what the kernel runs is refused
  * ```ts
  * import assert from "node:assert/strict";
  * import { fileURLToPath, pathToFileURL } from "node:url";
- * import { handleLine, negotiateVersion } from "../../lib/mcp/server/dispatch.ts";
- * import { GRAMMAR_TOOLS } from "../../lib/course/grammar_tools.ts";
  *
- * const grammar = { name: "grammar", version: "1.0.0", tools: GRAMMAR_TOOLS };
  * const folder = await Deno.makeTempDir();
- * const server = await writeLearnerServer(pathToFileURL(`${folder}/`), "lab-01", {
- *   notebook: fileURLToPath(new URL("../../solutions/lab-01.ipynb", import.meta.url)),
- *   running: { negotiateVersion, handleMessage: (line: string) => handleLine(line, grammar) },
- * });
- * assert.equal(server.command.at(-1), `${folder}/grammar_server.mts`);
+ * await assert.rejects(
+ *   writeLearnerServer(pathToFileURL(`${folder}/`), "lab-01", {
+ *     notebook: fileURLToPath(new URL("../../solutions/lab-01.ipynb", import.meta.url)),
+ *     running: { negotiateVersion: () => "2024-11-05", handleMessage: () => undefined },
+ *   }),
+ *   StaleNotebookError,
+ * );
  * await Deno.remove(folder, { recursive: true });
  * ```
  */
@@ -152,6 +151,7 @@ export interface LearnerClientOptions {
 const CLIENT_PARTS = [
   "correlate",
   "unwrap",
+  "eraOf",
   "ServerLink",
   "RpcLink",
   "HandshakeClient",
@@ -161,7 +161,7 @@ const CLIENT_PARTS = [
 
 /**
  * Write Lab 02's client, the learner's cells from `correlate` to
- * `McpClient` taken from the saved notebook as the autograder takes them,
+ * `McpClient` (`eraOf` among them) taken from the saved notebook as the autograder takes them,
  * to `mcp_client.mts` in `folder`, exporting `McpClient`; import it, and
  * return its class. Throws {@linkcode StaleNotebookError} when the saved
  * `McpClient` does not behave like the running one on the visible cases.

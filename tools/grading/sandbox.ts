@@ -31,8 +31,8 @@ import { deserialize, serialize } from "node:v8";
 import { isDeepStrictEqual } from "node:util";
 import { fileURLToPath } from "node:url";
 import { dirname } from "node:path";
-import { judge, type Outcome } from "../../lib/grading/grading.ts";
-import { jsonDifferences } from "../../lib/grading/json_differences.ts";
+import { type GradeRow, judge, type Outcome } from "../../lib/grading/grading.ts";
+import { differencesOf, jsonDifferences } from "../../lib/grading/json_differences.ts";
 import type { Scratch } from "./scratch.ts";
 import type { GradedCase, GradedFunction } from "./spec.ts";
 import type { CaseKind, Reply, RunnerItem, RunnerJob } from "./sandbox_runner.ts";
@@ -68,9 +68,10 @@ export interface UnitJob {
   key?: string;
   /** The learner it is a part of: the jobs of one learner share one budget. @default {its key} */
   learner?: string;
-  functions: (Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference"> & {
-    cases: GradedCase[];
-  })[];
+  functions: (
+    & Pick<GradedFunction, "name" | "driver" | "normalize" | "quiet" | "withReference" | "explain">
+    & { cases: GradedCase[] }
+  )[];
 }
 
 /** Options for {@linkcode runSandbox}. */
@@ -475,13 +476,19 @@ async function observed(
 
 /** A reply, judged against its case, where no learner code runs. */
 function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
-  const result = (status: CaseResult["status"], observed: string): CaseResult => ({
+  const result = (
+    status: CaseResult["status"],
+    observed: string,
+    notes: string[] = [],
+  ): CaseResult => ({
     unit: job.unit,
     fn: fn.name,
     case: testCase.label,
     hidden: testCase.hidden,
     status,
-    observed: testCase.hidden ? (status === "PASS" ? "passed" : "failed") : brief(observed),
+    observed: testCase.hidden
+      ? (status === "PASS" ? "passed" : "failed")
+      : [brief(observed), ...notes].join("; "),
     ...(testCase.group !== undefined ? { group: testCase.group } : {}),
     ...(reply.reached?.length ? { reached: reply.reached } : {}),
     ...(reply.covered ? { covered: reply.covered } : {}),
@@ -505,10 +512,42 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
   });
   // A driver's (or the grader's) observation is a whole record: say only where it differs.
   const whole = fn.driver !== undefined || testCase.observe !== undefined;
-  const shown = whole && graded.status === "FAIL" && "returned" in outcome
+  const shown = whole && graded.status === "FAIL" && "returned" in outcome &&
+      !isOutcome(graded.observed)
     ? jsonDifferences(testCase.expected, graded.observed).join("; ")
-    : showValue(graded.observed);
-  return result(graded.status, graded.message === "" ? shown : `${shown} (${graded.message})`);
+    : observedText(graded.observed);
+  const said = graded.message === "" ? shown : `${shown} (${graded.message})`;
+  return result(graded.status, said, explained(fn, graded));
+}
+
+/** The words `fn.explain` has for the differences of a failed case, each said once. */
+function explained(fn: Pick<GradedFunction, "explain">, graded: GradeRow): string[] {
+  if (fn.explain === undefined || graded.status !== "FAIL") return [];
+  const words = differencesOf(graded.expected, graded.observed).map((d) => fn.explain!(d, graded));
+  return [...new Set(words.filter((word) => word !== undefined))];
+}
+
+/** Whether `value` is an outcome the judge wrote in words' place: `{ throws }` or `{ returned }`. */
+function isOutcome(value: unknown): value is { throws: string } | { returned: unknown } {
+  if (typeof value !== "object" || value === null) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === "returned" ||
+    typeof (value as { throws?: unknown }).throws === "string";
+}
+
+/**
+ * What a case observed, as its line in the report says it: a value as JSON
+ * (a string in its quotes: `"live"` is never `live`), an error as `it threw
+ * NAME`, a value where an error was expected as `it returned VALUE`, and
+ * what the judge says in words (`changed its input`) as those words.
+ */
+function observedText(observed: unknown): string {
+  if (observed === "changed its input" || observed === "printed on stdout") return observed;
+  if (!isOutcome(observed)) return showValue(observed);
+  if ("returned" in observed) return `it returned ${showValue(observed.returned)}`;
+  const fields = Object.entries((observed as { with?: object }).with ?? {})
+    .map(([key, value]) => `${key} ${showValue(value)}`);
+  return `it threw ${observed.throws}${fields.length > 0 ? ` with ${fields.join(", ")}` : ""}`;
 }
 
 /** What was observed, in at most 200 characters. */
@@ -518,7 +557,6 @@ function brief(observed: string): string {
 
 /** Any value as text: JSON where it can be, and never an exception (a BigInt, a cycle). */
 function showValue(value: unknown): string {
-  if (typeof value === "string") return value;
   try {
     return JSON.stringify(value) ?? String(value);
   } catch {

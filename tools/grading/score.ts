@@ -148,7 +148,7 @@ export function scoreSubmission(
       else if (result.status === "UNFINISHED") output = "not written yet";
       else {
         const expected = fn.cases.find((c) => c.label === result.case)?.expected;
-        output = passed ? "passed" : `expected ${show(expected)}, observed ${result.observed}`;
+        output = passed ? "passed" : mismatch(expected, result.observed);
       }
       tests.push(test(`${fn.name}: ${label}`, passed ? 1 : 0, 1, output));
     }
@@ -277,6 +277,26 @@ function test(
     output,
     visibility: "visible",
   };
+}
+
+/**
+ * A failed visible case's line: `expected "dead", observed "live"`, or, when
+ * either side is an error or what the sandbox said in words (`it returned
+ * …`, `it threw …`), `expected it to throw RangeError; it returned {…}`.
+ */
+function mismatch(expected: unknown, observed: string): string {
+  const throws = typeof expected === "object" && expected !== null &&
+      typeof (expected as { throws?: unknown }).throws === "string"
+    ? (expected as { throws: string; with?: object })
+    : undefined;
+  const fields = Object.entries(throws?.with ?? {}).map(([key, value]) => `${key} ${show(value)}`);
+  const wanted = throws === undefined
+    ? `expected ${show(expected)}`
+    : `expected it to throw ${throws.throws}${
+      fields.length > 0 ? ` with ${fields.join(", ")}` : ""
+    }`;
+  // The sandbox writes a value as JSON, which never begins with "it ".
+  return observed.startsWith("it ") ? `${wanted}; ${observed}` : `${wanted}, observed ${observed}`;
 }
 
 /** An expected value as the report shows it. */

@@ -68,6 +68,25 @@ export const SANDBOX_FILES: readonly string[] = [
   "servers/grammar_in_process.ts",
   "servers/grammar.ts",
   "servers/_mcp_server.ts",
+  // The grammar server of both eras: the library's ServerSession, and what it imports.
+  "lib/mcp/server/session.ts",
+  "lib/mcp/server/argument_refusal.ts",
+  "lib/mcp/server/session_spec.ts",
+  "lib/mcp/server/server_transport.ts",
+  "lib/mcp/server/server_requests.ts",
+  "lib/mcp/server/stdio_server.ts",
+  "lib/mcp/server/modern_answer.ts",
+  "lib/mcp/server/modern_request.ts",
+  "lib/mcp/server/input_round.ts",
+  "lib/mcp/server/request_state.ts",
+  "lib/mcp/server/request_context.ts",
+  "lib/mcp/server/listen.ts",
+  "lib/mcp/server/change_feed.ts",
+  "lib/mcp/server/version_fit.ts",
+  "lib/mcp/shared/versions.ts",
+  "lib/mcp/shared/meta.ts",
+  "lib/mcp/shared/modern_errors.ts",
+  "lib/mcp/shared/log_levels.ts",
 ];
 
 /** A scratch folder ready for the sandbox. */

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { GradeTableOptions } from "../../lib/grading/grade_table.ts";
 import type { GradeCase } from "../../lib/grading/grading.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import type { LibraryCopy } from "./library_copies.ts";
@@ -96,6 +97,12 @@ export interface GradedFunction {
   driver?: string;
   /** Whether the driver is given the unit's `reference` solution. @default {false} */
   withReference?: boolean;
+  /**
+   * Words for a difference of a failed visible case, added to its line in
+   * the report as the notebook's grade table says them (Lab 04's header
+   * names in capitals). @default {undefined}
+   */
+  explain?: GradeTableOptions["explain"];
 }
 
 /** A unit the autograder grades. */

@@ -163,7 +163,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-01",
     fn: "handleMessage",
-    line: 17,
+    line: 20,
     mutant: 'StringLiteral: "; " → ""',
     kind: "open",
     why: "the words of an error's message (what joins the problems): only its code is compared",
@@ -197,7 +197,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-02",
     fn: "RpcLink",
-    line: 8,
+    line: 19,
     mutant:
       "StringLiteral: `the server sent a request (${message.method}) while ${method} waited: none is taken` → ``",
     kind: "open",
@@ -232,9 +232,59 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-02",
     fn: "RpcLink",
-    line: 5,
+    line: 6,
     mutant:
       "StringLiteral: `the server closed its output before it answered ${method} (id ${id})` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 8,
+    mutant: "StringLiteral: `no reply within ${deadlineMs} ms` → ``",
+    kind: "open",
+    why: "the words of a cancellation's reason: the specification leaves them to the client",
+  },
+  {
+    unit: "lab-02",
+    fn: "RpcLink",
+    line: 10,
+    mutant: "StringLiteral: `${method} (id ${id}) had ${reason}` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "eraOf",
+    line: 13,
+    mutant:
+      'StringLiteral: `the server is not a modern one, and this client speaks ${versions.join(", ")} only` → ``',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "eraOf",
+    line: 13,
+    mutant: 'StringLiteral: ", " → ""',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "eraOf",
+    line: 21,
+    mutant:
+      'StringLiteral: `the server speaks ${JSON.stringify(named)}; this client speaks ${versions.join(", ")}` → ``',
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "eraOf",
+    line: 21,
+    mutant: 'StringLiteral: ", " → ""',
     kind: "open",
     why: "the words of an error's message: the contract names the error's class, not its text",
   },
@@ -255,6 +305,42 @@ export const UNKILLABLE: readonly Unkillable[] = [
       "StringLiteral: `the server offers no tools (capabilities ${ JSON.stringify(result.capabilities) }): every call would fail` → ``",
     kind: "open",
     why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 7,
+    mutant: "ObjectLiteral: { silence: true } → {}",
+    kind: "equivalent",
+    why:
+      "to the worked eraOf, silence is any answer that names no versions: an empty one too (a learner's own eraOf is graded apart)",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 7,
+    mutant: "BooleanLiteral: true → false",
+    kind: "equivalent",
+    why:
+      "to the worked eraOf, silence is any answer that names no versions, whatever it holds (a learner's own eraOf is graded apart)",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 23,
+    mutant:
+      "StringLiteral: `the server offers no tools (capabilities ${ JSON.stringify(discover.capabilities) }): every call would fail` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-02",
+    fn: "HandshakeClient",
+    line: 2,
+    mutant: "ConditionalExpression: version === undefined → false",
+    kind: "equivalent",
+    why:
+      "isModern(undefined) is false (undefined compares with no string): the check is there for the type, and a request before connect() goes as it is either way",
   },
   {
     unit: "lab-02",
@@ -400,6 +486,31 @@ export const UNKILLABLE: readonly Unkillable[] = [
       "StringLiteral: `no complete call within ${maxTokens} tokens: ${JSON.stringify(text)}` → ``",
     kind: "open",
     why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 2,
+    mutant: "StringLiteral: `A retry is a new request: the id ${JSON.stringify(id)} is spent` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 8,
+    mutant: "StringLiteral: `The server asked ${key}: no answer` → ``",
+    kind: "open",
+    why: "the words of an error's message: the contract names the error's class, not its text",
+  },
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    line: 13,
+    mutant: "ConditionalExpression: result.requestState !== undefined → true",
+    kind: "equivalent",
+    why:
+      "a requestState of undefined is not sent: the retry is judged as the wire carries it (asSent)",
   },
   {
     unit: "lab-04",

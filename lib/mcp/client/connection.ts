@@ -98,7 +98,10 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       { elicit: options.elicit, sample: options.sample },
       (reply) => this.#send(reply),
     );
-    this.#pending = new PendingRequests(this.#timeoutMs, (id) => this.#cancel(id));
+    this.#pending = new PendingRequests(
+      this.#timeoutMs,
+      (id) => this.#cancel(id, "No reply before its deadline"),
+    );
     this.#server = isCommand(server)
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
@@ -179,7 +182,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       reply,
       cancel: () => {
         if (this.#open.drop(id, new ProtocolError(`${method} (id ${id}) was cancelled`))) {
-          this.#cancel(id);
+          this.#cancel(id, "The client no longer wants it");
         }
       },
     };
@@ -250,13 +253,13 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     });
   }
 
-  /** Cancel the request `id`: the transport's own way, or with `notifications/cancelled`. */
-  #cancel(id: RequestId): void {
+  /** Cancel the request `id`: the transport's own way, or with `notifications/cancelled` saying why. */
+  #cancel(id: RequestId, reason: string): void {
     if (this.#server.cancel?.(id)) return;
     this.#send({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
-      params: { requestId: id, reason: "No reply before its deadline" },
+      params: { requestId: id, reason },
     });
   }
 

@@ -8,11 +8,11 @@
  * legacy request goes as it is (in a Streamable HTTP session the server
  * ended, after a new handshake); a modern one carries its version, the
  * client's capabilities and name in `_meta`, its result's `resultType` is
- * read ("Clients MUST treat results from earlier-protocol servers that omit
- * the field as `complete`"; "A `resultType` of any value unrecognized by the
- * client MUST be considered invalid"), and an `input_required` result is
- * answered and the request retried with a new id, for a bounded number of
- * rounds.
+ * read ("All results now carry a required `resultType` field": only results
+ * from earlier-protocol servers, the legacy era's, may omit it, and they are
+ * never read for it; "A `resultType` of any value unrecognized by the client
+ * MUST be considered invalid"), and an `input_required` result is answered
+ * and the request retried with a new id, for a bounded number of rounds.
  *
  * @module
  */
@@ -25,14 +25,12 @@ import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 import type { Connection, OpenRequest, RequestOptions } from "./connection.ts";
 import { CLIENT_INFO, Handshake } from "./handshake.ts";
 import { retryParams } from "./input_responses.ts";
+import { resultTypeProblem } from "./result_type.ts";
 import { type ProbeOutcome, probeOutcome } from "./negotiation.ts";
 import { supportedVersions } from "../shared/modern_errors.ts";
 import type { Elicit } from "./elicitation.ts";
 import type { Sample } from "./sampling.ts";
 import { HttpTransport } from "./http_transport.ts";
-
-/** The requests a server may answer `input_required`. */
-const MULTI_ROUND = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /** Options for {@linkcode DualEra}. */
 export interface DualEraOptions {
@@ -137,7 +135,8 @@ export class DualEra {
       throw new ProtocolError(`The server and this client share no version: ${why}`);
     }
     const { version, discover } = outcome;
-    const problem = this.handshake.acceptDiscover(discover!, version);
+    const problem = resultTypeProblem("server/discover", discover!, version) ??
+      this.handshake.acceptDiscover(discover!, version);
     if (problem !== undefined) throw this.#connection.distrust(problem);
     this.#connection.version = version;
     return discover!;
@@ -146,9 +145,9 @@ export class DualEra {
   /**
    * Send `method` with `params` in the era agreed, and resolve with its
    * (complete) result. Refused with `ProtocolError`, and the connection
-   * with it, for a modern result of a type the client does not know, an
-   * `input_required` result to a request that may not have one, or one that
-   * asks what the client did not declare.
+   * with it, for a modern result without a `resultType` or of a type the
+   * client does not know, an `input_required` result to a request that may
+   * not have one, or one that asks what the client did not declare.
    */
   async request(
     method: string,
@@ -166,22 +165,9 @@ export class DualEra {
         sent,
         round === 1 ? options : { ...options, deadline: undefined },
       );
-      const type = result.resultType;
-      if (type === undefined || type === "complete") return result;
-      if (type !== "input_required") {
-        throw this.#connection.distrust(
-          `The result of ${method} has the resultType ${
-            JSON.stringify(type)
-          }, which ${version} does not define`,
-        );
-      }
-      if (!MULTI_ROUND.has(method)) {
-        throw this.#connection.distrust(
-          `The result of ${method} is input_required, which only ${
-            [...MULTI_ROUND].join(", ")
-          } may be`,
-        );
-      }
+      const problem = resultTypeProblem(method, result, version);
+      if (problem !== undefined) throw this.#connection.distrust(problem);
+      if (result.resultType === "complete") return result;
       if (round >= this.#options.maxRounds) {
         throw new ProtocolError(
           `${method} still needed input after ${round} rounds: the client stops there`,
@@ -200,9 +186,20 @@ export class DualEra {
     }
   }
 
-  /** Send `method` with `params` as a request with no deadline (a modern subscription). */
+  /**
+   * Send `method` with `params` as a request with no deadline (a modern
+   * subscription). Its result, when it ends with one, is refused as any
+   * modern result is (`resultTypeProblem`), and the connection with it.
+   */
   open(method: string, params: JsonObject): OpenRequest {
-    return this.#connection.open(method, this.#withMeta(params, this.handshake.version!));
+    const version = this.handshake.version!;
+    const request = this.#connection.open(method, this.#withMeta(params, version));
+    const reply = request.reply.then((result) => {
+      const problem = result === undefined ? undefined : resultTypeProblem(method, result, version);
+      if (problem !== undefined) throw this.#connection.distrust(problem);
+      return result;
+    });
+    return { ...request, reply };
   }
 
   /** `params` with the `_meta` of a modern request at `version`. */

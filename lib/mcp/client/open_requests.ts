@@ -23,8 +23,11 @@ import { META } from "../shared/meta.ts";
 export interface OpenRequest {
   /** Its id. */
   readonly id: RequestId;
-  /** Settles with its reply: the result, or a `ProtocolError`. */
-  readonly reply: Promise<JsonObject>;
+  /**
+   * Settles with its end: the result, `undefined` when the server ended it
+   * with its `notifications/cancelled` (no result came), or a `ProtocolError`.
+   */
+  readonly reply: Promise<JsonObject | undefined>;
   /** Cancel it: the server is told, and its reply, if one comes, is dropped. */
   cancel(): void;
 }
@@ -45,11 +48,11 @@ export interface OpenRequest {
  * ```
  */
 export class OpenRequests {
-  readonly #open = new Map<RequestId, PromiseWithResolvers<JsonObject>>();
+  readonly #open = new Map<RequestId, PromiseWithResolvers<JsonObject | undefined>>();
 
   /** Keep the request `id` open; the promise settles with its end. */
-  add(id: RequestId): Promise<JsonObject> {
-    const waiting = Promise.withResolvers<JsonObject>();
+  add(id: RequestId): Promise<JsonObject | undefined> {
+    const waiting = Promise.withResolvers<JsonObject | undefined>();
     this.#open.set(id, waiting);
     return waiting.promise;
   }
@@ -62,9 +65,9 @@ export class OpenRequests {
     return waiting !== undefined;
   }
 
-  /** The server ended `id` of its own accord (its `notifications/cancelled`): it ends, with no error. */
+  /** The server ended `id` of its own accord (its `notifications/cancelled`): it ends, with no error and no result. */
   ended(id: RequestId): void {
-    this.#open.get(id)?.resolve({});
+    this.#open.get(id)?.resolve(undefined);
     this.#open.delete(id);
   }
 

@@ -16,7 +16,7 @@
 
 import { readBounded } from "../shared/bounded_body.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
-import { declaredVersion } from "../shared/meta.ts";
+import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
 import { ERROR_CODES } from "./dispatch.ts";
@@ -165,10 +165,10 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
         code: ERROR_CODES.invalidRequest,
       });
     }
-    // A modern request declares its version in _meta; one with neither a session nor an
-    // initialize is taken for one too, and refused for what it lacks.
+    // A modern request declares its version in _meta, or discovers; one with neither a session
+    // nor an initialize is taken for one too, and refused for what it lacks.
     const modern = kind === "request" &&
-      (declaredVersion(message.params) !== undefined ||
+      (isModernRequest(message.method, message.params) ||
         (!request.headers.has("mcp-session-id") && message.method !== "initialize"));
     if (modern) {
       const mismatch = headerMismatch(request, message, schemaOf);
@@ -200,13 +200,16 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       sessions.set(session.id, session);
       session.done.finally(() => sessions.delete(session.id));
       const response = await session.exchange(message.id as RequestId, message);
-      if (session.initialized) response.headers.set("mcp-session-id", session.id);
-      else {
-        // A refused initialize opens no session: no id is issued, and nothing is served in one.
-        session.end();
-        sessions.delete(session.id);
+      if (session.initialized) {
+        response.headers.set("mcp-session-id", session.id);
+        return response;
       }
-      return response;
+      // A refused initialize opens no session: no id is issued, and nothing is served in one. Its
+      // refusal is a 400, as the compatibility matrix has a modern server reject a legacy
+      // client's request (basic/versioning.mdx), with the refusal's body.
+      session.end();
+      sessions.delete(session.id);
+      return new Response(response.body, { status: 400, headers: response.headers });
     }
     const found = sessionOf(request);
     if (found instanceof Response) return found;

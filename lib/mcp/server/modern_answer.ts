@@ -47,11 +47,12 @@ export interface ModernEnv {
   ended: AbortSignal;
   /** Sends a notification that belongs to the request. */
   send: (message: JsonObject) => void;
-  /** The reply to a well-formed request of either era, given its context. */
+  /** The reply to a well-formed request of either era, given its context and its version. */
   answer: (
     method: string,
     params: JsonObject,
     context: RequestContext,
+    version: string,
   ) => Promise<JsonObject | undefined>;
 }
 
@@ -160,7 +161,7 @@ export async function answerModern(
   });
   let reply: JsonObject | undefined;
   try {
-    reply = await env.answer(method, params, context);
+    reply = await env.answer(method, params, context, checked.version);
   } catch (error) {
     if (!(error instanceof InputRequired)) throw error;
   }

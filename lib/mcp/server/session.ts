@@ -7,16 +7,21 @@
  * modern per-request `_meta` is served statelessly … An `initialize` request
  * selects legacy semantics"): a legacy request follows the version agreed at
  * `initialize`, and the server's own requests to the client are awaited; a
- * modern request is served from what it carries alone (`modern_answer.ts`).
- * What `respond` in `dispatch.ts` answers, it answers the same way.
+ * modern request (and `server/discover`, which only the modern era has,
+ * whatever it carries) is served from what it carries alone
+ * (`modern_answer.ts`).
+ * What `respond` in `dispatch.ts` answers, it answers the same way, but for
+ * a call whose arguments break its tool's schema: `dispatch.ts` is
+ * 2025-06-18's (-32602), and a session answers it as the version of the
+ * request has it (`argument_refusal.ts`).
  *
  * @module
  */
 
-import { describeError } from "../shared/errors.ts";
+import { describeError, ProtocolError } from "../shared/errors.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
-import { declaredVersion } from "../shared/meta.ts";
+import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import {
   isMcpVersion,
@@ -24,10 +29,12 @@ import {
   MCP_VERSIONS,
   versionFeatures,
 } from "../shared/versions.ts";
-import { argumentProblems } from "./arguments.ts";
+import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
+import { InputRequired } from "./input_round.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
 import { RequestStateSeal } from "./request_state.ts";
+import { toolResult } from "./tool.ts";
 import { ServerRequests } from "./server_requests.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
 import { requestContext } from "./request_context.ts";
@@ -167,7 +174,7 @@ export class ServerSession {
     }
     const controller = new AbortController();
     this.#handling.set(id, controller);
-    const modern = this.#transport.era === "modern" || declaredVersion(params) !== undefined;
+    const modern = this.#transport.era === "modern" || isModernRequest(method, params);
     try {
       const reply = modern
         ? await answerModern({ id, method, params }, {
@@ -176,7 +183,8 @@ export class ServerSession {
           signal: controller.signal,
           ended: this.#closing.signal,
           send: (message) => this.#send(message, id),
-          answer: (method, params, context) => this.#answer(id, method, params, context),
+          answer: (method, params, context, version) =>
+            this.#answer(id, method, params, context, version),
         })
         : await this.#legacy(id, method, params, controller.signal);
       const stillWanted = !controller.signal.aborted ||
@@ -213,11 +221,23 @@ export class ServerSession {
       this.#logLevel = params.level;
       return { jsonrpc: "2.0", id, result: {} };
     }
-    const reply = await this.#answer(id, method, params, this.#legacyContext(id, params, signal));
+    const version = this.#legacyVersion();
+    const context = this.#legacyContext(id, params, signal);
+    const reply = await this.#answer(id, method, params, context, version);
     if (reply !== undefined && isObject(reply.result)) {
-      reply.result = fitResult(method, reply.result, this.#version ?? LEGACY_VERSIONS[0]);
+      reply.result = fitResult(method, reply.result, version);
     }
     return reply;
+  }
+
+  /**
+   * The legacy version a request is answered in: the one agreed at
+   * `initialize`, or before one, the newest legacy version the server speaks.
+   */
+  #legacyVersion(): string {
+    const all: readonly string[] = this.#spec.versions ?? MCP_VERSIONS;
+    return this.#version ?? all.find((version) => LEGACY_VERSIONS.includes(version as never)) ??
+      LEGACY_VERSIONS[0];
   }
 
   /**
@@ -251,14 +271,17 @@ export class ServerSession {
 
   /**
    * The reply to a well-formed request of either era, as a whole message
-   * (`undefined` for none), given its `context`: the methods of a session
-   * (its tools with a context, its handlers), then the plain ones.
+   * (`undefined` for none), given its `context` and the protocol `version`
+   * it is answered in: the methods of a session (its tools with a context,
+   * its handlers), then the plain ones. A call whose arguments break its
+   * tool's schema is refused as `version` has it (`argument_refusal.ts`).
    */
   async #answer(
     id: RequestId,
     method: string,
     params: JsonObject,
     context: RequestContext,
+    version: string,
   ): Promise<JsonObject | undefined> {
     const spec = this.#spec;
     const plain = () => respond({ jsonrpc: "2.0", id, method, params }, spec);
@@ -276,19 +299,28 @@ export class ServerSession {
           })),
         });
       case "tools/call": {
-        const tool = spec.sessionTools?.find((tool) => tool.name === params.name);
-        if (tool === undefined) return plain();
-        const args = params.arguments ?? {};
+        const tool = [...spec.sessionTools ?? [], ...spec.tools ?? []]
+          .find((tool) => tool.name === params.name);
+        if (tool === undefined) return plain(); // no name, or an unknown tool: a protocol error
+        const { arguments: args = {} } = params;
         spec.onCall?.(tool.name, args);
-        const problems = argumentProblems(tool.inputSchema, args);
-        if (problems.length > 0) {
-          throw new RpcError(
-            ERROR_CODES.invalidParams,
-            `Invalid arguments for ${tool.name}`,
-            problems,
+        const refused = refusedArguments(tool, { arguments: args, version });
+        if (refused !== undefined) return success(refused);
+        const valid = args as JsonObject;
+        try {
+          return success(
+            "run" in tool ? await tool.run(valid, context) : toolResult(tool.call(valid)),
           );
+        } catch (error) {
+          // A tool that fails is a tool's failure, which a model can read and act on ("reported in
+          // tool results with isError: true", server/tools.mdx): a protocol error it means to
+          // send (RpcError) is sent as such, and a question of a multi round-trip request is asked.
+          if (error instanceof RpcError || error instanceof InputRequired) throw error;
+          return success({
+            content: [{ type: "text", text: `${tool.name} failed: ${describeError(error)}` }],
+            isError: true,
+          });
         }
-        return success(await tool.run(args as JsonObject, context));
       }
     }
     const handler = spec.handlers === undefined || !Object.hasOwn(spec.handlers, method)
@@ -310,7 +342,7 @@ export class ServerSession {
         if (method === "elicitation/create" && isMcpVersion(version)) {
           if (!versionFeatures(version).elicitation) {
             return Promise.reject(
-              new RpcError(-32601, `Elicitation came with 2025-06-18; this session is ${version}`),
+              new ProtocolError(`Elicitation came with 2025-06-18; this session is ${version}`),
             );
           }
         }

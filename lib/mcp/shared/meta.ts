@@ -87,3 +87,26 @@ export function declaredVersion(params: unknown): unknown {
   if (!isObject(params) || !isObject(params._meta)) return undefined;
   return params._meta[META.protocolVersion];
 }
+
+/**
+ * Whether the request `method` with `params` is of the modern era, as a
+ * server that speaks both eras reads it: its `_meta` declares a protocol
+ * version, or it is `server/discover`, which only 2026-07-28 defines
+ * (`DiscoverRequest`'s `params` and their `_meta` are required): without
+ * that `_meta` it is not a request of the handshake's era but a malformed
+ * modern one ("A request missing any required field is malformed; the
+ * server MUST reject it with JSON-RPC error code -32602").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const _meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28" };
+ * assert.equal(isModernRequest("tools/list", { _meta }), true);
+ * assert.equal(isModernRequest("server/discover", {}), true);
+ * assert.equal(isModernRequest("tools/list", {}), false);
+ * ```
+ */
+export function isModernRequest(method: unknown, params: unknown): boolean {
+  return method === "server/discover" || declaredVersion(params) !== undefined;
+}

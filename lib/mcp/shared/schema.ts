@@ -91,6 +91,9 @@ export function compileSchema(schema: JsonObject): ValidateFunction {
       allErrors: true,
       strict: false,
       logger: false,
+      // A property is the arguments' own: `toString` or `constructor` inherited from Object's
+      // prototype is not one that was sent, and must not be checked as if it were.
+      ownProperties: true,
       code: { regExp: linearPattern },
     } as const;
     const is2020 = String(schema.$schema ?? "").includes("2020-12");

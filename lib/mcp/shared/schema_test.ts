@@ -124,3 +124,13 @@ Deno.test("schemaProblems refuses a schema it cannot check in bounded time", () 
   };
   assert.throws(() => schemaProblems(loop, []), RangeError);
 });
+
+Deno.test("a property the arguments inherit from Object's prototype is not one they hold", () => {
+  const schema = {
+    type: "object",
+    properties: { toString: { type: "string" }, constructor: { type: "integer" } },
+  };
+  assert.deepEqual(schemaProblems(schema, {}), []);
+  assert.deepEqual(schemaProblems(schema, { toString: "fine" }), []);
+  assert.deepEqual(schemaProblems(schema, { toString: 5 }), ["/toString must be string"]);
+});

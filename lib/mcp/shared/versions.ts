@@ -6,7 +6,8 @@
  * annotations), 2025-06-18 (structured content and output schemas, `title`,
  * elicitation, resource links, the `MCP-Protocol-Version` header, no more
  * batches) and 2025-11-25 (JSON Schema 2020-12 by default, elicitation
- * defaults and enums, SSE polling, 403 for a forbidden `Origin`). The
+ * defaults and enums, SSE polling, 403 for a forbidden `Origin`, arguments
+ * that break a tool's schema reported as the tool's failure). The
  * **modern** era, stateless: 2026-07-28 (no handshake and no session; every
  * request carries its version, capabilities and client in `_meta`;
  * `server/discover`; multi round-trip requests instead of the server's own
@@ -82,6 +83,14 @@ export interface VersionFeatures {
   forbiddenOriginStatus?: 403;
   /** The JSON Schema dialect a schema without `$schema` is read in. */
   schemaDialect: "draft-07" | "2020-12";
+  /**
+   * How a server reports a tool call whose arguments break the tool's input
+   * schema: a protocol error (-32602: "Invalid arguments" are among them up
+   * to 2025-06-18), or, from 2025-11-25, a tool execution error (a result
+   * with `isError: true`: "Input validation errors", which a model can read
+   * and correct).
+   */
+  invalidArguments: "protocolError" | "toolError";
 }
 
 /** 2025-11-25, the last legacy version: 2026-07-28 changes its era, and ends SSE polling. */
@@ -98,6 +107,7 @@ const LAST_LEGACY: VersionFeatures = {
   forbiddenOriginStatus: 403,
   schemaDialect: "2020-12",
   samplingContentArrays: true,
+  invalidArguments: "toolError",
 };
 
 const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
@@ -114,6 +124,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    invalidArguments: "protocolError",
   },
   "2025-03-26": {
     era: "legacy",
@@ -127,6 +138,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    invalidArguments: "protocolError",
   },
   "2025-06-18": {
     era: "legacy",
@@ -140,6 +152,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    invalidArguments: "protocolError",
   },
   "2025-11-25": LAST_LEGACY,
 };

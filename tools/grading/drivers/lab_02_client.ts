@@ -32,12 +32,17 @@ export type Observed =
   | "sent" // [id, method] of each message the server received (id null for a notification)
   | "calls" // the params of each tools/call the server received
   | "initialize" // the params of the initialize request
+  | "probe" // the params of the first server/discover request
+  | "cancelled" // the requestId of each notifications/cancelled
   | "transcript" // [direction, message] of each line given to the transcript option
   | "exit" // the server's status after the steps, or "running"
   | "stderr" // the client's log lines that start with "[server] "
   | "mentions" // for each word of `mentions`, whether another log line holds it
   | "notes" // how many log lines the client wrote of its own (not "[server] ")
   | "capabilities" // the client's serverCapabilities after the steps
+  | "version" // the client's protocolVersion after the steps
+  | "said" // the method of each message the client sent, from its transcript (a reply: "reply")
+  | "meta" // the protocol version each message the server received names in its _meta (or null)
   | "schemas"; // the property names of each schema in the client's toolSchemas
 
 /** A scenario: the server, the client's grace period, the calls, and what to report. */
@@ -46,6 +51,14 @@ export interface Scenario {
   server?: Script;
   /** The client's `graceMs` option. @default {200} */
   graceMs?: number;
+  /** The client's `probeMs` option. @default {undefined} (the client's own default) */
+  probeMs?: number;
+  /**
+   * How long a step may take before it is reported as still waiting: longer
+   * for a server that is a process of its own, which has to start.
+   * @default {500}
+   */
+  stepMs?: number;
   /** Give the client no `transcript` option, as a caller who keeps none does. @default {false} */
   noTranscript?: boolean;
   steps: Step[];
@@ -55,9 +68,17 @@ export interface Scenario {
 }
 
 /** What a scenario observes of the server itself, rather than of the client. */
-export const SERVER_SIDE: readonly ServerKey[] = ["sent", "calls", "initialize", "exit"];
+export const SERVER_SIDE: readonly ServerKey[] = [
+  "sent",
+  "calls",
+  "initialize",
+  "probe",
+  "cancelled",
+  "meta",
+  "exit",
+];
 
-/** The longest a step may take before it is reported as still waiting. */
+/** The longest a step may take before it is reported as still waiting, unless the scenario says. */
 const STEP_MS = 500;
 
 const decoder = new TextDecoder();
@@ -98,6 +119,7 @@ export async function drive(
       given ?? recording(server, sent),
       {
         graceMs: scenario.graceMs ?? 200,
+        ...(scenario.probeMs === undefined ? {} : { probeMs: scenario.probeMs }),
         log: (line: unknown) => void log.push(String(line)),
         transcript: scenario.noTranscript
           ? undefined
@@ -106,11 +128,12 @@ export async function drive(
       },
     );
     const steps = [];
-    for (const step of scenario.steps) steps.push(await run(client, step));
+    for (const step of scenario.steps) steps.push(await run(client, step, scenario.stepMs));
     const observed = {
       steps,
       ...(given === undefined ? await serverObservations(sent, server) : {}),
       transcript: transcript.map(([direction, line]) => [direction, parse(line)]),
+      said: transcript.filter(([direction]) => direction === ">").map(([, line]) => methodOf(line)),
       stderr: log.filter((line) => line.startsWith("[server] ")),
       mentions: Object.fromEntries((scenario.mentions ?? []).map((word) => [
         word,
@@ -120,6 +143,7 @@ export async function drive(
       ])),
       notes: log.filter((line) => !line.startsWith("[server] ")).length,
       capabilities: plain((client as { serverCapabilities?: unknown }).serverCapabilities),
+      version: plain((client as { protocolVersion?: unknown }).protocolVersion),
       schemas: schemasOf((client as { toolSchemas?: unknown }).toolSchemas),
     };
     const observe = given === undefined
@@ -135,8 +159,10 @@ export async function drive(
 
 /**
  * What a scenario observes of the server: each message it received (`sent`),
- * the params of each `tools/call` (`calls`) and of `initialize`, and its
- * status (`exit`, or `"running"`).
+ * the params of each `tools/call` (`calls`), of `initialize` and of the first
+ * `server/discover` (`probe`), the request each `notifications/cancelled`
+ * names (`cancelled`), the protocol version each message's `_meta` names
+ * (`meta`, `null` for none), and its status (`exit`, or `"running"`).
  *
  * @example
  * ```ts
@@ -146,7 +172,10 @@ export async function drive(
  * const server = startInProcess(async () => 0);
  * await server.status;
  * const seen = await serverObservations(['{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'], server);
- * assert.deepEqual(seen, { sent: [[0, "initialize"]], calls: [], initialize: {}, exit: { code: 0, signal: null } });
+ * assert.deepEqual(seen, {
+ *   sent: [[0, "initialize"]], calls: [], initialize: {}, probe: undefined, cancelled: [], meta: [null],
+ *   exit: { code: 0, signal: null },
+ * });
  * ```
  */
 export async function serverObservations(
@@ -154,22 +183,37 @@ export async function serverObservations(
   server: Transport,
 ): Promise<Record<ServerKey, unknown>> {
   const messages = sent.map(parse);
+  const paramsOf = (method: string) =>
+    (messages.find((m) => isMessage(m) && m.method === method) as { params?: unknown })?.params;
   return {
     sent: messages.map((m) => isMessage(m) ? [m.id ?? null, m.method] : ["not a request", m]),
     calls: messages.filter((m) => isMessage(m) && m.method === "tools/call")
       .map((m) => (m as { params?: unknown }).params),
-    initialize: (messages.find((m) => isMessage(m) && m.method === "initialize") as {
-      params?: unknown;
-    })?.params,
+    initialize: paramsOf("initialize"),
+    probe: paramsOf("server/discover"),
+    cancelled: messages.filter((m) => isMessage(m) && m.method === "notifications/cancelled")
+      .map((m) => (m as { params?: { requestId?: unknown } }).params?.requestId ?? null),
+    meta: messages.map(metaVersion),
     exit: server.exited ? await server.status : "running",
   };
 }
 
 /** What a scenario may observe of the server. */
-export type ServerKey = "sent" | "calls" | "initialize" | "exit";
+export type ServerKey =
+  | "sent"
+  | "calls"
+  | "initialize"
+  | "probe"
+  | "cancelled"
+  | "meta"
+  | "exit";
 
-/** What one step returned or threw; a `NotImplementedError` is thrown on. */
-async function run(client: object, step: Step): Promise<Record<string, unknown>> {
+/** What one step returned or threw within `stepMs`; a `NotImplementedError` is thrown on. */
+async function run(
+  client: object,
+  step: Step,
+  stepMs = STEP_MS,
+): Promise<Record<string, unknown>> {
   const key = step.call === "dispose" ? Symbol.asyncDispose : step.call;
   const method = (client as Record<PropertyKey, unknown>)[key];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -178,10 +222,10 @@ async function run(client: object, step: Step): Promise<Record<string, unknown>>
     const outcome = Promise.resolve(method.apply(client, step.args ?? []));
     outcome.catch(() => {}); // one that comes after STEP_MS is not reported, nor left unhandled
     const waited = new Promise<"waiting">((resolve) =>
-      timer = setTimeout(() => resolve("waiting"), STEP_MS)
+      timer = setTimeout(() => resolve("waiting"), stepMs)
     );
     const value = await Promise.race([outcome, waited]);
-    if (value === "waiting") return { waiting: `no outcome within ${STEP_MS} ms` };
+    if (value === "waiting") return { waiting: `no outcome within ${stepMs} ms` };
     return { returned: shown(value, step.show ?? "value") };
   } catch (error) {
     const { name, code, message } = (error ?? {}) as {
@@ -244,6 +288,19 @@ function parse(line: string): unknown {
   } catch {
     return line;
   }
+}
+
+/** The method of a message line the client sent, `"reply"` for a reply, or the line itself. */
+function methodOf(line: string): unknown {
+  const message = parse(line);
+  if (isMessage(message)) return message.method;
+  return typeof message === "object" && message !== null ? "reply" : line;
+}
+
+/** The protocol version a message's `params._meta` names, or `null`. */
+function metaVersion(message: unknown): unknown {
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } })?.params?._meta;
+  return meta?.["io.modelcontextprotocol/protocolVersion"] ?? null;
 }
 
 function isMessage(value: unknown): value is { id?: unknown; method: string } {

@@ -1,6 +1,7 @@
-// Lab 02: correlate and unwrap; the client the learner builds, layer by layer
-// (each class graded by the client driver on scenarios); and the six named
-// tests (each graded by the test driver against correct and faulty clients).
+// Lab 02: correlate, unwrap and eraOf (the decision of the stdio probe); the
+// client the learner builds, layer by layer (each class graded by the client
+// driver on scenarios); and the six named tests (each graded by the test
+// driver against correct and faulty clients).
 
 import { CASES } from "../../../cases/lab_02.ts";
 import { CLIENT_CASES, TEST_CASES } from "../../../cases/lab_02_client.ts";
@@ -34,7 +35,7 @@ const tests: GradedFunction[] = Object.keys(TEST_CASES).map((name) => ({
 export const LAB_02: UnitSpec = {
   unit: "lab-02",
   imports: {
-    "mcp/shared/errors.ts": ["ProtocolError", "ToolError"],
+    "mcp/shared/errors.ts": ["ProtocolError", "TimeoutError", "ToolError"],
     "grading/not_implemented.ts": ["NotImplementedError"],
     "mcp/shared/framing.ts": ["readFrames"],
     "mcp/shared/jsonrpc.ts": ["isObject", "parseMessage"],
@@ -50,6 +51,13 @@ export const LAB_02: UnitSpec = {
       library: [{ file: "lib/mcp/client/answer.ts", name: "answerFor" }],
     },
     { name: "unwrap", cell: "unwrap", cases: CASES.unwrap },
+    {
+      name: "eraOf",
+      cell: "era-of",
+      cases: CASES.eraOf,
+      // The library's client decides the same way, in a shape of its own (probeOutcome).
+      libraryModules: ["lib/mcp/client/negotiation.ts"],
+    },
     ...layers,
     ...tests,
   ],

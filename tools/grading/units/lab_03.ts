@@ -1,9 +1,9 @@
 // Lab 03: the mask-driven tool call. The character step of the mask (graded
 // through prefixStatus), the mask over a vocabulary token by token and by a
-// prefix tree, the decoding loop (driven, its model a function), and the
-// agent's next move.
+// prefix tree, the decoding loop (driven, its model a function), the
+// agent's next move, and the retry of a multi round-trip request.
 
-import { CASES, type Lab03Function } from "../../../cases/lab_03.ts";
+import { asSent, CASES, type Lab03Function } from "../../../cases/lab_03.ts";
 import { tableClaims, type UnitSpec } from "../spec.ts";
 
 /** The cell each graded function is written in. */
@@ -14,6 +14,7 @@ const CELLS: Readonly<Record<Lab03Function, string>> = {
   trieMask: "trie-mask",
   decode: "decode",
   nextMove: "next-move",
+  retryRequest: "retry-request",
 };
 
 /** `lib/mask/`'s modules, by name. */
@@ -48,6 +49,8 @@ const LIBRARY: Readonly<Record<Lab03Function, readonly string[]>> = {
   trieMask: [...GRAMMAR, ...mask("token_index", "token_trie")],
   decode: [...GRAMMAR, ...mask("generate", "token_index", "token_trie")],
   nextMove: [],
+  // The library's client builds the same retry (retryParams), readable in the release.
+  retryRequest: ["lib/mcp/client/input_responses.ts"],
 };
 
 /** Lab 03's graded functions. */
@@ -60,6 +63,8 @@ export const LAB_03: UnitSpec = {
     cases: CASES[name],
     libraryModules: LIBRARY[name],
     ...(name === "decode" ? { driver: "tools/grading/drivers/lab_03_decode.ts" } : {}),
+    // A retry is judged as it goes on the wire: a key that holds undefined is not sent.
+    ...(name === "retryRequest" ? { normalize: asSent } : {}),
   })),
   // The submission records each grade table's rows: { case, status }.
   claims: (submission) => tableClaims(submission.cases, Object.keys(CELLS)),
