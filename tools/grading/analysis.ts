@@ -15,8 +15,13 @@
  * @module
  */
 
-import { type AnalysisReply, type AnalysisRequest, RUNNER } from "./analysis_runner.ts";
-import { type CopyForms, copyForms } from "./copied.ts";
+import {
+  type AnalysisMessage,
+  type AnalysisReply,
+  RUNNER,
+  type UnitContext,
+} from "./analysis_runner.ts";
+import { copyForms } from "./copied.ts";
 import { processUsage } from "./process_usage.ts";
 import { inOwnSession, killGroup } from "./own_session.ts";
 import { courseCells } from "./scratch.ts";
@@ -55,8 +60,22 @@ const RECYCLE_BYTES = 128 << 20;
 /** The heap the process's V8 may use: a learner's code that needs more has passed its budget. */
 const HEAP_MB = 256;
 
-/** The library copies of each unit's graded functions, read once per grader process. */
-const forms = new Map<string, Promise<CopyForms>>();
+/** Each unit's context (its library copies among it), made once per grader process. */
+const contexts = new Map<string, Promise<UnitContext>>();
+
+/** What analysing any learner's code of `spec`'s unit needs. */
+async function unitContext(spec: UnitSpec): Promise<UnitContext> {
+  return {
+    spec: {
+      imports: spec.imports,
+      supportCells: spec.supportCells,
+      functions: spec.functions.map(({ name, cell, parts }) => ({ name, cell, parts })),
+    },
+    // Undefined where this copy of the course has neither edition: then no cell is taken for added.
+    courseCells: await courseCells(spec.unit).then((ids) => ids && [...ids]),
+    forms: [...await copyForms(spec)],
+  };
+}
 
 /**
  * Processes that analyse learners' code, each one learner's at a time, with
@@ -76,12 +95,14 @@ const forms = new Map<string, Promise<CopyForms>>();
  * const nested = await analysis.analyse({ unit: "ch14-a", code: { kind: "module", path } }, UNITS.get("ch14-a")!);
  * assert.ok("unchecked" in nested);
  * assert.equal(nested.unchecked, "the copy check used more than 0.5 s of CPU time");
+ * // The process that stopped is replaced, and the new one is told the unit's context.
+ * await Deno.writeTextFile(path, "export function authorize() { return false; }\n");
+ * assert.deepEqual(await analysis.analyse({ unit: "ch14-a", code: { kind: "module", path } }, UNITS.get("ch14-a")!), found);
  * await Deno.remove(path);
  * ```
  */
 export class Analysis implements AsyncDisposable {
-  readonly #cpuMs: number;
-  readonly #memoryBytes: number;
+  readonly #limits: Limits;
   readonly #processes: number;
   readonly #idle: AnalysisProcess[] = [];
   readonly #all = new Set<AnalysisProcess>();
@@ -89,8 +110,7 @@ export class Analysis implements AsyncDisposable {
   #closed = false;
 
   constructor(options: AnalysisOptions = {}) {
-    this.#cpuMs = options.cpuMs ?? 2000;
-    this.#memoryBytes = options.memoryBytes ?? 512 << 20;
+    this.#limits = { cpuMs: options.cpuMs ?? 2000, memoryBytes: options.memoryBytes ?? 512 << 20 };
     this.#processes = options.processes ?? 1;
   }
 
@@ -103,27 +123,19 @@ export class Analysis implements AsyncDisposable {
   async analyse(submission: Submission, spec: UnitSpec): Promise<Analysed | Unchecked> {
     if (submission.code === undefined) throw new Error("there is no code to analyse");
     if (this.#closed) throw new Error("the analysis processes have been closed");
-    let copies = forms.get(spec.unit);
-    if (copies === undefined) forms.set(spec.unit, copies = copyForms(spec));
-    const request: AnalysisRequest = {
+    let context = contexts.get(spec.unit);
+    if (context === undefined) contexts.set(spec.unit, context = unitContext(spec));
+    const code = {
       name: submission.code.path,
       kind: submission.code.kind,
       text: await Deno.readTextFile(submission.code.path),
-      spec: {
-        imports: spec.imports,
-        supportCells: spec.supportCells,
-        functions: spec.functions.map(({ name, cell, parts }) => ({ name, cell, parts })),
-      },
-      // Undefined where this copy of the course has neither edition: then no cell is taken for added.
-      courseCells: submission.code.kind === "notebook"
-        ? await courseCells(spec.unit).then((ids) => ids && [...ids])
-        : undefined,
-      forms: [...await copies],
+      unit: spec.unit,
     };
+    await context;
     const process = await this.#take();
     let kept = true;
     try {
-      const outcome = await process.analyse(request, this.#cpuMs, this.#memoryBytes);
+      const outcome = await process.analyse(code, context);
       kept = !("unchecked" in outcome) && process.resident() <= RECYCLE_BYTES;
       return outcome;
     } catch (error) {
@@ -148,7 +160,7 @@ export class Analysis implements AsyncDisposable {
     const idle = this.#idle.pop();
     if (idle !== undefined) return Promise.resolve(idle);
     if (this.#all.size < this.#processes) {
-      const made = new AnalysisProcess();
+      const made = new AnalysisProcess(this.#limits);
       this.#all.add(made);
       return Promise.resolve(made);
     }
@@ -165,7 +177,7 @@ export class Analysis implements AsyncDisposable {
     if (!kept) {
       this.#all.delete(process);
       void process.end();
-      next = new AnalysisProcess();
+      next = new AnalysisProcess(this.#limits);
       this.#all.add(next);
     }
     const waiting = this.#waiting.shift();
@@ -174,13 +186,20 @@ export class Analysis implements AsyncDisposable {
   }
 }
 
+/** What each step of one learner's analysis may use: CPU time, and memory. */
+type Limits = Required<Pick<AnalysisOptions, "cpuMs" | "memoryBytes">>;
+
 /** One analysis process, which serves one request at a time. */
 class AnalysisProcess {
+  readonly #limits: Limits;
   readonly #child: Deno.ChildProcess;
   readonly #lines: AsyncIterator<string>;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  /** The units whose context this process holds. */
+  readonly #units = new Set<string>();
 
-  constructor() {
+  constructor(limits: Limits) {
+    this.#limits = limits;
     const [program, ...args] = inOwnSession([
       Deno.execPath(),
       "run",
@@ -207,13 +226,21 @@ class AnalysisProcess {
     return processUsage(this.#child.pid).resident;
   }
 
-  /** Answer `request`, each step within `cpuMs` of CPU time and `memoryBytes` of memory. */
+  /**
+   * Analyse `code`, each step within the process's limits; its unit's
+   * `context` is sent the first time the process analyses code of that unit.
+   */
   async analyse(
-    request: AnalysisRequest,
-    cpuMs: number,
-    memoryBytes: number,
+    code: Omit<AnalysisMessage, "context">,
+    context: Promise<UnitContext>,
   ): Promise<Analysed | Unchecked> {
-    let step = request.kind === "notebook" ? 0 : 1;
+    const { cpuMs, memoryBytes } = this.#limits;
+    const message: AnalysisMessage = { ...code };
+    if (!this.#units.has(code.unit)) {
+      message.context = await context;
+      this.#units.add(code.unit);
+    }
+    let step = code.kind === "notebook" ? 0 : 1;
     let module: string | undefined;
     let stopped: string | undefined;
     let from = processUsage(this.#child.pid).cpuMs;
@@ -228,7 +255,7 @@ class AnalysisProcess {
       if (stopped !== undefined) this.#kill();
     }, POLL_MS);
     try {
-      await this.#writer.write(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+      await this.#writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
       while (true) {
         const next = await this.#lines.next();
         if (next.done) break;

@@ -14,13 +14,8 @@ import { parseNotebook } from "../editions/notebook.ts";
 import { learnerModule, type ModuleSpec } from "./scratch.ts";
 import { copiedFunctions, type LibraryCopy } from "./copied.ts";
 
-/** One learner's piece of code, and what analysing it needs. */
-export interface AnalysisRequest {
-  /** What the code is called in a problem's message (its path). */
-  name: string;
-  kind: "notebook" | "module";
-  /** The notebook's text (JSON) or the module's. */
-  text: string;
+/** What analysing any learner's code of one unit needs, the same for all of them. */
+export interface UnitContext {
   /** The unit's parts a module is made of. */
   spec: ModuleSpec;
   /** The ids of the course's own cells in the unit's notebooks (a learner's others are theirs), when known. */
@@ -28,6 +23,26 @@ export interface AnalysisRequest {
   /** The library copies of each graded function (`copyForms`). */
   forms: [string, LibraryCopy[]][];
 }
+
+/** One learner's piece of code, and what analysing it needs. */
+export interface AnalysisRequest extends UnitContext {
+  /** What the code is called in a problem's message (its path). */
+  name: string;
+  kind: "notebook" | "module";
+  /** The notebook's text (JSON) or the module's. */
+  text: string;
+}
+
+/**
+ * A request as the grader writes it to the process: the code, and its unit's
+ * context only with the first request of that unit the process gets (the
+ * process keeps it for the next ones: Lab 03's library copies alone are
+ * 1.8 MB of JSON).
+ */
+export type AnalysisMessage = Pick<AnalysisRequest, "name" | "kind" | "text"> & {
+  unit: string;
+  context?: UnitContext;
+};
 
 /** What the process answers: the module first, then what it copies; or a problem. */
 export type AnalysisReply =
@@ -77,13 +92,17 @@ if (import.meta.main) {
       written += Deno.stdout.writeSync(line.subarray(written));
     }
   };
+  const contexts = new Map<string, UnitContext>();
   let pending = "";
   for await (const chunk of Deno.stdin.readable.pipeThrough(new TextDecoderStream())) {
     pending += chunk;
     for (let end = pending.indexOf("\n"); end !== -1; end = pending.indexOf("\n")) {
-      const request = JSON.parse(pending.slice(0, end)) as AnalysisRequest;
+      const { unit, context, ...code } = JSON.parse(pending.slice(0, end)) as AnalysisMessage;
       pending = pending.slice(end + 1);
-      analyse(request, write);
+      if (context !== undefined) contexts.set(unit, context);
+      const known = contexts.get(unit);
+      if (known === undefined) write({ problem: `the analysis was not told unit ${unit}` });
+      else analyse({ ...code, ...known }, write);
     }
   }
 }
