@@ -31,6 +31,13 @@ const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new 
   ["lab-04", { kind: "lab-04-submission", file: "lab-04-submission-v1.json" }],
 ]);
 const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
+/**
+ * The largest notebook, module or JSON the grader reads (the worked editions
+ * are under 150 KB). Each is read and parsed whole in the grader's own
+ * process, before any budget: 300 MB of `{},` in one learner's notebook took
+ * the class run past its heap and ended it with nobody's results written.
+ */
+const MAX_FILE_MB = 16;
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -261,6 +268,14 @@ async function readFile(
     return named
       ? { problem: "not a submission JSON, a notebook (.ipynb) or a module (.ts)" }
       : undefined;
+  }
+  const { size } = await Deno.stat(path);
+  if (size > MAX_FILE_MB << 20) {
+    return {
+      problem: `is ${
+        Math.ceil(size / (1 << 20))
+      } MB, past the ${MAX_FILE_MB} MB a notebook, module or JSON may be: not read (clear the notebook's outputs)`,
+    };
   }
   const text = await Deno.readTextFile(path);
   if (extension === ".ts") {
