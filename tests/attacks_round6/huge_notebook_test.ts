@@ -28,6 +28,9 @@ Deno.test("a classmate's huge notebook stops no one: the class is graded and its
   await objectBomb(`${folder}/a-huge/ch14-a.ipynb`, 40);
   // Any JSON in a learner's folder was read and parsed too, a course file or not.
   await objectBomb(`${folder}/c-data/notes.json`, 40);
+  // And Lab 02's saved results, which the grader reads and checks after the learner's cases.
+  await Deno.mkdir(`${folder}/d-lab02/work/lab-02`, { recursive: true });
+  await objectBomb(`${folder}/d-lab02/work/lab-02/results.json`, 40);
   const json = `${folder}/results.json`;
   const { code, stderr } = await new Deno.Command(Deno.execPath(), {
     args: [
@@ -55,4 +58,5 @@ Deno.test("a classmate's huge notebook stops no one: the class is graded and its
   }
   assert.match(said, /a-huge\/ch14-a\.ipynb.*past the 16 MB/);
   assert.match(said, /c-data\/notes\.json.*past the 16 MB/);
+  assert.match(said, /d-lab02\/work\/lab-02\/results\.json.*past the 16 MB/);
 });

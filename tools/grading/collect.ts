@@ -32,9 +32,9 @@ const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new 
 ]);
 const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
 /**
- * The largest notebook, module or JSON the grader reads (the worked editions
- * are under 150 KB). Each is read and parsed whole in the grader's own
- * process, before any budget: 300 MB of `{},` in one learner's notebook took
+ * The largest notebook, module, JSON or Lab 02 transcript the grader reads
+ * (the worked editions are under 150 KB). Each is read and parsed whole in
+ * the grader's own process, outside any budget: 300 MB of `{},` in one learner's notebook took
  * the class run past its heap and ended it with nobody's results written.
  */
 const MAX_FILE_MB = 16;
@@ -258,24 +258,24 @@ async function readFile(
   named: boolean,
 ): Promise<Read | undefined> {
   const lab02 = LAB_02_FILES[basename(path) as keyof typeof LAB_02_FILES];
+  const extension = extensionOf(path);
+  const course = [".json", ".ipynb", ".ts"].includes(extension);
+  const { size } = course || lab02 !== undefined ? await Deno.stat(path) : { size: 0 };
+  if (size > MAX_FILE_MB << 20) {
+    return {
+      problem: `is ${Math.ceil(size / (1 << 20))} MB, past the ${MAX_FILE_MB} MB a course ` +
+        "file may be: not read (clear the notebook's outputs)",
+    };
+  }
   if (lab02 !== undefined && basename(dirname(path)) === "lab-02") {
     return unitOverride === undefined || unitOverride === "lab-02"
       ? { unit: "lab-02", file: [lab02, path] }
       : undefined;
   }
-  const extension = extensionOf(path);
-  if (![".json", ".ipynb", ".ts"].includes(extension)) {
+  if (!course) {
     return named
       ? { problem: "not a submission JSON, a notebook (.ipynb) or a module (.ts)" }
       : undefined;
-  }
-  const { size } = await Deno.stat(path);
-  if (size > MAX_FILE_MB << 20) {
-    return {
-      problem: `is ${
-        Math.ceil(size / (1 << 20))
-      } MB, past the ${MAX_FILE_MB} MB a notebook, module or JSON may be: not read (clear the notebook's outputs)`,
-    };
   }
   const text = await Deno.readTextFile(path);
   if (extension === ".ts") {
