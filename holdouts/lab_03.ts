@@ -242,6 +242,16 @@ const QUOTED = {
   additionalProperties: false,
 };
 
+/** A property whose name holds a quote. */
+const QUOTED_NAME = {
+  type: "object",
+  properties: { 'say "hi"': { type: "string" } },
+  required: ['say "hi"'],
+  additionalProperties: false,
+};
+/** A property's name as JSON.stringify writes it, and as it is. */
+const NAME_ENCODED = "a property's name as JSON.stringify writes it";
+
 /** An enum of one member. */
 const ONE_MEMBER = {
   type: "object",
@@ -908,6 +918,18 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [CONJUGATE, '{"verb":"eat",'],
       expected: "live",
       group: "between properties",
+    },
+    {
+      label: "a property's name holding a quote, escaped",
+      args: [QUOTED_NAME, '{"say \\"hi\\"":"'],
+      expected: "live",
+      group: NAME_ENCODED,
+    },
+    {
+      label: "a property's name holding a quote, written as it is",
+      args: [QUOTED_NAME, '{"say "hi"":"'],
+      expected: "dead",
+      group: NAME_ENCODED,
     },
   ],
   tokenMask: [

@@ -96,6 +96,11 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [[{ id: "1", deadline: 1 }, { id: 1, deadline: 2 }], 5],
       expected: ["1", 1],
     },
+    {
+      label: "a deadline of 0 is a deadline, passed at 0",
+      args: [[{ id: 5, deadline: 5 }, { id: 0, deadline: 0 }], 0],
+      expected: [0],
+    },
   ],
   progressOf: [
     {
@@ -157,6 +162,11 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [progress("t", { progress: Infinity, total: Infinity }), [["t", 1]]],
       expected: refused,
       group: "a finite number",
+    },
+    {
+      label: "the request 0 is found like any other",
+      args: [progress("t", {}), [["t", 0]]],
+      expected: { request: 0, progress: 1, total: null, message: null },
     },
   ],
   postHeaders: [
@@ -366,6 +376,21 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "field names are case-sensitive",
       args: ["Data: no\n\ndata: yes\n\n"],
       expected: ["yes"],
+    },
+    {
+      label: "two data lines, each ended by CRLF, are one event",
+      args: ["data: a\r\ndata: b\r\n\r\n"],
+      expected: ["a\nb"],
+    },
+    {
+      label: "an event of another type carries its data too",
+      args: ["event: other\ndata: x\n\n"],
+      expected: ["x"],
+    },
+    {
+      label: "a line that starts with a space names no field",
+      args: [" data: x\n\ndata: y\n\n"],
+      expected: ["y"],
     },
   ],
   recoverStream: [

@@ -5,6 +5,7 @@
 import type { Results } from "./_grading.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
+import { effectInputs } from "../lib/containment/effect.ts";
 
 /** Chapter 15's module, with `bwrapCommand` (and `limitCommand`) as `change` makes them. */
 export function chapter15(bwrapBody: string, program = "bwrap", prlimit = "prlimit"): string {
@@ -40,4 +41,22 @@ export const HONEST_BINDS = `
 export function marks(results: Results, fn: string): string {
   const tests = results.tests.filter((t) => t.name.startsWith(fn));
   return `${tests.reduce((sum, t) => sum + t.score, 0)}/${tests.length}`;
+}
+
+/**
+ * Lines for the effect case, built around the grader's own inputs: the
+ * policy's variables and read-only binds, the honest options, and `line`,
+ * which puts options before the grader's command.
+ */
+export function effectLines() {
+  const { policy, command, root } = effectInputs();
+  const data = policy.read[0];
+  const env = Object.entries(policy.runtime.env).flatMap((
+    [name, value],
+  ) => ["--setenv", name, value]);
+  const binds = [...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]);
+  const mounts = ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", ...binds];
+  const honest = ["--unshare-all", "--die-with-parent", "--clearenv", ...env, ...mounts];
+  const line = (...options: string[]) => ["bwrap", ...options, "--", ...command];
+  return { policy, command, root, data, env, binds, mounts, honest, line };
 }

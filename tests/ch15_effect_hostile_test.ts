@@ -9,9 +9,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grade, type Results, ROOT, tree } from "./_grading.ts";
-import { bwrapRuns, chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
+import { bwrapRuns, chapter15, effectLines, HONEST_BINDS, marks } from "./_chapter15.ts";
 import { CannotJudgeError } from "../lib/containment/command_grants.ts";
-import { EFFECT_EXPECTED, effectInputs, effectOf } from "../lib/containment/effect.ts";
+import { EFFECT_EXPECTED, effectOf } from "../lib/containment/effect.ts";
 import { isRunning, processesMentioning } from "../lib/containment/process_table.ts";
 
 /** Every file and folder under `folder` (links not followed), each with its kind, size, owner and times. */
@@ -204,15 +204,7 @@ type Outcome = "refused" | "fails";
 Deno.test("Chapter 15: new hostile lines, tried again, get no mark and leave the grading machine as it was", async (t) => {
   const nonce = `ch15-escape-${crypto.randomUUID()}`;
   const results = await tree({ "class results.json": "[]" });
-  const { policy, command, root } = effectInputs();
-  const data = policy.read[0];
-  const env = Object.entries(policy.runtime.env).flatMap((
-    [name, value],
-  ) => ["--setenv", name, value]);
-  const binds = [...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]);
-  const mounts = ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", ...binds];
-  const honest = ["--unshare-all", "--die-with-parent", "--clearenv", ...env, ...mounts];
-  const line = (...options: string[]) => ["bwrap", ...options, "--", ...command];
+  const { policy, command, root, data, env, binds, mounts, honest, line } = effectLines();
   const lines: [string, string[], Outcome][] = [
     ["isolating nothing", line("--bind", "/", "/"), "fails"],
     [

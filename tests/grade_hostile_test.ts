@@ -18,6 +18,7 @@ import { processesMentioning } from "../lib/containment/process_table.ts";
 import { realmFiles } from "../tools/grading/scratch.ts";
 import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "./catalogue/ch14_b.ts";
+import { base64, LAB_04_OTHERS, standaloneSeal } from "./_seals.ts";
 import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
 import { maskAnswers, maskBundle, obfuscated, releasedMaskBundle } from "./_released_mask.ts";
 
@@ -32,19 +33,6 @@ function assertCopied(results: Results, fn: string, why: RegExp): void {
   const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
   assert.match(line.output, why);
 }
-
-/** Lab 04's graded functions but sseData, each doing nothing: a module the grader takes for Lab 04. */
-const LAB_04_OTHERS = [
-  "routeReply",
-  "expiredIds",
-  "progressOf",
-  "postHeaders",
-  "replyKind",
-  "recoverStream",
-  "originAllowed",
-  "headerCheck",
-  "sessionCheck",
-].map((name) => `export function ${name}() {}`).join("\n");
 
 Deno.test("a comma in a learner's folder never widens what the sandbox may read", async () => {
   // x,/,/answers.ts: spliced into --allow-read, the path would grant "/".
@@ -894,17 +882,6 @@ Deno.test("a pasted copy with a statement added earns nothing for it: the sealed
 
 // Issue 30: a seal carried encoded, which no form or similarity can see, is
 // found by what it does: its watermark answers the grader's probe.
-
-/** `text` in base64, as a learner would carry it in a cell. */
-const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
-
-/** The seal `file` as a module of its own: its header and imports gone, the one class it imports defined. */
-async function standaloneSeal(file: string): Promise<string> {
-  return (await Deno.readTextFile(`${root}${file}`))
-    .split("\n").slice(1).join("\n")
-    .replace(/import\{[^}]*\}from'[^']*';/g, "")
-    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
-}
 
 /** The marks of `fn`'s cases in `results`, and how many cases `unit`'s `fn` has, visible and hidden. */
 async function casesOfFn(results: Results, unit: string, fn: string) {

@@ -483,6 +483,12 @@ export function prefixStatus(schema, text) {
       ],
       ["fitsLength(schema, [...m].length)", "fitsLength(schema, m.length)"],
     ),
+    // A property's name written between quotes as it is, not as JSON.stringify writes it (round 6
+    // of issue 38's red team: it kept every mark).
+    "a property's name unencoded": stepWith([
+      `JSON.stringify(list[index][0]) + ":"`,
+      `'"' + list[index][0] + '":'`,
+    ]),
     // A comma before the closing brace.
     "a trailing comma": stepWith([
       `if ((top.phase === "start" || top.phase === "after") && char === "}") {`,

@@ -153,6 +153,10 @@ const expiredIds: Catalogue = {
     // Ids turned to text on the way.
     "ids as strings": expire(`
   return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline).map((r) => String(r.id));`),
+    // A deadline tested for truth, as if a request might have none: a deadline of 0 never passes
+    // (round 6 of issue 38's red team: it kept every mark).
+    "a deadline of 0 taken for none": expire(`
+  return inFlight.filter((r) => r.deadline && r.deadline <= now).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
   },
 };
 
@@ -274,6 +278,16 @@ const progressOf: Catalogue = {
       PROGRESS_HEAD + `
   const value = Number(p.progress);
   return { request: held[1], progress: value, total: p.total ?? null, message: p.message ?? null };`,
+    ),
+    // The request found by the token tested for truth: request 0 taken for none (round 6 of
+    // issue 38's red team: it kept every mark).
+    "request 0 taken for none": progress(
+      `
+  if (message.method !== "notifications/progress") return null;
+  const p = message.params ?? {};
+  const request = new Map(tokens).get(p.progressToken);
+  if (!request && request !== "") return null;
+  const held = [p.progressToken, request];` + PROGRESS_TAIL,
     ),
     // A plain Error for bad progress.
     "a plain Error": progress(
@@ -636,12 +650,8 @@ const replyKind: Catalogue = {
 };
 
 const sse = (body: string) => fn("sseData", "text", body);
-
-const sseData: Catalogue = {
-  unit: "lab-04",
-  fn: "sseData",
-  right: {
-    "the worked solution's way": sse(`
+/** The worked sseData's body. */
+const SSE_BODY = `
   const lines = text.split(/\\r\\n|\\r|\\n/);
   lines.pop();
   const events = [];
@@ -653,7 +663,20 @@ const sseData: Catalogue = {
     const value = colon === -1 ? "" : line.slice(colon + 1);
     if (field === "data") data.push(value.startsWith(" ") ? value.slice(1) : value);
   }
-  return events;`),
+  return events;`;
+/** The worked sseData with `from` (there once) changed to `to`. */
+const sseWith = (from: string, to: string) => {
+  if (SSE_BODY.split(from).length !== 2) {
+    throw new Error(`the worked sseData holds ${from} not once`);
+  }
+  return sse(SSE_BODY.replace(from, to));
+};
+
+const sseData: Catalogue = {
+  unit: "lab-04",
+  fn: "sseData",
+  right: {
+    "the worked solution's way": sse(SSE_BODY),
     "line by line with a regular expression": sse(`
   const events = [];
   let data = null;
@@ -779,6 +802,24 @@ const sseData: Catalogue = {
   return events;`),
     "one JSON object per read": sse(`
   return text.split("\\n\\n").filter((b) => b.startsWith("data: ")).map((b) => b.slice(6));`),
+    // Round 6 of issue 38's red team: each kept every mark.
+    // CR and LF each taken for a line's end: CRLF ends a line and makes a blank one, which ends
+    // the event, so two data lines sent with CRLF are two events.
+    "CR and LF each a line's end": sseWith("text.split(/\\r\\n|\\r|\\n/)", "text.split(/\\r|\\n/)"),
+    // Only events of type message (or of none) taken to carry data.
+    "events of another type dropped": sseWith(
+      'if (field === "data")',
+      'if (field === "event" && value.replace(/^ /, "") !== "message") data = [null];\n    if (data[0] !== null && field === "data")',
+    ).replace(
+      "if (data.length > 0) events.push",
+      "if (data.length > 0 && data[0] !== null) events.push",
+    ),
+    // Each line trimmed at its start: " data: x" read as data, where its field is " data".
+    "lines trimmed at the start": sseWith(
+      "const colon = line.indexOf",
+      "line = line.trimStart();\n    const colon = line.indexOf",
+    )
+      .replace("for (const line of lines)", "for (let line of lines)"),
   },
 };
 

@@ -31,6 +31,13 @@ const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new 
   ["lab-04", { kind: "lab-04-submission", file: "lab-04-submission-v1.json" }],
 ]);
 const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
+/**
+ * The largest notebook, module, JSON or Lab 02 transcript the grader reads
+ * (the worked editions are under 150 KB). Each is read and parsed whole in
+ * the grader's own process, outside any budget: 300 MB of `{},` in one learner's notebook took
+ * the class run past its heap and ended it with nobody's results written.
+ */
+const MAX_FILE_MB = 16;
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -251,13 +258,21 @@ async function readFile(
   named: boolean,
 ): Promise<Read | undefined> {
   const lab02 = LAB_02_FILES[basename(path) as keyof typeof LAB_02_FILES];
+  const extension = extensionOf(path);
+  const course = [".json", ".ipynb", ".ts"].includes(extension);
+  const { size } = course || lab02 !== undefined ? await Deno.stat(path) : { size: 0 };
+  if (size > MAX_FILE_MB << 20) {
+    return {
+      problem: `is ${Math.ceil(size / (1 << 20))} MB, past the ${MAX_FILE_MB} MB a course ` +
+        "file may be: not read (clear the notebook's outputs)",
+    };
+  }
   if (lab02 !== undefined && basename(dirname(path)) === "lab-02") {
     return unitOverride === undefined || unitOverride === "lab-02"
       ? { unit: "lab-02", file: [lab02, path] }
       : undefined;
   }
-  const extension = extensionOf(path);
-  if (![".json", ".ipynb", ".ts"].includes(extension)) {
+  if (!course) {
     return named
       ? { problem: "not a submission JSON, a notebook (.ipynb) or a module (.ts)" }
       : undefined;

@@ -1,0 +1,28 @@
+// Shared by the tests that carry the library's seals as a learner would:
+// encoded, run as a module of their own, beside Lab 04's other functions.
+
+import { ROOT } from "./_grading.ts";
+
+/** `text` in base64, as a learner would carry it in a cell. */
+export const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
+
+/** The seal `file` as a module of its own: its header and imports gone, the one class it imports defined. */
+export async function standaloneSeal(file: string): Promise<string> {
+  return (await Deno.readTextFile(`${ROOT}${file}`))
+    .split("\n").slice(1).join("\n")
+    .replace(/import\{[^}]*\}from'[^']*';/g, "")
+    .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
+}
+
+/** Lab 04's graded functions but sseData, each doing nothing: a module the grader takes for Lab 04. */
+export const LAB_04_OTHERS = [
+  "routeReply",
+  "expiredIds",
+  "progressOf",
+  "postHeaders",
+  "replyKind",
+  "recoverStream",
+  "originAllowed",
+  "headerCheck",
+  "sessionCheck",
+].map((name) => `export function ${name}() {}`).join("\n");
