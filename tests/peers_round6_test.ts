@@ -8,13 +8,24 @@
 // passes (cancelled, the connection kept), and a tool list that changes.
 // Every answer is checked, and so is the wire (nothing of the other era).
 
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { TimeoutError, ToolError } from "../lib/mcp/shared/errors.ts";
-import { MCP_VERSIONS, type McpVersion } from "../lib/mcp/shared/versions.ts";
+import { Client } from "../lib/mcp/client/client.ts";
+import { ProtocolError, TimeoutError, ToolError } from "../lib/mcp/shared/errors.ts";
+import {
+  LEGACY_VERSIONS,
+  MCP_VERSIONS,
+  type McpVersion,
+  MODERN_VERSIONS,
+} from "../lib/mcp/shared/versions.ts";
+import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import type { SessionSpec } from "../lib/mcp/server/session_spec.ts";
+import { eraSlips, httpWire } from "./_era_wire.ts";
 import { freePort, listeningServer } from "./_listening.ts";
 import { type Server, withWire } from "./_peer_sessions.ts";
 import { type PeerEra, sdkV2Peer } from "./_peers.ts";
+import { recordingProxy } from "./_wire_proxy.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const TOOLS = ["big", "broken", "nested", "retire", "slow"];
@@ -156,3 +167,153 @@ for (const [era, version] of [["modern", "2026-07-28"], ["legacy", "2025-11-25"]
     }, version);
   });
 }
+
+/** A library of resources, a template and a prompt, a page per item, cached for a minute: the course's server. */
+const LIBRARY: SessionSpec = {
+  name: "round6-library",
+  version: "1.0.0",
+  pageSize: 1,
+  cache: { ttlMs: 60_000, cacheScope: "public" },
+  resources: [
+    {
+      uri: "library://rules",
+      name: "rules",
+      mimeType: "text/plain",
+      read: () => ({ text: "Hüsh 🤫" }),
+    },
+    { uri: "library://logo", name: "logo", mimeType: "image/png", read: () => ({ bytes: LOGO }) },
+  ],
+  resourceTemplates: [{
+    uriTemplate: "library://books/{id}",
+    name: "book",
+    mimeType: "text/plain",
+    read: ({ id }) => (id === "1" ? { text: "Middlemarch" } : undefined),
+  }],
+  prompts: [{
+    name: "summarize",
+    description: "Summarize a book",
+    arguments: [{ name: "book", required: true }],
+    get: ({ book }) => ({
+      messages: [{ role: "user", content: { type: "text", text: `Résumé of ${book} 📚` } }],
+    }),
+  }, {
+    name: "recite",
+    arguments: [],
+    get: () => ({ messages: [{ role: "assistant", content: { type: "text", text: "…" } }] }),
+  }],
+};
+const LOGO = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+
+/** Every item of the SDK client's list `list`, page after page. */
+async function everyPage<T>(
+  list: (params: { cursor?: string }) => Promise<{ nextCursor?: string } & Record<string, unknown>>,
+  field: string,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await list(cursor === undefined ? {} : { cursor });
+    items.push(...page[field] as T[]);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return items;
+}
+
+Deno.test("the SDK v2 client of each era reads the course's resources and prompts, a page at a time, over HTTP", async (t) => {
+  await using server = serveHttp(LIBRARY);
+  for (
+    const [mode, version] of [
+      ["pin", "2026-07-28"],
+      ["legacy", "2025-11-25"],
+      ["2024-11-05", "2024-11-05"],
+    ] as const
+  ) {
+    // A handshake session of the SDK's client with serveHttp does not end here (nor in
+    // interop_sdk_v2_client_test's "both eras, legacy" at fb08917): the proxy never settles
+    // after the client closes. Those steps wait for that to be found; the -32002 of a
+    // legacy session is held by interop_resources_prompts_test meanwhile.
+    await t.step({
+      name: `${mode}: ${version}`,
+      ignore: mode !== "pin",
+      fn: async () => {
+        await using proxy = recordingProxy(server.url);
+        const client = new SdkClient({ name: "round6", version: "2.4.0" }, {
+          ...(mode === "pin" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {}),
+          ...(mode.startsWith("20") ? { supportedProtocolVersions: [mode] } : {}),
+        });
+        try {
+          await client.connect(new StreamableHTTPClientTransport(proxy.url));
+          assert.equal(client.getNegotiatedProtocolVersion(), version);
+          const resources = await everyPage<{ uri: string }>(
+            (p) => client.listResources(p),
+            "resources",
+          );
+          assert.deepEqual(resources.map((resource) => resource.uri), [
+            "library://rules",
+            "library://logo",
+          ]);
+          const templates = await everyPage<{ uriTemplate: string }>(
+            (p) => client.listResourceTemplates(p),
+            "resourceTemplates",
+          );
+          assert.deepEqual(templates.map((template) => template.uriTemplate), [
+            "library://books/{id}",
+          ]);
+          const rules = await client.readResource({ uri: "library://rules" });
+          assert.deepEqual(rules.contents.map((c) => "text" in c ? c.text : undefined), [
+            "Hüsh 🤫",
+          ]);
+          const logo = await client.readResource({ uri: "library://logo" });
+          assert.deepEqual(logo.contents.map((c) => "blob" in c ? c.blob : undefined), [
+            btoa(String.fromCharCode(...LOGO)),
+          ]);
+          const book = await client.readResource({ uri: "library://books/1" });
+          assert.deepEqual(book.contents.map((c) => "text" in c ? c.text : undefined), [
+            "Middlemarch",
+          ]);
+          // A resource that is not there: -32602 at 2026-07-28, -32002 before, as each version says
+          // (the SDK's client takes either for the other; the wire tells them apart).
+          await assert.rejects(
+            client.readResource({ uri: "library://books/2" }),
+            /Resource not found/,
+          );
+          // (The proxy records what it passes on before passing it: the refusal is in its record.)
+          const read = proxy.exchanges.find((exchange) =>
+            exchange.requestBody.includes("books/2")
+          )!;
+          const missing = JSON.parse(read.responseBody);
+          assert.equal(missing.error.code, version === "2026-07-28" ? -32602 : -32002);
+          const prompts = await everyPage<{ name: string }>(
+            (p) => client.listPrompts(p),
+            "prompts",
+          );
+          assert.deepEqual(prompts.map((prompt) => prompt.name), ["summarize", "recite"]);
+          const summary = await client.getPrompt({
+            name: "summarize",
+            arguments: { book: "Middlemarch" },
+          });
+          assert.deepEqual(summary.messages[0].content, {
+            type: "text",
+            text: "Résumé of Middlemarch 📚",
+          });
+        } finally {
+          await client.close();
+        }
+        await proxy.settled();
+        assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version, "server"), []);
+      },
+    });
+  }
+});
+
+Deno.test("the course's HTTP server names a resource not found as each version does: -32002 in a handshake session, -32602 at 2026-07-28", async () => {
+  await using server = serveHttp(LIBRARY);
+  for (const [versions, code] of [[LEGACY_VERSIONS, -32002], [MODERN_VERSIONS, -32602]] as const) {
+    await using client = new Client(server.url, { versions });
+    await client.initialize();
+    await assert.rejects(
+      client.readResource("library://books/2"),
+      (error: ProtocolError) => error.code === code && /Resource not found/.test(error.message),
+    );
+  }
+});
