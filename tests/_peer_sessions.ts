@@ -186,14 +186,20 @@ export async function refusedSession(
  * asks the user and the model noted in `asked`), then close it, judge the
  * wire at `version`, and resolve with it.
  */
-async function withWire(
+export async function withWire(
   server: Server,
   versions: readonly McpVersion[],
-  { asked, logs, model, maxInFlight }: {
+  { asked, logs, model, maxInFlight, allowed = [...TOOLS, CHANGE], limit, timeoutMs = 60_000 }: {
     asked: string[];
     logs?: LogMessage[];
     model?: Sample;
     maxInFlight?: number;
+    /** The tools the client may call. @default {the four tools and `change`} */
+    allowed?: string[];
+    /** The most bytes one incoming frame may take. @default {the client's} */
+    limit?: number;
+    /** Each request's deadline. @default {60000} */
+    timeoutMs?: number;
   },
   body: (client: Client<Server>) => Promise<void>,
   version: McpVersion,
@@ -202,9 +208,10 @@ async function withWire(
   const proxy = server instanceof URL ? recordingProxy(server) : undefined;
   const client = new Client<Server>(proxy?.url ?? server, {
     versions,
-    allowed: [...TOOLS, CHANGE],
-    timeoutMs: 60_000,
+    allowed,
+    timeoutMs,
     maxInFlight,
+    limit,
     transcript: (direction, line) => lines.push(`${direction} ${line}`),
     onLog: (log) => logs?.push(log),
     elicit: (params) => {

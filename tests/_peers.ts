@@ -25,9 +25,12 @@ export type PeerEra = "dual" | "modern" | "2024-11-05" | "2025-03-26" | "2025-06
 /** Every legacy version, oldest first. */
 export const LEGACY: readonly PeerEra[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
-/** The command of the SDK v2 server of `era`: over stdio, or over HTTP on `port`. */
-export function sdkV2Peer(era: PeerEra, port?: number): string[] {
-  const script = `${root}tests/fixtures/sdk_v2_peer.ts`;
+/**
+ * The command of the SDK v2 server of `era` (`fixture`, a file of
+ * `tests/fixtures/`): over stdio, or over HTTP on `port`.
+ */
+export function sdkV2Peer(era: PeerEra, port?: number, fixture = "sdk_v2_peer.ts"): string[] {
+  const script = `${root}tests/fixtures/${fixture}`;
   const http = port === undefined ? [] : ["http", String(port)];
   const net = port === undefined ? [] : ["--allow-net=127.0.0.1"];
   return [

@@ -197,7 +197,11 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    */
   async listTools(): Promise<Record<string, Tool>> {
     this.#era.handshake.require("listTools", "tools");
-    const catalog = await collectTools(this.#pages("tools/list"), this.#maxPages);
+    const catalog = await collectTools(
+      this.#pages("tools/list"),
+      this.#maxPages,
+      this.#era.handshake.version,
+    );
     if (this.#modernHttp) {
       // "Clients MUST reject tool definitions where any x-mcp-header value violates these constraints."
       for (const [name, tool] of Object.entries(catalog)) {

@@ -1,11 +1,12 @@
 /**
  * The tools a server advertises, gathered from every page of `tools/list`,
- * each checked against MCP 2025-06-18's `Tool`.
+ * each checked against the `Tool` of the version agreed.
  *
  * @module
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 import { collectPages, type FetchPage } from "./pages.ts";
 
 /** A tool as its server advertised it. */
@@ -15,7 +16,10 @@ export interface Tool extends JsonObject {
   description?: string;
   /** The JSON Schema of its arguments: an object schema (`"type": "object"`). */
   inputSchema: JsonObject;
-  /** The schema of its `structuredContent`, if it promises one: an object schema too. */
+  /**
+   * The schema of its `structuredContent`, if it promises one: an object
+   * schema too, or from 2026-07-28 any JSON Schema (an object).
+   */
   outputSchema?: JsonObject;
 }
 
@@ -35,7 +39,7 @@ const HINTS: Record<string, string> = {
  * Every tool on every page, by name (see `collectPages`). Throws
  * `ProtocolError` for a page without a `tools` list, a name advertised
  * twice, a bad cursor, too many pages, or a tool that is not what the
- * specification says (see {@linkcode toolProblem}).
+ * specification says at `version` (see {@linkcode toolProblem}).
  *
  * @example
  * ```ts
@@ -52,23 +56,26 @@ const HINTS: Record<string, string> = {
 export function collectTools(
   fetchPage: FetchToolPage,
   maxPages: number,
+  version: McpVersion = "2025-06-18",
 ): Promise<Record<string, Tool>> {
   return collectPages<Tool>(fetchPage, {
     method: "tools/list",
     field: "tools",
     noun: "tool",
-    problem: toolProblem,
+    problem: (tool) => toolProblem(tool, version),
     key: (tool) => tool.name,
   }, maxPages);
 }
 
 /**
  * What is wrong with an advertised tool, as the end of "The tools/list
- * result has a tool …", or `undefined` when it is well formed: a string
- * `name`; an `inputSchema` that is an object schema (`"type": "object"`, its
- * `properties` objects, its `required` strings), and an `outputSchema` that
- * is one too if it is there; a `title` and `description` that are strings;
- * `annotations` whose hints have their types.
+ * result has a tool …" at `version`, or `undefined` when it is well formed:
+ * a string `name`; an `inputSchema` that is an object schema (`"type":
+ * "object"`, its `properties` objects, its `required` strings), and an
+ * `outputSchema` that is one too if it is there (from 2026-07-28, whose
+ * `structuredContent` may be any JSON value, any schema that is an object);
+ * a `title` and `description` that are strings; `annotations` whose hints
+ * have their types.
  *
  * @example
  * ```ts
@@ -79,15 +86,22 @@ export function collectTools(
  *   toolProblem({ name: "a", inputSchema: { type: "string" } }),
  *   'whose inputSchema is not an object schema ("type": "object")',
  * );
+ * const list = { name: "a", inputSchema: { type: "object" }, outputSchema: { type: "array" } };
+ * assert.equal(toolProblem(list, "2026-07-28"), undefined);
+ * assert.match(toolProblem(list, "2025-11-25") ?? "", /outputSchema is not an object schema/);
  * ```
  */
-export function toolProblem(tool: unknown): string | undefined {
+export function toolProblem(tool: unknown, version: McpVersion = "2025-06-18"): string | undefined {
   if (!isObject(tool)) return "that is not an object";
   if (typeof tool.name !== "string") return 'whose "name" is not a string';
-  for (const which of ["inputSchema", "outputSchema"]) {
-    if (which === "outputSchema" && tool.outputSchema === undefined) continue;
-    if (!isObjectSchema(tool[which])) {
-      return `whose ${which} is not an object schema ("type": "object")`;
+  if (!isObjectSchema(tool.inputSchema)) {
+    return 'whose inputSchema is not an object schema ("type": "object")';
+  }
+  if (tool.outputSchema !== undefined) {
+    if (versionFeatures(version).era === "modern") {
+      if (!isObject(tool.outputSchema)) return "whose outputSchema is not a JSON Schema object";
+    } else if (!isObjectSchema(tool.outputSchema)) {
+      return 'whose outputSchema is not an object schema ("type": "object")';
     }
   }
   for (const field of ["title", "description"]) {

@@ -34,3 +34,30 @@ Deno.test("toolProblem holds a tool to the specification's Tool", () => {
     assert.match(toolProblem(tool) ?? "(well formed)", expected, JSON.stringify(tool));
   }
 });
+
+Deno.test("from 2026-07-28 a tool's outputSchema may be any JSON Schema object, as its structuredContent any value", () => {
+  const tool = (outputSchema: unknown) => ({
+    name: "t",
+    inputSchema: { type: "object" },
+    outputSchema,
+  });
+  assert.equal(
+    toolProblem(tool({ type: "array", items: { type: "string" } }), "2026-07-28"),
+    undefined,
+  );
+  assert.equal(toolProblem(tool({ type: "string" }), "2026-07-28"), undefined);
+  assert.equal(toolProblem(tool({}), "2026-07-28"), undefined);
+  assert.match(toolProblem(tool(true), "2026-07-28") ?? "", /outputSchema is not a JSON Schema/);
+  assert.match(toolProblem(tool([]), "2026-07-28") ?? "", /outputSchema is not a JSON Schema/);
+  for (const version of ["2025-06-18", "2025-11-25"] as const) {
+    assert.match(
+      toolProblem(tool({ type: "array" }), version) ?? "",
+      /outputSchema is not an object/,
+    );
+  }
+  // The input schema stays an object schema in every era.
+  assert.match(
+    toolProblem({ name: "t", inputSchema: { type: "array" } }, "2026-07-28") ?? "",
+    /inputSchema is not an object schema/,
+  );
+});

@@ -39,7 +39,7 @@ import { ServerRequests } from "./server_requests.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
 import { requestContext } from "./request_context.ts";
 import { type RequestContext, RpcError, type SessionSpec } from "./session_spec.ts";
-import { fitResult } from "./version_fit.ts";
+import { fitError, fitResult } from "./version_fit.ts";
 
 /** Options for {@linkcode ServerSession}. */
 export interface ServerSessionOptions {
@@ -226,6 +226,9 @@ export class ServerSession {
     const reply = await this.#answer(id, method, params, context, version);
     if (reply !== undefined && isObject(reply.result)) {
       reply.result = fitResult(method, reply.result, version);
+    }
+    if (reply !== undefined && isObject(reply.error)) {
+      reply.error = fitError(method, reply.error, version);
     }
     return reply;
   }

@@ -1,14 +1,16 @@
 /**
- * A server's results fitted to the protocol version agreed with a client:
+ * A server's replies fitted to the protocol version agreed with a client:
  * what that version does not define is left out (a tool's `outputSchema`
  * and a result's `structuredContent` before 2025-06-18, and `title` beside
- * a name), so that an older client never receives what it may refuse.
+ * a name), so that an older client never receives what it may refuse; and
+ * an error carries the code that version gives it (a resource not found).
  *
  * @module
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
+import { ERROR_CODES } from "./replies.ts";
 
 /** The lists whose items may carry a `title` from 2025-06-18. */
 const LISTS: Readonly<Record<string, string>> = {
@@ -54,4 +56,28 @@ export function fitResult(method: string, result: JsonObject, version: string): 
     };
   });
   return { ...result, [key]: items };
+}
+
+/**
+ * `error`, an error answering `method`, with the code the protocol version
+ * `version` gives it: the library answers a resource that is not there as
+ * 2026-07-28 does (-32602, "Resource not found"), which every earlier
+ * version names -32002 (a version this library does not speak: unchanged).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const missing = { code: -32602, message: "Resource not found", data: { uri: "a://b" } };
+ * assert.deepEqual(fitError("resources/read", missing, "2025-11-25"), { ...missing, code: -32002 });
+ * assert.deepEqual(fitError("resources/read", missing, "2026-07-28"), missing);
+ * const noUri = { code: -32602, message: "Invalid params: the resource's uri is missing" };
+ * assert.deepEqual(fitError("resources/read", noUri, "2025-11-25"), noUri);
+ * ```
+ */
+export function fitError(method: string, error: JsonObject, version: string): JsonObject {
+  const notFound = method === "resources/read" && error.code === ERROR_CODES.invalidParams &&
+    error.message === "Resource not found";
+  if (!notFound || !isMcpVersion(version)) return error;
+  return { ...error, code: versionFeatures(version).resourceNotFound };
 }

@@ -91,6 +91,12 @@ export interface VersionFeatures {
    * and correct).
    */
   invalidArguments: "protocolError" | "toolError";
+  /**
+   * The code of the error that answers `resources/read` for a resource that
+   * is not there: -32002 up to 2025-11-25 ("Resource not found: `-32002`"),
+   * -32602 (Invalid Params) from 2026-07-28.
+   */
+  resourceNotFound: -32002 | -32602;
 }
 
 /** 2025-11-25, the last legacy version: 2026-07-28 changes its era, and ends SSE polling. */
@@ -108,10 +114,11 @@ const LAST_LEGACY: VersionFeatures = {
   schemaDialect: "2020-12",
   samplingContentArrays: true,
   invalidArguments: "toolError",
+  resourceNotFound: -32002,
 };
 
 const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
-  "2026-07-28": { ...LAST_LEGACY, era: "modern", ssePolling: false },
+  "2026-07-28": { ...LAST_LEGACY, era: "modern", ssePolling: false, resourceNotFound: -32602 },
   "2024-11-05": {
     era: "legacy",
     contentTypes: ["text", "image", "resource"],
@@ -125,6 +132,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     schemaDialect: "draft-07",
     samplingContentArrays: false,
     invalidArguments: "protocolError",
+    resourceNotFound: -32002,
   },
   "2025-03-26": {
     era: "legacy",
@@ -139,6 +147,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     schemaDialect: "draft-07",
     samplingContentArrays: false,
     invalidArguments: "protocolError",
+    resourceNotFound: -32002,
   },
   "2025-06-18": {
     era: "legacy",
@@ -153,6 +162,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     schemaDialect: "draft-07",
     samplingContentArrays: false,
     invalidArguments: "protocolError",
+    resourceNotFound: -32002,
   },
   "2025-11-25": LAST_LEGACY,
 };
