@@ -405,7 +405,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 33,
+    line: 40,
     mutant: "ConditionalExpression: length <= ((schema.maxLength as number) ?? Infinity) → true",
     kind: "equivalent",
     why:
@@ -414,7 +414,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 37,
+    line: 45,
     mutant: 'ConditionalExpression: typeof m === "string" → true',
     kind: "open",
     why: "the contract's enums hold strings only",
@@ -422,7 +422,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 52,
+    line: 61,
     mutant: 'StringLiteral: "object" → ""',
     kind: "equivalent",
     why:
@@ -431,7 +431,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 93,
+    line: 107,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
@@ -439,7 +439,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 105,
+    line: 119,
     mutant: 'StringLiteral: "" → "Stryker was here!"',
     kind: "equivalent",
     why:
@@ -448,7 +448,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 109,
+    line: 123,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
