@@ -139,8 +139,11 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
   );
 });
 
-Deno.test("a student edition a learner completed passes all five judges", async () => {
-  // The learner's cells, written as the worked edition writes them.
+/**
+ * Run the student edition with the learner's cells written as the worked
+ * edition writes them, each changed by `change` (given its id and source).
+ */
+async function runCompleted(change = (_id: string, source: string) => source) {
   const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-01.ipynb`), "worked");
   const student = parseNotebook(
     await Deno.readTextFile(`${root}notebooks/lab-01.ipynb`),
@@ -157,20 +160,41 @@ Deno.test("a student edition a learner completed passes all five judges", async 
   ];
   for (const cell of student.cells) {
     if (!completed.includes(cell.id)) continue;
-    cell.source = keepSolutions(sourceOf(worked.cells.find((c) => c.id === cell.id)!));
+    const source = keepSolutions(sourceOf(worked.cells.find((c) => c.id === cell.id)!));
+    cell.source = change(cell.id, source);
   }
   const name = `.lab-01-completed-${crypto.randomUUID()}.ipynb`;
   await Deno.writeTextFile(`${root}notebooks/${name}`, JSON.stringify(student));
   try {
-    const { text, work } = await run(`notebooks/${name}`);
-    assert.match(text, /LAB_01 DONE/);
-    const submission = await submissionOf(work);
-    assert.equal(submission.edition, "student");
-    assert.equal(submission.status, "PASSED");
-    assertJudgesPassed(submission);
+    return await run(`notebooks/${name}`);
   } finally {
     await Deno.remove(`${root}notebooks/${name}`);
   }
+}
+
+Deno.test("a student edition a learner completed passes all five judges", async () => {
+  const { text, work } = await runCompleted();
+  assert.match(text, /LAB_01 DONE/);
+  const submission = await submissionOf(work);
+  assert.equal(submission.edition, "student");
+  assert.equal(submission.status, "PASSED");
+  assertJudgesPassed(submission);
+});
+
+Deno.test("a right serveStdio over a handleMessage that answers no ping is told whose fault its failures are", async () => {
+  // The loop's cases are pings and a notification, sent through the learner's own handleMessage.
+  const noPing = '    case "ping":\n      return success(id, {});\n';
+  const { outputs } = await runCompleted((id, source) => {
+    if (id !== "answer-handshake") return source;
+    assert.ok(source.includes(noPing), "the worked answerHandshake answers ping");
+    return source.replace(noPing, "");
+  });
+  const loop = outputs.get("serve-stdio-cases")!;
+  assert.match(loop, /SERVE_STDIO NEEDS_WORK/);
+  assert.match(
+    loop,
+    /⚠ These cases send each line through your handleMessage, which passes \d+ of 33 of its own cases/,
+  );
 });
 
 /** A worked cell as its learner would have written it: the solutions kept, the starters dropped. */

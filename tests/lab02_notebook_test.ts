@@ -67,14 +67,16 @@ async function saved(work: string) {
 }
 
 /** The student edition with every cell the learner writes in put back as worked, beside it: its path. */
-async function completedStudentEdition(): Promise<string> {
+async function completedStudentEdition(
+  change = (_id: string, source: string) => source,
+): Promise<string> {
   const read = async (path: string) =>
     parseNotebook(await Deno.readTextFile(new URL(path, root)), path);
   const worked = await read("solutions/lab-02.ipynb");
   const notebook = await read("notebooks/lab-02.ipynb");
   for (const cell of notebook.cells) {
     const done = worked.cells.find((c) => c.id === cell.id)!;
-    if (sourceOf(done).includes("// BEGIN SOLUTION")) cell.source = done.source;
+    if (sourceOf(done).includes("// BEGIN SOLUTION")) cell.source = change(cell.id, sourceOf(done));
   }
   // Beside the student edition, so that its relative imports resolve as they do there.
   const path = `notebooks/.lab-02-completed-${Deno.pid}.ipynb`;
@@ -201,6 +203,27 @@ Deno.test("the student edition completed with the worked cells saves what the wo
     );
     workedFiles ??= await saved((await run("solutions/lab-02.ipynb")).work);
     assert.deepEqual(files, workedFiles, "the same transcripts, results and manifest");
+  } finally {
+    await Deno.remove(new URL(path, root));
+  }
+});
+
+Deno.test("right named tests over a McpClient that fails its own cases are told the client is theirs", async () => {
+  // A callTool that ignores isError: testCallOutOfScopeRaisesToolError, right, fails against it.
+  const ignored = "    if (result.isError === true) throw new ToolError(first.text);\n";
+  const path = await completedStudentEdition((id, source) => {
+    if (id !== "call-tool") return source;
+    assert.ok(source.includes(ignored), "the worked callTool throws a ToolError on isError");
+    return source.replace(ignored, "");
+  });
+  try {
+    const { outputs } = await run(path);
+    const faults = outputs.get("named-tests-faults")!;
+    assert.match(faults, /NAMED_TESTS NEEDS_WORK/);
+    assert.match(
+      faults,
+      /⚠ "A client that works" is your McpClient here, which passes \d+ of 9 of its own cases/,
+    );
   } finally {
     await Deno.remove(new URL(path, root));
   }
