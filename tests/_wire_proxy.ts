@@ -24,7 +24,13 @@ export interface Exchange {
 export interface RecordingProxy extends AsyncDisposable {
   readonly url: URL;
   readonly exchanges: Exchange[];
-  /** Every exchange's response, once each has ended (or been cut off). */
+  /**
+   * Every exchange's response, once each has ended, or been cut off: call it
+   * once the client has closed. A response still open a second later is one
+   * the client left (a stream it stopped reading by closing its connection,
+   * which an idle stream does not tell the proxy): it is cut off, with what
+   * the client was given recorded.
+   */
   settled(): Promise<void>;
 }
 
@@ -84,6 +90,11 @@ export function recordingProxy(target: URL): RecordingProxy {
         aborts.delete(abort);
         finished();
       };
+      // Cut off by the proxy: ended here, whether or not the client still reads.
+      abort.signal.addEventListener("abort", () => {
+        upstream.cancel().catch(() => {});
+        finish();
+      });
       const passed = new ReadableStream<Uint8Array>({
         async pull(controller) {
           try {
@@ -116,7 +127,13 @@ export function recordingProxy(target: URL): RecordingProxy {
     url: new URL(`http://127.0.0.1:${port}${target.pathname}`), // an HTTP URL's path
     exchanges,
     async settled() {
-      await Promise.all(exchanges.map((exchange) => exchange.done));
+      const all = Promise.all(exchanges.map((exchange) => exchange.done));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise((resolve) => timer = setTimeout(resolve, 1000));
+      await Promise.race([all, grace]);
+      clearTimeout(timer);
+      for (const abort of aborts) abort.abort();
+      await all;
     },
     async [Symbol.asyncDispose]() {
       for (const abort of aborts) abort.abort();
