@@ -354,6 +354,11 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: [3, 4, 13],
     },
     { label: "a text already dead allows nothing", args: [CONJUGATE, "x", PIECES], expected: [] },
+    {
+      label: "every character of a token counts, not its first alone",
+      args: [SPANISH, '{"english_form":"', ['a"}', 'a"x', "ab"]],
+      expected: [0, 2],
+    },
   ],
   buildTrie: [
     {
@@ -370,6 +375,14 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       },
     },
     { label: "no tokens: a root alone", args: [[]], expected: { ids: [], children: {} } },
+    {
+      label: "a character beyond the BMP is one child, not two halves",
+      args: [["😀a"]],
+      expected: {
+        ids: [],
+        children: { "😀": { ids: [], children: { a: { ids: [0], children: {} } } } },
+      },
+    },
   ],
   trieMask: [
     {

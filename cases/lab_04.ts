@@ -414,6 +414,16 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       expected: UNSUPPORTED_VERSION,
     },
     {
+      label:
+        "headers and body that disagree, at a version not spoken: the mismatch is judged first",
+      args: [
+        todayHeaders("tools/call", "delete_all", "2099-01-01"),
+        today("tools/call", { name: "get_weather" }, { version: "2099-01-01" }),
+        SPOKEN,
+      ],
+      expected: HEADER_MISMATCH,
+    },
+    {
       label: "a request that names nothing needs no Mcp-Name",
       args: [todayHeaders("server/discover"), today("server/discover"), SPOKEN],
       expected: null,

@@ -1000,26 +1000,6 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       },
     },
     {
-      label: "an emoji is one character, one child",
-      args: [
-        ["😀a"],
-      ],
-      expected: {
-        ids: [],
-        children: {
-          "😀": {
-            ids: [],
-            children: {
-              a: {
-                ids: [0],
-                children: {},
-              },
-            },
-          },
-        },
-      },
-    },
-    {
       label: "a shorter token after a longer one",
       args: [
         ["ab", "a"],

@@ -16,8 +16,8 @@ import { reportLine, run, statuses } from "./_notebooks.ts";
 /** The grade tables the notebook prints, by cell, with how many cases each shows. */
 const TABLES: Record<string, number> = {
   "char-step-cases": 17,
-  "token-mask-cases": 4,
-  "trie-cases": 6,
+  "token-mask-cases": 5,
+  "trie-cases": 7,
   "decode-cases": 3,
   "next-move-cases": 4,
   "retry-request-cases": 6,

@@ -22,7 +22,7 @@ const TABLES: Record<string, number> = {
   "reply-kind-cases": 7,
   "sse-data-cases": 6,
   "origin-allowed-cases": 5,
-  "header-check-cases": 7,
+  "header-check-cases": 8,
   "session-check-cases": 5,
   "recover-stream-cases": 4,
 };
