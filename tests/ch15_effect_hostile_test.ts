@@ -32,13 +32,22 @@ async function snapshot(folder: string): Promise<Map<string, string>> {
 }
 
 /**
- * The places an escape would write, as they are now: `folders` whole, and in
- * /tmp each entry whose name holds `nonce` (other programs write /tmp too).
+ * The places an escape would write, as they are now: `folders` whole (the
+ * test's own), and in `shared` (the course folder, /tmp) each entry whose
+ * name holds `nonce`: other tests, run beside this one, write there too.
  */
-async function machine(folders: string[], nonce: string): Promise<Record<string, unknown>> {
+async function machine(
+  folders: string[],
+  shared: string[],
+  nonce: string,
+): Promise<Record<string, unknown>> {
   const state: Record<string, unknown> = {};
   for (const folder of folders) state[folder] = Object.fromEntries(await snapshot(folder));
-  state["/tmp"] = [...Deno.readDirSync("/tmp")].map((e) => e.name).filter((n) => n.includes(nonce));
+  for (const folder of shared) {
+    state[folder] = [...Deno.readDirSync(folder)].map((e) => e.name).filter((n) =>
+      n.includes(nonce)
+    );
+  }
   return state;
 }
 
@@ -76,12 +85,16 @@ Deno.test("Chapter 15: a line that reaches the machine's root through /proc/PID/
   for (const path of policy.write) options.push("--bind", path, path);`;
   await Deno.mkdir(`${folder}/planter`);
   await Deno.writeTextFile(`${folder}/planter/ch15.ts`, chapter15(planting));
-  const before = await machine([folder, ROOT], nonce);
+  const before = await machine([folder], [ROOT, "/tmp"], nonce);
   const code = await gradeClass(results, `${folder}/honest`, `${folder}/planter`);
   const written = await Deno.stat(results).then((info) => info.isFile, () => false);
   const list: Results[] = written ? JSON.parse(await Deno.readTextFile(results)) : [];
   await Deno.remove(results, { recursive: true }).catch(() => {});
-  assert.deepEqual(await machine([folder, ROOT], nonce), before, "the machine is as it was");
+  assert.deepEqual(
+    await machine([folder], [ROOT, "/tmp"], nonce),
+    before,
+    "the machine is as it was",
+  );
   assert.ok(written, "the class's results are a file");
   assert.equal(code, 0);
   assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
@@ -151,12 +164,16 @@ Deno.test("Chapter 15: a line that shows the learner's own server at the intrude
   await Deno.mkdir(`${folder}/open`);
   await Deno.writeTextFile(`${folder}/open/ch15.ts`, chapter15(swap(true)));
   const results = `${folder}/class.json`;
-  const before = await machine([folder, ROOT], nonce);
+  const before = await machine([folder], [ROOT, "/tmp"], nonce);
   const code = await gradeClass(results, `${folder}/honest`, `${folder}/swap`, `${folder}/open`);
   assert.equal(code, 0);
   const list: Results[] = JSON.parse(await Deno.readTextFile(results));
   await Deno.remove(results);
-  assert.deepEqual(await machine([folder, ROOT], nonce), before, "the machine is as it was");
+  assert.deepEqual(
+    await machine([folder], [ROOT, "/tmp"], nonce),
+    before,
+    "the machine is as it was",
+  );
   assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
   assert.equal(marks(list[0], "bwrapCommand"), "10/10");
   // The swapped lines lose the case judged by effect, with or without bubblewrap: the
@@ -312,7 +329,7 @@ Deno.test("Chapter 15: new hostile lines, tried again, get no mark and leave the
       "fails",
     ],
   ];
-  const before = await machine([results, ROOT], nonce);
+  const before = await machine([results], [ROOT, "/tmp"], nonce);
   const running = runningUids();
   for (const [label, argv, outcome] of lines) {
     await t.step(label, async () => {
@@ -325,7 +342,11 @@ Deno.test("Chapter 15: new hostile lines, tried again, get no mark and leave the
       }
     });
   }
-  assert.deepEqual(await machine([results, ROOT], nonce), before, "the machine is as it was");
+  assert.deepEqual(
+    await machine([results], [ROOT, "/tmp"], nonce),
+    before,
+    "the machine is as it was",
+  );
   assert.deepEqual(
     runningUids().filter((uid) => !running.includes(uid)),
     [],
