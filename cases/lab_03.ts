@@ -355,7 +355,7 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
     },
     { label: "a text already dead allows nothing", args: [CONJUGATE, "x", PIECES], expected: [] },
     {
-      label: "every character of a token counts, not its first alone",
+      label: "each character of a token counts",
       args: [SPANISH, '{"english_form":"', ['a"}', 'a"x', "ab"]],
       expected: [0, 2],
     },
@@ -376,7 +376,7 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
     },
     { label: "no tokens: a root alone", args: [[]], expected: { ids: [], children: {} } },
     {
-      label: "a character beyond the BMP is one child, not two halves",
+      label: "a character beyond the BMP is one child",
       args: [["😀a"]],
       expected: {
         ids: [],
