@@ -47,11 +47,13 @@ if ! command -v deno >/dev/null 2>&1; then
   say "installing Deno $DENO_VERSION from the npm registry"
   # Into npm's global folder: root's on a fresh Debian machine (/usr), where Deno goes in as root,
   # as Debian's packages do; or the learner's own, when npm's prefix names a folder of theirs.
+  # Deno's package fetches its binary in a postinstall script, which npm 11.19 and later run only
+  # when allowed by name (earlier npm takes the option as a setting it does not use).
   npm_global=$(npm prefix -g)
   if mkdir -p "$npm_global/lib" 2>/dev/null && [ -w "$npm_global/lib" ]; then
-    npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+    npm install -g --no-fund --no-audit --allow-scripts=deno "deno@$DENO_VERSION"
   else
-    as_root npm install -g --no-fund --no-audit "deno@$DENO_VERSION"
+    as_root npm install -g --no-fund --no-audit --allow-scripts=deno "deno@$DENO_VERSION"
   fi
   if ! command -v deno >/dev/null 2>&1; then
     say "Deno is installed in $npm_global/bin, which is not on your PATH: add it, then run set-up again" >&2
