@@ -52,12 +52,18 @@ async function freshMachine(): Promise<{ env: Record<string, string>; deno: stri
     stderr: "piped",
   }).output();
   assert.ok(linked.success, new TextDecoder().decode(linked.stderr));
-  for await (const { name } of Deno.readDir(bin)) {
-    const pyenv = (await Deno.readLink(`${bin}/${name}`)).includes("/.pyenv/");
+  const names = [...Deno.readDirSync(bin)].map(({ name }) => name);
+  for (const name of names) {
+    // The real program: under CI's fresh PATH, fresh_path.ts links to that PATH's links.
+    const real = await Deno.realPath(`${bin}/${name}`).catch(() => "");
+    const pyenv = real.includes("/.pyenv/");
     if (name === "deno" || name === "apt-get" || pyenv) await Deno.remove(`${bin}/${name}`);
-    if (pyenv && await Deno.stat(`/usr/bin/${name}`).then(() => true, () => false)) {
-      await Deno.symlink(`/usr/bin/${name}`, `${bin}/${name}`);
-    }
+  }
+  // Debian's own Python, which a fresh Debian machine has on its PATH (the image's is pyenv's).
+  for (const name of ["python3", "pip3"]) {
+    const debian = await Deno.stat(`/usr/bin/${name}`).then(() => true, () => false);
+    const linked = await Deno.lstat(`${bin}/${name}`).then(() => true, () => false);
+    if (debian && !linked) await Deno.symlink(`/usr/bin/${name}`, `${bin}/${name}`);
   }
   const prefix = `${home}/.npm-global`;
   const env = {
