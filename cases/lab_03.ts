@@ -354,11 +354,6 @@ export const CASES: Readonly<Record<Lab03Function, readonly GradeCase[]>> = {
       expected: [3, 4, 13],
     },
     { label: "a text already dead allows nothing", args: [CONJUGATE, "x", PIECES], expected: [] },
-    {
-      label: "each character of a token counts",
-      args: [SPANISH, '{"english_form":"', ['a"}', 'a"x', "ab"]],
-      expected: [0, 2],
-    },
   ],
   buildTrie: [
     {

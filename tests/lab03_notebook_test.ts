@@ -16,7 +16,7 @@ import { reportLine, run, statuses } from "./_notebooks.ts";
 /** The grade tables the notebook prints, by cell, with how many cases each shows. */
 const TABLES: Record<string, number> = {
   "char-step-cases": 17,
-  "token-mask-cases": 5,
+  "token-mask-cases": 4,
   "trie-cases": 7,
   "decode-cases": 3,
   "next-move-cases": 4,
