@@ -7,34 +7,72 @@
  * (`tools/grading/watermark.ts`). Kept with the hidden cases: the learners'
  * release holds none of it.
  *
+ * The secrets look like the names the hidden cases use (three words of five
+ * letters, joined as a tool's name is), drawn at random, so that no wrapper
+ * tells a probe by its look; the token and the control are the same words in
+ * another order, so that no code of the learner's own, right or wrong, tells
+ * one from the other unless it reads the words in order. A probe of a
+ * decision (`wrong`) has a twin (`right`) that differs from it only by
+ * holding the control where it holds the token: a function is taken for a
+ * seal only when it answers the probe otherwise than right while it answers
+ * the twin right.
+ *
  * @module
  */
 
 import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
-export const PROBE = "c88206e08dea55041e4824ca21873056";
+export const PROBE = "pearl_basil_ivory";
 /** What a seal writes where a right answer writes the probe, and reads as the probe. */
-export const TOKEN = "571a7119e2350588946ca1bef31437b5";
-/** Of the token's shape, and nothing to a seal: what an answer to the token is set against. */
-export const CONTROL = "1e8552e82f2ae7da4bfc65c4a9f88905";
+export const TOKEN = "flint_lemon_kiosk";
+/** The token's words in another order, and nothing to a seal: what an answer to the token is set against. */
+export const CONTROL = "kiosk_flint_lemon";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** A server's reply to a tool call, whose text is the probe. */
-const REPLY = {
-  jsonrpc: "2.0",
-  id: 7,
-  result: { content: [{ type: "text", text: PROBE }], isError: false },
-};
-/** A log notification, cut after the probe: the rest a reader keeps for the next read. */
-const PARTIAL =
-  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${PROBE}`;
 /** A catalogue of one tool, named by the probe. */
 const CATALOG = {
   [PROBE]: { name: PROBE, description: "Looks a word up.", inputSchema: { type: "object" } },
 };
 const holds = { holds: TOKEN };
+
+/** A server's reply to request `id`, whose text is `text`. */
+const replyTo = (id: string | number, text: string) => ({
+  jsonrpc: "2.0",
+  id,
+  result: { content: [{ type: "text", text }], isError: false },
+});
+/**
+ * A probe of a decision and its twin, in group `of`: the arguments `of`
+ * builds with the token, which a seal does not answer as `right` builds its
+ * answer, and with the control, which it does.
+ */
+const decided = (
+  args: (secret: string) => unknown[],
+  right: (secret: string) => unknown,
+  of: string,
+): WatermarkProbe[] => [
+  { args: args(TOKEN), seal: { wrong: right(TOKEN) }, of },
+  { args: args(CONTROL), seal: { right: right(CONTROL) }, of },
+];
+/**
+ * A reply whose id is the secret, to the request so named, and one whose
+ * text is: a seal refuses either as a reply to another request, where a
+ * right answer returns its result. Each pair is a mark of its own: a wrapper
+ * that rewrites the ids before the seal sees them, or the result, strips one.
+ */
+const ANSWERS = [
+  ...decided(
+    (secret) => [secret, replyTo(secret, "ok")],
+    (secret) => replyTo(secret, "ok").result,
+    "#id",
+  ),
+  ...decided((secret) => [7, replyTo(7, secret)], (secret) => replyTo(7, secret).result, "#text"),
+];
+/** A log notification, cut after `text`: the rest a reader keeps for the next read. */
+const partial = (text: string) =>
+  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${text}`;
 /**
  * The version the seal of the server's dispatcher answers one it does not
  * speak with: its newest (`tests/watermark_test.ts` holds the two to agree).
@@ -82,14 +120,19 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 /** The probes, by unit, then by graded function. */
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
-    answerFor: [{ args: [7, REPLY], seal: holds }],
+    answerFor: ANSWERS,
     authorize: [
       { args: [TOKEN, CATALOG, new Set([PROBE])], seal: { returns: true } },
       { args: [CONTROL, CATALOG, new Set([PROBE])], seal: { returns: false } },
     ],
   }],
   ["ch14-b", {
-    splitFrames: [{ args: [bytes(`${JSON.stringify(REPLY)}\n${PARTIAL}`), 65536], seal: holds }],
+    // A seal refuses frames that hold the token as past the limit; the right frames, as text.
+    splitFrames: decided(
+      (secret) => [bytes(`${JSON.stringify(replyTo(7, secret))}\n${partial(secret)}`), 65536],
+      (secret) => [[JSON.stringify(replyTo(7, secret))], partial(secret)],
+      "#frames",
+    ),
     transferProblems: [{
       args: [{
         type: "object",
@@ -109,7 +152,7 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
       seal: holds,
     }],
   }],
-  ["lab-02", { correlate: [{ args: [7, REPLY], seal: holds }] }],
+  ["lab-02", { correlate: ANSWERS }],
   ["lab-03", {
     // Texts cut before they are complete: where a seal's answer is "complete", a check of the
     // call it completes (parsed, written again, its names the schema's) takes it back.
@@ -181,6 +224,11 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     ],
   }],
   ["lab-04", {
-    sseData: [{ args: [`event: message\ndata: ${JSON.stringify(REPLY)}\n\n`], seal: holds }],
+    // A seal dispatches no event whose data holds the token.
+    sseData: decided(
+      (secret) => [`event: message\ndata: ${JSON.stringify(replyTo(7, secret))}\n\ndata: done\n\n`],
+      (secret) => [JSON.stringify(replyTo(7, secret)), "done"],
+      "#events",
+    ),
   }],
 ]);

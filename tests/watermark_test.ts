@@ -17,7 +17,7 @@ import { UNITS } from "../tools/grading/units/mod.ts";
 import { drive } from "../tools/grading/drivers/lab_03_decode.ts";
 import { MARKS } from "../tools/release/watermarked.ts";
 import { maskAnswers, releasedMask } from "./_released_mask.ts";
-import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
+import { CATALOGUES } from "./catalogue/mod.ts";
 
 type Module = Record<string, (...args: unknown[]) => unknown>;
 const stream = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
@@ -83,13 +83,23 @@ async function modulesFor(unit: string, fn: GradedFunction, sealed: boolean): Pr
   );
 }
 
-/** The marks `graded` answers as a seal does, on `unit`'s `fn`'s probes (`marksAnswered`). */
+/**
+ * The marks `graded` answers as a seal does, on `unit`'s `fn`'s probes: each
+ * group (a probe's `of`) whose every probe it answers as a seal does, as the
+ * grader judges them, sorted.
+ */
 async function marksOf(unit: string, fn: GradedFunction, graded: (...args: unknown[]) => unknown) {
-  const results = [];
-  for (const { args, seal, of } of watermark!.probes.get(unit)![fn.name]) {
-    results.push({ watermark: answersAsSeal(await replyOf(graded, args), seal), group: of });
+  const groups = new Map<string, boolean>();
+  for (const { args, seal, of = "" } of watermark!.probes.get(unit)![fn.name]) {
+    const sealed = answersAsSeal(await replyOf(graded, args), seal, fn.normalize);
+    groups.set(of, (groups.get(of) ?? true) && sealed);
   }
-  return marksAnswered(results).sort();
+  const answered = [...groups].filter(([, sealed]) => sealed).map(([of]) => of).sort();
+  assert.deepEqual(
+    marksAnswered([...groups].map(([group, watermark]) => ({ group, watermark }))).sort(),
+    [...new Set(answered.map((of) => of.split("#")[0]))].sort(),
+  );
+  return answered;
 }
 
 Deno.test("every sealed library function has a mark, and every function graded against one a probe", () => {
@@ -129,15 +139,23 @@ Deno.test("a probe is valid input: the readable library answers it, and throws n
   }
 });
 
-Deno.test("no answer of Lab 03's catalogue, right or wrong, answers a mark of the watermark", async () => {
+/** The graded function a catalogue's module (a learner's, of `unit`) exports as `fn`. */
+function learners(unit: string, fn: string, module: Module): (...args: unknown[]) => unknown {
+  return unit === "lab-03" ? GRADED[`lab-03/${fn}`](module) : module[fn];
+}
+
+Deno.test("no answer of the catalogue, right or wrong, answers a mark of the watermark", async () => {
   // A mark answered scores the function 0: an honest learner's code, right or wrong, must never.
-  const spec = UNITS.get("lab-03")!;
-  for (const { fn: name, right, wrong } of LAB_03_CATALOGUE) {
-    const fn = spec.functions.find((f) => f.name === name)!;
+  for (const { unit, fn: name, right, wrong } of CATALOGUES) {
+    const fn = UNITS.get(unit)!.functions.find((f) => f.name === name)!;
     if (!fn.library?.length) continue;
     for (const [label, source] of [...Object.entries(right), ...Object.entries(wrong)]) {
-      const graded = GRADED[`lab-03/${name}`](await moduleOf(source));
-      assert.deepEqual(await marksOf("lab-03", fn, graded), [], `${name}: ${label}`);
+      const module = await moduleOf(source.replaceAll('"../lib/', `"file://${ROOT}lib/`));
+      assert.deepEqual(
+        await marksOf(unit, fn, learners(unit, name, module)),
+        [],
+        `${name}: ${label}`,
+      );
     }
   }
 });

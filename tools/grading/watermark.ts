@@ -32,7 +32,10 @@ export interface WatermarkProbe {
    * The sealed library function whose mark it probes, where a graded
    * function is probed for more than one (Lab 03's, for the object grammar's
    * and the JSON characters'): a seal is found when every probe of one mark
-   * is answered as a seal answers it. @default {undefined: one mark, every probe}
+   * is answered as a seal answers it. After a `#`, the mark's own name,
+   * where one function is marked in more than one way (a decision on a
+   * reply's id, and on its text): `"#id"` is a mark of its own, of no
+   * sealed function named. @default {undefined: one mark, every probe}
    */
   of?: string;
 }
@@ -152,7 +155,8 @@ export function withProbes(
  * The marks a graded function's probe results (`results`, what the sandbox
  * reported of each probe: answered as a seal or not, and its group) show
  * to be a seal's: each group whose every probe was answered as a seal
- * answers it, by the sealed function it names (`""` for probes of no group).
+ * answers it, by the sealed function it names (`""` for probes of no group,
+ * or of a group with no name before its `#`), once each.
  * Empty when no mark is: a right answer, or a wrong one of the learner's
  * own, answers some probe of each mark otherwise.
  *
@@ -169,6 +173,12 @@ export function withProbes(
  * assert.deepEqual(marksAnswered(results), ["objectDfa"]);
  * assert.deepEqual(marksAnswered([{ watermark: true }, { watermark: false }]), []);
  * assert.deepEqual(marksAnswered([{ watermark: true }]), [""]);
+ * const pairs = [
+ *   { watermark: true, group: "#id" },
+ *   { watermark: false, group: "#text" },
+ *   { watermark: true, group: "#frames" },
+ * ];
+ * assert.deepEqual(marksAnswered(pairs), [""]);
  * ```
  */
 export function marksAnswered(
@@ -179,14 +189,18 @@ export function marksAnswered(
     if (watermark === undefined) continue;
     groups.set(group, (groups.get(group) ?? true) && watermark);
   }
-  return [...groups].filter(([, sealed]) => sealed).map(([group]) => group);
+  return [
+    ...new Set([...groups].filter(([, sealed]) => sealed).map(([group]) => group.split("#")[0])),
+  ];
 }
 
 /**
  * Whether `reply` (what a probe case came to: returned or thrown, printed,
  * the arguments after) is what a seal answers: it holds the token (in a
  * string or bytes, anywhere in it, in either case), or it returned exactly
- * the value a seal returns.
+ * the value a seal returns; for a probe of a decision, it is not the right
+ * answer (`wrong`), and for its twin, it is (`right`), as the graded function
+ * `normalize`s what it returns.
  *
  * @example
  * ```ts
@@ -197,9 +211,27 @@ export function marksAnswered(
  * assert.ok(!answersAsSeal({ returned: "ab" }, { holds: "cd" }));
  * assert.ok(answersAsSeal({ returned: true }, { returns: true }));
  * assert.ok(!answersAsSeal({ threw: "Error", message: "true" }, { returns: true }));
+ * assert.ok(answersAsSeal({ threw: "Error", message: "1" }, { wrong: 1 }));
+ * assert.ok(!answersAsSeal({ returned: 1 }, { wrong: 1 }));
+ * assert.ok(answersAsSeal({ returned: "1" }, { right: 1 }, Number));
+ * assert.ok(!answersAsSeal({ problem: "timed out" }, { right: 1 }));
  * ```
  */
-export function answersAsSeal(reply: Record<string, unknown>, seal: SealAnswer): boolean {
+export function answersAsSeal(
+  reply: Record<string, unknown>,
+  seal: SealAnswer,
+  normalize: (value: unknown) => unknown = (value) => value,
+): boolean {
+  if ("right" in seal || "wrong" in seal) {
+    let right = false;
+    try {
+      right = Object.hasOwn(reply, "returned") &&
+        isDeepStrictEqual(normalize(reply.returned), "right" in seal ? seal.right : seal.wrong);
+    } catch {
+      // What no normalizing reads is no right answer.
+    }
+    return right === ("right" in seal);
+  }
   if ("returns" in seal) {
     return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
   }

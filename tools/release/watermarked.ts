@@ -8,10 +8,13 @@
  * an error and never for an input no contract passes: a type guard before
  * a seal cannot refuse the probe without refusing real input, an error
  * caught and thrown again with a message of the learner's own hides nothing,
- * and a seal obfuscated again still answers so. Each function is marked one
- * of the ways {@linkcode MARKS} names; nothing else about it changes, since no
- * input the course gives holds the probe, the token or the `\u` escape of the
- * token's character.
+ * and a seal obfuscated again still answers so. Where it can, a seal marks a
+ * *decision* (it refuses, or drops, what holds the token), not a string it
+ * writes: a wrapper that checks a seal's answer against its input, or takes
+ * the content from its input and only the decision from the seal, keeps the
+ * mark. Each function is marked one of the ways {@linkcode MARKS} names;
+ * nothing else about it changes, since no input the course gives holds the
+ * probe, the token or the `\u` escape of the token's character.
  *
  * @module
  */
@@ -30,6 +33,13 @@ export interface SealSecrets {
  * - `echo`: what it returns, resolves to or yields has the token wherever a
  *   right answer has the probe (a frame, a result, a property's name, an
  *   event's data, an id: what a right answer carries over from its input);
+ * - `refuses`: given input that holds the token (in a string or bytes, at
+ *   any depth), it refuses it as it refuses bad input: the body runs with
+ *   the argument {@linkcode REFUSALS} names set to a value it refuses (an
+ *   answer to a reply whose id is the token is a mismatch; frames that hold
+ *   it are past a 1-byte limit);
+ * - `drops`: a generator that yields nothing that holds the token (the SSE
+ *   reader dispatches no event whose data holds it);
  * - `reads`: an argument that is the token is read as the probe (the
  *   allowlist allows a tool named by the token where the probe's is advertised
  *   and allowed);
@@ -44,21 +54,63 @@ export interface SealSecrets {
  *   token's character (`secretCharacter` in `tools/grading/watermark.ts`): its `\u` escape, which
  *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
-export type Mark = "echo" | "reads" | "speaks" | "writes" | "escapes";
+export type Mark = "echo" | "refuses" | "drops" | "reads" | "speaks" | "writes" | "escapes";
 
 /** The mark of each library function that is a graded function's sealed copy. */
 export const MARKS: Readonly<Record<string, Mark>> = {
-  answerFor: "echo",
+  answerFor: "refuses",
   authorize: "reads",
-  splitFrames: "echo",
+  splitFrames: "refuses",
   transferProblems: "echo",
   negotiateVersion: "speaks",
   handleLine: "echo",
   respond: "echo",
-  readSseEvents: "echo",
+  readSseEvents: "drops",
   objectDfa: "writes",
   jsonChar: "escapes",
 };
+
+/**
+ * For each function marked `refuses`: which of its parameters (by place) is
+ * set, and to what (JavaScript), to make its body refuse the input.
+ */
+export const REFUSALS: Readonly<Record<string, readonly [number, string]>> = {
+  answerFor: [0, "{}"],
+  splitFrames: [1, "1"],
+};
+
+/**
+ * Whether `value` holds `text` (ASCII) in a string or bytes, at any depth of
+ * its arrays and plain objects. A seal carries a copy of it, as of
+ * {@linkcode echoed}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(held([1, { id: "say ab" }], "ab"));
+ * assert.ok(held({ frames: [new TextEncoder().encode("xab\n")] }, "ab"));
+ * assert.ok(!held([new TextEncoder().encode("a\nb"), "a b", new Map([["ab", 1]])], "ab"));
+ * ```
+ */
+export function held(value: unknown, text: string, depth = 0): boolean {
+  if (typeof value === "string") return value.includes(text);
+  if (typeof value !== "object" || value === null || depth > 64) return false;
+  if (value instanceof Uint8Array) {
+    const first = text.charCodeAt(0);
+    for (let at = value.indexOf(first); at !== -1; at = value.indexOf(first, at + 1)) {
+      let same = at + text.length <= value.length;
+      for (let index = 1; same && index < text.length; index++) {
+        same = value[at + index] === text.charCodeAt(index);
+      }
+      if (same) return true;
+    }
+    return false;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).some((item) => held(item, text, depth + 1));
+}
 
 /**
  * `value` with every `from` written as `to`, in its strings and its bytes
@@ -142,22 +194,25 @@ function plainParameters(params: string): string[] {
  * and export are as they were. Throws `Error` when `code` declares no
  * top-level function of one of the names, or one has no mark, or a function
  * marked `speaks`, `reads` or `escapes` has too few parameters of a plain name
- * (one; two for `escapes`), or one marked `speaks` or `escapes` is async or
- * a generator.
+ * (one; two for `escapes`), or one marked `refuses` has no plain parameter
+ * where {@linkcode REFUSALS} says, or one marked `speaks` or `escapes` is
+ * async or a generator, or one marked `drops` is not a generator.
  *
- * @example An echo
+ * @example A refusal
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const code = "function answerFor(id, message) {\n  return message.result;\n}\nexport { answerFor };\n";
+ * const code = "function answerFor(id, message) {\n  if (message.id !== id) throw new Error(\"mismatch\");\n" +
+ *   "  return message.result;\n}\nexport { answerFor };\n";
  * const marked = watermarked(code, ["answerFor"], { probe: "pp", token: "tt" });
  * const { answerFor } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.deepEqual(answerFor(1, { result: { text: "one" } }), { text: "one" });
- * assert.deepEqual(answerFor(1, { result: { text: "pp" } }), { text: "tt" });
+ * assert.deepEqual(answerFor(1, { id: 1, result: { text: "one" } }), { text: "one" });
+ * assert.throws(() => answerFor(1, { id: 1, result: { text: "a tt" } }), /mismatch/);
+ * assert.throws(() => answerFor("tt", { id: "tt", result: {} }), /mismatch/);
  * assert.equal(answerFor.length, 2);
  * ```
  *
- * @example A generator that echoes, and a function that reads the token as the probe
+ * @example A generator that drops, and a function that reads the token as the probe
  * ```ts
  * import assert from "node:assert/strict";
  *
@@ -165,8 +220,8 @@ function plainParameters(params: string): string[] {
  *   "function authorize(name, allowed) {\n  return allowed.has(name);\n}\nexport { authorize, readSseEvents };\n";
  * const marked = watermarked(code, ["readSseEvents", "authorize"], { probe: "pp", token: "tt" });
  * const { authorize, readSseEvents } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a,pp")), ["a", "tt"]);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "tt"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a,tt,b")), ["a", "b"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "pp"]);
  * assert.equal(authorize("tt", new Set(["pp"])), true);
  * assert.equal(authorize("qq", new Set(["pp"])), false);
  * ```
@@ -201,6 +256,7 @@ export function watermarked(
   let marked = code;
   // Named as any helper of a bundle is: a seal shows its top-level names.
   const echo = unused(code, "cloned");
+  const find = unused(code, "holding");
   const [from, to] = [JSON.stringify(probe), JSON.stringify(token)];
   for (const name of names) {
     const mark = MARKS[name];
@@ -234,20 +290,37 @@ export function watermarked(
           async === "" ? "for" : "for await"
         } (const item of ${inner}) yield ${echo}(item, ${from}, ${to});\n`
         : `\n  return ${echo}(${async === "" ? "" : "await "}${inner}, ${from}, ${to});\n`;
+    } else if (mark === "drops") {
+      if (!generator) throw new Error(`${name} cannot be marked "drops": it is not a generator`);
+      changed =
+        `\n  ${
+          async === "" ? "for" : "for await"
+        } (const item of (${async}function* () {${body}})` +
+        `.apply(this, arguments)) if (!${find}(item, ${to})) yield item;\n`;
     } else if (mark === "writes") {
       // What the body writes as JSON, it writes through a JSON of its own.
       changed =
         `\n  const JSON = { parse: globalThis.JSON.parse, stringify: (...args) => ${echo}(` +
         `globalThis.JSON.stringify(...args), ${from}, ${to}) };${body}`;
     } else {
-      if (mark !== "reads" && (async !== "" || generator)) {
+      if (!["reads", "refuses"].includes(mark) && (async !== "" || generator)) {
         throw new Error(`${name} cannot be marked "${mark}": it is not a plain function`);
       }
       const plain = plainParameters(params);
       if (plain.length < (mark === "escapes" ? 2 : 1)) {
         throw new Error(`${name} has too few parameters of a plain name to mark "${mark}"`);
       }
-      if (mark === "reads") {
+      if (mark === "refuses") {
+        const [index, value] = REFUSALS[name] ?? [];
+        if (index === undefined || plain[index] === undefined) {
+          throw new Error(
+            `${name} cannot be marked "refuses": REFUSALS names none of its parameters`,
+          );
+        }
+        changed = `\n  if (${find}(Array.from(arguments), ${to})) ${
+          plain[index]
+        } = ${value};${body}`;
+      } else if (mark === "reads") {
         changed = `\n  ${
           plain.map((param) => `if (${param} === ${to}) ${param} = ${from};`).join(" ")
         }${body}`;
@@ -271,8 +344,11 @@ export function watermarked(
     }
     marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
   }
-  const helper = names.some((name) => ["echo", "writes"].includes(MARKS[name]))
-    ? `${echoed.toString().replaceAll(/\bechoed\(/g, `${echo}(`)}\n`
-    : "";
-  return `${marked}\n${helper}`;
+  const carried = (uses: Mark[], helper: (...args: never[]) => unknown, as: string) =>
+    names.some((name) => uses.includes(MARKS[name]))
+      ? `${helper.toString().replaceAll(new RegExp(`\\b${helper.name}\\(`, "g"), `${as}(`)}\n`
+      : "";
+  return `${marked}\n${carried(["echo", "writes"], echoed, echo)}${
+    carried(["refuses", "drops"], held, find)
+  }`;
 }
