@@ -44,22 +44,27 @@ const replyTo = (id: string | number, text: string) => ({
   result: { content: [{ type: "text", text }], isError: false },
 });
 /**
- * A probe of a decision and its twin, in group `of`: the arguments `of`
- * builds with the token, which a seal does not answer as `right` builds its
- * answer, and with the control, which it does.
+ * A probe of a decision between its twins, in group `of` (the grader runs
+ * them one after the other): the arguments `args` builds with the control,
+ * which a seal answers as `right` builds the answer, then twice with the
+ * token, which it does not, then with the control again. Code whose answers
+ * drift from call to call, as a learner's that keeps state may, answers all
+ * four alike: it would have to be right, wrong, wrong and right, in that
+ * order, to be taken for a seal.
  */
 const decided = (
   args: (secret: string) => unknown[],
   right: (secret: string) => unknown,
   of: string,
-): WatermarkProbe[] => [
-  { args: args(TOKEN), seal: { wrong: right(TOKEN) }, of },
-  { args: args(CONTROL), seal: { right: right(CONTROL) }, of },
-];
+): WatermarkProbe[] => {
+  const twin = () => ({ args: args(CONTROL), seal: { right: right(CONTROL) }, of });
+  const probe = () => ({ args: args(TOKEN), seal: { wrong: right(TOKEN) }, of });
+  return [twin(), probe(), probe(), twin()];
+};
 /**
  * A reply whose id is the secret, to the request so named, and one whose
  * text is: a seal refuses either as a reply to another request, where a
- * right answer returns its result. Each pair is a mark of its own: a wrapper
+ * right answer returns its result. Each is a mark of its own: a wrapper
  * that rewrites the ids before the seal sees them, or the result, strips one.
  */
 const ANSWERS = [

@@ -18,6 +18,9 @@ import { drive } from "../tools/grading/drivers/lab_03_decode.ts";
 import { MARKS } from "../tools/release/watermarked.ts";
 import { maskAnswers, releasedMask } from "./_released_mask.ts";
 import { CATALOGUES } from "./catalogue/mod.ts";
+import { answerFor } from "../lib/mcp/client/answer.ts";
+import { splitFrames } from "../lib/mcp/shared/framing.ts";
+import { readSseEvents } from "../lib/mcp/shared/sse.ts";
 
 type Module = Record<string, (...args: unknown[]) => unknown>;
 const stream = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
@@ -156,6 +159,67 @@ Deno.test("no answer of the catalogue, right or wrong, answers a mark of the wat
         [],
         `${name}: ${label}`,
       );
+    }
+  }
+});
+
+/**
+ * Honest wrong code whose answers drift from call to call, each made anew
+ * (with no state yet) by unit and graded function: right answers of the
+ * library's but for the state it keeps.
+ */
+const DRIFTING: Record<string, () => (...args: never[]) => unknown> = {
+  // Each id answered once: a second reply to a request is refused.
+  "ch14-a/answerFor": () => {
+    const answered = new Set<unknown>();
+    return (id: string, message: Parameters<typeof answerFor>[1]) => {
+      const result = answerFor(id, message);
+      if (answered.has(id)) throw new Error(`request ${id} was answered already`);
+      answered.add(id);
+      return result;
+    };
+  },
+  // The rest kept from one call to the next, and read again before the new bytes.
+  "ch14-b/splitFrames": () => {
+    let kept = new Uint8Array();
+    return (buffer: Uint8Array, limit: number) => {
+      const [frames, rest] = splitFrames(new Uint8Array([...kept, ...buffer]), limit);
+      kept = rest.slice();
+      return [frames, rest];
+    };
+  },
+  // Every other call answers nothing (a global regular expression's lastIndex does so).
+  "lab-04/sseData": () => {
+    let calls = 0;
+    return async (text: string) =>
+      ++calls % 2 === 0
+        ? []
+        : (await Array.fromAsync(readSseEvents(stream(text)))).map((event) => event.data);
+  },
+};
+
+Deno.test("code whose answers drift from call to call is never taken for a seal, wherever its probes come", async () => {
+  // A probe of a decision is answered otherwise than right, and its twin right, by a seal: code
+  // that keeps state answers the same input differently at another call, and must not pass so.
+  for (const [key, made] of Object.entries(DRIFTING)) {
+    const [unit, name] = key.split("/");
+    const fn = UNITS.get(unit)!.functions.find((f) => f.name === name)!;
+    const cases = [
+      ...fn.cases.map((c) => ({ ...c, hidden: false })),
+      ...fn.cases.map((c) => ({ ...c, hidden: true })),
+    ];
+    for (let draw = 0; draw < 100; draw++) {
+      const drifting = made() as (...args: unknown[]) => unknown;
+      const results = [];
+      for (const testCase of withProbes(cases, unit, fn, watermark)) {
+        const reply = await replyOf(drifting, testCase.args);
+        if (testCase.probe === undefined) continue;
+        results.push({
+          watermark: answersAsSeal(reply, testCase.probe, fn.normalize),
+          group: testCase.group,
+        });
+      }
+      assert.deepEqual(marksAnswered(results), [], `${key}, draw ${draw}`);
     }
   }
 });

@@ -99,9 +99,12 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
 
 /**
  * `cases` (the visible cases of `fn`, a graded function of `unit`, then its
- * hidden ones) with `fn`'s probes among the hidden ones, each at a place of
- * its own drawn at random: code that counts its calls cannot tell a probe
- * by its place. None for a function without library copies, or without a
+ * hidden ones) with `fn`'s probes among the hidden ones, each run of probes
+ * of one mark together, in its order, at a place of its own drawn at random:
+ * code that counts its calls cannot tell a probe by its place, and a probe
+ * of a decision is answered between its twins, so that code whose answers
+ * drift from call to call (a learner's that keeps state, right or wrong)
+ * answers the three alike. None for a function without library copies, or without a
  * `watermark`. A probe is never a mark: its result carries only whether the
  * reply answered as a seal does ({@linkcode answersAsSeal}), and its group,
  * the mark it probes ({@linkcode WatermarkProbe.of}). A driven function's
@@ -136,10 +139,13 @@ export function withProbes(
   if (probes === undefined || probes.length === 0) {
     throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
+  // Consecutive probes of one mark make a block, placed whole among the hidden cases.
   const visible = probed.filter((testCase) => !testCase.hidden).length;
+  const places: GradedCase[][] = probed.slice(visible).map((testCase) => [testCase]);
+  const blocks: GradedCase[][] = [];
   for (const [index, { args, seal, of }] of probes.entries()) {
-    const [draw] = crypto.getRandomValues(new Uint32Array(1));
-    probed.splice(visible + draw % (probed.length - visible + 1), 0, {
+    if (index === 0 || of !== probes[index - 1].of) blocks.push([]);
+    blocks.at(-1)!.push({
       label: `the seals' watermark probe ${index + 1}`,
       args,
       expected: null,
@@ -148,7 +154,11 @@ export function withProbes(
       ...(of === undefined ? {} : { group: of }),
     });
   }
-  return probed;
+  for (const block of blocks) {
+    const [draw] = crypto.getRandomValues(new Uint32Array(1));
+    places.splice(draw % (places.length + 1), 0, block);
+  }
+  return [...probed.slice(0, visible), ...places.flat()];
 }
 
 /**
