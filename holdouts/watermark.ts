@@ -20,6 +20,7 @@
  * @module
  */
 
+import { replyShape } from "../cases/lab_01.ts";
 import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
@@ -35,7 +36,6 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const CATALOG = {
   [PROBE]: { name: PROBE, description: "Looks a word up.", inputSchema: { type: "object" } },
 };
-const holds = { holds: TOKEN };
 
 /** A server's reply to request `id`, whose text is `text`. */
 const replyTo = (id: string | number, text: string) => ({
@@ -138,24 +138,28 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
       (secret) => [[JSON.stringify(replyTo(7, secret))], partial(secret)],
       "#frames",
     ),
-    transferProblems: [{
-      args: [{
+    // A seal reports no problem that names the token: here, the property left out.
+    transferProblems: decided(
+      (secret) => [{
         type: "object",
-        properties: { [PROBE]: { type: "string" }, tubs: { type: "integer" } },
-        required: [PROBE, "tubs"],
+        properties: { [secret]: { type: "string" }, tubs: { type: "integer" } },
+        required: [secret, "tubs"],
       }, { tubs: 2 }],
-      seal: holds,
-    }],
+      (secret) => [`missing ${secret}`],
+      "#problems",
+    ),
   }],
   ["lab-01", {
     negotiateVersion: [
       { args: [TOKEN], seal: { returns: TOKEN } },
       { args: [CONTROL], seal: { returns: NEWEST } },
     ],
-    handleMessage: [{
-      args: [JSON.stringify({ jsonrpc: "2.0", id: PROBE, method: "ping" })],
-      seal: holds,
-    }],
+    // A seal answers a request whose id is the token as it answers a response: with nothing.
+    handleMessage: decided(
+      (secret) => [JSON.stringify({ jsonrpc: "2.0", id: secret, method: "ping" })],
+      (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
+      "#id",
+    ),
   }],
   ["lab-02", { correlate: ANSWERS }],
   ["lab-03", {

@@ -5,10 +5,11 @@
  * their own), is found by what it does. In the instructors' repository,
  * `deno task seal` marks each sealed graded function so that it answers a few
  * valid inputs of its contract, the probes, as no code of the learner's own
- * can: with the token where a right answer carries the probe over from its
- * input, or by taking the token for what it reads. A type guard cannot refuse
- * a probe without refusing real input, and the mark is in what the function
- * answers, not in an error a `catch` could replace.
+ * can: it refuses, or drops, what holds the token, where a right answer
+ * returns it, and answers the same input with the control in its place right
+ * (its twin); or it takes the token for what it reads. A type guard cannot
+ * refuse a probe without refusing real input, and the mark is in what the
+ * function decides, not in an error's words a `catch` could replace.
  *
  * The grader runs each graded function that has sealed copies on its probes
  * among its hidden cases, in the same realm; when every probe of a mark is
@@ -42,11 +43,11 @@ export interface WatermarkProbe {
 
 /** The watermark's secrets, and the probes of each graded function that has sealed copies. */
 export interface Watermark {
-  /** Put in a probe's input, where a right answer carries it over (printable ASCII). */
+  /** What a seal takes the token for, or writes it in place of (printable ASCII). */
   probe: string;
-  /** What a seal answers in the probe's place, or takes for it (as long as the probe). */
+  /** What a seal decides on, or takes for the probe (as long as the probe). */
   token: string;
-  /** Of the token's shape, and nothing to a seal. */
+  /** Of the token's shape, and nothing to a seal: a twin's. */
   control: string;
   /** The probes, by unit, then by graded function. */
   probes: ReadonlyMap<string, Readonly<Record<string, readonly WatermarkProbe[]>>>;
@@ -117,7 +118,7 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * import { UNITS } from "./units/mod.ts";
  *
  * const [answerFor] = UNITS.get("ch14-a")!.functions;
- * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { holds: "cd" } }] }]]);
+ * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { right: "ab" } }] }]]);
  * const cases = [false, true, true].map((hidden, at) => ({ label: `${at}`, args: [], expected: null, hidden }));
  * const probed = withProbes(cases, "ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
  * assert.equal(probed.length, 4);
@@ -206,9 +207,8 @@ export function marksAnswered(
 
 /**
  * Whether `reply` (what a probe case came to: returned or thrown, printed,
- * the arguments after) is what a seal answers: it holds the token (in a
- * string or bytes, anywhere in it, in either case), or it returned exactly
- * the value a seal returns; for a probe of a decision, it is not the right
+ * the arguments after) is what a seal answers: it returned exactly the
+ * value a seal returns; for a probe of a decision, it is not the right
  * answer (`wrong`), and for its twin, it is (`right`), as the graded function
  * `normalize`s what it returns.
  *
@@ -216,9 +216,6 @@ export function marksAnswered(
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.ok(answersAsSeal({ returned: [[new TextEncoder().encode("x cd")]] }, { holds: "cd" }));
- * assert.ok(answersAsSeal({ threw: "Error", message: "wrapped: CD" }, { holds: "cd" }));
- * assert.ok(!answersAsSeal({ returned: "ab" }, { holds: "cd" }));
  * assert.ok(answersAsSeal({ returned: true }, { returns: true }));
  * assert.ok(!answersAsSeal({ threw: "Error", message: "true" }, { returns: true }));
  * assert.ok(answersAsSeal({ threw: "Error", message: "1" }, { wrong: 1 }));
@@ -242,26 +239,7 @@ export function answersAsSeal(
     }
     return right === ("right" in seal);
   }
-  if ("returns" in seal) {
-    return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
-  }
-  const token = seal.holds.toLowerCase();
-  const latin1 = new TextDecoder("latin1");
-  const seen = new Set<unknown>();
-  const holds = (value: unknown): boolean => {
-    if (typeof value === "string") return value.toLowerCase().includes(token);
-    if (typeof value !== "object" || value === null || seen.has(value)) return false;
-    seen.add(value);
-    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-      return latin1.decode(value).toLowerCase().includes(token);
-    }
-    const items = value instanceof Map || value instanceof Set
-      ? value.entries()
-      : Object.values(value);
-    for (const item of items) if (holds(item)) return true;
-    return false;
-  };
-  return holds(reply);
+  return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
 }
 
 /**
