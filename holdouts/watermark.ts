@@ -44,23 +44,33 @@ const replyTo = (id: string | number, text: string) => ({
   result: { content: [{ type: "text", text }], isError: false },
 });
 /**
- * A probe of a decision between its twins, in group `of` (the grader runs
- * them one after the other): the arguments `args` builds with the control,
- * which a seal answers as `right` builds the answer, then twice with the
- * token, which it does not, then with the control again. Code whose answers
- * drift from call to call, as a learner's that keeps state may, answers all
- * four alike: it would have to be right, wrong, wrong and right, in that
- * order, to be taken for a seal.
+ * `probe` between its twins (`twin`, the same input with the control where
+ * it holds the token), in the order the grader runs them, one after the
+ * other: the twin, the probe twice, the twin again. Code whose answers drift
+ * from call to call, as a learner's that keeps state may, answers all four
+ * alike: it would have to answer the twins as a seal does and the probes as
+ * a seal does, in that order, to be taken for one.
+ */
+const between = (probe: WatermarkProbe, twin: WatermarkProbe): WatermarkProbe[] => [
+  twin,
+  probe,
+  probe,
+  twin,
+];
+/**
+ * A probe of a decision between its twins, in group `of`: the arguments
+ * `args` builds with the token, which a seal does not answer as `right`
+ * builds the answer, and with the control, which it does.
  */
 const decided = (
   args: (secret: string) => unknown[],
   right: (secret: string) => unknown,
   of: string,
-): WatermarkProbe[] => {
-  const twin = () => ({ args: args(CONTROL), seal: { right: right(CONTROL) }, of });
-  const probe = () => ({ args: args(TOKEN), seal: { wrong: right(TOKEN) }, of });
-  return [twin(), probe(), probe(), twin()];
-};
+): WatermarkProbe[] =>
+  between(
+    { args: args(TOKEN), seal: { wrong: right(TOKEN) }, of },
+    { args: args(CONTROL), seal: { right: right(CONTROL) }, of },
+  );
 /**
  * A reply whose id is the secret, to the request so named, and one whose
  * text is: a seal refuses either as a reply to another request, where a
@@ -126,10 +136,10 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
     answerFor: ANSWERS,
-    authorize: [
+    authorize: between(
       { args: [TOKEN, CATALOG, new Set([PROBE])], seal: { returns: true } },
       { args: [CONTROL, CATALOG, new Set([PROBE])], seal: { returns: false } },
-    ],
+    ),
   }],
   ["ch14-b", {
     // A seal refuses frames that hold the token as past the limit; the right frames, as text.
@@ -150,10 +160,10 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     ),
   }],
   ["lab-01", {
-    negotiateVersion: [
+    negotiateVersion: between(
       { args: [TOKEN], seal: { returns: TOKEN } },
       { args: [CONTROL], seal: { returns: NEWEST } },
-    ],
+    ),
     // A seal answers a request whose id is the token as it answers a response: with nothing.
     handleMessage: decided(
       (secret) => [JSON.stringify({ jsonrpc: "2.0", id: secret, method: "ping" })],

@@ -19,6 +19,7 @@ import { MARKS } from "../tools/release/watermarked.ts";
 import { maskAnswers, releasedMask } from "./_released_mask.ts";
 import { CATALOGUES } from "./catalogue/mod.ts";
 import { answerFor } from "../lib/mcp/client/answer.ts";
+import { authorize } from "../lib/mcp/client/allowlist.ts";
 import { splitFrames } from "../lib/mcp/shared/framing.ts";
 import { readSseEvents } from "../lib/mcp/shared/sse.ts";
 
@@ -243,6 +244,11 @@ const DRIFTING: Record<string, () => (...args: never[]) => unknown> = {
       answered.add(id);
       return result;
     };
+  },
+  // Every other call says yes, whatever the name (a global regular expression's lastIndex does so).
+  "ch14-a/authorize": () => {
+    let calls = 0;
+    return (...args: Parameters<typeof authorize>) => ++calls % 2 === 0 || authorize(...args);
   },
   // The rest kept from one call to the next, and read again before the new bytes.
   "ch14-b/splitFrames": () => {

@@ -209,8 +209,9 @@ export function marksAnswered(
  * Whether `reply` (what a probe case came to: returned or thrown, printed,
  * the arguments after) is what a seal answers: it returned exactly the
  * value a seal returns; for a probe of a decision, it is not the right
- * answer (`wrong`), and for its twin, it is (`right`), as the graded function
- * `normalize`s what it returns.
+ * answer (`wrong`: returned otherwise, or threw), and for its twin, it is
+ * (`right`), as the graded function `normalize`s what it returns. A reply
+ * that is a problem (a time limit, an exit) is no seal's.
  *
  * @example
  * ```ts
@@ -222,6 +223,7 @@ export function marksAnswered(
  * assert.ok(!answersAsSeal({ returned: 1 }, { wrong: 1 }));
  * assert.ok(answersAsSeal({ returned: "1" }, { right: 1 }, Number));
  * assert.ok(!answersAsSeal({ problem: "timed out" }, { right: 1 }));
+ * assert.ok(!answersAsSeal({ problem: "timed out" }, { wrong: 1 }));
  * ```
  */
 export function answersAsSeal(
@@ -230,6 +232,8 @@ export function answersAsSeal(
   normalize: (value: unknown) => unknown = (value) => value,
 ): boolean {
   if ("right" in seal || "wrong" in seal) {
+    // A case the sandbox could not finish (a time limit on a busy machine) decides nothing.
+    if (Object.hasOwn(reply, "problem")) return false;
     let right = false;
     try {
       right = Object.hasOwn(reply, "returned") &&
