@@ -44,16 +44,19 @@ const replyTo = (id: string | number, text: string) => ({
   result: { content: [{ type: "text", text }], isError: false },
 });
 /**
- * `probe` between its twins (`twin`, the same input with the control where
- * it holds the token), in the order the grader runs them, one after the
- * other: the twin, the probe twice, the twin again. Code whose answers drift
- * from call to call, as a learner's that keeps state may, answers all four
- * alike: it would have to answer the twins as a seal does and the probes as
- * a seal does, in that order, to be taken for one.
+ * `probe` among its twins (`twin`, the same input with the control where it
+ * holds the token), in the order the grader runs them, one after the other:
+ * the twin, the probe twice, the twin, the probe, the twin. Code whose
+ * answers drift from call to call, as a learner's that keeps state may, or
+ * change at random, does not answer them so: it would have to answer each
+ * twin as a seal does and each probe as a seal does, in that order (for code
+ * right or wrong at random, one chance in 64), to be taken for one.
  */
 const between = (probe: WatermarkProbe, twin: WatermarkProbe): WatermarkProbe[] => [
   twin,
   probe,
+  probe,
+  twin,
   probe,
   twin,
 ];
