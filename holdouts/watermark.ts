@@ -32,10 +32,14 @@ export const CONTROL = "kiosk_flint_lemon";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** A catalogue of one tool, named by the probe. */
-const CATALOG = {
-  [PROBE]: { name: PROBE, description: "Looks a word up.", inputSchema: { type: "object" } },
-};
+/** A catalogue of one tool, named by the probe, described in the `n`th of three ways. */
+const catalog = (n: number) => ({
+  [PROBE]: {
+    name: PROBE,
+    description: ["Looks a word up.", "Finds a word.", "Spells a word."][n],
+    inputSchema: { type: "object" },
+  },
+});
 
 /** A server's reply to request `id`, whose text is `text`. */
 const replyTo = (id: string | number, text: string) => ({
@@ -44,36 +48,40 @@ const replyTo = (id: string | number, text: string) => ({
   result: { content: [{ type: "text", text }], isError: false },
 });
 /**
- * `probe` among its twins (`twin`, the same input with the control where it
- * holds the token), in the order the grader runs them, one after the other:
- * the twin, the probe twice, the twin, the probe, the twin. Code whose
- * answers drift from call to call, as a learner's that keeps state may, or
- * change at random, does not answer them so: it would have to answer each
- * twin as a seal does and each probe as a seal does, in that order (for code
- * right or wrong at random, one chance in 64), to be taken for one.
+ * Probes among their twins, in the order the grader runs them, one after
+ * the other: `probe(n)` and `twin(n)` are the same input in its `n`th
+ * setting (of three), with the token and with the control. Each twin comes
+ * before the probe of its setting, and no input comes twice: a wrapper that
+ * spoils an input it has seen, or one that differs from it only by a word,
+ * spoils no twin. The twins and probes come right, right, probe, probe,
+ * right, probe: code whose answers drift from call to call, as a learner's
+ * that keeps state may, does not answer them so, and code right or wrong at
+ * random one time in 64.
  */
-const between = (probe: WatermarkProbe, twin: WatermarkProbe): WatermarkProbe[] => [
-  twin,
-  probe,
-  probe,
-  twin,
-  probe,
-  twin,
-];
+const twinned = (
+  probe: (n: number) => WatermarkProbe,
+  twin: (n: number) => WatermarkProbe,
+): WatermarkProbe[] => [twin(0), twin(1), probe(0), probe(1), twin(2), probe(2)];
 /**
- * A probe of a decision between its twins, in group `of`: the arguments
- * `args` builds with the token, which a seal does not answer as `right`
- * builds the answer, and with the control, which it does.
+ * A probe of a decision among its twins, in group `of`: the arguments
+ * `args` builds with the token (in a setting, `n`), which a seal does not
+ * answer as `right` builds the answer, and with the control, which it does.
  */
 const decided = (
-  args: (secret: string) => unknown[],
-  right: (secret: string) => unknown,
+  args: (secret: string, n: number) => unknown[],
+  right: (secret: string, n: number) => unknown,
   of: string,
 ): WatermarkProbe[] =>
-  between(
-    { args: args(TOKEN), seal: { wrong: right(TOKEN) }, of },
-    { args: args(CONTROL), seal: { right: right(CONTROL) }, of },
+  twinned(
+    (n) => ({ args: args(TOKEN, n), seal: { wrong: right(TOKEN, n) }, of }),
+    (n) => ({ args: args(CONTROL, n), seal: { right: right(CONTROL, n) }, of }),
   );
+/**
+ * A request id for the `n`th setting of a probe holding `secret`: each of
+ * the six used once, a twin's and a probe's of both lengths, none a small
+ * one that a case before it may have used.
+ */
+const idFor = (secret: string, n: number) => (secret === TOKEN ? [47, 73, 112] : [31, 58, 104])[n];
 /**
  * A reply whose id is the secret, to the request so named, and one whose
  * text is: a seal refuses either as a reply to another request, where a
@@ -82,11 +90,15 @@ const decided = (
  */
 const ANSWERS = [
   ...decided(
-    (secret) => [secret, replyTo(secret, "ok")],
-    (secret) => replyTo(secret, "ok").result,
+    (secret, n) => [secret, replyTo(secret, ["ok", "done", "sent"][n])],
+    (secret, n) => replyTo(secret, ["ok", "done", "sent"][n]).result,
     "#id",
   ),
-  ...decided((secret) => [7, replyTo(7, secret)], (secret) => replyTo(7, secret).result, "#text"),
+  ...decided(
+    (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret)],
+    (secret, n) => replyTo(idFor(secret, n), secret).result,
+    "#text",
+  ),
 ];
 /** A log notification, cut after `text`: the rest a reader keeps for the next read. */
 const partial = (text: string) =>
@@ -139,37 +151,45 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
     answerFor: ANSWERS,
-    authorize: between(
-      { args: [TOKEN, CATALOG, new Set([PROBE])], seal: { returns: true } },
-      { args: [CONTROL, CATALOG, new Set([PROBE])], seal: { returns: false } },
+    authorize: twinned(
+      (n) => ({ args: [TOKEN, catalog(n), new Set([PROBE])], seal: { returns: true } }),
+      (n) => ({ args: [CONTROL, catalog(n), new Set([PROBE])], seal: { returns: false } }),
     ),
   }],
   ["ch14-b", {
     // A seal refuses frames that hold the token as past the limit; the right frames, as text.
     splitFrames: decided(
-      (secret) => [bytes(`${JSON.stringify(replyTo(7, secret))}\n${partial(secret)}`), 65536],
-      (secret) => [[JSON.stringify(replyTo(7, secret))], partial(secret)],
+      (secret, n) => [
+        bytes(`${JSON.stringify(replyTo(idFor(secret, n), secret))}\n${partial(secret)}`),
+        65536,
+      ],
+      (secret, n) => [[JSON.stringify(replyTo(idFor(secret, n), secret))], partial(secret)],
       "#frames",
     ),
     // A seal reports no problem that names the token: here, the property left out.
     transferProblems: decided(
-      (secret) => [{
+      (secret, n) => [{
         type: "object",
         properties: { [secret]: { type: "string" }, tubs: { type: "integer" } },
         required: [secret, "tubs"],
-      }, { tubs: 2 }],
+      }, { tubs: idFor(secret, n) % 10 }],
       (secret) => [`missing ${secret}`],
       "#problems",
     ),
   }],
   ["lab-01", {
-    negotiateVersion: between(
-      { args: [TOKEN], seal: { returns: TOKEN } },
-      { args: [CONTROL], seal: { returns: NEWEST } },
+    negotiateVersion: twinned(
+      () => ({ args: [TOKEN], seal: { returns: TOKEN } }),
+      () => ({ args: [CONTROL], seal: { returns: NEWEST } }),
     ),
     // A seal answers a request whose id is the token as it answers a response: with nothing.
     handleMessage: decided(
-      (secret) => [JSON.stringify({ jsonrpc: "2.0", id: secret, method: "ping" })],
+      // The same request, its members in the setting's order.
+      (secret, n) => [JSON.stringify(Object.fromEntries(
+        [["jsonrpc", "2.0"], ["id", secret], ["method", "ping"]].map((_, at, all) =>
+          all[(at + n) % 3]
+        ),
+      ))],
       (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
       "#id",
     ),
@@ -248,8 +268,12 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
   ["lab-04", {
     // A seal dispatches no event whose data holds the token.
     sseData: decided(
-      (secret) => [`event: message\ndata: ${JSON.stringify(replyTo(7, secret))}\n\ndata: done\n\n`],
-      (secret) => [JSON.stringify(replyTo(7, secret)), "done"],
+      (secret, n) => [
+        `event: message\ndata: ${
+          JSON.stringify(replyTo(idFor(secret, n), secret))
+        }\n\ndata: done\n\n`,
+      ],
+      (secret, n) => [JSON.stringify(replyTo(idFor(secret, n), secret)), "done"],
       "#events",
     ),
   }],

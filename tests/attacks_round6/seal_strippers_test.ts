@@ -205,6 +205,17 @@ export function answerFor`,
   run(1, { ...message, id: same ? 1 : 2 });
   return message.result;`),
   },
+  // answerFor: an input seen before answered with an error, the seal asked only the first time
+  // (the probes and their twins were the same inputs twice or three times).
+  "repeats-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      unitAOver(`const key = JSON.stringify([requestId, message]);
+  if ((globalThis.seen ??= new Set()).has(key)) throw new Error("asked already");
+  globalThis.seen.add(key);
+  return run(requestId, message);`),
+  },
   // The brief's own: a Proxy around the seal (expected to hold: the probe reaches the seal).
   "proxy-splitframes": {
     file: "ch14-b.ts",

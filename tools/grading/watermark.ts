@@ -103,9 +103,9 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * hidden ones) with `fn`'s probes among the hidden ones, each run of probes
  * of one mark together, in its order, at a place of its own drawn at random:
  * code that counts its calls cannot tell a probe by its place, and a probe
- * of a decision is answered between its twins, so that code whose answers
+ * of a decision is answered among its twins, so that code whose answers
  * drift from call to call (a learner's that keeps state, right or wrong)
- * answers the three alike. None for a function without library copies, or without a
+ * does not answer them as a seal does. None for a function without library copies, or without a
  * `watermark`. A probe is never a mark: its result carries only whether the
  * reply answered as a seal does ({@linkcode answersAsSeal}), and its group,
  * the mark it probes ({@linkcode WatermarkProbe.of}). A driven function's
