@@ -55,6 +55,18 @@ export type IntruderMode = typeof INTRUDER_MODES[number];
 /** The line the `write` mode appends, which the file system's witness looks for. */
 export const INTRUDER_LINE = "# the intruder was here";
 
+/** `mount(2)`'s flags used here. */
+const MS = { RDONLY: 1, NOSUID: 2, NODEV: 4, NOEXEC: 8, REMOUNT: 32, BIND: 4096 };
+/** The mount options kept as they are on a remount (the kernel refuses to change a locked one). */
+const KEPT: Record<string, number> = {
+  nosuid: MS.NOSUID,
+  nodev: MS.NODEV,
+  noexec: MS.NOEXEC,
+  noatime: 1 << 10,
+  nodiratime: 1 << 11,
+  relatime: 1 << 21,
+};
+
 const decoder = new TextDecoder();
 
 if (import.meta.main) {
@@ -186,18 +198,6 @@ function countWords(data: string, file: string) {
     return { text: `cannot read ${file}: ${(error as Error).message}`, isError: true };
   }
 }
-
-/** `mount(2)`'s flags used here. */
-const MS = { RDONLY: 1, NOSUID: 2, NODEV: 4, NOEXEC: 8, REMOUNT: 32, BIND: 4096 };
-/** The mount options kept as they are on a remount (the kernel refuses to change a locked one). */
-const KEPT: Record<string, number> = {
-  nosuid: MS.NOSUID,
-  nodev: MS.NODEV,
-  noexec: MS.NOEXEC,
-  noatime: 1 << 10,
-  nodiratime: 1 << 11,
-  relatime: 1 << 21,
-};
 
 /** Each mount in sight (from `/proc/self/mountinfo`): its path, its root in its file system, its options and its type. */
 function mounts(): { path: string; root: string; options: string[]; type: string }[] {

@@ -9,7 +9,14 @@
 
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
-import { type Effect, EFFECT_EXPECTED, effectOf } from "../../lib/containment/effect.ts";
+import {
+  type Effect,
+  EFFECT_EXPECTED,
+  effectOf,
+  observedEffect,
+  placedOn,
+} from "../../lib/containment/effect.ts";
+import { Playground } from "../../lib/containment/playground.ts";
 import { bwrapRuns, effectLines } from "../_chapter15.ts";
 
 const { policy, command, data, env, mounts, honest, line } = effectLines();
@@ -198,5 +205,23 @@ Deno.test({
       assert.match(effect[attempt], /^succeeded/, argv.join(" "));
       assert.deepEqual({ ...effect, [attempt]: "refused" }, EFFECT_EXPECTED, argv.join(" "));
     }
+  },
+});
+
+Deno.test({
+  name: "run by root, as the lesson runs it, the honest line keeps root's capabilities, " +
+    "and the intruder's mount(2) remounts its data folder writable and writes there",
+  ignore: !bwrapRuns,
+  fn: async () => {
+    await using playground = await Playground.create();
+    const effect = await observedEffect(
+      placedOn(line(...honest), playground),
+      playground,
+      (l) => l,
+    );
+    assert.match(effect["remount its data folder writable"], /^succeeded: the file now holds/);
+    const dropped = line(...honest, "--cap-drop", "ALL");
+    const kept = await observedEffect(placedOn(dropped, playground), playground, (l) => l);
+    assert.deepEqual(kept, EFFECT_EXPECTED);
   },
 });
