@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
 import { base64, LAB_04_OTHERS, standaloneSeal } from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
+import { PROBE, TOKEN } from "../../holdouts/watermark.ts";
 
 const importSeal = async (file: string, names: string) =>
   `const { ${names} } = await import("data:text/javascript;base64,${
@@ -274,6 +275,42 @@ export function answerFor`,
       ),
   },
 
+  // The secrets' look refused in the other units' decisions too: splitFrames's bytes, sseData's
+  // text; and the reordered-name spoiler on splitFrames's bytes.
+  "secrets-look-refused-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    hostile: true,
+    module: () =>
+      unitBOver(
+        `if (/[a-z]{5}_[a-z]{5}_[a-z]{5}/.test(latin1.decode(buffer))) throw new RangeError("no");
+  return run(buffer, limit);`,
+      ),
+  },
+  "secrets-look-refused-ssedata": {
+    file: "lab-04.ts",
+    fn: "sseData",
+    hostile: true,
+    module: () =>
+      lab04Over(`if (/[a-z]{5}_[a-z]{5}_[a-z]{5}/.test(text)) throw new Error("no");
+  return await dataOf(text);`),
+  },
+  "reordered-name-spoils-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    hostile: true,
+    module: () =>
+      unitBOver(
+        `for (const name of latin1.decode(buffer).match(NAME) ?? []) {
+    const key = name.split("_").sort().join("_");
+    const names = seen.get(key) ?? new Set();
+    seen.set(key, names.add(name));
+    if (names.size > 1) throw new RangeError("a name I have seen in another order");
+  }
+  return run(buffer, limit);`,
+        "const seen = new Map();",
+      ),
+  },
   // Honest learners: their own code, right or wrong, keeping state.
   // answerFor memoised by id: the first result seen for an id is returned for it ever after.
   "honest-memo-by-id-answerfor": {
@@ -383,7 +420,34 @@ ${LAB_04_OTHERS}`,
 };
 
 /** Attempts that succeed on main at 7e28158: what each got is said where it is defined. */
-const OPEN = new Set<string>([]);
+const OPEN = new Set<string>([
+  // answerFor 16/16, unflagged: the twin after the probes holds a reordering of the token.
+  "reordered-name-spoils-answerfor",
+  // answerFor 16/16, unflagged: token and control become one name the seal answers right.
+  "sorted-names-answerfor",
+  // answerFor 16/16, unflagged: no hidden case of any unit holds a name of three five-letter
+  // words, so refusing that look costs nothing.
+  "secrets-look-refused-answerfor",
+  // answerFor 16/16, unflagged: the retry answers each probe right; a real mismatch still throws.
+  "retry-rotated-answerfor",
+  // answerFor 16/16 and splitFrames 21/21, unflagged: the token spied in one call, then hidden.
+  "spied-token-answerfor",
+  "spied-token-splitframes",
+  // sseData 14/15 (the seal's own), unflagged.
+  "vote-rotated-ssedata",
+  // answerFor 14/16 or 16/16 (by where the probes are drawn), unflagged.
+  "same-skeleton-spoils-answerfor",
+  // authorize 19/19, unflagged: the guard answers every probe right, as a right answer.
+  "advertised-guard-authorize",
+  // splitFrames 21/21 and sseData 14/15, unflagged: the look costs no hidden case in Unit B or
+  // Lab 04 either.
+  "secrets-look-refused-splitframes",
+  "secrets-look-refused-ssedata",
+  // splitFrames 21/21, unflagged.
+  "reordered-name-spoils-splitframes",
+  // Every seal's decoder gives the token and the probe in pieces of eight letters.
+  "secrets-in-decoded-strings",
+]);
 
 const marksOf = (results: Results, fn: string) =>
   results.tests.filter((t) => t.name.startsWith(`${fn}: `));
@@ -424,3 +488,55 @@ for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
     },
   });
 }
+
+/**
+ * Every string a seal's own string decoder gives, its imports stubbed: what
+ * a learner who holds the release reads in a dozen lines, no deobfuscator.
+ */
+async function decodedStrings(file: string): Promise<string[]> {
+  const text = await Deno.readTextFile(new URL(`../../${file}`, import.meta.url));
+  const decoder = /function (_0x[0-9a-f]+)\(_0x[0-9a-f]+,_0x[0-9a-f]+\)\{/.exec(text)?.[1];
+  assert.ok(decoder !== undefined, `${file} has no string decoder`);
+  const source = text.split("\n").slice(1).join("\n")
+    .replace(
+      /import\{([^}]*)\}from'[^']*';/g,
+      (_, names: string) => `const {${names.replaceAll(" as ", ":")}}=globalThis.__stub;`,
+    )
+    .replace(/import (\w+) from'[^']*';/g, "const $1=globalThis.__stub;") +
+    `\nexport const dump=()=>{const out=[];for(let i=0;i<0x800;i++){try{const s=${decoder}(i);` +
+    `if(typeof s==="string")out.push(s)}catch{}}return out};`;
+  const { dump } = await import(`data:text/javascript;base64,${base64(source)}`);
+  return dump();
+}
+
+Deno.test({
+  name: "no seal's own string decoder gives a piece of the token or the probe",
+  ignore: OPEN.has("secrets-in-decoded-strings") && Deno.env.get("ROUND7_OPEN") !== "1",
+  async fn() {
+    const stub: unknown = new Proxy(function () {}, {
+      get: (_, key) => key === "then" ? undefined : stub,
+      apply: () => stub,
+      construct: () => stub as object,
+    });
+    Object.assign(globalThis, { __stub: stub });
+    const seals = [
+      "lib/mask/json_chars.sealed.js",
+      "lib/mask/object_grammar.sealed.js",
+      "lib/mcp/client/allowlist.sealed.js",
+      "lib/mcp/client/answer.sealed.js",
+      "lib/mcp/server/dispatch.sealed.js",
+      "lib/mcp/shared/framing.sealed.js",
+      "lib/mcp/shared/schema.sealed.js",
+      "lib/mcp/shared/sse.sealed.js",
+    ];
+    const pieces: string[] = [];
+    for (const file of seals) {
+      for (const text of await decodedStrings(file)) {
+        if (text.length >= 5 && (TOKEN.includes(text) || PROBE.includes(text))) {
+          pieces.push(`${file}: ${text}`);
+        }
+      }
+    }
+    assert.deepEqual(pieces, []);
+  },
+});
