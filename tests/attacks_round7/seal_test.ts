@@ -43,6 +43,20 @@ function mapTexts(value, f) {
 // A tool name's look: words joined by "_", three or more.
 const NAME = /[a-z]+(?:_[a-z]+){2,}/g;`;
 
+/** Whether `text` holds a name whose words were seen before in another order, remembering it. */
+const REORDERED = String.raw`
+const seen = new Map();
+function reordered(text) {
+  let again = false;
+  for (const name of text.match(NAME) ?? []) {
+    const key = name.split("_").sort().join("_");
+    const names = seen.get(key) ?? new Set();
+    seen.set(key, names.add(name));
+    again ||= names.size > 1;
+  }
+  return again;
+}`;
+
 /** Unit A's module: `answerFor` as `body` over `run`, the seal's, then the worked authorize. */
 const unitAOver = async (body: string, more = "") =>
   `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
@@ -126,14 +140,9 @@ const LEARNERS: Record<string, Learner> = {
     hostile: true,
     module: () =>
       unitAOver(
-        `for (const name of JSON.stringify([requestId, message]).match(NAME) ?? []) {
-    const key = name.split("_").sort().join("_");
-    const names = seen.get(key) ?? new Set();
-    seen.set(key, names.add(name));
-    if (names.size > 1) throw new Error("a name I have seen in another order");
-  }
+        `if (reordered(JSON.stringify([requestId, message]))) throw new Error("seen in another order");
   return run(requestId, message);`,
-        "const seen = new Map();",
+        REORDERED,
       ),
   },
   // answerFor, stateless: each name of three words or more given to the seal with its words
@@ -301,14 +310,9 @@ export function answerFor`,
     hostile: true,
     module: () =>
       unitBOver(
-        `for (const name of latin1.decode(buffer).match(NAME) ?? []) {
-    const key = name.split("_").sort().join("_");
-    const names = seen.get(key) ?? new Set();
-    seen.set(key, names.add(name));
-    if (names.size > 1) throw new RangeError("a name I have seen in another order");
-  }
+        `if (reordered(latin1.decode(buffer))) throw new RangeError("seen in another order");
   return run(buffer, limit);`,
-        "const seen = new Map();",
+        REORDERED,
       ),
   },
   // Honest learners: their own code, right or wrong, keeping state.
