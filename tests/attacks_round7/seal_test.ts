@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
 import { base64, LAB_04_OTHERS, standaloneSeal } from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
+import { WORKED as LAB_01_WORKED } from "../catalogue/lab_01.ts";
 import { PROBE, TOKEN } from "../../holdouts/watermark.ts";
 
 const importSeal = async (file: string, names: string) =>
@@ -315,6 +316,36 @@ export function answerFor`,
         REORDERED,
       ),
   },
+  // negotiateVersion: the dispatcher's seal carried with its imports stubbed (it needs none to
+  // negotiate), and its answer kept only when it is a version the lesson names: a check a careful
+  // learner writes anyway.
+  "known-versions-negotiateversion": {
+    file: "lab-01.ts",
+    fn: "negotiateVersion",
+    hostile: true,
+    module: async () => {
+      const seal = (await Deno.readTextFile(
+        new URL("../../lib/mcp/server/dispatch.sealed.js", import.meta.url),
+      )).split("\n").slice(1).join("\n")
+        .replace(
+          /import\{([^}]*)\}from'[^']*';/g,
+          (_, names: string) => `const {${names.replaceAll(" as ", ":")}}=stub;`,
+        );
+      const stubbed = `const stub = new Proxy(function () {}, {
+  get: (_, key) => key === "then" ? undefined : stub, apply: () => stub, construct: () => stub });
+${seal}`;
+      return LAB_01_WORKED.replace(
+        /export function negotiateVersion\(requested\) \{[^}]*\}/,
+        `const { negotiateVersion: run } = await import("data:text/javascript;base64,${
+          base64(stubbed)
+        }");
+export function negotiateVersion(requested) {
+  const version = run(requested);
+  return HANDSHAKE_VERSIONS.includes(version) ? version : HANDSHAKE_VERSIONS[0];
+}`,
+      );
+    },
+  },
   // Honest learners: their own code, right or wrong, keeping state.
   // answerFor memoised by id: the first result seen for an id is returned for it ever after.
   "honest-memo-by-id-answerfor": {
@@ -449,6 +480,8 @@ const OPEN = new Set<string>([
   "secrets-look-refused-ssedata",
   // splitFrames 21/21, unflagged.
   "reordered-name-spoils-splitframes",
+  // negotiateVersion 8/8 (or whatever the seal earns), unflagged.
+  "known-versions-negotiateversion",
   // Every seal's decoder gives the token and the probe in pieces of eight letters.
   "secrets-in-decoded-strings",
 ]);
