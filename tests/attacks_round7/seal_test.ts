@@ -454,36 +454,26 @@ ${LAB_04_OTHERS}`,
   },
 };
 
-/** Attempts that succeed on main at 7e28158: what each got is said where it is defined. */
+/**
+ * Attempts that succeed on main at 7e28158 and still do: what each got is
+ * said where it is defined. Each rewrites every name of a tool's look before
+ * the seal and back after, statelessly or on a retry: no mark that keeps a
+ * right answer's marks can catch it (README, "What the copy checks cannot
+ * catch"). The rest succeeded at 7e28158 and score 0 now: the spies and the
+ * decoder find no token (a seal knows it by a keyed hash), the reordering and
+ * the shape of the input before tell no twin (the control is drawn apart,
+ * each twin of a shape of its own), the careful guard passes the token
+ * (advertised in the probe's catalogue), the version check keeps a real
+ * version (the token's request gets the oldest), and the secrets' look costs
+ * the hidden cases of its look.
+ */
 const OPEN = new Set<string>([
-  // answerFor 16/16, unflagged: the twin after the probes holds a reordering of the token.
-  "reordered-name-spoils-answerfor",
   // answerFor 16/16, unflagged: token and control become one name the seal answers right.
   "sorted-names-answerfor",
-  // answerFor 16/16, unflagged: no hidden case of any unit holds a name of three five-letter
-  // words, so refusing that look costs nothing.
-  "secrets-look-refused-answerfor",
   // answerFor 16/16, unflagged: the retry answers each probe right; a real mismatch still throws.
   "retry-rotated-answerfor",
-  // answerFor 16/16 and splitFrames 21/21, unflagged: the token spied in one call, then hidden.
-  "spied-token-answerfor",
-  "spied-token-splitframes",
   // sseData 14/15 (the seal's own), unflagged.
   "vote-rotated-ssedata",
-  // answerFor 14/16 or 16/16 (by where the probes are drawn), unflagged.
-  "same-skeleton-spoils-answerfor",
-  // authorize 19/19, unflagged: the guard answers every probe right, as a right answer.
-  "advertised-guard-authorize",
-  // splitFrames 21/21 and sseData 14/15, unflagged: the look costs no hidden case in Unit B or
-  // Lab 04 either.
-  "secrets-look-refused-splitframes",
-  "secrets-look-refused-ssedata",
-  // splitFrames 21/21, unflagged.
-  "reordered-name-spoils-splitframes",
-  // negotiateVersion 8/8 (or whatever the seal earns), unflagged.
-  "known-versions-negotiateversion",
-  // Every seal's decoder gives the token and the probe in pieces of eight letters.
-  "secrets-in-decoded-strings",
 ]);
 
 const marksOf = (results: Results, fn: string) =>
