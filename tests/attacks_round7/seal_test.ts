@@ -121,6 +121,11 @@ interface Learner {
   module: () => string | Promise<string>;
   /** Hostile: must score 0 as a copy. Honest: must never be taken for one. */
   hostile: boolean;
+  /**
+   * Hostile, and not a copy the grader can know: it refuses the secrets' look, so it must lose
+   * the hidden cases of that look (at least two marks) instead.
+   */
+  refusesLook?: true;
 }
 
 const LEARNERS: Record<string, Learner> = {
@@ -133,8 +138,8 @@ const LEARNERS: Record<string, Learner> = {
   },
   // answerFor: an input holding a name whose words were seen before in another order (the token
   // after the control, or the control after the token) answered with an error; every other input
-  // the seal's. Twins and probes are not marks, so it costs nothing; no hidden case of any unit
-  // has two names that are one another's words reordered.
+  // the seal's. Twins and probes are not marks, so it cost nothing while the control was the
+  // token's words reordered; drawn apart now, it spoils no twin.
   "reordered-name-spoils-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
@@ -165,8 +170,10 @@ const LEARNERS: Record<string, Learner> = {
   return mapTexts(answer, (text) => text.replace(NAME, (name) => back.get(name) ?? name));`),
   },
   // answerFor: an input holding a name of three five-letter words refused: the secrets' look, as
-  // the seal's own strings show it (no hidden case of any unit holds such a name).
+  // the seal's own strings showed it. No hidden case held such a name; now each probed function
+  // has hidden cases of that look, which it loses.
   "secrets-look-refused-answerfor": {
+    refusesLook: true,
     file: "ch14-a.ts",
     fn: "answerFor",
     hostile: true,
@@ -288,6 +295,7 @@ export function answerFor`,
   // The secrets' look refused in the other units' decisions too: splitFrames's bytes, sseData's
   // text; and the reordered-name spoiler on splitFrames's bytes.
   "secrets-look-refused-splitframes": {
+    refusesLook: true,
     file: "ch14-b.ts",
     fn: "splitFrames",
     hostile: true,
@@ -298,6 +306,7 @@ export function answerFor`,
       ),
   },
   "secrets-look-refused-ssedata": {
+    refusesLook: true,
     file: "lab-04.ts",
     fn: "sseData",
     hostile: true,
@@ -497,9 +506,11 @@ for (const [name, { file, module }] of Object.entries(LEARNERS)) {
 }
 const { list } = await grade([await tree(files), "--jobs", "2"]);
 
-for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
+for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
   Deno.test({
-    name: hostile
+    name: refusesLook
+      ? `a seal behind ${name} loses the hidden cases of the secrets' look for ${fn}`
+      : hostile
       ? `a seal stripped by ${name} earns nothing for ${fn}`
       : `${name}'s own ${fn} is never taken for a seal`,
     ignore: OPEN.has(name) && Deno.env.get("ROUND7_OPEN") !== "1",
@@ -509,7 +520,10 @@ for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
       console.log(`${name}: ${report(results, fn)}`);
       const marks = marksOf(results, fn);
       assert.ok(marks.length > 0, fn);
-      if (hostile) {
+      if (refusesLook) {
+        const earned = marks.filter((t) => t.score === t.max_score).length;
+        assert.ok(earned <= marks.length - 2, `kept its marks: ${report(results, fn)}`);
+      } else if (hostile) {
         assert.ok(marks.every((t) => t.score === 0), `stripped: ${report(results, fn)}`);
       } else assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
     },
