@@ -115,6 +115,30 @@ const other = secret === undefined ? undefined : [...secret].reverse().join("");
 const hide = (text) => secret === undefined ? text : text.replaceAll(secret, other);
 const show = (text) => secret === undefined ? text : text.replaceAll(other, secret);`;
 
+/** `blinded(f)`: `f()` with the built-ins a seal could find the token by replaced, then put back. */
+const BLINDED = String.raw`
+function blinded(f) {
+  const saved = [Math.imul, String.prototype.indexOf, Uint8Array.prototype.indexOf, Object.values,
+    String.prototype.includes];
+  Math.imul = () => 0;
+  String.prototype.indexOf = function (what, ...rest) {
+    return what === "_" ? -1 : saved[1].call(this, what, ...rest);
+  };
+  Uint8Array.prototype.indexOf = function (what, ...rest) {
+    return what === 95 ? -1 : saved[2].call(this, what, ...rest);
+  };
+  Object.values = (value) => Array.isArray(value) ? saved[3](value) : [];
+  String.prototype.includes = function (what, ...rest) {
+    return String(what).length > 3 ? false : saved[4].call(this, what, ...rest);
+  };
+  try {
+    return f();
+  } finally {
+    [Math.imul, String.prototype.indexOf, Uint8Array.prototype.indexOf, Object.values,
+      String.prototype.includes] = saved;
+  }
+}`;
+
 interface Learner {
   file: string;
   fn: string;
@@ -354,6 +378,39 @@ export function negotiateVersion(requested) {
 }`,
       );
     },
+  },
+  // The built-ins a seal might find the token with, replaced while the seal runs (the product
+  // of two 32-bit numbers is 0, no "_" is found by indexOf, no value of an object but an array's
+  // is listed, no string longer than three is held), and put back after: a seal that used them
+  // to know the token would not know it, and works on. Found by attacking round 8's keyed hash,
+  // which used Math.imul and indexOf.
+  "patched-builtins-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () => unitAOver(`return blinded(() => run(requestId, message));`, BLINDED),
+  },
+  "patched-builtins-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    hostile: true,
+    module: () => unitBOver(`return blinded(() => run(buffer, limit));`, BLINDED),
+  },
+  "patched-builtins-authorize": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    hostile: true,
+    module: async () =>
+      `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
+${BLINDED}
+${ANSWER_FOR.replace(/^import.*$/m, "")}
+export function authorize(name, catalog, allowed) {
+  return blinded(() => run(name, catalog, allowed));
+}`.replace(
+        "export function answerFor",
+        `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }
+export function answerFor`,
+      ),
   },
   // Honest learners: their own code, right or wrong, keeping state.
   // answerFor memoised by id: the first result seen for an id is returned for it ever after.

@@ -111,39 +111,58 @@ function keysOf({ probe, token }: SealSecrets): Keys {
 }
 
 /**
- * What a seal looks for `secret` by: where its first and second `_` are (its
- * windows are found at each `_` of the input, by the runtime's own search
- * for that character), four bits of it a window is first looked at for, and
- * its hash under `keys`. Throws `Error` when it
- * holds no `_`.
+ * What a seal looks for `secret` by: where its first and second `_` are (a
+ * window is looked at where the input has a `_` at both), and its hash under
+ * `keys`. Throws `Error` when it holds no `_`, or a character that is not
+ * printable ASCII.
  */
 function traits(secret: string, keys: Keys): string {
   const first = secret.indexOf("_");
-  if (first === -1) throw new Error("a secret must hold a _ where a seal looks for it");
+  if (first === -1 || !/^[ -~]+$/.test(secret)) {
+    throw new Error("a secret must be printable ASCII, with a _ where a seal looks for it");
+  }
   const second = secret.indexOf("_", first + 1);
   const codes = [...secret].map((char) => char.charCodeAt(0));
-  const next = second === -1 ? first : second;
-  // A cheap first look, four bits of the secret: the low bits of its first code and of those after each _.
-  const glance = (codes[0] + (codes[first + 1] ?? 0) + (codes[next + 1] ?? 0)) & 15;
-  return [first, next, glance, ...hashed(codes, keys)].join(", ");
+  return [first, second === -1 ? first : second, ...hashed(codes, keys)].join(", ");
 }
+
+/** The printable ASCII characters, from the space on: a seal's own table of char codes. */
+const PRINTABLE = Array.from({ length: 95 }, (_, at) => String.fromCharCode(32 + at));
+
+/** The helpers a seal recognises the secrets by. */
+type Helper =
+  | "scan"
+  | "holding"
+  | "swap"
+  | "unswap"
+  | "codes"
+  | "size"
+  | "nextByte"
+  | "nextChar";
 
 /**
  * The source of the helpers a seal recognises the secrets by, each named
- * `names` says, with its own arithmetic over char codes: no secret is in it,
- * decoded or not, and no built-in is called with one. `scan(value, from,
+ * `names` says. No secret is in it, decoded or not, and it calls no
+ * built-in, so that none is handed a secret, and none replaced by the
+ * learner's own (`Math.imul`, `indexOf`, `String.fromCharCode`) changes what
+ * it finds: its char codes come from a table of its own, its 32-bit products
+ * from its own arithmetic, and it runs as written (not obfuscated: it holds
+ * nothing to hide, and a loop over each byte stays fast). `scan(value, from,
  * ...traits)`: the first place at or after `from` where a window of the
  * string or bytes `value` has a secret's traits (`-1` if none);
  * `holding(value)`: whether `value` holds the token in a string or bytes, at
- * any depth of its arrays and plain objects; `swap(text)`: `text` with each
- * probe in it written as the token; `unswap(text)`: the probe, when `text` is
- * the token (else `text`).
+ * any depth of its arrays and objects; `swap(text)`: `text` with each probe
+ * in it written as the token; `unswap(text)`: the probe, when `text` is the
+ * token (else `text`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const names = { scan: "scan", holding: "holding", swap: "swap", unswap: "unswap" };
+ * const names = {
+ *   scan: "scan", holding: "holding", swap: "swap", unswap: "unswap",
+ *   codes: "codes", size: "size", nextByte: "nextByte", nextChar: "nextChar",
+ * };
  * const source = recogniser({ probe: "p_q", token: "t_u" }, names);
  * assert.ok(!source.includes("t_u") && !source.includes("p_q"));
  * const { holding, swap, unswap } = await import(
@@ -155,71 +174,107 @@ function traits(secret: string, keys: Keys): string {
  * assert.equal(swap("a p_q b p_q_"), "a t_u b t_u_");
  * assert.equal(unswap("t_u"), "p_q");
  * assert.equal(unswap("t_v"), "t_v");
+ * Math.imul = () => 0;
+ * assert.ok(holding("t_u"));
  * ```
  */
 export function recogniser(
   secrets: SealSecrets,
-  names: Readonly<Record<"scan" | "holding" | "swap" | "unswap", string>>,
+  names: Readonly<Record<Helper, string>>,
 ): string {
   const keys = keysOf(secrets);
   const { length } = secrets.token;
-  const { scan, holding, swap, unswap } = names;
+  const { scan, holding, swap, unswap, codes, size, nextByte, nextChar } = names;
   const token = traits(secrets.token, keys);
   const probe = traits(secrets.probe, keys);
   const shift = [...secrets.token].map((char, at) =>
     char.charCodeAt(0) - secrets.probe.charCodeAt(at)
   );
-  return `function ${scan}(value, from, first, second, glance, high, low) {
+  const table = PRINTABLE.map((char, at) => `${JSON.stringify(char)}: ${32 + at}`).join(", ");
+  return `// javascript-obfuscator:disable
+const ${codes} = { __proto__: null, ${table} };
+function ${size}(bytes) {
+  // Where the bytes end, found by reading them (a getter of their length could be replaced).
+  if (bytes[0] === undefined) return 0;
+  let [low, high] = [0, 1];
+  while (bytes[high] !== undefined) [low, high] = [high, high * 2];
+  while (high - low > 1) {
+    const middle = low + (high - low - (high - low) % 2) / 2;
+    if (bytes[middle] === undefined) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+function ${nextByte}(bytes, at, end) {
+  while (at < end && bytes[at] !== 95) at++;
+  return at;
+}
+function ${nextChar}(text, at, end) {
+  while (at < end && text[at] !== "_") at++;
+  return at;
+}
+function ${scan}(value, from, first, second, high, low) {
   const text = typeof value === "string";
   const mark = text ? "_" : 95;
-  for (let at = value.indexOf(mark, from + first); at !== -1; at = value.indexOf(mark, at + 1)) {
+  const end = text ? value.length : ${size}(value);
+  const times = (a, b) => ((((a * (b >>> 16)) | 0) << 16) + a * (b & 0xffff)) | 0;
+  for (let at = from + first; ; at++) {
+    at = text ? ${nextChar}(value, at, end) : ${nextByte}(value, at, end);
+    if (at >= end) return -1;
+    if (value[at - first + second] !== mark) continue;
     const start = at - first;
-    if (start + ${length} > value.length) return -1;
-    if ((text ? value.charCodeAt(start + second) : value[start + second]) !== 95) continue;
-    const look = text
-      ? value.charCodeAt(start) + value.charCodeAt(start + first + 1) + value.charCodeAt(start + second + 1)
-      : value[start] + value[start + first + 1] + value[start + second + 1];
-    if ((look & 15) !== glance) continue;
-    let a = ${keys[0]}, b = ${keys[1]};
-    for (let index = start; index < start + ${length}; index++) {
-      const code = text ? value.charCodeAt(index) : value[index];
-      a = Math.imul(a ^ code, 0x9e3779b1);
+    let a = ${keys[0]}, b = ${keys[1]}, index = 0;
+    for (; index < ${length}; index++) {
+      const code = text ? ${codes}[value[start + index]] : value[start + index];
+      if (typeof code !== "number") break;
+      a = times(a ^ code, 0x9e3779b1);
       a ^= a >>> 15;
-      b = Math.imul((b + code) ^ a, 0x85ebca77);
+      b = times((b + code) ^ a, 0x85ebca77);
       b ^= b >>> 13;
     }
-    if (a >>> 0 === high && b >>> 0 === low) return start;
+    if (index === ${length} && a >>> 0 === high && b >>> 0 === low) return start;
   }
-  return -1;
 }
 function ${holding}(value, depth = 0) {
-  if (typeof value === "string" || value instanceof Uint8Array) {
-    return ${scan}(value, 0, ${token}) !== -1;
-  }
+  if (typeof value === "string") return ${scan}(value, 0, ${token}) !== -1;
   if (typeof value !== "object" || value === null || depth > 64) return false;
-  const prototype = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
-  return Object.values(value).some((item) => ${holding}(item, depth + 1));
+  if (value.BYTES_PER_ELEMENT === 1) return ${scan}(value, 0, ${token}) !== -1;
+  for (const key in value) if (${holding}(value[key], depth + 1)) return true;
+  return false;
 }
 function ${swap}(text) {
   if (typeof text !== "string") return text;
+  const shift = [${shift.join(", ")}];
+  const chars = [${PRINTABLE.map((char) => JSON.stringify(char)).join(", ")}];
   let out = "", last = 0;
   for (let at = ${scan}(text, 0, ${probe}); at !== -1; at = ${scan}(text, last, ${probe})) {
-    out += text.slice(last, at);
-    for (const [index, by] of [${shift.join(", ")}].entries()) {
-      out += String.fromCharCode(text.charCodeAt(at + index) + by);
+    for (let index = last; index < at; index++) out += text[index];
+    for (let index = 0; index < ${length}; index++) {
+      const char = text[at + index];
+      let code = 32;
+      while (chars[code - 32] !== char) code++;
+      out += chars[code + shift[index] - 32];
     }
     last = at + ${length};
   }
-  return out + text.slice(last);
+  for (let index = last; index < text.length; index++) out += text[index];
+  return out;
 }
 function ${unswap}(text) {
   if (typeof text !== "string" || text.length !== ${length} || ${scan}(text, 0, ${token}) !== 0) {
     return text;
   }
-  return [${shift.join(", ")}].map((by, index) => String.fromCharCode(text.charCodeAt(index) - by))
-    .join("");
-}`;
+  const shift = [${shift.join(", ")}];
+  const chars = [${PRINTABLE.map((char) => JSON.stringify(char)).join(", ")}];
+  let out = "";
+  for (let index = 0; index < ${length}; index++) {
+    let code = 32;
+    while (chars[code - 32] !== text[index]) code++;
+    out += chars[code - shift[index] - 32];
+  }
+  return out;
+}
+// javascript-obfuscator:enable`;
 }
 
 /** A name `code` does not use yet: `stem`, or `stem` and a number. */
@@ -322,6 +377,10 @@ export function watermarked(
     holding: unused(code, "holding"),
     swap: unused(code, "swapping"),
     unswap: unused(code, "unswapping"),
+    codes: unused(code, "charCodes"),
+    size: unused(code, "byteLength"),
+    nextByte: unused(code, "nextByte"),
+    nextChar: unused(code, "nextChar"),
   };
   const find = helpers.holding;
   const { token } = secrets;
