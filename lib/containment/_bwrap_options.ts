@@ -103,7 +103,9 @@ export interface Sandbox {
 export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
   const view = new Map<string, Shown>();
   const env = { cleared: false, set: new Map<string, string>(), unset: new Set<string>() };
-  const capabilities = new Set<string>();
+  // Run by root, bubblewrap keeps every capability of root's but those dropped.
+  const capabilities = new Set<string>(["ALL"]);
+  let asPid1 = false;
   const unshared = new Set<string>();
   const needs: [string, string][] = [];
   let rootReadOnly = false;
@@ -184,7 +186,10 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const kind = option.match(/^--unshare-(\w+?)(-try)?$/)?.[1];
       if (kind !== undefined && kind !== "all") unshared.add(kind);
       if (option === "--share-net") unshared.delete("net");
-      if (option === "--as-pid-1") needs.push([option, "pid"]);
+      if (option === "--as-pid-1") {
+        needs.push([option, "pid"]);
+        asPid1 = true;
+      }
       if (option === "--die-with-parent") endsWithParent = true;
       if (option === "--clearenv") {
         Object.assign(env, { cleared: true, set: new Map(), unset: new Set() });
@@ -257,10 +262,16 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       env.set.delete(name);
       if (!env.cleared) env.unset.add(name);
     } else if (option === "--cap-add" || option === "--cap-drop") {
-      const [cap] = take(option, 1);
-      if (option === "--cap-add") capabilities.add(cap.toUpperCase());
-      else if (cap.toUpperCase() === "ALL") capabilities.clear();
-      else capabilities.delete(cap.toUpperCase());
+      const cap = take(option, 1)[0].toUpperCase();
+      const all = capabilities.has("ALL");
+      if (cap === "ALL") capabilities.clear();
+      if (option === "--cap-add") {
+        if (cap === "ALL" || !all) capabilities.add(cap);
+        else capabilities.delete(`without ${cap}`);
+      } else if (cap !== "ALL") {
+        if (all) capabilities.add(`without ${cap}`);
+        else capabilities.delete(cap);
+      }
     } else if (BWRAP_FROM_FD.has(option)) {
       throw new CannotJudgeError(
         `bwrap ${option}: it reads a file descriptor, not the command line`,
@@ -298,6 +309,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         ...[...env.set].map(([name, value]) => `${name}=${value}`).sort(),
         ...[...env.unset].map((name) => `without ${name}`).sort(),
       ],
+      reaper: unshared.has("pid") && !asPid1,
       capabilities: [...capabilities].sort(),
     };
     const variable = env.set.get("PATH") ?? (env.cleared ? undefined : hostPath().join(":"));
