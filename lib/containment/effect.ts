@@ -11,7 +11,10 @@
  * playground's paths put for a fresh one's) inside a throw-away root
  * (`throwaway_root.ts`), as a user of its own with no privilege, where the
  * line reaches nothing of the machine's but what the intruder's runtime
- * needs, read-only, and the playground, which goes with the run. Where
+ * needs, read-only, and the playground, which goes with the run. The lesson
+ * runs a line as root: the two attempts that run gives what this root
+ * cannot show (a capability kept, bubblewrap's outer environment in sight)
+ * are taken from the grants as root's run gives them. Where
  * bubblewrap cannot run so, the outcome of each attempt is predicted from
  * the grants instead.
  *
@@ -231,12 +234,13 @@ export async function effectOf(argv: unknown): Promise<Effect> {
 const ROOT_ONLY = ["read a secret variable", "remount its data folder writable"];
 
 /**
- * `effect`, observed in the grader's root, as root would see it run: each
- * attempt of {@linkcode ROOT_ONLY} that the grants (`model`) say succeeds
- * succeeds.
+ * `effect`, observed in the grader's root, as root would see it run: where
+ * the intruder ran (its tool answered), each attempt of
+ * {@linkcode ROOT_ONLY} that the grants (`model`) say succeeds succeeds.
  */
 function asRootRunsIt(effect: Effect, model: Effect): Effect {
   const judged = { ...effect };
+  if (effect.word_count !== "4") return judged;
   for (const name of ROOT_ONLY) {
     if (judged[name] === "refused" && model[name] !== "refused") {
       judged[name] = "succeeded: so its grants say, run by root as the lesson runs it";
