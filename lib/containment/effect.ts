@@ -204,12 +204,13 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     );
   }
   // The intruder finds every /proc in sight through the one at /proc: where there is none, it
-  // could not find the machine's.
-  const machineProc = machineProcIn(grants.sandbox);
-  if (machineProc.length > 0 && !procAtProc(grants.sandbox)) {
+  // could not find another,
+  // the machine's, or the sandbox's own (with bubblewrap's PID 1 in it) put elsewhere.
+  const elsewhere = [...machineProcIn(grants.sandbox), ...ownProcsIn(grants.sandbox)];
+  if (elsewhere.length > 0 && !procAtProc(grants.sandbox)) {
     throw new CannotJudgeError(
-      `${machineProc[0]}: the machine's /proc, in sight where the sandbox has no /proc of its ` +
-        "own at /proc (through which the intruder would find it), so it is not run",
+      `${elsewhere[0]}: a /proc in sight where the sandbox has no /proc of its own at /proc ` +
+        "(through which the intruder would find it), so it is not run",
     );
   }
   if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
@@ -382,10 +383,19 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
   };
 }
 
+/** Where `sandbox` shows a `/proc` of its own processes (`--proc`), each in sight. */
+function ownProcsIn(sandbox: SandboxGrants): string[] {
+  const bound = deepestMount(sandbox);
+  return sandbox.paths.flatMap((entry) => {
+    const dest = entry.slice(0, entry.indexOf(" "));
+    const own = entry.slice(dest.length + 1).startsWith("the sandbox's own processes");
+    return own && bound(`${dest}/self`)?.dest === dest ? [dest] : [];
+  });
+}
+
 /** Whether `sandbox` has a `/proc` at `/proc`, through which the intruder finds every `/proc` in sight. */
 function procAtProc(sandbox: SandboxGrants): boolean {
-  return machineProcIn(sandbox).includes("/proc") ||
-    (deepestMount(sandbox)("/proc/self")?.what ?? "").startsWith("the sandbox's own processes");
+  return [...machineProcIn(sandbox), ...ownProcsIn(sandbox)].includes("/proc");
 }
 
 /** What a sandbox shows at a path: the deepest mount over it, as `commandGrants` reports it. */

@@ -115,6 +115,11 @@ const LINES: [string, string[], "earns" | "held"][] = [
     "held",
   ],
   [
+    "bubblewrap's own PID 1 left in, its /proc where the intruder would not look",
+    line(...noProc.filter((option) => option !== "--as-pid-1"), "--proc", "/x"),
+    "held",
+  ],
+  [
     "every capability dropped, in lower case",
     line(...without("--cap-drop"), "--cap-drop", "all"),
     "earns",
