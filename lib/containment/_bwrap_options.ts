@@ -28,6 +28,50 @@ const BWRAP_SWITCHES = new Set([
   "--as-pid-1",
   "--clearenv",
 ]);
+/** Linux's capabilities, in the order of their numbers, as bwrap's `--cap-add` and `--cap-drop` know them. */
+const CAPABILITIES = [
+  "chown",
+  "dac_override",
+  "dac_read_search",
+  "fowner",
+  "fsetid",
+  "kill",
+  "setgid",
+  "setuid",
+  "setpcap",
+  "linux_immutable",
+  "net_bind_service",
+  "net_broadcast",
+  "net_admin",
+  "net_raw",
+  "ipc_lock",
+  "ipc_owner",
+  "sys_module",
+  "sys_rawio",
+  "sys_chroot",
+  "sys_ptrace",
+  "sys_pacct",
+  "sys_admin",
+  "sys_boot",
+  "sys_nice",
+  "sys_resource",
+  "sys_time",
+  "sys_tty_config",
+  "mknod",
+  "lease",
+  "audit_write",
+  "audit_control",
+  "setfcap",
+  "mac_override",
+  "mac_admin",
+  "syslog",
+  "wake_alarm",
+  "block_suspend",
+  "audit_read",
+  "perfmon",
+  "bpf",
+  "checkpoint_restore",
+].map((name) => `CAP_${name.toUpperCase()}`);
 /** Options with one argument that change nothing judged here. */
 const BWRAP_IGNORED_1 = new Set(["--size"]);
 /** Options that change who the program is, or the machine's own files: not judged here. */
@@ -262,7 +306,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       env.set.delete(name);
       if (!env.cleared) env.unset.add(name);
     } else if (option === "--cap-add" || option === "--cap-drop") {
-      const cap = take(option, 1)[0].toUpperCase();
+      const cap = capability(option, take(option, 1)[0]);
       const all = capabilities.has("ALL");
       if (cap === "ALL") capabilities.clear();
       if (option === "--cap-add") {
@@ -316,6 +360,13 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     const path = (variable ?? "/bin:/usr/bin").split(":").filter((dir) => dir.startsWith("/"));
     return [{ grants, view, path }, command];
   }
+}
+
+/** `given` as the capability bwrap reads it (`ALL`, a name in any case, or a number), named. */
+function capability(option: string, given: string): string {
+  const name = /^\d+$/.test(given) ? CAPABILITIES[Number(given)] : given.toUpperCase();
+  if (name === "ALL" || CAPABILITIES.includes(name)) return name;
+  throw new CannotJudgeError(`bwrap ${option} ${given}: not a capability, and bwrap stops there`);
 }
 
 /**
