@@ -387,12 +387,41 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
   }
   const entries: Record<string, string> = {};
   await Deno.mkdir(`${folder}/vendor`, { recursive: true });
-  for (const [name, bySpecifier] of wanted) {
+  await Promise.all([...wanted].map(async ([name, bySpecifier]) => {
     const file = `${folder}/vendor/${name.replaceAll("/", "+")}`;
     const exports = [...bySpecifier].filter(([, imported]) => imported.size > 0).map((
       [specifier, imported],
     ) => `export { ${[...imported].join(", ")} } from ${JSON.stringify(specifier)};`);
-    await Deno.writeTextFile(`${file}.entry.ts`, exports.join("\n") + "\n");
+    await Deno.writeFile(`${file}.js`, await bundled(name, exports.join("\n") + "\n", file));
+    for (const specifier of bySpecifier.keys()) {
+      entries[specifier] = pathToFileURL(`${file}.js`).href;
+    }
+  }));
+  return entries;
+}
+
+/** Each bundle made in this process, by its entry's text: every shared folder of a run uses the same. */
+const bundles = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * The bundle of package `name` whose entry module is `entry`, made once per
+ * process (`deno bundle` is about 0.1 s of CPU time a package, and the
+ * shared folder of each unit wants the same ones), in a scratch file named
+ * `file` and an extension.
+ */
+function bundled(name: string, entry: string, file: string): Promise<Uint8Array> {
+  let bundle = bundles.get(entry);
+  if (bundle === undefined) {
+    bundle = bundleOnce(name, entry, file);
+    bundles.set(entry, bundle);
+    bundle.catch(() => bundles.delete(entry));
+  }
+  return bundle;
+}
+
+async function bundleOnce(name: string, entry: string, file: string): Promise<Uint8Array> {
+  await Deno.writeTextFile(`${file}.entry.ts`, entry);
+  try {
     const { success, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
@@ -406,17 +435,15 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
       stdout: "null",
       stderr: "piped",
     }).output();
-    await Deno.remove(`${file}.entry.ts`);
     if (!success) {
       throw new Error(
         `could not bundle ${name} for the grading sandbox: ${new TextDecoder().decode(stderr)}`,
       );
     }
-    for (const specifier of bySpecifier.keys()) {
-      entries[specifier] = pathToFileURL(`${file}.js`).href;
-    }
+    return await Deno.readFile(`${file}.js`);
+  } finally {
+    await Deno.remove(`${file}.entry.ts`);
   }
-  return entries;
 }
 
 /**
