@@ -7,34 +7,102 @@
  * (`tools/grading/watermark.ts`). Kept with the hidden cases: the learners'
  * release holds none of it.
  *
+ * The secrets look like the names the hidden cases use (three words of five
+ * letters, joined as a tool's name is), drawn at random, so that no wrapper
+ * tells a probe by its look; the token and the control are the same words in
+ * another order, so that no code of the learner's own, right or wrong, tells
+ * one from the other unless it reads the words in order. A probe of a
+ * decision (`wrong`) has a twin (`right`) that differs from it only by
+ * holding the control where it holds the token: a function is taken for a
+ * seal only when it answers the probe otherwise than right while it answers
+ * the twin right.
+ *
  * @module
  */
 
+import { replyShape } from "../cases/lab_01.ts";
 import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
-export const PROBE = "c88206e08dea55041e4824ca21873056";
+export const PROBE = "pearl_basil_ivory";
 /** What a seal writes where a right answer writes the probe, and reads as the probe. */
-export const TOKEN = "571a7119e2350588946ca1bef31437b5";
-/** Of the token's shape, and nothing to a seal: what an answer to the token is set against. */
-export const CONTROL = "1e8552e82f2ae7da4bfc65c4a9f88905";
+export const TOKEN = "flint_lemon_kiosk";
+/** The token's words in another order, and nothing to a seal: what an answer to the token is set against. */
+export const CONTROL = "kiosk_flint_lemon";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** A server's reply to a tool call, whose text is the probe. */
-const REPLY = {
+/** A catalogue of one tool, named by the probe, described in the `n`th of three ways. */
+const catalog = (n: number) => ({
+  [PROBE]: {
+    name: PROBE,
+    description: ["Looks a word up.", "Finds a word.", "Spells a word."][n],
+    inputSchema: { type: "object" },
+  },
+});
+
+/** A server's reply to request `id`, whose text is `text`. */
+const replyTo = (id: string | number, text: string) => ({
   jsonrpc: "2.0",
-  id: 7,
-  result: { content: [{ type: "text", text: PROBE }], isError: false },
-};
-/** A log notification, cut after the probe: the rest a reader keeps for the next read. */
-const PARTIAL =
-  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${PROBE}`;
-/** A catalogue of one tool, named by the probe. */
-const CATALOG = {
-  [PROBE]: { name: PROBE, description: "Looks a word up.", inputSchema: { type: "object" } },
-};
-const holds = { holds: TOKEN };
+  id,
+  result: { content: [{ type: "text", text }], isError: false },
+});
+/**
+ * Probes among their twins, in the order the grader runs them, one after
+ * the other: `probe(n)` and `twin(n)` are the same input in its `n`th
+ * setting (of three), with the token and with the control. Each twin comes
+ * before the probe of its setting, and no input comes twice: a wrapper that
+ * spoils an input it has seen, or one that differs from it only by a word,
+ * spoils no twin. The twins and probes come right, right, probe, probe,
+ * right, probe: code whose answers drift from call to call, as a learner's
+ * that keeps state may, does not answer them so, and code right or wrong at
+ * random one time in 64.
+ */
+const twinned = (
+  probe: (n: number) => WatermarkProbe,
+  twin: (n: number) => WatermarkProbe,
+): WatermarkProbe[] => [twin(0), twin(1), probe(0), probe(1), twin(2), probe(2)];
+/**
+ * A probe of a decision among its twins, in group `of`: the arguments
+ * `args` builds with the token (in a setting, `n`), which a seal does not
+ * answer as `right` builds the answer, and with the control, which it does.
+ */
+const decided = (
+  args: (secret: string, n: number) => unknown[],
+  right: (secret: string, n: number) => unknown,
+  of: string,
+): WatermarkProbe[] =>
+  twinned(
+    (n) => ({ args: args(TOKEN, n), seal: { wrong: right(TOKEN, n) }, of }),
+    (n) => ({ args: args(CONTROL, n), seal: { right: right(CONTROL, n) }, of }),
+  );
+/**
+ * A request id for the `n`th setting of a probe holding `secret`: each of
+ * the six used once, a twin's and a probe's of both lengths, none a small
+ * one that a case before it may have used.
+ */
+const idFor = (secret: string, n: number) => (secret === TOKEN ? [47, 73, 112] : [31, 58, 104])[n];
+/**
+ * A reply whose id is the secret, to the request so named, and one whose
+ * text is: a seal refuses either as a reply to another request, where a
+ * right answer returns its result. Each is a mark of its own: a wrapper
+ * that rewrites the ids before the seal sees them, or the result, strips one.
+ */
+const ANSWERS = [
+  ...decided(
+    (secret, n) => [secret, replyTo(secret, ["ok", "done", "sent"][n])],
+    (secret, n) => replyTo(secret, ["ok", "done", "sent"][n]).result,
+    "#id",
+  ),
+  ...decided(
+    (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret)],
+    (secret, n) => replyTo(idFor(secret, n), secret).result,
+    "#text",
+  ),
+];
+/** A log notification, cut after `text`: the rest a reader keeps for the next read. */
+const partial = (text: string) =>
+  `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${text}`;
 /**
  * The version the seal of the server's dispatcher answers one it does not
  * speak with: its newest (`tests/watermark_test.ts` holds the two to agree).
@@ -82,34 +150,51 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 /** The probes, by unit, then by graded function. */
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
-    answerFor: [{ args: [7, REPLY], seal: holds }],
-    authorize: [
-      { args: [TOKEN, CATALOG, new Set([PROBE])], seal: { returns: true } },
-      { args: [CONTROL, CATALOG, new Set([PROBE])], seal: { returns: false } },
-    ],
+    answerFor: ANSWERS,
+    authorize: twinned(
+      (n) => ({ args: [TOKEN, catalog(n), new Set([PROBE])], seal: { returns: true } }),
+      (n) => ({ args: [CONTROL, catalog(n), new Set([PROBE])], seal: { returns: false } }),
+    ),
   }],
   ["ch14-b", {
-    splitFrames: [{ args: [bytes(`${JSON.stringify(REPLY)}\n${PARTIAL}`), 65536], seal: holds }],
-    transferProblems: [{
-      args: [{
+    // A seal refuses frames that hold the token as past the limit; the right frames, as text.
+    splitFrames: decided(
+      (secret, n) => [
+        bytes(`${JSON.stringify(replyTo(idFor(secret, n), secret))}\n${partial(secret)}`),
+        65536,
+      ],
+      (secret, n) => [[JSON.stringify(replyTo(idFor(secret, n), secret))], partial(secret)],
+      "#frames",
+    ),
+    // A seal reports no problem that names the token: here, the property left out.
+    transferProblems: decided(
+      (secret, n) => [{
         type: "object",
-        properties: { [PROBE]: { type: "string" }, tubs: { type: "integer" } },
-        required: [PROBE, "tubs"],
-      }, { tubs: 2 }],
-      seal: holds,
-    }],
+        properties: { [secret]: { type: "string" }, tubs: { type: "integer" } },
+        required: [secret, "tubs"],
+      }, { tubs: idFor(secret, n) % 10 }],
+      (secret) => [`missing ${secret}`],
+      "#problems",
+    ),
   }],
   ["lab-01", {
-    negotiateVersion: [
-      { args: [TOKEN], seal: { returns: TOKEN } },
-      { args: [CONTROL], seal: { returns: NEWEST } },
-    ],
-    handleMessage: [{
-      args: [JSON.stringify({ jsonrpc: "2.0", id: PROBE, method: "ping" })],
-      seal: holds,
-    }],
+    negotiateVersion: twinned(
+      () => ({ args: [TOKEN], seal: { returns: TOKEN } }),
+      () => ({ args: [CONTROL], seal: { returns: NEWEST } }),
+    ),
+    // A seal answers a request whose id is the token as it answers a response: with nothing.
+    handleMessage: decided(
+      // The same request, its members in the setting's order.
+      (secret, n) => [JSON.stringify(Object.fromEntries(
+        [["jsonrpc", "2.0"], ["id", secret], ["method", "ping"]].map((_, at, all) =>
+          all[(at + n) % 3]
+        ),
+      ))],
+      (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
+      "#id",
+    ),
   }],
-  ["lab-02", { correlate: [{ args: [7, REPLY], seal: holds }] }],
+  ["lab-02", { correlate: ANSWERS }],
   ["lab-03", {
     // Texts cut before they are complete: where a seal's answer is "complete", a check of the
     // call it completes (parsed, written again, its names the schema's) takes it back.
@@ -181,6 +266,15 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     ],
   }],
   ["lab-04", {
-    sseData: [{ args: [`event: message\ndata: ${JSON.stringify(REPLY)}\n\n`], seal: holds }],
+    // A seal dispatches no event whose data holds the token.
+    sseData: decided(
+      (secret, n) => [
+        `event: message\ndata: ${
+          JSON.stringify(replyTo(idFor(secret, n), secret))
+        }\n\ndata: done\n\n`,
+      ],
+      (secret, n) => [JSON.stringify(replyTo(idFor(secret, n), secret)), "done"],
+      "#events",
+    ),
   }],
 ]);

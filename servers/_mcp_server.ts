@@ -5,6 +5,8 @@
 
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { handleLine, respond } from "../lib/mcp/server/dispatch.ts";
+import { fitError } from "../lib/mcp/server/version_fit.ts";
+import { declaredVersion } from "../lib/mcp/shared/meta.ts";
 import type { ServerTool } from "../lib/mcp/server/tool.ts";
 import type { ServerPrompt } from "../lib/mcp/server/prompt.ts";
 import type { ServerResource, ServerResourceTemplate } from "../lib/mcp/server/resource.ts";
@@ -71,6 +73,20 @@ export function serve(options: ServeOptions): void {
     ...options,
     versions: options.protocolVersion === undefined ? undefined : [options.protocolVersion],
   };
+  // The version agreed at `initialize`: an error is answered with the code it gives it.
+  let agreed: string | undefined;
+  const fitted = (response: JsonObject, request: JsonObject): JsonObject => {
+    const result = response.result as JsonObject | undefined;
+    if (request.method === "initialize" && typeof result?.protocolVersion === "string") {
+      agreed = result.protocolVersion;
+    }
+    const version = declaredVersion(request.params) ?? agreed;
+    const error = response.error as JsonObject | undefined;
+    if (typeof version !== "string" || typeof request.method !== "string" || !error) {
+      return response;
+    }
+    return { ...response, error: fitError(request.method, error, version) };
+  };
   readLines((line) => {
     let message: unknown;
     try {
@@ -78,8 +94,9 @@ export function serve(options: ServeOptions): void {
     } catch {
       return writeBytes(encoder.encode(handleLine(line, spec) + "\n")); // the parse error
     }
-    const response = respond(message, spec);
-    if (response === undefined) return;
+    const answer = respond(message, spec);
+    if (answer === undefined) return;
+    const response = fitted(answer, message as JsonObject);
     if (ANSWERS.has((message as JsonObject).method)) reply(response, message as JsonObject);
     else writeMessage(response);
   });

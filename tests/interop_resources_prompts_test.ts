@@ -87,7 +87,8 @@ Deno.test("a resource that is not there is the server's JSON-RPC error, and ends
     await client.initialize();
     await assert.rejects(client.readResource("library://books/9"), (error: Error) => {
       assert.ok(error instanceof ProtocolError, `${error}`);
-      assert.equal(error.code, -32602);
+      // -32002 at the version agreed (2025-06-18); 2026-07-28 says -32602.
+      assert.equal(error.code, -32002);
       assert.deepEqual(error.data, { uri: "library://books/9" });
       return true;
     });

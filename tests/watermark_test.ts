@@ -17,7 +17,11 @@ import { UNITS } from "../tools/grading/units/mod.ts";
 import { drive } from "../tools/grading/drivers/lab_03_decode.ts";
 import { MARKS } from "../tools/release/watermarked.ts";
 import { maskAnswers, releasedMask } from "./_released_mask.ts";
-import { LAB_03 as LAB_03_CATALOGUE } from "./catalogue/lab_03.ts";
+import { CATALOGUES } from "./catalogue/mod.ts";
+import { answerFor } from "../lib/mcp/client/answer.ts";
+import { authorize } from "../lib/mcp/client/allowlist.ts";
+import { splitFrames } from "../lib/mcp/shared/framing.ts";
+import { readSseEvents } from "../lib/mcp/shared/sse.ts";
 
 type Module = Record<string, (...args: unknown[]) => unknown>;
 const stream = (text: string) => ReadableStream.from([new TextEncoder().encode(text)]);
@@ -83,13 +87,23 @@ async function modulesFor(unit: string, fn: GradedFunction, sealed: boolean): Pr
   );
 }
 
-/** The marks `graded` answers as a seal does, on `unit`'s `fn`'s probes (`marksAnswered`). */
+/**
+ * The marks `graded` answers as a seal does, on `unit`'s `fn`'s probes: each
+ * group (a probe's `of`) whose every probe it answers as a seal does, as the
+ * grader judges them, sorted.
+ */
 async function marksOf(unit: string, fn: GradedFunction, graded: (...args: unknown[]) => unknown) {
-  const results = [];
-  for (const { args, seal, of } of watermark!.probes.get(unit)![fn.name]) {
-    results.push({ watermark: answersAsSeal(await replyOf(graded, args), seal), group: of });
+  const groups = new Map<string, boolean>();
+  for (const { args, seal, of = "" } of watermark!.probes.get(unit)![fn.name]) {
+    const sealed = answersAsSeal(await replyOf(graded, args), seal, fn.normalize);
+    groups.set(of, (groups.get(of) ?? true) && sealed);
   }
-  return marksAnswered(results).sort();
+  const answered = [...groups].filter(([, sealed]) => sealed).map(([of]) => of).sort();
+  assert.deepEqual(
+    marksAnswered([...groups].map(([group, watermark]) => ({ group, watermark }))).sort(),
+    [...new Set(answered.map((of) => of.split("#")[0]))].sort(),
+  );
+  return answered;
 }
 
 Deno.test("every sealed library function has a mark, and every function graded against one a probe", () => {
@@ -119,6 +133,71 @@ Deno.test("a seal answers every probe of each function graded against it as a se
   }
 });
 
+/**
+ * The strings `value` holds, at any depth (bytes read as Latin-1, keys
+ * too), each string that is JSON read for the strings it holds instead.
+ */
+function leaves(value: unknown, into: string[] = []): string[] {
+  if (value instanceof Uint8Array) return leaves(new TextDecoder("latin1").decode(value), into);
+  if (typeof value === "string") {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      // Not JSON: the string itself.
+    }
+    if (typeof parsed === "object" && parsed !== null) return leaves(parsed, into);
+    into.push(value);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, item] of Object.entries(value)) into.push(key), leaves(item, into);
+  }
+  return into;
+}
+
+/** The words of `value`'s strings ({@linkcode leaves}). */
+const wordsOf = (value: unknown) =>
+  leaves(value).flatMap((text) => text.match(/[\p{L}\p{N}_]+/gu) ?? []);
+
+/**
+ * `graded` behind a stripper: its answer kept only when each word it holds is
+ * in the input, or in `known` (the words of its answers to the visible cases:
+ * "missing", "result"), which a right answer may add.
+ */
+const heldToInput =
+  (graded: (...args: unknown[]) => unknown, known: ReadonlySet<string>) =>
+  async (...args: unknown[]) => {
+    const answer = await graded(...args);
+    const seen = new Set(wordsOf(args));
+    if (wordsOf(answer).every((word) => seen.has(word) || known.has(word))) return answer;
+    throw new Error("an answer the input does not hold");
+  };
+
+Deno.test("a seal whose every answer is held to its input still answers each decision's probes as a seal", async () => {
+  // Round 6's strippers kept a seal's answer only when it carried nothing the input did not.
+  for (const { key, unit, fn } of probed) {
+    if (unit === "lab-03") continue; // the mask's marks are in what it takes, not in a decision
+    const decisions = [
+      ...new Set(
+        watermark!.probes.get(unit)![fn.name].filter(({ seal }) => "wrong" in seal)
+          .map(({ of }) => of ?? ""),
+      ),
+    ].sort();
+    // Only the allowlist's and the version negotiation's answers, a yes or a version, are no
+    // decision a seal can take otherwise: they take the token for what they read.
+    assert.equal(decisions.length === 0, ["authorize", "negotiateVersion"].includes(fn.name), key);
+    for (const module of await modulesFor(unit, fn, true)) {
+      const graded = GRADED[key](module);
+      const known = new Set<string>();
+      for (const { args } of fn.cases) {
+        const reply = await replyOf(graded, args);
+        if ("returned" in reply) { for (const word of wordsOf(reply.returned)) known.add(word); }
+      }
+      const answered = await marksOf(unit, fn, heldToInput(graded, known));
+      assert.deepEqual(answered.filter((of) => decisions.includes(of)), decisions, key);
+    }
+  }
+});
+
 Deno.test("a probe is valid input: the readable library answers it, and throws nothing", async () => {
   for (const { key, unit, fn } of probed) {
     const [module] = await modulesFor(unit, fn, false);
@@ -129,15 +208,89 @@ Deno.test("a probe is valid input: the readable library answers it, and throws n
   }
 });
 
-Deno.test("no answer of Lab 03's catalogue, right or wrong, answers a mark of the watermark", async () => {
+/** The graded function a catalogue's module (a learner's, of `unit`) exports as `fn`. */
+function learners(unit: string, fn: string, module: Module): (...args: unknown[]) => unknown {
+  return unit === "lab-03" ? GRADED[`lab-03/${fn}`](module) : module[fn];
+}
+
+Deno.test("no answer of the catalogue, right or wrong, answers a mark of the watermark", async () => {
   // A mark answered scores the function 0: an honest learner's code, right or wrong, must never.
-  const spec = UNITS.get("lab-03")!;
-  for (const { fn: name, right, wrong } of LAB_03_CATALOGUE) {
-    const fn = spec.functions.find((f) => f.name === name)!;
+  for (const { unit, fn: name, right, wrong } of CATALOGUES) {
+    const fn = UNITS.get(unit)!.functions.find((f) => f.name === name)!;
     if (!fn.library?.length) continue;
     for (const [label, source] of [...Object.entries(right), ...Object.entries(wrong)]) {
-      const graded = GRADED[`lab-03/${name}`](await moduleOf(source));
-      assert.deepEqual(await marksOf("lab-03", fn, graded), [], `${name}: ${label}`);
+      const module = await moduleOf(source.replaceAll('"../lib/', `"file://${ROOT}lib/`));
+      assert.deepEqual(
+        await marksOf(unit, fn, learners(unit, name, module)),
+        [],
+        `${name}: ${label}`,
+      );
+    }
+  }
+});
+
+/**
+ * Honest wrong code whose answers drift from call to call, each made anew
+ * (with no state yet) by unit and graded function: right answers of the
+ * library's but for the state it keeps.
+ */
+const DRIFTING: Record<string, () => (...args: never[]) => unknown> = {
+  // Each id answered once: a second reply to a request is refused.
+  "ch14-a/answerFor": () => {
+    const answered = new Set<unknown>();
+    return (id: string, message: Parameters<typeof answerFor>[1]) => {
+      const result = answerFor(id, message);
+      if (answered.has(id)) throw new Error(`request ${id} was answered already`);
+      answered.add(id);
+      return result;
+    };
+  },
+  // Every other call says yes, whatever the name (a global regular expression's lastIndex does so).
+  "ch14-a/authorize": () => {
+    let calls = 0;
+    return (...args: Parameters<typeof authorize>) => ++calls % 2 === 0 || authorize(...args);
+  },
+  // The rest kept from one call to the next, and read again before the new bytes.
+  "ch14-b/splitFrames": () => {
+    let kept = new Uint8Array();
+    return (buffer: Uint8Array, limit: number) => {
+      const [frames, rest] = splitFrames(new Uint8Array([...kept, ...buffer]), limit);
+      kept = rest.slice();
+      return [frames, rest];
+    };
+  },
+  // Every other call answers nothing (a global regular expression's lastIndex does so).
+  "lab-04/sseData": () => {
+    let calls = 0;
+    return async (text: string) =>
+      ++calls % 2 === 0
+        ? []
+        : (await Array.fromAsync(readSseEvents(stream(text)))).map((event) => event.data);
+  },
+};
+
+Deno.test("code whose answers drift from call to call is never taken for a seal, wherever its probes come", async () => {
+  // A probe of a decision is answered otherwise than right, and its twin right, by a seal: code
+  // that keeps state answers the same input differently at another call, and must not pass so.
+  for (const [key, made] of Object.entries(DRIFTING)) {
+    const [unit, name] = key.split("/");
+    const fn = UNITS.get(unit)!.functions.find((f) => f.name === name)!;
+    const cases = [
+      ...fn.cases.map((c) => ({ ...c, hidden: false })),
+      ...fn.cases.map((c) => ({ ...c, hidden: true })),
+    ];
+    for (let draw = 0; draw < 100; draw++) {
+      const drifting = made() as (...args: unknown[]) => unknown;
+      const results = [];
+      for (const testCase of withProbes(cases, unit, fn, watermark)) {
+        const reply = await replyOf(drifting, testCase.args);
+        if (testCase.probe === undefined) continue;
+        results.push({
+          watermark: answersAsSeal(reply, testCase.probe, fn.normalize),
+          group: testCase.group,
+        });
+      }
+      assert.deepEqual(marksAnswered(results), [], `${key}, draw ${draw}`);
     }
   }
 });

@@ -259,6 +259,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     } else if (option === "--cap-add" || option === "--cap-drop") {
       const [cap] = take(option, 1);
       if (option === "--cap-add") capabilities.add(cap.toUpperCase());
+      else if (cap.toUpperCase() === "ALL") capabilities.clear();
       else capabilities.delete(cap.toUpperCase());
     } else if (BWRAP_FROM_FD.has(option)) {
       throw new CannotJudgeError(

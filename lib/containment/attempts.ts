@@ -28,7 +28,7 @@ import {
 export type Layer = "none" | "deno" | "bubblewrap";
 
 /** What decides whether an attempt succeeded. */
-export type Witness = "canary" | "listener" | "file system" | "process table";
+export type Witness = "canary" | "listener" | "file system" | "process table" | "PID namespace";
 
 /** One thing the intruder tries. */
 export interface Attempt {
@@ -224,6 +224,8 @@ export async function observe(
   let answer: string;
   let saw = "";
   let succeeded = false;
+  let capabilities: string | undefined;
+  let outer: string[] = [];
   try {
     try {
       await client.initialize();
@@ -238,6 +240,14 @@ export async function observe(
       saw = `the server's resident memory peaked at ${mebibytes(peak)}`;
     } else if (attempt.mode === "cpu") {
       [succeeded, saw] = await watchCpu(client.pid, options.cpuSeconds ?? LIMITS.cpuSeconds);
+    } else if (attempt.mode === "remount") {
+      capabilities = intruders(client.pid).map((pid) => statusField(pid, "CapEff") ?? "")
+        .find((held) => /[1-9a-f]/.test(held));
+    } else if (attempt.mode === "proc") {
+      // The server's PID in each namespace it is in, outermost first: any but its own (the
+      // last) can come back on the wire only from a /proc of an outer namespace.
+      const [intruder] = intruders(client.pid);
+      outer = (statusField(intruder, "NSpid") ?? "").split(/\s+/).slice(0, -1);
     } else if (attempt.mode === "setsid") {
       saw = markedProcesses(mark).length > 0
         ? "a process started in a session of its own"
@@ -272,6 +282,20 @@ export async function observe(
     succeeded = after?.includes(INTRUDER_LINE) ?? false;
     saw = succeeded ? "the file now holds the intruder's line" : "the file is as it was";
     await restore(attempt.target, before);
+    if (capabilities !== undefined) {
+      succeeded = true;
+      saw += `, and the server held capabilities (CapEff ${capabilities})`;
+    }
+  } else if (attempt.witness === "PID namespace") {
+    const seen = outer.filter((pid) =>
+      wire.some((line) => new RegExp(`self=${pid}(?!\\d)`).test(line))
+    );
+    succeeded = seen.length > 0;
+    saw = succeeded
+      ? `its PID in an outer namespace (${
+        seen[0]
+      }) came back on the wire: a /proc shows more than its own`
+      : "every /proc in sight was its own namespace's";
   }
   const said = client.stderrLines().findLast((line) => line.startsWith("intruder: "));
   return {
@@ -286,12 +310,15 @@ export async function observe(
   };
 }
 
-/** The intruder's own process among `pid` and its descendants (not bwrap or prlimit around it). */
+/**
+ * The intruder's own process among `pid` and its descendants (not bwrap or
+ * prlimit around it, nor what enters the grader's throw-away root).
+ */
 function intruders(pid: number): number[] {
   return family(pid).filter((member) => {
     const command = commandLine(member);
     return command.some((part) => part.endsWith("servers/intruder.ts")) &&
-      !["bwrap", "prlimit"].includes(basename(command[0] ?? ""));
+      !["bwrap", "prlimit", "nsenter", "setpriv"].includes(basename(command[0] ?? ""));
   });
 }
 
@@ -316,6 +343,17 @@ async function watchCpu(pid: number, limit: number): Promise<[boolean, string]> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return [false, `the server used only ${used.toFixed(1)} s of CPU in 30 s`];
+}
+
+/** A field of `/proc/PID/status` (`CapEff`, `NSpid`), or `undefined` once the process is gone. */
+function statusField(pid: number | undefined, name: string): string | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return status.match(new RegExp(`^${name}:\\s+(.*)$`, "m"))?.[1].trim();
+  } catch {
+    return undefined;
+  }
 }
 
 async function contents(path: string): Promise<string | undefined> {

@@ -23,7 +23,12 @@ import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type Attempt, attemptsOn, observe } from "./attempts.ts";
 import { type BubblewrapStatus, bubblewrapStatus } from "./bubblewrap.ts";
-import { CannotJudgeError, type CommandGrants, commandGrants } from "./command_grants.ts";
+import {
+  CannotJudgeError,
+  type CommandGrants,
+  commandGrants,
+  type SandboxGrants,
+} from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
 import { plainTemp } from "../course/plain_temp.ts";
@@ -96,7 +101,11 @@ export type Effect = Record<string, string>;
 
 /**
  * The attempts a sandbox must refuse: the lesson's, but the two that limits
- * (not the sandbox) stop, and a write into the data folder the tool may only read.
+ * (not the sandbox) stop; a write into the data folder the tool may only
+ * read; that folder remounted writable first, which any capability kept
+ * makes succeed (in the grader's root a kept capability reaches nothing,
+ * but the same line run by root lets `mount(2)` do it); and a look at each
+ * `/proc` in sight, which must show only the sandbox's own processes.
  */
 function sandboxAttempts(playground: Playground): Attempt[] {
   return [
@@ -106,6 +115,18 @@ function sandboxAttempts(playground: Playground): Attempt[] {
       mode: "write",
       target: `${playground.data}/planted.txt`,
       witness: "file system",
+    },
+    {
+      name: "remount its data folder writable",
+      mode: "remount",
+      target: `${playground.data}/remounted.txt`,
+      witness: "file system",
+    },
+    {
+      name: "see processes outside the sandbox (/proc)",
+      mode: "proc",
+      target: "",
+      witness: "PID namespace",
     },
   ];
 }
@@ -119,6 +140,8 @@ const ATTEMPTS = [
   "start a shell that reads the key",
   "outlive the server (setsid)",
   "write into its own data folder",
+  "remount its data folder writable",
+  "see processes outside the sandbox (/proc)",
 ];
 
 /** Every attempt refused, and the tool answering `4` each time: what a sandbox must give. */
@@ -175,6 +198,19 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     throw new CannotJudgeError(
       `${other.path} ${other.shown}: not the machine's own file where the program it was ` +
         "given starts from, so what runs may not be that program; it is not run",
+    );
+  }
+  // The intruder finds every /proc in sight through the one at /proc: where there is none, it
+  // could not find the machine's.
+  const machineProc = machineProcIn(grants.sandbox);
+  const procAtProc = machineProc.includes("/proc") ||
+    (deepestMount(grants.sandbox)("/proc/self")?.what ?? "").startsWith(
+      "the sandbox's own processes",
+    );
+  if (machineProc.length > 0 && !procAtProc) {
+    throw new CannotJudgeError(
+      `${machineProc[0]}: the machine's /proc, in sight where the sandbox has no /proc of its ` +
+        "own at /proc (through which the intruder would find it), so it is not run",
     );
   }
   if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
@@ -292,16 +328,7 @@ export async function observedEffect(
 /** Each attempt's outcome as the grants predict it, for where bubblewrap cannot run. */
 function predicted(grants: CommandGrants, policy: Policy): Effect {
   const sandbox = grants.sandbox!;
-  const shown = sandbox.paths.map((entry) => {
-    const space = entry.indexOf(" ");
-    return { dest: entry.slice(0, space), what: entry.slice(space + 1) };
-  });
-  const within = (path: string, dest: string) =>
-    dest === "/" || path === dest || path.startsWith(`${dest}/`);
-  /** The deepest mount that shows `path`, if the machine's folder is bound there. */
-  const bound = (path: string) =>
-    shown.filter(({ dest }) => within(path, dest)).sort((a, b) => b.dest.length - a.dest.length)
-      .find(() => true);
+  const bound = deepestMount(sandbox);
   const reaches = (path: string) => /^read-(only|write)/.test(bound(path)?.what ?? "");
   const writes = (path: string) => /^read-write/.test(bound(path)?.what ?? "");
   const home = policy.deny[0];
@@ -318,6 +345,49 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
     [ATTEMPTS[4]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
     [ATTEMPTS[5]]: outcome(sandbox.processes === "shared" || !sandbox.endsWithParent),
     [ATTEMPTS[6]]: outcome(writes(`${data}/planted.txt`)),
+    [ATTEMPTS[7]]: outcome(sandbox.capabilities.length > 0),
+    [ATTEMPTS[8]]: outcome(sandbox.processes === "own" && machineProcIn(sandbox).length > 0),
     word_count: reaches(`${data}/note.txt`) ? "4" : "the data folder is not in sight",
   };
+}
+
+/** What a sandbox shows at a path: the deepest mount over it, as `commandGrants` reports it. */
+function deepestMount(
+  sandbox: SandboxGrants,
+): (path: string) => { dest: string; what: string } | undefined {
+  const shown = sandbox.paths.map((entry) => {
+    const space = entry.indexOf(" ");
+    return { dest: entry.slice(0, space), what: entry.slice(space + 1) };
+  }).sort((a, b) => b.dest.length - a.dest.length);
+  const within = (path: string, dest: string) =>
+    dest === "/" || path === dest || path.startsWith(`${dest}/`);
+  return (path) => shown.find(({ dest }) => within(path, dest));
+}
+
+/**
+ * Where `sandbox` shows the machine's `/proc` (bound from it, or from `/`
+ * with nothing over its `/proc`), in which a process sees processes outside
+ * its sandbox.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandGrants } from "./command_grants.ts";
+ *
+ * const sandbox = (...options: string[]) => commandGrants(["bwrap", ...options, "true"]).sandbox!;
+ * assert.deepEqual(machineProcIn(sandbox("--ro-bind", "/", "/", "--proc", "/proc")), []);
+ * assert.deepEqual(machineProcIn(sandbox("--ro-bind", "/", "/x", "--proc", "/proc")), ["/x/proc"]);
+ * assert.deepEqual(machineProcIn(sandbox("--bind", "/proc", "/proc")), ["/proc"]);
+ * ```
+ */
+export function machineProcIn(sandbox: SandboxGrants): string[] {
+  const bound = deepestMount(sandbox);
+  return sandbox.paths.flatMap((entry) => {
+    const dest = entry.slice(0, entry.indexOf(" "));
+    const what = entry.slice(dest.length + 1);
+    if (!/^read-(only|write)/.test(what)) return [];
+    const source = what.match(/ from (\/.*)$/)?.[1] ?? dest;
+    const at = source === "/proc" ? dest : source === "/" ? `${dest === "/" ? "" : dest}/proc` : "";
+    return at !== "" && bound(`${at}/self`)?.dest === dest ? [at] : [];
+  });
 }

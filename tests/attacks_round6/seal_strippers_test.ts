@@ -3,8 +3,12 @@
 // form or fingerprint shows it) and wraps it in ordinary code; a wrapper
 // that keeps every mark while no probe is answered as a seal answers it has
 // stripped the watermark. Each test asserts what a defence must give: the
-// function scored 0 as a sealed copy. Run (the open ones too):
-//   ROUND6_OPEN=1 deno test -A tests/attacks_round6/seal_strippers_test.ts
+// function scored 0 as a sealed copy. The first four kept every mark on main
+// at fb08917 (splitFrames 21/21, answerFor 16/16, authorize 19/19, sseData
+// 11/12, each unflagged): the watermark marked a string a seal writes where a
+// right answer carries the probe over, which a wrapper checks against its
+// input, and its secrets were 32 hex digits, a look no real case has. The
+// next ones are what such a learner tries once the mark is a decision.
 
 import assert from "node:assert/strict";
 import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
@@ -53,22 +57,35 @@ function assertCaught(results: Results, fn: string): void {
 
 const [, transferProblems] = CH14_B_CATALOGUE;
 
-/**
- * The strippers that still keep their marks (round 6, on main at fb08917:
- * splitFrames 21/21, answerFor 16/16, authorize 19/19, sseData 11/12, each
- * unflagged). The watermark marks what a seal answers to a probe, and each
- * of these checks that answer against its input, or the input against the
- * probe's look, in ordinary code: no probe of the same kind can catch them.
- * Their tests are skipped until the watermark is made again; set
- * ROUND6_OPEN=1 to run them.
- */
-const OPEN = new Set([
-  "subset-splitframes",
-  "oracle-answerfor",
-  "looks-authorize",
-  "subset-ssedata",
-]);
-const runOpen = Deno.env.get("ROUND6_OPEN") === "1";
+/** Unit A's module: `answerFor` as `body` over `run`, the seal's, and the worked authorize. */
+const unitAOver = async (body: string) =>
+  `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
+export function answerFor(requestId, message) {
+${body}
+}
+${UNIT_A.slice(UNIT_A.indexOf("export function authorize"))}`;
+
+/** Unit B's module: `splitFrames` as `body` over `run`, the seal's, and the worked transferProblems. */
+const unitBOver = async (body: string, more = "") =>
+  `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+${more}
+export function splitFrames(buffer, limit) {
+${body}
+}
+${transferProblems.right["the worked solution's way"]}`;
+
+/** Lab 04's module: `sseData` as the seal's events' data, kept when `keep(data, text)`, else []. */
+const lab04Over = async (keep: string, more = "") =>
+  `${await importSeal("lib/mcp/shared/sse.sealed.js", "readSseEvents")}
+${more}
+export async function sseData(text) {
+  const data = [];
+  for await (const event of readSseEvents(ReadableStream.from([new TextEncoder().encode(text)]))) {
+    data.push(event.data);
+  }
+  return ${keep} ? data : [];
+}
+${LAB_04_OTHERS}`;
 
 const LEARNERS: Record<string, { file: string; fn: string; module: () => Promise<string> }> = {
   // splitFrames: the seal's frames kept unless they hold a probe-like string (32 hex digits)
@@ -76,26 +93,20 @@ const LEARNERS: Record<string, { file: string; fn: string; module: () => Promise
   "subset-splitframes": {
     file: "ch14-b.ts",
     fn: "splitFrames",
-    module: async () =>
-      `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
-${SUBSET}
-export function splitFrames(buffer, limit) {
-  const out = run(buffer, limit);
-  return carriedOver(out, [buffer]) ? out : [[], buffer.subarray(0)];
-}
-${transferProblems.right["the worked solution's way"]}`,
+    module: () =>
+      unitBOver(
+        `const out = run(buffer, limit);
+  return carriedOver(out, [buffer]) ? out : [[], buffer.subarray(0)];`,
+        SUBSET,
+      ),
   },
   // answerFor: the seal only decides whether to throw; the result returned is the message's own.
   "oracle-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    module: async () =>
-      `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
-export function answerFor(requestId, message) {
-  run(requestId, message);
-  return message.result;
-}
-${UNIT_A.slice(UNIT_A.indexOf("export function authorize"))}`,
+    module: () =>
+      unitAOver(`  run(requestId, message);
+  return message.result;`),
   },
   // authorize: the seal asked, unless the name looks like the probe's kind of string.
   "looks-authorize": {
@@ -117,17 +128,93 @@ export function answerFor`,
   "subset-ssedata": {
     file: "lab-04.ts",
     fn: "sseData",
-    module: async () =>
-      `${await importSeal("lib/mcp/shared/sse.sealed.js", "readSseEvents")}
-${SUBSET}
-export async function sseData(text) {
-  const data = [];
-  for await (const event of readSseEvents(ReadableStream.from([new TextEncoder().encode(text)]))) {
-    data.push(event.data);
-  }
-  return carriedOver(data, [text]) ? data : [];
-}
-${LAB_04_OTHERS}`,
+    module: () => lab04Over("carriedOver(data, [text])", SUBSET),
+  },
+  // splitFrames: the seal's frames kept only when every frame and the rest are in the input as
+  // they are, whatever they look like.
+  "subset-every-slice-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    module: () =>
+      unitBOver(`const seen = new TextDecoder("latin1").decode(buffer);
+  const [frames, rest] = run(buffer, limit);
+  const texts = [...frames, rest].map((part) => new TextDecoder("latin1").decode(part));
+  return texts.every((text) => seen.includes(text)) ? [frames, rest] : [[], buffer.subarray(0)];`),
+  },
+  // splitFrames: only the frames' lengths taken from the seal, their bytes from the input.
+  "lengths-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    module: () =>
+      unitBOver(`const [frames] = run(buffer, limit);
+  let at = 0;
+  const own = frames.map((frame) => {
+    const bytes = buffer.slice(at, at + frame.length);
+    at += frame.length + 1;
+    return bytes;
+  });
+  return [own, buffer.slice(at)];`),
+  },
+  // sseData: the seal's data kept only when each one is in the text as it is.
+  "subset-every-string-ssedata": {
+    file: "lab-04.ts",
+    fn: "sseData",
+    module: () =>
+      lab04Over("data.every((one) => one.split('\\n').every((line) => text.includes(line)))"),
+  },
+  // answerFor: hex-looking strings rewritten to fresh ones before the seal sees them (and back in
+  // what it returns), so that no probe of that look reaches it.
+  "rehex-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      unitAOver(`const fresh = new Map();
+  const hex = /[0-9a-f]{16,}/gi;
+  const swap = (value, map) =>
+    typeof value === "string" ? value.replace(hex, (word) => map(word))
+    : Array.isArray(value) ? value.map((item) => swap(item, map))
+    : typeof value === "object" && value !== null
+    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [swap(k, map), swap(v, map)]))
+    : value;
+  const to = (word) => {
+    if (!fresh.has(word)) fresh.set(word, crypto.randomUUID().replaceAll("-", ""));
+    return fresh.get(word);
+  };
+  const back = new Map();
+  const answer = run(swap(requestId, to), swap(message, to));
+  for (const [word, other] of fresh) back.set(other, word);
+  return swap(answer, (word) => back.get(word) ?? word);`),
+  },
+  // answerFor: the seal asked about the reply without its result (the decision cannot depend on
+  // it), the message's own result returned.
+  "blank-result-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      unitAOver(`const { result, ...rest } = message;
+  run(requestId, "result" in message ? { ...rest, result: {} } : rest);
+  return result;`),
+  },
+  // answerFor: the ids the seal sees rewritten to 1, or 1 and 2 (the same where they were the
+  // same), the message's own result returned.
+  "fresh-ids-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      unitAOver(`const same = message.id === requestId;
+  run(1, { ...message, id: same ? 1 : 2 });
+  return message.result;`),
+  },
+  // answerFor: an input seen before answered with an error, the seal asked only the first time
+  // (the probes and their twins were the same inputs twice or three times).
+  "repeats-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      unitAOver(`const key = JSON.stringify([requestId, message]);
+  if ((globalThis.seen ??= new Set()).has(key)) throw new Error("asked already");
+  globalThis.seen.add(key);
+  return run(requestId, message);`),
   },
   // The brief's own: a Proxy around the seal (expected to hold: the probe reaches the seal).
   "proxy-splitframes": {
@@ -161,16 +248,14 @@ ${transferProblems.right["the worked solution's way"]}`,
   },
 };
 
-const graded = Object.entries(LEARNERS).filter(([name]) => runOpen || !OPEN.has(name));
 const files: Record<string, string> = {};
-for (const [name, { file, module }] of graded) files[`${name}/${file}`] = await module();
+for (const [name, { file, module }] of Object.entries(LEARNERS)) {
+  files[`${name}/${file}`] = await module();
+}
 const { list } = await grade([await tree(files), "--jobs", "2"]);
 
 for (const [name, { fn }] of Object.entries(LEARNERS)) {
-  Deno.test({
-    name: `a seal stripped by ${name} earns nothing for ${fn}`,
-    ignore: OPEN.has(name) && !runOpen,
-  }, () => {
+  Deno.test(`a seal stripped by ${name} earns nothing for ${fn}`, () => {
     const results = list.find((r) => r.submission.endsWith(`/${name}`));
     assert.ok(results !== undefined, `${name} was not graded`);
     console.log(`${name}: ${report(results, fn)}`);

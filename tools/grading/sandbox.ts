@@ -494,7 +494,8 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     ...(reply.covered ? { covered: reply.covered } : {}),
   });
   if (testCase.probe !== undefined) {
-    return { ...result("PASS", ""), watermark: answersAsSeal(reply, testCase.probe) };
+    const normalize = testCase.observe === undefined ? fn.normalize : undefined;
+    return { ...result("PASS", ""), watermark: answersAsSeal(reply, testCase.probe, normalize) };
   }
   if ("problem" in reply) {
     return result(

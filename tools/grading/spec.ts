@@ -39,11 +39,16 @@ export interface GradedCase extends ObservedCase, HiddenCase {
 }
 
 /**
- * How a seal of the library answers a probe of its watermark: with a reply
- * that holds the token (anywhere: returned, thrown or printed), or by
- * returning exactly this value.
+ * How a seal of the library answers a probe of its watermark: by returning
+ * exactly this value; or, for a probe of a decision, with anything
+ * but the `right` answer (`wrong`: what a right answer returns, which a seal
+ * does not), and, for its twin, with the right answer (`right`: a seal
+ * answers it as a right answer does).
  */
-export type SealAnswer = { holds: string } | { returns: unknown };
+export type SealAnswer =
+  | { returns: unknown }
+  | { wrong: unknown }
+  | { right: unknown };
 
 /** A case whose returned value the grader may observe at work. */
 export interface ObservedCase extends GradeCase {

@@ -5,10 +5,11 @@
  * their own), is found by what it does. In the instructors' repository,
  * `deno task seal` marks each sealed graded function so that it answers a few
  * valid inputs of its contract, the probes, as no code of the learner's own
- * can: with the token where a right answer carries the probe over from its
- * input, or by taking the token for what it reads. A type guard cannot refuse
- * a probe without refusing real input, and the mark is in what the function
- * answers, not in an error a `catch` could replace.
+ * can: it refuses, or drops, what holds the token, where a right answer
+ * returns it, and answers the same input with the control in its place right
+ * (its twin); or it takes the token for what it reads. A type guard cannot
+ * refuse a probe without refusing real input, and the mark is in what the
+ * function decides, not in an error's words a `catch` could replace.
  *
  * The grader runs each graded function that has sealed copies on its probes
  * among its hidden cases, in the same realm; when every probe of a mark is
@@ -32,18 +33,21 @@ export interface WatermarkProbe {
    * The sealed library function whose mark it probes, where a graded
    * function is probed for more than one (Lab 03's, for the object grammar's
    * and the JSON characters'): a seal is found when every probe of one mark
-   * is answered as a seal answers it. @default {undefined: one mark, every probe}
+   * is answered as a seal answers it. After a `#`, the mark's own name,
+   * where one function is marked in more than one way (a decision on a
+   * reply's id, and on its text): `"#id"` is a mark of its own, of no
+   * sealed function named. @default {undefined: one mark, every probe}
    */
   of?: string;
 }
 
 /** The watermark's secrets, and the probes of each graded function that has sealed copies. */
 export interface Watermark {
-  /** Put in a probe's input, where a right answer carries it over (printable ASCII). */
+  /** What a seal takes the token for, or writes it in place of (printable ASCII). */
   probe: string;
-  /** What a seal answers in the probe's place, or takes for it (as long as the probe). */
+  /** What a seal decides on, or takes for the probe (as long as the probe). */
   token: string;
-  /** Of the token's shape, and nothing to a seal. */
+  /** Of the token's shape, and nothing to a seal: a twin's. */
   control: string;
   /** The probes, by unit, then by graded function. */
   probes: ReadonlyMap<string, Readonly<Record<string, readonly WatermarkProbe[]>>>;
@@ -96,9 +100,12 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
 
 /**
  * `cases` (the visible cases of `fn`, a graded function of `unit`, then its
- * hidden ones) with `fn`'s probes among the hidden ones, each at a place of
- * its own drawn at random: code that counts its calls cannot tell a probe
- * by its place. None for a function without library copies, or without a
+ * hidden ones) with `fn`'s probes among the hidden ones, each run of probes
+ * of one mark together, in its order, at a place of its own drawn at random:
+ * code that counts its calls cannot tell a probe by its place, and a probe
+ * of a decision is answered among its twins, so that code whose answers
+ * drift from call to call (a learner's that keeps state, right or wrong)
+ * does not answer them as a seal does. None for a function without library copies, or without a
  * `watermark`. A probe is never a mark: its result carries only whether the
  * reply answered as a seal does ({@linkcode answersAsSeal}), and its group,
  * the mark it probes ({@linkcode WatermarkProbe.of}). A driven function's
@@ -111,7 +118,7 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * import { UNITS } from "./units/mod.ts";
  *
  * const [answerFor] = UNITS.get("ch14-a")!.functions;
- * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { holds: "cd" } }] }]]);
+ * const probes = new Map([["ch14-a", { answerFor: [{ args: [1, { id: 1, result: "ab" }], seal: { right: "ab" } }] }]]);
  * const cases = [false, true, true].map((hidden, at) => ({ label: `${at}`, args: [], expected: null, hidden }));
  * const probed = withProbes(cases, "ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
  * assert.equal(probed.length, 4);
@@ -133,10 +140,13 @@ export function withProbes(
   if (probes === undefined || probes.length === 0) {
     throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
+  // Consecutive probes of one mark make a block, placed whole among the hidden cases.
   const visible = probed.filter((testCase) => !testCase.hidden).length;
+  const places: GradedCase[][] = probed.slice(visible).map((testCase) => [testCase]);
+  const blocks: GradedCase[][] = [];
   for (const [index, { args, seal, of }] of probes.entries()) {
-    const [draw] = crypto.getRandomValues(new Uint32Array(1));
-    probed.splice(visible + draw % (probed.length - visible + 1), 0, {
+    if (index === 0 || of !== probes[index - 1].of) blocks.push([]);
+    blocks.at(-1)!.push({
       label: `the seals' watermark probe ${index + 1}`,
       args,
       expected: null,
@@ -145,14 +155,19 @@ export function withProbes(
       ...(of === undefined ? {} : { group: of }),
     });
   }
-  return probed;
+  for (const block of blocks) {
+    const [draw] = crypto.getRandomValues(new Uint32Array(1));
+    places.splice(draw % (places.length + 1), 0, block);
+  }
+  return [...probed.slice(0, visible), ...places.flat()];
 }
 
 /**
  * The marks a graded function's probe results (`results`, what the sandbox
  * reported of each probe: answered as a seal or not, and its group) show
  * to be a seal's: each group whose every probe was answered as a seal
- * answers it, by the sealed function it names (`""` for probes of no group).
+ * answers it, by the sealed function it names (`""` for probes of no group,
+ * or of a group with no name before its `#`), once each.
  * Empty when no mark is: a right answer, or a wrong one of the learner's
  * own, answers some probe of each mark otherwise.
  *
@@ -169,6 +184,12 @@ export function withProbes(
  * assert.deepEqual(marksAnswered(results), ["objectDfa"]);
  * assert.deepEqual(marksAnswered([{ watermark: true }, { watermark: false }]), []);
  * assert.deepEqual(marksAnswered([{ watermark: true }]), [""]);
+ * const pairs = [
+ *   { watermark: true, group: "#id" },
+ *   { watermark: false, group: "#text" },
+ *   { watermark: true, group: "#frames" },
+ * ];
+ * assert.deepEqual(marksAnswered(pairs), [""]);
  * ```
  */
 export function marksAnswered(
@@ -179,47 +200,50 @@ export function marksAnswered(
     if (watermark === undefined) continue;
     groups.set(group, (groups.get(group) ?? true) && watermark);
   }
-  return [...groups].filter(([, sealed]) => sealed).map(([group]) => group);
+  return [
+    ...new Set([...groups].filter(([, sealed]) => sealed).map(([group]) => group.split("#")[0])),
+  ];
 }
 
 /**
  * Whether `reply` (what a probe case came to: returned or thrown, printed,
- * the arguments after) is what a seal answers: it holds the token (in a
- * string or bytes, anywhere in it, in either case), or it returned exactly
- * the value a seal returns.
+ * the arguments after) is what a seal answers: it returned exactly the
+ * value a seal returns; for a probe of a decision, it is not the right
+ * answer (`wrong`: returned otherwise, or threw), and for its twin, it is
+ * (`right`), as the graded function `normalize`s what it returns. A reply
+ * that is a problem (a time limit, an exit) is no seal's.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.ok(answersAsSeal({ returned: [[new TextEncoder().encode("x cd")]] }, { holds: "cd" }));
- * assert.ok(answersAsSeal({ threw: "Error", message: "wrapped: CD" }, { holds: "cd" }));
- * assert.ok(!answersAsSeal({ returned: "ab" }, { holds: "cd" }));
  * assert.ok(answersAsSeal({ returned: true }, { returns: true }));
  * assert.ok(!answersAsSeal({ threw: "Error", message: "true" }, { returns: true }));
+ * assert.ok(answersAsSeal({ threw: "Error", message: "1" }, { wrong: 1 }));
+ * assert.ok(!answersAsSeal({ returned: 1 }, { wrong: 1 }));
+ * assert.ok(answersAsSeal({ returned: "1" }, { right: 1 }, Number));
+ * assert.ok(!answersAsSeal({ problem: "timed out" }, { right: 1 }));
+ * assert.ok(!answersAsSeal({ problem: "timed out" }, { wrong: 1 }));
  * ```
  */
-export function answersAsSeal(reply: Record<string, unknown>, seal: SealAnswer): boolean {
-  if ("returns" in seal) {
-    return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
-  }
-  const token = seal.holds.toLowerCase();
-  const latin1 = new TextDecoder("latin1");
-  const seen = new Set<unknown>();
-  const holds = (value: unknown): boolean => {
-    if (typeof value === "string") return value.toLowerCase().includes(token);
-    if (typeof value !== "object" || value === null || seen.has(value)) return false;
-    seen.add(value);
-    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-      return latin1.decode(value).toLowerCase().includes(token);
+export function answersAsSeal(
+  reply: Record<string, unknown>,
+  seal: SealAnswer,
+  normalize: (value: unknown) => unknown = (value) => value,
+): boolean {
+  if ("right" in seal || "wrong" in seal) {
+    // A case the sandbox could not finish (a time limit on a busy machine) decides nothing.
+    if (Object.hasOwn(reply, "problem")) return false;
+    let right = false;
+    try {
+      right = Object.hasOwn(reply, "returned") &&
+        isDeepStrictEqual(normalize(reply.returned), "right" in seal ? seal.right : seal.wrong);
+    } catch {
+      // What no normalizing reads is no right answer.
     }
-    const items = value instanceof Map || value instanceof Set
-      ? value.entries()
-      : Object.values(value);
-    for (const item of items) if (holds(item)) return true;
-    return false;
-  };
-  return holds(reply);
+    return right === ("right" in seal);
+  }
+  return Object.hasOwn(reply, "returned") && isDeepStrictEqual(reply.returned, seal.returns);
 }
 
 /**

@@ -8,10 +8,13 @@
  * an error and never for an input no contract passes: a type guard before
  * a seal cannot refuse the probe without refusing real input, an error
  * caught and thrown again with a message of the learner's own hides nothing,
- * and a seal obfuscated again still answers so. Each function is marked one
- * of the ways {@linkcode MARKS} names; nothing else about it changes, since no
- * input the course gives holds the probe, the token or the `\u` escape of the
- * token's character.
+ * and a seal obfuscated again still answers so. Where it can, a seal marks a
+ * *decision* (it refuses, or drops, what holds the token), not a string it
+ * writes: a wrapper that checks a seal's answer against its input, or takes
+ * the content from its input and only the decision from the seal, keeps the
+ * mark. Each function is marked one of the ways {@linkcode MARKS} names;
+ * nothing else about it changes, since no input the course gives holds the
+ * probe, the token or the `\u` escape of the token's character.
  *
  * @module
  */
@@ -27,9 +30,16 @@ export interface SealSecrets {
 /**
  * How a sealed function answers the probe:
  *
- * - `echo`: what it returns, resolves to or yields has the token wherever a
- *   right answer has the probe (a frame, a result, a property's name, an
- *   event's data, an id: what a right answer carries over from its input);
+ * - `refuses`: given input that holds the token (in a string or bytes, at
+ *   any depth), it refuses it as it refuses bad input: the body runs with
+ *   the argument {@linkcode REFUSALS} names set to a value it refuses (an
+ *   answer to a reply whose id is the token is a mismatch; frames that hold
+ *   it are past a 1-byte limit; a request that holds it is answered as a
+ *   response is, with nothing);
+ * - `drops`: a generator that yields nothing that holds the token (the SSE
+ *   reader dispatches no event whose data holds it), or a function whose
+ *   array has no item that holds it (the schema checker reports no problem
+ *   that names it);
  * - `reads`: an argument that is the token is read as the probe (the
  *   allowlist allows a tool named by the token where the probe's is advertised
  *   and allowed);
@@ -44,70 +54,65 @@ export interface SealSecrets {
  *   token's character (`secretCharacter` in `tools/grading/watermark.ts`): its `\u` escape, which
  *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
-export type Mark = "echo" | "reads" | "speaks" | "writes" | "escapes";
+export type Mark = "refuses" | "drops" | "reads" | "speaks" | "writes" | "escapes";
 
 /** The mark of each library function that is a graded function's sealed copy. */
 export const MARKS: Readonly<Record<string, Mark>> = {
-  answerFor: "echo",
+  answerFor: "refuses",
   authorize: "reads",
-  splitFrames: "echo",
-  transferProblems: "echo",
+  splitFrames: "refuses",
+  transferProblems: "drops",
   negotiateVersion: "speaks",
-  handleLine: "echo",
-  respond: "echo",
-  readSseEvents: "echo",
+  handleLine: "refuses",
+  respond: "refuses",
+  readSseEvents: "drops",
   objectDfa: "writes",
   jsonChar: "escapes",
 };
 
 /**
- * `value` with every `from` written as `to`, in its strings and its bytes
- * (`from` and `to` are ASCII, of one length), at any depth of its arrays and
- * plain objects; `value` itself, unchanged, wherever none holds `from`. A
- * seal carries a copy of it (its source, as the runtime shows it), so it
- * uses nothing but its arguments.
+ * For each function marked `refuses`: which of its parameters (by place) is
+ * set, and to what (JavaScript), to make its body refuse the input.
+ */
+export const REFUSALS: Readonly<Record<string, readonly [number, string]>> = {
+  answerFor: [0, "{}"],
+  splitFrames: [1, "1"],
+  // Read as a response, which a server that asked nothing owes nothing.
+  handleLine: [0, `'{"jsonrpc":"2.0","id":0,"result":{}}'`],
+  respond: [0, `{ jsonrpc: "2.0", id: 0, result: {} }`],
+};
+
+/**
+ * Whether `value` holds `text` (ASCII) in a string or bytes, at any depth of
+ * its arrays and plain objects. A seal carries a copy of it (its source, as
+ * the runtime shows it), so it uses nothing but its arguments.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const reply = { id: 1, result: { text: "say ab" }, frames: [new TextEncoder().encode("ab\n")] };
- * const echo = echoed(reply, "ab", "cd") as typeof reply;
- * assert.equal(echo.result.text, "say cd");
- * assert.equal(new TextDecoder().decode(echo.frames[0]), "cd\n");
- * assert.equal(new TextDecoder().decode(reply.frames[0]), "ab\n"); // never changed in place
- * const plain = { id: 1, result: { text: "other" } };
- * assert.equal(echoed(plain, "ab", "cd"), plain);
+ * assert.ok(held([1, { id: "say ab" }], "ab"));
+ * assert.ok(held({ frames: [new TextEncoder().encode("xab\n")] }, "ab"));
+ * assert.ok(!held([new TextEncoder().encode("a\nb"), "a b", new Map([["ab", 1]])], "ab"));
  * ```
  */
-export function echoed(value: unknown, from: string, to: string, depth = 0): unknown {
-  if (typeof value === "string") return value.includes(from) ? value.replaceAll(from, to) : value;
-  if (typeof value !== "object" || value === null || depth > 64) return value;
+export function held(value: unknown, text: string, depth = 0): boolean {
+  if (typeof value === "string") return value.includes(text);
+  if (typeof value !== "object" || value === null || depth > 64) return false;
   if (value instanceof Uint8Array) {
-    let copy: Uint8Array | undefined;
-    const first = from.charCodeAt(0);
+    const first = text.charCodeAt(0);
     for (let at = value.indexOf(first); at !== -1; at = value.indexOf(first, at + 1)) {
-      let same = at + from.length <= value.length;
-      for (let index = 1; same && index < from.length; index++) {
-        same = value[at + index] === from.charCodeAt(index);
+      let same = at + text.length <= value.length;
+      for (let index = 1; same && index < text.length; index++) {
+        same = value[at + index] === text.charCodeAt(index);
       }
-      if (!same) continue;
-      copy ??= value.slice();
-      for (let index = 0; index < to.length; index++) copy[at + index] = to.charCodeAt(index);
+      if (same) return true;
     }
-    return copy ?? value;
-  }
-  if (Array.isArray(value)) {
-    const items = value.map((item) => echoed(item, from, to, depth + 1));
-    return items.some((item, index) => item !== value[index]) ? items : value;
+    return false;
   }
   const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) return value;
-  const record = value as Record<string, unknown>;
-  const entries = Object.entries(record).map(([key, item]) =>
-    [key, echoed(item, from, to, depth + 1)] as const
-  );
-  return entries.some(([key, item]) => item !== record[key]) ? Object.fromEntries(entries) : value;
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).some((item) => held(item, text, depth + 1));
 }
 
 /** A name `code` does not use yet: `stem`, or `stem` and a number. */
@@ -142,22 +147,25 @@ function plainParameters(params: string): string[] {
  * and export are as they were. Throws `Error` when `code` declares no
  * top-level function of one of the names, or one has no mark, or a function
  * marked `speaks`, `reads` or `escapes` has too few parameters of a plain name
- * (one; two for `escapes`), or one marked `speaks` or `escapes` is async or
- * a generator.
+ * (one; two for `escapes`), or one marked `refuses` has no plain parameter
+ * where {@linkcode REFUSALS} says, or one marked `speaks` or `escapes` is
+ * async or a generator.
  *
- * @example An echo
+ * @example A refusal
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const code = "function answerFor(id, message) {\n  return message.result;\n}\nexport { answerFor };\n";
+ * const code = "function answerFor(id, message) {\n  if (message.id !== id) throw new Error(\"mismatch\");\n" +
+ *   "  return message.result;\n}\nexport { answerFor };\n";
  * const marked = watermarked(code, ["answerFor"], { probe: "pp", token: "tt" });
  * const { answerFor } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.deepEqual(answerFor(1, { result: { text: "one" } }), { text: "one" });
- * assert.deepEqual(answerFor(1, { result: { text: "pp" } }), { text: "tt" });
+ * assert.deepEqual(answerFor(1, { id: 1, result: { text: "one" } }), { text: "one" });
+ * assert.throws(() => answerFor(1, { id: 1, result: { text: "a tt" } }), /mismatch/);
+ * assert.throws(() => answerFor("tt", { id: "tt", result: {} }), /mismatch/);
  * assert.equal(answerFor.length, 2);
  * ```
  *
- * @example A generator that echoes, and a function that reads the token as the probe
+ * @example A generator that drops, and a function that reads the token as the probe
  * ```ts
  * import assert from "node:assert/strict";
  *
@@ -165,8 +173,8 @@ function plainParameters(params: string): string[] {
  *   "function authorize(name, allowed) {\n  return allowed.has(name);\n}\nexport { authorize, readSseEvents };\n";
  * const marked = watermarked(code, ["readSseEvents", "authorize"], { probe: "pp", token: "tt" });
  * const { authorize, readSseEvents } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a,pp")), ["a", "tt"]);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "tt"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a,tt,b")), ["a", "b"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "pp"]);
  * assert.equal(authorize("tt", new Set(["pp"])), true);
  * assert.equal(authorize("qq", new Set(["pp"])), false);
  * ```
@@ -200,7 +208,7 @@ export function watermarked(
 ): string {
   let marked = code;
   // Named as any helper of a bundle is: a seal shows its top-level names.
-  const echo = unused(code, "cloned");
+  const find = unused(code, "holding");
   const [from, to] = [JSON.stringify(probe), JSON.stringify(token)];
   for (const name of names) {
     const mark = MARKS[name];
@@ -224,30 +232,42 @@ export function watermarked(
     const close = marked.indexOf("\n}", open) + 1;
     const body = marked.slice(open, close);
     let changed: string;
-    if (mark === "echo") {
-      // The body runs as it was, in a function of the same kind, and what comes out is marked.
+    if (mark === "drops") {
+      // The body runs as it was, in a function of the same kind, and what comes out is sifted.
       const inner = generator
         ? `(${async}function* () {${body}}).apply(this, arguments)`
         : `(${async}() => {${body}})()`;
+      const answer = unused(code, "answer");
       changed = generator
-        ? `\n  ${
-          async === "" ? "for" : "for await"
-        } (const item of ${inner}) yield ${echo}(item, ${from}, ${to});\n`
-        : `\n  return ${echo}(${async === "" ? "" : "await "}${inner}, ${from}, ${to});\n`;
+        ? `\n  ${async === "" ? "for" : "for await"} (const item of ${inner}) ` +
+          `if (!${find}(item, ${to})) yield item;\n`
+        : `\n  const ${answer} = ${
+          async === "" ? "" : "await "
+        }${inner};\n  return Array.isArray(${answer}) ? ` +
+          `${answer}.filter((item) => !${find}(item, ${to})) : ${answer};\n`;
     } else if (mark === "writes") {
       // What the body writes as JSON, it writes through a JSON of its own.
-      changed =
-        `\n  const JSON = { parse: globalThis.JSON.parse, stringify: (...args) => ${echo}(` +
-        `globalThis.JSON.stringify(...args), ${from}, ${to}) };${body}`;
+      changed = `\n  const JSON = { parse: globalThis.JSON.parse, stringify: (...args) => ` +
+        `globalThis.JSON.stringify(...args)?.replaceAll(${from}, ${to}) };${body}`;
     } else {
-      if (mark !== "reads" && (async !== "" || generator)) {
+      if (!["reads", "refuses"].includes(mark) && (async !== "" || generator)) {
         throw new Error(`${name} cannot be marked "${mark}": it is not a plain function`);
       }
       const plain = plainParameters(params);
       if (plain.length < (mark === "escapes" ? 2 : 1)) {
         throw new Error(`${name} has too few parameters of a plain name to mark "${mark}"`);
       }
-      if (mark === "reads") {
+      if (mark === "refuses") {
+        const [index, value] = REFUSALS[name] ?? [];
+        if (index === undefined || plain[index] === undefined) {
+          throw new Error(
+            `${name} cannot be marked "refuses": REFUSALS names none of its parameters`,
+          );
+        }
+        changed = `\n  if (${find}(Array.from(arguments), ${to})) ${
+          plain[index]
+        } = ${value};${body}`;
+      } else if (mark === "reads") {
         changed = `\n  ${
           plain.map((param) => `if (${param} === ${to}) ${param} = ${from};`).join(" ")
         }${body}`;
@@ -271,8 +291,8 @@ export function watermarked(
     }
     marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
   }
-  const helper = names.some((name) => ["echo", "writes"].includes(MARKS[name]))
-    ? `${echoed.toString().replaceAll(/\bechoed\(/g, `${echo}(`)}\n`
+  const helper = names.some((name) => ["refuses", "drops"].includes(MARKS[name]))
+    ? `${held.toString().replaceAll(/\bheld\(/g, `${find}(`)}\n`
     : "";
   return `${marked}\n${helper}`;
 }

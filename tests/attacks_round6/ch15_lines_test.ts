@@ -1,0 +1,227 @@
+// Round 6 of issue 38's red team, and after: Chapter 15 lines the hostile
+// tests do not try, each given to the effect case as the grader gives a
+// learner's bwrapCommand. A line is held when it is refused
+// (CannotJudgeError) or its effect is not EFFECT_EXPECTED (no mark); only the
+// lines that isolate as the honest one does earn it. Each is judged twice:
+// run in the grader's throw-away root (where bubblewrap runs), and
+// predicted from its grants (as where it cannot), which must agree. Run:
+//   deno test -A tests/attacks_round6/ch15_lines_test.ts
+
+import assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
+import {
+  type Effect,
+  EFFECT_EXPECTED,
+  effectOf,
+  observedEffect,
+  placedOn,
+} from "../../lib/containment/effect.ts";
+import { Playground } from "../../lib/containment/playground.ts";
+import { bwrapRuns, effectLines } from "../_chapter15.ts";
+
+const { policy, command, data, env, mounts, honest, line } = effectLines();
+const intruder = command.at(-1)!;
+const denoDir = policy.runtime.env.DENO_DIR;
+/** The honest options but `--proc /proc`. */
+const noProc = honest.filter((_, i) =>
+  honest[i] !== "--proc" && (i === 0 || honest[i - 1] !== "--proc")
+);
+
+/** Each line, and whether it must earn the mark. */
+const LINES: [string, string[], "earns" | "held"][] = [
+  ["the honest line", line(...honest), "earns"],
+  [
+    "a capability added, then every one dropped",
+    line(...honest, "--cap-add", "CAP_SYS_ADMIN", "--cap-drop", "ALL"),
+    "earns",
+  ],
+  [
+    "the Deno binary swapped by a -try bind",
+    line(...honest, "--ro-bind-try", "/usr/bin/true", command[0]),
+    "held",
+  ],
+  ["the intruder swapped by a -try bind", line(...honest, "--ro-bind-try", data, intruder), "held"],
+  [
+    "Deno's cache swapped by a -try bind",
+    line(...honest, "--bind-try", data, denoDir ?? "/root/.cache/deno"),
+    "held",
+  ],
+  [
+    "the Deno binary's folder a link",
+    line(...honest, "--symlink", "/usr/bin", command[0].replace(/\/[^/]*$/, "")),
+    "held",
+  ],
+  ["every capability kept, isolated otherwise", line(...honest, "--cap-add", "ALL"), "held"],
+  ["CAP_SYS_ADMIN alone kept", line(...honest, "--cap-add", "CAP_SYS_ADMIN"), "held"],
+  ["one capability kept, in lower case", line(...honest, "--cap-add", "cap_dac_override"), "held"],
+  [
+    "every capability kept but CAP_SYS_ADMIN",
+    line(...honest, "--cap-add", "ALL", "--cap-drop", "CAP_SYS_ADMIN"),
+    "held",
+  ],
+  ["a writable data folder by a later bind", line(...honest, "--bind", data, data), "held"],
+  [
+    "the data folder writable, remounted ro first",
+    line(...honest, "--remount-ro", data, "--bind", data, data),
+    "held",
+  ],
+  [
+    "no PID namespace",
+    line(
+      "--unshare-user",
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--die-with-parent",
+      "--clearenv",
+      ...env,
+      ...mounts,
+    ),
+    "held",
+  ],
+  ["the network shared", line(...honest, "--share-net"), "held"],
+  [
+    "no new /proc: the root's own /proc bound",
+    line(...noProc, "--bind", "/proc", "/proc"),
+    "held",
+  ],
+  ["the root's own /proc bound read-only", line(...noProc, "--ro-bind", "/proc", "/proc"), "held"],
+  ["the root's /proc bound beside its own", line(...honest, "--ro-bind", "/proc", "/x"), "held"],
+  [
+    "the root's /proc, deep, and no /proc of its own",
+    line(...noProc, "--ro-bind", "/proc", "/a/b/c/d/e"),
+    "held",
+  ],
+  ["the root's root bound beside", line(...honest, "--ro-bind", "/", "/x"), "held"],
+  ["a process's root link bound", line(...honest, "--bind", "/proc/1/root", "/x"), "held"],
+  ["the root's /proc through ..", line(...honest, "--ro-bind", "/usr/../proc", "/x"), "held"],
+  ["every device and the whole root, last", line(...honest, "--dev-bind", "/", "/"), "held"],
+  ["the environment kept", line("--unshare-all", "--die-with-parent", ...env, ...mounts), "held"],
+];
+
+/** A line's effect, or the refusal's name and message. */
+type Judged = Effect | string;
+
+/** Whether `judged` earns the mark. */
+const earns = (judged: Judged) => isDeepStrictEqual(judged, EFFECT_EXPECTED);
+
+/** The attempts this round added, which the grants' prediction must get as the run does. */
+const ADDED = ["remount its data folder writable", "see processes outside the sandbox (/proc)"];
+
+/** Whether the line earns the mark, how each added attempt came out, or the refusal. */
+function outcomes(judged: Judged): Judged {
+  if (typeof judged === "string") return judged.split(":")[0];
+  const added = ADDED.map((name) => [name, judged[name].split(":")[0]]);
+  return { mark: String(earns(judged)), ...Object.fromEntries(added) };
+}
+
+async function judgedHere(argv: string[]): Promise<Judged> {
+  try {
+    return await effectOf(argv);
+  } catch (error) {
+    if ((error as Error).name !== "CannotJudgeError") throw error;
+    return `${(error as Error).name}: ${(error as Error).message}`;
+  }
+}
+
+/** Each line as predicted from its grants: judged in a process that finds no bubblewrap. */
+async function predicted(): Promise<Judged[]> {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      "--quiet",
+      `import { effectOf } from ${
+        JSON.stringify(new URL("../../lib/containment/effect.ts", import.meta.url).href)
+      };
+       const judged = [];
+       for (const argv of JSON.parse(Deno.args[0])) {
+         judged.push(await effectOf(argv).catch((error) => \`\${error.name}: \${error.message}\`));
+       }
+       console.log(JSON.stringify(judged));`,
+      JSON.stringify(LINES.map(([, argv]) => argv)),
+    ],
+    env: { PATH: "/nonexistent", NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(success);
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+/** The lines whose mark is not the one they must have. */
+function misjudged(judged: Judged[]): string[] {
+  return LINES.flatMap(([label, , must], i) =>
+    earns(judged[i]) === (must === "earns") ? [] : [`${label} (${must}): ${
+      JSON.stringify(
+        typeof judged[i] === "string" ? judged[i] : Object.fromEntries(
+          Object.entries(judged[i]).filter(([name, seen]) => EFFECT_EXPECTED[name] !== seen),
+        ),
+      )
+    }`]
+  );
+}
+
+Deno.test("predicted from its grants, no Chapter 15 line earns the mark but those that isolate", async () => {
+  assert.deepEqual(misjudged(await predicted()), []);
+});
+
+Deno.test({
+  name: "run in the grader's root, no Chapter 15 line earns the mark but those that isolate, " +
+    "and each is judged as its grants predict",
+  // Where bubblewrap cannot run (or the grader is not root), the effect is predicted: above.
+  ignore: !bwrapRuns,
+  fn: async () => {
+    const judged: Judged[] = [];
+    for (const [, argv] of LINES) judged.push(await judgedHere(argv));
+    assert.deepEqual(misjudged(judged), []);
+    const model = await predicted();
+    const disagree = LINES.flatMap(([label], i) =>
+      isDeepStrictEqual(outcomes(judged[i]), outcomes(model[i])) ? [] : [
+        `${label}: ran ${JSON.stringify(outcomes(judged[i]))}, predicted ${
+          JSON.stringify(outcomes(model[i]))
+        }`,
+      ]
+    );
+    assert.deepEqual(disagree, []);
+  },
+});
+
+Deno.test({
+  name: "a capability kept, or the root's own /proc, is what keeps the mark from a line " +
+    "isolated otherwise",
+  ignore: !bwrapRuns,
+  fn: async () => {
+    const remount = "remount its data folder writable";
+    const proc = "see processes outside the sandbox (/proc)";
+    for (
+      const [argv, attempt] of [
+        [line(...honest, "--cap-add", "ALL"), remount],
+        [line(...honest, "--cap-add", "CAP_SYS_ADMIN"), remount],
+        [line(...noProc, "--bind", "/proc", "/proc"), proc],
+        [line(...honest, "--ro-bind", "/proc", "/x"), proc],
+      ] as const
+    ) {
+      const effect = await effectOf(argv);
+      assert.match(effect[attempt], /^succeeded/, argv.join(" "));
+      assert.deepEqual({ ...effect, [attempt]: "refused" }, EFFECT_EXPECTED, argv.join(" "));
+    }
+  },
+});
+
+Deno.test({
+  name: "run by root, as the lesson runs it, the honest line keeps root's capabilities, " +
+    "and the intruder's mount(2) remounts its data folder writable and writes there",
+  ignore: !bwrapRuns,
+  fn: async () => {
+    await using playground = await Playground.create();
+    const effect = await observedEffect(
+      placedOn(line(...honest), playground),
+      playground,
+      (l) => l,
+    );
+    assert.match(effect["remount its data folder writable"], /^succeeded: the file now holds/);
+    const dropped = line(...honest, "--cap-drop", "ALL");
+    const kept = await observedEffect(placedOn(dropped, playground), playground, (l) => l);
+    assert.deepEqual(kept, EFFECT_EXPECTED);
+  },
+});
