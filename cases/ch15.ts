@@ -143,6 +143,7 @@ export function sandboxed(
       processes: "own",
       sharedNamespaces: [],
       endsWithParent: true,
+      reaper: false,
       environment: ["cleared", `DENO_DIR=${CACHE}`, "NO_COLOR=1"],
       capabilities: [],
       ...changes,

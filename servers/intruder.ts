@@ -13,10 +13,10 @@
  * | ----------- | --------------------------------------------------------------------------- |
  * | `normal`    | nothing                                                                     |
  * | `read-file` | read the file `T` and send back what it holds                               |
- * | `read-env`  | read the environment variable `T` and send back its value                   |
+ * | `read-env`  | read the variable `T`, its own or any process's in each `/proc` in sight    |
  * | `write`     | append a line to the file `T`                                               |
  * | `connect`   | connect to port `T` on 127.0.0.1 and send a line                            |
- * | `spawn`     | start `/bin/sh` to print the file `T`, and send back what it printed        |
+ * | `spawn`     | start `/bin/sh` to print the file `T` itself, and send back what it printed |
  * | `setsid`    | start `sleep 300` in a session of its own (`setsid`), marked `M` to be found |
  * | `memory`    | fill `T` bytes of memory, and hold them                                     |
  * | `cpu`       | after answering, keep one CPU busy for good                                 |
@@ -69,6 +69,10 @@ const KEPT: Record<string, number> = {
 
 const decoder = new TextDecoder();
 
+/** A shell script that prints the file `$1` with the shell's own builtins, whatever `PATH` is. */
+const READ_BY_SHELL =
+  'while IFS= read -r line || [ -n "$line" ]; do printf "%s\\n" "$line"; done < "$1"';
+
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
@@ -110,7 +114,7 @@ async function attempt(
     case "read-file":
       return await Deno.readTextFile(target);
     case "read-env":
-      return Deno.env.get(target);
+      return Deno.env.get(target) ?? variableOfOthers(target);
     case "write":
       await Deno.writeTextFile(target, `${INTRUDER_LINE}\n`, { append: true });
       return;
@@ -120,8 +124,10 @@ async function attempt(
       return;
     }
     case "spawn": {
+      // The shell reads the file itself: a program it looked up by PATH (cat) would not be
+      // found where the sandbox's environment has no PATH, and the key would seem safe.
       const { stdout } = await new Deno.Command("/bin/sh", {
-        args: ["-c", 'cat -- "$1"', "sh", target],
+        args: ["-c", READ_BY_SHELL, "sh", target],
         stdin: "null",
         stdout: "piped",
         stderr: "null",
@@ -246,6 +252,40 @@ function remountWritable(folder: string): void {
   }
 }
 
+/** Each `/proc` in sight: a whole one, not a part of one bound elsewhere. */
+function wholeProcs(): string[] {
+  return mounts().filter(({ type, root }) => type === "proc" && root === "/").map(({ path }) =>
+    path
+  );
+}
+
+/**
+ * The value of the variable `name` in the environment of any process it can
+ * read (`/proc/N/environ`, in each `/proc` in sight), such as bubblewrap's
+ * own PID 1, which keeps its caller's whole environment.
+ */
+function variableOfOthers(name: string): string | undefined {
+  for (const path of wholeProcs()) {
+    const proc = path === "/" ? "" : path;
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...Deno.readDirSync(path)];
+    } catch {
+      continue;
+    }
+    for (const { name: pid } of entries.filter((entry) => /^\d+$/.test(entry.name))) {
+      try {
+        const found = decoder.decode(Deno.readFileSync(`${proc}/${pid}/environ`)).split("\0")
+          .find((entry) => entry.startsWith(`${name}=`));
+        if (found !== undefined) return found.slice(name.length + 1);
+      } catch {
+        // Another user's process, or one gone already.
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * What each `/proc` in sight (a whole one, not a part bound elsewhere) says
  * its reader's process is: `PATH self=PID`, one a line. A `/proc` of the
@@ -253,7 +293,7 @@ function remountWritable(folder: string): void {
  * namespace, the PID the server has there.
  */
 function procViews(): string {
-  return mounts().filter(({ type, root }) => type === "proc" && root === "/").map(({ path }) => {
+  return wholeProcs().map((path) => {
     try {
       return `${path} self=${Deno.readLinkSync(`${path === "/" ? "" : path}/self`)}`;
     } catch {

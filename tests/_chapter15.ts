@@ -17,7 +17,7 @@ export function limitCommand(limits, command) {
 }
 export function denoFlags() { return []; }
 export function bwrapCommand(policy, command) {
-  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  const options = ["--unshare-all", "--as-pid-1", "--cap-drop", "ALL", "--die-with-parent", "--clearenv"];
   if (policy.net.length > 0) options.push("--share-net");
   for (const [name, value] of Object.entries({ ...policy.runtime.env, ...policy.env })) {
     options.push("--setenv", name, value);
@@ -56,7 +56,16 @@ export function effectLines() {
   ) => ["--setenv", name, value]);
   const binds = [...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]);
   const mounts = ["--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev", ...binds];
-  const honest = ["--unshare-all", "--die-with-parent", "--clearenv", ...env, ...mounts];
+  const honest = [
+    "--unshare-all",
+    "--as-pid-1",
+    "--cap-drop",
+    "ALL",
+    "--die-with-parent",
+    "--clearenv",
+    ...env,
+    ...mounts,
+  ];
   const line = (...options: string[]) => ["bwrap", ...options, "--", ...command];
   return { policy, command, root, data, env, binds, mounts, honest, line };
 }

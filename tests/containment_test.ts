@@ -132,7 +132,8 @@ Deno.test("the effect case's policy and command are the lesson's: nothing in the
 
 const SANDBOX_OF = (remount: boolean) => {
   const { policy, command } = effectInputs();
-  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  const options = ["--unshare-all", "--as-pid-1", "--cap-drop", "ALL", "--die-with-parent"];
+  options.push("--clearenv");
   for (const [name, value] of Object.entries(policy.runtime.env)) {
     options.push("--setenv", name, value);
   }

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { assertAsAlone, type Files, honestWork, hostileWork } from "./_neighbours.ts";
 import { tree, UNIT_A } from "./_grading.ts";
 import { gradeLearner } from "../tools/grading/grade_learner.ts";
+import { plainTemp } from "../lib/course/plain_temp.ts";
 
 const hostile = await hostileWork();
 const honest = await honestWork();
@@ -75,4 +76,37 @@ ${UNIT_A}`,
   const [results] = await gradeLearner(learner, undefined, { threads: 20 });
   assert.equal(results.score, 0);
   assert.match(JSON.stringify(results.tests), /it ran more than 20 threads at once/);
+});
+
+Deno.test("a learner's module, compiled in the sandbox, is not kept in the machine's Deno cache", async () => {
+  // The sandbox ran with the machine's cache, where Deno keeps what it compiles: each learner
+  // graded left their module there for good, at their scratch folder's path, with the shared
+  // folder's files, about a megabyte a run.
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+  })
+    .output();
+  const { typescriptCache } = JSON.parse(new TextDecoder().decode(info.stdout));
+  const compiled = `${typescriptCache}/file${await Deno.realPath(plainTemp())}`;
+  const graders = async () => {
+    const names = new Set<string>();
+    try {
+      for await (const entry of Deno.readDir(compiled)) {
+        if (entry.name.startsWith("grade-")) names.add(entry.name);
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    return names;
+  };
+  const before = await graders();
+  const folder = await tree({ "ch14-a.ts": UNIT_A });
+  const [results] = await gradeLearner({
+    name: "compiled",
+    submissions: [{ unit: "ch14-a", code: { kind: "module", path: `${folder}/ch14-a.ts` } }],
+  }, undefined);
+  assert.equal(results.score, results.max_score);
+  const left = [...await graders()].filter((name) => !before.has(name));
+  assert.deepEqual(left, [], `compiled into ${compiled}`);
 });

@@ -28,6 +28,50 @@ const BWRAP_SWITCHES = new Set([
   "--as-pid-1",
   "--clearenv",
 ]);
+/** Linux's capabilities, in the order of their numbers, as bwrap's `--cap-add` and `--cap-drop` know them. */
+const CAPABILITIES = [
+  "chown",
+  "dac_override",
+  "dac_read_search",
+  "fowner",
+  "fsetid",
+  "kill",
+  "setgid",
+  "setuid",
+  "setpcap",
+  "linux_immutable",
+  "net_bind_service",
+  "net_broadcast",
+  "net_admin",
+  "net_raw",
+  "ipc_lock",
+  "ipc_owner",
+  "sys_module",
+  "sys_rawio",
+  "sys_chroot",
+  "sys_ptrace",
+  "sys_pacct",
+  "sys_admin",
+  "sys_boot",
+  "sys_nice",
+  "sys_resource",
+  "sys_time",
+  "sys_tty_config",
+  "mknod",
+  "lease",
+  "audit_write",
+  "audit_control",
+  "setfcap",
+  "mac_override",
+  "mac_admin",
+  "syslog",
+  "wake_alarm",
+  "block_suspend",
+  "audit_read",
+  "perfmon",
+  "bpf",
+  "checkpoint_restore",
+].map((name) => `CAP_${name.toUpperCase()}`);
 /** Options with one argument that change nothing judged here. */
 const BWRAP_IGNORED_1 = new Set(["--size"]);
 /** Options that change who the program is, or the machine's own files: not judged here. */
@@ -103,7 +147,9 @@ export interface Sandbox {
 export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
   const view = new Map<string, Shown>();
   const env = { cleared: false, set: new Map<string, string>(), unset: new Set<string>() };
-  const capabilities = new Set<string>();
+  // Run by root, bubblewrap keeps every capability of root's but those dropped.
+  const capabilities = new Set<string>(["ALL"]);
+  let asPid1 = false;
   const unshared = new Set<string>();
   const needs: [string, string][] = [];
   let rootReadOnly = false;
@@ -184,7 +230,10 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const kind = option.match(/^--unshare-(\w+?)(-try)?$/)?.[1];
       if (kind !== undefined && kind !== "all") unshared.add(kind);
       if (option === "--share-net") unshared.delete("net");
-      if (option === "--as-pid-1") needs.push([option, "pid"]);
+      if (option === "--as-pid-1") {
+        needs.push([option, "pid"]);
+        asPid1 = true;
+      }
       if (option === "--die-with-parent") endsWithParent = true;
       if (option === "--clearenv") {
         Object.assign(env, { cleared: true, set: new Map(), unset: new Set() });
@@ -257,10 +306,16 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       env.set.delete(name);
       if (!env.cleared) env.unset.add(name);
     } else if (option === "--cap-add" || option === "--cap-drop") {
-      const [cap] = take(option, 1);
-      if (option === "--cap-add") capabilities.add(cap.toUpperCase());
-      else if (cap.toUpperCase() === "ALL") capabilities.clear();
-      else capabilities.delete(cap.toUpperCase());
+      const cap = capability(option, take(option, 1)[0]);
+      const all = capabilities.has("ALL");
+      if (cap === "ALL") capabilities.clear();
+      if (option === "--cap-add") {
+        if (cap === "ALL" || !all) capabilities.add(cap);
+        else capabilities.delete(`without ${cap}`);
+      } else if (cap !== "ALL") {
+        if (all) capabilities.add(`without ${cap}`);
+        else capabilities.delete(cap);
+      }
     } else if (BWRAP_FROM_FD.has(option)) {
       throw new CannotJudgeError(
         `bwrap ${option}: it reads a file descriptor, not the command line`,
@@ -298,12 +353,20 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         ...[...env.set].map(([name, value]) => `${name}=${value}`).sort(),
         ...[...env.unset].map((name) => `without ${name}`).sort(),
       ],
+      reaper: unshared.has("pid") && !asPid1,
       capabilities: [...capabilities].sort(),
     };
     const variable = env.set.get("PATH") ?? (env.cleared ? undefined : hostPath().join(":"));
     const path = (variable ?? "/bin:/usr/bin").split(":").filter((dir) => dir.startsWith("/"));
     return [{ grants, view, path }, command];
   }
+}
+
+/** `given` as the capability bwrap reads it (`ALL`, a name in any case, or a number), named. */
+function capability(option: string, given: string): string {
+  const name = /^\d+$/.test(given) ? CAPABILITIES[Number(given)] : given.toUpperCase();
+  if (name === "ALL" || CAPABILITIES.includes(name)) return name;
+  throw new CannotJudgeError(`bwrap ${option} ${given}: not a capability, and bwrap stops there`);
 }
 
 /**

@@ -34,7 +34,19 @@ export interface SandboxGrants {
   endsWithParent: boolean;
   /** `"cleared"` or `"inherited"`, then each variable set (`K=V`) or removed (`without K`). */
   environment: string[];
-  /** Capabilities added back, sorted. */
+  /**
+   * Whether bubblewrap's own process stays in the sandbox as its PID 1 (a PID
+   * namespace of its own without `--as-pid-1`): it keeps the caller's whole
+   * environment, whatever `--clearenv` does for the program, and the program,
+   * the same user, can read it in `/proc/1/environ`.
+   */
+  reaper: boolean;
+  /**
+   * The capabilities the program keeps when root runs the line (as the lesson
+   * does), sorted: bubblewrap keeps every one of root's (`ALL`) but those
+   * `--cap-drop` drops (`without CAP_X`; `--cap-drop ALL`, every one), and
+   * those `--cap-add` adds back. `[]` is none.
+   */
   capabilities: string[];
 }
 

@@ -41,8 +41,13 @@ const REPORT = [
    done
    echo "interfaces $(/usr/bin/tail -n +3 /proc/net/dev | /usr/bin/wc -l)"
    echo "cpu $(ulimit -S -t):$(ulimit -H -t)"
-   /usr/bin/env | /usr/bin/grep '^COURSE_' | /usr/bin/sort`,
+   /usr/bin/env | /usr/bin/grep '^COURSE_' | /usr/bin/sort
+   /usr/bin/tr '\\0' '\\n' </proc/1/environ | /usr/bin/grep -q '^COURSE_OUTER=' && echo "PID 1 holds COURSE_OUTER"
+   /usr/bin/grep -q '^CapEff:[[:space:]]*0*$' /proc/self/status || echo "capabilities kept"`,
 ];
+
+/** Whether bubblewrap runs as root here, as the lesson runs it (the grants say what root's keeps). */
+const ROOT = Deno.uid() === 0;
 
 /** What the shell reports from inside `options` (bubblewrap's, then maybe prlimit). */
 async function inside(argv: string[]): Promise<string[]> {
@@ -87,6 +92,8 @@ function predicted(argv: string[]): string[] {
       ? ["COURSE_OUTER=kept"]
       : []),
     ...sandbox.environment.filter((entry) => entry.startsWith("COURSE_")),
+    ...(sandbox.reaper ? ["PID 1 holds COURSE_OUTER"] : []),
+    ...(ROOT && sandbox.capabilities.length > 0 ? ["capabilities kept"] : []),
   ].sort();
 }
 
@@ -154,6 +161,27 @@ const CASES: [string, string[]][] = [
     "--unsetenv",
     "COURSE_OUTER",
   ]],
+  ["bubblewrap's PID 1 left out, every capability dropped", [
+    "--unshare-all",
+    "--as-pid-1",
+    "--cap-drop",
+    "ALL",
+    "--clearenv",
+    ...SYSTEM,
+    ...LIB64,
+    "--ro-bind",
+    DATA,
+    DATA,
+  ]],
+  ["one capability dropped, another added back", [
+    "--unshare-pid",
+    "--cap-drop",
+    "CAP_NET_RAW",
+    "--cap-add",
+    "cap_chown",
+    ...SYSTEM,
+    ...LIB64,
+  ]],
   ["--share-net before --unshare-all shares nothing", [
     "--share-net",
     "--unshare-all",
@@ -214,6 +242,9 @@ Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
     [["bwrap", "--bind", "/proc", "/proc", "--dir", "/proc/1/root/x", "true"], /processes run/],
     [["bwrap", "--bind", "/dev/fd/3", "/opt/p", "true"], /processes run/],
     [["bwrap", "--bind", "/", "/", "--dir", "/dev/fd/3/1/root/x", "true"], /processes run/],
+    // bwrap stops at a capability it does not know: a line that drops one never runs.
+    [["bwrap", "--cap-drop", "ALL", "--cap-drop", "net_raw", "true"], /not a capability/],
+    [["bwrap", "--cap-add", "CAP_FLY", "true"], /not a capability/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(
@@ -286,6 +317,8 @@ Deno.test("this machine's prlimit and bwrap are known by what runs, not by the f
 Deno.test("commandGrants keeps capabilities, soft and hard limits, and the program's own options", () => {
   const grants = commandGrants([
     "bwrap",
+    "--cap-drop",
+    "ALL",
     "--cap-add",
     "cap_net_raw",
     "--die-with-parent",
@@ -299,6 +332,14 @@ Deno.test("commandGrants keeps capabilities, soft and hard limits, and the progr
     "--cpu=9",
   ]);
   assert.deepEqual(grants.sandbox?.capabilities, ["CAP_NET_RAW"]);
+  // Run by root, bubblewrap keeps every capability of root's but those dropped.
+  const kept = (...options: string[]) => commandGrants(["bwrap", ...options, "true"]).sandbox;
+  assert.deepEqual(kept()?.capabilities, ["ALL"]);
+  assert.deepEqual(kept("--cap-drop", "CAP_NET_RAW")?.capabilities, ["ALL", "without CAP_NET_RAW"]);
+  assert.deepEqual(kept("--cap-add", "ALL", "--cap-drop", "ALL")?.capabilities, []);
+  assert.deepEqual(kept("--cap-drop", "all", "--cap-add", "21")?.capabilities, ["CAP_SYS_ADMIN"]);
+  assert.equal(kept("--unshare-pid")?.reaper, true);
+  assert.equal(kept("--unshare-pid", "--as-pid-1")?.reaper, false);
   assert.deepEqual(grants.limits, ["data 100 soft, 200 hard", "nofile unlimited"]);
   assert.deepEqual(grants.command, ["/bin/echo", "--cpu=9"]);
 });

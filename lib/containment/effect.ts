@@ -11,7 +11,10 @@
  * playground's paths put for a fresh one's) inside a throw-away root
  * (`throwaway_root.ts`), as a user of its own with no privilege, where the
  * line reaches nothing of the machine's but what the intruder's runtime
- * needs, read-only, and the playground, which goes with the run. Where
+ * needs, read-only, and the playground, which goes with the run. The lesson
+ * runs a line as root: the two attempts that run gives what this root
+ * cannot show (a capability kept, bubblewrap's outer environment in sight)
+ * are taken from the grants as root's run gives them. Where
  * bubblewrap cannot run so, the outcome of each attempt is predicted from
  * the grants instead.
  *
@@ -201,27 +204,50 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     );
   }
   // The intruder finds every /proc in sight through the one at /proc: where there is none, it
-  // could not find the machine's.
-  const machineProc = machineProcIn(grants.sandbox);
-  const procAtProc = machineProc.includes("/proc") ||
-    (deepestMount(grants.sandbox)("/proc/self")?.what ?? "").startsWith(
-      "the sandbox's own processes",
-    );
-  if (machineProc.length > 0 && !procAtProc) {
+  // could not find another,
+  // the machine's, or the sandbox's own (with bubblewrap's PID 1 in it) put elsewhere.
+  const elsewhere = [...machineProcIn(grants.sandbox), ...ownProcsIn(grants.sandbox)];
+  if (elsewhere.length > 0 && !procAtProc(grants.sandbox)) {
     throw new CannotJudgeError(
-      `${machineProc[0]}: the machine's /proc, in sight where the sandbox has no /proc of its ` +
-        "own at /proc (through which the intruder would find it), so it is not run",
+      `${elsewhere[0]}: a /proc in sight where the sandbox has no /proc of its own at /proc ` +
+        "(through which the intruder would find it), so it is not run",
     );
   }
   if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
   const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
   await using playground = await Playground.create();
   await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
-  return await observedEffect(
+  const effect = await observedEffect(
     placedOn(argv as string[], playground),
     playground,
     (line) => root.command(line),
   );
+  return asRootRunsIt(effect, predicted(grants, given.policy));
+}
+
+/**
+ * The attempts that run by root (as the lesson runs a line) can succeed where
+ * they cannot in the grader's root, whose bubblewrap, run by a user with no
+ * privilege, keeps no capability and always makes a user namespace: root's
+ * keeps every capability a line does not drop, and in the machine's user
+ * namespace a root program reads the environment of bubblewrap's outer process.
+ */
+const ROOT_ONLY = ["read a secret variable", "remount its data folder writable"];
+
+/**
+ * `effect`, observed in the grader's root, as root would see it run: where
+ * the intruder ran (its tool answered), each attempt of
+ * {@linkcode ROOT_ONLY} that the grants (`model`) say succeeds succeeds.
+ */
+function asRootRunsIt(effect: Effect, model: Effect): Effect {
+  const judged = { ...effect };
+  if (effect.word_count !== "4") return judged;
+  for (const name of ROOT_ONLY) {
+    if (judged[name] === "refused" && model[name] !== "refused") {
+      judged[name] = "succeeded: so its grants say, run by root as the lesson runs it";
+    }
+  }
+  return judged;
 }
 
 /**
@@ -334,12 +360,18 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
   const home = policy.deny[0];
   const data = policy.read[0];
   const environment = sandbox.environment;
+  // Its own environment, or another's read through a /proc: bubblewrap's own PID 1 keeps the
+  // caller's, and a /proc of the machine's PID namespace shows bubblewrap's outer process,
+  // which a program of the machine's user namespace (run by root) may read.
   const secretKept = environment[0] === "inherited" &&
     !environment.includes("without COURSE_CANARY_TOKEN");
+  const outer = sandbox.processes === "shared" || machineProcIn(sandbox).length > 0;
+  const secretSeen = procAtProc(sandbox) &&
+    (sandbox.reaper || (outer && sandbox.sharedNamespaces.includes("user")));
   const outcome = (succeeds: boolean) => succeeds ? "succeeded: so its grants say" : "refused";
   return {
     [ATTEMPTS[0]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
-    [ATTEMPTS[1]]: outcome(secretKept),
+    [ATTEMPTS[1]]: outcome(secretKept || secretSeen),
     [ATTEMPTS[2]]: outcome(writes(`${home}/.bashrc`)),
     [ATTEMPTS[3]]: outcome(sandbox.network === "shared"),
     [ATTEMPTS[4]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
@@ -349,6 +381,21 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
     [ATTEMPTS[8]]: outcome(sandbox.processes === "own" && machineProcIn(sandbox).length > 0),
     word_count: reaches(`${data}/note.txt`) ? "4" : "the data folder is not in sight",
   };
+}
+
+/** Where `sandbox` shows a `/proc` of its own processes (`--proc`), each in sight. */
+function ownProcsIn(sandbox: SandboxGrants): string[] {
+  const bound = deepestMount(sandbox);
+  return sandbox.paths.flatMap((entry) => {
+    const dest = entry.slice(0, entry.indexOf(" "));
+    const own = entry.slice(dest.length + 1).startsWith("the sandbox's own processes");
+    return own && bound(`${dest}/self`)?.dest === dest ? [dest] : [];
+  });
+}
+
+/** Whether `sandbox` has a `/proc` at `/proc`, through which the intruder finds every `/proc` in sight. */
+function procAtProc(sandbox: SandboxGrants): boolean {
+  return [...machineProcIn(sandbox), ...ownProcsIn(sandbox)].includes("/proc");
 }
 
 /** What a sandbox shows at a path: the deepest mount over it, as `commandGrants` reports it. */

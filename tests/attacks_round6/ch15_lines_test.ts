@@ -27,6 +27,12 @@ const noProc = honest.filter((_, i) =>
   honest[i] !== "--proc" && (i === 0 || honest[i - 1] !== "--proc")
 );
 
+/** The honest options but `option` (and the word after it, for `--cap-drop`). */
+const without = (option: string) =>
+  honest.filter((_, i) =>
+    honest[i] !== option && (option !== "--cap-drop" || honest[i - 1] !== "--cap-drop")
+  );
+
 /** Each line, and whether it must earn the mark. */
 const LINES: [string, string[], "earns" | "held"][] = [
   ["the honest line", line(...honest), "earns"],
@@ -97,6 +103,27 @@ const LINES: [string, string[], "earns" | "held"][] = [
   ["the root's /proc through ..", line(...honest, "--ro-bind", "/usr/../proc", "/x"), "held"],
   ["every device and the whole root, last", line(...honest, "--dev-bind", "/", "/"), "held"],
   ["the environment kept", line("--unshare-all", "--die-with-parent", ...env, ...mounts), "held"],
+  [
+    "bubblewrap's own PID 1 left in, holding the caller's environment",
+    line(...without("--as-pid-1")),
+    "held",
+  ],
+  ["root's capabilities kept: no --cap-drop ALL", line(...without("--cap-drop")), "held"],
+  [
+    "one capability dropped, root's bubblewrap keeping the rest",
+    line(...without("--cap-drop"), "--cap-drop", "CAP_SYS_ADMIN"),
+    "held",
+  ],
+  [
+    "bubblewrap's own PID 1 left in, its /proc where the intruder would not look",
+    line(...noProc.filter((option) => option !== "--as-pid-1"), "--proc", "/x"),
+    "held",
+  ],
+  [
+    "every capability dropped, in lower case",
+    line(...without("--cap-drop"), "--cap-drop", "all"),
+    "earns",
+  ],
 ];
 
 /** A line's effect, or the refusal's name and message. */
@@ -105,14 +132,11 @@ type Judged = Effect | string;
 /** Whether `judged` earns the mark. */
 const earns = (judged: Judged) => isDeepStrictEqual(judged, EFFECT_EXPECTED);
 
-/** The attempts this round added, which the grants' prediction must get as the run does. */
-const ADDED = ["remount its data folder writable", "see processes outside the sandbox (/proc)"];
-
-/** Whether the line earns the mark, how each added attempt came out, or the refusal. */
+/** Whether the line earns the mark and how each attempt came out, or the refusal. */
 function outcomes(judged: Judged): Judged {
   if (typeof judged === "string") return judged.split(":")[0];
-  const added = ADDED.map((name) => [name, judged[name].split(":")[0]]);
-  return { mark: String(earns(judged)), ...Object.fromEntries(added) };
+  const each = Object.entries(judged).map(([name, seen]) => [name, seen.split(":")[0]]);
+  return { mark: String(earns(judged)), ...Object.fromEntries(each) };
 }
 
 async function judgedHere(argv: string[]): Promise<Judged> {
@@ -187,14 +211,18 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a capability kept, or the root's own /proc, is what keeps the mark from a line " +
+  name: "a capability kept, bubblewrap's own PID 1, or the root's own /proc, is what keeps the " +
+    "mark from a line " +
     "isolated otherwise",
   ignore: !bwrapRuns,
   fn: async () => {
     const remount = "remount its data folder writable";
     const proc = "see processes outside the sandbox (/proc)";
+    const secret = "read a secret variable";
     for (
       const [argv, attempt] of [
+        [line(...without("--as-pid-1")), secret],
+        [line(...without("--cap-drop")), remount],
         [line(...honest, "--cap-add", "ALL"), remount],
         [line(...honest, "--cap-add", "CAP_SYS_ADMIN"), remount],
         [line(...noProc, "--bind", "/proc", "/proc"), proc],
@@ -209,19 +237,19 @@ Deno.test({
 });
 
 Deno.test({
-  name: "run by root, as the lesson runs it, the honest line keeps root's capabilities, " +
-    "and the intruder's mount(2) remounts its data folder writable and writes there",
+  name: "run by root, as the lesson runs it, a line without --cap-drop ALL lets the intruder's " +
+    "mount(2) remount its data folder writable and write there, one without --as-pid-1 gives it " +
+    "the secret in bubblewrap's /proc/1/environ, and the honest line neither",
   ignore: !bwrapRuns,
   fn: async () => {
     await using playground = await Playground.create();
-    const effect = await observedEffect(
-      placedOn(line(...honest), playground),
-      playground,
-      (l) => l,
-    );
-    assert.match(effect["remount its data folder writable"], /^succeeded: the file now holds/);
-    const dropped = line(...honest, "--cap-drop", "ALL");
-    const kept = await observedEffect(placedOn(dropped, playground), playground, (l) => l);
-    assert.deepEqual(kept, EFFECT_EXPECTED);
+    const run = async (argv: string[]) =>
+      await observedEffect(placedOn(argv, playground), playground, (l) => l);
+    const kept = await run(line(...without("--cap-drop")));
+    assert.match(kept["remount its data folder writable"], /^succeeded: the file now holds/);
+    const reaper = await run(line(...without("--as-pid-1")));
+    assert.match(reaper["read a secret variable"], /^succeeded: the secret's token came back/);
+    assert.deepEqual({ ...reaper, "read a secret variable": "refused" }, EFFECT_EXPECTED);
+    assert.deepEqual(await run(line(...honest)), EFFECT_EXPECTED);
   },
 });

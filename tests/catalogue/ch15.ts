@@ -162,7 +162,7 @@ const DENO_WRONG = {
 const BWRAP = `
 ${LIMIT}
 export function bwrapCommand(policy, command) {
-  const options = ["--unshare-all", "--die-with-parent", "--clearenv"];
+  const options = ["--unshare-all", "--as-pid-1", "--cap-drop", "ALL", "--die-with-parent", "--clearenv"];
   if (policy.net.length > 0) options.push("--share-net");
   for (const [name, value] of Object.entries({ ...policy.runtime.env, ...policy.env })) options.push("--setenv", name, value);
   options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
@@ -177,6 +177,7 @@ const BWRAP_RIGHT: Record<string, string> = {
 export function bwrapCommand(policy, command) {
   const argv = ["prlimit", "--data=" + policy.limits.memoryBytes, "--cpu=" + policy.limits.cpuSeconds, "bwrap"];
   argv.push("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-user-try", "--unshare-cgroup-try");
+  argv.push("--as-pid-1", "--cap-drop", "all");
   if (policy.net.length === 0) argv.push("--unshare-net");
   argv.push("--tmpfs", "/tmp", "--dev", "/dev", "--proc", "/proc");
   policy.runtime.paths.forEach((path) => argv.push("--ro-bind-try", path, path));
@@ -196,7 +197,7 @@ export function bwrapCommand(policy, command) {
   for (const path of policy.write) mounts.push(["--bind", path, path]);
   const env = Object.entries(Object.assign({}, policy.runtime.env, policy.env)).flatMap(([k, v]) => ["--setenv", k, v]);
   const net = policy.net.length > 0 ? ["--share-net"] : [];
-  return ["/usr/bin/bwrap", ...mounts.flat(), "--clearenv", ...env, "--unshare-all", ...net, "--die-with-parent", ...limitCommand(policy.limits, command)];
+  return ["/usr/bin/bwrap", ...mounts.flat(), "--clearenv", ...env, "--unshare-all", ...net, "--die-with-parent", "--cap-drop", "ALL", "--as-pid-1", ...limitCommand(policy.limits, command)];
 }`,
 };
 
@@ -214,6 +215,8 @@ export function bwrapCommand(policy, command) {
   return [
     "/usr/bin/bwrap",
     "--new-session",
+    "--as-pid-1",
+    "--cap-add", "CAP_CHOWN", "--cap-drop", "ALL",
     "--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try",
     ...(policy.net.length === 0 ? ["--unshare-net"] : []),
     "--die-with-parent",
@@ -252,10 +255,18 @@ const BWRAP_WRONG = {
     'options.push("--ro-bind", "/", "/", "--tmpfs", "/tmp",',
   ),
   "no PID namespace: a setsid daemon outlives it": BWRAP.replace(
-    '["--unshare-all",',
+    '["--unshare-all", "--as-pid-1",',
     '["--unshare-net", "--unshare-ipc",',
   ),
   "no --die-with-parent": BWRAP.replace('"--die-with-parent", ', ""),
+  // Issue 38: bubblewrap's own PID 1 keeps the caller's whole environment, in /proc/1/environ.
+  "bubblewrap's PID 1 left in the sandbox": BWRAP.replace('"--as-pid-1", ', ""),
+  // Issue 38: run by root, as the lesson runs it, bubblewrap keeps root's capabilities.
+  "root's capabilities kept": BWRAP.replace('"--cap-drop", "ALL", ', ""),
+  "one capability dropped, root's bubblewrap keeping the rest": BWRAP.replace(
+    '"--cap-drop", "ALL"',
+    '"--cap-drop", "CAP_SYS_ADMIN"',
+  ),
   // Issue 30: real bwrap then shares the machine's IPC, UTS, user and cgroup namespaces.
   "only the network and the processes unshared": BWRAP.replace(
     '["--unshare-all",',

@@ -321,7 +321,7 @@ async function runProcess(
   const child = new Deno.Command(program, {
     args,
     clearEnv: true,
-    env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", ...denoDir(), ...suiteMarkEnv() },
+    env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", DENO_DIR: scratch.denoDir, ...suiteMarkEnv() },
     stdin: "piped",
     stdout: "piped",
     stderr: Deno.env.get("GRADE_SANDBOX_STDERR") ? "inherit" : "null",
@@ -580,10 +580,4 @@ async function* lines(stream: ReadableStream<Uint8Array>, overflow: () => void) 
     yield* parts;
   }
   if (pending !== "") yield pending;
-}
-
-/** Deno's cache folder, passed on so that the sandbox finds what is already compiled. */
-function denoDir(): Record<string, string> {
-  const dir = Deno.env.get("DENO_DIR");
-  return dir === undefined ? {} : { DENO_DIR: dir };
 }

@@ -109,6 +109,13 @@ export interface Scratch {
   importMap: string;
   /** The lock file that fixes npm packages' versions (and their dependencies'), so none is looked up. */
   lock: string;
+  /**
+   * Deno's cache for the sandbox (its `DENO_DIR`), made once per process and
+   * removed when it ends: what Deno compiles of the scratch folders (every
+   * learner's module) is kept there, never in the machine's own cache, whose
+   * npm packages it reads.
+   */
+  denoDir: string;
   /** Each unit's reference solution (see `UnitSpec.reference`), as module source, where the grader has it. */
   references: Map<string, string>;
   /**
@@ -156,10 +163,12 @@ export async function makeScratch(
   const specs = [...new Set(submissions.map(({ unit }) => unit))].sort()
     .map((unit) => units.get(unit)).filter((spec) => spec !== undefined);
   const { folder: base, bundled, readable } = await baseFolder(specs, units);
+  const denoDir = await sandboxCache();
   const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
   const scratch: Scratch = {
     folder,
     base,
+    denoDir,
     worker: pathToFileURL(`${base}/tools/grading/sandbox_worker.ts`).href,
     modules: new Map(),
     units: new Map(),
@@ -239,6 +248,45 @@ globalThis.addEventListener("unload", () => {
     }
   }
 });
+
+let cache: Promise<string> | undefined;
+
+/**
+ * Deno's cache for this process's sandboxes (and its bundles): a folder of
+ * its own, removed when the process ends, holding the machine's npm
+ * packages and downloads by links. Deno keeps what it compiles in its
+ * cache, and the sandbox compiles every learner's module, each at a path of
+ * its own: in the machine's cache, each learner graded left their module
+ * compiled (and each run the shared folder's, about a megabyte) for good.
+ */
+function sandboxCache(): Promise<string> {
+  if (cache === undefined) {
+    cache = makeCache();
+    cache.catch(() => cache = undefined);
+  }
+  return cache;
+}
+
+async function makeCache(): Promise<string> {
+  const { success, stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const { denoDir, npmCache } = success ? JSON.parse(new TextDecoder().decode(stdout)) : {};
+  if (typeof denoDir !== "string" || typeof npmCache !== "string") {
+    throw new Error("deno info does not say where Deno's cache is");
+  }
+  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-deno-" });
+  made.push(folder);
+  // The npm packages, and the programs Deno fetches for itself (deno bundle's esbuild).
+  for (const [name, target] of [["npm", npmCache], ["dl", `${denoDir}/dl`]]) {
+    await Deno.mkdir(target, { recursive: true });
+    await Deno.symlink(target, `${folder}/${name}`);
+  }
+  return folder;
+}
 
 /**
  * The folder shared by every learner of `specs` graded in this process:
@@ -387,12 +435,41 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
   }
   const entries: Record<string, string> = {};
   await Deno.mkdir(`${folder}/vendor`, { recursive: true });
-  for (const [name, bySpecifier] of wanted) {
+  await Promise.all([...wanted].map(async ([name, bySpecifier]) => {
     const file = `${folder}/vendor/${name.replaceAll("/", "+")}`;
     const exports = [...bySpecifier].filter(([, imported]) => imported.size > 0).map((
       [specifier, imported],
     ) => `export { ${[...imported].join(", ")} } from ${JSON.stringify(specifier)};`);
-    await Deno.writeTextFile(`${file}.entry.ts`, exports.join("\n") + "\n");
+    await Deno.writeFile(`${file}.js`, await bundled(name, exports.join("\n") + "\n", file));
+    for (const specifier of bySpecifier.keys()) {
+      entries[specifier] = pathToFileURL(`${file}.js`).href;
+    }
+  }));
+  return entries;
+}
+
+/** Each bundle made in this process, by its entry's text: every shared folder of a run uses the same. */
+const bundles = new Map<string, Promise<Uint8Array>>();
+
+/**
+ * The bundle of package `name` whose entry module is `entry`, made once per
+ * process (`deno bundle` is about 0.1 s of CPU time a package, and the
+ * shared folder of each unit wants the same ones), in a scratch file named
+ * `file` and an extension.
+ */
+function bundled(name: string, entry: string, file: string): Promise<Uint8Array> {
+  let bundle = bundles.get(entry);
+  if (bundle === undefined) {
+    bundle = bundleOnce(name, entry, file);
+    bundles.set(entry, bundle);
+    bundle.catch(() => bundles.delete(entry));
+  }
+  return bundle;
+}
+
+async function bundleOnce(name: string, entry: string, file: string): Promise<Uint8Array> {
+  await Deno.writeTextFile(`${file}.entry.ts`, entry);
+  try {
     const { success, stderr } = await new Deno.Command(Deno.execPath(), {
       args: [
         "bundle",
@@ -402,21 +479,20 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
         `--output=${file}.js`,
         `${file}.entry.ts`,
       ],
-      env: { NO_COLOR: "1" },
+      // What it compiles of the entry (in a shared folder) goes where the sandbox's goes.
+      env: { NO_COLOR: "1", DENO_DIR: await sandboxCache() },
       stdout: "null",
       stderr: "piped",
     }).output();
-    await Deno.remove(`${file}.entry.ts`);
     if (!success) {
       throw new Error(
         `could not bundle ${name} for the grading sandbox: ${new TextDecoder().decode(stderr)}`,
       );
     }
-    for (const specifier of bySpecifier.keys()) {
-      entries[specifier] = pathToFileURL(`${file}.js`).href;
-    }
+    return await Deno.readFile(`${file}.js`);
+  } finally {
+    await Deno.remove(`${file}.entry.ts`);
   }
-  return entries;
 }
 
 /**

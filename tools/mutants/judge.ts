@@ -6,8 +6,10 @@
  * worked solutions run every case with no mutant on, and each case records
  * which mutants its code reached (StrykerJS's coverage, as its `perTest`
  * coverage analysis does); then each mutant runs only the cases that reach
- * it, many mutants to a sandbox, since they are the course's own code. A
- * mutant that fails a case is killed; one that no case reaches, or that
+ * it, many mutants to a sandbox, since they are the course's own code: the
+ * visible ones, then the hidden ones for the mutants no visible case killed
+ * (a mutant killed by a visible case lists only the visible cases it fails).
+ * A mutant that fails a case is killed; one that no case reaches, or that
  * passes every case that reaches it, survives.
  *
  * The instrumented module reads which mutant is on from the realm's
@@ -130,43 +132,63 @@ export async function judgeMutants(
     const judged = new Map<string, Judged>(
       instrumented.mutants.map(({ id }) => [id, { reachedBy: 0, failed: [] }]),
     );
-    const jobs: UnitJob[] = instrumented.mutants.flatMap(({ id }) => {
+    const reachedOf = (id: string) => {
       const byFn = reaching.get(id);
-      if (byFn === undefined) return [];
-      const reached = functions.map((fn) => ({
+      return functions.map((fn) => ({
         ...fn,
-        cases: fn.cases.filter((_, index) => byFn.get(fn.name)?.has(index)),
+        cases: fn.cases.filter((_, index) => byFn?.get(fn.name)?.has(index)),
       })).filter((fn) => fn.cases.length > 0);
-      judged.get(id)!.reachedBy = reached.reduce((sum, fn) => sum + fn.cases.length, 0);
-      return [{ unit: spec.unit, key: id, functions: reached }];
-    });
-    const batches = Array.from(
-      { length: Math.ceil(jobs.length / BATCH) },
-      (_, index) => jobs.slice(index * BATCH, (index + 1) * BATCH),
-    );
-    const graded = inOrder(
-      batches,
-      options.concurrency ?? navigator.hardwareConcurrency,
-      async (batch) => {
-        await using scratch = await makeScratch(
-          await Promise.all(batch.map((job) => module(job.key))),
-          UNITS,
-        );
-        // Each mutant (a job of its own) has the time a learner has.
-        return await runSandbox(scratch, batch, options.sandbox);
-      },
-    );
-    let index = 0;
-    for await (const settled of graded) {
-      const batch = batches[index++];
-      if (settled.status === "rejected") throw settled.reason;
-      let next = 0;
-      for (const job of batch) {
-        const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
-        judged.get(job.key!)!.failed = settled.value.slice(next, next += count)
-          .filter((result) => result.status !== "PASS");
-      }
+    };
+    for (const { id } of instrumented.mutants) {
+      judged.get(id)!.reachedBy = reachedOf(id).reduce((sum, fn) => sum + fn.cases.length, 0);
     }
+    /** Each reached mutant's cases that `hidden` picks, graded many mutants to a sandbox. */
+    const judgeRound = async (ids: readonly string[], hidden: boolean) => {
+      const jobs: UnitJob[] = ids.flatMap((id) => {
+        const functions = reachedOf(id).map((fn) => ({
+          ...fn,
+          cases: fn.cases.filter((testCase) => testCase.hidden === hidden),
+        })).filter((fn) => fn.cases.length > 0);
+        return functions.length === 0 ? [] : [{ unit: spec.unit, key: id, functions }];
+      });
+      const batches = Array.from(
+        { length: Math.ceil(jobs.length / BATCH) },
+        (_, index) => jobs.slice(index * BATCH, (index + 1) * BATCH),
+      );
+      const graded = inOrder(
+        batches,
+        options.concurrency ?? navigator.hardwareConcurrency,
+        async (batch) => {
+          await using scratch = await makeScratch(
+            await Promise.all(batch.map((job) => module(job.key))),
+            UNITS,
+          );
+          // Each mutant (a job of its own) has the time a learner has.
+          return await runSandbox(scratch, batch, options.sandbox);
+        },
+      );
+      let index = 0;
+      for await (const settled of graded) {
+        const batch = batches[index++];
+        if (settled.status === "rejected") throw settled.reason;
+        let next = 0;
+        for (const job of batch) {
+          const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
+          judged.get(job.key!)!.failed.push(
+            ...settled.value.slice(next, next += count)
+              .filter((result) => result.status !== "PASS"),
+          );
+        }
+      }
+    };
+    // The visible cases first: a mutant one of them kills needs no hidden case to be judged
+    // "killed by visible cases", and most are (about nine in ten), so their hidden cases,
+    // which are most of the cases, are run only for the mutants the visible ones let live.
+    const reached = instrumented.mutants.map(({ id }) => id).filter((id) =>
+      judged.get(id)!.reachedBy > 0
+    );
+    await judgeRound(reached, false);
+    await judgeRound(reached.filter((id) => judged.get(id)!.failed.length === 0), true);
     return judged;
   } finally {
     await Deno.remove(folder, { recursive: true }).catch(() => {});
