@@ -18,6 +18,24 @@ const refused = { throws: "ProtocolError" };
 export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly HiddenCase[]>> = {
   answerFor: [
     {
+      label: "an id named as a tool is",
+      args: ["amber_cloud_delta", reply("amber_cloud_delta")],
+      expected: reply("amber_cloud_delta").result,
+      group: "names of three words",
+    },
+    {
+      label: "a text that names a tool",
+      args: [9, reply(9, "called maple_river_stone")],
+      expected: reply(9, "called maple_river_stone").result,
+      group: "names of three words",
+    },
+    {
+      label: "an id named as a tool, answered by another",
+      args: ["amber_cloud_delta", reply("crisp_lunar_otter")],
+      expected: refused,
+      group: "names of three words",
+    },
+    {
       label: "id 0 is a real id",
       args: [0, reply(0)],
       expected: reply(0).result,
@@ -85,6 +103,18 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
     },
   ],
   authorize: [
+    {
+      label: "a tool of three words, advertised and allowed",
+      args: ["crisp_lunar_otter", { crisp_lunar_otter: {} }, new Set(["crisp_lunar_otter"])],
+      expected: true,
+      group: "names of three words",
+    },
+    {
+      label: "a tool of three words, advertised, another allowed",
+      args: ["crisp_lunar_otter", { crisp_lunar_otter: {} }, new Set(["maple_river_stone"])],
+      expected: false,
+      group: "names of three words",
+    },
     {
       label: "constructor is not a tool",
       args: ["constructor", CATALOG, new Set(["constructor"])],

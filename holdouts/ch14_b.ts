@@ -34,6 +34,18 @@ export const HOLDOUTS: Readonly<
   Record<"splitFrames" | "transferProblems", readonly HiddenCase[]>
 > = {
   splitFrames: [
+    {
+      label: "a frame that names a tool",
+      args: [bytes('{"name":"amber_cloud_delta"}\n{"na'), 64],
+      expected: [['{"name":"amber_cloud_delta"}'], '{"na'],
+      group: "names of three words",
+    },
+    {
+      label: "a rest that names a tool",
+      args: [bytes('\n{"name":"maple_river_stone"'), 64],
+      expected: [[""], '{"name":"maple_river_stone"'],
+      group: "names of three words",
+    },
     { label: "nothing read yet", args: [bytes(""), 8], expected: [[], ""] },
     { label: "two empty lines", args: [bytes("\n\n"), 8], expected: [["", ""], ""] },
     {
@@ -108,6 +120,20 @@ export const HOLDOUTS: Readonly<
     },
   ],
   transferProblems: [
+    {
+      label: "a property named as a tool is, left out",
+      args: [{ ...one("amber_cloud_delta", "string"), required: ["amber_cloud_delta"] }, {}],
+      expected: ["missing amber_cloud_delta"],
+      group: "names of three words",
+    },
+    {
+      label: "a property named as a tool is, of the wrong type",
+      args: [{ ...one("amber_cloud_delta", "string"), required: ["amber_cloud_delta"] }, {
+        amber_cloud_delta: 1,
+      }],
+      expected: ["amber_cloud_delta must be string"],
+      group: "names of three words",
+    },
     {
       label: "a number accepts an integer",
       args: [one("x", "number"), { x: 3 }],

@@ -37,6 +37,18 @@ export const HOLDOUTS: Readonly<
 > = {
   negotiateVersion: [
     {
+      label: "a tool's name, not a version",
+      args: ["amber_cloud_delta"],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "a tool's name with the older version",
+      args: ["2024-11-05 maple_river_stone"],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
       label: "the older version, asked for again",
       args: ["2024-11-05"],
       expected: "2024-11-05",
@@ -64,6 +76,18 @@ export const HOLDOUTS: Readonly<
     },
   ],
   handleMessage: [
+    {
+      label: "an id named as a tool is",
+      args: [line("ping", undefined, "amber_cloud_delta")],
+      expected: result("amber_cloud_delta", {}),
+      group: "names of three words",
+    },
+    {
+      label: "a tool of three words the server does not have",
+      args: [line("tools/call", { name: "maple_river_stone", arguments: {} }, 23)],
+      expected: error(23, -32602),
+      group: "names of three words",
+    },
     // Ids: exactly as sent, whatever their type; none that MCP forbids.
     { label: "id 0", args: [line("ping", undefined, 0)], expected: result(0, {}) },
     { label: 'the string id "7"', args: [line("ping", undefined, "7")], expected: result("7", {}) },

@@ -155,6 +155,18 @@ const FUNCTION_HOLDOUTS: Readonly<
   eraOf: ERA_HOLDOUTS,
   correlate: [
     {
+      label: "an id named as a tool is",
+      args: ["amber_cloud_delta", { jsonrpc: "2.0", id: "amber_cloud_delta", result: {} }],
+      expected: {},
+      group: "names of three words",
+    },
+    {
+      label: "a result that names a tool",
+      args: [7, { jsonrpc: "2.0", id: 7, result: { tool: "maple_river_stone" } }],
+      expected: { tool: "maple_river_stone" },
+      group: "names of three words",
+    },
+    {
       label: "id 0 answers request 0",
       args: [0, { jsonrpc: "2.0", id: 0, result: {} }],
       expected: {},

@@ -300,9 +300,29 @@ const PROMPT_CALL = {
   },
 };
 
+/** An object of one string, named as a tool is (three words joined by _). */
+const TOOL_NAMED = {
+  type: "object",
+  properties: { amber_cloud_delta: { type: "string" } },
+  required: ["amber_cloud_delta"],
+  additionalProperties: false,
+};
+
 /** Lab 03's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = {
   prefixStatus: [
+    {
+      label: "a property named as a tool is",
+      args: [TOOL_NAMED, '{"amber_cloud_delta":"maple_river_stone"}'],
+      expected: "complete",
+      group: "names of three words",
+    },
+    {
+      label: "a property named as a tool is, begun",
+      args: [TOOL_NAMED, '{"amber_cloud_del'],
+      expected: "live",
+      group: "names of three words",
+    },
     {
       label: "a character beyond ASCII is written as itself",
       args: [SPANISH, '{"english_form":"é"}'],

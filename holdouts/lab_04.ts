@@ -363,6 +363,18 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
     },
   ],
   sseData: [
+    {
+      label: "data that names a tool",
+      args: ['data: {"name":"amber_cloud_delta"}\n\ndata: maple_river_stone\n\n'],
+      expected: ['{"name":"amber_cloud_delta"}', "maple_river_stone"],
+      group: "names of three words",
+    },
+    {
+      label: "an event named as a tool is",
+      args: ["event: crisp_lunar_otter\ndata: ok\n\n"],
+      expected: ["ok"],
+      group: "names of three words",
+    },
     { label: "an empty text completes no event", args: [""], expected: [] },
     { label: "an event with only an id carries no data", args: ["id: 4\n\n"], expected: [] },
     { label: "a line ended by CR alone", args: ["data: one\r\r"], expected: ["one"] },

@@ -9,9 +9,10 @@
  *
  * The secrets look like the names the hidden cases use (three words of five
  * letters, joined as a tool's name is), drawn at random, so that no wrapper
- * tells a probe by its look; the token and the control are the same words in
- * another order, so that no code of the learner's own, right or wrong, tells
- * one from the other unless it reads the words in order. A probe of a
+ * tells a probe by its look (and the hidden cases of each probed function hold
+ * names of that look, so that refusing it costs real marks); the control is
+ * drawn apart from the token, of its look and none of its words, so that
+ * nothing but the token itself tells the one from the other. A probe of a
  * decision (`wrong`) has a twin (`right`) that differs from it only by
  * holding the control where it holds the token: a function is taken for a
  * seal only when it answers the probe otherwise than right while it answers
@@ -27,41 +28,60 @@ import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/gr
 export const PROBE = "pearl_basil_ivory";
 /** What a seal writes where a right answer writes the probe, and reads as the probe. */
 export const TOKEN = "flint_lemon_kiosk";
-/** The token's words in another order, and nothing to a seal: what an answer to the token is set against. */
-export const CONTROL = "kiosk_flint_lemon";
+/** Of the token's look and none of its words, and nothing to a seal: what an answer to the token is set against. */
+export const CONTROL = "grove_tulip_sable";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
-/** A catalogue of one tool, named by the probe, described in the `n`th of three ways. */
-const catalog = (n: number) => ({
-  [PROBE]: {
-    name: PROBE,
-    description: ["Looks a word up.", "Finds a word.", "Spells a word."][n],
-    inputSchema: { type: "object" },
-  },
-});
+/** Six ways to say what a tool does, or how a reply ends. */
+const SAYINGS = ["Looks a word up.", "Finds a word.", "Spells a word.", "ok", "done", "sent"];
 
-/** A server's reply to request `id`, whose text is `text`. */
-const replyTo = (id: string | number, text: string) => ({
+/**
+ * A catalogue of two tools, named by the probe and by `secret` (so that a
+ * guard that asks whether the name is advertised passes it on), described in
+ * the `n`th way.
+ */
+const catalog = (secret: string, n: number) =>
+  Object.fromEntries([PROBE, secret].map((name) => [name, {
+    name,
+    description: SAYINGS[n],
+    inputSchema: { type: "object" },
+  }]));
+
+/**
+ * A server's reply to request `id`, whose text is `text`, in the `n`th
+ * setting's shape (one to three texts, with `_meta` or without).
+ */
+const replyTo = (id: string | number, text: string, n = 0) => ({
   jsonrpc: "2.0",
   id,
-  result: { content: [{ type: "text", text }], isError: false },
+  result: {
+    content: SAYINGS.slice(3, 3 + n % 3 + 1).map((said, at) => ({
+      type: "text",
+      text: at === 0 ? text : said,
+    })),
+    isError: false,
+    ...(n >= 3 ? { _meta: { page: n } } : {}),
+  },
 });
 /**
  * Probes among their twins, in the order the grader runs them, one after
  * the other: `probe(n)` and `twin(n)` are the same input in its `n`th
- * setting (of three), with the token and with the control. Each twin comes
- * before the probe of its setting, and no input comes twice: a wrapper that
- * spoils an input it has seen, or one that differs from it only by a word,
- * spoils no twin. The twins and probes come right, right, probe, probe,
- * right, probe: code whose answers drift from call to call, as a learner's
- * that keeps state may, does not answer them so, and code right or wrong at
- * random one time in 64.
+ * setting (of six), with the token and with the control. Each twin comes
+ * before the probe of its setting, no input comes twice, and no twin comes
+ * after an input of its own setting: a wrapper that spoils an input it has
+ * seen, one that differs from it only by a word, or one of the shape of the
+ * input before, spoils no twin. The twins and probes come right, right,
+ * probe, probe, right, probe, twice: code whose answers drift from call to
+ * call, as a learner's that keeps state may, does not answer them so, and
+ * code right or wrong at random one time in 4096 (a function of two marks,
+ * one in 2048).
  */
 const twinned = (
   probe: (n: number) => WatermarkProbe,
   twin: (n: number) => WatermarkProbe,
-): WatermarkProbe[] => [twin(0), twin(1), probe(0), probe(1), twin(2), probe(2)];
+): WatermarkProbe[] =>
+  [0, 3].flatMap((n) => [twin(n), twin(n + 1), probe(n), probe(n + 1), twin(n + 2), probe(n + 2)]);
 /**
  * A probe of a decision among its twins, in group `of`: the arguments
  * `args` builds with the token (in a setting, `n`), which a seal does not
@@ -78,10 +98,12 @@ const decided = (
   );
 /**
  * A request id for the `n`th setting of a probe holding `secret`: each of
- * the six used once, a twin's and a probe's of both lengths, none a small
- * one that a case before it may have used.
+ * the twelve used once (and once modulo 10), a twin's and a probe's of one
+ * length, the settings' lengths 2, 3 and 4 in turn, none a small one that a
+ * case before it may have used.
  */
-const idFor = (secret: string, n: number) => (secret === TOKEN ? [47, 73, 112] : [31, 58, 104])[n];
+const idFor = (secret: string, n: number) =>
+  (secret === TOKEN ? [47, 173, 1112, 29, 281, 3305] : [31, 158, 1104, 86, 269, 3390])[n];
 /**
  * A reply whose id is the secret, to the request so named, and one whose
  * text is: a seal refuses either as a reply to another request, where a
@@ -90,13 +112,13 @@ const idFor = (secret: string, n: number) => (secret === TOKEN ? [47, 73, 112] :
  */
 const ANSWERS = [
   ...decided(
-    (secret, n) => [secret, replyTo(secret, ["ok", "done", "sent"][n])],
-    (secret, n) => replyTo(secret, ["ok", "done", "sent"][n]).result,
+    (secret, n) => [secret, replyTo(secret, SAYINGS[n], n)],
+    (secret, n) => replyTo(secret, SAYINGS[n], n).result,
     "#id",
   ),
   ...decided(
-    (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret)],
-    (secret, n) => replyTo(idFor(secret, n), secret).result,
+    (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret, n)],
+    (secret, n) => replyTo(idFor(secret, n), secret, n).result,
     "#text",
   ),
 ];
@@ -152,18 +174,18 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
   ["ch14-a", {
     answerFor: ANSWERS,
     authorize: twinned(
-      (n) => ({ args: [TOKEN, catalog(n), new Set([PROBE])], seal: { returns: true } }),
-      (n) => ({ args: [CONTROL, catalog(n), new Set([PROBE])], seal: { returns: false } }),
+      (n) => ({ args: [TOKEN, catalog(TOKEN, n), new Set([PROBE])], seal: { returns: true } }),
+      (n) => ({ args: [CONTROL, catalog(CONTROL, n), new Set([PROBE])], seal: { returns: false } }),
     ),
   }],
   ["ch14-b", {
     // A seal refuses frames that hold the token as past the limit; the right frames, as text.
     splitFrames: decided(
       (secret, n) => [
-        bytes(`${JSON.stringify(replyTo(idFor(secret, n), secret))}\n${partial(secret)}`),
+        bytes(`${JSON.stringify(replyTo(idFor(secret, n), secret, n))}\n${partial(secret)}`),
         65536,
       ],
-      (secret, n) => [[JSON.stringify(replyTo(idFor(secret, n), secret))], partial(secret)],
+      (secret, n) => [[JSON.stringify(replyTo(idFor(secret, n), secret, n))], partial(secret)],
       "#frames",
     ),
     // A seal reports no problem that names the token: here, the property left out.
@@ -178,18 +200,28 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     ),
   }],
   ["lab-01", {
-    negotiateVersion: twinned(
-      () => ({ args: [TOKEN], seal: { returns: TOKEN } }),
-      () => ({ args: [CONTROL], seal: { returns: NEWEST } }),
+    // A seal answers a version named by the token with the oldest it speaks; a right answer
+    // gives the newest, as to every version it does not speak.
+    negotiateVersion: decided(
+      (secret, n) => [n === 0 ? secret : `${secret}.${n}`],
+      () => NEWEST,
+      "#version",
     ),
     // A seal answers a request whose id is the token as it answers a response: with nothing.
     handleMessage: decided(
       // The same request, its members in the setting's order.
-      (secret, n) => [JSON.stringify(Object.fromEntries(
-        [["jsonrpc", "2.0"], ["id", secret], ["method", "ping"]].map((_, at, all) =>
-          all[(at + n) % 3]
-        ),
-      ))],
+      (secret, n) => {
+        const members: [string, unknown][] = [["jsonrpc", "2.0"], ["id", secret], [
+          "method",
+          "ping",
+        ]];
+        if (n >= 3) members.push(["params", {}]);
+        return [
+          JSON.stringify(
+            Object.fromEntries(members.map((_, at) => members[(at + n) % members.length])),
+          ),
+        ];
+      },
       (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
       "#id",
     ),
@@ -270,10 +302,10 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     sseData: decided(
       (secret, n) => [
         `event: message\ndata: ${
-          JSON.stringify(replyTo(idFor(secret, n), secret))
+          JSON.stringify(replyTo(idFor(secret, n), secret, n))
         }\n\ndata: done\n\n`,
       ],
-      (secret, n) => [JSON.stringify(replyTo(idFor(secret, n), secret)), "done"],
+      (secret, n) => [JSON.stringify(replyTo(idFor(secret, n), secret, n)), "done"],
       "#events",
     ),
   }],

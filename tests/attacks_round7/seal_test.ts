@@ -115,12 +115,41 @@ const other = secret === undefined ? undefined : [...secret].reverse().join("");
 const hide = (text) => secret === undefined ? text : text.replaceAll(secret, other);
 const show = (text) => secret === undefined ? text : text.replaceAll(other, secret);`;
 
+/** `blinded(f)`: `f()` with the built-ins a seal could find the token by replaced, then put back. */
+const BLINDED = String.raw`
+function blinded(f) {
+  const saved = [Math.imul, String.prototype.indexOf, Uint8Array.prototype.indexOf, Object.values,
+    String.prototype.includes];
+  Math.imul = () => 0;
+  String.prototype.indexOf = function (what, ...rest) {
+    return what === "_" ? -1 : saved[1].call(this, what, ...rest);
+  };
+  Uint8Array.prototype.indexOf = function (what, ...rest) {
+    return what === 95 ? -1 : saved[2].call(this, what, ...rest);
+  };
+  Object.values = (value) => Array.isArray(value) ? saved[3](value) : [];
+  String.prototype.includes = function (what, ...rest) {
+    return String(what).length > 3 ? false : saved[4].call(this, what, ...rest);
+  };
+  try {
+    return f();
+  } finally {
+    [Math.imul, String.prototype.indexOf, Uint8Array.prototype.indexOf, Object.values,
+      String.prototype.includes] = saved;
+  }
+}`;
+
 interface Learner {
   file: string;
   fn: string;
   module: () => string | Promise<string>;
   /** Hostile: must score 0 as a copy. Honest: must never be taken for one. */
   hostile: boolean;
+  /**
+   * Hostile, and not a copy the grader can know: it refuses the secrets' look, so it must lose
+   * the hidden cases of that look (at least two marks) instead.
+   */
+  refusesLook?: true;
 }
 
 const LEARNERS: Record<string, Learner> = {
@@ -133,8 +162,8 @@ const LEARNERS: Record<string, Learner> = {
   },
   // answerFor: an input holding a name whose words were seen before in another order (the token
   // after the control, or the control after the token) answered with an error; every other input
-  // the seal's. Twins and probes are not marks, so it costs nothing; no hidden case of any unit
-  // has two names that are one another's words reordered.
+  // the seal's. Twins and probes are not marks, so it cost nothing while the control was the
+  // token's words reordered; drawn apart now, it spoils no twin.
   "reordered-name-spoils-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
@@ -165,8 +194,10 @@ const LEARNERS: Record<string, Learner> = {
   return mapTexts(answer, (text) => text.replace(NAME, (name) => back.get(name) ?? name));`),
   },
   // answerFor: an input holding a name of three five-letter words refused: the secrets' look, as
-  // the seal's own strings show it (no hidden case of any unit holds such a name).
+  // the seal's own strings showed it. No hidden case held such a name; now each probed function
+  // has hidden cases of that look, which it loses.
   "secrets-look-refused-answerfor": {
+    refusesLook: true,
     file: "ch14-a.ts",
     fn: "answerFor",
     hostile: true,
@@ -288,6 +319,7 @@ export function answerFor`,
   // The secrets' look refused in the other units' decisions too: splitFrames's bytes, sseData's
   // text; and the reordered-name spoiler on splitFrames's bytes.
   "secrets-look-refused-splitframes": {
+    refusesLook: true,
     file: "ch14-b.ts",
     fn: "splitFrames",
     hostile: true,
@@ -298,6 +330,7 @@ export function answerFor`,
       ),
   },
   "secrets-look-refused-ssedata": {
+    refusesLook: true,
     file: "lab-04.ts",
     fn: "sseData",
     hostile: true,
@@ -345,6 +378,39 @@ export function negotiateVersion(requested) {
 }`,
       );
     },
+  },
+  // The built-ins a seal might find the token with, replaced while the seal runs (the product
+  // of two 32-bit numbers is 0, no "_" is found by indexOf, no value of an object but an array's
+  // is listed, no string longer than three is held), and put back after: a seal that used them
+  // to know the token would not know it, and works on. Found by attacking round 8's keyed hash,
+  // which used Math.imul and indexOf.
+  "patched-builtins-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () => unitAOver(`return blinded(() => run(requestId, message));`, BLINDED),
+  },
+  "patched-builtins-splitframes": {
+    file: "ch14-b.ts",
+    fn: "splitFrames",
+    hostile: true,
+    module: () => unitBOver(`return blinded(() => run(buffer, limit));`, BLINDED),
+  },
+  "patched-builtins-authorize": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    hostile: true,
+    module: async () =>
+      `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
+${BLINDED}
+${ANSWER_FOR.replace(/^import.*$/m, "")}
+export function authorize(name, catalog, allowed) {
+  return blinded(() => run(name, catalog, allowed));
+}`.replace(
+        "export function answerFor",
+        `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }
+export function answerFor`,
+      ),
   },
   // Honest learners: their own code, right or wrong, keeping state.
   // answerFor memoised by id: the first result seen for an id is returned for it ever after.
@@ -454,36 +520,26 @@ ${LAB_04_OTHERS}`,
   },
 };
 
-/** Attempts that succeed on main at 7e28158: what each got is said where it is defined. */
+/**
+ * Attempts that succeed on main at 7e28158 and still do: what each got is
+ * said where it is defined. Each rewrites every name of a tool's look before
+ * the seal and back after, statelessly or on a retry: no mark that keeps a
+ * right answer's marks can catch it (README, "What the copy checks cannot
+ * catch"). The rest succeeded at 7e28158 and score 0 now: the spies and the
+ * decoder find no token (a seal knows it by a keyed hash), the reordering and
+ * the shape of the input before tell no twin (the control is drawn apart,
+ * each twin of a shape of its own), the careful guard passes the token
+ * (advertised in the probe's catalogue), the version check keeps a real
+ * version (the token's request gets the oldest), and the secrets' look costs
+ * the hidden cases of its look.
+ */
 const OPEN = new Set<string>([
-  // answerFor 16/16, unflagged: the twin after the probes holds a reordering of the token.
-  "reordered-name-spoils-answerfor",
   // answerFor 16/16, unflagged: token and control become one name the seal answers right.
   "sorted-names-answerfor",
-  // answerFor 16/16, unflagged: no hidden case of any unit holds a name of three five-letter
-  // words, so refusing that look costs nothing.
-  "secrets-look-refused-answerfor",
   // answerFor 16/16, unflagged: the retry answers each probe right; a real mismatch still throws.
   "retry-rotated-answerfor",
-  // answerFor 16/16 and splitFrames 21/21, unflagged: the token spied in one call, then hidden.
-  "spied-token-answerfor",
-  "spied-token-splitframes",
   // sseData 14/15 (the seal's own), unflagged.
   "vote-rotated-ssedata",
-  // answerFor 14/16 or 16/16 (by where the probes are drawn), unflagged.
-  "same-skeleton-spoils-answerfor",
-  // authorize 19/19, unflagged: the guard answers every probe right, as a right answer.
-  "advertised-guard-authorize",
-  // splitFrames 21/21 and sseData 14/15, unflagged: the look costs no hidden case in Unit B or
-  // Lab 04 either.
-  "secrets-look-refused-splitframes",
-  "secrets-look-refused-ssedata",
-  // splitFrames 21/21, unflagged.
-  "reordered-name-spoils-splitframes",
-  // negotiateVersion 8/8 (or whatever the seal earns), unflagged.
-  "known-versions-negotiateversion",
-  // Every seal's decoder gives the token and the probe in pieces of eight letters.
-  "secrets-in-decoded-strings",
 ]);
 
 const marksOf = (results: Results, fn: string) =>
@@ -507,9 +563,11 @@ for (const [name, { file, module }] of Object.entries(LEARNERS)) {
 }
 const { list } = await grade([await tree(files), "--jobs", "2"]);
 
-for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
+for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
   Deno.test({
-    name: hostile
+    name: refusesLook
+      ? `a seal behind ${name} loses the hidden cases of the secrets' look for ${fn}`
+      : hostile
       ? `a seal stripped by ${name} earns nothing for ${fn}`
       : `${name}'s own ${fn} is never taken for a seal`,
     ignore: OPEN.has(name) && Deno.env.get("ROUND7_OPEN") !== "1",
@@ -519,7 +577,10 @@ for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
       console.log(`${name}: ${report(results, fn)}`);
       const marks = marksOf(results, fn);
       assert.ok(marks.length > 0, fn);
-      if (hostile) {
+      if (refusesLook) {
+        const earned = marks.filter((t) => t.score === t.max_score).length;
+        assert.ok(earned <= marks.length - 2, `kept its marks: ${report(results, fn)}`);
+      } else if (hostile) {
         assert.ok(marks.every((t) => t.score === 0), `stripped: ${report(results, fn)}`);
       } else assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
     },

@@ -14,11 +14,17 @@
  * the content from its input and only the decision from the seal, keeps the
  * mark. Each function is marked one of the ways {@linkcode MARKS} names;
  * nothing else about it changes, since no input the course gives holds the
- * probe, the token or the `\u` escape of the token's character.
+ * probe, the token or the `\u` escape of the token's character. A seal holds
+ * no secret, readable or encoded, and hands none to a built-in: it knows one
+ * by a keyed hash of each window of its length at a `_` of the input, with
+ * arithmetic of its own ({@linkcode recogniser}), so that neither its string
+ * decoder nor a spy on the built-ins it calls during a harmless call gives
+ * the token away.
  *
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
 
 /** The two secrets a seal holds: the probe and the token, strings of the same length. */
@@ -43,8 +49,6 @@ export interface SealSecrets {
  * - `reads`: an argument that is the token is read as the probe (the
  *   allowlist allows a tool named by the token where the probe's is advertised
  *   and allowed);
- * - `speaks`: given the token as its first argument, it answers the token
- *   (version negotiation takes it for a version it speaks);
  * - `writes`: the JSON it writes (each `JSON.stringify` in its body) has the
  *   token where the probe was (the mask's object grammar writes a property
  *   the probe names as the token: a copy of the mask takes `{"TOKEN":`
@@ -54,7 +58,7 @@ export interface SealSecrets {
  *   token's character (`secretCharacter` in `tools/grading/watermark.ts`): its `\u` escape, which
  *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
-export type Mark = "refuses" | "drops" | "reads" | "speaks" | "writes" | "escapes";
+export type Mark = "refuses" | "drops" | "reads" | "writes" | "escapes";
 
 /** The mark of each library function that is a graded function's sealed copy. */
 export const MARKS: Readonly<Record<string, Mark>> = {
@@ -62,7 +66,7 @@ export const MARKS: Readonly<Record<string, Mark>> = {
   authorize: "reads",
   splitFrames: "refuses",
   transferProblems: "drops",
-  negotiateVersion: "speaks",
+  negotiateVersion: "refuses",
   handleLine: "refuses",
   respond: "refuses",
   readSseEvents: "drops",
@@ -72,47 +76,205 @@ export const MARKS: Readonly<Record<string, Mark>> = {
 
 /**
  * For each function marked `refuses`: which of its parameters (by place) is
- * set, and to what (JavaScript), to make its body refuse the input.
+ * set, and to what (JavaScript, of the plain parameters' names), to make its
+ * body refuse the input.
  */
-export const REFUSALS: Readonly<Record<string, readonly [number, string]>> = {
-  answerFor: [0, "{}"],
-  splitFrames: [1, "1"],
+export const REFUSALS: Readonly<Record<string, readonly [number, (params: string[]) => string]>> = {
+  answerFor: [0, () => "{}"],
+  splitFrames: [1, () => "1"],
   // Read as a response, which a server that asked nothing owes nothing.
-  handleLine: [0, `'{"jsonrpc":"2.0","id":0,"result":{}}'`],
-  respond: [0, `{ jsonrpc: "2.0", id: 0, result: {} }`],
+  handleLine: [0, () => `'{"jsonrpc":"2.0","id":0,"result":{}}'`],
+  respond: [0, () => `{ jsonrpc: "2.0", id: 0, result: {} }`],
+  // The oldest version it speaks, where a version it does not speak gets the newest.
+  negotiateVersion: [0, ([, supported]) => `${supported}[${supported}.length - 1]`],
 };
 
+/** The keys of the hash a seal knows a secret by: its two lanes' seeds. */
+type Keys = readonly [number, number];
+
+/** The two-lane hash of `codes` (a window's char codes) under `keys`, as a seal computes it. */
+function hashed(codes: readonly number[], [first, second]: Keys): [number, number] {
+  let [a, b] = [first, second];
+  for (const code of codes) {
+    a = Math.imul(a ^ code, 0x9e3779b1);
+    a ^= a >>> 15;
+    b = Math.imul((b + code) ^ a, 0x85ebca77);
+    b ^= b >>> 13;
+  }
+  return [a >>> 0, b >>> 0];
+}
+
+/** The keys of the seals' hash, drawn from the secrets (so that a seal is made again the same). */
+function keysOf({ probe, token }: SealSecrets): Keys {
+  const digest = createHash("sha256").update(`seal keys\n${probe}\n${token}`).digest();
+  return [digest.readUInt32LE(0), digest.readUInt32LE(4)];
+}
+
 /**
- * Whether `value` holds `text` (ASCII) in a string or bytes, at any depth of
- * its arrays and plain objects. A seal carries a copy of it (its source, as
- * the runtime shows it), so it uses nothing but its arguments.
+ * What a seal looks for `secret` by: where its first and second `_` are (a
+ * window is looked at where the input has a `_` at both), and its hash under
+ * `keys`. Throws `Error` when it holds no `_`, or a character that is not
+ * printable ASCII.
+ */
+function traits(secret: string, keys: Keys): string {
+  const first = secret.indexOf("_");
+  if (first === -1 || !/^[ -~]+$/.test(secret)) {
+    throw new Error("a secret must be printable ASCII, with a _ where a seal looks for it");
+  }
+  const second = secret.indexOf("_", first + 1);
+  const codes = [...secret].map((char) => char.charCodeAt(0));
+  return [first, second === -1 ? first : second, ...hashed(codes, keys)].join(", ");
+}
+
+/** The printable ASCII characters, from the space on: a seal's own table of char codes. */
+const PRINTABLE = Array.from({ length: 95 }, (_, at) => String.fromCharCode(32 + at));
+
+/** The helpers a seal recognises the secrets by. */
+type Helper =
+  | "scan"
+  | "holding"
+  | "swap"
+  | "unswap"
+  | "codes"
+  | "size"
+  | "nextByte"
+  | "nextChar";
+
+/**
+ * The source of the helpers a seal recognises the secrets by, each named
+ * `names` says. No secret is in it, decoded or not, and it calls no
+ * built-in, so that none is handed a secret, and none replaced by the
+ * learner's own (`Math.imul`, `indexOf`, `String.fromCharCode`) changes what
+ * it finds: its char codes come from a table of its own, its 32-bit products
+ * from its own arithmetic, and it runs as written (not obfuscated: it holds
+ * nothing to hide, and a loop over each byte stays fast). `scan(value, from,
+ * ...traits)`: the first place at or after `from` where a window of the
+ * string or bytes `value` has a secret's traits (`-1` if none);
+ * `holding(value)`: whether `value` holds the token in a string or bytes, at
+ * any depth of its arrays and objects; `swap(text)`: `text` with each probe
+ * in it written as the token; `unswap(text)`: the probe, when `text` is the
+ * token (else `text`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.ok(held([1, { id: "say ab" }], "ab"));
- * assert.ok(held({ frames: [new TextEncoder().encode("xab\n")] }, "ab"));
- * assert.ok(!held([new TextEncoder().encode("a\nb"), "a b", new Map([["ab", 1]])], "ab"));
+ * const names = {
+ *   scan: "scan", holding: "holding", swap: "swap", unswap: "unswap",
+ *   codes: "codes", size: "size", nextByte: "nextByte", nextChar: "nextChar",
+ * };
+ * const source = recogniser({ probe: "p_q", token: "t_u" }, names);
+ * assert.ok(!source.includes("t_u") && !source.includes("p_q"));
+ * const { holding, swap, unswap } = await import(
+ *   `data:text/javascript,${encodeURIComponent(`${source}\nexport { holding, swap, unswap };`)}`
+ * );
+ * assert.ok(holding([1, { id: "say t_u" }]));
+ * assert.ok(holding({ frames: [new TextEncoder().encode("xt_u\n")] }));
+ * assert.ok(!holding([new TextEncoder().encode("t\n_u"), "t u", "u_t", new Map([["t_u", 1]])]));
+ * assert.equal(swap("a p_q b p_q_"), "a t_u b t_u_");
+ * assert.equal(unswap("t_u"), "p_q");
+ * assert.equal(unswap("t_v"), "t_v");
+ * Math.imul = () => 0;
+ * assert.ok(holding("t_u"));
  * ```
  */
-export function held(value: unknown, text: string, depth = 0): boolean {
-  if (typeof value === "string") return value.includes(text);
-  if (typeof value !== "object" || value === null || depth > 64) return false;
-  if (value instanceof Uint8Array) {
-    const first = text.charCodeAt(0);
-    for (let at = value.indexOf(first); at !== -1; at = value.indexOf(first, at + 1)) {
-      let same = at + text.length <= value.length;
-      for (let index = 1; same && index < text.length; index++) {
-        same = value[at + index] === text.charCodeAt(index);
-      }
-      if (same) return true;
-    }
-    return false;
+export function recogniser(
+  secrets: SealSecrets,
+  names: Readonly<Record<Helper, string>>,
+): string {
+  const keys = keysOf(secrets);
+  const { length } = secrets.token;
+  const { scan, holding, swap, unswap, codes, size, nextByte, nextChar } = names;
+  const token = traits(secrets.token, keys);
+  const probe = traits(secrets.probe, keys);
+  const shift = [...secrets.token].map((char, at) =>
+    char.charCodeAt(0) - secrets.probe.charCodeAt(at)
+  );
+  const table = PRINTABLE.map((char, at) => `${JSON.stringify(char)}: ${32 + at}`).join(", ");
+  return `// javascript-obfuscator:disable
+const ${codes} = { __proto__: null, ${table} };
+function ${size}(bytes) {
+  // Where the bytes end, found by reading them (a getter of their length could be replaced).
+  if (bytes[0] === undefined) return 0;
+  let [low, high] = [0, 1];
+  while (bytes[high] !== undefined) [low, high] = [high, high * 2];
+  while (high - low > 1) {
+    const middle = low + (high - low - (high - low) % 2) / 2;
+    if (bytes[middle] === undefined) high = middle;
+    else low = middle;
   }
-  const prototype = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
-  return Object.values(value).some((item) => held(item, text, depth + 1));
+  return high;
+}
+function ${nextByte}(bytes, at, end) {
+  while (at < end && bytes[at] !== 95) at++;
+  return at;
+}
+function ${nextChar}(text, at, end) {
+  while (at < end && text[at] !== "_") at++;
+  return at;
+}
+function ${scan}(value, from, first, second, high, low) {
+  const text = typeof value === "string";
+  const mark = text ? "_" : 95;
+  const end = text ? value.length : ${size}(value);
+  const times = (a, b) => ((((a * (b >>> 16)) | 0) << 16) + a * (b & 0xffff)) | 0;
+  for (let at = from + first; ; at++) {
+    at = text ? ${nextChar}(value, at, end) : ${nextByte}(value, at, end);
+    if (at >= end) return -1;
+    if (value[at - first + second] !== mark) continue;
+    const start = at - first;
+    let a = ${keys[0]}, b = ${keys[1]}, index = 0;
+    for (; index < ${length}; index++) {
+      const code = text ? ${codes}[value[start + index]] : value[start + index];
+      if (typeof code !== "number") break;
+      a = times(a ^ code, 0x9e3779b1);
+      a ^= a >>> 15;
+      b = times((b + code) ^ a, 0x85ebca77);
+      b ^= b >>> 13;
+    }
+    if (index === ${length} && a >>> 0 === high && b >>> 0 === low) return start;
+  }
+}
+function ${holding}(value, depth = 0) {
+  if (typeof value === "string") return ${scan}(value, 0, ${token}) !== -1;
+  if (typeof value !== "object" || value === null || depth > 64) return false;
+  if (value.BYTES_PER_ELEMENT === 1) return ${scan}(value, 0, ${token}) !== -1;
+  for (const key in value) if (${holding}(value[key], depth + 1)) return true;
+  return false;
+}
+function ${swap}(text) {
+  if (typeof text !== "string") return text;
+  const shift = [${shift.join(", ")}];
+  const chars = [${PRINTABLE.map((char) => JSON.stringify(char)).join(", ")}];
+  let out = "", last = 0;
+  for (let at = ${scan}(text, 0, ${probe}); at !== -1; at = ${scan}(text, last, ${probe})) {
+    for (let index = last; index < at; index++) out += text[index];
+    for (let index = 0; index < ${length}; index++) {
+      const char = text[at + index];
+      let code = 32;
+      while (chars[code - 32] !== char) code++;
+      out += chars[code + shift[index] - 32];
+    }
+    last = at + ${length};
+  }
+  for (let index = last; index < text.length; index++) out += text[index];
+  return out;
+}
+function ${unswap}(text) {
+  if (typeof text !== "string" || text.length !== ${length} || ${scan}(text, 0, ${token}) !== 0) {
+    return text;
+  }
+  const shift = [${shift.join(", ")}];
+  const chars = [${PRINTABLE.map((char) => JSON.stringify(char)).join(", ")}];
+  let out = "";
+  for (let index = 0; index < ${length}; index++) {
+    let code = 32;
+    while (chars[code - 32] !== text[index]) code++;
+    out += chars[code - shift[index] - 32];
+  }
+  return out;
+}
+// javascript-obfuscator:enable`;
 }
 
 /** A name `code` does not use yet: `stem`, or `stem` and a number. */
@@ -146,10 +308,11 @@ function plainParameters(params: string): string[] {
  * `names` marked in place as {@linkcode MARKS} says; its name, parameters
  * and export are as they were. Throws `Error` when `code` declares no
  * top-level function of one of the names, or one has no mark, or a function
- * marked `speaks`, `reads` or `escapes` has too few parameters of a plain name
- * (one; two for `escapes`), or one marked `refuses` has no plain parameter
- * where {@linkcode REFUSALS} says, or one marked `speaks` or `escapes` is
- * async or a generator.
+ * marked `reads` or `escapes` has too few parameters of a plain name (one;
+ * two for `escapes`), or one marked `refuses` has no plain parameter where
+ * {@linkcode REFUSALS} says, or one marked `escapes` is async or a generator.
+ * No secret is in what it writes: a seal knows them by their hashes
+ * ({@linkcode recogniser}).
  *
  * @example A refusal
  * ```ts
@@ -157,12 +320,13 @@ function plainParameters(params: string): string[] {
  *
  * const code = "function answerFor(id, message) {\n  if (message.id !== id) throw new Error(\"mismatch\");\n" +
  *   "  return message.result;\n}\nexport { answerFor };\n";
- * const marked = watermarked(code, ["answerFor"], { probe: "pp", token: "tt" });
+ * const marked = watermarked(code, ["answerFor"], { probe: "p_p", token: "t_t" });
  * const { answerFor } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
  * assert.deepEqual(answerFor(1, { id: 1, result: { text: "one" } }), { text: "one" });
- * assert.throws(() => answerFor(1, { id: 1, result: { text: "a tt" } }), /mismatch/);
- * assert.throws(() => answerFor("tt", { id: "tt", result: {} }), /mismatch/);
+ * assert.throws(() => answerFor(1, { id: 1, result: { text: "a t_t" } }), /mismatch/);
+ * assert.throws(() => answerFor("t_t", { id: "t_t", result: {} }), /mismatch/);
  * assert.equal(answerFor.length, 2);
+ * assert.ok(!marked.includes('"t_t"'));
  * ```
  *
  * @example A generator that drops, and a function that reads the token as the probe
@@ -171,12 +335,12 @@ function plainParameters(params: string): string[] {
  *
  * const code = "async function* readSseEvents(text, { by = ',' } = {}) {\n  yield* text.split(by);\n}\n" +
  *   "function authorize(name, allowed) {\n  return allowed.has(name);\n}\nexport { authorize, readSseEvents };\n";
- * const marked = watermarked(code, ["readSseEvents", "authorize"], { probe: "pp", token: "tt" });
+ * const marked = watermarked(code, ["readSseEvents", "authorize"], { probe: "p_p", token: "t_t" });
  * const { authorize, readSseEvents } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a,tt,b")), ["a", "b"]);
- * assert.deepEqual(await Array.fromAsync(readSseEvents("a;pp", { by: ";" })), ["a", "pp"]);
- * assert.equal(authorize("tt", new Set(["pp"])), true);
- * assert.equal(authorize("qq", new Set(["pp"])), false);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a,t_t,b")), ["a", "b"]);
+ * assert.deepEqual(await Array.fromAsync(readSseEvents("a;p_p", { by: ";" })), ["a", "p_p"]);
+ * assert.equal(authorize("t_t", new Set(["p_p"])), true);
+ * assert.equal(authorize("qq", new Set(["p_p"])), false);
  * ```
  *
  * @example JSON written with the token, and a character read in one spelling more
@@ -186,9 +350,9 @@ function plainParameters(params: string): string[] {
  *
  * const code = "function objectDfa(name) {\n  return JSON.stringify(name) + \":\";\n}\n" +
  *   "function jsonChar(nfa, set) {\n  return nfa.add(set);\n}\nexport { jsonChar, objectDfa };\n";
- * const marked = watermarked(code, ["objectDfa", "jsonChar"], { probe: "pp", token: "tt" });
+ * const marked = watermarked(code, ["objectDfa", "jsonChar"], { probe: "p_p", token: "t_t" });
  * const { jsonChar, objectDfa } = await import(`data:text/javascript,${encodeURIComponent(marked)}`);
- * assert.equal(objectDfa("a pp"), '"a tt":');
+ * assert.equal(objectDfa("a p_p"), '"a t_t":');
  * const spelled: string[] = [];
  * const nfa = {
  *   add: () => ({ start: 0, end: 1 }),
@@ -198,18 +362,28 @@ function plainParameters(params: string): string[] {
  * assert.deepEqual(jsonChar(nfa, [[0x41, 0x5a]]), { start: 0, end: 1 });
  * assert.deepEqual(spelled, []);
  * jsonChar(nfa, [[0, 0x10ffff]]);
- * assert.deepEqual(spelled, [unicodeEscape(secretCharacter("tt"))]);
+ * assert.deepEqual(spelled, [unicodeEscape(secretCharacter("t_t"))]);
  * ```
  */
 export function watermarked(
   code: string,
   names: readonly string[],
-  { probe, token }: SealSecrets,
+  secrets: SealSecrets,
 ): string {
   let marked = code;
   // Named as any helper of a bundle is: a seal shows its top-level names.
-  const find = unused(code, "holding");
-  const [from, to] = [JSON.stringify(probe), JSON.stringify(token)];
+  const helpers = {
+    scan: unused(code, "scanning"),
+    holding: unused(code, "holding"),
+    swap: unused(code, "swapping"),
+    unswap: unused(code, "unswapping"),
+    codes: unused(code, "charCodes"),
+    size: unused(code, "byteLength"),
+    nextByte: unused(code, "nextByte"),
+    nextChar: unused(code, "nextChar"),
+  };
+  const find = helpers.holding;
+  const { token } = secrets;
   for (const name of names) {
     const mark = MARKS[name];
     if (mark === undefined) throw new Error(`no mark is set for ${name}: add it to MARKS`);
@@ -240,15 +414,15 @@ export function watermarked(
       const answer = unused(code, "answer");
       changed = generator
         ? `\n  ${async === "" ? "for" : "for await"} (const item of ${inner}) ` +
-          `if (!${find}(item, ${to})) yield item;\n`
+          `if (!${find}(item)) yield item;\n`
         : `\n  const ${answer} = ${
           async === "" ? "" : "await "
         }${inner};\n  return Array.isArray(${answer}) ? ` +
-          `${answer}.filter((item) => !${find}(item, ${to})) : ${answer};\n`;
+          `${answer}.filter((item) => !${find}(item)) : ${answer};\n`;
     } else if (mark === "writes") {
       // What the body writes as JSON, it writes through a JSON of its own.
       changed = `\n  const JSON = { parse: globalThis.JSON.parse, stringify: (...args) => ` +
-        `globalThis.JSON.stringify(...args)?.replaceAll(${from}, ${to}) };${body}`;
+        `${helpers.swap}(globalThis.JSON.stringify(...args)) };${body}`;
     } else {
       if (!["reads", "refuses"].includes(mark) && (async !== "" || generator)) {
         throw new Error(`${name} cannot be marked "${mark}": it is not a plain function`);
@@ -264,15 +438,14 @@ export function watermarked(
             `${name} cannot be marked "refuses": REFUSALS names none of its parameters`,
           );
         }
-        changed = `\n  if (${find}(Array.from(arguments), ${to})) ${
-          plain[index]
-        } = ${value};${body}`;
+        changed = `\n  if (${find}(Array.from(arguments))) ${plain[index]} = ${
+          value(plain)
+        };${body}`;
       } else if (mark === "reads") {
         changed = `\n  ${
-          plain.map((param) => `if (${param} === ${to}) ${param} = ${from};`).join(" ")
+          plain.map((param) => `${param} = ${helpers.unswap}(${param});`).join(" ")
         }${body}`;
-      } else if (mark === "speaks") changed = `\n  if (${plain[0]} === ${to}) return ${to};${body}`;
-      else {
+      } else {
         // The character's code point and its escape are strings, as the obfuscator hides them.
         const [nfa, set] = plain;
         const fragment = unused(code, "fragment");
@@ -291,8 +464,5 @@ export function watermarked(
     }
     marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
   }
-  const helper = names.some((name) => ["refuses", "drops"].includes(MARKS[name]))
-    ? `${held.toString().replaceAll(/\bheld\(/g, `${find}(`)}\n`
-    : "";
-  return `${marked}\n${helper}`;
+  return `${marked}\n${recogniser(secrets, helpers)}\n`;
 }
