@@ -56,20 +56,37 @@ Deno.test({
     "a program named by a bare word runs in the root when PATH names folders the root does not show",
   ignore,
   async fn() {
-    // CI's fresh PATH is a folder of links that no root shows.
+    // CI's fresh PATH is a folder of links that no root shows. A PATH is the whole process's, and
+    // test files run side by side in one process: the root is opened in a process of its own.
     const links = await Deno.makeTempDir({ prefix: "ch15-path-" });
-    const before = Deno.env.get("PATH");
     try {
       await Deno.symlink(Deno.realPathSync("/usr/bin/bwrap"), `${links}/bwrap`);
-      Deno.env.set("PATH", links);
-      await inRoot([], async (root) => {
-        const inner = ["--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "/usr/bin/true"];
-        const [code, said] = await run(root, ["bwrap", ...inner]);
-        assert.equal(code, 0, said);
-      });
+      const module = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
+      const script = `
+        import { systemFolders } from ${module("./policy.ts")};
+        import { ThrowawayRoot } from ${module("./throwaway_root.ts")};
+        const writable = await Deno.makeTempDir({ prefix: "ch15-throwaway-test-" });
+        try {
+          await using root = await ThrowawayRoot.open({ shows: systemFolders(), writable });
+          const inner = ["--unshare-all", "--ro-bind", "/", "/", "--proc", "/proc", "/usr/bin/true"];
+          const [program, ...args] = root.command(["bwrap", ...inner]);
+          const { code, stderr } = await new Deno.Command(program, { args, stdin: "null" }).output();
+          console.log(code, new TextDecoder().decode(stderr));
+        } finally {
+          await Deno.remove(writable, { recursive: true });
+        }`;
+      const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+        args: ["eval", "--no-config", script],
+        env: { PATH: links },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decoder = new TextDecoder();
+      const said = decoder.decode(stdout) + decoder.decode(stderr);
+      assert.ok(success, said);
+      assert.match(said, /^0 /, said);
     } finally {
-      if (before === undefined) Deno.env.delete("PATH");
-      else Deno.env.set("PATH", before);
       await Deno.remove(links, { recursive: true });
     }
   },
