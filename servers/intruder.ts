@@ -260,11 +260,14 @@ function wholeProcs(): string[] {
 }
 
 /**
- * The value of the variable `name` in the environment of any process it can
- * read (`/proc/N/environ`, in each `/proc` in sight), such as bubblewrap's
- * own PID 1, which keeps its caller's whole environment.
+ * The values of the variable `name` in the environment of every process it
+ * can read (`/proc/N/environ`, in each `/proc` in sight), such as bubblewrap's
+ * own PID 1, which keeps its caller's whole environment: one a line, or
+ * `undefined` for none. Every one, not the first: where the machine's `/proc`
+ * is in sight, other sandboxes' processes may hold a variable of that name.
  */
 function variableOfOthers(name: string): string | undefined {
+  const values = new Set<string>();
   for (const path of wholeProcs()) {
     const proc = path === "/" ? "" : path;
     let entries: Deno.DirEntry[];
@@ -277,13 +280,13 @@ function variableOfOthers(name: string): string | undefined {
       try {
         const found = decoder.decode(Deno.readFileSync(`${proc}/${pid}/environ`)).split("\0")
           .find((entry) => entry.startsWith(`${name}=`));
-        if (found !== undefined) return found.slice(name.length + 1);
+        if (found !== undefined) values.add(found.slice(name.length + 1));
       } catch {
         // Another user's process, or one gone already.
       }
     }
   }
-  return undefined;
+  return values.size === 0 ? undefined : [...values].join("\n");
 }
 
 /**

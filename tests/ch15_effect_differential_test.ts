@@ -173,3 +173,42 @@ Deno.test({
     assert.ok(ran >= LINES / 2, `only ${ran} lines ran`);
   },
 });
+
+Deno.test({
+  name:
+    "run by root with the machine's /proc in sight, the intruder finds the secret variable though another process holds one of that name first",
+  ignore,
+  fn: async () => {
+    // Tests beside this one run effect cases too, each with a variable of the same name and a
+    // token of its own; one that started first has the lower PID. The intruder read only the
+    // first it found, and the line was judged to keep the variable hidden (CI failed once so).
+    const name = await (async () => {
+      await using other = await Playground.create();
+      return other.variable.where;
+    })();
+    const decoy = new Deno.Command("/bin/sleep", {
+      args: ["60"],
+      clearEnv: true,
+      env: { [name]: "a-token-of-another-sandbox" },
+    }).spawn();
+    try {
+      const argv = [
+        "bwrap",
+        "--unshare-ipc",
+        "--die-with-parent",
+        "--clearenv",
+        ...env,
+        "--proc",
+        "/proc",
+        ...[...policy.runtime.paths, data].flatMap((path) => ["--ro-bind", path, path]),
+        "--",
+        ...command,
+      ];
+      const real = await onThisMachine(argv);
+      assert.match(real["read a secret variable"], /^succeeded/, JSON.stringify(real));
+    } finally {
+      decoy.kill("SIGKILL");
+      await decoy.status;
+    }
+  },
+});
