@@ -43,7 +43,7 @@ export const HOLDOUTS: Readonly<
       group: KEPT_EXACTLY,
     },
     {
-      label: "a tool's name with the older version",
+      label: "a name and an older version",
       args: ["2024-11-05 maple_river_stone"],
       expected: LATEST,
       group: KEPT_EXACTLY,
