@@ -37,18 +37,6 @@ export const HOLDOUTS: Readonly<
 > = {
   negotiateVersion: [
     {
-      label: "a tool's name, not a version",
-      args: ["amber_cloud_delta"],
-      expected: LATEST,
-      group: KEPT_EXACTLY,
-    },
-    {
-      label: "a name and an older version",
-      args: ["2024-11-05 maple_river_stone"],
-      expected: LATEST,
-      group: KEPT_EXACTLY,
-    },
-    {
       label: "the older version, asked for again",
       args: ["2024-11-05"],
       expected: "2024-11-05",
