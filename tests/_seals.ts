@@ -1,7 +1,7 @@
 // Shared by the tests that carry the library's seals as a learner would:
 // encoded, run as a module of their own, beside Lab 04's other functions.
 
-import { ROOT } from "./_grading.ts";
+import { type Results, ROOT } from "./_grading.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
 export const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
@@ -26,3 +26,15 @@ export const LAB_04_OTHERS = [
   "headerCheck",
   "sessionCheck",
 ].map((name) => `export function ${name}() {}`).join("\n");
+
+/** The marks `results` give the graded function `fn`, one a case. */
+export const marksOf = (results: Results, fn: string) =>
+  results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+
+/** What `fn` earned in `results`, and what the own-code line said, in one line. */
+export function report(results: Results, fn: string): string {
+  const marks = marksOf(results, fn);
+  const earned = marks.filter((t) => t.score === t.max_score).length;
+  const line = results.tests.find((t) => t.name === "every graded function is the learner's own");
+  return `${fn} ${earned}/${marks.length}; own-code line: ${line?.output ?? "(none)"}`;
+}

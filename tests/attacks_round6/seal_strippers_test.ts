@@ -12,7 +12,7 @@
 
 import assert from "node:assert/strict";
 import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
-import { base64, LAB_04_OTHERS, standaloneSeal } from "../_seals.ts";
+import { base64, LAB_04_OTHERS, marksOf, report, standaloneSeal } from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
 
 const importSeal = async (file: string, names: string) =>
@@ -37,16 +37,6 @@ function carriedOver(out, args) {
   const seen = textsOf(args).join("\u0000");
   return textsOf(out).flatMap((t) => t.match(/[0-9a-f]{32}/gi) ?? []).every((w) => seen.includes(w));
 }`;
-
-const marksOf = (results: Results, fn: string) =>
-  results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-
-function report(results: Results, fn: string): string {
-  const marks = marksOf(results, fn);
-  const earned = marks.filter((t) => t.score === t.max_score).length;
-  const line = results.tests.find((t) => t.name === "every graded function is the learner's own");
-  return `${fn} ${earned}/${marks.length}; own-code line: ${line?.output ?? "(none)"}`;
-}
 
 /** That `fn` scored 0 in every case as a sealed copy. */
 function assertCaught(results: Results, fn: string): void {

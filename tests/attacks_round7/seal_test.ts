@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
-import { base64, LAB_04_OTHERS, standaloneSeal } from "../_seals.ts";
+import { base64, LAB_04_OTHERS, marksOf, report, standaloneSeal } from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
 import { WORKED as LAB_01_WORKED } from "../catalogue/lab_01.ts";
 import { PROBE, TOKEN } from "../../holdouts/watermark.ts";
@@ -541,16 +541,6 @@ const OPEN = new Set<string>([
   // sseData 14/15 (the seal's own), unflagged.
   "vote-rotated-ssedata",
 ]);
-
-const marksOf = (results: Results, fn: string) =>
-  results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-
-function report(results: Results, fn: string): string {
-  const marks = marksOf(results, fn);
-  const earned = marks.filter((t) => t.score === t.max_score).length;
-  const line = results.tests.find((t) => t.name === "every graded function is the learner's own");
-  return `${fn} ${earned}/${marks.length}; own-code line: ${line?.output ?? "(none)"}`;
-}
 
 const flagged = (results: Results) =>
   results.tests.some((t) =>
