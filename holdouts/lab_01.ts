@@ -37,6 +37,18 @@ export const HOLDOUTS: Readonly<
 > = {
   negotiateVersion: [
     {
+      label: "a tool's name, not a version",
+      args: ["amber_cloud_delta"],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "a name and an older version",
+      args: ["2024-11-05 maple_river_stone"],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
       label: "the older version, asked for again",
       args: ["2024-11-05"],
       expected: "2024-11-05",
@@ -233,7 +245,7 @@ export const HOLDOUTS: Readonly<
       expected: text(36, "am"),
     },
     {
-      label: "check_subject_verb_agreement he go",
+      label: "subject and verb agreeing: he go",
       args: [call("sv", "check_subject_verb_agreement", { subject: "he", verb_form: "go" })],
       expected: text(
         "sv",
