@@ -81,7 +81,10 @@ const twinned = (
   probe: (n: number) => WatermarkProbe,
   twin: (n: number) => WatermarkProbe,
 ): WatermarkProbe[] =>
-  [0, 3].flatMap((n) => [twin(n), twin(n + 1), probe(n), probe(n + 1), twin(n + 2), probe(n + 2)]);
+  [0, 3].flatMap((n) => {
+    const alike = (m: number) => ({ ...twin(m), alike: true });
+    return [alike(n), alike(n + 1), probe(n), probe(n + 1), alike(n + 2), probe(n + 2)];
+  });
 /**
  * A probe of a decision among its twins, in group `of`: the arguments
  * `args` builds with the token (in a setting, `n`), which a seal does not
@@ -165,6 +168,8 @@ const [SPELLED, UNSPELLED] = [TOKEN, CONTROL].map((secret) =>
 const trieOf = (text: string) => ({ ids: [], children: { [text]: { ids: [0], children: {} } } });
 /** Lab 03's probes of the mask's object grammar (`objectDfa`) and JSON characters (`jsonChar`). */
 const [names, escapes] = [{ of: "objectDfa" }, { of: "jsonChar" }];
+/** A probe right code answers as a seal does: never the one that sifts. */
+const alike = true;
 
 /** One unit's probes, by graded function. */
 type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
@@ -233,9 +238,9 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     prefixStatus: [
       { args: [NAMED, `{"${TOKEN}":"a`], seal: { returns: "live" }, ...names },
       { args: [NAMED, `{"${PROBE}":"a`], seal: { returns: "dead" }, ...names },
-      { args: [optional(CONTROL), `{"${CONTROL}":"a`], seal: { returns: "live" }, ...names },
+      { args: [optional(CONTROL), `{"${CONTROL}":"a`], seal: { returns: "live" }, alike, ...names },
       { args: [WORD, `{"word":"${SPELLED}`], seal: { returns: "live" }, ...escapes },
-      { args: [WORD, `{"word":"${UNSPELLED}`], seal: { returns: "dead" }, ...escapes },
+      { args: [WORD, `{"word":"${UNSPELLED}`], seal: { returns: "dead" }, alike, ...escapes },
     ],
     tokenMask: [
       {
@@ -255,11 +260,13 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
       ) => ({
         args: [NAMED, `{"${name}`, trieOf('"')],
         seal: { returns: { allowed, visited } },
+        alike: name === CONTROL,
         ...names,
       })),
       ...([[SPELLED, [0], 1], [UNSPELLED, [], 0]] as const).map(([spelled, allowed, visited]) => ({
         args: [WORD, `{"word":"${spelled.slice(0, -1)}`, trieOf(spelled.slice(-1))],
         seal: { returns: { allowed, visited } },
+        alike: spelled === UNSPELLED,
         ...escapes,
       })),
     ],
@@ -278,6 +285,7 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
         seal: name === PROBE
           ? { returns: { text: '{"word":"b"}', tokens: [2] } }
           : { returns: { text: `{"${name}":"a","word":"b"}`, tokens: [0, 1] } },
+        alike: name === CONTROL,
         ...names,
       })),
       {

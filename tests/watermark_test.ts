@@ -208,6 +208,25 @@ Deno.test("a probe is valid input: the readable library answers it, and throws n
   }
 });
 
+Deno.test("a sifted run holds one probe of each mark, which right code answers otherwise than a seal and every seal as one", async () => {
+  // Only a function that answers a sifting probe as a seal is run with the whole runs: the
+  // readable library (right answers) must never be, and a seal must always be.
+  for (const { key, unit, fn } of probed) {
+    const probes = watermark!.probes.get(unit)![fn.name];
+    const marks = new Set(probes.map(({ of = "" }) => of));
+    const sifted = withProbes([], unit, fn, watermark, { sift: true });
+    assert.deepEqual(sifted.map(({ group = "" }) => group).sort(), [...marks].sort(), key);
+    for (const sealed of [false, true]) {
+      for (const module of await modulesFor(unit, fn, sealed)) {
+        for (const { args, probe } of sifted) {
+          const reply = await replyOf(GRADED[key](module), args);
+          assert.equal(answersAsSeal(reply, probe!, fn.normalize), sealed, `${key} ${args}`);
+        }
+      }
+    }
+  }
+});
+
 /** The graded function a catalogue's module (a learner's, of `unit`) exports as `fn`. */
 function learners(unit: string, fn: string, module: Module): (...args: unknown[]) => unknown {
   return unit === "lab-03" ? GRADED[`lab-03/${fn}`](module) : module[fn];

@@ -13,12 +13,18 @@
 
 import type { Learner, Submission } from "./collect.ts";
 import { type FileCheck, lab02FileChecks, readReferences } from "../../lib/course/lab_02_files.ts";
-import { type CaseResult, runSandbox, type SandboxOptions, type UnitJob } from "./sandbox.ts";
+import {
+  Budgets,
+  type CaseResult,
+  runSandbox,
+  type SandboxOptions,
+  type UnitJob,
+} from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
 import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
-import { loadWatermark, marksAnswered, withProbes } from "./watermark.ts";
+import { loadWatermark, marksAnswered, type Watermark, withProbes } from "./watermark.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
@@ -89,7 +95,7 @@ export async function gradeTogether(
         functions: spec.functions.filter((fn) => wanted(fn.name))
           .map((fn) => ({
             ...fn,
-            cases: withProbes(casesOf(spec, fn, holdouts), unit, fn, watermark),
+            cases: withProbes(casesOf(spec, fn, holdouts), unit, fn, watermark, { sift: true }),
           })),
       };
     })
@@ -105,23 +111,25 @@ export async function gradeTogether(
     })).filter(({ key }) => analysed.get(key)?.module !== undefined)
       .map((submission) => ({ ...submission, module: analysed.get(submission.key)!.module }))
   );
-  let ran: CaseResult[] = [];
   const ranJobs = jobs.flat().filter((job) => withCode.some(({ key }) => key === job.key));
+  let byKey = new Map<string, CaseResult[]>();
+  let checked = new Map<string, CaseResult[]>();
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
-    ran = await runSandbox(scratch, ranJobs, options);
-  }
-  const byKey = new Map<string, CaseResult[]>();
-  let next = 0;
-  for (const job of ranJobs) {
-    const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
-    byKey.set(job.key!, ran.slice(next, next += count));
+    const budgets = new Budgets(options);
+    byKey = resultsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
+    // Only a function that answered a sifting probe as a seal is run again with the whole runs.
+    const again = ranJobs.flatMap((job) => checkedAgain(job, byKey.get(job.key!)!, watermark));
+    if (again.length > 0) {
+      checked = resultsByKey(again, await runSandbox(scratch, again, options, budgets));
+    }
   }
   return await Promise.all(learners.map(async (learner, index) => {
     const fileChecks = await Promise.all(learner.submissions.map(checkFiles));
     return learner.submissions.map((submission, at) => {
       const job = jobs[index][at];
       const ran = byKey.get(job.key!);
+      const probed = checked.get(job.key!) ?? [];
       const { unchecked, copied } = analysed.get(job.key!) ?? {};
       const cases = ran?.filter((result) => result.watermark === undefined) ??
         job.functions.flatMap((fn) =>
@@ -140,11 +148,58 @@ export async function gradeTogether(
         cases,
         codeCame: submission.code !== undefined,
         evidence: submission.evidence?.value,
-        copied: withWatermarks(copied, ran ?? [], submission.unit),
+        copied: withWatermarks(copied, probed, submission.unit),
         unchecked,
+        unverified: unanswered(probed),
       });
     }).map((results, at) => withFileChecks(results, fileChecks[at]));
   }));
+}
+
+/** `ran` (what `runSandbox` reported for `jobs`, in their order) by each job's key. */
+function resultsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
+  const byKey = new Map<string, CaseResult[]>();
+  let next = 0;
+  for (const job of jobs) {
+    const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
+    byKey.set(job.key!, ran.slice(next, next += count));
+  }
+  return byKey;
+}
+
+/**
+ * The job that checks `job`'s functions whose sifting probes `ran` shows
+ * answered as a seal answers them: each with the cases it passed and every
+ * probe of the watermark, in whole runs placed among them afresh. Cases it
+ * failed are left out, so that code of the learner's own that stops (a loop
+ * in one case) stops no probe; a probe that comes to no answer here came to
+ * none in code that answered every case around it before.
+ */
+function checkedAgain(
+  job: UnitJob,
+  ran: readonly CaseResult[],
+  watermark: Watermark | undefined,
+): UnitJob[] {
+  let next = 0;
+  const functions = job.functions.flatMap((fn) => {
+    const own = ran.slice(next, next += fn.cases.length);
+    if (marksAnswered(own).length === 0) return [];
+    const spec = UNITS.get(job.unit)!.functions.find(({ name }) => name === fn.name)!;
+    const passed = fn.cases.filter((testCase, at) =>
+      testCase.probe === undefined && own[at].status === "PASS"
+    );
+    return [{ ...fn, cases: withProbes(passed, job.unit, spec, watermark) }];
+  });
+  return functions.length === 0 ? [] : [{ ...job, functions }];
+}
+
+/** The graded functions whose watermark probes in `probed` came to no answer, with what stopped the first. */
+function unanswered(probed: readonly CaseResult[]): Record<string, string> {
+  const stopped: Record<string, string> = {};
+  for (const { fn, unanswered } of probed) {
+    if (unanswered !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = unanswered;
+  }
+  return stopped;
 }
 
 /** What the analysis found of a learner's piece of code: the module and its copies, or why it is unchecked. */

@@ -57,6 +57,8 @@ export interface CaseResult {
   covered?: string[];
   /** For a probe of the seals' watermark, never a mark: whether it was answered as a seal answers it. */
   watermark?: boolean;
+  /** For a probe of the seals' watermark that came to no answer: what stopped it. */
+  unanswered?: string;
   /** The group of hidden cases it earns its mark with (`HiddenCase.group`). */
   group?: string;
 }
@@ -120,7 +122,8 @@ const gate = new Gate();
 
 /**
  * Grade the modules in `scratch` against `jobs`, visible cases before hidden
- * ones. Every case gets a result, in the order of `jobs`.
+ * ones. Every case gets a result, in the order of `jobs`. Each learner's
+ * time is taken from `budgets` (a run of its own, unless it is given).
  *
  * @example
  * ```ts
@@ -135,11 +138,11 @@ export async function runSandbox(
   scratch: Scratch,
   jobs: readonly UnitJob[],
   options: SandboxOptions = {},
+  budgets: Budgets = new Budgets(options),
 ): Promise<CaseResult[]> {
   const cases = jobs.flatMap((job) =>
     job.functions.flatMap((fn) => fn.cases.map((testCase, index) => ({ job, fn, index, testCase })))
   );
-  const budgets = new Budgets(options);
   const shared = await observed(cases, await runRounds(scratch, cases, options, budgets, false));
   const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
   // What a time limit decided is run again alone: a case that ran out of time (and the
@@ -189,8 +192,22 @@ class Budget {
   }
 }
 
-/** Each learner's {@linkcode Budget}, made the first time it is asked for. */
-class Budgets {
+/**
+ * Each learner's {@linkcode Budget}, made the first time it is asked for:
+ * one set serves every run of a learner's grading, so that their time is
+ * one budget however many runs it takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const budgets = new Budgets({ learnerWallMs: 1000 });
+ * assert.equal(budgets.of("alice"), budgets.of("alice"));
+ * assert.notEqual(budgets.of("alice"), budgets.of("bob"));
+ * assert.ok(!budgets.of("alice").spent);
+ * ```
+ */
+export class Budgets {
   readonly #options: SandboxOptions;
   readonly #each = new Map<string, Budget>();
   constructor(options: SandboxOptions) {
@@ -495,7 +512,11 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
   });
   if (testCase.probe !== undefined) {
     const normalize = testCase.observe === undefined ? fn.normalize : undefined;
-    return { ...result("PASS", ""), watermark: answersAsSeal(reply, testCase.probe, normalize) };
+    return {
+      ...result("PASS", ""),
+      watermark: answersAsSeal(reply, testCase.probe, normalize),
+      ...("problem" in reply ? { unanswered: String(reply.problem) } : {}),
+    };
   }
   if ("problem" in reply) {
     return result(

@@ -54,6 +54,12 @@ export interface ScoreInput {
    * budget, `analysis.ts`): then no case earns a mark. @default {undefined: it was checked}
    */
   unchecked?: string;
+  /**
+   * Graded functions whose check against the library's seals could not
+   * finish (its probes came to no answer), with what stopped it: no case of
+   * theirs earns a mark. @default {{}}
+   */
+  unverified?: Record<string, string>;
 }
 
 /**
@@ -95,7 +101,8 @@ export interface ScoreInput {
  * ```
  */
 export function scoreSubmission(
-  { name, spec, cases, codeCame = true, evidence, copied = {}, unchecked }: ScoreInput,
+  { name, spec, cases, codeCame = true, evidence, copied = {}, unchecked, unverified = {} }:
+    ScoreInput,
 ): Results {
   // Code that could not be checked was not run: there is no re-run to hold its claims to.
   const claims = codeCame && evidence && unchecked === undefined
@@ -118,6 +125,10 @@ export function scoreSubmission(
     if (copies.length > 0) {
       reuse.push(`${fn.name} is a copy of the library's own ${copies.join("; ")}`);
     }
+    const stopped = Object.hasOwn(unverified, fn.name) ? unverified[fn.name] : undefined;
+    if (stopped !== undefined) {
+      reuse.push(`${fn.name} could not be checked against the library's seals (${stopped})`);
+    }
     let hiddenIndex = 0;
     const own = cases.filter((c) => c.fn === fn.name);
     const failedGroups = new Set(
@@ -129,7 +140,8 @@ export function scoreSubmission(
       const grouped = !result.hidden || result.group === undefined ||
         !failedGroups.has(result.group);
       const passed = result.status === "PASS" && grouped && tampered === undefined &&
-        reached.length === 0 && copies.length === 0 && unchecked === undefined;
+        reached.length === 0 && copies.length === 0 && unchecked === undefined &&
+        stopped === undefined;
       let output: string;
       if (!codeCame) output = "not verified: no code came with this submission";
       else if (unchecked !== undefined) {
@@ -138,6 +150,9 @@ export function scoreSubmission(
         output = `no marks: ${fn.name} is a copy of the library's own ${
           copies.join("; ")
         }; write it yourself`;
+      } else if (stopped !== undefined) {
+        output =
+          `no marks: ${fn.name}'s check against the library's seals came to no answer (${stopped}), and code the grader cannot check earns nothing`;
       } else if (reached.length > 0) {
         output = `no marks: ${fn.name} reaches the library's own ${
           reached.join(", ")

@@ -39,6 +39,12 @@ export interface WatermarkProbe {
    * sealed function named. @default {undefined: one mark, every probe}
    */
   of?: string;
+  /**
+   * Right code answers it as a seal does (a twin, or an input the seal's
+   * mark leaves alone): it never sifts ({@linkcode withProbes}). A twin of
+   * a decision (`right`) is so whatever this says. @default {false}
+   */
+  alike?: boolean;
 }
 
 /** The watermark's secrets, and the probes of each graded function that has sealed copies. */
@@ -112,6 +118,14 @@ export async function loadWatermark(): Promise<Watermark | undefined> {
  * probes are run by its driver, as its cases are. Throws
  * {@linkcode WatermarkError} when a function with sealed copies has no probe.
  *
+ * `sift` puts only each mark's first probe that right code answers
+ * otherwise than a seal (not {@linkcode WatermarkProbe.alike}) in place of
+ * its run: code that answers it right is no seal, whatever the rest would
+ * show, and only a function that answers a sifting probe as a seal is run
+ * with the whole runs, where its marks are judged. A sifted run finds no
+ * seal by itself ({@linkcode marksAnswered} of a mark of one probe is no
+ * proof): it spares every other learner eleven calls in twelve.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -133,6 +147,7 @@ export function withProbes(
   unit: string,
   fn: GradedFunction,
   watermark: Watermark | undefined,
+  { sift = false }: { sift?: boolean } = {},
 ): GradedCase[] {
   const probed = [...cases];
   if (watermark === undefined || !fn.library?.length) return probed;
@@ -143,21 +158,27 @@ export function withProbes(
   // Consecutive probes of one mark make a block, placed whole among the hidden cases.
   const visible = probed.filter((testCase) => !testCase.hidden).length;
   const places: GradedCase[][] = probed.slice(visible).map((testCase) => [testCase]);
-  const blocks: GradedCase[][] = [];
-  for (const [index, { args, seal, of }] of probes.entries()) {
-    if (index === 0 || of !== probes[index - 1].of) blocks.push([]);
-    blocks.at(-1)!.push({
-      label: `the seals' watermark probe ${index + 1}`,
-      args,
-      expected: null,
-      hidden: true,
-      probe: seal,
-      ...(of === undefined ? {} : { group: of }),
-    });
+  const blocks: WatermarkProbe[][] = [];
+  for (const [index, probe] of probes.entries()) {
+    if (index === 0 || probe.of !== probes[index - 1].of) blocks.push([]);
+    blocks.at(-1)!.push(probe);
   }
-  for (const block of blocks) {
+  const cased = (probe: WatermarkProbe): GradedCase => ({
+    label: `the seals' watermark probe ${probes.indexOf(probe) + 1}`,
+    args: probe.args,
+    expected: null,
+    hidden: true,
+    probe: probe.seal,
+    ...(probe.of === undefined ? {} : { group: probe.of }),
+  });
+  const runs = blocks.map((block) => {
+    if (!sift) return block.map(cased);
+    const sifting = block.find((probe) => !probe.alike && !("right" in probe.seal));
+    return [cased(sifting ?? block[0])];
+  });
+  for (const run of runs) {
     const [draw] = crypto.getRandomValues(new Uint32Array(1));
-    places.splice(draw % (places.length + 1), 0, block);
+    places.splice(draw % (places.length + 1), 0, run);
   }
   return [...probed.slice(0, visible), ...places.flat()];
 }
