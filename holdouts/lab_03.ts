@@ -21,6 +21,7 @@ import {
   VERB_PIECES,
 } from "../cases/lab_03.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { nameValue } from "../lib/notebook/value_names.ts";
 
 /** The prefix tree of {@linkcode PIECES}, as a right `buildTrie` makes it. */
 const PIECES_TRIE = {
@@ -307,6 +308,14 @@ const TOOL_NAMED = {
   required: ["amber_cloud_delta"],
   additionalProperties: false,
 };
+
+/** A required word, then a string named as a tool is (three words joined by _), which may be left out. */
+const WORD_OR_NAMED = nameValue("a word, and a tool's name or none", {
+  type: "object",
+  properties: { amber_cloud_delta: { type: "string" }, word: { type: "string" } },
+  required: ["word"],
+  additionalProperties: false,
+});
 
 /** Lab 03's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = {
@@ -954,6 +963,11 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
   ],
   tokenMask: [
     {
+      label: "a property named as a tool is, and one that is not",
+      args: [TOOL_NAMED, '{"', ['amber_cloud_delta":"', 'maple_river_stone":"', "amber_", '"']],
+      expected: [0, 2],
+    },
+    {
       label: "an emoji, escapes and their halves",
       args: [
         SPANISH,
@@ -1042,6 +1056,31 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
   ],
   trieMask: [
     {
+      label: "a property named as a tool is, its last word",
+      args: [TOOL_NAMED, '{"amber_cloud_', {
+        ids: [],
+        children: {
+          d: {
+            ids: [],
+            children: {
+              e: {
+                ids: [],
+                children: {
+                  l: {
+                    ids: [],
+                    children: { t: { ids: [], children: { a: { ids: [0], children: {} } } } },
+                  },
+                },
+              },
+              x: { ids: [1], children: {} },
+            },
+          },
+          r: { ids: [2], children: {} },
+        },
+      }],
+      expected: { allowed: [0], visited: 7 },
+    },
+    {
       label: "conjugate's pieces, inside an enum's value",
       args: [
         CONJUGATE,
@@ -1122,6 +1161,16 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
     },
   ],
   decode: [
+    {
+      label: "an optional property named as a tool is, left out",
+      args: [
+        WORD_OR_NAMED,
+        ['{"word":"', "b", '"}'],
+        { "": [5, 1, 1, 0], "0": [1, 5, 1, 0], "1": [1, 1, 5, 0], default: [1, 1, 1, 5] },
+        4,
+      ],
+      expected: { text: '{"word":"b"}', tokens: [0, 1, 2] },
+    },
     {
       label: "two tokens scored alike: the lower id wins",
       args: [
