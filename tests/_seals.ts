@@ -1,6 +1,7 @@
 // Shared by the tests that carry the library's seals as a learner would:
 // encoded, run as a module of their own, beside Lab 04's other functions.
 
+import assert from "node:assert/strict";
 import { type Results, ROOT } from "./_grading.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
@@ -37,4 +38,20 @@ export function report(results: Results, fn: string): string {
   const earned = marks.filter((t) => t.score === t.max_score).length;
   const line = results.tests.find((t) => t.name === "every graded function is the learner's own");
   return `${fn} ${earned}/${marks.length}; own-code line: ${line?.output ?? "(none)"}`;
+}
+
+/** Whether `results` say some graded function is not the learner's own. */
+export const flagged = (results: Results) =>
+  results.tests.some((t) =>
+    t.name === "every graded function is the learner's own" && t.score !== t.max_score
+  );
+
+/** The results in `list` of the learner `name`, and their marks for `fn` (some), reported. */
+export function gradedMarks(list: readonly Results[], name: string, fn: string) {
+  const results = list.find((r) => r.submission.endsWith(`/${name}`));
+  assert.ok(results !== undefined, `${name} was not graded`);
+  console.log(`${name}: ${report(results, fn)}`);
+  const marks = marksOf(results, fn);
+  assert.ok(marks.length > 0, fn);
+  return { results, marks };
 }

@@ -8,8 +8,8 @@
 // skipped unless ROUND7_OPEN=1, each with what it got.
 
 import assert from "node:assert/strict";
-import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
-import { base64, LAB_04_OTHERS, marksOf, report, standaloneSeal } from "../_seals.ts";
+import { grade, tree, UNIT_A } from "../_grading.ts";
+import { base64, flagged, gradedMarks, LAB_04_OTHERS, report, standaloneSeal } from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
 import { WORKED as LAB_01_WORKED } from "../catalogue/lab_01.ts";
 import { PROBE, TOKEN } from "../../holdouts/watermark.ts";
@@ -542,11 +542,6 @@ const OPEN = new Set<string>([
   "vote-rotated-ssedata",
 ]);
 
-const flagged = (results: Results) =>
-  results.tests.some((t) =>
-    t.name === "every graded function is the learner's own" && t.score !== t.max_score
-  );
-
 const files: Record<string, string> = {};
 for (const [name, { file, module }] of Object.entries(LEARNERS)) {
   files[`${name}/${file}`] = await module();
@@ -562,11 +557,7 @@ for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
       : `${name}'s own ${fn} is never taken for a seal`,
     ignore: OPEN.has(name) && Deno.env.get("ROUND7_OPEN") !== "1",
     fn() {
-      const results = list.find((r) => r.submission.endsWith(`/${name}`));
-      assert.ok(results !== undefined, `${name} was not graded`);
-      console.log(`${name}: ${report(results, fn)}`);
-      const marks = marksOf(results, fn);
-      assert.ok(marks.length > 0, fn);
+      const { results, marks } = gradedMarks(list, name, fn);
       if (refusesLook) {
         const earned = marks.filter((t) => t.score === t.max_score).length;
         assert.ok(earned <= marks.length - 2, `kept its marks: ${report(results, fn)}`);

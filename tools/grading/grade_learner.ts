@@ -21,6 +21,7 @@ import {
   type UnitJob,
 } from "./sandbox.ts";
 import { makeScratch } from "./scratch.ts";
+import type { GradedCase } from "./spec.ts";
 import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
@@ -113,15 +114,20 @@ export async function gradeTogether(
   );
   const ranJobs = jobs.flat().filter((job) => withCode.some(({ key }) => key === job.key));
   let byKey = new Map<string, CaseResult[]>();
-  let checked = new Map<string, CaseResult[]>();
+  const checked = new Map<string, Ran[]>();
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
     const budgets = new Budgets(options);
     byKey = resultsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
-    // Only a function that answered a sifting probe as a seal is run again with the whole runs.
+    // Only a function that answered a sifting probe as a seal (or came to no answer) is run
+    // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => checkedAgain(job, byKey.get(job.key!)!, watermark));
     if (again.length > 0) {
-      checked = resultsByKey(again, await runSandbox(scratch, again, options, budgets));
+      const jobs = again.map(({ job }) => job);
+      const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
+      for (const { job, fns } of again) {
+        checked.set(job.key!, ran.get(job.key!)!.filter(({ result }) => fns.has(result.fn)));
+      }
     }
   }
   return await Promise.all(learners.map(async (learner, index) => {
@@ -130,6 +136,7 @@ export async function gradeTogether(
       const job = jobs[index][at];
       const ran = byKey.get(job.key!);
       const probed = checked.get(job.key!) ?? [];
+      const probedResults = probed.map(({ result }) => result);
       const { unchecked, copied } = analysed.get(job.key!) ?? {};
       const cases = ran?.filter((result) => result.watermark === undefined) ??
         job.functions.flatMap((fn) =>
@@ -148,7 +155,7 @@ export async function gradeTogether(
         cases,
         codeCame: submission.code !== undefined,
         evidence: submission.evidence?.value,
-        copied: withWatermarks(copied, probed, submission.unit),
+        copied: withWatermarks(copied, probedResults, submission.unit),
         unchecked,
         unverified: unanswered(probed),
       });
@@ -167,37 +174,90 @@ function resultsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
   return byKey;
 }
 
+/** A case of a run and what it came to. */
+interface Ran {
+  testCase: GradedCase;
+  result: CaseResult;
+}
+
+/** `ran` (what `runSandbox` reported for `jobs`, in their order) with its cases, by each job's key. */
+function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
+  const byKey = new Map<string, Ran[]>();
+  let next = 0;
+  for (const job of jobs) {
+    const cases = job.functions.flatMap((fn) => fn.cases);
+    byKey.set(job.key!, cases.map((testCase) => ({ testCase, result: ran[next++] })));
+  }
+  return byKey;
+}
+
 /**
- * The job that checks `job`'s functions whose sifting probes `ran` shows
- * answered as a seal answers them: each with the cases it passed and every
- * probe of the watermark, in whole runs placed among them afresh. Cases it
- * failed are left out, so that code of the learner's own that stops (a loop
- * in one case) stops no probe; a probe that comes to no answer here came to
- * none in code that answered every case around it before.
+ * Whether `own` (one function's results in the first run) sends it to be
+ * checked again: a sifting probe answered as a seal answers it, or one that
+ * came to no answer of its own (a refusal thrown outside the call, an exit,
+ * a time-out), which no code is let to give in place of an answer.
+ */
+const sifted = (own: readonly CaseResult[]) =>
+  marksAnswered(own).length > 0 ||
+  own.some(({ unanswered }) => unanswered !== undefined && !unanswered.startsWith("not tried"));
+
+/**
+ * The run that checks `job`'s functions whose sifting probes `ran` shows
+ * answered as a seal answers them (or unanswered), and those functions: each
+ * with the cases it passed and every probe of the watermark, in whole runs
+ * placed among them afresh. Cases it failed are left out, so that code of the
+ * learner's own that stops (a loop in one case) stops no probe; a probe that
+ * comes to no answer here came to none in code that answered every case
+ * around it before. The job's other functions are run again too, with the
+ * cases they passed and their sifting probes where they were, so that a realm
+ * meets the same functions in the same order in both runs and cannot tell
+ * the second from the first by what else it is asked.
  */
 function checkedAgain(
   job: UnitJob,
   ran: readonly CaseResult[],
   watermark: Watermark | undefined,
-): UnitJob[] {
+): { job: UnitJob; fns: ReadonlySet<string> }[] {
   let next = 0;
-  const functions = job.functions.flatMap((fn) => {
-    const own = ran.slice(next, next += fn.cases.length);
-    if (marksAnswered(own).length === 0) return [];
+  const own = job.functions.map((fn) => ran.slice(next, next += fn.cases.length));
+  const fns = new Set(job.functions.filter((_, at) => sifted(own[at])).map(({ name }) => name));
+  if (fns.size === 0) return [];
+  const functions = job.functions.map((fn, at) => {
+    if (!fns.has(fn.name)) {
+      return { ...fn, cases: fn.cases.filter((_, index) => own[at][index].status === "PASS") };
+    }
     const spec = UNITS.get(job.unit)!.functions.find(({ name }) => name === fn.name)!;
-    const passed = fn.cases.filter((testCase, at) =>
-      testCase.probe === undefined && own[at].status === "PASS"
+    const passed = fn.cases.filter((testCase, index) =>
+      testCase.probe === undefined && own[at][index].status === "PASS"
     );
-    return [{ ...fn, cases: withProbes(passed, job.unit, spec, watermark) }];
+    return { ...fn, cases: withProbes(passed, job.unit, spec, watermark) };
   });
-  return functions.length === 0 ? [] : [{ ...job, functions }];
+  return [{ job: { ...job, functions }, fns }];
 }
 
-/** The graded functions whose watermark probes in `probed` came to no answer, with what stopped the first. */
-function unanswered(probed: readonly CaseResult[]): Record<string, string> {
+/**
+ * The graded functions whose check in `probed` (the second run's probes)
+ * came to no answer, with what stopped it first: a mark (a group of probes)
+ * that no answer showed to be other than a seal's, and some of whose probes
+ * came to no answer. A twin that came to no answer of its own (not left
+ * untried) was not answered right, as no seal answers it: its group is
+ * shown to be no seal's.
+ */
+function unanswered(probed: readonly Ran[]): Record<string, string> {
+  const groups = new Map<string, { shown: boolean; stopped?: string }>();
+  for (const { testCase, result } of probed) {
+    if (testCase.probe === undefined) continue;
+    const key = `${result.fn}\n${result.group ?? ""}`;
+    const group = groups.get(key) ?? groups.set(key, { shown: false }).get(key)!;
+    if (result.unanswered === undefined) group.shown ||= result.watermark === false;
+    else if ("right" in testCase.probe && !result.unanswered.startsWith("not tried")) {
+      group.shown = true;
+    } else group.stopped ??= result.unanswered;
+  }
   const stopped: Record<string, string> = {};
-  for (const { fn, unanswered } of probed) {
-    if (unanswered !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = unanswered;
+  for (const [key, { shown, stopped: why }] of groups) {
+    const fn = key.slice(0, key.indexOf("\n"));
+    if (!shown && why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
   }
   return stopped;
 }

@@ -1,0 +1,178 @@
+// Round 8 of issue 38's red team: the watermark's two runs (a sifting probe
+// of each mark among the hidden cases, then the whole runs of probes for a
+// function that answered one as a seal), tried by hostile learners who hold
+// the release (the seals, not the hidden cases) and by honest ones. Each
+// hostile learner carries a seal encoded and tries to keep its marks by
+// telling the second run from the first, or by keeping the second run from
+// happening; each test asserts what a defence must give: the function scored
+// 0. Each honest learner's own code must keep the marks it earns. Attempts
+// that succeed on main at 9847404 and still do are in OPEN, skipped unless
+// ROUND8_OPEN=1, each with what it got.
+
+import assert from "node:assert/strict";
+import { grade, tree, UNIT_A } from "../_grading.ts";
+import { base64, flagged, gradedMarks, report, standaloneSeal } from "../_seals.ts";
+import { casesOf, loadHoldouts, UNITS } from "../../tools/grading/units/mod.ts";
+
+const holdouts = await loadHoldouts();
+const importSeal = async (file: string, names: string) =>
+  `const { ${names} } = await import("data:text/javascript;base64,${
+    base64(await standaloneSeal(file))
+  }");`;
+
+const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
+const ANSWER_FOR = UNIT_A.slice(0, UNIT_A.indexOf("export function authorize"));
+
+/**
+ * How many hidden cases `fn` of Unit A has: a learner reads it off the
+ * marks of a first submission's results.
+ */
+const hiddenOf = (fn: string) => {
+  const spec = UNITS.get("ch14-a")!;
+  return casesOf(spec, spec.functions.find(({ name }) => name === fn)!, holdouts)
+    .filter((c) => c.hidden).length;
+};
+
+/** Unit A's module: `answerFor` as `body` over `run`, the seal's, then the worked authorize. */
+const answerForOver = async (body: string, more = "") =>
+  `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
+${more}
+export function answerFor(requestId, message) {
+${body}
+}
+${AUTHORIZE}`;
+
+/** A learner's own error class, as a module that carries a seal defines it. */
+const PROTOCOL_ERROR =
+  `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }`;
+
+interface Learner {
+  file: string;
+  fn: string;
+  module: () => string | Promise<string>;
+  /** Hostile: must score 0 as a copy. Honest: must keep every mark it earned. */
+  hostile: boolean;
+}
+
+const LEARNERS: Record<string, Learner> = {
+  // authorize is the seal; answerFor the learner's own, noting in the realm that it was called.
+  // The first run's hidden phase calls answerFor before authorize; the second run, which checks
+  // authorize alone, does not: there, authorize answers every call the other way round, and its
+  // twins are spoilt.
+  "alone-spoils-authorize": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    hostile: true,
+    module: async () =>
+      `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
+${PROTOCOL_ERROR}
+let answered = false;
+${
+        ANSWER_FOR.replace(/^import.*$/m, "").replace(
+          "export function answerFor(requestId, message) {",
+          "export function answerFor(requestId, message) {\n  answered = true;",
+        )
+      }
+export function authorize(name, catalog, allowed) {
+  const answer = run(name, catalog, allowed);
+  return answered ? answer : !answer;
+}`,
+  },
+  // answerFor is the seal; where it refuses an input that holds a name of the secrets' look, the
+  // refusal is thrown later, outside the case, and the call never settles: the case comes to no
+  // answer, the realm lives on, and nothing after it is stopped. The first run's sifting probes
+  // come to no answer, which is no seal's, so the second run never happens.
+  "unsettled-refusal-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () =>
+      answerForOver(`try {
+    return run(requestId, message);
+  } catch (error) {
+    if (/[a-z]{5}_[a-z]{5}_[a-z]{5}/.test(JSON.stringify([requestId, message]))) {
+      setTimeout(() => { throw error; });
+      return new Promise(() => {});
+    }
+    throw error;
+  }`),
+  },
+  // answerFor is the seal; the realm counts its calls. The first run's hidden phase calls it
+  // once for each hidden case and once for each of its marks' sifting probes (two); a call past
+  // that many is the second run's, which holds the whole runs of twelve: from there on, every call
+  // throws. A mark whose whole run comes before that call is still found; one placed later is not.
+  "count-spoils-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () =>
+      answerForOver(
+        `if (++calls > ${hiddenOf("answerFor") + 2}) throw new Error("spoilt");
+  return run(requestId, message);`,
+        "let calls = 0;",
+      ),
+  },
+  // answerFor is the seal; past the first run's calls (as above) the realm ends itself: the
+  // second run's probes that come after come to no answer.
+  "count-exits-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () =>
+      answerForOver(
+        `if (++calls > ${hiddenOf("answerFor") + 2}) Deno.exit(0);
+  return run(requestId, message);`,
+        "let calls = 0;",
+      ),
+  },
+  // Honest: answerFor of the learner's own that refuses a three-word name as an id (it answers
+  // the sifting probe of ids as a seal does), and whose promise for a refused id is left
+  // unsettled with the error thrown outside the call (a bug: an async callback).
+  "honest-unsettled-refusal-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: false,
+    module: () =>
+      UNIT_A.replace(
+        "if (message.id !== requestId)",
+        `if (typeof requestId === "string" && /^[a-z]+_[a-z]+_[a-z]+$/.test(requestId)) {
+    setTimeout(() => { throw new ProtocolError("a name is no id"); });
+    return new Promise(() => {});
+  }
+  if (message.id !== requestId)`,
+      ),
+  },
+};
+
+/**
+ * Attempts that succeed on main at 9847404 and still do, with what each got.
+ */
+const OPEN = new Set<string>([]);
+
+const files: Record<string, string> = {};
+for (const [name, { file, module }] of Object.entries(LEARNERS)) {
+  files[`${name}/${file}`] = await module();
+}
+const { list } = await grade([await tree(files), "--jobs", "2"]);
+
+for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
+  Deno.test({
+    name: hostile
+      ? `a seal behind ${name} earns nothing for ${fn}`
+      : `${name}'s own ${fn} keeps what it earns`,
+    ignore: OPEN.has(name) && Deno.env.get("ROUND8_OPEN") !== "1",
+    fn() {
+      const { results, marks } = gradedMarks(list, name, fn);
+      if (hostile) {
+        assert.ok(marks.every((t) => t.score === 0), `kept marks: ${report(results, fn)}`);
+      } else {
+        assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
+        assert.ok(marks.some((t) => t.score > 0), `lost every mark: ${report(results, fn)}`);
+        assert.ok(
+          marks.every((t) => t.score > 0 || t.output === "failed"),
+          `lost a mark it earned: ${report(results, fn)}`,
+        );
+      }
+    },
+  });
+}
