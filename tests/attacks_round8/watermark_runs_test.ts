@@ -125,18 +125,19 @@ export function authorize(name, catalog, allowed) {
         "let calls = 0;",
       ),
   },
-  // Honest: answerFor of the learner's own that refuses a three-word name as an id (it answers
-  // the sifting probe of ids as a seal does), and whose promise for a refused id is left
-  // unsettled with the error thrown outside the call (a bug: an async callback).
-  "honest-unsettled-refusal-answerfor": {
+  // Honest: answerFor of the learner's own that, for a result whose text holds words joined by
+  // "_" (a bug: it means to check them as tool names), throws outside the call and leaves the
+  // call unsettled. Its sifting probe of the reply's text comes to no answer, as do that mark's
+  // twins in the second run: no seal's, and every mark it earned is kept.
+  "honest-unsettled-names-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
     hostile: false,
     module: () =>
       UNIT_A.replace(
         "if (message.id !== requestId)",
-        `if (typeof requestId === "string" && /^[a-z]+_[a-z]+_[a-z]+$/.test(requestId)) {
-    setTimeout(() => { throw new ProtocolError("a name is no id"); });
+        `if (/[a-z]+_[a-z]+_[a-z]+/.test(JSON.stringify(message.result ?? null))) {
+    setTimeout(() => { throw new ProtocolError("a name I cannot check yet"); });
     return new Promise(() => {});
   }
   if (message.id !== requestId)`,
@@ -145,9 +146,16 @@ export function authorize(name, catalog, allowed) {
 };
 
 /**
- * Attempts that succeed on main at 9847404 and still do, with what each got.
+ * Attempts that succeed on main at 9847404 and still do, with what each got
+ * (an honest learner's: the marks it lost).
  */
-const OPEN = new Set<string>([]);
+const OPEN = new Set<string>([
+  // answerFor 0/19 ("could not be checked against the library's seals (not tried: a case before
+  // it ran out of time, alone)"); 16/19 when what a stopped case leaves untried is no sign (but
+  // then unsettled-refusal-answerfor keeps 5/19): a twin's stall ends the function's run, and the
+  // other mark's probes, left untried, are taken for a check that came to no answer.
+  "honest-unsettled-names-answerfor",
+]);
 
 const files: Record<string, string> = {};
 for (const [name, { file, module }] of Object.entries(LEARNERS)) {
