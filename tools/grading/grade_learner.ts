@@ -195,11 +195,14 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
  * Whether `own` (one function's results in the first run) sends it to be
  * checked again: a sifting probe answered as a seal answers it, or one that
  * came to no answer of its own (a refusal thrown outside the call, an exit,
- * a time-out), which no code is let to give in place of an answer.
+ * a time-out), which no code is let to give in place of an answer; and it
+ * passed a case, so that it has a mark to lose (a function that loops on
+ * every case is not run again).
  */
 const sifted = (own: readonly CaseResult[]) =>
-  marksAnswered(own).length > 0 ||
-  own.some(({ unanswered }) => unanswered !== undefined && !unanswered.startsWith("not tried"));
+  own.some(({ watermark, status }) => watermark === undefined && status === "PASS") &&
+  (marksAnswered(own).length > 0 ||
+    own.some(({ unanswered }) => unanswered !== undefined && !unanswered.startsWith("not tried")));
 
 /**
  * The run that checks `job`'s functions whose sifting probes `ran` shows
