@@ -150,10 +150,16 @@ export function authorize(name, catalog, allowed) {
  * (an honest learner's: the marks it lost).
  */
 const OPEN = new Set<string>([
-  // answerFor 0/19 ("could not be checked against the library's seals (not tried: a case before
-  // it ran out of time, alone)"); 16/19 when what a stopped case leaves untried is no sign (but
-  // then unsettled-refusal-answerfor keeps 5/19): a twin's stall ends the function's run, and the
-  // other mark's probes, left untried, are taken for a check that came to no answer.
+  // answerFor 0/19 when a mark's whole run of twelve comes before the first run's count of calls
+  // (its place is drawn at random among the hidden cases), about 10/19 otherwise: a function run
+  // again earns a case only when it passed it both times, so the hidden cases it spoils there are
+  // lost. So too, at a lower cost, for a count of the calls that hold a name of the secrets' look,
+  // which loses the hidden cases of that look, as a refusal of the look does (README, "What the
+  // copy checks cannot catch").
+  "count-spoils-answerfor",
+  // answerFor 0/19 ("could not be checked against the library's seals (the code failed outside
+  // any case: …)"): code that comes to no answer on a twin or a probe of the second run cannot be
+  // told from a copy that stalls there, and earns nothing for the function.
   "honest-unsettled-names-answerfor",
 ]);
 

@@ -126,7 +126,10 @@ export async function gradeTogether(
       const jobs = again.map(({ job }) => job);
       const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
       for (const { job, fns } of again) {
-        checked.set(job.key!, ran.get(job.key!)!.filter(({ result }) => fns.has(result.fn)));
+        const own = ran.get(job.key!)!.filter(({ result }) => fns.has(result.fn));
+        checked.set(job.key!, own);
+        const first = ranJobs.find(({ key }) => key === job.key)!;
+        byKey.set(job.key!, passedTwice(first, byKey.get(job.key!)!, own));
       }
     }
   }
@@ -174,8 +177,50 @@ function resultsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
   return byKey;
 }
 
+/**
+ * `first` (what the first run reported for `job`) with each case that
+ * `again` (the second run of the functions it checks) shows failed there
+ * failed: a function run again earns a case only when it passed it both
+ * times, so that code which answers the second run otherwise than the first
+ * (to spoil the twins it holds) pays for it as it would in one run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const [visible, hidden] = [false, true].map((hidden) => ({ label: "c", args: [], expected: 1, hidden }));
+ * const job = { unit: "ch14-a", functions: [{ name: "answerFor", cases: [visible, hidden] }] };
+ * const passed = (hidden: boolean) => ({
+ *   unit: "ch14-a", fn: "answerFor", case: "c", hidden, status: "PASS" as const, observed: "1",
+ * });
+ * const first = [passed(false), passed(true)];
+ * const spoilt = { ...passed(true), status: "FAIL" as const, observed: "failed" };
+ * const twice = passedTwice(job, first, [{ testCase: hidden, result: spoilt }]);
+ * assert.deepEqual(twice.map(({ status }) => status), ["PASS", "FAIL"]);
+ * assert.deepEqual(passedTwice(job, first, []), first);
+ * ```
+ */
+export function passedTwice(
+  job: UnitJob,
+  first: readonly CaseResult[],
+  again: readonly Ran[],
+): CaseResult[] {
+  const failed = new Map(
+    again.filter(({ testCase, result }) => testCase.probe === undefined && result.status !== "PASS")
+      .map(({ testCase, result }) => [testCase, result]),
+  );
+  return job.functions.flatMap((fn) => fn.cases).map((testCase, at) => {
+    const second = failed.get(testCase);
+    if (second === undefined) return first[at];
+    const observed = testCase.hidden
+      ? "failed"
+      : `passed, then failed when run again with the seals' probes: ${second.observed}`;
+    return { ...first[at], status: "FAIL" as const, observed };
+  });
+}
+
 /** A case of a run and what it came to. */
-interface Ran {
+export interface Ran {
   testCase: GradedCase;
   result: CaseResult;
 }
@@ -239,28 +284,17 @@ function checkedAgain(
 }
 
 /**
- * The graded functions whose check in `probed` (the second run's probes)
- * came to no answer, with what stopped it first: a mark (a group of probes)
- * that no answer showed to be other than a seal's, and some of whose probes
- * came to no answer. A twin that came to no answer of its own (not left
- * untried) was not answered right, as no seal answers it: its group is
- * shown to be no seal's.
+ * The graded functions whose check in `probed` (the second run) came to no
+ * answer, with what stopped it first: a probe or a twin of theirs that came
+ * to none (a time-out, an exit, the learner's time spent). Whatever stopped
+ * it, the grader cannot tell a copy from code of the learner's own there: a
+ * copy that stalls or exits on a twin would otherwise pass for no seal.
  */
 function unanswered(probed: readonly Ran[]): Record<string, string> {
-  const groups = new Map<string, { shown: boolean; stopped?: string }>();
-  for (const { testCase, result } of probed) {
-    if (testCase.probe === undefined) continue;
-    const key = `${result.fn}\n${result.group ?? ""}`;
-    const group = groups.get(key) ?? groups.set(key, { shown: false }).get(key)!;
-    if (result.unanswered === undefined) group.shown ||= result.watermark === false;
-    else if ("right" in testCase.probe && !result.unanswered.startsWith("not tried")) {
-      group.shown = true;
-    } else group.stopped ??= result.unanswered;
-  }
   const stopped: Record<string, string> = {};
-  for (const [key, { shown, stopped: why }] of groups) {
-    const fn = key.slice(0, key.indexOf("\n"));
-    if (!shown && why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
+  for (const { testCase, result } of probed) {
+    if (testCase.probe === undefined || result.unanswered === undefined) continue;
+    if (!Object.hasOwn(stopped, result.fn)) stopped[result.fn] = result.unanswered;
   }
   return stopped;
 }
