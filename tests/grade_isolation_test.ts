@@ -78,16 +78,21 @@ ${UNIT_A}`,
   assert.match(JSON.stringify(results.tests), /it ran more than 20 threads at once/);
 });
 
-Deno.test("a learner's module, compiled in the sandbox, is not kept in the machine's Deno cache", async () => {
-  // The sandbox ran with the machine's cache, where Deno keeps what it compiles: each learner
-  // graded left their module there for good, at their scratch folder's path, with the shared
-  // folder's files, about a megabyte a run.
+/** Where this machine's Deno keeps its caches, as `deno info --json` says. */
+async function denoInfo(): Promise<{ typescriptCache: string; npmCache: string }> {
   const info = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json"],
     stdout: "piped",
   })
     .output();
-  const { typescriptCache } = JSON.parse(new TextDecoder().decode(info.stdout));
+  return JSON.parse(new TextDecoder().decode(info.stdout));
+}
+
+Deno.test("a learner's module, compiled in the sandbox, is not kept in the machine's Deno cache", async () => {
+  // The sandbox ran with the machine's cache, where Deno keeps what it compiles: each learner
+  // graded left their module there for good, at their scratch folder's path, with the shared
+  // folder's files, about a megabyte a run.
+  const { typescriptCache } = await denoInfo();
   const compiled = `${typescriptCache}/file${await Deno.realPath(plainTemp())}`;
   const graders = async () => {
     const names = new Set<string>();
@@ -109,4 +114,30 @@ Deno.test("a learner's module, compiled in the sandbox, is not kept in the machi
   assert.equal(results.score, results.max_score);
   const left = [...await graders()].filter((name) => !before.has(name));
   assert.deepEqual(left, [], `compiled into ${compiled}`);
+});
+
+Deno.test("a machine whose Deno cache has no downloads folder and cannot make one is graded all the same", async () => {
+  // The grader's own cache links the machine's npm packages and downloads: where the downloads
+  // folder could not be made (a read-only cache; here, a name taken by a link to nothing), every
+  // learner was "could not be graded" before a case ran.
+  const { npmCache } = await denoInfo();
+  const cache = await Deno.makeTempDir({ prefix: "grade-no-dl-" });
+  try {
+    await Deno.symlink(npmCache, `${cache}/npm`);
+    await Deno.symlink(`${cache}/nowhere/dl`, `${cache}/dl`);
+    const folder = await tree({ "alice/ch14-a.ts": UNIT_A });
+    const json = `${cache}/results.json`;
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "grade", folder, "--json", json],
+      cwd: new URL("../", import.meta.url),
+      env: { DENO_DIR: cache },
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    const results = JSON.parse(await Deno.readTextFile(json));
+    assert.equal(results.score, results.max_score, JSON.stringify(results).slice(0, 400));
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
 });

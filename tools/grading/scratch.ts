@@ -280,12 +280,23 @@ async function makeCache(): Promise<string> {
   }
   const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-deno-" });
   made.push(folder);
-  // The npm packages, and the programs Deno fetches for itself (deno bundle's esbuild).
+  // The npm packages, and the programs Deno fetches for itself (deno bundle's esbuild), where
+  // the machine's cache has them or can hold them: in a read-only cache without them, the run's
+  // own cache fetches what it needs.
   for (const [name, target] of [["npm", npmCache], ["dl", `${denoDir}/dl`]]) {
-    await Deno.mkdir(target, { recursive: true });
-    await Deno.symlink(target, `${folder}/${name}`);
+    if (await folderThere(target)) await Deno.symlink(target, `${folder}/${name}`);
   }
   return folder;
+}
+
+/** Whether `path` is a folder, made if it is not there and can be. */
+async function folderThere(path: string): Promise<boolean> {
+  try {
+    await Deno.mkdir(path, { recursive: true });
+  } catch {
+    // Read-only, or taken by something else: it may still be a folder (a link to one).
+  }
+  return await Deno.stat(path).then((info) => info.isDirectory, () => false);
 }
 
 /**
