@@ -2,7 +2,7 @@
 // encoded, run as a module of their own, beside Lab 04's other functions.
 
 import assert from "node:assert/strict";
-import { type Results, ROOT } from "./_grading.ts";
+import { grade, type Results, ROOT, tree } from "./_grading.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
 export const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
@@ -14,6 +14,12 @@ export async function standaloneSeal(file: string): Promise<string> {
     .replace(/import\{[^}]*\}from'[^']*';/g, "")
     .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
 }
+
+/** A line that imports the seal `file` as a module of its own, encoded, binding `names` (`a: b, c`). */
+export const importSeal = async (file: string, names: string) =>
+  `const { ${names} } = await import("data:text/javascript;base64,${
+    base64(await standaloneSeal(file))
+  }");`;
 
 /** Lab 04's graded functions but sseData, each doing nothing: a module the grader takes for Lab 04. */
 export const LAB_04_OTHERS = [
@@ -54,4 +60,18 @@ export function gradedMarks(list: readonly Results[], name: string, fn: string) 
   const marks = marksOf(results, fn);
   assert.ok(marks.length > 0, fn);
   return { results, marks };
+}
+
+/**
+ * Each of `learners` (by name: the file it submits and its module's text)
+ * in a folder of their own, graded together as a class by `deno task grade`.
+ */
+export async function gradeClass(
+  learners: Record<string, { file: string; module: () => string | Promise<string> }>,
+): Promise<Results[]> {
+  const files: Record<string, string> = {};
+  for (const [name, { file, module }] of Object.entries(learners)) {
+    files[`${name}/${file}`] = await module();
+  }
+  return (await grade([await tree(files), "--jobs", "2"])).list;
 }

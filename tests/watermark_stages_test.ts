@@ -10,7 +10,7 @@ import process from "node:process";
 import { gradeLearner } from "../tools/grading/grade_learner.ts";
 import { loadHoldouts } from "../tools/grading/units/mod.ts";
 import { UNIT_A } from "./_grading.ts";
-import { base64, marksOf, report, standaloneSeal } from "./_seals.ts";
+import { importSeal, marksOf, report } from "./_seals.ts";
 
 const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
 const holdouts = await loadHoldouts();
@@ -19,11 +19,10 @@ const holdouts = await loadHoldouts();
 async function gradeUnitA(body: string, options: { learnerCpuMs?: number } = {}) {
   const folder = await Deno.makeTempDir({ prefix: "watermark-stages-" });
   try {
-    const seal = base64(await standaloneSeal("lib/mcp/client/answer.sealed.js"));
     const module = `${folder}/ch14-a.ts`;
     await Deno.writeTextFile(
       module,
-      `const { answerFor: run } = await import("data:text/javascript;base64,${seal}");
+      `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 export function answerFor(requestId, message) {
 ${body}

@@ -8,16 +8,19 @@
 // skipped unless ROUND7_OPEN=1, each with what it got.
 
 import assert from "node:assert/strict";
-import { grade, tree, UNIT_A } from "../_grading.ts";
-import { base64, flagged, gradedMarks, LAB_04_OTHERS, report, standaloneSeal } from "../_seals.ts";
+import { UNIT_A } from "../_grading.ts";
+import {
+  base64,
+  flagged,
+  gradeClass,
+  gradedMarks,
+  importSeal,
+  LAB_04_OTHERS,
+  report,
+} from "../_seals.ts";
 import { CH14_B as CH14_B_CATALOGUE } from "../catalogue/ch14_b.ts";
 import { WORKED as LAB_01_WORKED } from "../catalogue/lab_01.ts";
 import { PROBE, TOKEN } from "../../holdouts/watermark.ts";
-
-const importSeal = async (file: string, names: string) =>
-  `const { ${names} } = await import("data:text/javascript;base64,${
-    base64(await standaloneSeal(file))
-  }");`;
 
 const [, transferProblems] = CH14_B_CATALOGUE;
 const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
@@ -542,11 +545,7 @@ const OPEN = new Set<string>([
   "vote-rotated-ssedata",
 ]);
 
-const files: Record<string, string> = {};
-for (const [name, { file, module }] of Object.entries(LEARNERS)) {
-  files[`${name}/${file}`] = await module();
-}
-const { list } = await grade([await tree(files), "--jobs", "2"]);
+const list = await gradeClass(LEARNERS);
 
 for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
   Deno.test({

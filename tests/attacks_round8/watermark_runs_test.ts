@@ -10,15 +10,11 @@
 // ROUND8_OPEN=1, each with what it got.
 
 import assert from "node:assert/strict";
-import { grade, tree, UNIT_A } from "../_grading.ts";
-import { base64, flagged, gradedMarks, report, standaloneSeal } from "../_seals.ts";
+import { UNIT_A } from "../_grading.ts";
+import { flagged, gradeClass, gradedMarks, importSeal, report } from "../_seals.ts";
 import { casesOf, loadHoldouts, UNITS } from "../../tools/grading/units/mod.ts";
 
 const holdouts = await loadHoldouts();
-const importSeal = async (file: string, names: string) =>
-  `const { ${names} } = await import("data:text/javascript;base64,${
-    base64(await standaloneSeal(file))
-  }");`;
 
 const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
 const ANSWER_FOR = UNIT_A.slice(0, UNIT_A.indexOf("export function authorize"));
@@ -163,11 +159,7 @@ const OPEN = new Set<string>([
   "honest-unsettled-names-answerfor",
 ]);
 
-const files: Record<string, string> = {};
-for (const [name, { file, module }] of Object.entries(LEARNERS)) {
-  files[`${name}/${file}`] = await module();
-}
-const { list } = await grade([await tree(files), "--jobs", "2"]);
+const list = await gradeClass(LEARNERS);
 
 for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
   Deno.test({
