@@ -118,7 +118,8 @@ export async function gradeTogether(
   if (withCode.length > 0) {
     await using scratch = await makeScratch(withCode, UNITS);
     const budgets = new Budgets(options);
-    byKey = resultsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
+    const first = pairsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
+    byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => checkedAgain(job, byKey.get(job.key!)!, watermark));
@@ -128,8 +129,7 @@ export async function gradeTogether(
       for (const { job, fns } of again) {
         const own = ran.get(job.key!)!.filter(({ result }) => fns.has(result.fn));
         checked.set(job.key!, own);
-        const first = ranJobs.find(({ key }) => key === job.key)!;
-        byKey.set(job.key!, passedTwice(first, byKey.get(job.key!)!, own));
+        byKey.set(job.key!, passedTwice(first.get(job.key!)!, own));
       }
     }
   }
@@ -166,56 +166,41 @@ export async function gradeTogether(
   }));
 }
 
-/** `ran` (what `runSandbox` reported for `jobs`, in their order) by each job's key. */
-function resultsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
-  const byKey = new Map<string, CaseResult[]>();
-  let next = 0;
-  for (const job of jobs) {
-    const count = job.functions.reduce((sum, fn) => sum + fn.cases.length, 0);
-    byKey.set(job.key!, ran.slice(next, next += count));
-  }
-  return byKey;
-}
-
 /**
- * `first` (what the first run reported for `job`) with each case that
- * `again` (the second run of the functions it checks) shows failed there
- * failed: a function run again earns a case only when it passed it both
- * times, so that code which answers the second run otherwise than the first
- * (to spoil the twins it holds) pays for it as it would in one run.
+ * What `first` (the first run of a job: each case and what it came to)
+ * came to, with each case that `again` (the second run of the functions it
+ * checks) shows failed there failed: a function run again earns a case only
+ * when it passed it both times, so that code which answers the second run
+ * otherwise than the first (to spoil the twins it holds) pays for it as it
+ * would in one run.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const [visible, hidden] = [false, true].map((hidden) => ({ label: "c", args: [], expected: 1, hidden }));
- * const job = { unit: "ch14-a", functions: [{ name: "answerFor", cases: [visible, hidden] }] };
  * const passed = (hidden: boolean) => ({
  *   unit: "ch14-a", fn: "answerFor", case: "c", hidden, status: "PASS" as const, observed: "1",
  * });
- * const first = [passed(false), passed(true)];
+ * const first = [{ testCase: visible, result: passed(false) }, { testCase: hidden, result: passed(true) }];
  * const spoilt = { ...passed(true), status: "FAIL" as const, observed: "failed" };
- * const twice = passedTwice(job, first, [{ testCase: hidden, result: spoilt }]);
+ * const twice = passedTwice(first, [{ testCase: hidden, result: spoilt }]);
  * assert.deepEqual(twice.map(({ status }) => status), ["PASS", "FAIL"]);
- * assert.deepEqual(passedTwice(job, first, []), first);
+ * assert.deepEqual(passedTwice(first, []), first.map(({ result }) => result));
  * ```
  */
-export function passedTwice(
-  job: UnitJob,
-  first: readonly CaseResult[],
-  again: readonly Ran[],
-): CaseResult[] {
+export function passedTwice(first: readonly Ran[], again: readonly Ran[]): CaseResult[] {
   const failed = new Map(
     again.filter(({ testCase, result }) => testCase.probe === undefined && result.status !== "PASS")
       .map(({ testCase, result }) => [testCase, result]),
   );
-  return job.functions.flatMap((fn) => fn.cases).map((testCase, at) => {
+  return first.map(({ testCase, result }) => {
     const second = failed.get(testCase);
-    if (second === undefined) return first[at];
+    if (second === undefined) return result;
     const observed = testCase.hidden
       ? "failed"
       : `passed, then failed when run again with the seals' probes: ${second.observed}`;
-    return { ...first[at], status: "FAIL" as const, observed };
+    return { ...result, status: "FAIL" as const, observed };
   });
 }
 
