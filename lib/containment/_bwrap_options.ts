@@ -306,7 +306,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       env.set.delete(name);
       if (!env.cleared) env.unset.add(name);
     } else if (option === "--cap-add" || option === "--cap-drop") {
-      const cap = capability(option, take(option, 1)[0]);
+      const cap = capability(option, take(option, 1)[0], machine.lastCapability);
+      // A number bwrap takes that this kernel has no capability for: it changes nothing.
+      if (cap === undefined) continue;
       const all = capabilities.has("ALL");
       if (cap === "ALL") capabilities.clear();
       if (option === "--cap-add") {
@@ -362,11 +364,43 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   }
 }
 
-/** `given` as the capability bwrap reads it (`ALL`, a name in any case, or a number), named. */
-function capability(option: string, given: string): string {
-  const name = /^\d+$/.test(given) ? CAPABILITIES[Number(given)] : given.toUpperCase();
-  if (name === "ALL" || CAPABILITIES.includes(name)) return name;
-  throw new CannotJudgeError(`bwrap ${option} ${given}: not a capability, and bwrap stops there`);
+/**
+ * `given` as bwrap reads a capability: `ALL` in any case, or as libcap's
+ * `cap_from_name` does. A word that starts with a digit is a number as C's
+ * `strtoul` reads it in base 0 (`0x15` hexadecimal, `021` octal, and
+ * whatever follows the digits ignored); any other is a capability's name, in
+ * any case, ended by the word's end or by a character that cannot be part of
+ * a name. A number under 64 that the kernel (whose last capability is
+ * `last`) has no capability for is taken, and grants nothing: `undefined`.
+ */
+function capability(option: string, given: string, last: number): string | undefined {
+  // C's case, which knows ASCII alone: "ſ" is no "s" there.
+  const upper = (text: string) => text.replace(/[a-z]/g, (letter) => letter.toUpperCase());
+  if (upper(given) === "ALL") return "ALL";
+  const unknown = () =>
+    new CannotJudgeError(`bwrap ${option} ${given}: not a capability, and bwrap stops there`);
+  if (/^\d/.test(given)) {
+    const [digits, base] = /^0[xX][\da-fA-F]/.test(given)
+      ? [/^0[xX]([\da-fA-F]+)/.exec(given)![1], 16]
+      : given.startsWith("0")
+      ? [/^0([0-7]*)/.exec(given)![1] || "0", 8]
+      : [/^\d+/.exec(given)![0], 10];
+    const significant = digits.replace(/^0+/, "");
+    const number = significant.length > 3 ? Infinity : parseInt(significant || "0", base);
+    if (number >= 64) throw unknown();
+    if (number > last) return undefined;
+    if (number >= CAPABILITIES.length) {
+      throw new CannotJudgeError(
+        `bwrap ${option} ${given}: capability ${number} of this kernel, which is not judged here`,
+      );
+    }
+    return CAPABILITIES[number];
+  }
+  const name = CAPABILITIES.find((known) =>
+    upper(given.slice(0, known.length)) === known && !/^\w/.test(given.slice(known.length))
+  );
+  if (name === undefined) throw unknown();
+  return CAPABILITIES.indexOf(name) > last ? undefined : name;
 }
 
 /**

@@ -20,13 +20,25 @@ export interface Machine {
    * `undefined` where the machine cannot tell (it is made up, or `path` is missing).
    */
   realPath(path: string): string | undefined;
+  /**
+   * The number of the last capability its kernel has (`cap_last_cap`): a
+   * number bwrap takes above it grants nothing.
+   */
+  readonly lastCapability: number;
 }
+
+/** The last capability of Linux since 5.9 (`CAP_CHECKPOINT_RESTORE`), as libcap 2.66 names them. */
+const LAST_CAPABILITY = 40;
 
 /**
  * The machine of Chapter 15's cases, made up: every path a command line
  * names is there.
  */
-export const EVERY_PATH_EXISTS: Machine = { exists: () => true, realPath: () => undefined };
+export const EVERY_PATH_EXISTS: Machine = {
+  exists: () => true,
+  realPath: () => undefined,
+  lastCapability: LAST_CAPABILITY,
+};
 
 /**
  * This machine, as it is now.
@@ -38,6 +50,7 @@ export const EVERY_PATH_EXISTS: Machine = { exists: () => true, realPath: () => 
  * assert.equal(THIS_MACHINE.exists("/"), true);
  * assert.equal(THIS_MACHINE.exists("/no/such/path/here"), false);
  * assert.equal(THIS_MACHINE.realPath("/usr/bin/.."), "/usr");
+ * assert.ok(THIS_MACHINE.lastCapability >= 36);
  * ```
  */
 export const THIS_MACHINE: Machine = {
@@ -54,6 +67,13 @@ export const THIS_MACHINE: Machine = {
       return Deno.realPathSync(path);
     } catch {
       return undefined;
+    }
+  },
+  get lastCapability() {
+    try {
+      return Number(Deno.readTextFileSync("/proc/sys/kernel/cap_last_cap"));
+    } catch {
+      return LAST_CAPABILITY;
     }
   },
 };

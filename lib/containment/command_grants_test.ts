@@ -218,6 +218,83 @@ Deno.test("bubblewrap's availability is known", () => {
   assert.ok(available || reason.length > 0);
 });
 
+/** The capabilities a program is left by bwrap with `options`, as its `CapEff` bits, or what bwrap said. */
+async function effective(options: string[]): Promise<bigint | string> {
+  const { code, stdout, stderr } = await new Deno.Command("bwrap", {
+    args: [
+      ...options,
+      "--ro-bind",
+      "/",
+      "/",
+      "--proc",
+      "/proc",
+      "/usr/bin/grep",
+      "CapEff",
+      "/proc/self/status",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) return new TextDecoder().decode(stderr).trim();
+  return BigInt(`0x${/CapEff:\s*([\da-f]+)/.exec(new TextDecoder().decode(stdout))![1]}`);
+}
+
+Deno.test({
+  name:
+    "commandGrants reads a capability as bwrap does: by name, by a number in any base, past the kernel's last",
+  ignore: !available || Deno.uid() !== 0,
+}, async () => {
+  // The bits of the capabilities named below; root's own are what "ALL" keeps.
+  const BITS: Record<string, bigint> = {
+    CAP_CHOWN: 0n,
+    CAP_SYS_RAWIO: 17n,
+    CAP_SYS_ADMIN: 21n,
+    CAP_CHECKPOINT_RESTORE: 40n,
+  };
+  const own = await effective([]);
+  assert.equal(typeof own, "bigint", String(own));
+  const mask = (capabilities: string[]) =>
+    capabilities.reduce(
+      (bits, cap) =>
+        cap === "ALL"
+          ? bits | (own as bigint)
+          : cap.startsWith("without ")
+          ? bits & ~(1n << BITS[cap.slice(8)])
+          : bits | (1n << BITS[cap]),
+      0n,
+    ) & (own as bigint);
+  const taken = ["cap_chown", "CAP_Sys_Admin", "cap_chown,x", "cap_sys_admin x", "21", "021"]
+    .concat(["00021", "0x15", "0X15", "21x", "0x", "08", "40", "41", "63", "0x3f"]);
+  const refused = [
+    "64",
+    "0x40",
+    "0100",
+    "cap_chownx",
+    "chown",
+    "99999999999999999999",
+    "cap_\u017fys_admin",
+  ];
+  for (const word of [...taken, ...refused]) {
+    for (const options of [["--cap-drop", "ALL", "--cap-add", word], ["--cap-drop", word]]) {
+      const argv = ["bwrap", ...options, "--ro-bind", "/", "/", "true"];
+      const real = await effective(options);
+      let judged: bigint | string;
+      try {
+        judged = mask(commandGrants(argv, THIS_MACHINE).sandbox!.capabilities);
+      } catch (error) {
+        judged = String(error);
+      }
+      if (typeof real === "string") {
+        assert.match(
+          String(judged),
+          /not a capability, and bwrap stops there/,
+          `${options}: ${real}`,
+        );
+      } else assert.equal(judged, real, `${options.join(" ")}`);
+    }
+  }
+});
+
 Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
   const cases: [unknown, RegExp][] = [
     [[], /non-empty array/],
