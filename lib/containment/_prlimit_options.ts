@@ -25,6 +25,8 @@ const RESOURCES = new Set([
   "stack",
 ]);
 const PRLIMIT_OUTPUT = new Set(["--noheadings", "--raw", "--verbose"]);
+/** No limit, as the kernel writes it: the largest number a limit holds. */
+const RLIM_INFINITY = 2n ** 64n - 1n;
 
 /**
  * Read prlimit's options into `limits`; return the command after them.
@@ -66,11 +68,19 @@ function limitValue(arg: string, value: string): string {
   const [soft, hard] = sides.length === 1 ? [sides[0], sides[0]] : sides;
   const read = (side: string) => {
     if (side === "") return "unchanged";
-    if (side === "unlimited" || side === "infinity") return "unlimited";
-    if (!/^\d+$/.test(side)) {
-      throw new CannotJudgeError(`prlimit ${arg}: ${JSON.stringify(side)} is not a number`);
+    if (side === "unlimited") return "unlimited";
+    // As C's strtoull reads it: spaces, a sign, digits, and whatever follows them ignored;
+    // a negative number wraps around, so that -1 is RLIM_INFINITY.
+    const number = /^[\t\n\v\f\r ]*([+-]?)(\d+)/.exec(side);
+    if (number === null || BigInt(number[2]) > RLIM_INFINITY) {
+      throw new CannotJudgeError(
+        `prlimit ${arg}: ${JSON.stringify(side)} is no limit, and prlimit stops there`,
+      );
     }
-    return String(BigInt(side));
+    const value = number[1] === "-"
+      ? (RLIM_INFINITY + 1n - BigInt(number[2])) % (RLIM_INFINITY + 1n)
+      : BigInt(number[2]);
+    return value === RLIM_INFINITY ? "unlimited" : String(value);
   };
   const [s, h] = [read(soft), read(hard)];
   if (s === "unchanged" && h === "unchanged") {

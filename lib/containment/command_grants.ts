@@ -73,7 +73,7 @@ export interface CommandGrants {
  * know (prlimit's short options included: write `--cpu=1`), an option missing
  * its argument, an option that reads a file descriptor, a path that is not
  * absolute, a `..` in a path where the machine cannot say which links come
- * before it (bwrap follows them first), a limit that is not a number, a bind
+ * before it (bwrap follows them first), a limit prlimit cannot read, a bind
  * of a path the machine does not have, a remount of what is not a mount, a
  * command line bubblewrap would refuse, or no program.
  *

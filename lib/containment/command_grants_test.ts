@@ -295,6 +295,52 @@ Deno.test({
   }
 });
 
+Deno.test("commandGrants reads a limit as this machine's prlimit does: as C's strtoull, -1 and 2^64-1 unlimited", async () => {
+  /** The CPU limits, soft and hard, of a program run with `args`, or what prlimit said. */
+  const real = async (args: string[]) => {
+    const { code, stdout, stderr } = await new Deno.Command("prlimit", {
+      args: [...args, "--", "/usr/bin/grep", "Max cpu time", "/proc/self/limits"],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (code !== 0) return new TextDecoder().decode(stderr).trim();
+    return new TextDecoder().decode(stdout).split(/\s+/).slice(3, 5).join(" ");
+  };
+  const [, hard] = (await real([])).split(" ");
+  // Not 0 (with "0x10" and "-0", which are 0): a program given no CPU time may be ended before it reports.
+  const words = [
+    ...[
+      "10",
+      "010",
+      "+10",
+      " 10",
+      "10x",
+      "1K",
+      "-1",
+      "1-",
+      "5 ",
+      "unlimited",
+      "10:",
+      "10:unlimited",
+    ],
+    ...["18446744073709551615", "18446744073709551614", "-18446744073709551615", "5:-1"],
+    ...["infinity", "18446744073709551616", "x", "-", "--5", "unlimited:", "-1:5", "9:infinity"],
+  ];
+  for (const word of words) {
+    const said = await real([`--cpu=${word}`]);
+    let judged: string;
+    try {
+      const [limit] = commandGrants(["prlimit", `--cpu=${word}`, "true"]).limits;
+      const [, soft, , own] = /^cpu (\S+)( soft, (\S+) hard)?$/.exec(limit)!;
+      judged = `${soft} ${own === undefined ? soft : own === "unchanged" ? hard : own}`;
+    } catch (error) {
+      judged = String(error);
+    }
+    if (/^\S+ \S+$/.test(said)) assert.equal(judged, said, word);
+    else assert.match(judged, /prlimit stops there|soft limit is above/, `${word}: ${said}`);
+  }
+});
+
 Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
   const cases: [unknown, RegExp][] = [
     [[], /non-empty array/],
@@ -302,7 +348,7 @@ Deno.test("commandGrants refuses what it cannot judge, naming it", () => {
     [["bwrap", 7], /holds strings/],
     [["prlimit", "-t1", "true"], /-t1/],
     [["prlimit", "--cpu", "true"], /sets nothing/],
-    [["prlimit", "--cpu=1G", "true"], /not a number/],
+    [["prlimit", "--cpu=G", "true"], /no limit, and prlimit stops there/],
     [["prlimit", "--pid=1", "true"], /--pid/],
     [["bwrap", "--ro-bind", "/usr"], /needs 2/],
     [["bwrap", "--ro-bind", "usr", "/usr", "true"], /not an absolute path/],
