@@ -439,6 +439,19 @@ Deno.test("the release names no file or folder it does not hold, and how it was 
   }
 });
 
+Deno.test("the release's README says what to hand in: the saved notebook, with its submission JSON", () => {
+  // A new learner who followed the README to the end found no word of what to hand in: not the
+  // notebook, nor that the grader reads it as saved, nor that the submission JSON alone earns nothing.
+  const readme = released.get("README.md")!;
+  const section = readme.split(/^### /m).find((part) => part.startsWith("Handing in"));
+  assert.ok(section !== undefined, "the README has no section on handing in");
+  assert.match(section, /`work\/UNIT\.ipynb`/);
+  assert.match(section, /`work\/lab-01\.ipynb`/);
+  assert.match(section, /saved first \(File → Save Notebook/);
+  assert.match(section, /`work\/lab-01\/lab-01-submission-v1\.json`/);
+  assert.match(section, /The JSON alone earns nothing/);
+});
+
 Deno.test("each sealed module in the release shows what it exports, with its documentation", async () => {
   // The stub held one line, `export * from "./framing.sealed.js"`: the lessons name readFrames and
   // schemaProblems, whose documentation a learner could not read.
