@@ -119,6 +119,23 @@ Deno.test("a submission with nothing gradable says what to submit", async () => 
   }
 });
 
+Deno.test("a submission JSON alone earns nothing, and no summary says its hidden cases ran", async () => {
+  // Gradescope told a learner who handed in Lab 01's JSON alone "No code came with this
+  // submission, so nothing could be re-run", and under it "70 hidden cases were run on your code".
+  const { results } = await unitB.submit({
+    "ch14-b-submission-v1.json": await read("tests/grading/ch14-b-student-submission.json"),
+  });
+  assert.equal(results.score, 0);
+  assert.match(results.output, /No code came with this submission/);
+  const summary = results.tests.find((test) => test.name === "hidden cases");
+  assert.ok(summary !== undefined, results.tests.map((test) => test.name).join(", "));
+  assert.equal(summary.visibility, "visible");
+  assert.match(
+    summary.output,
+    /^\d+ hidden cases were not run: no code came with this submission\.$/,
+  );
+});
+
 Deno.test("when the grader itself fails, results.json has a visible error and hidden details", async () => {
   const module = `${unitB.folder}/source/tools/grading/grade_learner.ts`;
   const deno = `${unitB.folder}/source/.deno-venv/bin/deno`;

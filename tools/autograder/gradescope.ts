@@ -16,7 +16,7 @@
  * @module
  */
 
-import type { Results, TestResult } from "../grading/score.ts";
+import { NO_CODE, type Results, type TestResult } from "../grading/score.ts";
 
 /** When Gradescope shows a test to a learner. */
 export type Visibility = TestResult["visibility"];
@@ -108,12 +108,12 @@ export function gradescopeResults(
   if (hidden.length > 0) {
     const passed = hidden.filter((test) => test.status === "passed").length;
     const cases = hidden.length === 1 ? "1 hidden case was" : `${hidden.length} hidden cases were`;
+    // A submission with no code (its JSON alone) has had nothing re-run.
+    const said = hidden.every((test) => test.output === NO_CODE)
+      ? `${cases} not run: no code came with this submission.`
+      : `${cases} run on your code; their results ${WHEN[hiddenVisibility]}.`;
     tests.push(
-      summary(
-        "hidden cases",
-        `${cases} run on your code; their results ${WHEN[hiddenVisibility]}.`,
-        "visible",
-      ),
+      summary("hidden cases", said, "visible"),
       summary(
         "hidden cases: how many passed",
         `hidden cases: ${passed} of ${hidden.length} passed`,

@@ -17,6 +17,9 @@
 import type { CaseResult } from "./sandbox.ts";
 import type { UnitSpec } from "./spec.ts";
 
+/** What each case's test says when no code came with a submission: nothing of it was re-run. */
+export const NO_CODE = "not verified: no code came with this submission";
+
 /** One check, as platforms read it. */
 export interface TestResult {
   name: string;
@@ -143,7 +146,7 @@ export function scoreSubmission(
         reached.length === 0 && copies.length === 0 && unchecked === undefined &&
         stopped === undefined;
       let output: string;
-      if (!codeCame) output = "not verified: no code came with this submission";
+      if (!codeCame) output = NO_CODE;
       else if (unchecked !== undefined) {
         output = `no marks: ${unchecked}, and code the grader cannot check earns nothing`;
       } else if (copies.length > 0) {
