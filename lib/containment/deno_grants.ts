@@ -11,7 +11,10 @@
  * @module
  */
 
-import { posix } from "node:path";
+import { denoEntry, type EntryKind, SYS_NAMES } from "./_deno_entries.ts";
+
+/** The kinds of system information `--allow-sys` names (Deno takes `username` for `userInfo`). */
+export const DENO_SYS_NAMES: readonly string[] = [...SYS_NAMES];
 
 /** The kinds of permission, as the flags name them. */
 export const PERMISSION_KINDS = ["read", "write", "net", "env", "run", "sys", "ffi"] as const;
@@ -29,15 +32,17 @@ export type DenoGrants = Record<PermissionKind | "import", string[]>;
 /** How Deno 2.9 names the hosts it lets a program import from when no flag says otherwise. */
 export const DEFAULT_IMPORT_HOSTS = "Deno's default hosts (deno.land, jsr.io, esm.sh, ...)";
 
-const SHORT: Record<string, PermissionKind> = {
+const SHORT: Record<string, EntryKind> = {
   "-R": "read",
   "-W": "write",
   "-N": "net",
   "-E": "env",
   "-S": "sys",
+  "-I": "import",
 };
-const PATH_KINDS = new Set<PermissionKind>(["read", "write", "ffi"]);
-/** Flags that change nothing a program may do. */
+const KINDS: readonly EntryKind[] = [...PERMISSION_KINDS, "import"];
+const PATH_KINDS = new Set<EntryKind>(["read", "write", "ffi"]);
+/** Flags that change nothing a program may do, given without a value. */
 const HARMLESS = new Set([
   "--no-prompt",
   "--quiet",
@@ -48,19 +53,23 @@ const HARMLESS = new Set([
   "--cached-only",
   "--no-npm",
   "--no-check",
-  "--v8-flags",
-  // Measured: neither form stops an import from Deno's default hosts; --no-remote does.
-  "--deny-import",
 ]);
-/** The rule for everything of a kind: the folder above every path, the parent of every name. */
-const ALL = "*";
+/** The rule for everything of a kind (a flag without a value): no entry is empty. */
+const ALL = "";
 
 /**
  * What `flags` grant. Throws `TypeError` naming the flag when something in
  * it is not a permission flag Deno would accept and this can judge: a script
- * or argument, an unknown flag, an empty entry (Deno refuses those, and a
- * path with a comma splits into them), a path that is not absolute, or
+ * or argument, an unknown flag, short flags run together, an empty entry
+ * (Deno refuses those, and a path with a comma splits into them), a path
+ * that is not absolute, a program named without its path (Deno finds it on
+ * PATH), a host this cannot read exactly (wildcards, ranges), or
  * `--allow-all` beside another allow flag (Deno refuses that too).
+ *
+ * As Deno reads them, the values of one flag given several times are one
+ * list, and an occurrence without a value counts only when none has one;
+ * `--allow-env=A*` is every name starting with `A`, and the longer such
+ * prefix, then a whole name, is the more specific.
  *
  * @example Two styles, one grant
  * ```ts
@@ -80,6 +89,8 @@ const ALL = "*";
  * assert.deepEqual(denoGrants(["--deny-read", "--allow-read=/data"]).read, ["/data"]);
  * assert.deepEqual(denoGrants(["--allow-read=/data", "--deny-read=/"]).read, ["/data"]);
  * assert.deepEqual(denoGrants(["--allow-read"]).read, ["everything"]);
+ * assert.deepEqual(denoGrants(["--allow-read", "--allow-read=/data"]).read, ["/data"]);
+ * assert.deepEqual(denoGrants(["--allow-env=A*", "--deny-env=AB*"]).env, ["A*", "except AB*"]);
  * assert.deepEqual(denoGrants([]).import, [DEFAULT_IMPORT_HOSTS]);
  * assert.throws(() => denoGrants(["--allow-read=/a,b"]), TypeError);
  * ```
@@ -88,12 +99,10 @@ export function denoGrants(flags: unknown): DenoGrants {
   if (!Array.isArray(flags)) {
     throw new TypeError(`Expected an array of flags, got ${describe(flags)}`);
   }
-  const rules = new Map<PermissionKind, Map<string, "allow" | "deny">>(
-    PERMISSION_KINDS.map((kind) => [kind, new Map()]),
-  );
-  const imports = { all: false, hosts: undefined as string[] | undefined, none: false };
+  /** Each flag's entries, keyed by verdict and kind; `undefined` while no occurrence has a value. */
+  const given = new Map<`${"allow" | "deny"} ${EntryKind}`, string[] | undefined>();
   let allowAll = false;
-  let allowFlag = "";
+  let noRemote = false;
   for (const flag of flags) {
     if (typeof flag !== "string") throw new TypeError(`A flag must be a string: ${describe(flag)}`);
     if (!flag.startsWith("-")) {
@@ -105,79 +114,103 @@ export function denoGrants(flags: unknown): DenoGrants {
     const equals = flag.indexOf("=");
     const name = equals === -1 ? flag : flag.slice(0, equals);
     const value = equals === -1 ? undefined : flag.slice(equals + 1);
-    const kind = SHORT[name] ?? PERMISSION_KINDS.find((k) => name === `--allow-${k}`);
-    const denied = PERMISSION_KINDS.find((k) => name === `--deny-${k}`);
-    if (name === "-A" || name === "--allow-all") {
-      if (value !== undefined) throw new TypeError(`${flag}: --allow-all takes no value`);
+    const allowed = SHORT[name] ?? KINDS.find((k) => name === `--allow-${k}`);
+    const denied = KINDS.find((k) => name === `--deny-${k}`);
+    if (/^-[^-]./.test(name)) {
+      throw new TypeError(
+        `${flag}: Deno reads short flags run together, or a value joined without "=", in ` +
+          "ways this does not judge: write each flag apart (-R -W, -R=/data)",
+      );
+    } else if (name === "-A" || name === "-q") {
+      if (value !== undefined) throw new TypeError(`${flag}: Deno refuses a value for ${name}`);
+      allowAll ||= name === "-A";
+    } else if (name === "--allow-all") {
+      // Measured: Deno takes any value here (even "false") as --allow-all.
       allowAll = true;
-    } else if (kind !== undefined || denied !== undefined) {
-      const which = (kind ?? denied)!;
-      if (kind !== undefined) allowFlag ||= name;
-      for (const entry of entries(flag, which, value)) {
-        const verdicts = rules.get(which)!;
-        // A deny wins a tie.
-        if (verdicts.get(entry) !== "deny") {
-          verdicts.set(entry, kind !== undefined ? "allow" : "deny");
-        }
-      }
-    } else if (name === "--allow-import" || name === "-I") {
-      if (value === undefined) imports.all = true;
-      else imports.hosts = [...(imports.hosts ?? []), ...entries(flag, "net", value)];
-    } else if (name === "--no-remote") {
-      imports.none = true;
-    } else if (!HARMLESS.has(name)) {
+    } else if (allowed !== undefined || denied !== undefined) {
+      const key = allowed !== undefined ? `allow ${allowed}` as const : `deny ${denied!}` as const;
+      const kind = (allowed ?? denied)!;
+      // Measured: --deny-run skips empty entries (so --deny-run= denies nothing); others refuse them.
+      const entries = value?.split(",").filter((raw) => raw !== "" || key !== "deny run")
+        .map((raw) => denoEntry(flag, kind, raw));
+      if (entries !== undefined) given.set(key, [...given.get(key) ?? [], ...entries]);
+      else if (!given.has(key)) given.set(key, undefined);
+    } else if (name === "--no-remote" && value === undefined) {
+      noRemote = true;
+    } else if (HARMLESS.has(name) && value === undefined) {
+      // Nothing granted or taken.
+    } else {
       throw new TypeError(`${flag}: not a permission flag this can judge`);
     }
   }
-  if (allowAll && allowFlag !== "") {
-    throw new TypeError(`Deno refuses --allow-all beside ${allowFlag}: it would not start`);
+  const allowFlag = KINDS.find((kind) => given.has(`allow ${kind}`));
+  if (allowAll && allowFlag !== undefined) {
+    throw new TypeError(
+      `Deno refuses --allow-all beside --allow-${allowFlag}: it would not start`,
+    );
   }
   const grants = {} as DenoGrants;
-  for (const kind of PERMISSION_KINDS) {
-    const verdicts = rules.get(kind)!;
+  for (const kind of KINDS) {
+    const verdicts = new Map<string, "allow" | "deny">();
+    // A deny wins a tie: set last.
+    for (const verdict of ["allow", "deny"] as const) {
+      const entries = given.has(`${verdict} ${kind}`)
+        ? given.get(`${verdict} ${kind}`) ?? [ALL]
+        : [];
+      for (const entry of entries) verdicts.set(entry, verdict);
+    }
     if (allowAll && verdicts.get(ALL) !== "deny") verdicts.set(ALL, "allow");
-    grants[kind] = effective(verdicts, PATH_KINDS.has(kind) ? insidePath : insideName(kind));
+    grants[kind] = effective(verdicts, kind);
   }
-  grants.import = imports.none
-    ? []
-    : allowAll || imports.all
-    ? ["everything"]
-    : imports.hosts !== undefined
-    ? [...new Set(imports.hosts)].sort()
-    : [DEFAULT_IMPORT_HOSTS];
+  if (noRemote) grants.import = [];
+  else if (!allowAll && !given.has("allow import")) {
+    // Measured: neither form of --deny-import stops an import from Deno's default hosts.
+    grants.import = [DEFAULT_IMPORT_HOSTS];
+  }
   return grants;
-}
-
-/** The entries of one flag: everything, or its comma-separated values, each checked. */
-function entries(flag: string, kind: PermissionKind, value: string | undefined): string[] {
-  if (value === undefined) return [ALL];
-  return value.split(",").map((entry) => {
-    if (entry === "") {
-      throw new TypeError(
-        `${flag} has an empty entry, which Deno refuses`,
-      );
-    }
-    if (!PATH_KINDS.has(kind)) return entry;
-    if (!entry.startsWith("/")) {
-      throw new TypeError(
-        `${flag}: ${JSON.stringify(entry)} is not an absolute path (Deno would take it from the ` +
-          "folder the program starts in)",
-      );
-    }
-    const normal = posix.normalize(entry);
-    return normal.length > 1 ? normal.replace(/\/+$/, "") : normal;
-  });
 }
 
 /**
  * The rules that matter, as sorted entries: each rule whose verdict differs
- * from the rule above it (or from deny, when none is above it).
+ * from the most specific rule above it (or from deny, when none is above it).
+ * Measured exceptions to "the most specific wins": `--deny-net` without a
+ * value stops every connection; a denied address (net, import) is denied
+ * however specific the allow, and under every name that resolves to it, so
+ * it is kept wherever a name is allowed; a denied program (run) is denied
+ * with every program in it as a folder, however specific the allow.
  */
-function effective(
-  verdicts: Map<string, "allow" | "deny">,
-  inside: (entry: string, above: string) => boolean,
-): string[] {
-  const depth = (entry: string) => entry === ALL ? -1 : entry.split("/").length;
+function effective(verdicts: Map<string, "allow" | "deny">, kind: EntryKind): string[] {
+  const hosts = kind === "net" || kind === "import";
+  const prefix = (entry: string) => kind === "env" && entry.endsWith("*");
+  if (kind === "env" && verdicts.has("*")) {
+    // Measured: --allow-env=* is every name, and more specific than --allow-env or --deny-env.
+    verdicts.set(ALL, verdicts.get("*")!);
+    verdicts.delete("*");
+  }
+  if (kind === "net" && verdicts.get(ALL) === "deny") return [];
+  /** How specific a rule is: a path by its depth; a name's prefix by its length, the name itself past it. */
+  const depth = (entry: string) =>
+    entry === ALL
+      ? -1
+      : PATH_KINDS.has(kind) || kind === "run"
+      ? entry.split("/").length
+      : kind === "env"
+      ? 2 * entry.length - (prefix(entry) ? 2 : -1)
+      : entry.split(/:(?=\d+$)/).length;
+  const inside = (entry: string, above: string) =>
+    PATH_KINDS.has(kind) || (kind === "run" && verdicts.get(above) === "deny")
+      ? above === "/" || entry.startsWith(`${above}/`)
+      : kind === "env"
+      ? prefix(above) && entry !== above && entry.startsWith(above.slice(0, -1))
+      : hosts && entry.startsWith(`${above}:`);
+  const absolute = [...verdicts].filter(([entry, verdict]) =>
+    verdict === "deny" && entry !== ALL && (kind === "run" || (hosts && isAddress(entry)))
+  ).map(([entry]) => entry);
+  for (const [entry, verdict] of verdicts) {
+    if (verdict === "allow" && absolute.some((d) => entry === d || inside(entry, d))) {
+      verdicts.delete(entry);
+    }
+  }
   const kept = new Map<string, "allow" | "deny">();
   for (
     const entry of [...verdicts.keys()].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))
@@ -191,19 +224,18 @@ function effective(
     const parent = above === undefined ? "deny" : kept.get(above);
     if (verdicts.get(entry) !== parent) kept.set(entry, verdicts.get(entry)!);
   }
+  if (hosts && [...kept].some(([entry, verdict]) => verdict === "allow" && !isAddress(entry))) {
+    for (const address of absolute) kept.set(address, "deny");
+  }
   return [...kept].map(([entry, verdict]) => {
     const shown = entry === ALL ? "everything" : entry;
     return verdict === "allow" ? shown : `except ${shown}`;
   }).sort();
 }
 
-function insidePath(entry: string, above: string): boolean {
-  return above === "/" || entry.startsWith(`${above}/`);
-}
-
-/** For hosts, `HOST:PORT` is inside `HOST`; other names are inside nothing but everything. */
-function insideName(kind: PermissionKind) {
-  return (entry: string, above: string) => kind === "net" && entry.startsWith(`${above}:`);
+/** An IPv4 or IPv6 address, with a port or without (not a name, nor everything). */
+function isAddress(host: string): boolean {
+  return host.startsWith("[") || /^[\d.]+(:\d+)?$/.test(host);
 }
 
 function describe(value: unknown): string {

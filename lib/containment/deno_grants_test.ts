@@ -38,15 +38,33 @@ const PROBES: [keyof DenoGrants, string][] = [
   ["ffi", `${DATA}/lib.so`],
 ];
 
+// A host is asked of a real connection: Deno's permission query says yes to
+// 127.0.0.1:8080 under --deny-net --allow-net=127.0.0.1:8080, where a
+// connection is stopped.
 const PROBE = `
 const probes = JSON.parse(Deno.args[0]);
 const descriptor = ([name, entry]) =>
   name === "env" ? { name, variable: entry }
-  : name === "net" ? { name, host: entry }
   : name === "run" ? { name, command: entry }
   : name === "sys" ? { name, kind: entry }
   : { name, path: entry };
-console.log(JSON.stringify(probes.map((probe) => Deno.permissions.querySync(descriptor(probe)).state === "granted")));
+async function connects(host) {
+  const [, hostname, port] = host.match(/^(.*):(\\d+)$/);
+  try {
+    const connected = Deno.connect({ hostname, port: Number(port) }).then((c) => c.close());
+    await Promise.race([connected, new Promise((done) => setTimeout(done, 2000))]);
+    return true;
+  } catch (error) {
+    return !(error instanceof Deno.errors.NotCapable);
+  }
+}
+const answers = [];
+for (const probe of probes) {
+  answers.push(probe[0] === "net" ? await connects(probe[1])
+    : Deno.permissions.querySync(descriptor(probe)).state === "granted");
+}
+console.log(JSON.stringify(answers));
+Deno.exit(0);
 `;
 
 /** What Deno itself says `flags` allow, probe by probe. */
@@ -123,7 +141,7 @@ Deno.test("denoGrants refuses what Deno refuses, or what it cannot judge", () =>
       ["-A", "--allow-read=/x"],
       ["--allow-read=/x", "server.ts"],
       ["--config=deno.json"],
-      ["--allow-all=yes"],
+      ["-A=1"],
       [1],
     ]
   ) {
@@ -145,4 +163,62 @@ Deno.test("a path named twice, or with a trailing slash, is the same grant", () 
   );
   assert.deepEqual(denoGrants(["--allow-import=jsr.io", "-I=jsr.io"]).import, ["jsr.io"]);
   assert.deepEqual(denoGrants(["-A", "--no-remote"]).import, []);
+  // Measured: Deno takes --allow-all with any value as --allow-all.
+  assert.deepEqual(denoGrants(["--allow-all=false"]), denoGrants(["-A"]));
+});
+
+Deno.test("denoGrants reads spellings as Deno 2.9.6 does (tests/deno_grants_differential_test.ts measured each)", () => {
+  // A flag given with and without a value: only the values count.
+  assert.deepEqual(denoGrants(["--allow-read", "-R=/data"]).read, ["/data"]);
+  assert.deepEqual(denoGrants(["--deny-read", "--deny-read=/a", "--allow-read"]).read, [
+    "everything",
+    "except /a",
+  ]);
+  // A variable name's prefix, and the longer prefix, then the name, the more specific.
+  assert.deepEqual(
+    denoGrants(["--allow-env=A*", "--deny-env=AB*", "--allow-env=ABC"]).env,
+    [
+      "A*",
+      "except AB*",
+      "ABC",
+    ].sort(),
+  );
+  assert.deepEqual(denoGrants(["--allow-env=*", "--deny-env"]).env, ["everything"]);
+  // Hosts in one spelling; a denied address wins, and --deny-net stops every connection.
+  assert.deepEqual(denoGrants(["--allow-net=LOCALHOST:0080,[0:0::1]:80"]).net, [
+    "[::1]:80",
+    "localhost:80",
+  ]);
+  assert.deepEqual(denoGrants(["--allow-net=127.0.0.1:80", "--deny-net=127.0.0.1"]).net, []);
+  assert.deepEqual(denoGrants(["--deny-net", "--allow-net=127.0.0.1:80"]).net, []);
+  assert.deepEqual(denoGrants(["--allow-net=localhost", "--deny-net=127.0.0.1"]).net, [
+    "except 127.0.0.1",
+    "localhost",
+  ]);
+  // A program's folder denied denies what is in it; an empty --deny-run entry is skipped.
+  assert.deepEqual(denoGrants(["--allow-run=/usr/bin/git", "--deny-run=/usr/bin"]).run, []);
+  assert.deepEqual(denoGrants(["--allow-run=/usr/bin/../bin/git/", "--deny-run="]).run, [
+    "/usr/bin/git",
+  ]);
+  assert.deepEqual(denoGrants(["--allow-sys=username"]).sys, ["userInfo"]);
+  assert.deepEqual(
+    denoGrants(["--allow-import=127.0.0.1:8000", "--deny-import=127.0.0.1"]).import,
+    [],
+  );
+  for (
+    const flags of [
+      ["-A", "-I"],
+      ["--allow-sys=foo"],
+      ["--allow-env=A=B"],
+      ["--allow-run=git"],
+      ["--allow-net=*.example.com"],
+      ["--allow-net=::1"],
+      ["-RW"],
+      ["-q=1"],
+      ["--v8-flags=--help"],
+      ["--deny-import=deno.land", "--frozen=x"],
+    ]
+  ) {
+    assert.throws(() => denoGrants(flags), TypeError, JSON.stringify(flags));
+  }
 });
