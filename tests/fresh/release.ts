@@ -3,9 +3,10 @@
 // has a space and a quote, and there, with a new HOME (no Deno kernelspec, no
 // caches of Deno, npm or pip), CI's fresh PATH without Deno and with Debian's
 // own Python, and npm installing into a prefix of the learner's own, `sh
-// tools/setup.sh && deno task lab --no-browser` as its README says. The printed address opens; each learner's
-// copy runs cell by cell in a Deno kernel that JupyterLab starts, as Run All
-// runs it; a terminal in JupyterLab grades and starts a unit again; and
+// tools/setup.sh && deno task lab --no-browser` as its README says, the lab and
+// its kernels with Deno's network cut (what set-up cached must be all they
+// need). The printed address opens; each learner's copy runs cell by cell in
+// a Deno kernel that JupyterLab starts, as Run All runs it; a terminal in JupyterLab grades and starts a unit again; and
 // everything started is stopped. Then each unit's autograder package, set up
 // as Gradescope sets one up with no download cache, grades the worked and the
 // student edition as the instructors' grader does.
@@ -77,6 +78,18 @@ async function freshMachine(): Promise<{ env: Record<string, string>; deno: stri
   };
   return { env, deno: `${prefix}/bin/deno` };
 }
+
+/**
+ * Deno's network cut, for a learner offline once set-up has run: every request Deno makes
+ * goes to a proxy nobody serves, but those to this machine (JupyterLab, the labs' own servers).
+ * An unreachable `NPM_CONFIG_REGISTRY` would not do: Deno keeps each registry's packages
+ * apart in its cache, so it would miss what set-up cached from the real one.
+ */
+const OFFLINE = {
+  HTTPS_PROXY: "http://127.0.0.1:9",
+  HTTP_PROXY: "http://127.0.0.1:9",
+  NO_PROXY: "127.0.0.1,localhost,::1",
+};
 
 /** The address JupyterLab prints once it serves, read from what `output` gathers. */
 async function printedAddress(output: { text: string }, exited: Promise<unknown>): Promise<URL> {
@@ -188,11 +201,24 @@ Deno.test("the learners' release sets up on a fresh machine, and every unit runs
     `${course}/tools/inspector/node_modules/@modelcontextprotocol/inspector/package.json`,
   );
 
+  // The cut holds: with a cache of its own, Deno cannot fetch the course's packages through it.
+  const cut = await new Deno.Command(deno, {
+    args: ["cache", "lib/mcp/shared/schema.ts"],
+    cwd: course,
+    env: { ...env, ...OFFLINE, DENO_DIR: `${scratch}/uncached` },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(!cut.success, "Deno fetched through the network cut");
+  assert.match(new TextDecoder().decode(cut.stderr), /Failed caching npm package/);
+
+  // From here on, Deno has no network, as a learner on a train after set-up.
   start = performance.now();
   const lab = new Deno.Command(deno, {
     args: ["task", "lab", "--no-browser"],
     cwd: course,
-    env,
+    env: { ...env, ...OFFLINE },
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
@@ -226,6 +252,8 @@ Deno.test("the learners' release sets up on a fresh machine, and every unit runs
       assert.doesNotMatch(all, /HOLDOUT_RESULT/, unit);
       assert.doesNotMatch(all, /You wrote no prediction first/, unit);
     }
+
+    assert.doesNotMatch(plain(output.text), /Download /, "Deno fetched something once set up");
 
     start = performance.now();
     const grade = await inTerminal(server, token, "deno task grade work/ch14-b.ipynb");
