@@ -26,11 +26,12 @@ import {
   effectOf,
   observedEffect,
   placedOn,
+  predictedEffect,
 } from "../lib/containment/effect.ts";
 import { Playground } from "../lib/containment/playground.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 
-const LINES = 10;
+const LINES = 30;
 const SEED = 20261205;
 const ignore = !(await throwAwayRootWorks());
 
@@ -126,6 +127,42 @@ async function onThisMachine(argv: string[]): Promise<Effect> {
   return await observedEffect(placedOn(argv, playground), playground, (line) => line);
 }
 
+/** A line, what the effect case judged of it (or its refusal), and, if it ran, root's run. */
+interface Judged {
+  argv: string[];
+  inRoot: Effect | CannotJudgeError;
+  real?: Effect;
+}
+
+let judged: Promise<Judged[]> | undefined;
+
+/**
+ * Every line (the chosen, then the generated) judged by the effect case and,
+ * where that runs it, run by root on this machine: once, for the tests below.
+ */
+function judgedLines(): Promise<Judged[]> {
+  judged ??= (async () => {
+    const lines: Judged[] = [];
+    for (const argv of [...CHOSEN, ...fc.sample(line, { seed: SEED, numRuns: LINES })]) {
+      let inRoot: Effect;
+      try {
+        inRoot = await effectOf(argv);
+      } catch (error) {
+        if (!(error instanceof CannotJudgeError)) throw error;
+        lines.push({ argv, inRoot: error });
+        continue;
+      }
+      // Only a line the effect case runs is run on the machine itself.
+      lines.push({ argv, inRoot, real: await onThisMachine(argv) });
+    }
+    return lines;
+  })();
+  return judged;
+}
+
+/** A line as the disagreements show it. */
+const shown = (argv: string[]) => argv.join(" ").replaceAll(root, "P");
+
 Deno.test({
   name: `the effect case judges a line in its throw-away root as root runs it on this machine, on ${
     CHOSEN.length + LINES
@@ -133,31 +170,20 @@ Deno.test({
   ignore,
   fn: async () => {
     const started = performance.now();
+    const lines = await judgedLines();
     const disagreements: string[] = [];
-    let ran = 0;
-    let refused = 0;
-    for (const argv of [...CHOSEN, ...fc.sample(line, { seed: SEED, numRuns: LINES })]) {
-      const shown = argv.join(" ").replaceAll(root, "P");
-      let inRoot: Effect;
-      try {
-        inRoot = await effectOf(argv);
-      } catch (error) {
-        if (!(error instanceof CannotJudgeError)) throw error;
-        refused++;
-        continue;
-      }
+    const ran = lines.filter(({ real }) => real !== undefined);
+    for (const { argv, inRoot, real } of ran) {
+      const effect = inRoot as Effect;
       // Where the intruder ran (its tool answered), that is.
       const capabilities = commandGrants(argv).sandbox!.capabilities.length > 0 &&
-        inRoot.word_count === "4";
-      if (inRoot[REMOUNT].startsWith("succeeded") !== capabilities) {
-        disagreements.push(`${shown}\n  in the root: ${REMOUNT} ${inRoot[REMOUNT]}`);
+        effect.word_count === "4";
+      if (effect[REMOUNT].startsWith("succeeded") !== capabilities) {
+        disagreements.push(`${shown(argv)}\n  in the root: ${REMOUNT} ${effect[REMOUNT]}`);
       }
-      // Only a line the effect case runs is run on the machine itself.
-      const real = await onThisMachine(argv);
-      ran++;
-      if (JSON.stringify(outcomes(inRoot)) !== JSON.stringify(outcomes(real))) {
+      if (JSON.stringify(outcomes(effect)) !== JSON.stringify(outcomes(real!))) {
         disagreements.push(
-          `${shown}\n  in the root:  ${JSON.stringify(inRoot)}\n  on the machine: ${
+          `${shown(argv)}\n  in the root:  ${JSON.stringify(effect)}\n  on the machine: ${
             JSON.stringify(real)
           }`,
         );
@@ -165,12 +191,49 @@ Deno.test({
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(
-      `${CHOSEN.length} chosen and ${LINES} generated lines: ${ran} run both ways, ${
-        ran - disagreements.length
-      } agreed, ${refused} refused unrun, in ${seconds} s`,
+      `${CHOSEN.length} chosen and ${LINES} generated lines: ${ran.length} run both ways, ${
+        ran.length - disagreements.length
+      } agreed, ${lines.length - ran.length} refused unrun, in ${seconds} s`,
     );
     assert.deepEqual(disagreements, []);
-    assert.ok(ran >= LINES / 2, `only ${ran} lines ran`);
+    assert.ok(ran.length >= LINES / 2, `only ${ran.length} lines ran`);
+  },
+});
+
+Deno.test({
+  name: `where bubblewrap cannot run, each attempt is predicted as root's run on this machine ` +
+    `gives it, on the same ${CHOSEN.length + LINES} lines`,
+  ignore,
+  fn: async () => {
+    const disagreements: string[] = [];
+    let unpredicted = 0;
+    for (const { argv, inRoot, real } of await judgedLines()) {
+      let prediction: Effect;
+      try {
+        prediction = predictedEffect(argv);
+      } catch (error) {
+        if (!(error instanceof CannotJudgeError)) throw error;
+        // A line the effect case refuses is refused alike; one it runs only where the
+        // prediction cannot know, which the message says.
+        if (inRoot instanceof CannotJudgeError) {
+          assert.equal(error.message, inRoot.message);
+        } else {
+          assert.match(error.message, /only running it shows/);
+          unpredicted++;
+        }
+        continue;
+      }
+      if (inRoot instanceof CannotJudgeError) {
+        disagreements.push(`${shown(argv)}\n  predicted, where running it is refused`);
+      } else if (JSON.stringify(outcomes(prediction)) !== JSON.stringify(outcomes(real!))) {
+        disagreements.push(
+          `${shown(argv)}\n  predicted:  ${JSON.stringify(outcomes(prediction))}\n  ` +
+            `on the machine: ${JSON.stringify(outcomes(real!))}`,
+        );
+      }
+    }
+    console.log(`${unpredicted} lines not predicted (only running them shows their effect)`);
+    assert.deepEqual(disagreements, []);
   },
 });
 

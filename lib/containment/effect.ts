@@ -176,6 +176,46 @@ export const EFFECT_EXPECTED: Effect = {
  * ```
  */
 export async function effectOf(argv: unknown): Promise<Effect> {
+  const { grants, given } = judgeable(argv);
+  if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
+  const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
+  await using playground = await Playground.create();
+  await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
+  const effect = await observedEffect(
+    placedOn(argv as string[], playground),
+    playground,
+    (line) => root.command(line),
+  );
+  // The two attempts taken from the grants start no program, so need no /dev/null judged.
+  return asRootRunsIt(effect, predicted(grants, given.policy, false));
+}
+
+/**
+ * What `argv` does to the intruder's attempts as predicted from its grants,
+ * which {@linkcode effectOf} answers where bubblewrap cannot run: throws
+ * `CannotJudgeError` for every line `effectOf` refuses, and for one whose
+ * effect only running it shows.
+ *
+ * @example A line that shares the network is predicted to let the intruder connect
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const { policy, command } = effectInputs();
+ * const binds = [...policy.runtime.paths, policy.read[0]].flatMap((path) => ["--ro-bind", path, path]);
+ * const effect = predictedEffect(["bwrap", "--unshare-pid", "--proc", "/proc", ...binds, "--", ...command]);
+ * assert.match(effect["connect to a port on this machine"], /^succeeded/);
+ * assert.equal(effect.word_count, "4");
+ * ```
+ */
+export function predictedEffect(argv: unknown): Effect {
+  const { grants, given } = judgeable(argv);
+  return predicted(grants, given.policy);
+}
+
+/** `argv`'s grants and the grader's inputs, where {@linkcode effectOf} may judge it; throws `CannotJudgeError` where not. */
+function judgeable(
+  argv: unknown,
+): { grants: CommandGrants & { sandbox: SandboxGrants }; given: EffectInputs } {
   const grants = commandGrants(argv);
   const command = grants.command;
   const given = effectInputs();
@@ -213,16 +253,7 @@ export async function effectOf(argv: unknown): Promise<Effect> {
         "(through which the intruder would find it), so it is not run",
     );
   }
-  if (!(await effectRunsHere()).available) return predicted(grants, given.policy);
-  const shows = [...STARTS_FROM, ...given.policy.runtime.paths];
-  await using playground = await Playground.create();
-  await using root = await ThrowawayRoot.open({ shows, writable: playground.root });
-  const effect = await observedEffect(
-    placedOn(argv as string[], playground),
-    playground,
-    (line) => root.command(line),
-  );
-  return asRootRunsIt(effect, predicted(grants, given.policy));
+  return { grants: grants as CommandGrants & { sandbox: SandboxGrants }, given };
 }
 
 /**
@@ -351,8 +382,18 @@ export async function observedEffect(
   return { ...effect, word_count: answers };
 }
 
-/** Each attempt's outcome as the grants predict it, for where bubblewrap cannot run. */
-function predicted(grants: CommandGrants, policy: Policy): Effect {
+/**
+ * Each attempt's outcome as the grants predict it, for where bubblewrap
+ * cannot run. The intruder's Deno stops at its start (a panic) where no
+ * `/proc` is at `/proc`, so no attempt is made and the tool never answers;
+ * it starts a program (the shell, `setsid`) with its input from `/dev/null`,
+ * so one starts only where that is a device it may open (`spawns`).
+ */
+function predicted(
+  grants: CommandGrants,
+  policy: Policy,
+  spawns = nullDeviceIn(grants.sandbox!),
+): Effect {
   const sandbox = grants.sandbox!;
   const bound = deepestMount(sandbox);
   const reaches = (path: string) => /^read-(only|write)/.test(bound(path)?.what ?? "");
@@ -360,6 +401,7 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
   const home = policy.deny[0];
   const data = policy.read[0];
   const environment = sandbox.environment;
+  const starts = procAtProc(sandbox);
   // Its own environment, or another's read through a /proc: bubblewrap's own PID 1 keeps the
   // caller's, and a /proc of the machine's PID namespace shows bubblewrap's outer process,
   // which a program of the machine's user namespace (run by root) may read.
@@ -368,19 +410,76 @@ function predicted(grants: CommandGrants, policy: Policy): Effect {
   const outer = sandbox.processes === "shared" || machineProcIn(sandbox).length > 0;
   const secretSeen = procAtProc(sandbox) &&
     (sandbox.reaper || (outer && sandbox.sharedNamespaces.includes("user")));
-  const outcome = (succeeds: boolean) => succeeds ? "succeeded: so its grants say" : "refused";
+  const outcome = (succeeds: boolean) =>
+    starts && succeeds ? "succeeded: so its grants say" : "refused";
   return {
     [ATTEMPTS[0]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
     [ATTEMPTS[1]]: outcome(secretKept || secretSeen),
     [ATTEMPTS[2]]: outcome(writes(`${home}/.bashrc`)),
     [ATTEMPTS[3]]: outcome(sandbox.network === "shared"),
-    [ATTEMPTS[4]]: outcome(reaches(`${home}/.ssh/id_ed25519`)),
-    [ATTEMPTS[5]]: outcome(sandbox.processes === "shared" || !sandbox.endsWithParent),
+    [ATTEMPTS[4]]: outcome(spawns && reaches(`${home}/.ssh/id_ed25519`)),
+    [ATTEMPTS[5]]: outcome(spawns && outlives(sandbox)),
     [ATTEMPTS[6]]: outcome(writes(`${data}/planted.txt`)),
     [ATTEMPTS[7]]: outcome(sandbox.capabilities.length > 0),
     [ATTEMPTS[8]]: outcome(sandbox.processes === "own" && machineProcIn(sandbox).length > 0),
-    word_count: reaches(`${data}/note.txt`) ? "4" : "the data folder is not in sight",
+    word_count: !starts
+      ? "the intruder's Deno cannot start without a /proc at /proc"
+      : reaches(`${data}/note.txt`)
+      ? "4"
+      : "the data folder is not in sight",
   };
+}
+
+/**
+ * Whether `sandbox` shows a `/dev/null` a program may open: one of its own
+ * devices (`--dev`), or the machine's bound with its devices (`--dev-bind`).
+ * Any other mount there (a plain bind is `nodev`) has none, or one the
+ * program may not open. Throws `CannotJudgeError` for a bind with devices of
+ * another file there: only running it shows what that file is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CannotJudgeError, commandGrants } from "./command_grants.ts";
+ *
+ * const sandbox = (...options: string[]) => commandGrants(["bwrap", ...options, "true"]).sandbox!;
+ * assert.ok(nullDeviceIn(sandbox("--ro-bind", "/", "/", "--dev", "/dev")));
+ * assert.ok(nullDeviceIn(sandbox("--dev-bind", "/", "/")));
+ * assert.ok(!nullDeviceIn(sandbox("--bind", "/", "/")));
+ * assert.throws(() => nullDeviceIn(sandbox("--dev-bind", "/tmp", "/dev")), CannotJudgeError);
+ * ```
+ */
+export function nullDeviceIn(sandbox: SandboxGrants): boolean {
+  const at = deepestMount(sandbox)("/dev/null");
+  if (at === undefined || !/^(a few devices of its own|read-write, devices too)/.test(at.what)) {
+    return false;
+  }
+  if (at.what.startsWith("a few devices of its own")) return true;
+  const source = at.what.match(/ from (\/.*)$/)?.[1] ?? at.dest;
+  const below = "/dev/null".slice(at.dest === "/" ? 0 : at.dest.length);
+  if ((source === "/" ? below : `${source}${below}`) === "/dev/null") return true;
+  throw new CannotJudgeError(
+    `${at.dest} read-write, devices too from ${source}: what the intruder finds at /dev/null ` +
+      "(which each program it starts reads) only running it shows, so it is not predicted",
+  );
+}
+
+/**
+ * Whether a program started in a session of its own outlives the server in
+ * `sandbox`. In a PID namespace of its own, its processes end with its PID
+ * 1: the server itself (`--as-pid-1`), or bubblewrap's, which waits for every
+ * one and so ends with its parent (`--die-with-parent`) or with the server's
+ * process group, which the grader ends, unless `--new-session` took it out:
+ * a choice the grants do not keep, so that case is refused (`CannotJudgeError`).
+ */
+function outlives(sandbox: SandboxGrants): boolean {
+  if (sandbox.processes === "shared") return true;
+  if (!sandbox.reaper || sandbox.endsWithParent) return false;
+  throw new CannotJudgeError(
+    "bubblewrap's own PID 1 without --die-with-parent: whether a process in a session of its " +
+      "own outlives the server (it does where --new-session took that PID 1 out of the " +
+      "server's process group) only running it shows, so it is not predicted",
+  );
 }
 
 /** Where `sandbox` shows a `/proc` of its own processes (`--proc`), each in sight. */
