@@ -15,6 +15,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { THIS_MACHINE } from "../lib/containment/command_grants.ts";
 import { DENO_SYS_NAMES, type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
 
 const LINES = 1500;
@@ -269,7 +270,7 @@ function permits(grants: DenoGrants, kind: keyof DenoGrants, queried: string): b
   const entry = kind === "sys" && queried === "username"
     ? "userInfo"
     : kind === "run" && !queried.includes("/")
-    ? PATH.map((dir) => `${dir}/${queried}`).find((p) => exists(p)) ?? queried
+    ? PATH.map((dir) => `${dir}/${queried}`).find((p) => THIS_MACHINE.exists(p)) ?? queried
     : queried;
   const rules = grants[kind].map((granted) => ({
     allows: !granted.startsWith("except "),
@@ -304,15 +305,6 @@ function permits(grants: DenoGrants, kind: keyof DenoGrants, queried: string): b
     if (covers && (best === undefined || depth > best.depth)) best = { depth, allows };
   }
   return best?.allows ?? false;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A refusal that says Deno itself would refuse the line, rather than that this cannot judge it. */
