@@ -26,7 +26,7 @@ import { grammarInProcess } from "../servers/grammar_in_process.ts";
 import { type NamedTest, runTest } from "../tools/grading/drivers/lab_02_tests.ts";
 import { referenceModule } from "../tools/grading/scratch.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
-import { assertGroupGone, grammarServersRunning } from "./_helpers.ts";
+import { assertGroupGone } from "./_helpers.ts";
 
 const TOOLS = [
   "check_subject_verb_agreement",
@@ -306,9 +306,8 @@ Deno.test("on a server of the handshake era the worked client's flow gives the l
   assert.match(reference, /^< .*"code":-32601.*\n> .*"method":"initialize"/m);
 });
 
-Deno.test("no grammar server process remains after the suite", () => {
+Deno.test("no grammar server these tests started remains", () => {
   assert.ok(started.length > 0 && spawned.length > 0);
   for (const pid of started) assertGroupGone(pid);
   assert.ok(spawned.every((server) => server.exited), "a spawned server has not exited");
-  assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
 });

@@ -15,7 +15,6 @@ import { readableTranscript } from "../lib/course/readable_transcript.ts";
 import { roundTrips } from "../lib/course/round_trips.ts";
 import { REFERENCE_TRANSCRIPT, transcriptDifferences } from "../lib/course/transcript_check.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
-import { grammarServersRunning } from "./_helpers.ts";
 import { pictures, reportLine, run, statuses, workFolder } from "./_notebooks.ts";
 
 const root = new URL("../", import.meta.url);
@@ -227,10 +226,6 @@ Deno.test("right named tests over a McpClient that fails its own cases are told 
   } finally {
     await Deno.remove(new URL(path, root));
   }
-});
-
-Deno.test("no grammar server process remains after the notebooks", () => {
-  assert.deepEqual(grammarServersRunning(), [], "grammar servers are still running");
 });
 
 Deno.test("the notebook and the README's table give Lab 02 the seed's 2 to 3 hours and today's protocol's half hour", async () => {
