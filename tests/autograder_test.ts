@@ -93,12 +93,15 @@ Deno.test("a submission holding several units gets only the assignment's, and a 
     "ch14-b.ipynb": await read("solutions/ch14-b.ipynb"),
     "lab-02.ipynb": await read("solutions/lab-02.ipynb"),
     "broken.ipynb": "{not json",
+    ".DS_Store": "",
   });
   near(results.score, 50);
   near(total(results.tests), 50);
   assert.match(results.output, /Ignored ch14-a\.ipynb: this assignment grades ch14-b, not ch14-a/);
   assert.match(results.output, /Ignored lab-02\.ipynb: this assignment grades ch14-b, not lab-02/);
   assert.match(results.output, /broken\.ipynb: is not JSON/);
+  assert.match(results.output, /^skipped \.DS_Store: a hidden file or folder$/m);
+  assert.doesNotMatch(results.output, /\/autograder/, "paths as the learner handed them in");
   assert.equal(results.visibility, "visible");
 });
 

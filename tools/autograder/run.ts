@@ -40,10 +40,11 @@ async function grade(): Promise<GradescopeResults> {
   if (holdouts === undefined) throw new Error("the package holds no hidden cases: rebuild it");
   const submitted = `${root}/submission`;
   const { learners, problems, notes } = await collectLearners([submitted]);
-  const shown = (path: string) =>
-    path.startsWith(`${submitted}/`) ? path.slice(submitted.length + 1) : path;
+  // The learner sees paths as in what they handed in, not under the platform's root.
+  const shown = (text: string) =>
+    text.replaceAll(`${submitted}/`, "").replaceAll(submitted, "your submission");
   const messages = problems.map(({ path, problem }) => `${shown(path)}: ${problem}`);
-  messages.push(...notes);
+  messages.push(...notes.map(shown));
   const submissions = learners.flatMap((learner) => learner.submissions);
   for (const other of submissions.filter((submission) => submission.unit !== pinned.unit)) {
     const files = [other.code?.path, other.evidence?.path].filter((path) => path !== undefined);
