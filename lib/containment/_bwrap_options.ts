@@ -72,8 +72,27 @@ const CAPABILITIES = [
   "bpf",
   "checkpoint_restore",
 ].map((name) => `CAP_${name.toUpperCase()}`);
-/** Options with one argument that change nothing judged here. */
-const BWRAP_IGNORED_1 = new Set(["--size"]);
+/**
+ * What `--dev` makes in its folder, by kind: bwrap makes no mount, folder or
+ * link over a device or a link of these, and a file's bind over a device
+ * only.
+ */
+const DEV_ENTRIES: Record<string, "device" | "folder" | "link"> = {
+  null: "device",
+  zero: "device",
+  full: "device",
+  random: "device",
+  urandom: "device",
+  tty: "device",
+  shm: "folder",
+  pts: "folder",
+  fd: "link",
+  stdin: "link",
+  stdout: "link",
+  stderr: "link",
+  core: "link",
+  ptmx: "link",
+};
 /** Options that change who the program is, or the machine's own files: not judged here. */
 const BWRAP_REFUSED = new Set([
   "--uid",
@@ -156,6 +175,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   let endsWithParent = false;
   let chdir = "/";
   let mqueue = false;
+  /** What `--dev` made and nothing has hidden since, by path: see {@linkcode DEV_ENTRIES}. */
+  const devices = new Map<string, string>();
   let i = 0;
   const take = (option: string, count: number) => {
     const values = args.slice(i + 1, i + 1 + count);
@@ -206,6 +227,25 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     const onMachine = machinePath(view, dir);
     return onMachine === undefined ? made(dir) : machine.exists(onMachine);
   };
+  /**
+   * Throws where `dest` is, or is under, what `--dev` made that bwrap cannot
+   * put `kind` on: a folder or link on a device, anything on a link of its
+   * own, a bind on a device (a file's may, a folder's not: which it is, the
+   * command line does not say).
+   */
+  const overDevice = (option: string, dest: string, kind: "folder" | "link" | "bind") => {
+    for (const [path, made] of devices) {
+      if (!within(dest, path)) continue;
+      const under = dest !== path;
+      if (made === "folder" && (under || kind !== "link")) continue;
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: ${path} is a ${made} of --dev's own, where bwrap ` +
+          (kind === "bind" && made === "device" && !under
+            ? "mounts a file only, and the command line does not say which this is"
+            : "cannot make it, and stops there"),
+      );
+    }
+  };
   const mount = (option: string, dest: string, shown: Shown) => {
     const onMachine = inside(option, dest);
     if (onMachine !== undefined && !machine.exists(onMachine)) {
@@ -218,12 +258,17 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       );
     }
     for (const path of [...view.keys()]) if (within(path, dest)) view.delete(path);
+    for (const path of [...devices.keys()]) if (within(path, dest)) devices.delete(path);
     view.set(dest, shown);
   };
   for (; i < args.length; i++) {
     const option = args[i];
     if (option === "--") return finish(args.slice(i + 1));
-    if (!option.startsWith("--")) return finish(args.slice(i));
+    if (!option.startsWith("-")) return finish(args.slice(i));
+    // bwrap takes any other word that starts with "-" for an option, and stops at one it does not know.
+    if (!option.startsWith("--")) {
+      throw new CannotJudgeError(`bwrap ${option}: not an option this knows`);
+    }
     if (BWRAP_SWITCHES.has(option)) {
       if (option === "--unshare-all") { for (const kind of NAMESPACES) unshared.add(kind); }
       // "-try" makes the namespace where the machine can: judged as on one that can.
@@ -238,8 +283,15 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       if (option === "--clearenv") {
         Object.assign(env, { cleared: true, set: new Map(), unset: new Set() });
       }
-    } else if (BWRAP_IGNORED_1.has(option)) {
-      take(option, 1);
+    } else if (option === "--size") {
+      // bwrap takes it only before --tmpfs, as a non-zero number (read here in decimal alone).
+      const [size] = take(option, 1);
+      if (!/^[1-9]\d{0,14}$/.test(size) || args[i + 1] !== "--tmpfs") {
+        throw new CannotJudgeError(
+          `bwrap --size ${JSON.stringify(size)}: a number of bytes right before --tmpfs is ` +
+            "what this reads, and bwrap stops at many others",
+        );
+      }
     } else if (option === "--chdir") {
       chdir = absolute(option, take(option, 1)[0]);
     } else if (option === "--hostname") {
@@ -249,9 +301,17 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       // In a user namespace of its own (bwrap run by anyone but root makes one) message
       // queues may be mounted only of an IPC namespace of its own.
       if (option === "--mqueue") mqueue = true;
-      mount(option, absolute(option, take(option, 1)[0]), { what: BWRAP_MOUNTS_1[option] });
+      const dest = absolute(option, take(option, 1)[0]);
+      overDevice(option, dest, "folder");
+      mount(option, dest, { what: BWRAP_MOUNTS_1[option] });
+      if (option === "--dev") {
+        for (const [name, kind] of Object.entries(DEV_ENTRIES)) {
+          devices.set(posix.join(dest, name), kind);
+        }
+      }
     } else if (option === "--dir") {
       const dest = absolute(option, take(option, 1)[0]);
+      overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
       if (onMachine !== undefined && !machine.exists(onMachine)) {
         throw new CannotJudgeError(
@@ -271,6 +331,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         );
       }
       const what = BWRAP_BINDS[option] + (source === dest ? "" : ` from ${source}`);
+      overDevice(option, dest, "bind");
       mount(option, dest, { what, source });
     } else if (option === "--symlink") {
       const [target, path] = take(option, 2);
@@ -280,6 +341,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
           `bwrap --symlink ${target} ${dest}: the sandbox has ${dest} already`,
         );
       }
+      overDevice(option, dest, "link");
       if (inside(option, dest) !== undefined) {
         throw new CannotJudgeError(
           `bwrap --symlink ${target} ${dest}: it would make a link on the machine itself`,
@@ -358,7 +420,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       reaper: unshared.has("pid") && !asPid1,
       capabilities: [...capabilities].sort(),
     };
-    const variable = env.set.get("PATH") ?? (env.cleared ? undefined : hostPath().join(":"));
+    // With no PATH at all (cleared, or unset), execvp looks in its default folders.
+    const variable = env.set.get("PATH") ??
+      (env.cleared || env.unset.has("PATH") ? undefined : hostPath().join(":"));
     const path = (variable ?? "/bin:/usr/bin").split(":").filter((dir) => dir.startsWith("/"));
     return [{ grants, view, path }, command];
   }

@@ -75,7 +75,9 @@ export interface CommandGrants {
  * absolute, a `..` in a path where the machine cannot say which links come
  * before it (bwrap follows them first), a limit prlimit cannot read, a bind
  * of a path the machine does not have, a remount of what is not a mount, a
- * command line bubblewrap would refuse, or no program.
+ * `--size` not right before `--tmpfs`, a mount, folder or link over what
+ * `--dev` made that bwrap cannot put there, a command line bubblewrap would
+ * refuse, or no program.
  *
  * @example Options in another order give the same
  * ```ts

@@ -1,0 +1,207 @@
+// Round 9 of issue 38's red team on Chapter 15's graded lines: hostile
+// learners holding the release, who want a line the judge reads otherwise
+// than bubblewrap does (a line bwrap refuses, judged as the honest one; a
+// program found where execvp does not look), and honest learners whose
+// right line must keep its mark. Each line goes through the real judges
+// (commandGrants, and the effect case: run where bubblewrap runs, predicted
+// where it cannot), and, where bubblewrap runs here, through the real bwrap,
+// which proves the premise. Attempts that still succeed are in OPEN, skipped
+// unless ROUND9_OPEN=1, each with what it got. Run:
+//   deno test -A tests/attacks_round9/ch15_lines_test.ts
+
+import assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
+import { CannotJudgeError, commandGrants } from "../../lib/containment/command_grants.ts";
+import { EFFECT_EXPECTED, effectOf, predictedEffect } from "../../lib/containment/effect.ts";
+import { bubblewrapStatus } from "../../lib/containment/bubblewrap.ts";
+import { bwrapRuns, effectLines } from "../_chapter15.ts";
+
+const { policy, honest, line, data, env } = effectLines();
+const bwrapHere = (await bubblewrapStatus()).available;
+
+/** A small sandbox real bwrap can start `/bin/true` in, with `--dev`'s own devices. */
+const SMALL = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/lib", "/lib"];
+const SMALL_DEV = [...SMALL, "--ro-bind", "/lib64", "/lib64", "--ro-bind", "/bin", "/bin"];
+
+/** Whether this machine's bwrap, run by whoever runs the test, starts `/bin/true` with `options`. */
+function bwrapStarts(options: string[]): boolean {
+  return new Deno.Command("bwrap", {
+    args: [...SMALL_DEV, "--dev", "/dev", ...options, "--", "/bin/true"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
+}
+
+/** The judges' answer for a line: refused, or the grants read and the effect predicted. */
+function judged(argv: string[]): string {
+  try {
+    commandGrants(argv);
+  } catch (error) {
+    if (!(error instanceof CannotJudgeError)) throw error;
+    return "refused";
+  }
+  try {
+    return isDeepStrictEqual(predictedEffect(argv), EFFECT_EXPECTED) ? "earns" : "no mark";
+  } catch (error) {
+    if (!(error instanceof CannotJudgeError)) throw error;
+    return "refused";
+  }
+}
+
+/**
+ * Options that bwrap stops at, put after the honest line's: before, the
+ * judge read each as the honest line (its grants, and where bubblewrap cannot
+ * run the effect case's mark), though nothing would ever run.
+ */
+const BWRAP_STOPS: [string, string[]][] = [
+  ["--size before another option than --tmpfs", ["--size", "100", "--dir", "/x"]],
+  ["--size that is not a number", ["--size", "abc", "--tmpfs", "/x"]],
+  ["--size 0", ["--size", "0", "--tmpfs", "/x"]],
+  ["a link over --dev's /dev/null", ["--symlink", "/x", "/dev/null"]],
+  ["a tmpfs over --dev's /dev/null", ["--tmpfs", "/dev/null"]],
+  ["a folder over --dev's /dev/null", ["--dir", "/dev/null"]],
+  ["a folder's bind over --dev's /dev/null", ["--ro-bind", "/usr", "/dev/null"]],
+  ["a bind over --dev's link /dev/stdin", ["--ro-bind", "/usr", "/dev/stdin"]],
+  ["a tmpfs through --dev's link /dev/fd", ["--tmpfs", "/dev/fd"]],
+  ["an option with one dash", ["-x"]],
+];
+
+for (const [label, extra] of BWRAP_STOPS) {
+  Deno.test(`Chapter 15: a line bwrap stops at is not judged as the honest one: ${label}`, () => {
+    if (bwrapHere) assert.equal(bwrapStarts(extra), false, "bwrap stops at it");
+    const argv = line(...honest, ...extra);
+    assert.throws(() => commandGrants(argv), CannotJudgeError);
+    assert.throws(() => predictedEffect(argv), CannotJudgeError);
+  });
+}
+
+Deno.test("Chapter 15: with PATH unset, a bare prlimit is the one execvp's default folders hold, not the one the grader's PATH finds", () => {
+  // The judge looked a bare program up on the grader's own PATH, where bwrap's execvp (with no
+  // PATH) looks in /bin and /usr/bin: here the judge found prlimit at /usr/local/bin and read a
+  // CPU limit, where bwrap runs /usr/bin/true, bound at /usr/bin/prlimit, and limits nothing.
+  const saved = Deno.env.get("PATH");
+  Deno.env.set("PATH", "/usr/local/bin:/usr/bin:/bin");
+  const options = [
+    ...SMALL,
+    "--ro-bind",
+    "/lib64",
+    "/lib64",
+    "--tmpfs",
+    "/usr/local/bin",
+    "--ro-bind",
+    "/usr/bin/prlimit",
+    "/usr/local/bin/prlimit",
+    "--ro-bind",
+    "/usr/bin/true",
+    "/usr/bin/prlimit",
+    "--unsetenv",
+    "PATH",
+  ];
+  const program = ["prlimit", "--cpu=1", "--", "/usr/bin/sh", "-c", "ulimit -t"];
+  try {
+    assert.throws(
+      () => commandGrants(["bwrap", ...options, "--", ...program]),
+      (error: Error) =>
+        error instanceof CannotJudgeError && /not this machine's prlimit/.test(error.message),
+    );
+  } finally {
+    if (saved === undefined) Deno.env.delete("PATH");
+    else Deno.env.set("PATH", saved);
+  }
+  if (bwrapHere && Deno.statSync("/usr/local/bin").isDirectory) {
+    const { stdout, stderr, success } = new Deno.Command("bwrap", {
+      args: [...options, "--", ...program],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(success, new TextDecoder().decode(stderr));
+    assert.equal(new TextDecoder().decode(stdout), "", "what ran was not prlimit");
+  }
+});
+
+/** The honest line's options with `--tmpfs /tmp` given a size first. */
+const sized = honest.flatMap((option, i) =>
+  option === "--tmpfs" && honest[i + 1] === "/tmp" ? ["--size", "1048576", option] : [option]
+);
+
+/** Right lines an honest learner may write (the lesson's text accepts each): each must earn. */
+const HONEST: [string, string[]][] = [
+  ["the worked line", line(...honest)],
+  ["a session of its own", line(...honest, "--new-session")],
+  ["another working folder", line(...honest, "--chdir", "/usr")],
+  ["a host name of its own", line(...honest, "--hostname", "sandbox")],
+  ["a private /tmp of a given size", line(...sized)],
+  [
+    "every namespace named one by one",
+    line(
+      ...honest.filter((option) => option !== "--unshare-all"),
+      "--unshare-user",
+      "--unshare-ipc",
+      "--unshare-pid",
+      "--unshare-net",
+      "--unshare-uts",
+      "--unshare-cgroup",
+    ),
+  ],
+  ["every capability dropped twice", line(...honest, "--cap-drop", "ALL")],
+  ["the variables set again", line(...honest, ...env)],
+];
+
+Deno.test("Chapter 15: an honest learner's right lines earn the effect case, predicted", () => {
+  const lost = HONEST.filter(([, argv]) => judged(argv) !== "earns").map(([label]) => label);
+  assert.deepEqual(lost, []);
+});
+
+Deno.test({
+  name:
+    "Chapter 15: an honest learner's right lines earn the effect case, run in the grader's root",
+  ignore: !bwrapRuns,
+  fn: async () => {
+    const lost: string[] = [];
+    for (const [label, argv] of HONEST) {
+      const effect = await effectOf(argv).catch((error: Error) =>
+        `${error.name}: ${error.message}`
+      );
+      if (!isDeepStrictEqual(effect, EFFECT_EXPECTED)) {
+        lost.push(`${label}: ${JSON.stringify(effect)}`);
+      }
+    }
+    assert.deepEqual(lost, []);
+  },
+});
+
+/**
+ * Attempts that still succeed, each with what it got. "the whole machine,
+ * read-only": the lesson asks that the sandbox show nothing but the policy's
+ * paths; this line shows the machine's whole root read-only (run by root as
+ * the lesson runs it: every file of the machine, /etc/shadow and the
+ * holdouts included), hides /tmp (where the playground is) under a private
+ * one and binds the data folder back. Every attempt of the effect case is
+ * refused and the tool answers 4, so it earns the case, run (in the grader's
+ * root) and predicted alike: none of the attempts reads a file of the
+ * machine that the policy does not grant. Its grants cases are lost.
+ */
+const OPEN = new Set(["the whole machine, read-only, /tmp private"]);
+
+Deno.test({
+  name: "Chapter 15: the whole machine, read-only, /tmp private",
+  ignore: OPEN.has("the whole machine, read-only, /tmp private") &&
+    Deno.env.get("ROUND9_OPEN") !== "1",
+  fn: async () => {
+    // The honest line's binds taken out, the machine's root put under its own /tmp, /proc and /dev.
+    const own = honest.filter((_, i) =>
+      !honest.slice(Math.max(0, i - 2), i + 1).includes("--ro-bind")
+    );
+    const whole = own.flatMap((option) =>
+      option === "--tmpfs" ? ["--ro-bind", "/", "/", option] : [option]
+    );
+    const argv = line(...whole, "--ro-bind", data, data);
+    assert.ok(!argv.includes(policy.runtime.paths[0]), "only / is bound of the runtime");
+    assert.notEqual(judged(argv), "earns");
+    if (bwrapRuns) {
+      assert.notDeepEqual(await effectOf(argv).catch(() => undefined), EFFECT_EXPECTED);
+    }
+  },
+});
