@@ -38,12 +38,21 @@ const EVIDENCE_FILES = new Set([...EVIDENCE.values()].map(({ file }) => file));
  * the class run past its heap and ended it with nobody's results written.
  */
 const MAX_FILE_MB = 16;
+/**
+ * The largest submission JSON the grader keeps (the worked editions' are
+ * under 10 KB). Each learner's is kept for the whole run, as its text: parsed,
+ * a schema that takes any JSON somewhere (Unit B's `observed`) let 15.6 MB of
+ * `{},` hold 355 MB of the grader's heap, and twelve such learners end the
+ * run with nobody's results written.
+ */
+const MAX_EVIDENCE_MB = 4;
 
 /** One learner's work on one unit. */
 export interface Submission {
   unit: string;
   code?: { kind: "notebook" | "module"; path: string };
-  evidence?: { path: string; value: Record<string, unknown> };
+  /** The submission JSON, as its text (parse it when it is scored: parsed, it can be many times larger). */
+  evidence?: { path: string; text: string };
   /** Lab 02's saved files, by name, where the learner's work holds them (`work/lab-02/`). */
   files?: Partial<Record<Lab02File, string>>;
 }
@@ -309,7 +318,13 @@ async function readFile(
       problem: `does not match the ${evidence.kind} schema: ${schemaProblems.join("; ")}`,
     };
   }
-  return { unit, evidence: { path, value: value as Record<string, unknown> } };
+  if (size > MAX_EVIDENCE_MB << 20) {
+    return {
+      problem: `is ${Math.ceil(size / (1 << 20))} MB, past the ${MAX_EVIDENCE_MB} MB a ` +
+        "submission JSON may be: not read",
+    };
+  }
+  return { unit, evidence: { path, text } };
 }
 
 /** A notebook, with the unit from its metadata, its file name, or `--unit`. */
@@ -378,7 +393,8 @@ interface LearnerFolder {
  * note. A folder whose name is not UTF-8 (as an archive from another system
  * may leave it), which Deno cannot open by name, is copied by its inode to a
  * folder of the grader's, and graded from there under its name with the
- * bytes that are not UTF-8 written `\xHH`.
+ * bytes that are not UTF-8 written `\xHH`. A name's backslashes are written
+ * `\x5c`, so that one name is never reported as another's.
  */
 async function learnerFolders(root: string, found: Collected): Promise<LearnerFolder[]> {
   const folders: LearnerFolder[] = [];
@@ -393,7 +409,9 @@ async function learnerFolders(root: string, found: Collected): Promise<LearnerFo
       } catch (error) {
         found.problems.push({ path: name, problem: `cannot be read: ${(error as Error).message}` });
       }
-    } else if (entry.isDirectory) folders.push({ path, name: path });
+    } else if (entry.isDirectory) {
+      folders.push({ path, name: join(root, withBackslashesEscaped(entry.name)) });
+    }
   }
   return folders;
 }
@@ -483,7 +501,7 @@ async function namesNotUtf8(folder: string): Promise<Map<string, { inode: string
   return found;
 }
 
-/** `bytes` as text: what is UTF-8 as it is, every other byte as `\xHH`. */
+/** `bytes` as text: what is UTF-8 as it is, every other byte as `\xHH`, a backslash as `\x5c`. */
 function escapedBytes(bytes: Uint8Array): string {
   const strict = new TextDecoder("utf-8", { fatal: true });
   let text = "";
@@ -492,7 +510,7 @@ function escapedBytes(bytes: Uint8Array): string {
     const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
     try {
       if (length === 0) throw new TypeError("not a lead byte");
-      text += strict.decode(bytes.subarray(at, at + length));
+      text += withBackslashesEscaped(strict.decode(bytes.subarray(at, at + length)));
       at += length;
     } catch {
       text += `\\x${lead.toString(16).padStart(2, "0")}`;
@@ -500,6 +518,15 @@ function escapedBytes(bytes: Uint8Array): string {
     }
   }
   return text;
+}
+
+/**
+ * `name` with each backslash written `\x5c`, as a learner's name is reported:
+ * then `\x` only ever starts a byte written by the grader, and no folder named
+ * with the characters `caf\xe9` is reported as a classmate's Latin-1 `café`.
+ */
+function withBackslashesEscaped(name: string): string {
+  return name.replaceAll("\\", "\\x5c");
 }
 
 /** Copy the entry of `folder` with inode `inode` into a folder of the grader's; its new path. */

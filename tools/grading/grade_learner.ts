@@ -157,7 +157,7 @@ export async function gradeTogether(
         spec: UNITS.get(submission.unit)!,
         cases,
         codeCame: submission.code !== undefined,
-        evidence: submission.evidence?.value,
+        evidence: submission.evidence && JSON.parse(submission.evidence.text),
         copied: withWatermarks(copied, probedResults, submission.unit),
         unchecked,
         unverified: unanswered(probed),
