@@ -73,3 +73,71 @@ Deno.test("a folder named as the grader writes a classmate's name that is not UT
     JSON.stringify(list.map((r) => [r.submission, r.score])),
   );
 });
+
+Deno.test("a classmate's code that forks, writes, signals, binds, loads C or reads the hidden cases gets none of it", async () => {
+  // Every attempt is made at load and again in a case, and each that works is said in
+  // answerFor's answers. The defence (each learner's realms may read only their own folder,
+  // and run, write, net, ffi, env and sys are denied) holds: a regression test. Signals are
+  // SIGCONT, which would harm nothing if the defence ever gave way.
+  const mark = `/tmp/round9-${crypto.randomUUID()}`;
+  const hostile = `
+const escaped: string[] = [];
+const tryTo = async (what: string, step: () => unknown) => {
+  try {
+    await step();
+    escaped.push(what);
+  } catch { /* refused */ }
+};
+async function attempt() {
+  await tryTo("fork", () => new Deno.Command("/bin/sh", { args: ["-c", "touch ${mark}-fork; setsid sleep 300 &"] }).spawn());
+  await tryTo("child_process", async () => (await import("node:child_process")).execSync("touch ${mark}-child"));
+  await tryTo("write", () => Deno.writeTextFileSync("${mark}-write", "x"));
+  await tryTo("shm", async () => (await import("node:fs")).writeFileSync("/dev/shm/${
+    mark.slice(5)
+  }", "x"));
+  await tryTo("signal", () => Deno.kill(Deno.ppid, "SIGCONT"));
+  await tryTo("signal all", () => Deno.kill(-1, "SIGCONT"));
+  await tryTo("ffi", () => Deno.dlopen("libc.so.6", { getpid: { parameters: [], result: "i32" } }));
+  await tryTo("listen", () => Deno.listen({ hostname: "127.0.0.1", port: 0 }));
+  await tryTo("proc", () => Deno.readTextFileSync("/proc/" + Deno.ppid + "/cmdline"));
+  await tryTo("holdouts", () => Deno.readDirSync("${ROOT}holdouts").next());
+  await tryTo("cwd", () => Deno.readDirSync(".").next());
+  await tryTo("env", () => Deno.env.toObject());
+}
+await attempt();
+${
+    UNIT_A.replace(
+      "return message.result;",
+      "await attempt();\n  return escaped.length > 0 ? `ESCAPED ${escaped}` : message.result;",
+    )
+      .replace("export function answerFor", "export async function answerFor")
+  }`;
+  const { list, out } = await grade([
+    await tree({ "a-escape/ch14-a.ts": hostile, "b-honest/ch14-a.ts": UNIT_A }),
+  ]);
+  assert.doesNotMatch(out, /ESCAPED/);
+  assert.equal(list.length, 2);
+  assert.ok(list.every(full), JSON.stringify(list.map((r) => [r.submission, r.score])));
+  for (
+    const left of [`${mark}-fork`, `${mark}-child`, `${mark}-write`, `/dev/shm/${mark.slice(5)}`]
+  ) {
+    await assert.rejects(Deno.lstat(left), Deno.errors.NotFound, left);
+  }
+});
+
+Deno.test("a classmate's folder of many large files costs the grader no more than 64 MB of reading", async () => {
+  // Before: each course file under 16 MB was read and parsed in the grader's own process,
+  // however many a learner had: 100 notebooks of 15 MB held every classmate's grading back
+  // 50 s before it began. Here five of 15 MB: past 64 MB, the rest is not read.
+  const big = JSON.stringify({ unit: "ch14-b", x: "x".repeat(15 << 20) });
+  const files: Record<string, string> = { "b-honest/ch14-a.ts": UNIT_A };
+  for (const n of [1, 2, 3, 4, 5]) files[`a-many/notes-${n}.json`] = big;
+  const { code, err, list } = await grade([await tree(files)]);
+  assert.equal(code, 2);
+  assert.match(
+    err,
+    /a-many\/notes-5\.json: not read: with it, this learner's files come to more than the 64 MB/,
+  );
+  assert.doesNotMatch(err, /notes-4\.json: not read/);
+  assert.ok(list.length === 1 && full(list[0]), JSON.stringify(list.map((r) => r.score)));
+});

@@ -46,6 +46,13 @@ const MAX_FILE_MB = 16;
  * run with nobody's results written.
  */
 const MAX_EVIDENCE_MB = 4;
+/**
+ * The most of one learner's files the grader reads, together: each is read
+ * and parsed in the grader's own process, before any budget of the learner's,
+ * and 100 files of 15 MB took it 50 s (a copy of the course with every
+ * notebook and every saved file is under 2 MB).
+ */
+const MAX_LEARNER_MB = 64;
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -172,10 +179,11 @@ async function learnerFrom(
   notes: string[],
 ): Promise<Learner | undefined> {
   const byUnit = new Map<string, Submission>();
+  const left = { bytes: MAX_LEARNER_MB << 20 };
   for (const file of files) {
     let read: Read | undefined;
     try {
-      read = await readFile(file, unitOverride, named);
+      read = await readFile(file, unitOverride, named, left);
     } catch (error) {
       read = { problem: `cannot be read: ${(error as Error).message}` };
     }
@@ -259,12 +267,13 @@ type Read =
 /**
  * What one file is. In a folder, files that are not the course's (JSON with
  * no `unit`, other extensions) are passed over; named on their own, they are
- * problems.
+ * problems. `left` is what the grader may still read of this learner's files.
  */
 async function readFile(
   path: string,
   unitOverride: string | undefined,
   named: boolean,
+  left: { bytes: number },
 ): Promise<Read | undefined> {
   const lab02 = LAB_02_FILES[basename(path) as keyof typeof LAB_02_FILES];
   const extension = extensionOf(path);
@@ -286,6 +295,14 @@ async function readFile(
       ? { problem: "not a submission JSON, a notebook (.ipynb) or a module (.ts)" }
       : undefined;
   }
+  if (size > left.bytes) {
+    return {
+      problem:
+        `not read: with it, this learner's files come to more than the ${MAX_LEARNER_MB} MB ` +
+        "the grader reads of one learner",
+    };
+  }
+  left.bytes -= size;
   const text = await Deno.readTextFile(path);
   if (extension === ".ts") {
     const unit = unitOverride ?? unitOfModule(text);
