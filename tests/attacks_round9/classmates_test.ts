@@ -3,8 +3,8 @@
 // folders. Each test names what a hostile learner tried, what it got before
 // its defence, and asserts what the defence gives: an honest classmate's
 // marks as alone, nothing unearned for the hostile one, the class's results
-// written, the machine left as it was. Attempts that still succeed are in
-// OPEN, skipped unless ROUND9_OPEN=1. Run:
+// written, the machine left as it was. No attempt of this round still
+// succeeds, so there is no OPEN set. Run:
 //   deno test -A tests/attacks_round9/classmates_test.ts
 
 import assert from "node:assert/strict";
@@ -140,4 +140,23 @@ Deno.test("a classmate's folder of many large files costs the grader no more tha
   );
   assert.doesNotMatch(err, /notes-4\.json: not read/);
   assert.ok(list.length === 1 && full(list[0]), JSON.stringify(list.map((r) => r.score)));
+});
+
+Deno.test("a classmate whose cases wait, sipping CPU, never holds the class: its realm is stopped as not answering", async () => {
+  // A case that waits past the wall-clock backstop beside other sandboxes is run again alone,
+  // with no other sandbox running: one that waits 40 ms at a time, using 2 ms of CPU between,
+  // would hold the whole class for its 60 s. The realm does not answer the grader while it
+  // waits, and is stopped at once (the class: 8 s). A regression test.
+  const wait = `for (const end = Date.now() + 30000; Date.now() < end;) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40);
+    for (const spin = performance.now() + 2; performance.now() < spin;);
+  }`;
+  const waiting = UNIT_A.replace("if (message.id", `${wait}\n  if (message.id`)
+    .replace("return Object.hasOwn", `${wait}\n  return Object.hasOwn`);
+  const files: Record<string, string> = { "a-waiting/ch14-a.ts": waiting };
+  for (const name of "bcde") files[`${name}-honest/ch14-a.ts`] = UNIT_A;
+  const { list } = await grade([await tree(files), "--jobs", "2"]);
+  assert.equal(list[0].score, 0);
+  assert.match(JSON.stringify(list[0].tests), /stopped answering, using no CPU time/);
+  assert.ok(list.slice(1).every(full), JSON.stringify(list.map((r) => r.score)));
 });
