@@ -230,6 +230,37 @@ const BEYOND_ASCII = "beyond ASCII";
 /** U+2028 and U+2029, which JSON.stringify writes as themselves. */
 const SEPARATORS = "the line and paragraph separators";
 
+/** <, > and &, which JSON.stringify writes as themselves (Go's json.Marshal escapes them). */
+const HTML_CHARACTERS = "<, > and &";
+/** JavaScript's string escapes (\v, \0, \'), which JSON.stringify never writes. */
+const JS_ESCAPES = "JavaScript's escapes";
+/** An enum member's length is counted in code points, and bounded by maxLength. */
+const MEMBER_LENGTHS = "an enum member's length";
+
+/** A string of one character at most, whose one member is an emoji (two UTF-16 units). */
+const EMOJI_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["😀"], maxLength: 1 } },
+  required: ["v"],
+  additionalProperties: false,
+};
+
+/** A string of one character at most, whose one member has two. */
+const LONG_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["ab"], maxLength: 1 } },
+  required: ["v"],
+  additionalProperties: false,
+};
+
+/** A string that may only be empty. */
+const EMPTY_ONLY = {
+  type: "object",
+  properties: { s: { type: "string", maxLength: 0 } },
+  required: ["s"],
+  additionalProperties: false,
+};
+
 /** An enum whose one member holds a quote. */
 const QUOTED = {
   type: "object",
@@ -445,6 +476,66 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [SPANISH, '{"english_form":"\\u2029'],
       expected: "dead",
       group: SEPARATORS,
+    },
+    {
+      label: "<, & and > are written as themselves",
+      args: [SPANISH, '{"english_form":"<a&b>"}'],
+      expected: "complete",
+      group: HTML_CHARACTERS,
+    },
+    {
+      label: "< escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u003c'],
+      expected: "dead",
+      group: HTML_CHARACTERS,
+    },
+    {
+      label: "a vertical tab as JSON.stringify escapes it",
+      args: [SPANISH, '{"english_form":"\\u000b"}'],
+      expected: "complete",
+      group: JS_ESCAPES,
+    },
+    {
+      label: "NUL as JSON.stringify escapes it",
+      args: [SPANISH, '{"english_form":"\\u0000"}'],
+      expected: "complete",
+      group: JS_ESCAPES,
+    },
+    {
+      label: "\\v is JavaScript's escape, not JSON's",
+      args: [SPANISH, '{"english_form":"\\v'],
+      expected: "dead",
+      group: JS_ESCAPES,
+    },
+    {
+      label: "an apostrophe is never escaped",
+      args: [SPANISH, `{"english_form":"\\'`],
+      expected: "dead",
+      group: JS_ESCAPES,
+    },
+    {
+      label: "an emoji member within maxLength 1",
+      args: [EMOJI_MEMBER, '{"v":"😀"}'],
+      expected: "complete",
+      group: MEMBER_LENGTHS,
+    },
+    {
+      label: "no member within maxLength: no value",
+      args: [LONG_MEMBER, '{"v":"'],
+      expected: "dead",
+      group: MEMBER_LENGTHS,
+    },
+    {
+      label: "maxLength 0: the empty string",
+      args: [EMPTY_ONLY, '{"s":""}'],
+      expected: "complete",
+      group: "maxLength 0",
+    },
+    {
+      label: "maxLength 0: no character",
+      args: [EMPTY_ONLY, '{"s":"a'],
+      expected: "dead",
+      group: "maxLength 0",
     },
     {
       label: "a name that is the start of a longer one",

@@ -424,6 +424,50 @@ export function prefixStatus(schema, text) {
       String
         .raw`map((code) => [8, 12].includes(code) ? "\\u" + code.toString(16).padStart(4, "0") : encoded(String.fromCharCode(code)))`,
     ]),
+    // Round 9 of issue 38's red team: each kept every prefixStatus mark.
+    // <, > and & escaped as Go's json.Marshal writes them for HTML: JSON.stringify writes them as themselves.
+    "<, > and & escaped as Go writes them": stepWith(
+      [CONCAT, String.raw`.concat(['\\"', "\\\\", "\\u003c", "\\u003e", "\\u0026"]);`],
+      [RAW_CHECK, `    if (encoded(char) !== char || "<>&".includes(char)) return null;\n`],
+    ),
+    // JavaScript's string escapes taken for JSON's: \v and \0 where JSON.stringify writes \u000b
+    // and \u0000, and \' besides.
+    "JavaScript's escapes: \\v, \\0 and \\'": stepWith(
+      [
+        "map((code) => encoded(String.fromCharCode(code)))",
+        String
+          .raw`map((code) => code === 0 ? "\\0" : code === 11 ? "\\v" : encoded(String.fromCharCode(code)))`,
+      ],
+      [CONCAT, String.raw`.concat(['\\"', "\\\\", "\\'"]);`],
+    ),
+    // The control characters counted from 1: NUL, \u0000, left out.
+    "NUL left out of the control characters": stepWith([
+      "[...Array(32).keys()]",
+      "[...Array(32).keys()].slice(1)",
+    ]),
+    // An enum member's length in UTF-16 units (m.length), a free string's in code points.
+    "an enum member's length in UTF-16 units": stepWith([
+      "fitsLength(schema, [...m].length)",
+      "fitsLength(schema, m.length)",
+    ]),
+    // maxLength read with ||: a maxLength of 0 taken for none.
+    "maxLength 0 taken for none": stepWith(
+      [
+        "const fitsMax = top.length + 1 <= (top.schema.maxLength ?? Infinity);",
+        "const fitsMax = top.length + 1 <= (top.schema.maxLength || Infinity);",
+      ],
+      ["length <= (schema.maxLength ?? Infinity);", "length <= (schema.maxLength || Infinity);"],
+      [
+        "min > (top.schema.maxLength ?? Infinity)",
+        "min > (top.schema.maxLength || Infinity)",
+      ],
+    ),
+    // An enum member kept whatever maxLength says (minLength is checked): a schema whose every
+    // member is too long still opens its string.
+    "enum members checked against minLength only": stepWith([
+      "fitsLength(schema, [...m].length)",
+      "[...m].length >= (schema.minLength ?? 0)",
+    ]),
     // A tab or newline written raw inside a string.
     "raw control characters": stepWith([RAW_CHECK, ""]),
     // An escape counted as the characters it is written with: \n as two.
