@@ -152,6 +152,18 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       group: "progress 0",
     },
     {
+      label: "a number written as text is no progress",
+      args: [progress("t", { progress: "2" }), [["t", 1]]],
+      expected: refused,
+      group: "a finite number",
+    },
+    {
+      label: "progress past its total is still progress",
+      args: [progress("t", { progress: 12, total: 10 }), [["t", 1]]],
+      expected: { request: 1, progress: 12, total: 10, message: null },
+      group: "a finite number",
+    },
+    {
       label: "NaN is no progress",
       args: [progress("t", { progress: NaN }), [["t", 1]]],
       expected: refused,
@@ -286,6 +298,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
     {
       label: "202 for a request brings no reply: a refusal",
       args: [{ status: 202, contentType: null }, { request: true, session: true }],
+      expected: "refused",
+      group: "202",
+    },
+    {
+      label: "204 for a request brings no reply either",
+      args: [{ status: 204, contentType: null }, { request: true, session: false }],
       expected: "refused",
       group: "202",
     },
@@ -477,6 +495,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       group: "an allowed origin, exactly",
     },
     {
+      label: "a dot of an allowed origin is a dot",
+      args: ["http://127a0b0c1:8080", LOCAL],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    {
       label: "the second of two allowed origins",
       args: ["http://localhost:8080", [...LOCAL, "http://localhost:8080"]],
       expected: true,
@@ -492,6 +516,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "nothing allowed, an Origin: refused",
       args: ["http://127.0.0.1:8080", []],
       expected: false,
+      group: "an Origin, or none",
+    },
+    {
+      label: "an allowed Origin among others",
+      args: ["https://app.example", [...LOCAL, "https://app.example"]],
+      expected: true,
       group: "an Origin, or none",
     },
     {
@@ -637,6 +667,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       group: "an empty session id",
     },
     {
+      label: "an id of one character is an id",
+      args: [{ initialize: false, sessionId: "x" }, ["x"]],
+      expected: null,
+      group: "an empty session id",
+    },
+    {
       label: "initialize without a session id while the server holds none starts one",
       args: [{ initialize: true, sessionId: null }, []],
       expected: null,
@@ -646,6 +682,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "a server that holds no session knows none",
       args: [{ initialize: false, sessionId: "s1" }, []],
       expected: 404,
+      group: "a server that holds no session",
+    },
+    {
+      label: "a server that holds one session knows it",
+      args: [{ initialize: false, sessionId: "s1" }, ["s1"]],
+      expected: null,
       group: "a server that holds no session",
     },
     {

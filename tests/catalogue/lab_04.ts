@@ -289,6 +289,19 @@ const progressOf: Catalogue = {
   if (!request && request !== "") return null;
   const held = [p.progressToken, request];` + PROGRESS_TAIL,
     ),
+    // Round 9 of issue 38's red team: each kept every progressOf mark.
+    // The global isFinite, which turns its argument into a number first: "2" and null pass.
+    "the global isFinite": progress(
+      PROGRESS_HEAD +
+        PROGRESS_TAIL.replace("!Number.isFinite(p.progress)", "!isFinite(p.progress)"),
+    ),
+    // Progress past its total refused, as if the server could not count: only a value that is no
+    // finite number is refused.
+    "progress past its total refused": progress(
+      PROGRESS_HEAD + `
+  if (typeof p.total === "number" && p.progress > p.total) throw new ProtocolError("progress past its total");` +
+        PROGRESS_TAIL,
+    ),
     // A plain Error for bad progress.
     "a plain Error": progress(
       PROGRESS_HEAD + `
@@ -610,6 +623,13 @@ const replyKind: Catalogue = {
   if (!sent.request || reply.status === 202) return "accepted";
   ${TYPE}
   return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    // 204 No Content taken to answer a request (round 9 of issue 38's red team: it kept every mark).
+    "a request's 204 accepted": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request || reply.status === 204) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
     "anything not JSON is a stream": kind(`
   if (reply.status === 404 && sent.session) return "session-ended";
   if (reply.status < 200 || reply.status > 299) return "refused";
@@ -860,6 +880,11 @@ const originAllowed: Catalogue = {
     "allowed unless listed": origin(`  return origin === null || !allowed.includes(origin);`),
     // An empty Origin header taken for none: a browser sent it, and "" is no origin the server allows.
     "an empty Origin taken for none": origin(`  return !origin || allowed.includes(origin);`),
+    // Each allowed origin made a regular expression: its dots match any character (round 9 of
+    // issue 38's red team: it kept every mark).
+    "allowed origins read as regular expressions": origin(
+      `  return origin === null || allowed.some((a) => new RegExp("^" + a + "$").test(origin));`,
+    ),
     "loopback anywhere": origin(
       `  return origin === null || allowed.includes(origin) || origin.includes("127.0.0.1");`,
     ),
