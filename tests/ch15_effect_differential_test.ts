@@ -111,6 +111,13 @@ const CHOSEN = [
 /** The attempt a capability decides, which root's bubblewrap keeps unless a line drops it. */
 const REMOUNT = "remount its data folder writable";
 
+/**
+ * The attempt the effect case decides from the grants wherever a line runs
+ * (what the line shows of the machine's files beyond the policy), which
+ * root's run here does not try: its outcome is the effect case's.
+ */
+const MACHINE_FILES = "read a machine file the policy does not grant";
+
 /** An effect as its outcomes: each attempt refused or succeeded, and the tool's answer. */
 function outcomes(effect: Effect): Record<string, string> {
   return Object.fromEntries(
@@ -153,7 +160,13 @@ function judgedLines(): Promise<Judged[]> {
         continue;
       }
       // Only a line the effect case runs is run on the machine itself.
-      lines.push({ argv, inRoot, real: await onThisMachine(argv) });
+      const { word_count, ...real } = await onThisMachine(argv);
+      assert.equal(real[MACHINE_FILES], undefined, "root's run here does not try it");
+      lines.push({
+        argv,
+        inRoot,
+        real: { ...real, [MACHINE_FILES]: inRoot[MACHINE_FILES], word_count },
+      });
     }
     return lines;
   })();

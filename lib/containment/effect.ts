@@ -145,7 +145,18 @@ const ATTEMPTS = [
   "write into its own data folder",
   "remount its data folder writable",
   "see processes outside the sandbox (/proc)",
+  "read a machine file the policy does not grant",
 ];
+
+/**
+ * The attempt decided from the grants alone, wherever the line runs: the
+ * lesson runs a line as root on the machine, where whatever it shows of the
+ * machine's files beyond the policy (the machine's root, the course's folder,
+ * its hidden cases) the intruder reads, while the grader's throw-away root
+ * holds nothing of the machine's but what the policy grants, for no attempt
+ * there to find.
+ */
+const MACHINE_FILES = ATTEMPTS[9];
 
 /** Every attempt refused, and the tool answering `4` each time: what a sandbox must give. */
 export const EFFECT_EXPECTED: Effect = {
@@ -186,7 +197,7 @@ export async function effectOf(argv: unknown): Promise<Effect> {
     playground,
     (line) => root.command(line),
   );
-  // The two attempts taken from the grants start no program, so need no /dev/null judged.
+  // The attempts taken from the grants start no program, so need no /dev/null judged.
   return asRootRunsIt(effect, predicted(grants, given.policy, false));
 }
 
@@ -268,17 +279,19 @@ const ROOT_ONLY = ["read a secret variable", "remount its data folder writable"]
 /**
  * `effect`, observed in the grader's root, as root would see it run: where
  * the intruder ran (its tool answered), each attempt of
- * {@linkcode ROOT_ONLY} that the grants (`model`) say succeeds succeeds.
+ * {@linkcode ROOT_ONLY} that the grants (`model`) say succeeds succeeds;
+ * and {@linkcode MACHINE_FILES} as the grants say.
  */
 function asRootRunsIt(effect: Effect, model: Effect): Effect {
-  const judged = { ...effect };
-  if (effect.word_count !== "4") return judged;
-  for (const name of ROOT_ONLY) {
-    if (judged[name] === "refused" && model[name] !== "refused") {
-      judged[name] = "succeeded: so its grants say, run by root as the lesson runs it";
+  const { word_count, ...judged } = effect;
+  if (word_count === "4") {
+    for (const name of ROOT_ONLY) {
+      if (judged[name] === "refused" && model[name] !== "refused") {
+        judged[name] = "succeeded: so its grants say, run by root as the lesson runs it";
+      }
     }
   }
-  return judged;
+  return { ...judged, [MACHINE_FILES]: model[MACHINE_FILES], word_count };
 }
 
 /**
@@ -422,6 +435,7 @@ function predicted(
     [ATTEMPTS[6]]: outcome(writes(`${data}/planted.txt`)),
     [ATTEMPTS[7]]: outcome(sandbox.capabilities.length > 0),
     [ATTEMPTS[8]]: outcome(sandbox.processes === "own" && machineProcIn(sandbox).length > 0),
+    [MACHINE_FILES]: outcome(machineFilesBeyond(sandbox, policy).length > 0),
     word_count: !starts
       ? "the intruder's Deno cannot start without a /proc at /proc"
       : reaches(`${data}/note.txt`)
@@ -480,6 +494,50 @@ function outlives(sandbox: SandboxGrants): boolean {
       "own outlives the server (it does where --new-session took that PID 1 out of the " +
       "server's process group) only running it shows, so it is not predicted",
   );
+}
+
+/**
+ * The machine's folders and files `sandbox` shows that `policy` does not
+ * grant (each bind's source, its links followed as bubblewrap follows them,
+ * outside the runtime's paths and the folders the policy lets the program
+ * read or write). A source that is not there shows nothing, and the
+ * machine's `/proc` bound whole is the attempt to see processes outside the
+ * sandbox.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandGrants } from "./command_grants.ts";
+ *
+ * const { policy } = effectInputs();
+ * const sandbox = (...options: string[]) => commandGrants(["bwrap", ...options, "true"]).sandbox!;
+ * assert.deepEqual(machineFilesBeyond(sandbox("--ro-bind", "/usr", "/usr"), policy), []);
+ * assert.deepEqual(machineFilesBeyond(sandbox("--ro-bind", "/", "/", "--tmpfs", "/tmp"), policy), ["/"]);
+ * ```
+ */
+export function machineFilesBeyond(sandbox: SandboxGrants, policy: Policy): string[] {
+  // A path not there is undefined; one whose links cannot be followed (`/proc/1/root`), itself.
+  const real = (path: string) => {
+    try {
+      return Deno.realPathSync(path);
+    } catch (error) {
+      return error instanceof Deno.errors.NotFound ? undefined : path;
+    }
+  };
+  const granted = [...policy.runtime.paths, ...policy.read, ...policy.write].flatMap((path) =>
+    [path, real(path)].filter((it) => it !== undefined)
+  );
+  const within = (path: string, folder: string) =>
+    folder === "/" || path === folder || path.startsWith(`${folder}/`);
+  return sandbox.paths.flatMap((entry) => {
+    const dest = entry.slice(0, entry.indexOf(" "));
+    const what = entry.slice(dest.length + 1);
+    if (!/^read-(only|write)/.test(what)) return [];
+    const source = what.match(/ from (\/.*)$/)?.[1] ?? dest;
+    const shown = real(source);
+    if (shown === undefined || shown === "/proc") return [];
+    return granted.some((path) => within(source, path) || within(shown, path)) ? [] : [source];
+  });
 }
 
 /** Where `sandbox` shows a `/proc` of its own processes (`--proc`), each in sight. */

@@ -245,11 +245,14 @@ Deno.test({
     await using playground = await Playground.create();
     const run = async (argv: string[]) =>
       await observedEffect(placedOn(argv, playground), playground, (l) => l);
+    // Every attempt root's run here makes: the one the effect case decides from the grants alone
+    // (the machine's files beyond the policy) it does not.
+    const { "read a machine file the policy does not grant": _, ...tried } = EFFECT_EXPECTED;
     const kept = await run(line(...without("--cap-drop")));
     assert.match(kept["remount its data folder writable"], /^succeeded: the file now holds/);
     const reaper = await run(line(...without("--as-pid-1")));
     assert.match(reaper["read a secret variable"], /^succeeded: the secret's token came back/);
-    assert.deepEqual({ ...reaper, "read a secret variable": "refused" }, EFFECT_EXPECTED);
-    assert.deepEqual(await run(line(...honest)), EFFECT_EXPECTED);
+    assert.deepEqual({ ...reaper, "read a secret variable": "refused" }, tried);
+    assert.deepEqual(await run(line(...honest)), tried);
   },
 });

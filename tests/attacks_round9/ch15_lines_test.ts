@@ -5,8 +5,7 @@
 // right line must keep its mark. Each line goes through the real judges
 // (commandGrants, and the effect case: run where bubblewrap runs, predicted
 // where it cannot), and, where bubblewrap runs here, through the real bwrap,
-// which proves the premise. Attempts that still succeed are in OPEN, skipped
-// unless ROUND9_OPEN=1, each with what it got. Run:
+// which proves the premise. No attempt of the round still succeeds. Run:
 //   deno test -A tests/attacks_round9/ch15_lines_test.ts
 
 import assert from "node:assert/strict";
@@ -173,22 +172,18 @@ Deno.test({
 });
 
 /**
- * Attempts that still succeed, each with what it got. "the whole machine,
- * read-only": the lesson asks that the sandbox show nothing but the policy's
- * paths; this line shows the machine's whole root read-only (run by root as
- * the lesson runs it: every file of the machine, /etc/shadow and the
- * holdouts included), hides /tmp (where the playground is) under a private
- * one and binds the data folder back. Every attempt of the effect case is
- * refused and the tool answers 4, so it earns the case, run (in the grader's
- * root) and predicted alike: none of the attempts reads a file of the
- * machine that the policy does not grant. Its grants cases are lost.
+ * "the whole machine, read-only": the lesson asks that the sandbox show
+ * nothing but the policy's paths; this line shows the machine's whole root
+ * read-only (run by root as the lesson runs it: every file of the machine,
+ * /etc/shadow and the hidden cases included), hides /tmp (where the
+ * playground is) under a private one and binds the data folder back. Every
+ * attempt the intruder makes was refused and the tool answered 4, so it
+ * earned the case, run (in the grader's root, which holds nothing of the
+ * machine's beyond the policy) and predicted alike; what it shows beyond the
+ * policy is now an attempt of the case's own, decided from the grants.
  */
-const OPEN = new Set(["the whole machine, read-only, /tmp private"]);
-
 Deno.test({
   name: "Chapter 15: the whole machine, read-only, /tmp private",
-  ignore: OPEN.has("the whole machine, read-only, /tmp private") &&
-    Deno.env.get("ROUND9_OPEN") !== "1",
   fn: async () => {
     // The honest line's binds taken out, the machine's root put under its own /tmp, /proc and /dev.
     const own = honest.filter((_, i) =>
