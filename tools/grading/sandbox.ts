@@ -388,9 +388,7 @@ async function runProcess(
     references: Object.fromEntries(scratch.references),
     units: Object.fromEntries(scratch.units),
     coverage: options.coverage,
-    phases: [false, true].map((hidden) =>
-      items(scratch, cases.filter((c) => c.testCase.hidden === hidden))
-    ),
+    phases: phasesOf(cases).map((phase) => items(scratch, phase)),
   };
   // The job, after its length; the process's input then stays open, and ends only when the
   // grader is done with it (or has gone), which ends the process too.
@@ -444,6 +442,20 @@ interface Key {
 }
 
 const keyText = (key: Key) => `${key.key}\n${key.fn}\n${key.index}`;
+
+/**
+ * `cases` in the phases the runner runs in realms of their own: the visible
+ * ones, then the hidden ones of each {@linkcode GradedCase.realm}, in order.
+ */
+function phasesOf(cases: readonly PhaseCase[]): PhaseCase[][] {
+  const realmOf = (c: PhaseCase) => c.testCase.realm ?? 0;
+  const hidden = cases.filter((c) => c.testCase.hidden);
+  const realms = [...new Set(hidden.map(realmOf))].sort((a, b) => a - b);
+  return [
+    cases.filter((c) => !c.testCase.hidden),
+    ...realms.map((realm) => hidden.filter((c) => realmOf(c) === realm)),
+  ];
+}
 
 /** The runner's items for `cases`, grouped by function, in order. */
 function items(scratch: Scratch, cases: readonly PhaseCase[]): RunnerItem[] {

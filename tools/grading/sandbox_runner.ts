@@ -4,11 +4,12 @@
 // job's length) before any learner code exists, so no learner's realm can
 // ever read what stdin carries; stdin then stays open, and when it ends (the
 // grader is done, or has gone) so does the process. The job is a nonce, and
-// the cases of one learner (a few, for code the course trusts), in two phases,
-// visible and then hidden, serialized with node:v8 so that bytes and sets
-// arrive as they are. It runs each phase's cases in learner's realms of that
-// phase only (workers: `sandbox_worker.ts`), ending the visible phase's
-// realms before the hidden phase's begin, and writes what came back,
+// the cases of one learner (a few, for code the course trusts), in phases,
+// visible and then hidden (one phase for each realm the hidden cases are
+// split into), serialized with node:v8 so that bytes and sets arrive as they
+// are. It runs each phase's cases in learner's realms of that phase only
+// (workers: `sandbox_worker.ts`), ending one phase's realms before the next
+// phase's begin, and writes what came back,
 // prefixed with the nonce so that nothing the learner's code prints can pass
 // for it. It judges nothing: the grader, in another process, does. This
 // thread is where what observes runs: the grammar server a learner's client
@@ -71,7 +72,7 @@ export interface RunnerJob {
   references: Record<string, string>;
   /** Each item's unit (for its reference), by its key. */
   units: Record<string, string>;
-  /** The visible phase's items, then the hidden phase's: each phase in realms of its own. */
+  /** The visible phase's items, then the hidden phases': each phase in realms of its own. */
   phases: RunnerItem[][];
   /** Whether each case reports the StrykerJS mutants its code reached (mutation testing only). */
   coverage?: boolean;

@@ -36,6 +36,13 @@ export interface GradedCase extends ObservedCase, HiddenCase {
    * seal answers it. @default {undefined}
    */
   probe?: SealAnswer;
+  /**
+   * For a hidden case, the realm it runs in: the hidden cases of one number
+   * share a realm, which is ended before the next number's begin, in
+   * ascending order (the watermark's second run splits its calls so).
+   * @default {0}
+   */
+  realm?: number;
 }
 
 /**
