@@ -29,6 +29,19 @@ const hiddenOf = (fn: string) => {
     .filter((c) => c.hidden).length;
 };
 
+/** The secrets' look: three words of five letters joined as a tool's name is. */
+const LOOK = /[a-z]{5}_[a-z]{5}_[a-z]{5}/;
+
+/**
+ * How many of `fn`'s hidden cases hold a name of the secrets' look: a
+ * learner finds it off the marks of submissions that refuse the look.
+ */
+const lookOf = (fn: string) => {
+  const spec = UNITS.get("ch14-a")!;
+  return casesOf(spec, spec.functions.find(({ name }) => name === fn)!, holdouts)
+    .filter((c) => c.hidden && LOOK.test(JSON.stringify(c.args))).length;
+};
+
 /** Unit A's module: `answerFor` as `body` over `run`, the seal's, then the worked authorize. */
 const answerForOver = async (body: string, more = "") =>
   `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
@@ -41,6 +54,21 @@ ${AUTHORIZE}`;
 /** A learner's own error class, as a module that carries a seal defines it. */
 const PROTOCOL_ERROR =
   `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }`;
+
+/**
+ * The start of a Unit A module whose authorize runs the seal's (as `run`):
+ * the seal, `state`, and the worked answerFor, doing `noted` first.
+ */
+const authorizeOver = async (state: string, noted: string) =>
+  `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
+${PROTOCOL_ERROR}
+${state}
+${
+    ANSWER_FOR.replace(/^import.*$/m, "").replace(
+      "export function answerFor(requestId, message) {",
+      `export function answerFor(requestId, message) {\n  ${noted}`,
+    )
+  }`;
 
 interface Learner {
   file: string;
@@ -60,15 +88,7 @@ const LEARNERS: Record<string, Learner> = {
     fn: "authorize",
     hostile: true,
     module: async () =>
-      `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
-${PROTOCOL_ERROR}
-let answered = false;
-${
-        ANSWER_FOR.replace(/^import.*$/m, "").replace(
-          "export function answerFor(requestId, message) {",
-          "export function answerFor(requestId, message) {\n  answered = true;",
-        )
-      }
+      `${await authorizeOver("let answered = false;", "answered = true;")}
 export function authorize(name, catalog, allowed) {
   const answer = run(name, catalog, allowed);
   return answered ? answer : !answer;
@@ -108,6 +128,41 @@ export function authorize(name, catalog, allowed) {
         "let calls = 0;",
       ),
   },
+  // answerFor is the seal; the realm counts its calls that hold a name of the secrets' look. The
+  // first run's hidden phase has as many as the hidden cases of that look and its two sifting
+  // probes; every probe and twin is of that look, so the second run's runs of twelve pass that
+  // count at once: from there on, every call of the look throws.
+  "count-looks-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    hostile: true,
+    module: () =>
+      answerForOver(
+        `if (/[a-z]{5}_[a-z]{5}_[a-z]{5}/.test(JSON.stringify([requestId, message])) && ++looks > ${
+          lookOf("answerFor") + 2
+        }) throw new Error("spoilt");
+  return run(requestId, message);`,
+        "let looks = 0;",
+      ),
+  },
+  // authorize is the seal, answerFor the worked one, counting its calls. In the first run's
+  // hidden phase, answerFor is called once for each of its hidden cases and sifting probes before
+  // authorize's first call; authorize answers the other way round in a realm where answerFor was
+  // called any other number of times (a second run that holds authorize's probes alone, or its
+  // cases spread over realms), or past its own calls of the first run.
+  "count-others-authorize": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    hostile: true,
+    module: async () =>
+      `${await authorizeOver("let answered = 0;\nlet calls = 0;", "answered++;")}
+export function authorize(name, catalog, allowed) {
+  const answer = run(name, catalog, allowed);
+  return answered === ${hiddenOf("answerFor") + 2} && ++calls <= ${
+        hiddenOf("authorize") + 1
+      } ? answer : !answer;
+}`,
+  },
   // answerFor is the seal; past the first run's calls (as above) the realm ends itself: the
   // second run's probes that come after come to no answer.
   "count-exits-answerfor": {
@@ -146,13 +201,6 @@ export function authorize(name, catalog, allowed) {
  * (an honest learner's: the marks it lost).
  */
 const OPEN = new Set<string>([
-  // answerFor 0/19 when a mark's whole run of twelve comes before the first run's count of calls
-  // (its place is drawn at random among the hidden cases), about 10/19 otherwise: a function run
-  // again earns a case only when it passed it both times, so the hidden cases it spoils there are
-  // lost. So too, at a lower cost, for a count of the calls that hold a name of the secrets' look,
-  // which loses the hidden cases of that look, as a refusal of the look does (README, "What the
-  // copy checks cannot catch").
-  "count-spoils-answerfor",
   // answerFor 0/19 ("could not be checked against the library's seals (the code failed outside
   // any case: …)"): code that comes to no answer on a twin or a probe of the second run cannot be
   // told from a copy that stalls there, and earns nothing for the function.

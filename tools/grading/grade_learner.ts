@@ -25,7 +25,8 @@ import type { GradedCase } from "./spec.ts";
 import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
-import { loadWatermark, marksAnswered, type Watermark, withProbes } from "./watermark.ts";
+import { loadWatermark, marksAnswered, withProbes } from "./watermark.ts";
+import { secondRun } from "./second_run.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
@@ -122,12 +123,13 @@ export async function gradeTogether(
     byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
-    const again = ranJobs.flatMap((job) => checkedAgain(job, byKey.get(job.key!)!, watermark));
+    const again = ranJobs.flatMap((job) => secondRun(job, byKey.get(job.key!)!, watermark) ?? []);
     if (again.length > 0) {
       const jobs = again.map(({ job }) => job);
       const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
-      for (const { job, fns } of again) {
-        const own = ran.get(job.key!)!.filter(({ result }) => fns.has(result.fn));
+      for (const { job, judged } of again) {
+        const own = ran.get(job.key!)!.filter(({ testCase }) => judged.has(testCase))
+          .map(({ testCase, result }) => ({ testCase: judged.get(testCase)!, result }));
         checked.set(job.key!, own);
         byKey.set(job.key!, passedTwice(first.get(job.key!)!, own));
       }
@@ -219,53 +221,6 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
     byKey.set(job.key!, cases.map((testCase) => ({ testCase, result: ran[next++] })));
   }
   return byKey;
-}
-
-/**
- * Whether `own` (one function's results in the first run) sends it to be
- * checked again: a sifting probe answered as a seal answers it, or one that
- * came to no answer of its own (a refusal thrown outside the call, an exit,
- * a time-out), which no code is let to give in place of an answer; and it
- * passed a case, so that it has a mark to lose (a function that loops on
- * every case is not run again).
- */
-const sifted = (own: readonly CaseResult[]) =>
-  own.some(({ watermark, status }) => watermark === undefined && status === "PASS") &&
-  (marksAnswered(own).length > 0 ||
-    own.some(({ unanswered }) => unanswered !== undefined && !unanswered.startsWith("not tried")));
-
-/**
- * The run that checks `job`'s functions whose sifting probes `ran` shows
- * answered as a seal answers them (or unanswered), and those functions: each
- * with the cases it passed and every probe of the watermark, in whole runs
- * placed among them afresh. Cases it failed are left out, so that code of the
- * learner's own that stops (a loop in one case) stops no probe; a probe that
- * comes to no answer here came to none in code that answered every case
- * around it before. The job's other functions are run again too, with the
- * cases they passed and their sifting probes where they were, so that a realm
- * meets the same functions in the same order in both runs and cannot tell
- * the second from the first by what else it is asked.
- */
-function checkedAgain(
-  job: UnitJob,
-  ran: readonly CaseResult[],
-  watermark: Watermark | undefined,
-): { job: UnitJob; fns: ReadonlySet<string> }[] {
-  let next = 0;
-  const own = job.functions.map((fn) => ran.slice(next, next += fn.cases.length));
-  const fns = new Set(job.functions.filter((_, at) => sifted(own[at])).map(({ name }) => name));
-  if (fns.size === 0) return [];
-  const functions = job.functions.map((fn, at) => {
-    if (!fns.has(fn.name)) {
-      return { ...fn, cases: fn.cases.filter((_, index) => own[at][index].status === "PASS") };
-    }
-    const spec = UNITS.get(job.unit)!.functions.find(({ name }) => name === fn.name)!;
-    const passed = fn.cases.filter((testCase, index) =>
-      testCase.probe === undefined && own[at][index].status === "PASS"
-    );
-    return { ...fn, cases: withProbes(passed, job.unit, spec, watermark) };
-  });
-  return [{ job: { ...job, functions }, fns }];
 }
 
 /**
