@@ -19,7 +19,7 @@
 
 import type { CaseResult, UnitJob } from "./sandbox.ts";
 import type { GradedCase } from "./spec.ts";
-import { marksAnswered, probeRuns, randomBelow, type Watermark } from "./watermark.ts";
+import { marksAnswered, type Watermark, withProbes } from "./watermark.ts";
 import { UNITS } from "./units/mod.ts";
 
 /** The second run of a job: its cases, and which of them are judged. */
@@ -87,7 +87,7 @@ export function secondRun(
     const limits = new Counts(watermark);
     for (const c of fn.cases.filter(({ hidden }) => hidden)) limits.add(c);
     const mine: { counts: Counts; runs: GradedCase[]; fill: GradedCase[] }[] = [];
-    for (const run of probeRuns(job.unit, spec, watermark)) {
+    for (const run of probeRuns(withProbes([], job.unit, spec, watermark))) {
       let realm: (typeof mine)[number] | undefined;
       for (const probe of run) {
         // A probe that no realm's counts leave room for takes a realm of its own.
@@ -186,4 +186,20 @@ function shuffled<T>(items: readonly T[]): T[] {
     [order[at], order[other]] = [order[other], order[at]];
   }
   return order;
+}
+
+/** `probes` (each mark's run, whole, one after the other) in runs: a new one where the mark changes. */
+function probeRuns(probes: readonly GradedCase[]): GradedCase[][] {
+  const runs: GradedCase[][] = [];
+  for (const [at, probe] of probes.entries()) {
+    if (at === 0 || probe.group !== probes[at - 1].group) runs.push([]);
+    runs.at(-1)!.push(probe);
+  }
+  return runs;
+}
+
+/** A whole number drawn at random from 0 to `bound` - 1. */
+function randomBelow(bound: number): number {
+  const [draw] = crypto.getRandomValues(new Uint32Array(1));
+  return draw % bound;
 }

@@ -150,45 +150,14 @@ export function withProbes(
   { sift = false }: { sift?: boolean } = {},
 ): GradedCase[] {
   const probed = [...cases];
-  const runs = probeRuns(unit, fn, watermark, { sift });
-  // Each run is placed whole among the hidden cases.
-  const visible = probed.filter((testCase) => !testCase.hidden).length;
-  const places: GradedCase[][] = probed.slice(visible).map((testCase) => [testCase]);
-  for (const run of runs) places.splice(randomBelow(places.length + 1), 0, run);
-  return [...probed.slice(0, visible), ...places.flat()];
-}
-
-/**
- * The probes of `fn` (a graded function of `unit`) as cases, in runs: the
- * consecutive probes of one mark, in their order (only its sifting probe,
- * with `sift`: see {@linkcode withProbes}). None for a function without
- * library copies, or without a `watermark`. Throws
- * {@linkcode WatermarkError} when a function with sealed copies has no probe.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { UNITS } from "./units/mod.ts";
- *
- * const [answerFor] = UNITS.get("ch14-a")!.functions;
- * const probe = (of: string) => ({ args: [1, { id: 1, result: "ab" }], seal: { right: "ab" }, of });
- * const probes = new Map([["ch14-a", { answerFor: [probe("#id"), probe("#id"), probe("#text")] }]]);
- * const runs = probeRuns("ch14-a", answerFor, { probe: "ab", token: "cd", control: "ef", probes });
- * assert.deepEqual(runs.map((run) => run.map(({ group }) => group)), [["#id", "#id"], ["#text"]]);
- * assert.ok(runs.flat().every(({ hidden, probe }) => hidden && probe !== undefined));
- * ```
- */
-export function probeRuns(
-  unit: string,
-  fn: GradedFunction,
-  watermark: Watermark | undefined,
-  { sift = false }: { sift?: boolean } = {},
-): GradedCase[][] {
-  if (watermark === undefined || !fn.library?.length) return [];
+  if (watermark === undefined || !fn.library?.length) return probed;
   const probes = watermark.probes.get(unit)?.[fn.name];
   if (probes === undefined || probes.length === 0) {
     throw new WatermarkError(`${unit}'s ${fn.name} has sealed copies, and the watermark no probe`);
   }
+  // Consecutive probes of one mark make a block, placed whole among the hidden cases.
+  const visible = probed.filter((testCase) => !testCase.hidden).length;
+  const places: GradedCase[][] = probed.slice(visible).map((testCase) => [testCase]);
   const blocks: WatermarkProbe[][] = [];
   for (const [index, probe] of probes.entries()) {
     if (index === 0 || probe.of !== probes[index - 1].of) blocks.push([]);
@@ -202,27 +171,16 @@ export function probeRuns(
     probe: probe.seal,
     ...(probe.of === undefined ? {} : { group: probe.of }),
   });
-  return blocks.map((block) => {
+  const runs = blocks.map((block) => {
     if (!sift) return block.map(cased);
     const sifting = block.find((probe) => !probe.alike && !("right" in probe.seal));
     return [cased(sifting ?? block[0])];
   });
-}
-
-/**
- * A whole number drawn at random from 0 to `bound` - 1 (`bound` at most 2^32).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.equal(randomBelow(1), 0);
- * assert.ok([0, 1, 2].includes(randomBelow(3)));
- * ```
- */
-export function randomBelow(bound: number): number {
-  const [draw] = crypto.getRandomValues(new Uint32Array(1));
-  return draw % bound;
+  for (const run of runs) {
+    const [draw] = crypto.getRandomValues(new Uint32Array(1));
+    places.splice(draw % (places.length + 1), 0, run);
+  }
+  return [...probed.slice(0, visible), ...places.flat()];
 }
 
 /**
