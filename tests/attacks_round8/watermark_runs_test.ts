@@ -5,9 +5,8 @@
 // hostile learner carries a seal encoded and tries to keep its marks by
 // telling the second run from the first, or by keeping the second run from
 // happening; each test asserts what a defence must give: the function scored
-// 0. Each honest learner's own code must keep the marks it earns. Attempts
-// that succeed on main at 9847404 and still do are in OPEN, skipped unless
-// ROUND8_OPEN=1, each with what it got.
+// 0. Each honest learner's own code must keep the marks it earns. No attempt
+// of the round still succeeds.
 
 import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
@@ -196,17 +195,6 @@ export function authorize(name, catalog, allowed) {
   },
 };
 
-/**
- * Attempts that succeed on main at 9847404 and still do, with what each got
- * (an honest learner's: the marks it lost).
- */
-const OPEN = new Set<string>([
-  // answerFor 0/19 ("could not be checked against the library's seals (the code failed outside
-  // any case: …)"): code that comes to no answer on a twin or a probe of the second run cannot be
-  // told from a copy that stalls there, and earns nothing for the function.
-  "honest-unsettled-names-answerfor",
-]);
-
 const list = await gradeClass(LEARNERS);
 
 for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
@@ -214,7 +202,6 @@ for (const [name, { fn, hostile }] of Object.entries(LEARNERS)) {
     name: hostile
       ? `a seal behind ${name} earns nothing for ${fn}`
       : `${name}'s own ${fn} keeps what it earns`,
-    ignore: OPEN.has(name) && Deno.env.get("ROUND8_OPEN") !== "1",
     fn() {
       const { results, marks } = gradedMarks(list, name, fn);
       if (hostile) {

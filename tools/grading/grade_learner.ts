@@ -225,16 +225,28 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
 
 /**
  * The graded functions whose check in `probed` (the second run) came to no
- * answer, with what stopped it first: a probe or a twin of theirs that came
- * to none (a time-out, an exit, the learner's time spent). Whatever stopped
- * it, the grader cannot tell a copy from code of the learner's own there: a
- * copy that stalls or exits on a twin would otherwise pass for no seal.
+ * answer, with what stopped it first: a mark whose run of probes and twins
+ * came to an answer on some calls and to none on others (a time-out, an
+ * exit, the learner's time spent). The grader cannot tell a copy from code
+ * of the learner's own there: a copy that stalls or exits where its seal
+ * refuses a probe would otherwise pass for no seal. A run that came to no
+ * answer on any call, twins and probes alike, is code that cannot tell the
+ * token from the control (as code that answers them all wrong), and stops
+ * nothing: such code loses the cases it stalls on, as any code does.
  */
 function unanswered(probed: readonly Ran[]): Record<string, string> {
-  const stopped: Record<string, string> = {};
+  const marks = new Map<string, { fn: string; answered: boolean; stopped?: string }>();
   for (const { testCase, result } of probed) {
-    if (testCase.probe === undefined || result.unanswered === undefined) continue;
-    if (!Object.hasOwn(stopped, result.fn)) stopped[result.fn] = result.unanswered;
+    if (testCase.probe === undefined) continue;
+    const key = JSON.stringify([result.fn, testCase.group ?? ""]);
+    const mark = marks.get(key) ?? { fn: result.fn, answered: false };
+    if (result.unanswered === undefined) mark.answered = true;
+    else mark.stopped ??= result.unanswered;
+    marks.set(key, mark);
+  }
+  const stopped: Record<string, string> = {};
+  for (const { fn, answered, stopped: why } of marks.values()) {
+    if (answered && why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
   }
   return stopped;
 }
