@@ -2,10 +2,15 @@
 // constant answer (the same return for every input: each value the visible
 // cases return, `undefined`, or the same error thrown every time) and a table
 // of the visible cases' answers (the visible inputs looked up, any constant
-// for the rest) earn at most 20 % of the function's hidden marks. The guesses
-// are made from the units' case lists, so a new function or case is covered
-// by construction, and graded as a learner's modules through the grader's
-// own path (gradeTogether, in the sandbox, hidden cases included).
+// for the rest) earn at most 20 % of the function's hidden marks; so does an
+// answer from one cheap feature of the arguments (whether one is null, empty,
+// its type, length, first or last character, a quote, backslash or
+// underscore in it, a key it has; or the same of a property one level
+// down), each value of the feature mapped to the answer most visible cases
+// of that value get, as a learner fitting the visible cases would. The
+// guesses are made from the units' case lists, so a new function or case is
+// covered by construction, and graded as a learner's modules through the
+// grader's own path (gradeTogether, in the sandbox, hidden cases included).
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
@@ -97,7 +102,12 @@ function sourceOf(value: unknown): string {
  * for the rest. Called with `new`, it is an object whose every method answers
  * `otherwise`.
  */
-function guess(name: string, table: [unknown[], Outcome][], otherwise: Outcome): string {
+function guess(
+  name: string,
+  table: [unknown[], Outcome][],
+  otherwise: Outcome,
+  feature?: Feature,
+): string {
   const entries = table.map(([args, outcome]) => `[${sourceOf(args)}, ${outcomeSource(outcome)}]`);
   return String.raw`
 class Guessed extends Error {
@@ -122,11 +132,16 @@ const answer = (outcome) => {
 };
 const TABLE = [${entries.join(",\n")}];
 const OTHERWISE = ${outcomeSource(otherwise)};
+const looked = ${
+    feature === undefined
+      ? "(args) => args"
+      : `(args) => [(${featureOf})(args, ${sourceOf(feature)})]`
+  };
 export function ${name}(...args) {
   if (new.target) {
     return new Proxy(this, { get: (_, key) => key === "then" ? undefined : () => answer(OTHERWISE) });
   }
-  const found = TABLE.find(([input]) => same(input, args));
+  const found = TABLE.find(([input]) => same(input, looked(args)));
   return answer(found === undefined ? OTHERWISE : found[1]);
 }
 `;
@@ -136,6 +151,176 @@ function outcomeSource(outcome: Outcome): string {
   return "returned" in outcome
     ? `{ returned: ${sourceOf(outcome.returned)} }`
     : `{ threw: ${JSON.stringify(outcome.threw)}, with: ${sourceOf(outcome.with ?? {})} }`;
+}
+
+/**
+ * One cheap feature of a function's arguments: of argument `index` (or of its
+ * property `key`, one level down), whether it is null or undefined, empty,
+ * truthy; its type; its length (in powers of two); its first or last
+ * character; whether it holds a quote, a backslash or an underscore; whether
+ * it has a key (`has` and the key).
+ */
+type Feature = [index: number, key: string | null, kind: string, has?: string];
+
+/**
+ * The value of `feature` for `args`: a string, number, boolean or null. Its
+ * source is a guess's too (it reads the same arguments in the sandbox), so it
+ * names nothing outside itself.
+ */
+function featureOf(args: unknown[], [index, key, kind, has]: Feature): unknown {
+  const plain = (item: unknown): item is Record<string, unknown> =>
+    typeof item === "object" && item !== null && !Array.isArray(item);
+  const argument = args[index];
+  const value = key === null ? argument : plain(argument) ? argument[key] : undefined;
+  const size = typeof value === "string" || Array.isArray(value) || ArrayBuffer.isView(value)
+    ? (value as { length: number }).length
+    : value instanceof Map || value instanceof Set
+    ? value.size
+    : plain(value)
+    ? Object.keys(value).length
+    : null;
+  const text = typeof value === "string" ? value : "";
+  switch (kind) {
+    case "nullish":
+      return value === null || value === undefined;
+    case "empty":
+      return size === 0;
+    case "truthy":
+      return Boolean(value);
+    case "type":
+      return value === null
+        ? "null"
+        : typeof value === "object"
+        ? Object.prototype.toString.call(value)
+        : typeof value;
+    case "length":
+      return size === null ? null : Math.ceil(Math.log2(size + 1));
+    case "first":
+      return typeof value === "string" ? text.slice(0, 1) : null;
+    case "last":
+      return typeof value === "string" ? text.slice(-1) : null;
+    case "quote":
+      return text.includes('"');
+    case "backslash":
+      return text.includes("\\");
+    case "underscore":
+      return text.includes("_");
+    case "has":
+      return plain(value) && Object.hasOwn(value, has!);
+    default:
+      throw new RangeError(`no feature ${kind}`);
+  }
+}
+
+/** The kinds of feature every argument and property has (`has` comes with each key seen). */
+const KINDS = [
+  "nullish",
+  "empty",
+  "truthy",
+  "type",
+  "length",
+  "first",
+  "last",
+  "quote",
+  "backslash",
+  "underscore",
+];
+
+/** Every feature of `cases`' arguments: of each argument, and of each key seen one level down. */
+function featuresOf(cases: unknown[][]): Feature[] {
+  const made: Feature[] = [];
+  const width = Math.max(...cases.map((args) => args.length));
+  for (let index = 0; index < width; index++) {
+    const keys = new Set(cases.flatMap((args) => {
+      const value = args[index];
+      return typeof value === "object" && value !== null && !Array.isArray(value)
+        ? Object.keys(value)
+        : [];
+    }));
+    for (const key of [null, ...keys]) {
+      made.push(...KINDS.map((kind): Feature => [index, key, kind]));
+    }
+    made.push(...[...keys].map((key): Feature => [index, null, "has", key]));
+  }
+  return made;
+}
+
+/**
+ * A driver that hands the learner's code a function it makes of a case's
+ * data, by the arguments it makes so (Lab 03's decode is given a model, a
+ * case holds its table): a feature reads those as the learner's code sees them.
+ */
+const MADE_FUNCTIONS: Record<string, number[]> = {
+  "tools/grading/drivers/lab_03_decode.ts": [2],
+};
+
+/** A case's arguments as the learner's code is given them. */
+function givenArgs(fn: GradedFunction, args: readonly unknown[]): unknown[] {
+  const made = MADE_FUNCTIONS[fn.driver ?? ""] ?? [];
+  return args.map((arg, index) => made.includes(index) ? () => {} : arg);
+}
+
+/**
+ * The most common of `outcomes` (the first seen of those as common), and
+ * how often it is.
+ */
+function mostCommon(outcomes: Outcome[]): [Outcome, number] {
+  const counted: [Outcome, number][] = [];
+  for (const outcome of outcomes) {
+    const known = counted.find(([seen]) => isDeepStrictEqual(seen, outcome));
+    if (known === undefined) counted.push([outcome, 1]);
+    else known[1]++;
+  }
+  return counted.reduce((best, next) => next[1] > best[1] ? next : best);
+}
+
+/**
+ * A learner's guesses from one feature each, fitted on the visible cases
+ * alone: each value of the feature a visible case has answers what most
+ * visible cases of that value return; any other value, what most visible
+ * cases return. Guesses that answer alike on every case (the hidden ones
+ * too) are graded once, and one that answers the same everywhere is a
+ * constant, graded already.
+ */
+function featureGuesses(
+  fn: GradedFunction,
+  outcomes: Outcome[],
+  hidden: readonly { args: readonly unknown[] }[],
+): Map<string, string> {
+  const visible = fn.cases.map((testCase) => givenArgs(fn, testCase.args));
+  const every = [...visible, ...hidden.map((testCase) => givenArgs(fn, testCase.args))];
+  const [otherwise] = mostCommon(outcomes);
+  const made = new Map<string, string>();
+  const answered = new Set<string>();
+  for (const feature of featuresOf(visible)) {
+    const values = visible.map((args) => JSON.stringify(featureOf(args, feature)));
+    const table = new Map<string, Outcome>();
+    for (const value of new Set(values)) {
+      table.set(value, mostCommon(outcomes.filter((_, index) => values[index] === value))[0]);
+    }
+    const answers = every.map((args) =>
+      outcomeSource(table.get(JSON.stringify(featureOf(args, feature))) ?? otherwise)
+    );
+    const key = answers.join("\n");
+    if (new Set(answers).size === 1 || answered.has(key)) continue;
+    answered.add(key);
+    const entries = [...table].map(([value, outcome]): [unknown[], Outcome] => [
+      [JSON.parse(value)],
+      outcome,
+    ]);
+    const [index, property, kind, has] = feature;
+    const read = `argument ${index}${property === null ? "" : `'s ${property}`}'s ${kind} ${
+      has ?? ""
+    }`;
+    const shown = entries.map(([[value], outcome]) =>
+      `${JSON.stringify(value)}: ${outcomeSource(outcome).slice(0, 40)}`
+    );
+    made.set(
+      `from ${read.trim()} (${shown.join(", ")})`,
+      guess(fn.name, entries, otherwise, feature),
+    );
+  }
+  return made;
 }
 
 /**
@@ -156,8 +341,15 @@ function stepsWithin(expected: unknown): Outcome[] {
   return [...own, ...Object.values(fields).flatMap(stepsWithin)];
 }
 
-/** Every guess at `fn`, by what it is: constants, and tables with each constant for the rest. */
-function guesses(fn: GradedFunction, outcomes: Outcome[]): Map<string, string> {
+/**
+ * Every guess at `fn`, by what it is: constants, tables with each constant
+ * for the rest, and answers from one feature (`featureGuesses`).
+ */
+function guesses(
+  fn: GradedFunction,
+  outcomes: Outcome[],
+  hidden: readonly { args: readonly unknown[] }[],
+): Map<string, string> {
   const constants: Outcome[] = [{ returned: undefined }, { returned: {} }, { threw: "Error" }];
   const driven = fn.driver === undefined ? [] : fn.cases.flatMap((c) => stepsWithin(c.expected));
   for (const outcome of [...outcomes, ...driven]) {
@@ -175,7 +367,8 @@ function guesses(fn: GradedFunction, outcomes: Outcome[]): Map<string, string> {
       made.set(`the visible answers, else ${shown}`, guess(fn.name, table, constant));
     }
   }
-  return made;
+  if (BLIND_DRIVERS.includes(fn.driver ?? "")) return made;
+  return new Map([...made, ...featureGuesses(fn, outcomes, hidden)]);
 }
 
 /**
@@ -234,7 +427,8 @@ for (const spec of UNITS.values()) {
     const solutions = await worked(spec);
     for (const fn of spec.functions) {
       await t.step(fn.name, async () => {
-        const made = guesses(fn, await visibleOutcomes(fn, solutions[fn.name]));
+        const hidden = holdouts?.get(spec.unit)?.[fn.name] ?? [];
+        const made = guesses(fn, await visibleOutcomes(fn, solutions[fn.name]), hidden);
         const guessed = await earned(spec, fn, made);
         const rule = TABLE_IS_THE_RULE.includes(`${spec.unit} ${fn.name}`);
         const over = [...guessed].filter(([, { share, every }]) => share > MOST && !(rule && every))
