@@ -350,6 +350,8 @@ const WORD_OR_NAMED = nameValue("a word, and a tool's name or none", {
 
 /** Lab 03's hidden cases, by the graded function's name. */
 export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = {
+  // A group with a complete call holds a live prefix of it too: "complete if
+  // the text parses as JSON, else dead" earned 36 % of these marks before.
   prefixStatus: [
     {
       label: "a property named as a tool is",
@@ -403,6 +405,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       label: "a tab escaped",
       args: [SPANISH, '{"english_form":"\\t"}'],
       expected: "complete",
+      group: "a tab",
+    },
+    {
+      label: "a tab escaped, the call not yet closed: live",
+      args: [SPANISH, '{"english_form":"\\t'],
+      expected: "live",
       group: "a tab",
     },
     {
@@ -484,6 +492,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       group: HTML_CHARACTERS,
     },
     {
+      label: "<, & written as themselves, the string still open: live",
+      args: [SPANISH, '{"english_form":"<a&'],
+      expected: "live",
+      group: HTML_CHARACTERS,
+    },
+    {
       label: "< escaped, as JSON.stringify never writes it",
       args: [SPANISH, '{"english_form":"\\u003c'],
       expected: "dead",
@@ -493,6 +507,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       label: "a vertical tab as JSON.stringify escapes it",
       args: [SPANISH, '{"english_form":"\\u000b"}'],
       expected: "complete",
+      group: JS_ESCAPES,
+    },
+    {
+      label: "a vertical tab as JSON.stringify escapes it, the string still open: live",
+      args: [SPANISH, '{"english_form":"\\u000b'],
+      expected: "live",
       group: JS_ESCAPES,
     },
     {
@@ -520,6 +540,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       group: MEMBER_LENGTHS,
     },
     {
+      label: "an emoji member within maxLength 1, the string still open: live",
+      args: [EMOJI_MEMBER, '{"v":"😀'],
+      expected: "live",
+      group: MEMBER_LENGTHS,
+    },
+    {
       label: "no member within maxLength: no value",
       args: [LONG_MEMBER, '{"v":"'],
       expected: "dead",
@@ -529,6 +555,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       label: "maxLength 0: the empty string",
       args: [EMPTY_ONLY, '{"s":""}'],
       expected: "complete",
+      group: "maxLength 0",
+    },
+    {
+      label: "maxLength 0: the empty string, the call not yet closed: live",
+      args: [EMPTY_ONLY, '{"s":""'],
+      expected: "live",
       group: "maxLength 0",
     },
     {
@@ -750,6 +782,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       group: "a quote in an enum member",
     },
     {
+      label: "an enum member with a quote in it, half written: live",
+      args: [QUOTED, '{"q":"say \\"hi'],
+      expected: "live",
+      group: "a quote in an enum member",
+    },
+    {
       label: "an enum member's quote written raw ends the string too soon",
       args: [QUOTED, '{"q":"say "'],
       expected: "dead",
@@ -790,6 +828,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       label: "another whole call is complete",
       args: [CONJUGATE, '{"verb":"go","tense":"present_simple","person":"1sg"}'],
       expected: "complete",
+      group: "the end of the call",
+    },
+    {
+      label: "another whole call but its closing brace: live",
+      args: [CONJUGATE, '{"verb":"go","tense":"present_simple","person":"1sg"'],
+      expected: "live",
       group: "the end of the call",
     },
     {

@@ -696,6 +696,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: 400,
       group: "a server that holds no session",
     },
+    // initialize decides these two groups too: "404 unless the id is held,
+    // initialize unread" earned 60 % of these marks before.
+    {
+      label: "initialize naming a session while the server holds none: 400",
+      args: [{ initialize: true, sessionId: "s1" }, []],
+      expected: 400,
+      group: "a server that holds no session",
+    },
     {
       label: "a session id in other letters' case is another session: 404",
       args: [{ initialize: false, sessionId: "S1" }, ["s1"]],
@@ -712,6 +720,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "the second of two sessions the server holds goes on",
       args: [{ initialize: false, sessionId: "s2" }, ["s1", "s2"]],
       expected: null,
+      group: "a session id, exactly",
+    },
+    {
+      label: "initialize naming exactly a session the server holds: 400",
+      args: [{ initialize: true, sessionId: "s2" }, ["s1", "s2"]],
+      expected: 400,
       group: "a session id, exactly",
     },
   ],
