@@ -16,7 +16,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { THIS_MACHINE } from "../lib/containment/command_grants.ts";
-import { DENO_SYS_NAMES, type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
+import { type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
+import { SYS_NAMES } from "../lib/containment/_deno_entries.ts";
 
 const LINES = 1500;
 const SEED = 20261205;
@@ -132,7 +133,7 @@ const QUERIES: [keyof DenoGrants, string][] = [
   ...["/usr/bin/git", "/bin/sh", "/usr/bin/sh", "git", "sh"].map((p) =>
     ["run", p] as [keyof DenoGrants, string]
   ),
-  ...[...DENO_SYS_NAMES, "username"].map((name) => ["sys", name] as [keyof DenoGrants, string]),
+  ...[...SYS_NAMES, "username"].map((name) => ["sys", name] as [keyof DenoGrants, string]),
 ];
 
 // Each answer is what an operation did: stopped by Deno's permissions or not. The four system

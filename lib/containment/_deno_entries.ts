@@ -1,8 +1,12 @@
-// One entry of a Deno permission flag, read as Deno 2.9.6 reads it (measured
-// by tests/deno_grants_differential_test.ts), in one spelling: a path made
-// absolute and plain, a host in lower case with its port as a number, a
-// system name by its one name. What this cannot judge exactly throws a
-// TypeError naming the flag.
+/**
+ * One entry of a Deno permission flag, read as Deno 2.9.6 reads it (measured
+ * by tests/deno_grants_differential_test.ts), in one spelling: a path made
+ * absolute and plain, a host in lower case with its port as a number, a
+ * system name by its one name. What this cannot judge exactly throws a
+ * TypeError naming the flag.
+ *
+ * @module
+ */
 
 import { posix } from "node:path";
 

@@ -11,10 +11,7 @@
  * @module
  */
 
-import { denoEntry, type EntryKind, SYS_NAMES } from "./_deno_entries.ts";
-
-/** The kinds of system information `--allow-sys` names (Deno takes `username` for `userInfo`). */
-export const DENO_SYS_NAMES: readonly string[] = [...SYS_NAMES];
+import { denoEntry, type EntryKind } from "./_deno_entries.ts";
 
 /** The kinds of permission, as the flags name them. */
 export const PERMISSION_KINDS = ["read", "write", "net", "env", "run", "sys", "ffi"] as const;
