@@ -1,8 +1,9 @@
 // commandGrants against the real bubblewrap and prlimit, on command lines a
 // seeded generator makes: every option the parser knows, in any order, binds
-// over binds, `--remount-ro` over binds, `-try` binds of missing paths,
-// programs named by path (this machine's and impostors), namespaces made
-// one by one, a bind's source through a link and `..`. Each line the
+// over binds, files and folders bound over each other, `--remount-ro` over
+// binds, `-try` binds of missing paths, programs named by path (this
+// machine's and impostors), namespaces made one by one, a bind's source
+// through a link and `..`. Each line the
 // parser judges runs a shell in the sandbox that reports what it can do
 // (write which folders and files, see which, reach a network, own its
 // process table and which namespaces, its environment, its limits), and the grants must predict
@@ -49,6 +50,8 @@ for (const name of ["bwrap", "prlimit"]) {
 /** Folders the generator binds, mounts over and remounts; `missing` never exists. */
 const TREE = [R, `${R}/a`, `${R}/a/b`, `${R}/c`, `${R}/e`, `${R}/missing`];
 const FILES = [`${R}/a/f`, `${R}/a/b/f`, `${R}/c/f`];
+/** A path in a file, which bwrap can never make. */
+const IN_FILE = `${R}/c/f/x`;
 const FOLDERS = ["/", "/tmp", ...TREE];
 const SYSTEMS = [
   ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib"]
@@ -70,6 +73,14 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
     fc.oneof({ arbitrary: path, weight: 6 }, { arbitrary: fc.constant(UP), weight: 1 }),
     fc.option(path, { freq: 3 }),
   ).map(([name, source, dest]) => [name, source, dest ?? source]),
+  // Files and folders bound over each other, and mounts over and in files: bwrap stops at a
+  // file on a folder, a folder on a file, and anything in a file.
+  fc.tuple(
+    fc.constantFrom("--bind", "--ro-bind"),
+    fc.constantFrom(...FILES, ...TREE),
+    fc.constantFrom(...FILES, ...TREE, IN_FILE),
+  ),
+  fc.tuple(fc.constantFrom("--tmpfs", "--dir"), fc.constantFrom(...FILES, IN_FILE)),
   fc.tuple(fc.constantFrom("--tmpfs", "--dir", "--dev", "--mqueue"), path),
   fc.tuple(fc.constant("--remount-ro"), fc.constantFrom("/", ...TREE)),
   fc.tuple(fc.constant("--remount-ro"), fc.constantFrom("/", ...TREE)),
@@ -242,7 +253,9 @@ function predicted(grants: CommandGrants): string[] {
   const file = (link: string) => {
     const p = followed(link) ?? "/nowhere";
     const entry = cover(p, entries);
-    if (entry?.source === undefined || !THIS_MACHINE.exists(onMachine(entry, p))) return "absent";
+    const there = entry?.source === undefined ? undefined : onMachine(entry, p);
+    // A folder bound there is no file.
+    if (there === undefined || !THIS_MACHINE.exists(there) || isDir(there)) return "absent";
     return entry.what.startsWith("read-write") ? "rw" : "ro";
   };
   const limitOf = (name: string, kib: boolean) => {

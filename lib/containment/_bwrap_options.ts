@@ -8,7 +8,7 @@
 
 import { posix } from "node:path";
 import { CannotJudgeError } from "./_cannot_judge.ts";
-import { hostPath, type Machine } from "./_machine.ts";
+import { hostPath, type Kind, type Machine } from "./_machine.ts";
 import { covering, machinePath, readOnly, type Shown, within } from "./_sandbox_view.ts";
 import type { SandboxGrants } from "./command_grants.ts";
 
@@ -75,7 +75,7 @@ const CAPABILITIES = [
 /**
  * What `--dev` makes in its folder, by kind: bwrap makes no mount, folder or
  * link over a device or a link of these, and a file's bind over a device
- * only.
+ * only (each is a bind of the machine's device there).
  */
 const DEV_ENTRIES: Record<string, "device" | "folder" | "link"> = {
   null: "device",
@@ -137,6 +137,11 @@ const BWRAP_FROM_FD = new Set([
 const NAMESPACES = ["cgroup", "ipc", "net", "pid", "user", "uts"];
 /** The namespaces reported apart from the network and the process table. */
 const OTHER_NAMESPACES = ["cgroup", "ipc", "user", "uts"];
+/**
+ * What one of `--dev`'s devices shows once remounted read-only: bwrap
+ * remounts it without its devices, so no program may open it.
+ */
+const DEVICE_READ_ONLY = "a device no program may open, read-only";
 /** What the sandbox's own root (a tmpfs) shows once it is remounted read-only. */
 const ROOT_READ_ONLY = "the sandbox's own root, read-only";
 
@@ -230,32 +235,121 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   /**
    * Throws where `dest` is, or is under, what `--dev` made that bwrap cannot
    * put `kind` on: a folder or link on a device, anything on a link of its
-   * own, a bind on a device (a file's may, a folder's not: which it is, the
-   * command line does not say).
+   * own, anything under a device (a bind on a device is a file's or a
+   * folder's: {@linkcode fit} tells).
    */
   const overDevice = (option: string, dest: string, kind: "folder" | "link" | "bind") => {
     for (const [path, made] of devices) {
       if (!within(dest, path)) continue;
       const under = dest !== path;
       if (made === "folder" && (under || kind !== "link")) continue;
+      if (made === "device" && !under && kind === "bind") continue;
       throw new CannotJudgeError(
-        `bwrap ${option} ${dest}: ${path} is a ${made} of --dev's own, where bwrap ` +
-          (kind === "bind" && made === "device" && !under
-            ? "mounts a file only, and the command line does not say which this is"
-            : "cannot make it, and stops there"),
+        `bwrap ${option} ${dest}: ${path} is a ${made} of --dev's own, where bwrap cannot ` +
+          "make it, and stops there",
       );
     }
   };
+  /** Every bind's source read so far: on a made-up machine, one named under a path says it is a folder. */
+  const sources = new Set<string>();
+  /** What `path` of the machine is, where the machine (or a source named under it) says. */
+  const kindOf = (path: string): Kind | undefined =>
+    machine.kind(path) ??
+      ([...sources].some((source) => source !== path && within(source, path))
+        ? "folder"
+        : undefined);
+  /**
+   * What the sandbox has at `dest` so far (a folder, another file, nothing,
+   * or `undefined` where the machine does not say what a bind put there),
+   * and the machine's path it shows there, where it shows one. A path of a
+   * made-up machine under a bound folder is whatever the line puts there, as
+   * it is there whatever the line names.
+   */
+  const holds = (dest: string): { kind: Kind | "nothing" | undefined; onMachine?: string } => {
+    if (dest === "/" || [...view.keys()].some((path) => path !== dest && within(path, dest))) {
+      return { kind: "folder" };
+    }
+    const cover = covering(view, dest);
+    const shown = cover === undefined ? undefined : view.get(cover)!;
+    if (shown?.source !== undefined) {
+      const onMachine = machinePath(view, dest)!;
+      if (dest === cover) return { kind: kindOf(shown.source), onMachine };
+      const kind = machine.exists(onMachine) ? kindOf(onMachine) ?? "nothing" : "nothing";
+      return { kind, onMachine };
+    }
+    if (shown !== undefined && dest === cover) return { kind: shown.kind ?? "folder" };
+    const made = devices.get(dest);
+    return { kind: made === "device" ? "file" : made === "folder" ? "folder" : "nothing" };
+  };
+  /**
+   * Throws where bwrap cannot put `kind` (a mount's folder, or what a bind
+   * of `source` is) at `dest`: in a bound file, a folder on a file, a file
+   * on a folder; and where the machine does not say which a bind's source is
+   * and the sandbox's own folder or file is at `dest`, or the other way round.
+   */
+  const fit = (option: string, dest: string, kind: Kind | undefined, source?: string) => {
+    const cover = covering(view, dest);
+    const bound = cover === undefined ? undefined : view.get(cover)!.source;
+    const parent = bound === undefined || cover === dest ? "folder" : kindOf(bound);
+    if (parent === "file") {
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: ${cover} is a file, and bwrap stops there ` +
+          `("Can't mkdir parents for ${dest}: Not a directory")`,
+      );
+    }
+    if (parent === undefined) {
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: bwrap makes nothing in a bound file, and whether ${bound} ` +
+          "is a folder the machine does not say",
+      );
+    }
+    const there = holds(dest);
+    if (there.kind === "nothing" || (kind !== undefined && kind === there.kind)) return;
+    if (kind === undefined || there.kind === undefined) {
+      // A bind over a bind: where the machine does not say what either is, it has what fits.
+      if (source !== undefined && there.onMachine !== undefined) return;
+      const unknown = kind === undefined ? source : there.onMachine;
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: bwrap mounts a folder on a folder only, a file on a file, ` +
+          `and whether ${unknown} is a folder the machine does not say`,
+      );
+    }
+    throw new CannotJudgeError(
+      kind === "folder"
+        ? `bwrap ${option} ${dest}: it is a file, and bwrap stops there ` +
+          `("Can't mkdir ${dest}: Not a directory")`
+        : `bwrap ${option} ${dest}: it is a folder, and bwrap stops there ` +
+          `("Can't create file at ${dest}: Is a directory")`,
+    );
+  };
+  /**
+   * Why bwrap cannot mount at `dest`, which a bind shows from the machine's
+   * `onMachine`, which is not there: it would make it on the machine itself,
+   * in a folder it may write, or stops, in a file or a folder it may not.
+   */
+  const absent = (option: string, dest: string, onMachine: string) => {
+    let above = posix.dirname(onMachine);
+    while (above !== "/" && !machine.exists(above)) above = posix.dirname(above);
+    if (machine.kind(above) === "file") {
+      return new CannotJudgeError(
+        `bwrap ${option} ${dest}: ${above} is a file, and bwrap stops there ` +
+          `("Can't mkdir parents for ${dest}: Not a directory")`,
+      );
+    }
+    const writable = view.get(covering(view, dest)!)!.what.startsWith("read-write");
+    return new CannotJudgeError(
+      writable
+        ? `bwrap ${option} ${dest}: it would make ${onMachine} on the machine itself`
+        : `bwrap ${option} ${dest}: there is nothing at ${onMachine} to mount it on, and bwrap stops there`,
+    );
+  };
   const mount = (option: string, dest: string, shown: Shown) => {
     const onMachine = inside(option, dest);
+    if (shown.target === undefined) {
+      fit(option, dest, shown.source === undefined ? "folder" : kindOf(shown.source), shown.source);
+    }
     if (onMachine !== undefined && !machine.exists(onMachine)) {
-      // bwrap makes the folder to mount on, in the machine's own folder if it may write there.
-      const writable = view.get(covering(view, dest)!)!.what.startsWith("read-write");
-      throw new CannotJudgeError(
-        writable
-          ? `bwrap ${option} ${dest}: it would make ${onMachine} on the machine itself`
-          : `bwrap ${option} ${dest}: there is nothing at ${onMachine} to mount it on, and bwrap stops there`,
-      );
+      throw absent(option, dest, onMachine);
     }
     for (const path of [...view.keys()]) if (within(path, dest)) view.delete(path);
     for (const path of [...devices.keys()]) if (within(path, dest)) devices.delete(path);
@@ -284,12 +378,20 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         Object.assign(env, { cleared: true, set: new Map(), unset: new Set() });
       }
     } else if (option === "--size") {
-      // bwrap takes it only before --tmpfs, as a non-zero number (read here in decimal alone).
+      // bwrap takes it right before --tmpfs, or last of its options (where it sizes nothing).
       const [size] = take(option, 1);
-      if (!/^[1-9]\d{0,14}$/.test(size) || args[i + 1] !== "--tmpfs") {
+      const next = args[i + 1];
+      if (!tmpfsSize(size)) {
         throw new CannotJudgeError(
-          `bwrap --size ${JSON.stringify(size)}: a number of bytes right before --tmpfs is ` +
-            "what this reads, and bwrap stops at many others",
+          `bwrap --size ${JSON.stringify(size)}: not a number of bytes bwrap takes, and bwrap ` +
+            "stops there",
+        );
+      }
+      const ends = next === undefined || next === "--" || !next.startsWith("-");
+      // --perms may come between; this refuses it for what it does.
+      if (!ends && next !== "--tmpfs" && next !== "--perms") {
+        throw new CannotJudgeError(
+          `bwrap --size ${size} ${next}: bwrap takes it only before --tmpfs, and stops there`,
         );
       }
     } else if (option === "--chdir") {
@@ -313,10 +415,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const dest = absolute(option, take(option, 1)[0]);
       overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
+      fit(option, dest, "folder");
       if (onMachine !== undefined && !machine.exists(onMachine)) {
-        throw new CannotJudgeError(
-          `bwrap --dir ${dest}: it would make ${onMachine} on the machine itself`,
-        );
+        throw absent(option, dest, onMachine);
       }
       if (onMachine === undefined && !made(dest)) view.set(dest, { what: "an empty folder" });
     } else if (option in BWRAP_BINDS) {
@@ -331,6 +432,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         );
       }
       const what = BWRAP_BINDS[option] + (source === dest ? "" : ` from ${source}`);
+      sources.add(source);
       overDevice(option, dest, "bind");
       mount(option, dest, { what, source });
     } else if (option === "--symlink") {
@@ -351,7 +453,11 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     } else if (option === "--remount-ro") {
       const dest = absolute(option, take(option, 1)[0]);
       const shown = view.get(dest);
-      if (shown !== undefined && shown.target === undefined && shown.what !== "an empty folder") {
+      if (shown === undefined && devices.get(dest) === "device") {
+        view.set(dest, { what: DEVICE_READ_ONLY, kind: "file" });
+      } else if (
+        shown !== undefined && shown.target === undefined && shown.what !== "an empty folder"
+      ) {
         view.set(dest, { ...shown, what: readOnly(shown.what) });
       } else if (dest === "/" && shown === undefined) rootReadOnly = true;
       else {
@@ -465,6 +571,32 @@ function capability(option: string, given: string, last: number): string | undef
   );
   if (name === undefined) throw unknown();
   return CAPABILITIES.indexOf(name) > last ? undefined : name;
+}
+
+/**
+ * Whether bwrap takes `word` as a size of a tmpfs: a number as C's
+ * `strtoull` reads it in base 0 (`0x100` hexadecimal, `0100` octal), every
+ * character of it, not 0 and under 2^63.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(tmpfsSize("1048576") && tmpfsSize("0x100000") && tmpfsSize("0100"));
+ * assert.ok(!tmpfsSize("0") && !tmpfsSize("08") && !tmpfsSize(" 1") && !tmpfsSize("1k"));
+ * assert.ok(!tmpfsSize(String(2n ** 63n)) && tmpfsSize(String(2n ** 63n - 1n)));
+ * ```
+ */
+export function tmpfsSize(word: string): boolean {
+  const number = /^(?:0[xX]([\da-fA-F]+)|0([0-7]*)|([1-9]\d*))$/.exec(word);
+  if (number === null) return false;
+  const [, hex, octal, decimal] = number;
+  const value = hex !== undefined
+    ? BigInt(`0x${hex}`)
+    : octal !== undefined
+    ? BigInt(`0o${octal || "0"}`)
+    : BigInt(decimal);
+  return value > 0n && value < 2n ** 63n;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The machine a command line would run on, as far as judging it needs: which
- * of its paths exist, and its own `prlimit` and `bwrap`, known by their real
+ * of its paths exist, and whether each is a folder, and its own `prlimit` and `bwrap`, known by their real
  * path (re-exported by `command_grants.ts`).
  *
  * @module
@@ -21,22 +21,39 @@ export interface Machine {
    */
   realPath(path: string): string | undefined;
   /**
+   * What is at `path`, its links followed as bwrap's `stat` follows them: a
+   * folder, or another file (a device too); `undefined` where the machine
+   * cannot tell (it is made up, or `path` is missing).
+   */
+  kind(path: string): Kind | undefined;
+  /**
    * The number of the last capability its kernel has (`cap_last_cap`): a
    * number bwrap takes above it grants nothing.
    */
   readonly lastCapability: number;
 }
 
+/** A folder, or anything else bwrap mounts as a file (a device too). */
+export type Kind = "folder" | "file";
+
 /** The last capability of Linux since 5.9 (`CAP_CHECKPOINT_RESTORE`), as libcap 2.66 names them. */
 const LAST_CAPABILITY = 40;
 
+/** A Linux machine's root and the folders in it (the Filesystem Hierarchy Standard's, and `/proc`, `/sys`, `/run`). */
+const TOP_FOLDERS = new Set(
+  ["", "bin", "boot", "dev", "etc", "home", "lib", "lib64", "media", "mnt", "opt", "proc"]
+    .concat(["root", "run", "sbin", "srv", "sys", "tmp", "usr", "var"]).map((name) => `/${name}`),
+);
+
 /**
  * The machine of Chapter 15's cases, made up: every path a command line
- * names is there.
+ * names is there; the top folders of a Linux machine are folders, and
+ * whether any other path is a folder or a file it does not say.
  */
 export const EVERY_PATH_EXISTS: Machine = {
   exists: () => true,
   realPath: () => undefined,
+  kind: (path) => TOP_FOLDERS.has(path) ? "folder" : undefined,
   lastCapability: LAST_CAPABILITY,
 };
 
@@ -50,6 +67,9 @@ export const EVERY_PATH_EXISTS: Machine = {
  * assert.equal(THIS_MACHINE.exists("/"), true);
  * assert.equal(THIS_MACHINE.exists("/no/such/path/here"), false);
  * assert.equal(THIS_MACHINE.realPath("/usr/bin/.."), "/usr");
+ * assert.equal(THIS_MACHINE.kind("/usr"), "folder");
+ * assert.equal(THIS_MACHINE.kind("/dev/null"), "file");
+ * assert.equal(THIS_MACHINE.kind("/no/such/path/here"), undefined);
  * assert.ok(THIS_MACHINE.lastCapability >= 36);
  * ```
  */
@@ -69,6 +89,13 @@ export const THIS_MACHINE: Machine = {
       return undefined;
     }
   },
+  kind(path) {
+    try {
+      return Deno.statSync(path).isDirectory ? "folder" : "file";
+    } catch {
+      return undefined;
+    }
+  },
   get lastCapability() {
     try {
       return Number(Deno.readTextFileSync("/proc/sys/kernel/cap_last_cap"));
@@ -76,6 +103,26 @@ export const THIS_MACHINE: Machine = {
       return LAST_CAPABILITY;
     }
   },
+};
+
+/**
+ * The machine a line of Chapter 15's effect case would run on, this one,
+ * before the grader makes what it needs (the playground): every path a
+ * command line names is there, a folder or a file as it is here where it is
+ * here (re-exported by `command_grants.ts`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.exists("/no/such/path/here"), true);
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/dev/null"), "file");
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/no/such/path/here"), undefined);
+ * ```
+ */
+export const EVERY_PATH_EXISTS_AS_HERE: Machine = {
+  ...EVERY_PATH_EXISTS,
+  kind: (path) => THIS_MACHINE.kind(path) ?? EVERY_PATH_EXISTS.kind(path),
 };
 
 /** The words this module reads as programs, by their base name. */

@@ -7,6 +7,7 @@
  */
 
 import { posix } from "node:path";
+import type { Kind } from "./_machine.ts";
 
 /** What a sandbox shows at one path: a folder of the machine's, or something of its own. */
 export interface Shown {
@@ -15,6 +16,8 @@ export interface Shown {
   source?: string;
   /** Where a symbolic link leads. */
   target?: string;
+  /** What is at the mount's path, where it is a file of the sandbox's own (not a bind's). */
+  kind?: Kind;
 }
 
 /**

@@ -15,7 +15,12 @@ import { readCommandLine } from "./_command_line.ts";
 import { EVERY_PATH_EXISTS, type Machine } from "./_machine.ts";
 
 export { CannotJudgeError } from "./_cannot_judge.ts";
-export { EVERY_PATH_EXISTS, type Machine, THIS_MACHINE } from "./_machine.ts";
+export {
+  EVERY_PATH_EXISTS,
+  EVERY_PATH_EXISTS_AS_HERE,
+  type Machine,
+  THIS_MACHINE,
+} from "./_machine.ts";
 
 /** What a bubblewrap sandbox gives. */
 export interface SandboxGrants {
@@ -75,9 +80,11 @@ export interface CommandGrants {
  * absolute, a `..` in a path where the machine cannot say which links come
  * before it (bwrap follows them first), a limit prlimit cannot read, a bind
  * of a path the machine does not have, a remount of what is not a mount, a
- * `--size` not right before `--tmpfs`, a mount, folder or link over what
- * `--dev` made that bwrap cannot put there, a command line bubblewrap would
- * refuse, or no program.
+ * `--size` bwrap does not take, a mount, folder or link over what `--dev`
+ * made that bwrap cannot put there, a file's bind over a folder or a
+ * folder's over a file, anything in a bound file (or one of these where the
+ * machine does not say whether a path of its own is a folder), a command
+ * line bubblewrap would refuse, or no program.
  *
  * @example Options in another order give the same
  * ```ts

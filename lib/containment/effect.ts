@@ -30,6 +30,7 @@ import {
   CannotJudgeError,
   type CommandGrants,
   commandGrants,
+  EVERY_PATH_EXISTS_AS_HERE,
   type SandboxGrants,
 } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
@@ -227,7 +228,9 @@ export function predictedEffect(argv: unknown): Effect {
 function judgeable(
   argv: unknown,
 ): { grants: CommandGrants & { sandbox: SandboxGrants }; given: EffectInputs } {
-  const grants = commandGrants(argv);
+  // The line would run on this machine: where it binds a file over a folder, or a folder over a
+  // file, of this machine's, bwrap stops.
+  const grants = commandGrants(argv, EVERY_PATH_EXISTS_AS_HERE);
   const command = grants.command;
   const given = effectInputs();
   if (grants.sandbox === null || !isDeepStrictEqual(command, given.command)) {
@@ -448,8 +451,8 @@ function predicted(
  * Whether `sandbox` shows a `/dev/null` a program may open: one of its own
  * devices (`--dev`), or the machine's bound with its devices (`--dev-bind`).
  * Any other mount there (a plain bind is `nodev`) has none, or one the
- * program may not open. Throws `CannotJudgeError` for a bind with devices of
- * another file there: only running it shows what that file is.
+ * program may not open. Throws `CannotJudgeError` for a bind of another
+ * file there: only running it shows what that file is.
  *
  * @example
  * ```ts
@@ -461,20 +464,23 @@ function predicted(
  * assert.ok(nullDeviceIn(sandbox("--dev-bind", "/", "/")));
  * assert.ok(!nullDeviceIn(sandbox("--bind", "/", "/")));
  * assert.throws(() => nullDeviceIn(sandbox("--dev-bind", "/tmp", "/dev")), CannotJudgeError);
+ * assert.throws(() => nullDeviceIn(sandbox("--dev", "/dev", "--ro-bind", "/etc/hostname", "/dev/null")), CannotJudgeError);
  * ```
  */
 export function nullDeviceIn(sandbox: SandboxGrants): boolean {
   const at = deepestMount(sandbox)("/dev/null");
-  if (at === undefined || !/^(a few devices of its own|read-write, devices too)/.test(at.what)) {
-    return false;
-  }
+  if (at === undefined) return false;
   if (at.what.startsWith("a few devices of its own")) return true;
+  if (!/^read-(only|write)/.test(at.what)) return false;
   const source = at.what.match(/ from (\/.*)$/)?.[1] ?? at.dest;
   const below = "/dev/null".slice(at.dest === "/" ? 0 : at.dest.length);
-  if ((source === "/" ? below : `${source}${below}`) === "/dev/null") return true;
+  // The machine's own /dev/null: a plain bind is nodev.
+  if ((source === "/" ? below : `${source}${below}`) === "/dev/null") {
+    return at.what.startsWith("read-write, devices too");
+  }
   throw new CannotJudgeError(
-    `${at.dest} read-write, devices too from ${source}: what the intruder finds at /dev/null ` +
-      "(which each program it starts reads) only running it shows, so it is not predicted",
+    `${at.dest} ${at.what}: what the intruder finds at /dev/null (which each program it ` +
+      "starts reads) only running it shows, so it is not predicted",
   );
 }
 

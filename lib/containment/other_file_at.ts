@@ -11,7 +11,7 @@
  */
 
 import { readCommandLine } from "./_command_line.ts";
-import { EVERY_PATH_EXISTS } from "./_machine.ts";
+import { EVERY_PATH_EXISTS_AS_HERE } from "./_machine.ts";
 import { covering, machinePath, type Shown, within } from "./_sandbox_view.ts";
 
 /** A path where a sandbox shows something else than the machine's own, and what it shows. */
@@ -34,14 +34,14 @@ export interface OtherFile {
  *
  * const own = ["bwrap", "--ro-bind", "/usr", "/usr", "--tmpfs", "/etc", "/usr/bin/true"];
  * assert.equal(otherFileAt(own, ["/usr", "/etc"]), undefined);
- * const swapped = ["bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/home/me/true", "/usr/bin/true", "/usr/bin/true"];
+ * const swapped = ["bwrap", "--ro-bind", "/home/me/true", "/usr/bin/true", "--ro-bind", "/usr/lib", "/usr/lib", "/usr/bin/true"];
  * assert.deepEqual(otherFileAt(swapped, ["/usr"]), { path: "/usr/bin/true", shown: "read-only from /home/me/true" });
  * const linked = ["bwrap", "--symlink", "/home/me/usr", "/usr", "/usr/bin/true"];
  * assert.equal(otherFileAt(linked, ["/usr/bin"])?.path, "/usr");
  * ```
  */
 export function otherFileAt(argv: unknown, paths: readonly string[]): OtherFile | undefined {
-  const { sandbox } = readCommandLine(argv, EVERY_PATH_EXISTS);
+  const { sandbox } = readCommandLine(argv, EVERY_PATH_EXISTS_AS_HERE);
   if (sandbox === null) return undefined;
   const { view } = sandbox;
   const other = (dest: string, shown: Shown) =>

@@ -10,7 +10,12 @@
 
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
-import { CannotJudgeError, commandGrants } from "../../lib/containment/command_grants.ts";
+import {
+  CannotJudgeError,
+  commandGrants,
+  EVERY_PATH_EXISTS_AS_HERE,
+  THIS_MACHINE,
+} from "../../lib/containment/command_grants.ts";
 import { EFFECT_EXPECTED, effectOf, predictedEffect } from "../../lib/containment/effect.ts";
 import { bubblewrapStatus } from "../../lib/containment/bubblewrap.ts";
 import { bwrapRuns, effectLines } from "../_chapter15.ts";
@@ -22,14 +27,25 @@ const bwrapHere = (await bubblewrapStatus()).available;
 const SMALL = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/lib", "/lib"];
 const SMALL_DEV = [...SMALL, "--ro-bind", "/lib64", "/lib64", "--ro-bind", "/bin", "/bin"];
 
-/** Whether this machine's bwrap, run by whoever runs the test, starts `/bin/true` with `options`. */
-function bwrapStarts(options: string[]): boolean {
-  return new Deno.Command("bwrap", {
-    args: [...SMALL_DEV, "--dev", "/dev", ...options, "--", "/bin/true"],
+/** A small line around `options` that real bwrap can run `/bin/true` in, with `--dev`'s own devices. */
+const small = (
+  options: string[],
+) => ["bwrap", ...SMALL_DEV, "--dev", "/dev", ...options, "--", "/bin/true"];
+
+/** What this machine's bwrap, run by whoever runs the test, says when it does not start `/bin/true` with `options`. */
+function bwrapRefusal(options: string[]): string | undefined {
+  const { success, stderr } = new Deno.Command("bwrap", {
+    args: small(options).slice(1),
     stdin: "null",
     stdout: "null",
-    stderr: "null",
-  }).outputSync().success;
+    stderr: "piped",
+  }).outputSync();
+  return success ? undefined : new TextDecoder().decode(stderr).trim();
+}
+
+/** Whether this machine's bwrap starts `/bin/true` with `options`. */
+function bwrapStarts(options: string[]): boolean {
+  return bwrapRefusal(options) === undefined;
 }
 
 /** The judges' answer for a line: refused, or the grants read and the effect predicted. */
@@ -74,6 +90,165 @@ for (const [label, extra] of BWRAP_STOPS) {
     assert.throws(() => predictedEffect(argv), CannotJudgeError);
   });
 }
+
+/**
+ * A file's bind over a folder the sandbox has, a folder's over a file, or
+ * anything in a bound file: bwrap stops ("Is a directory", "Not a
+ * directory"), and the judge took each line as the honest one, having no
+ * idea which a bind's source was. The made-up machine of the grants cases
+ * cannot say whether /etc/passwd is a file: refused there too, as where
+ * it is this machine's.
+ */
+const KIND_STOPS: [string, string[]][] = [
+  ["a file's bind over --dev's folder /dev", ["--ro-bind", "/etc/passwd", "/dev"]],
+  ["a file's bind over /dev, hidden by another --dev", [
+    "--ro-bind",
+    "/usr/bin/true",
+    "/dev",
+    "--dev",
+    "/dev",
+  ]],
+  ["a file's bind over the private /tmp", [
+    "--tmpfs",
+    "/tmp",
+    "--ro-bind",
+    "/etc/hostname",
+    "/tmp",
+  ]],
+  ["a file's bind over --dev's folder /dev/shm", ["--ro-bind", "/etc/hostname", "/dev/shm"]],
+  ["a file's bind over a folder --dir made", ["--dir", "/x", "--ro-bind", "/etc/hostname", "/x"]],
+  ["a file's bind over the sandbox's root", ["--ro-bind", "/etc/hostname", "/"]],
+  ["a file's bind in a bound file", [
+    "--ro-bind",
+    "/etc/hostname",
+    "/x",
+    "--ro-bind",
+    "/etc/passwd",
+    "/x/y",
+  ]],
+  ["a tmpfs in a bound file", ["--ro-bind", "/etc/hostname", "/x", "--tmpfs", "/x/y"]],
+  ["a tmpfs over a bound file", ["--ro-bind", "/etc/hostname", "/x", "--tmpfs", "/x"]],
+  ["a folder over a bound file", ["--ro-bind", "/etc/hostname", "/x", "--dir", "/x"]],
+];
+
+/**
+ * The same with a bind over another of the machine's files or folders,
+ * which the made-up machine has as the line needs them (as it has every
+ * path a line names): refused where the effect case judges a line, on this
+ * machine.
+ */
+const KIND_STOPS_HERE: [string, string[]][] = [
+  ["a folder's bind over a bound file", [
+    "--ro-bind",
+    "/etc/hostname",
+    "/x",
+    "--ro-bind",
+    "/usr",
+    "/x",
+  ]],
+  ["a folder's bind over a file in a bound folder", [
+    "--ro-bind",
+    "/usr",
+    "/x",
+    "--ro-bind",
+    "/usr",
+    "/x/bin/true",
+  ]],
+  ["a file's bind over a folder in a bound folder", [
+    "--ro-bind",
+    "/usr",
+    "/x",
+    "--ro-bind",
+    "/etc/hostname",
+    "/x/bin",
+  ]],
+  ["a tmpfs over a file in a bound folder", ["--ro-bind", "/usr", "/x", "--tmpfs", "/x/bin/true"]],
+];
+
+for (const [label, extra] of [...KIND_STOPS, ...KIND_STOPS_HERE]) {
+  Deno.test(`Chapter 15: a line bwrap stops at is not judged as the honest one: ${label}`, () => {
+    const argv = line(...honest, ...extra);
+    if (KIND_STOPS.some(([other]) => other === label)) {
+      assert.throws(() => commandGrants(argv), CannotJudgeError);
+    }
+    assert.throws(() => commandGrants(argv, EVERY_PATH_EXISTS_AS_HERE), CannotJudgeError);
+    assert.throws(() => predictedEffect(argv), CannotJudgeError);
+    if (!bwrapHere) return;
+    const said = bwrapRefusal(extra);
+    assert.ok(said !== undefined, "bwrap stops at it");
+    // On this machine, the judge says why, as bwrap does.
+    assert.throws(
+      () => commandGrants(small(extra), THIS_MACHINE),
+      (error: Error) =>
+        error instanceof CannotJudgeError &&
+        error.message.includes(said.slice(said.lastIndexOf(": ") + 2)),
+    );
+  });
+}
+
+/** Lines bwrap runs, which the judge refused: an honest learner's line is not "cannot judge". */
+const BWRAP_RUNS: [string, string[]][] = [
+  ["a size left last, sizing nothing", ["--size", "1048576"]],
+  ["a size in hexadecimal", ["--size", "0x100000", "--tmpfs", "/x"]],
+  ["a size in octal", ["--size", "04000000", "--tmpfs", "/x"]],
+  ["--dev's /dev/null remounted read-only", ["--remount-ro", "/dev/null"]],
+  ["a file's bind over --dev's /dev/null", ["--ro-bind", "/etc/hostname", "/dev/null"]],
+  ["a file's bind over a file in a bound folder", [
+    "--ro-bind",
+    "/usr",
+    "/x",
+    "--ro-bind",
+    "/etc/hostname",
+    "/x/bin/true",
+  ]],
+  ["a folder's bind over --dev's folder /dev/shm", ["--ro-bind", "/usr", "/dev/shm"]],
+];
+
+for (const [label, extra] of BWRAP_RUNS) {
+  Deno.test(`Chapter 15: a line bwrap runs is judged: ${label}`, () => {
+    if (bwrapHere) assert.equal(bwrapRefusal(extra), undefined, "bwrap runs it");
+    const argv = line(...honest, ...extra);
+    commandGrants(argv, EVERY_PATH_EXISTS_AS_HERE);
+    if (bwrapHere) commandGrants(small(extra), THIS_MACHINE);
+    // Predicted too, but where only running it shows what the programs started read.
+    try {
+      predictedEffect(argv);
+    } catch (error) {
+      assert.ok(error instanceof CannotJudgeError && /only running it shows/.test(error.message));
+    }
+  });
+}
+
+Deno.test("Chapter 15: a file bound at /dev/null is not predicted as no /dev/null at all", () => {
+  // The shell and setsid the intruder starts read /dev/null: a plain bind of the machine's is
+  // nodev (they cannot start), but a file bound there they read, so only running it shows.
+  const argv = line(...honest, "--ro-bind", "/etc/hostname", "/dev/null");
+  assert.throws(
+    () => predictedEffect(argv),
+    (error: Error) =>
+      error instanceof CannotJudgeError && /only running it shows/.test(error.message),
+  );
+});
+
+Deno.test("Chapter 15: --dev's /dev/null remounted read-only is no device a program may open", () => {
+  // bwrap remounts it without its devices: the shell and setsid the intruder starts read it.
+  const { paths } = commandGrants(line(...honest, "--remount-ro", "/dev/null")).sandbox!;
+  assert.ok(paths.includes("/dev/null a device no program may open, read-only"));
+  if (bwrapHere) {
+    const { success } = new Deno.Command("bwrap", {
+      args: [
+        ...small(["--remount-ro", "/dev/null"]).slice(1, -2),
+        "--",
+        "/bin/sh",
+        "-c",
+        ": < /dev/null",
+      ],
+      stdin: "null",
+      stderr: "null",
+    }).outputSync();
+    assert.equal(success, false, "the shell cannot open it");
+  }
+});
 
 Deno.test("Chapter 15: with PATH unset, a bare prlimit is the one execvp's default folders hold, not the one the grader's PATH finds", () => {
   // The judge looked a bare program up on the grader's own PATH, where bwrap's execvp (with no
@@ -120,10 +295,11 @@ Deno.test("Chapter 15: with PATH unset, a bare prlimit is the one execvp's defau
   }
 });
 
-/** The honest line's options with `--tmpfs /tmp` given a size first. */
-const sized = honest.flatMap((option, i) =>
-  option === "--tmpfs" && honest[i + 1] === "/tmp" ? ["--size", "1048576", option] : [option]
-);
+/** The honest line's options with `--tmpfs /tmp` given `size` first. */
+const sized = (size: string) =>
+  honest.flatMap((option, i) =>
+    option === "--tmpfs" && honest[i + 1] === "/tmp" ? ["--size", size, option] : [option]
+  );
 
 /** Right lines an honest learner may write (the lesson's text accepts each): each must earn. */
 const HONEST: [string, string[]][] = [
@@ -131,7 +307,10 @@ const HONEST: [string, string[]][] = [
   ["a session of its own", line(...honest, "--new-session")],
   ["another working folder", line(...honest, "--chdir", "/usr")],
   ["a host name of its own", line(...honest, "--hostname", "sandbox")],
-  ["a private /tmp of a given size", line(...sized)],
+  ["a private /tmp of a given size", line(...sized("1048576"))],
+  ["a private /tmp of a size in hexadecimal", line(...sized("0x100000"))],
+  ["a private /tmp of a size in octal", line(...sized("04000000"))],
+  ["a size left last", line(...honest, "--size", "1048576")],
   [
     "every namespace named one by one",
     line(
