@@ -47,6 +47,9 @@ export function readCommandLine(argv: unknown, machine: Machine): CommandLine {
     if (typeof part !== "string") {
       throw new CannotJudgeError(`${show(part)}: a command line holds strings`);
     }
+    if (part.includes("\0")) {
+      throw new CannotJudgeError(`${show(part)}: a NUL byte, which no program can be given`);
+    }
   }
   const limits = new Map<string, string>();
   let sandbox: Sandbox | null = null;

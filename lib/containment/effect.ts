@@ -506,9 +506,11 @@ function outlives(sandbox: SandboxGrants): boolean {
  * The machine's folders and files `sandbox` shows that `policy` does not
  * grant (each bind's source, its links followed as bubblewrap follows them,
  * outside the runtime's paths and the folders the policy lets the program
- * read or write). A source that is not there shows nothing, and the
- * machine's `/proc` bound whole is the attempt to see processes outside the
- * sandbox.
+ * read or write: a link in a granted folder that leads out of them shows
+ * where it leads). A source in or around a folder the policy denies shows
+ * it, though the playground that holds it is made only for the run; any
+ * other source that is not there shows nothing, and the machine's `/proc`
+ * bound whole is the attempt to see processes outside the sandbox.
  *
  * @example
  * ```ts
@@ -519,6 +521,7 @@ function outlives(sandbox: SandboxGrants): boolean {
  * const sandbox = (...options: string[]) => commandGrants(["bwrap", ...options, "true"]).sandbox!;
  * assert.deepEqual(machineFilesBeyond(sandbox("--ro-bind", "/usr", "/usr"), policy), []);
  * assert.deepEqual(machineFilesBeyond(sandbox("--ro-bind", "/", "/", "--tmpfs", "/tmp"), policy), ["/"]);
+ * assert.deepEqual(machineFilesBeyond(sandbox("--ro-bind", policy.deny[0], "/x"), policy), [policy.deny[0]]);
  * ```
  */
 export function machineFilesBeyond(sandbox: SandboxGrants, policy: Policy): string[] {
@@ -535,14 +538,19 @@ export function machineFilesBeyond(sandbox: SandboxGrants, policy: Policy): stri
   );
   const within = (path: string, folder: string) =>
     folder === "/" || path === folder || path.startsWith(`${folder}/`);
+  // The playground is made for the run: a source in or around its denied folders shows them.
+  const denied = (source: string) =>
+    policy.deny.some((path) => within(source, path) || within(path, source));
   return sandbox.paths.flatMap((entry) => {
     const dest = entry.slice(0, entry.indexOf(" "));
     const what = entry.slice(dest.length + 1);
     if (!/^read-(only|write)/.test(what)) return [];
     const source = what.match(/ from (\/.*)$/)?.[1] ?? dest;
+    if (denied(source)) return [source];
     const shown = real(source);
     if (shown === undefined || shown === "/proc") return [];
-    return granted.some((path) => within(source, path) || within(shown, path)) ? [] : [source];
+    // Where its links lead, not its name: /usr/lib/ssl/certs is the machine's /etc/ssl/certs.
+    return granted.some((path) => within(shown, path)) ? [] : [source];
   });
 }
 
