@@ -405,15 +405,6 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 40,
-    mutant: "ConditionalExpression: length <= ((schema.maxLength as number) ?? Infinity) → true",
-    kind: "equivalent",
-    why:
-      "maxLength is held at each character too: an enum member longer than it dies at the character past it",
-  },
-  {
-    unit: "lab-03",
-    fn: "prefixStatus",
     line: 45,
     mutant: 'ConditionalExpression: typeof m === "string" → true',
     kind: "open",
