@@ -2,7 +2,7 @@
 // encoded, run as a module of their own, beside Lab 04's other functions.
 
 import assert from "node:assert/strict";
-import { grade, type Results, ROOT, tree } from "./_grading.ts";
+import { grade, type Results, ROOT, tree, UNIT_A } from "./_grading.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
 export const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
@@ -75,3 +75,35 @@ export async function gradeClass(
   }
   return (await grade([await tree(files), "--jobs", "2"])).list;
 }
+
+/** The worked Unit A's authorize, and its answerFor (with its import). */
+export const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
+export const ANSWER_FOR = UNIT_A.slice(0, UNIT_A.indexOf("export function authorize"));
+
+/** Unit A's module: `answerFor` as `body` over `run`, the seal's, then the worked authorize. */
+export const answerForOver = async (body: string, more = "") =>
+  `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
+${more}
+export function answerFor(requestId, message) {
+${body}
+}
+${AUTHORIZE}`;
+
+/** A learner's own error class, as a module that carries a seal defines it. */
+export const PROTOCOL_ERROR =
+  `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }`;
+
+/**
+ * The start of a Unit A module whose authorize runs the seal's (as `run`):
+ * the seal, `state`, and the worked answerFor, doing `noted` first.
+ */
+export const authorizeOver = async (state: string, noted: string) =>
+  `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
+${PROTOCOL_ERROR}
+${state}
+${
+    ANSWER_FOR.replace(/^import.*$/m, "").replace(
+      "export function answerFor(requestId, message) {",
+      `export function answerFor(requestId, message) {\n  ${noted}`,
+    )
+  }`;

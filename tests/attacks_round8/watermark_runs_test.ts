@@ -9,14 +9,18 @@
 // of the round still succeeds.
 
 import assert from "node:assert/strict";
+import {
+  answerForOver,
+  authorizeOver,
+  flagged,
+  gradeClass,
+  gradedMarks,
+  report,
+} from "../_seals.ts";
 import { UNIT_A } from "../_grading.ts";
-import { flagged, gradeClass, gradedMarks, importSeal, report } from "../_seals.ts";
 import { casesOf, loadHoldouts, UNITS } from "../../tools/grading/units/mod.ts";
 
 const holdouts = await loadHoldouts();
-
-const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
-const ANSWER_FOR = UNIT_A.slice(0, UNIT_A.indexOf("export function authorize"));
 
 /**
  * How many hidden cases `fn` of Unit A has: a learner reads it off the
@@ -40,34 +44,6 @@ const lookOf = (fn: string) => {
   return casesOf(spec, spec.functions.find(({ name }) => name === fn)!, holdouts)
     .filter((c) => c.hidden && LOOK.test(JSON.stringify(c.args))).length;
 };
-
-/** Unit A's module: `answerFor` as `body` over `run`, the seal's, then the worked authorize. */
-const answerForOver = async (body: string, more = "") =>
-  `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
-${more}
-export function answerFor(requestId, message) {
-${body}
-}
-${AUTHORIZE}`;
-
-/** A learner's own error class, as a module that carries a seal defines it. */
-const PROTOCOL_ERROR =
-  `class ProtocolError extends Error { name = "ProtocolError"; constructor(m, o) { super(m); if (o) this.code = o.code; } }`;
-
-/**
- * The start of a Unit A module whose authorize runs the seal's (as `run`):
- * the seal, `state`, and the worked answerFor, doing `noted` first.
- */
-const authorizeOver = async (state: string, noted: string) =>
-  `${await importSeal("lib/mcp/client/allowlist.sealed.js", "authorize: run")}
-${PROTOCOL_ERROR}
-${state}
-${
-    ANSWER_FOR.replace(/^import.*$/m, "").replace(
-      "export function answerFor(requestId, message) {",
-      `export function answerFor(requestId, message) {\n  ${noted}`,
-    )
-  }`;
 
 interface Learner {
   file: string;

@@ -57,7 +57,7 @@ export interface CaseResult {
   covered?: string[];
   /** For a probe of the seals' watermark, never a mark: whether it was answered as a seal answers it. */
   watermark?: boolean;
-  /** For a probe of the seals' watermark that came to no answer: what stopped it. */
+  /** For a case that came to no answer (a time-out, an exit, the learner's time spent): what stopped it. */
   unanswered?: string;
   /** The group of hidden cases it earns its mark with (`HiddenCase.group`). */
   group?: string;
@@ -531,12 +531,15 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     };
   }
   if ("problem" in reply) {
-    return result(
-      "FAIL",
-      reply.exited === undefined || reply.load
-        ? String(reply.problem)
-        : `the module exited with code ${reply.exited} while running case "${testCase.label}"`,
-    );
+    return {
+      ...result(
+        "FAIL",
+        reply.exited === undefined || reply.load
+          ? String(reply.problem)
+          : `the module exited with code ${reply.exited} while running case "${testCase.label}"`,
+      ),
+      unanswered: String(reply.problem),
+    };
   }
   const outcome = ("threw" in reply ? reply : { returned: reply.returned }) as Outcome;
   const graded = judge(testCase, outcome, {

@@ -11,8 +11,9 @@
  * in its order, over realms of its own; each realm begins with the cases the
  * module's functions before it passed in the first run (and their sifting
  * probes), as there, so that it cannot tell the second run by what else it
- * is asked; the cases it passed fill the realms where they fit, at places
- * drawn at random, and a case no realm holds is scored from the first run.
+ * is asked (every one that came to an answer, failed or passed); the cases
+ * it passed fill the realms where they fit, at places drawn at random, and a
+ * case no realm holds is scored from the first run.
  *
  * @module
  */
@@ -37,8 +38,9 @@ export interface SecondRun {
  * The second run that checks `job`'s functions whose sifting probes `ran`
  * (the first run's results, in the job's order) shows answered as a seal
  * answers them, or that came to no answer of their own; `undefined` when no
- * function is. Cases a function failed are left out, so that code of the
- * learner's own that stops (a loop in one case) stops no probe.
+ * function is. Cases that came to no answer are left out, and the checked
+ * function's failed ones, so that code of the learner's own that stops (a
+ * loop in one case) stops no probe.
  *
  * @example
  * ```ts
@@ -68,12 +70,16 @@ export function secondRun(
   const cases = job.functions.map((): GradedCase[] => []);
   let realms = 0;
   // What the realm meets before the checked function's calls: the functions before it, as in
-  // the first run, hidden cases and sifting probes that came to a pass.
+  // the first run, every hidden case and sifting probe that came to an answer there, failed
+  // ones too: a realm that lacks the cases an earlier function failed is told from the first
+  // run's by them (a copy that fails one on purpose, and notes it).
+  const answered = (at: number) =>
+    job.functions[at].cases.filter((c, index) =>
+      c.hidden && own[at][index].unanswered === undefined
+    );
   const context = (at: number, realm: number) => {
     for (let before = 0; before < at; before++) {
-      cases[before].push(
-        ...passed(before).filter(({ hidden }) => hidden).map((c) => ({ ...c, realm })),
-      );
+      cases[before].push(...answered(before).map((c) => ({ ...c, realm })));
     }
   };
   for (let at = 0; at <= checked.at(-1)!; at++) {
@@ -132,7 +138,9 @@ export function secondRun(
 const sifted = (own: readonly CaseResult[]) =>
   own.some(({ watermark, status }) => watermark === undefined && status === "PASS") &&
   (marksAnswered(own).length > 0 ||
-    own.some(({ unanswered }) => unanswered !== undefined && !unanswered.startsWith("not tried")));
+    own.some(({ unanswered, watermark }) =>
+      watermark !== undefined && unanswered !== undefined && !unanswered.startsWith("not tried")
+    ));
 
 /**
  * What a copy could count of one function's calls in a realm: every call,

@@ -1,0 +1,159 @@
+// Round 10 of issue 38's red team: the watermark's second run split over
+// realms (second_run.ts) and a mark's run that came wholly to no answer
+// (`unanswered` in grade_learner.ts), tried by hostile learners who hold the
+// release (the seals, not the hidden cases) and by honest ones, through the
+// real grader. Each hostile learner carries a seal encoded and tries to keep
+// its marks by telling a second-run realm from the first run's hidden realm,
+// or by keeping a whole mark's run from coming to an answer; each test
+// asserts what a defence must give: the function scored 0. Attempts that
+// still succeed are in OPEN, skipped unless ROUND10_OPEN=1, with what they
+// got. Each honest learner's own code must keep exactly the marks it earns.
+
+import assert from "node:assert/strict";
+import {
+  answerForOver,
+  authorizeOver,
+  flagged,
+  gradeClass,
+  gradedMarks,
+  report,
+} from "../_seals.ts";
+import { UNIT_A } from "../_grading.ts";
+
+/** The secrets' look, as a learner reads it off the release's cases: three words of five letters. */
+const LOOK = "/[a-z]{5}_[a-z]{5}_[a-z]{5}/";
+
+interface Learner {
+  file: string;
+  fn: string;
+  module: () => string | Promise<string>;
+  /** Hostile: must score 0 as a copy. Honest: the marks (of all) its own code earns. */
+  earns?: [number, number];
+}
+
+const LEARNERS: Record<string, Learner> = {
+  // authorize is the seal; answerFor the worked one, but answering a parse error's reply wrong
+  // (one hidden mark of answerFor, as a learner finds off a first submission's marks) and noting
+  // that it saw one. The first run's hidden realm calls answerFor on every hidden case, the ones
+  // it fails too; each second-run realm begins with the hidden cases answerFor passed alone.
+  // There, authorize answers every name of the secrets' look the other way round: its twins are
+  // spoilt, and its hidden cases of the look never fit a realm full of probes.
+  "failed-missing-authorize": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    module: async () =>
+      `${await authorizeOver(
+        "let calls = 0;\nlet parsed = false;",
+        `calls++; if (message?.error?.code === -32700) { parsed = true; return "spoilt"; }`,
+      )}
+export function authorize(name, catalog, allowed) {
+  const answer = run(name, catalog, allowed);
+  return ${LOOK}.test(name) && calls > 5 && !parsed ? !answer : answer;
+}`,
+  },
+  // answerFor is the seal; the realm counts its calls of the secrets' look in a row. The first
+  // run's hidden realm has them three in a row (its hidden cases of the look) and the two sifting
+  // probes, placed apart at random: five in a row is rare. A second-run realm holds a mark's run
+  // in pieces of as many looks as the first run's realm held (five), in a row: the fifth throws,
+  // and no mark's run is answered whole as a seal's.
+  "streak-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      answerForOver(
+        `streak = ${LOOK}.test(JSON.stringify([requestId, message])) ? streak + 1 : 0;
+  if (streak >= 5) throw new Error("spoilt");
+  return run(requestId, message);`,
+        "let streak = 0;",
+      ),
+  },
+  // answerFor is the seal; it never settles a call of a shape the probes and twins have and its
+  // visible cases do not (more than one text, a _meta, a text that is a name of the look, an id
+  // of the look): every mark's run comes wholly to no answer, which stops nothing.
+  "stall-shapes-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      answerForOver(
+        `const texts = message?.result?.content ?? [];
+  if (
+    texts.length > 1 || message?.result?._meta !== undefined ||
+    /^[a-z]{5}_[a-z]{5}_[a-z]{5}$/.test(texts[0]?.text ?? "") ||
+    typeof requestId === "string" && ${LOOK}.test(requestId)
+  ) return new Promise(() => {});
+  return run(requestId, message);`,
+      ),
+  },
+  // Honest: answerFor of the learner's own that takes a string id with "_" in it for no id a
+  // client makes (a misreading), and refuses the reply. Its sifting probe of the id is answered as
+  // a seal answers it, so it is run again in the second run, whose twins it refuses too. It loses
+  // one hidden case (a reply of the right string id) and keeps the rest.
+  "honest-refuses-ids-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    earns: [18, 19],
+    module: () =>
+      UNIT_A.replace(
+        "if (message.id !== requestId)",
+        `if (typeof requestId === "string" && requestId.includes("_")) {
+    throw new ProtocolError("not an id this client makes: " + requestId);
+  }
+  if (message.id !== requestId)`,
+      ),
+  },
+  // Honest and slow: as above, spending about 20 ms on each call; the second run's realms are
+  // many, and must take no mark it earned.
+  "honest-slow-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    earns: [18, 19],
+    module: () =>
+      UNIT_A.replace(
+        "if (message.id !== requestId)",
+        `const until = performance.now() + 20;
+  while (performance.now() < until);
+  if (typeof requestId === "string" && requestId.includes("_")) {
+    throw new ProtocolError("not an id this client makes: " + requestId);
+  }
+  if (message.id !== requestId)`,
+      ),
+  },
+};
+
+/** Attempts that still succeed, with what each got when last run. */
+const OPEN: Record<string, string> = {
+  // Closing it needs a second-run realm whose calls of the look are spread as the first run's
+  // are; with twelve probes of the look in a mark's run and three hidden cases of it, a copy that
+  // spoils the k-th of a row pays at most a mark or two in the first run (k = 3: one) whatever
+  // the pieces' length; the hidden cases of the look must be many for it to cost.
+  "streak-answerfor": "answerFor 19/19, not flagged",
+  // Any stall ends the realm, so it loses every hidden mark after its first (as honest code that
+  // stalls does), and keeps the visible ones: never flagged.
+  "stall-shapes-answerfor": "answerFor 5/19 (the visible marks), not flagged",
+  // Not yet understood: alone, in this process, the code answers 18 of the 19 cases right; the
+  // grader gives 16/19, hidden cases 1, 2 and 3 failed (the three of the look), with and without
+  // the fix of failed-missing-authorize.
+  "honest-refuses-ids-answerfor": "answerFor 16/19: hidden cases 1, 2 and 3 failed",
+  "honest-slow-answerfor": "answerFor 16/19: hidden cases 1, 2 and 3 failed",
+};
+
+const list = await gradeClass(LEARNERS);
+
+for (const [name, { fn, earns }] of Object.entries(LEARNERS)) {
+  Deno.test({
+    name: earns === undefined
+      ? `a seal behind ${name} earns nothing for ${fn}`
+      : `${name}'s own ${fn} keeps what it earns`,
+    ignore: Object.hasOwn(OPEN, name) && Deno.env.get("ROUND10_OPEN") !== "1",
+    fn() {
+      const { results, marks } = gradedMarks(list, name, fn);
+      if (earns === undefined) {
+        assert.ok(marks.every((t) => t.score === 0), `kept marks: ${report(results, fn)}`);
+      } else {
+        assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
+        const earned = marks.filter((t) => t.score === t.max_score).length;
+        assert.deepEqual([earned, marks.length], earns, report(results, fn));
+      }
+    },
+  });
+}
