@@ -23,6 +23,17 @@ import { UNIT_A } from "../_grading.ts";
 /** The secrets' look, as a learner reads it off the release's cases: three words of five letters. */
 const LOOK = "/[a-z]{5}_[a-z]{5}_[a-z]{5}/";
 
+/** The worked Unit A, its answerFor doing `first`, then refusing a string id with "_" in it. */
+const refusingIds = (first: string) =>
+  UNIT_A.replace(
+    "if (message.id !== requestId)",
+    `${first}
+  if (typeof requestId === "string" && requestId.includes("_")) {
+    throw new ProtocolError("not an id this client makes: " + requestId);
+  }
+  if (message.id !== requestId)`,
+  );
+
 interface Learner {
   file: string;
   fn: string;
@@ -86,37 +97,23 @@ export function authorize(name, catalog, allowed) {
   },
   // Honest: answerFor of the learner's own that takes a string id with "_" in it for no id a
   // client makes (a misreading), and refuses the reply. Its sifting probe of the id is answered as
-  // a seal answers it, so it is run again in the second run, whose twins it refuses too. It loses
-  // one hidden case (a reply of the right string id) and keeps the rest.
+  // a seal answers it, so it is run again in the second run, whose twins it refuses too. It fails
+  // one hidden case (a reply of the right string id), whose group of three earns together: 16/19.
   "honest-refuses-ids-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [18, 19],
-    module: () =>
-      UNIT_A.replace(
-        "if (message.id !== requestId)",
-        `if (typeof requestId === "string" && requestId.includes("_")) {
-    throw new ProtocolError("not an id this client makes: " + requestId);
-  }
-  if (message.id !== requestId)`,
-      ),
+    earns: [16, 19],
+    module: () => refusingIds(""),
   },
   // Honest and slow: as above, spending about 20 ms on each call; the second run's realms are
   // many, and must take no mark it earned.
   "honest-slow-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [18, 19],
+    earns: [16, 19],
     module: () =>
-      UNIT_A.replace(
-        "if (message.id !== requestId)",
-        `const until = performance.now() + 20;
-  while (performance.now() < until);
-  if (typeof requestId === "string" && requestId.includes("_")) {
-    throw new ProtocolError("not an id this client makes: " + requestId);
-  }
-  if (message.id !== requestId)`,
-      ),
+      refusingIds(`const until = performance.now() + 20;
+  while (performance.now() < until);`),
   },
 };
 
@@ -130,11 +127,6 @@ const OPEN: Record<string, string> = {
   // Any stall ends the realm, so it loses every hidden mark after its first (as honest code that
   // stalls does), and keeps the visible ones: never flagged.
   "stall-shapes-answerfor": "answerFor 5/19 (the visible marks), not flagged",
-  // Not yet understood: alone, in this process, the code answers 18 of the 19 cases right; the
-  // grader gives 16/19, hidden cases 1, 2 and 3 failed (the three of the look), with and without
-  // the fix of failed-missing-authorize.
-  "honest-refuses-ids-answerfor": "answerFor 16/19: hidden cases 1, 2 and 3 failed",
-  "honest-slow-answerfor": "answerFor 16/19: hidden cases 1, 2 and 3 failed",
 };
 
 const list = await gradeClass(LEARNERS);
