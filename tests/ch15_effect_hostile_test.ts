@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grade, type Results, ROOT, tree } from "./_grading.ts";
 import { bwrapRuns, chapter15, effectLines, HONEST_BINDS, marks } from "./_chapter15.ts";
-import { CannotJudgeError } from "../lib/containment/command_grants.ts";
+import { CannotJudgeError, THIS_MACHINE } from "../lib/containment/command_grants.ts";
 import { EFFECT_EXPECTED, effectOf } from "../lib/containment/effect.ts";
 import { isRunning, processesMentioning } from "../lib/containment/process_table.ts";
 
@@ -189,7 +189,8 @@ Deno.test("Chapter 15: a line that shows the learner's module, as the grader's o
   // The grader's sandbox compiles each learner's module into Deno's cache, which the intruder's
   // runtime needs, so it is in every sandbox's reach: bound over the intruder's path, the
   // module's own server answers in its place. Only the program's paths showing the machine's
-  // own files stop this; the impostor here isolates nothing (--bind / /).
+  // own files stop this, or, where the grader's sandbox compiled it into a cache of its own, that
+  // it is not on this machine at all; the impostor here isolates nothing (--bind / /).
   const body = `
   for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
   for (const path of policy.write) options.push("--bind", path, path);
@@ -211,7 +212,7 @@ if (Deno.args.includes("--mode")) {${IMPOSTOR}}
   const lost = list[1].tests.find((t) => t.name.startsWith("bwrapCommand") && t.score === 0)!;
   assert.match(
     lost.output,
-    /intruder\.ts read-only from .*\/gen\/file\/.*ch15[^/]*\.js: not the machine's own/,
+    /\/gen\/file\/.*ch15[^/]*\.js: (it is not on this machine|not the machine's own)/,
   );
 });
 
@@ -229,23 +230,34 @@ Deno.test("Chapter 15: new hostile lines, tried again, get no mark and leave the
       line("--cap-add", "ALL", "--bind", "/", "/"),
       "fails",
     ],
+    // A folder made through a bind of the machine's is made on the machine itself, by root as
+    // the lesson runs the line: refused unrun (the throw-away root would have held it).
     [
       "/ writable, a folder made in /tmp",
       line("--bind", "/", "/", "--dir", `/tmp/${nonce}`),
-      "fails",
+      "refused",
     ],
     [
       "the class's results folder writable",
       line(...honest, "--bind", results, results, "--dir", `${results}/${nonce}`),
-      "fails",
+      "refused",
     ],
     [
       "the course folder writable",
       line(...honest, "--bind", ROOT, ROOT, "--dir", `${ROOT}${nonce}`),
-      "fails",
+      "refused",
     ],
-    ["/sys writable", line(...honest, "--bind", "/sys", "/sys", "--dir", `/sys/${nonce}`), "fails"],
-    ["a disk's device", line(...honest, "--dev-bind", "/dev/vda", "/opt/disk"), "fails"],
+    [
+      "/sys writable",
+      line(...honest, "--bind", "/sys", "/sys", "--dir", `/sys/${nonce}`),
+      "refused",
+    ],
+    // Where this machine has no such disk, bwrap would stop at the line: refused unrun.
+    [
+      "a disk's device",
+      line(...honest, "--dev-bind", "/dev/vda", "/opt/disk"),
+      THIS_MACHINE.exists("/dev/vda") ? "fails" : "refused",
+    ],
     [
       "a process's root, no user namespace",
       line(

@@ -31,7 +31,9 @@ import {
   type CommandGrants,
   commandGrants,
   EVERY_PATH_EXISTS_AS_HERE,
+  type Machine,
   type SandboxGrants,
+  THIS_MACHINE,
 } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
@@ -224,13 +226,28 @@ export function predictedEffect(argv: unknown): Effect {
   return predicted(grants, given.policy);
 }
 
+/**
+ * The machine a line of the effect case runs on: this one, as it is, with
+ * the made-up playground of {@linkcode effectInputs} (which the grader makes
+ * before it runs the line) there, its paths of a kind the machine does not say.
+ */
+function withPlayground(): Machine {
+  const { root } = effectInputs();
+  const made = (path: string) => path === root || path.startsWith(`${root}/`);
+  return {
+    ...EVERY_PATH_EXISTS_AS_HERE,
+    exists: (path) => made(path) || THIS_MACHINE.exists(path),
+  };
+}
+
 /** `argv`'s grants and the grader's inputs, where {@linkcode effectOf} may judge it; throws `CannotJudgeError` where not. */
 function judgeable(
   argv: unknown,
 ): { grants: CommandGrants & { sandbox: SandboxGrants }; given: EffectInputs } {
-  // The line would run on this machine: where it binds a file over a folder, or a folder over a
-  // file, of this machine's, bwrap stops.
-  const grants = commandGrants(argv, EVERY_PATH_EXISTS_AS_HERE);
+  // The line would run on this machine, with the playground the grader makes for it: where it
+  // binds a path this machine does not have, or a file over a folder of this machine's, or a
+  // folder over a file, bwrap stops.
+  const grants = commandGrants(argv, withPlayground());
   const command = grants.command;
   const given = effectInputs();
   if (grants.sandbox === null || !isDeepStrictEqual(command, given.command)) {

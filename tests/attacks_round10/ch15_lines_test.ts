@@ -115,6 +115,30 @@ for (const [label, source] of PLAYGROUND) {
   });
 }
 
+/**
+ * A bind of a path this machine does not have (a runtime folder of another
+ * machine's, say): bwrap stops there, so the intruder never runs and the
+ * line earns nothing run; predicted, the judge took every path for one the
+ * machine has, and the line earned the case. Both now refuse it, saying why.
+ */
+Deno.test("Chapter 15: a bind of a path this machine does not have is refused, run and predicted", async () => {
+  const missing = "/usr/no/such/folder";
+  assert.ok(!THIS_MACHINE.exists(missing));
+  const argv = line(...honest, "--ro-bind", missing, "/opt/x");
+  if (bwrapHere) {
+    const ran = new Deno.Command("bwrap", {
+      args: ["--ro-bind", "/", "/", "--ro-bind", missing, "/opt/x", "--", "/bin/true"],
+      stderr: "piped",
+    }).outputSync();
+    assert.ok(!ran.success, "bwrap stops");
+  }
+  assert.equal(judged(argv), "refused");
+  assert.throws(() => predictedEffect(argv), /not on this machine, and bwrap stops there/);
+  if (bwrapRuns) assert.equal(await run(argv), "CannotJudgeError");
+  // One that bwrap skips when it is missing is the honest line's.
+  assert.equal(judged(line(...honest, "--ro-bind-try", missing, "/opt/x")), "earns");
+});
+
 Deno.test({
   name: "Chapter 15: premise: the playground's home bound elsewhere shows its private key",
   ignore: !bwrapHere,
@@ -199,12 +223,14 @@ Deno.test("Chapter 15: a huge source, a FIFO and a socket are judged, not thrown
       assert.equal(THIS_MACHINE.kind(path), "file");
       assert.equal(judged(line(...honest, "--ro-bind", path, "/x")), "no mark");
     }
-    // Not on this machine: bwrap stops at it, so the intruder never answers. Predicted, a
-    // source not there shows nothing (a name too long for the machine, what it names).
+    // Not on this machine (a name too long for it, what it names): bwrap stops at it, and the
+    // judge says so, run and predicted.
     for (const huge of ["/" + "a".repeat(5000), "/usr/" + "a/".repeat(3000) + "b"]) {
       assert.equal(THIS_MACHINE.kind(huge), undefined);
-      judged(line(...honest, "--ro-bind", huge, "/x"));
-      if (bwrapRuns) assert.equal(await run(line(...honest, "--ro-bind", huge, "/x")), "no mark");
+      assert.equal(judged(line(...honest, "--ro-bind", huge, "/x")), "refused");
+      if (bwrapRuns) {
+        assert.equal(await run(line(...honest, "--ro-bind", huge, "/x")), "CannotJudgeError");
+      }
     }
   } finally {
     await Deno.remove(folder, { recursive: true });
