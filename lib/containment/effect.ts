@@ -37,6 +37,7 @@ import {
 } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
 import { Playground } from "./playground.ts";
+import { within } from "./_sandbox_view.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
 import { otherFileAt } from "./other_file_at.ts";
@@ -356,6 +357,7 @@ async function effectRunsHere(): Promise<BubblewrapStatus> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { Playground } from "./playground.ts";
+import { within } from "./_sandbox_view.ts";
  *
  * await using playground = await Playground.create();
  * const { policy } = effectInputs();
@@ -381,6 +383,7 @@ export function placedOn(argv: readonly string[], playground: Playground): strin
  * ```ts
  * import assert from "node:assert/strict";
  * import { Playground } from "./playground.ts";
+import { within } from "./_sandbox_view.ts";
  *
  * await using playground = await Playground.create();
  * const { command } = effectInputs();
@@ -488,8 +491,8 @@ export function nullDeviceIn(sandbox: SandboxGrants): boolean {
   const at = deepestMount(sandbox)("/dev/null");
   if (at === undefined) return false;
   if (at.what.startsWith("a few devices of its own")) return true;
-  if (!/^read-(only|write)/.test(at.what)) return false;
-  const source = at.what.match(/ from (\/.*)$/)?.[1] ?? at.dest;
+  const source = at.source;
+  if (source === undefined) return false;
   const below = "/dev/null".slice(at.dest === "/" ? 0 : at.dest.length);
   // The machine's own /dev/null: a plain bind is nodev.
   if ((source === "/" ? below : `${source}${below}`) === "/dev/null") {
@@ -553,16 +556,11 @@ export function machineFilesBeyond(sandbox: SandboxGrants, policy: Policy): stri
   const granted = [...policy.runtime.paths, ...policy.read, ...policy.write].flatMap((path) =>
     [path, real(path)].filter((it) => it !== undefined)
   );
-  const within = (path: string, folder: string) =>
-    folder === "/" || path === folder || path.startsWith(`${folder}/`);
   // The playground is made for the run: a source in or around its denied folders shows them.
   const denied = (source: string) =>
     policy.deny.some((path) => within(source, path) || within(path, source));
-  return sandbox.paths.flatMap((entry) => {
-    const dest = entry.slice(0, entry.indexOf(" "));
-    const what = entry.slice(dest.length + 1);
-    if (!/^read-(only|write)/.test(what)) return [];
-    const source = what.match(/ from (\/.*)$/)?.[1] ?? dest;
+  return shownIn(sandbox).flatMap(({ source }) => {
+    if (source === undefined) return [];
     if (denied(source)) return [source];
     const shown = real(source);
     if (shown === undefined || shown === "/proc") return [];
@@ -574,9 +572,8 @@ export function machineFilesBeyond(sandbox: SandboxGrants, policy: Policy): stri
 /** Where `sandbox` shows a `/proc` of its own processes (`--proc`), each in sight. */
 function ownProcsIn(sandbox: SandboxGrants): string[] {
   const bound = deepestMount(sandbox);
-  return sandbox.paths.flatMap((entry) => {
-    const dest = entry.slice(0, entry.indexOf(" "));
-    const own = entry.slice(dest.length + 1).startsWith("the sandbox's own processes");
+  return shownIn(sandbox).flatMap(({ dest, what }) => {
+    const own = what.startsWith("the sandbox's own processes");
     return own && bound(`${dest}/self`)?.dest === dest ? [dest] : [];
   });
 }
@@ -586,16 +583,24 @@ function procAtProc(sandbox: SandboxGrants): boolean {
   return [...machineProcIn(sandbox), ...ownProcsIn(sandbox)].includes("/proc");
 }
 
+/**
+ * Each path `sandbox` shows, as `commandGrants` reports it (`"/x read-only
+ * from /usr"`): where, what, and for a bind of the machine's, its source.
+ */
+function shownIn(sandbox: SandboxGrants): { dest: string; what: string; source?: string }[] {
+  return sandbox.paths.map((entry) => {
+    const dest = entry.slice(0, entry.indexOf(" "));
+    const what = entry.slice(dest.length + 1);
+    const bind = /^read-(only|write)/.test(what);
+    return { dest, what, source: bind ? what.match(/ from (\/.*)$/)?.[1] ?? dest : undefined };
+  });
+}
+
 /** What a sandbox shows at a path: the deepest mount over it, as `commandGrants` reports it. */
 function deepestMount(
   sandbox: SandboxGrants,
-): (path: string) => { dest: string; what: string } | undefined {
-  const shown = sandbox.paths.map((entry) => {
-    const space = entry.indexOf(" ");
-    return { dest: entry.slice(0, space), what: entry.slice(space + 1) };
-  }).sort((a, b) => b.dest.length - a.dest.length);
-  const within = (path: string, dest: string) =>
-    dest === "/" || path === dest || path.startsWith(`${dest}/`);
+): (path: string) => { dest: string; what: string; source?: string } | undefined {
+  const shown = shownIn(sandbox).sort((a, b) => b.dest.length - a.dest.length);
   return (path) => shown.find(({ dest }) => within(path, dest));
 }
 
@@ -617,11 +622,8 @@ function deepestMount(
  */
 export function machineProcIn(sandbox: SandboxGrants): string[] {
   const bound = deepestMount(sandbox);
-  return sandbox.paths.flatMap((entry) => {
-    const dest = entry.slice(0, entry.indexOf(" "));
-    const what = entry.slice(dest.length + 1);
-    if (!/^read-(only|write)/.test(what)) return [];
-    const source = what.match(/ from (\/.*)$/)?.[1] ?? dest;
+  return shownIn(sandbox).flatMap(({ dest, source }) => {
+    if (source === undefined) return [];
     const at = source === "/proc" ? dest : source === "/" ? `${dest === "/" ? "" : dest}/proc` : "";
     return at !== "" && bound(`${at}/self`)?.dest === dest ? [at] : [];
   });
