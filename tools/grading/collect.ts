@@ -406,31 +406,42 @@ interface LearnerFolder {
 }
 
 /**
- * The learners' folders in a class folder, sorted; anything else there is a
- * note. A folder whose name is not UTF-8 (as an archive from another system
- * may leave it), which Deno cannot open by name, is copied by its inode to a
- * folder of the grader's, and graded from there under its name with the
- * bytes that are not UTF-8 written `\xHH`. A name's backslashes are written
- * `\x5c`, so that one name is never reported as another's.
+ * The learners' folders in a class folder, sorted by name; anything else
+ * there is a note. A folder whose name is not UTF-8 (as an archive from
+ * another system may leave it), which Deno cannot open by name, is copied by
+ * its inode to a folder of the grader's, and graded from there under its
+ * name with the bytes that are not UTF-8 written `\xHH`. Deno gives such a
+ * name with U+FFFD for each of those bytes, the same for `café` in Latin-1
+ * and `cafè`, and for a folder named `caf\uFFFD` in UTF-8: each of them is
+ * a learner of their own. Each name is reported as {@linkcode shownText}
+ * writes it, so that one name is never reported as another's.
  */
 async function learnerFolders(root: string, found: Collected): Promise<LearnerFolder[]> {
   const folders: LearnerFolder[] = [];
   const odd = await namesNotUtf8(root);
-  for (const entry of await entriesOf(root, found.notes, odd)) {
-    const path = join(root, entry.name);
-    const bytes = odd.get(entry.name);
-    if (bytes !== undefined) {
-      const name = join(root, bytes.name);
-      try {
-        folders.push({ path: await copyByInode(root, bytes.inode, found), name });
-      } catch (error) {
-        found.problems.push({ path: name, problem: `cannot be read: ${(error as Error).message}` });
-      }
-    } else if (entry.isDirectory) {
-      folders.push({ path, name: join(root, withBackslashesEscaped(entry.name)) });
+  const unreadable = new Set(odd.map(({ read }) => read));
+  for (const entry of await entriesOf(root, found.notes, unreadable)) {
+    if (entry.isDirectory) {
+      folders.push({ path: join(root, entry.name), name: join(root, shownText(entry.name)) });
     }
   }
-  return folders;
+  // A name Deno reads as one of those may also be a folder's name in UTF-8, which it opens.
+  for (const read of unreadable) {
+    if ((await Deno.lstat(join(root, read)).catch(() => undefined))?.isDirectory) {
+      folders.push({ path: join(root, read), name: join(root, shownText(read)) });
+    }
+  }
+  for (const { inode, name } of odd) {
+    try {
+      folders.push({ path: await copyByInode(root, inode, found), name: join(root, name) });
+    } catch (error) {
+      found.problems.push({
+        path: join(root, name),
+        problem: `cannot be read: ${(error as Error).message}`,
+      });
+    }
+  }
+  return folders.sort((a, b) => compare(a.name, b.name));
 }
 
 /**
@@ -486,15 +497,17 @@ function notTheLearners(name: string, siblings: readonly Deno.DirEntry[]): strin
 }
 
 /**
- * The entries of `folder` whose names are not UTF-8, by the name Deno gives
- * them (with U+FFFD for each byte it cannot read): their inode, and their
- * name with those bytes written `\xHH`. Read with `find`, which hands the
- * bytes over as they are.
+ * The folders in `folder` whose names are not UTF-8: their inode, their name
+ * with those bytes written `\xHH` ({@linkcode escapedBytes}), and the name
+ * Deno reads for them (with U+FFFD for each of those bytes), which several
+ * may share. Read with `find`, which hands the bytes over as they are.
  */
-async function namesNotUtf8(folder: string): Promise<Map<string, { inode: string; name: string }>> {
-  const found = new Map<string, { inode: string; name: string }>();
+async function namesNotUtf8(
+  folder: string,
+): Promise<{ inode: string; name: string; read: string }[]> {
+  const found: { inode: string; name: string; read: string }[] = [];
   const { code, stdout } = await new Deno.Command("find", {
-    args: [folder, "-mindepth", "1", "-maxdepth", "1", "-printf", "%i %f\\0"],
+    args: [folder, "-mindepth", "1", "-maxdepth", "1", "-type", "d", "-printf", "%i %f\\0"],
     stdout: "piped",
     stderr: "null",
   }).output().catch(() => ({ code: 1, stdout: new Uint8Array() }));
@@ -509,41 +522,75 @@ async function namesNotUtf8(folder: string): Promise<Map<string, { inode: string
     try {
       strict.decode(bytes);
     } catch {
-      found.set(new TextDecoder().decode(bytes), {
+      found.push({
         inode: new TextDecoder().decode(record.subarray(0, space)),
         name: escapedBytes(bytes),
+        read: new TextDecoder().decode(bytes),
       });
     }
   }
   return found;
 }
 
-/** `bytes` as text: what is UTF-8 as it is, every other byte as `\xHH`, a backslash as `\x5c`. */
+/**
+ * `bytes` as a learner's name is reported: every byte that is not UTF-8 as
+ * `\xHH`, the rest as {@linkcode shownText} writes it, as composed when
+ * every run of UTF-8 in it is.
+ */
 function escapedBytes(bytes: Uint8Array): string {
   const strict = new TextDecoder("utf-8", { fatal: true });
-  let text = "";
+  const runs: (string | number)[] = [];
   for (let at = 0; at < bytes.length;) {
     const lead = bytes[at];
     const length = lead < 0x80 ? 1 : lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc2 ? 2 : 0;
     try {
       if (length === 0) throw new TypeError("not a lead byte");
-      text += withBackslashesEscaped(strict.decode(bytes.subarray(at, at + length)));
+      const character = strict.decode(bytes.subarray(at, at + length));
+      if (typeof runs.at(-1) === "string") runs[runs.length - 1] += character;
+      else runs.push(character);
       at += length;
     } catch {
-      text += `\\x${lead.toString(16).padStart(2, "0")}`;
+      runs.push(lead);
       at++;
     }
   }
-  return text;
+  const composed = runs.every((run) => typeof run === "number" || run === run.normalize("NFC"));
+  return runs.map((run) =>
+    typeof run === "number" ? `\\x${run.toString(16).padStart(2, "0")}` : shownText(run, composed)
+  ).join("");
 }
 
+/** The characters of a composed (NFC) name that are written as escapes: see {@linkcode shownText}. */
+const UNSEEN = /[\\\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]|(?! )\p{Z}/gu;
+/** The characters of a name that is not composed that are written as escapes: all but printable ASCII. */
+const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
+
 /**
- * `name` with each backslash written `\x5c`, as a learner's name is reported:
- * then `\x` only ever starts a byte written by the grader, and no folder named
- * with the characters `caf\xe9` is reported as a classmate's Latin-1 `café`.
+ * `name` as a learner's name is reported, so that no name reads as
+ * another's: each backslash written `\x5c` (then `\x` only ever starts a
+ * byte written by the grader, and no folder named with the characters
+ * `caf\xe9` reads as a classmate's Latin-1 `café`); each character that
+ * shows nothing or looks like a space (a zero-width space, a soft hyphen,
+ * a no-break space) written `\u{HEX}`; and in a name that is not in
+ * Unicode's composed form (NFC), every character but printable ASCII so
+ * written, so that `José` decomposed (`e` and a combining accent) or `Åsa`
+ * with the Ångström sign never reads as a classmate's `José` or `Åsa`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(shownText("José"), "José");
+ * assert.equal(shownText("Jose\u0301"), "Jose\\u{301}");
+ * assert.equal(shownText("bob\u200b"), "bob\\u{200b}");
+ * assert.equal(shownText("a\\b c"), "a\\x5cb c");
+ * ```
  */
-function withBackslashesEscaped(name: string): string {
-  return name.replaceAll("\\", "\\x5c");
+export function shownText(name: string, composed = name === name.normalize("NFC")): string {
+  return name.replace(
+    composed ? UNSEEN : NOT_PLAIN,
+    (character) => character === "\\" ? "\\x5c" : `\\u{${character.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 /** Copy the entry of `folder` with inode `inode` into a folder of the grader's; its new path. */
@@ -577,20 +624,24 @@ async function copyByInode(folder: string, inode: string, found: Collected): Pro
 }
 
 /**
- * The entries of `folder` a learner's work may be in, sorted by name:
- * hidden entries (`.ipynb_checkpoints/`, `.git/`), `node_modules/` and
- * symbolic links are passed over, each with a note.
+ * The entries of `folder` a learner's work may be in, sorted by name, each
+ * name once: hidden entries (`.ipynb_checkpoints/`, `.git/`),
+ * `node_modules/` and symbolic links are passed over, each with a note, and
+ * the names in `notUtf8` (which the caller reads otherwise) without one.
  */
 async function entriesOf(
   folder: string,
   notes: string[],
-  notUtf8?: ReadonlyMap<string, unknown>,
+  notUtf8: ReadonlySet<string> = new Set(),
 ): Promise<Deno.DirEntry[]> {
   const entries: Deno.DirEntry[] = [];
+  const seen = new Set<string>();
   for await (const entry of Deno.readDir(folder)) {
     const path = join(folder, entry.name);
-    if (notUtf8?.has(entry.name)) entries.push(entry);
-    else if (entry.name.includes("\uFFFD") && !await exists(path)) {
+    // Names that are not UTF-8 can read as one another, or as a name that is.
+    if (notUtf8.has(entry.name) || seen.has(entry.name)) continue;
+    seen.add(entry.name);
+    if (entry.name.includes("\uFFFD") && !await exists(path)) {
       notes.push(`skipped ${path}: its name is not UTF-8 (rename it to grade it)`);
     } else if (entry.isSymlink) {
       notes.push(`skipped ${path}: a symbolic link (grade its target by name)`);
