@@ -9,7 +9,7 @@
  * @module
  */
 
-import { evidenceProblems } from "./evidence.ts";
+import { firstEvidenceProblem } from "./evidence.ts";
 import { roundTrips } from "./round_trips.ts";
 import {
   LEGACY_REFERENCE_TRANSCRIPT,
@@ -188,8 +188,9 @@ async function resultsProblems(text: string | undefined, transcript?: string): P
   } catch {
     return ["results.json is not JSON"];
   }
-  const invalid = await evidenceProblems("lab-02-results", results);
-  if (invalid.length > 0) return invalid.map((problem) => `results.json: ${problem}`);
+  // A learner's file: its first problem, in time linear in its size whatever it holds.
+  const invalid = await firstEvidenceProblem("lab-02-results", results);
+  if (invalid !== undefined) return [`results.json: ${invalid}`];
   const claimed = results as Record<string, unknown>;
   if (claimed.transcript_path !== "transcript.txt") {
     return [`results.json names ${JSON.stringify(claimed.transcript_path)}, not transcript.txt`];

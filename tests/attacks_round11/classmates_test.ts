@@ -10,7 +10,7 @@
 //   deno test -A tests/attacks_round11/classmates_test.ts
 
 import assert from "node:assert/strict";
-import { full, grade, tree, UNIT_A } from "../_grading.ts";
+import { full, grade, tree, UNIT_A, unitBPasses } from "../_grading.ts";
 
 /** Unit A that authorizes everything and answers 1: what a learner earns with no right code. */
 const WRONG_A = "export function authorize() { return true; }\n" +
@@ -84,4 +84,40 @@ Deno.test("a folder named as a classmate's with an invisible or decomposed chara
     const results = list.find((r) => r.submission === `${folder}/${honest}`);
     assert.ok(results !== undefined && full(results), honest);
   }
+});
+
+Deno.test("a submission JSON or Lab 02 results.json of rows that each break the schema costs one line of one problem", async () => {
+  // Before: the grader checked a learner's JSON naming every problem ajv found, in its own
+  // process, before the 4 MB cap: 3.9 MB of Unit B's frames rows, each `{}`, are 2.7 million
+  // problems, and the learner's one problem line was 135 MB of the grader's stderr (16 MB
+  // of them: 22 s, 3.8 GB, and "Invalid string length"); a Lab 02 results.json of 300,000
+  // properties it does not know put as many lines in the class's results file.
+  const rows = JSON.stringify({ ...await unitBPasses(), frames: "ROWS" })
+    .replace('"ROWS"', `[${"{},".repeat(1_300_000)}{}]`);
+  const unknown = `{${
+    Array.from({ length: 300_000 }, (_, at) => `"p${at}":0`).join(",")
+  },"tools_discovered":1,"calls_made":1,"calls_failed":0,"transcript_path":"transcript.txt"}`;
+  const { list, err } = await grade([
+    await tree({
+      "a-rows/ch14-b-submission-v1.json": rows,
+      "a-rows/ch14-a.ts": UNIT_A,
+      "a-rows/work/lab-02/results.json": unknown,
+      "b-honest/ch14-a.ts": UNIT_A,
+    }),
+  ]);
+  assert.ok(err.length < 10_000, `${err.length} characters: ${err.slice(0, 500)}`);
+  assert.match(
+    err,
+    /a-rows\/ch14-b-submission-v1\.json: does not match the ch14-b-submission schema: \/frames\/0 must have required property/,
+  );
+  const filesTest = list.flatMap((r) => r.tests).find((t) =>
+    t.name.startsWith("lab-02 files: results.json")
+  );
+  assert.ok(
+    filesTest !== undefined && filesTest.output.length < 1000,
+    filesTest?.output.slice(0, 500),
+  );
+  assert.match(filesTest.output, /must NOT have additional properties/);
+  const honest = list.find((r) => r.submission.endsWith("/b-honest"));
+  assert.ok(honest !== undefined && full(honest));
 });

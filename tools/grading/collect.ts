@@ -15,7 +15,7 @@
  */
 
 import { basename, dirname, join } from "node:path";
-import { type EvidenceKind, evidenceProblems } from "../../lib/course/evidence.ts";
+import { type EvidenceKind, firstEvidenceProblem } from "../../lib/course/evidence.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
@@ -329,17 +329,15 @@ async function readFile(
   if (unitOverride !== undefined && unit !== unitOverride) {
     return { problem: `is for ${unit}, not the --unit ${unitOverride}` };
   }
-  const schemaProblems = await evidenceProblems(evidence.kind, value);
-  if (schemaProblems.length > 0) {
-    return {
-      problem: `does not match the ${evidence.kind} schema: ${schemaProblems.join("; ")}`,
-    };
-  }
   if (size > MAX_EVIDENCE_MB << 20) {
     return {
       problem: `is ${Math.ceil(size / (1 << 20))} MB, past the ${MAX_EVIDENCE_MB} MB a ` +
         "submission JSON may be: not read",
     };
+  }
+  const schemaProblem = await firstEvidenceProblem(evidence.kind, value);
+  if (schemaProblem !== undefined) {
+    return { problem: `does not match the ${evidence.kind} schema: ${schemaProblem}` };
   }
   return { unit, evidence: { path, text } };
 }
