@@ -159,6 +159,9 @@ export async function lab02FileChecks(
   ];
 }
 
+/** The most exchanges a problem with a transcript lists (the canonical flows have at most 10). */
+const SHOWN_EXCHANGES = 16;
+
 function transcriptProblems(text: string | undefined, references: References): string[] {
   if (text === undefined) return ["there is no transcript.txt"];
   let flow: string | undefined;
@@ -168,9 +171,14 @@ function transcriptProblems(text: string | undefined, references: References): s
     return [`transcript.txt cannot be read: ${(error as Error).message}`];
   }
   if (flow === undefined) {
+    // A learner's file: what the problem shows of it is bounded, however long it is.
+    const exchanges = exchangesOf(text);
+    const shown = exchanges.slice(0, SHOWN_EXCHANGES)
+      .map((exchange) => exchange.length > 100 ? `${exchange.slice(0, 100)}…` : exchange);
+    const more = exchanges.length - shown.length;
     return [
       `transcript.txt is not the canonical flow: it holds ${
-        exchangesOf(text).join(", ") || "nothing"
+        [...shown, ...more > 0 ? [`${more} more`] : []].join(", ") || "nothing"
       }`,
     ];
   }

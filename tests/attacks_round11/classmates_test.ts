@@ -91,9 +91,13 @@ Deno.test("a submission JSON or Lab 02 results.json of rows that each break the 
   // process, before the 4 MB cap: 3.9 MB of Unit B's frames rows, each `{}`, are 2.7 million
   // problems, and the learner's one problem line was 135 MB of the grader's stderr (16 MB
   // of them: 22 s, 3.8 GB, and "Invalid string length"); a Lab 02 results.json of 300,000
-  // properties it does not know put as many lines in the class's results file.
+  // properties it does not know put as many lines in the class's results file, and a
+  // transcript that is not the canonical flow was listed whole, exchange by exchange: 4 MB
+  // of a method's name and 100,000 notifications were a 4.5 MB line there.
   const rows = JSON.stringify({ ...await unitBPasses(), frames: "ROWS" })
     .replace('"ROWS"', `[${"{},".repeat(1_300_000)}{}]`);
+  const line = (method: string) => `> {"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`;
+  const transcript = line("x".repeat(4 << 20)) + line("y").repeat(100_000);
   const unknown = `{${
     Array.from({ length: 300_000 }, (_, at) => `"p${at}":0`).join(",")
   },"tools_discovered":1,"calls_made":1,"calls_failed":0,"transcript_path":"transcript.txt"}`;
@@ -102,6 +106,7 @@ Deno.test("a submission JSON or Lab 02 results.json of rows that each break the 
       "a-rows/ch14-b-submission-v1.json": rows,
       "a-rows/ch14-a.ts": UNIT_A,
       "a-rows/work/lab-02/results.json": unknown,
+      "a-rows/work/lab-02/transcript.txt": transcript,
       "b-honest/ch14-a.ts": UNIT_A,
     }),
   ]);
@@ -118,6 +123,11 @@ Deno.test("a submission JSON or Lab 02 results.json of rows that each break the 
     filesTest?.output.slice(0, 500),
   );
   assert.match(filesTest.output, /must NOT have additional properties/);
+  const flowTest = list.flatMap((r) => r.tests).find((t) =>
+    t.name.startsWith("lab-02 files: transcript")
+  );
+  assert.ok(flowTest !== undefined && flowTest.output.length < 2000, `${flowTest?.output.length}`);
+  assert.match(flowTest.output, /not the canonical flow: it holds x{100}…, y, .* 99985 more$/);
   const honest = list.find((r) => r.submission.endsWith("/b-honest"));
   assert.ok(honest !== undefined && full(honest));
 });
