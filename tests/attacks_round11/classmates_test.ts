@@ -5,8 +5,10 @@
 // what it got before its defence, and asserts what the defence gives: an
 // honest classmate's marks as alone, nothing unearned for the hostile one,
 // every learner reported under a name of their own, the class's results
-// written. Attempts that still succeed are in OPEN, skipped unless
-// ROUND11_OPEN=1, each with what it got. Run:
+// written. Each attempt here succeeded before its fix, and none still
+// does, so there is no OPEN set. Not caught: a name that reads as a
+// classmate's through letters of another script (Cyrillic а for Latin a).
+// Run:
 //   deno test -A tests/attacks_round11/classmates_test.ts
 
 import assert from "node:assert/strict";
