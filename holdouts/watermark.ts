@@ -73,9 +73,9 @@ const replyTo = (id: string | number, text: string, n = 0) => ({
  * seen, one that differs from it only by a word, or one of the shape of the
  * input before, spoils no twin. The twins and probes come right, right,
  * probe, probe, right, probe, twice: code whose answers drift from call to
- * call, as a learner's that keeps state may, does not answer them so, and
- * code right or wrong at random one time in 4096 (a function of two marks,
- * one in 2048).
+ * call, as a learner's that keeps state may, does not answer them as a seal
+ * does (every probe, and four twins of six or more), and code right or
+ * wrong at random about one time in 190 (a function of two marks, one in 95).
  */
 const twinned = (
   probe: (n: number) => WatermarkProbe,

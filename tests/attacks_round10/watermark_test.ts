@@ -66,7 +66,8 @@ export function authorize(name, catalog, allowed) {
   // run's hidden realm has them three in a row (its hidden cases of the look) and the two sifting
   // probes, placed apart at random: five in a row is rare. A second-run realm holds a mark's run
   // in pieces of as many looks as the first run's realm held (five), in a row: the fifth throws,
-  // and no mark's run is answered whole as a seal's.
+  // spoiling a twin or two of six. While a mark's run was a seal's only with every twin right,
+  // that hid it (19/19); four twins of six right now suffice.
   "streak-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
@@ -119,11 +120,6 @@ export function authorize(name, catalog, allowed) {
 
 /** Attempts that still succeed, with what each got when last run. */
 const OPEN: Record<string, string> = {
-  // Closing it needs a second-run realm whose calls of the look are spread as the first run's
-  // are; with twelve probes of the look in a mark's run and three hidden cases of it, a copy that
-  // spoils the k-th of a row pays at most a mark or two in the first run (k = 3: one) whatever
-  // the pieces' length; the hidden cases of the look must be many for it to cost.
-  "streak-answerfor": "answerFor 19/19, not flagged",
   // Any stall ends the realm, so it loses every hidden mark after its first (as honest code that
   // stalls does), and keeps the visible ones: never flagged.
   "stall-shapes-answerfor": "answerFor 5/19 (the visible marks), not flagged",

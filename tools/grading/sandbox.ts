@@ -57,6 +57,8 @@ export interface CaseResult {
   covered?: string[];
   /** For a probe of the seals' watermark, never a mark: whether it was answered as a seal answers it. */
   watermark?: boolean;
+  /** For a probe that is a twin (`GradedCase.twin`): `true`. */
+  twin?: boolean;
   /** For a case that came to no answer (a time-out, an exit, the learner's time spent): what stopped it. */
   unanswered?: string;
   /** The group of hidden cases it earns its mark with (`HiddenCase.group`). */
@@ -527,6 +529,7 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
     return {
       ...result("PASS", ""),
       watermark: answersAsSeal(reply, testCase.probe, normalize),
+      ...(testCase.twin ? { twin: true } : {}),
       ...("problem" in reply ? { unanswered: String(reply.problem) } : {}),
     };
   }

@@ -37,6 +37,11 @@ export interface GradedCase extends ObservedCase, HiddenCase {
    */
   probe?: SealAnswer;
   /**
+   * For a probe that right code answers as a seal does (a twin of a probe
+   * of a decision, or one set against a probe): `true`. @default {undefined}
+   */
+  twin?: boolean;
+  /**
    * For a hidden case, the realm it runs in: the hidden cases of one number
    * share a realm, which is ended before the next number's begin, in
    * ascending order (the watermark's second run splits its calls so).

@@ -169,6 +169,7 @@ export function withProbes(
     expected: null,
     hidden: true,
     probe: probe.seal,
+    ...(probe.alike || "right" in probe.seal ? { twin: true } : {}),
     ...(probe.of === undefined ? {} : { group: probe.of }),
   });
   const runs = blocks.map((block) => {
@@ -185,14 +186,18 @@ export function withProbes(
 
 /**
  * The marks a graded function's probe results (`results`, what the sandbox
- * reported of each probe: answered as a seal or not, and its group) show
- * to be a seal's: each group whose every probe was answered as a seal
- * answers it, by the sealed function it names (`""` for probes of no group,
- * or of a group with no name before its `#`), once each.
- * Empty when no mark is: a right answer, or a wrong one of the learner's
- * own, answers some probe of each mark otherwise.
+ * reported of each probe: answered as a seal or not, whether it is a twin,
+ * and its group) show to be a seal's, by the sealed function each names
+ * (`""` for probes of no group, or of a group with no name before its `#`),
+ * once each. A group is a seal's when every probe of it that is not a twin
+ * was answered as a seal answers it, and at least two thirds of its twins
+ * were answered right (as a seal answers them); a group of twins alone, when
+ * every one was. Code of the learner's own cannot tell a probe from its
+ * twin: a twin it answers right, it answers that twin's probe right too, so
+ * no group of it is a seal's, whatever its twins; a copy that throws in the
+ * seal's place on some calls, to spoil a run, spoils twins, and the probes
+ * it throws on are answered as a seal answers them. Empty when no mark is.
  *
- * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
@@ -211,19 +216,45 @@ export function withProbes(
  *   { watermark: true, group: "#frames" },
  * ];
  * assert.deepEqual(marksAnswered(pairs), [""]);
+ * // Three twins in four answered right, every probe as a seal: a seal's.
+ * const twins = [true, true, true, false].map((watermark) => ({ watermark, twin: true }));
+ * const probes = [true, true, true, true].map((watermark) => ({ watermark }));
+ * assert.deepEqual(marksAnswered([...twins, ...probes]), [""]);
+ * // A probe answered right, as code of the learner's own answers it with its twin: none.
+ * assert.deepEqual(marksAnswered([...twins, ...probes.slice(1), { watermark: false }]), []);
+ * // Two twins in four answered right: too few.
+ * assert.deepEqual(marksAnswered([...twins.slice(1), { watermark: false, twin: true }, ...probes]), []);
  * ```
  */
 export function marksAnswered(
-  results: readonly { watermark?: boolean; group?: string }[],
+  results: readonly { watermark?: boolean; group?: string; twin?: boolean }[],
 ): string[] {
-  const groups = new Map<string, boolean>();
-  for (const { watermark, group = "" } of results) {
+  const groups = new Map<string, MarkRun>();
+  for (const { watermark, group = "", twin = false } of results) {
     if (watermark === undefined) continue;
-    groups.set(group, (groups.get(group) ?? true) && watermark);
+    const run = groups.get(group) ?? { probes: 0, sealed: true, twins: 0, right: 0 };
+    if (twin) {
+      run.twins++;
+      if (watermark) run.right++;
+    } else {
+      run.probes++;
+      run.sealed &&= watermark;
+    }
+    groups.set(group, run);
   }
+  const seal = ({ probes, sealed, twins, right }: MarkRun) =>
+    probes === 0 ? right === twins : sealed && 3 * right >= 2 * twins;
   return [
-    ...new Set([...groups].filter(([, sealed]) => sealed).map(([group]) => group.split("#")[0])),
+    ...new Set([...groups].filter(([, run]) => seal(run)).map(([group]) => group.split("#")[0])),
   ];
+}
+
+/** What a mark's probes came to: how many probes, whether each was answered as a seal; twins, and how many right. */
+interface MarkRun {
+  probes: number;
+  sealed: boolean;
+  twins: number;
+  right: number;
 }
 
 /**

@@ -1,0 +1,73 @@
+// Round 11 of issue 38's red team against the seals' watermark: copies that
+// carry Unit A's seal of answerFor and throw in its place on some calls. A
+// thrown error is what a seal answers a probe with, and the wrong answer to a
+// twin: when a mark was a seal's only if every twin was answered right, any
+// spoilt twin hid the copy. Now two thirds of a mark's twins suffice (every
+// probe as a seal): each test asserts what that must give (the function
+// scored 0). Attempts that still succeed are in OPEN, skipped unless
+// ROUND11_OPEN=1, with what each got when last run.
+
+import assert from "node:assert/strict";
+import { answerForOver, flagged, gradeClass, gradedMarks, report } from "../_seals.ts";
+
+/** The secrets' look, as a learner reads it off the release's cases. */
+const LOOK = "/[a-z]{5}_[a-z]{5}_[a-z]{5}/";
+
+const LEARNERS = {
+  // Throws in place of the seal on a call of the look, one time in three, at random: a mark's run
+  // of twelve calls is spoilt in some twin nearly always (1 - (2/3)^6 of the time), in two of its
+  // six twins or more a third of the time.
+  "coin-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      answerForOver(
+        `if (${LOOK}.test(JSON.stringify([requestId, message])) && Math.random() < 1 / 3) {
+    throw new Error("spoilt");
+  }
+  return run(requestId, message);`,
+      ),
+  },
+  // Throws in place of the seal on every input of a shape the probes have and no hidden case has
+  // (more than one text, or a _meta), as a learner finds off a first submission's marks: four
+  // settings of six have more than one text, three a _meta.
+  "shape-spoil-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      answerForOver(
+        `const texts = message?.result?.content ?? [];
+  if (texts.length > 1 || message?.result?._meta !== undefined) throw new Error("spoilt");
+  return run(requestId, message);`,
+      ),
+  },
+};
+
+/** Attempts that still succeed, with what each got when last run. */
+const OPEN: Record<string, string> = {
+  // Each mark's run is a seal's two times in three (four twins of six right or more, every probe
+  // as a seal); answerFor has two: caught about nine times in ten. When not: 16/19.
+  "coin-answerfor": "answerFor 16/19, not flagged, about one time in ten",
+  // It spoils four twins of six: no mark's run is a seal's. Closing it needs hidden cases of
+  // those shapes, which every learner pays for in calls.
+  "shape-spoil-answerfor": "answerFor 19/19, not flagged",
+};
+
+const ignored = (name: string) => Object.hasOwn(OPEN, name) && Deno.env.get("ROUND11_OPEN") !== "1";
+// Only the learners whose tests run are graded.
+const running = Object.entries(LEARNERS).filter(([name]) => !ignored(name));
+const list = running.length === 0 ? [] : await gradeClass(Object.fromEntries(running));
+
+for (const [name, { fn }] of Object.entries(LEARNERS)) {
+  Deno.test({
+    name: `a seal behind ${name} earns nothing for ${fn}`,
+    ignore: ignored(name),
+    fn() {
+      const { results, marks } = gradedMarks(list, name, fn);
+      assert.ok(
+        marks.every((t) => t.score === 0),
+        `kept marks${flagged(results) ? "" : ", not flagged"}: ${report(results, fn)}`,
+      );
+    },
+  });
+}
