@@ -12,7 +12,7 @@
 
 import { commandGrants, type SandboxGrants } from "../lib/containment/command_grants.ts";
 import { type DenoGrants, denoGrants } from "../lib/containment/deno_grants.ts";
-import type { Limits, Policy } from "../lib/containment/policy.ts";
+import { type Limits, type Policy, SANDBOX_DENO_DIR } from "../lib/containment/policy.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
 import { nameValue } from "../lib/notebook/value_names.ts";
 
@@ -24,8 +24,8 @@ export const HOME = "/home/ada";
 export const DATA = "/srv/tool/data";
 /** A folder a tool may write, in the cases that need one. */
 export const OUT = "/srv/tool/out";
-/** Deno's cache, which Deno keeps in the home folder. */
-export const CACHE = "/home/ada/.cache/deno";
+/** Deno's cache in the sandbox: a folder of its private `/tmp`, empty, as the lesson's policy names it. */
+export const CACHE = SANDBOX_DENO_DIR;
 /** The server's code. */
 export const CODE = "/opt/course/servers";
 /** The system folders a program needs. */
@@ -45,7 +45,7 @@ export const COMMAND = nameValue("the intruder's command", [
 
 /** What the cases' Deno server needs to start, which a table calls "a Deno server's runtime". */
 const RUNTIME_NEEDS = nameValue("a Deno server's runtime", {
-  paths: [...SYSTEM, CACHE, CODE],
+  paths: [...SYSTEM, CODE],
   env: { DENO_DIR: CACHE, NO_COLOR: "1" },
 });
 
@@ -171,7 +171,7 @@ function limited(limits: Limits): string[] {
 }
 
 /** The runtime of the cases' Deno server, read-only. */
-export const RUNTIME = readOnly(...SYSTEM, CACHE, CODE);
+export const RUNTIME = readOnly(...SYSTEM, CODE);
 
 const NODE = ["/usr/bin/node", "/opt/course/node_modules/server/dist/index.js", "/"];
 

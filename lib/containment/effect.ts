@@ -176,7 +176,8 @@ export const EFFECT_EXPECTED: Effect = {
  * judge, one that runs something else than the command it was given, one
  * that gives it a variable the policy does not set, or one that shows
  * something else than the machine's own files where that command starts
- * from (its code, Deno, the libraries, Deno's cache, `/etc`): none of them
+ * from (its code, Deno, the libraries, `/etc`, and the cache of its own that
+ * `DENO_DIR` names in the sandbox's private `/tmp`): none of them
  * is run.
  * Throws `TimeoutError` when the intruder's server did not answer in time,
  * which on a busy machine says nothing of the sandbox (the grader runs such a
@@ -267,8 +268,10 @@ function judgeable(
     throw new CannotJudgeError(`${own[0]}: a variable the policy does not set, so it is not run`);
   }
   // Nor may its mounts put something else where the program starts from: its own code, or
-  // the machine's loader's lists, at the paths of the program it was given.
-  const other = otherFileAt(argv, [...STARTS_FROM, ...given.policy.runtime.paths]);
+  // the machine's loader's lists, at the paths of the program it was given, or compiled code
+  // where its cache of its own (empty, in the private /tmp) is.
+  const starts = [...STARTS_FROM, ...given.policy.runtime.paths, given.policy.runtime.env.DENO_DIR];
+  const other = otherFileAt(argv, starts);
   if (other !== undefined) {
     throw new CannotJudgeError(
       `${other.path} ${other.shown}: not the machine's own file where the program it was ` +

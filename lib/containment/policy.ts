@@ -51,6 +51,16 @@ export const LIMITS: Limits = { memoryBytes: 1 << 30, cpuSeconds: 1 };
 /** The system folders a program on Debian needs, read-only, where they exist. */
 const SYSTEM = ["/usr", "/bin", "/lib", "/lib64"];
 
+/**
+ * Deno's cache inside a sandbox of the lesson: a folder of the private,
+ * empty `/tmp` every such sandbox makes, where the intruder (a local script
+ * run with `--no-config`, which needs no module of the machine's cache)
+ * writes its own compiled code, and which goes with the sandbox. The
+ * machine's cache (the compiled code of every module the machine has run)
+ * stays out of its sight.
+ */
+export const SANDBOX_DENO_DIR = "/tmp/deno";
+
 /** The intruder server's script. */
 export const INTRUDER = fileURLToPath(new URL("../../servers/intruder.ts", import.meta.url));
 
@@ -63,8 +73,10 @@ export interface Places {
 /**
  * The policy of the intruder's `word_count`: read the data folder, nothing
  * else; never the home folder, nor a link out of the data folder; the
- * limits of {@linkcode LIMITS}. Its runtime is Deno (the executable and its
- * cache) and the server's own code: each local module it imports, file by file.
+ * limits of {@linkcode LIMITS}. Its runtime is Deno's executable and the
+ * server's own code (each local module it imports, file by file), and a cache
+ * of Deno's own in the sandbox ({@linkcode SANDBOX_DENO_DIR}), empty: nothing
+ * of the machine's cache.
  *
  * @example
  * ```ts
@@ -75,6 +87,7 @@ export interface Places {
  * assert.deepEqual(policy.read, [data]);
  * assert.deepEqual(policy.deny, ["/home/nobody"]);
  * assert.ok(policy.runtime.paths.includes("/usr"));
+ * assert.equal(policy.runtime.env.DENO_DIR, SANDBOX_DENO_DIR);
  * await Deno.remove(data);
  * ```
  */
@@ -96,12 +109,11 @@ export async function intruderPolicy(places: Places): Promise<Policy> {
  * ```
  */
 export function intruderPolicyOf(places: Places, links: readonly string[]): Policy {
-  const cache = denoCache();
   return toolPolicy(
     places,
     {
-      paths: runtimePaths([dirname(Deno.execPath()), cache, ...localModules(INTRUDER)]),
-      env: { DENO_DIR: cache, NO_COLOR: "1" },
+      paths: runtimePaths([dirname(Deno.execPath()), ...localModules(INTRUDER)]),
+      env: { DENO_DIR: SANDBOX_DENO_DIR, NO_COLOR: "1" },
     },
     LIMITS,
     links,
@@ -229,11 +241,6 @@ export function localModules(script: string): string[] {
   const modules = graph.modules as { specifier: string; local?: string }[];
   return modules.filter((module) => module.specifier.startsWith("file:"))
     .map((module) => module.local ?? fileURLToPath(module.specifier)).sort();
-}
-
-/** Deno's cache folder, as `deno info` reports it. */
-function denoCache(): string {
-  return denoInfo([]).denoDir as string;
 }
 
 /** What `deno info --json ARGS` reports. */
