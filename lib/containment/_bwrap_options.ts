@@ -75,9 +75,12 @@ const CAPABILITIES = [
 /**
  * What `--dev` makes in its folder, by kind: bwrap makes no mount, folder or
  * link over a device or a link of these, and a file's bind over a device
- * only (each is a bind of the machine's device there).
+ * only (each is a bind of the machine's device there, a mount of its own).
+ * Its `pts` is a mount of its own too (`devpts`), where bwrap can make
+ * nothing, though a file may be bound over the device node in it (`ptmx`,
+ * no mount).
  */
-const DEV_ENTRIES: Record<string, "device" | "folder" | "link"> = {
+const DEV_ENTRIES: Record<string, "device" | "node" | "folder" | "terminals" | "link"> = {
   null: "device",
   zero: "device",
   full: "device",
@@ -85,7 +88,8 @@ const DEV_ENTRIES: Record<string, "device" | "folder" | "link"> = {
   urandom: "device",
   tty: "device",
   shm: "folder",
-  pts: "folder",
+  pts: "terminals",
+  "pts/ptmx": "node",
   fd: "link",
   stdin: "link",
   stdout: "link",
@@ -142,6 +146,8 @@ const OTHER_NAMESPACES = ["cgroup", "ipc", "user", "uts"];
  * remounts it without its devices, so no program may open it.
  */
 const DEVICE_READ_ONLY = "a device no program may open, read-only";
+/** What `--dev`'s `pts` shows once remounted read-only: as its devices, without them. */
+const TERMINALS_READ_ONLY = "pseudo-terminals of its own no program may open, read-only";
 /** What the sandbox's own root (a tmpfs) shows once it is remounted read-only. */
 const ROOT_READ_ONLY = "the sandbox's own root, read-only";
 
@@ -213,7 +219,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
     const noFolders = shown !== undefined && /processes|message queues/.test(shown.what);
-    if ((readOnly || (noFolders && dest !== cover)) && !made(dest)) {
+    // What --dev made is there already: bwrap mounts over it, making nothing.
+    if ((readOnly || (noFolders && dest !== cover)) && !made(dest) && !devices.has(dest)) {
       throw new CannotJudgeError(
         `bwrap ${option} ${dest}: bwrap cannot make it in ${cover ?? "the sandbox's root"}`,
       );
@@ -230,34 +237,62 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       return depth < 8 && has(posix.resolve(posix.dirname(cover), target) + rest, depth + 1);
     }
     const onMachine = machinePath(view, dir);
-    return onMachine === undefined ? made(dir) : machine.exists(onMachine);
+    return onMachine === undefined ? made(dir) : there(onMachine);
   };
   /**
    * Throws where `dest` is, or is under, what `--dev` made that bwrap cannot
    * put `kind` on: a folder or link on a device, anything on a link of its
-   * own, anything under a device (a bind on a device is a file's or a
-   * folder's: {@linkcode fit} tells).
+   * own, anything under a device, anything made in its `pts` but a bind on
+   * the device node there (a bind on a device is a file's or a folder's:
+   * {@linkcode fit} tells).
    */
   const overDevice = (option: string, dest: string, kind: "folder" | "link" | "bind") => {
     for (const [path, made] of devices) {
       if (!within(dest, path)) continue;
       const under = dest !== path;
       if (made === "folder" && (under || kind !== "link")) continue;
-      if (made === "device" && !under && kind === "bind") continue;
+      if (made === "terminals" && !under && kind !== "link") continue;
+      if (made === "terminals" && devices.get(dest) === "node" && kind === "bind") continue;
+      if ((made === "device" || made === "node") && !under && kind === "bind") continue;
+      const what = made === "terminals" ? "the pseudo-terminals" : `a ${made}`;
       throw new CannotJudgeError(
-        `bwrap ${option} ${dest}: ${path} is a ${made} of --dev's own, where bwrap cannot ` +
+        `bwrap ${option} ${dest}: ${path} is ${what} of --dev's own, where bwrap cannot ` +
           "make it, and stops there",
       );
     }
   };
   /** Every bind's source read so far: on a made-up machine, one named under a path says it is a folder. */
   const sources = new Set<string>();
-  /** What `path` of the machine is, where the machine (or a source named under it) says. */
+  /**
+   * The paths of a made-up machine the line was judged as having, each with
+   * the path of the sandbox whose mount shows it, if one: see
+   * {@linkcode Machine.exists}.
+   */
+  const assumed = new Map<string, string | undefined>();
+  /** The kind a path of a made-up machine was judged as having: what fitted where it was bound. */
+  const assumedKinds = new Map<string, Kind>();
+  /** Whether `path` of the machine is there: where the machine does not say, taken as there, and noted. */
+  const there = (path: string, dest?: string) => {
+    const says = machine.exists(path);
+    if (says === undefined && !assumed.has(path)) assumed.set(path, dest);
+    return says !== false;
+  };
+  /** What `path` of the machine is, where the machine (or a source named under it, or what fitted) says. */
   const kindOf = (path: string): Kind | undefined =>
-    machine.kind(path) ??
+    machine.kind(path) ?? assumedKinds.get(path) ??
       ([...sources].some((source) => source !== path && within(source, path))
         ? "folder"
         : undefined);
+  /**
+   * `kind` for `path`, where the machine does not say whether it is there
+   * (it is made up) nor what it is: it has what fits. Whether a machine that
+   * does say what is there, but not what it is, holds it, is not judged.
+   */
+  const fits = (path: string | undefined, kind: Kind): boolean => {
+    if (path === undefined || machine.exists(path) !== undefined) return false;
+    assumedKinds.set(path, kind);
+    return true;
+  };
   /**
    * What the sandbox has at `dest` so far (a folder, another file, nothing,
    * or `undefined` where the machine does not say what a bind put there),
@@ -274,12 +309,17 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     if (shown?.source !== undefined) {
       const onMachine = machinePath(view, dest)!;
       if (dest === cover) return { kind: kindOf(shown.source), onMachine };
-      const kind = machine.exists(onMachine) ? kindOf(onMachine) ?? "nothing" : "nothing";
+      const kind = machine.exists(onMachine) !== false ? kindOf(onMachine) ?? "nothing" : "nothing";
       return { kind, onMachine };
     }
     if (shown !== undefined && dest === cover) return { kind: shown.kind ?? "folder" };
     const made = devices.get(dest);
-    return { kind: made === "device" ? "file" : made === "folder" ? "folder" : "nothing" };
+    const kind = made === "device" || made === "node"
+      ? "file"
+      : made === "folder" || made === "terminals"
+      ? "folder"
+      : "nothing";
+    return { kind };
   };
   /**
    * Throws where bwrap cannot put `kind` (a mount's folder, or what a bind
@@ -305,6 +345,12 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     const there = holds(dest);
     if (there.kind === "nothing" || (kind !== undefined && kind === there.kind)) return;
+    // A path of a made-up machine bound over one of --dev's devices (the machine's, bound
+    // there) is a file, as fits: bwrap binds a file there. Over a folder or file of the
+    // sandbox's own, what it is the machine does not say.
+    if (kind === undefined && there.kind === "file" && devices.has(dest) && fits(source, "file")) {
+      return;
+    }
     if (kind === undefined || there.kind === undefined) {
       // A bind over a bind: where the machine does not say what either is, it has what fits.
       if (source !== undefined && there.onMachine !== undefined) return;
@@ -329,7 +375,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
    */
   const absent = (option: string, dest: string, onMachine: string) => {
     let above = posix.dirname(onMachine);
-    while (above !== "/" && !machine.exists(above)) above = posix.dirname(above);
+    while (above !== "/" && machine.exists(above) === false) above = posix.dirname(above);
     if (machine.kind(above) === "file") {
       return new CannotJudgeError(
         `bwrap ${option} ${dest}: ${above} is a file, and bwrap stops there ` +
@@ -348,7 +394,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     if (shown.target === undefined) {
       fit(option, dest, shown.source === undefined ? "folder" : kindOf(shown.source), shown.source);
     }
-    if (onMachine !== undefined && !machine.exists(onMachine)) {
+    if (onMachine !== undefined && !there(onMachine, dest)) {
       throw absent(option, dest, onMachine);
     }
     for (const path of [...view.keys()]) if (within(path, dest)) view.delete(path);
@@ -416,16 +462,19 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
       fit(option, dest, "folder");
-      if (onMachine !== undefined && !machine.exists(onMachine)) {
+      if (onMachine !== undefined && !there(onMachine)) {
         throw absent(option, dest, onMachine);
       }
-      if (onMachine === undefined && !made(dest)) view.set(dest, { what: "an empty folder" });
+      if (onMachine === undefined && !made(dest) && !devices.has(dest)) {
+        view.set(dest, { what: "an empty folder" });
+      }
     } else if (option in BWRAP_BINDS) {
       const [given, to] = take(option, 2);
       const source = sourcePath(option, given, machine);
       if (byProcessPath(source)) throw byProcess(option, source);
       const dest = absolute(option, to);
-      if (!machine.exists(source)) {
+      // One that bwrap skips when it is missing leaves the grants as they are either way.
+      if (option.endsWith("-try") ? machine.exists(source) === false : !there(source)) {
         if (option.endsWith("-try")) continue;
         throw new CannotJudgeError(
           `bwrap ${option} ${source}: it is not on this machine, and bwrap stops there`,
@@ -455,6 +504,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const shown = view.get(dest);
       if (shown === undefined && devices.get(dest) === "device") {
         view.set(dest, { what: DEVICE_READ_ONLY, kind: "file" });
+      } else if (shown === undefined && devices.get(dest) === "terminals") {
+        view.set(dest, { what: TERMINALS_READ_ONLY });
       } else if (
         shown !== undefined && shown.target === undefined && shown.what !== "an empty folder"
       ) {
@@ -509,6 +560,17 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     if (!has(chdir)) {
       throw new CannotJudgeError(`bwrap --chdir ${chdir}: the sandbox has no such folder`);
+    }
+    for (const [path, dest] of assumed) {
+      const kept = [...view].some(([at, shown]) =>
+        at === dest || (shown.source !== undefined && within(shown.source, path))
+      );
+      if (!kept) {
+        throw new CannotJudgeError(
+          `bwrap: ${path}: whether the machine has it, it does not say, and nothing the line ` +
+            "shows from it stays in sight (bwrap stops at a missing path, whatever hides it later)",
+        );
+      }
     }
     const paths = [...view].map(([path, shown]) => `${path} ${shown.what}`);
     if (rootReadOnly && !view.has("/")) paths.push(`/ ${ROOT_READ_ONLY}`);

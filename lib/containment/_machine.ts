@@ -13,8 +13,16 @@ import { machinePath } from "./_sandbox_view.ts";
 
 /** The machine a command line would run on, as far as judging it needs. */
 export interface Machine {
-  /** Whether `path` (a path of the machine, outside any sandbox) exists. */
-  exists(path: string): boolean;
+  /**
+   * Whether `path` (a path of the machine, outside any sandbox) exists;
+   * `undefined` where the machine does not say (it is made up): such a path a
+   * line names is taken to be there, and of the kind that fits where it is
+   * bound, only while the sandbox keeps in sight what the line shows from it,
+   * so that the grants say it; where a later mount hides it all, bwrap's
+   * stop at a missing path would leave no trace in them, and the line is not
+   * judged.
+   */
+  exists(path: string): boolean | undefined;
   /**
    * `path` with every link and `..` in it resolved as the kernel does, or
    * `undefined` where the machine cannot tell (it is made up, or `path` is missing).
@@ -46,12 +54,20 @@ const TOP_FOLDERS = new Set(
 );
 
 /**
- * The machine of Chapter 15's cases, made up: every path a command line
- * names is there; the top folders of a Linux machine are folders, and
- * whether any other path is a folder or a file it does not say.
+ * The machine of Chapter 15's cases, made up: the top folders of a Linux
+ * machine are there, folders; whether any other path is there, a folder or
+ * a file, it does not say (see {@linkcode Machine.exists}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(EVERY_PATH_EXISTS.exists("/usr"), true);
+ * assert.equal(EVERY_PATH_EXISTS.exists("/srv/tool/data"), undefined);
+ * ```
  */
 export const EVERY_PATH_EXISTS: Machine = {
-  exists: () => true,
+  exists: (path) => TOP_FOLDERS.has(path) ? true : undefined,
   realPath: () => undefined,
   kind: (path) => TOP_FOLDERS.has(path) ? "folder" : undefined,
   lastCapability: LAST_CAPABILITY,
@@ -106,22 +122,24 @@ export const THIS_MACHINE: Machine = {
 };
 
 /**
- * The machine a line of Chapter 15's effect case would run on, this one,
- * before the grader makes what it needs (the playground): every path a
- * command line names is there, a folder or a file as it is here where it is
- * here (re-exported by `command_grants.ts`).
+ * This machine as it is where it has a path, and made up where it has not
+ * (as {@linkcode EVERY_PATH_EXISTS} is): a line of Chapter 15's effect case
+ * before the grader makes what it needs (the playground) (re-exported by
+ * `command_grants.ts`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.equal(EVERY_PATH_EXISTS_AS_HERE.exists("/no/such/path/here"), true);
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.exists("/usr"), true);
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.exists("/no/such/path/here"), undefined);
  * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/dev/null"), "file");
  * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/no/such/path/here"), undefined);
  * ```
  */
 export const EVERY_PATH_EXISTS_AS_HERE: Machine = {
   ...EVERY_PATH_EXISTS,
+  exists: (path) => THIS_MACHINE.exists(path) || EVERY_PATH_EXISTS.exists(path),
   kind: (path) => THIS_MACHINE.kind(path) ?? EVERY_PATH_EXISTS.kind(path),
 };
 

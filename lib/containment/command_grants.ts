@@ -79,7 +79,9 @@ export interface CommandGrants {
  * its argument, an option that reads a file descriptor, a path that is not
  * absolute, a `..` in a path where the machine cannot say which links come
  * before it (bwrap follows them first), a limit prlimit cannot read, a bind
- * of a path the machine does not have, a remount of what is not a mount, a
+ * of a path the machine does not have (or, on a made-up machine, one it does
+ * not say it has, where a later mount hides all the line shows from it), a
+ * remount of what is not a mount, a
  * `--size` bwrap does not take, a mount, folder or link over what `--dev`
  * made that bwrap cannot put there, a file's bind over a folder or a
  * folder's over a file, anything in a bound file (or one of these where the
@@ -107,6 +109,16 @@ export interface CommandGrants {
  * const grants = commandGrants(["prlimit", "--cpu=1", "--data=1048576:2097152", "--", "sleep", "1"]);
  * assert.deepEqual(grants, { limits: ["cpu 1", "data 1048576 soft, 2097152 hard"], sandbox: null, command: ["sleep", "1"] });
  * assert.throws(() => commandGrants(["prlimit", "-t1", "sleep", "1"]), CannotJudgeError);
+ * ```
+ *
+ * @example On the cases' made-up machine, a path is there while the grants show it
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const shown = commandGrants(["bwrap", "--ro-bind", "/srv/a", "/srv/a", "true"]);
+ * assert.deepEqual(shown.sandbox?.paths, ["/srv/a read-only"]);
+ * const hidden = ["bwrap", "--ro-bind", "/srv/a", "/tmp/a", "--tmpfs", "/tmp", "true"];
+ * assert.throws(() => commandGrants(hidden), CannotJudgeError);
  * ```
  *
  * @example `--remount-ro /` leaves the binds below it as they were

@@ -64,7 +64,8 @@ async function inside(argv: string[]): Promise<string[]> {
 
 /** What the grants say the same shell would report. */
 function predicted(argv: string[]): string[] {
-  const grants = commandGrants(argv);
+  // The paths are this machine's: a made-up machine does not say it has them.
+  const grants = commandGrants(argv, THIS_MACHINE);
   const sandbox = grants.sandbox!;
   const seen = (path: string) => {
     let best = -1;
