@@ -340,6 +340,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: "events",
       group: "text/event-stream, exactly",
     },
+    // "Answer from the content type's last letter and whether it is a
+    // request" earned 31 % before.
+    {
+      label: "text/event-stream with no parameter",
+      args: [{ status: 200, contentType: "text/event-stream" }, { request: true, session: false }],
+      expected: "events",
+      group: "text/event-stream, exactly",
+    },
     {
       label: "text/event-streams is another media type",
       args: [{ status: 200, contentType: "text/event-streams" }, { request: true, session: true }],
@@ -551,6 +559,15 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       todayHeaders("tools/call", "Weather.Now"),
       today("tools/call", { name: "Weather.Now" }),
       null,
+      "values, exactly",
+    ),
+    // A name in other letters' case without an underscore: "a mismatch where
+    // Mcp-Name holds an underscore or is empty, else on" earned 24 % before.
+    check(
+      "weather.now in other letters' case is not Weather.Now",
+      todayHeaders("tools/call", "weather.now"),
+      today("tools/call", { name: "Weather.Now" }),
+      HEADER_MISMATCH,
       "values, exactly",
     ),
     check(

@@ -7,24 +7,34 @@
 // its type, length, first or last character, a quote, backslash or
 // underscore in it, a key it has; or the same of a property one level
 // down), each value of the feature mapped to the answer most visible cases
-// of that value get, as a learner fitting the visible cases would; and so do
-// the partial answers named below. The guesses are made from the units' case
-// lists, so a new function or case is covered by construction, and graded as
-// a learner's modules through the grader's own path (gradeTogether, in the
-// sandbox, hidden cases included).
+// of that value get, as a learner fitting the visible cases would; so does
+// an answer from each pair of those features, each combination of their
+// values mapped so; and so do the partial answers named below. The guesses
+// are made from the units' case lists, so a new function or case is covered
+// by construction, and graded as a learner's modules through the grader's
+// own path (gradeTogether, in the sandbox, hidden cases included); the pairs,
+// too many for that, are judged here by the grader's own judge, and the best
+// of them graded in the sandbox as well.
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { judge } from "../lib/grading/grading.ts";
 import { threwOutcome } from "../lib/grading/threw_outcome.ts";
 import { parseNotebook } from "../tools/editions/notebook.ts";
 import { gradeTogether } from "../tools/grading/grade_learner.ts";
 import { learnerModule } from "../tools/grading/scratch.ts";
-import type { GradedFunction, UnitSpec } from "../tools/grading/spec.ts";
+import type { GradedFunction, HiddenCase, UnitSpec } from "../tools/grading/spec.ts";
 import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 
 /** The most of a function's hidden marks a guess may earn. */
 const MOST = 0.2;
+/**
+ * How many of a function's answers from two features, the best judged here
+ * of those past half of `MOST`, are graded in the sandbox as well: each one
+ * checks that the judging here is the grader's.
+ */
+const PAIRS_GRADED = 4;
 
 const ROOT = new URL("../", import.meta.url);
 const scratch = await Deno.makeTempDir({ prefix: "guessing-" });
@@ -99,15 +109,16 @@ function sourceOf(value: unknown): string {
 /**
  * A learner's module exporting `name`, which answers `table`'s outcome for an
  * input deep-equal to one of its inputs (a function among the arguments,
- * which a driver makes of a case's data, matches anything), and `otherwise`
- * for the rest. Called with `new`, it is an object whose every method answers
+ * which a driver makes of a case's data, matches anything), or, given
+ * `features`, for an input whose features' values are one of its inputs;
+ * and `otherwise` for the rest. Called with `new`, it is an object whose every method answers
  * `otherwise`.
  */
 function guess(
   name: string,
   table: [unknown[], Outcome][],
   otherwise: Outcome,
-  feature?: Feature,
+  features: Feature[] = [],
 ): string {
   const entries = table.map(([args, outcome]) => `[${sourceOf(args)}, ${outcomeSource(outcome)}]`);
   return String.raw`
@@ -133,10 +144,13 @@ const answer = (outcome) => {
 };
 const TABLE = [${entries.join(",\n")}];
 const OTHERWISE = ${outcomeSource(otherwise)};
+const featureOf = ${featureOf};
 const looked = ${
-    feature === undefined
+    features.length === 0
       ? "(args) => args"
-      : `(args) => [(${featureOf})(args, ${sourceOf(feature)})]`
+      : `(args) => [${
+        features.map((feature) => `featureOf(args, ${sourceOf(feature)})`).join(", ")
+      }]`
   };
 export function ${name}(...args) {
   if (new.target) {
@@ -265,8 +279,8 @@ function givenArgs(fn: GradedFunction, args: readonly unknown[]): unknown[] {
  * The most common of `outcomes` (the first seen of those as common), and
  * how often it is.
  */
-function mostCommon(outcomes: Outcome[]): [Outcome, number] {
-  const counted: [Outcome, number][] = [];
+function mostCommon<T>(outcomes: T[]): [T, number] {
+  const counted: [T, number][] = [];
   for (const outcome of outcomes) {
     const known = counted.find(([seen]) => isDeepStrictEqual(seen, outcome));
     if (known === undefined) counted.push([outcome, 1]);
@@ -276,52 +290,126 @@ function mostCommon(outcomes: Outcome[]): [Outcome, number] {
 }
 
 /**
- * A learner's guesses from one feature each, fitted on the visible cases
- * alone: each value of the feature a visible case has answers what most
- * visible cases of that value return; any other value, what most visible
- * cases return. Guesses that answer alike on every case (the hidden ones
- * too) are graded once, and one that answers the same everywhere is a
- * constant, graded already.
+ * A guess from cheap features: what it reads, its module, and its answer on
+ * each hidden case (an index into the visible cases' distinct outcomes).
+ */
+interface FeatureGuess {
+  label: string;
+  source: () => string;
+  answers: number[];
+}
+
+/** What a feature reads, in words. */
+function reading([index, property, kind, has]: Feature): string {
+  return `argument ${index}${property === null ? "" : `'s ${property}`}'s ${kind}${
+    has === undefined ? "" : ` ${has}`
+  }`;
+}
+
+/**
+ * A learner's guesses from `width` features at once (one, or each pair),
+ * fitted on the visible cases alone: each combination of the features' values
+ * a visible case has answers what most visible cases of that combination
+ * return; any other, what most visible cases return. Features that split
+ * the cases alike are read once, and those the same on every visible case
+ * not at all (a learner sees no difference to fit); a guess that answers as
+ * one in `answered` does (every case, the hidden ones too) is left out and
+ * added there, and one that answers the same everywhere is a constant,
+ * graded already.
  */
 function featureGuesses(
   fn: GradedFunction,
   outcomes: Outcome[],
   hidden: readonly { args: readonly unknown[] }[],
-): Map<string, string> {
+  width: 1 | 2,
+  answered: Set<string>,
+): FeatureGuess[] {
   const visible = fn.cases.map((testCase) => givenArgs(fn, testCase.args));
   const every = [...visible, ...hidden.map((testCase) => givenArgs(fn, testCase.args))];
-  const [otherwise] = mostCommon(outcomes);
-  const made = new Map<string, string>();
-  const answered = new Set<string>();
+  const distinct = distinctOutcomes(outcomes);
+  const given = outcomes.map((outcome) => distinct.findIndex((d) => isDeepStrictEqual(d, outcome)));
+  const otherwise = mostCommon(given)[0];
+  const columns = new Map<string, [Feature, string[]]>();
   for (const feature of featuresOf(visible)) {
-    const values = visible.map((args) => JSON.stringify(featureOf(args, feature)));
-    const table = new Map<string, Outcome>();
-    for (const value of new Set(values)) {
-      table.set(value, mostCommon(outcomes.filter((_, index) => values[index] === value))[0]);
+    const values = every.map((args) => JSON.stringify(featureOf(args, feature)));
+    if (new Set(values.slice(0, visible.length)).size === 1) continue;
+    const seen = new Map<string, number>();
+    const shape = values.map((value) => seen.get(value) ?? seen.set(value, seen.size).size - 1);
+    if (!columns.has(shape.join())) columns.set(shape.join(), [feature, values]);
+  }
+  const read = [...columns.values()];
+  const sets = width === 1
+    ? read.map((column) => [column])
+    : read.flatMap((first, index) => read.slice(index + 1).map((second) => [first, second]));
+  const made: FeatureGuess[] = [];
+  for (const set of sets) {
+    // JSON text never holds a raw NUL: it joins the features' values unambiguously.
+    const keys = every.map((_, at) => set.map(([, values]) => values[at]).join("\0"));
+    const table = new Map<string, number>();
+    for (const key of new Set(keys.slice(0, visible.length))) {
+      table.set(key, mostCommon(given.filter((_, at) => keys[at] === key))[0]);
     }
-    const answers = every.map((args) =>
-      outcomeSource(table.get(JSON.stringify(featureOf(args, feature))) ?? otherwise)
-    );
-    const key = answers.join("\n");
-    if (new Set(answers).size === 1 || answered.has(key)) continue;
-    answered.add(key);
-    const entries = [...table].map(([value, outcome]): [unknown[], Outcome] => [
-      [JSON.parse(value)],
-      outcome,
+    const answers = keys.map((key) => table.get(key) ?? otherwise);
+    const shape = answers.join();
+    if (new Set(answers).size === 1 || answered.has(shape)) continue;
+    answered.add(shape);
+    const features = set.map(([feature]) => feature);
+    const entries = [...table].map(([key, at]): [unknown[], Outcome] => [
+      key.split("\0").map((value) => JSON.parse(value)),
+      distinct[at],
     ]);
-    const [index, property, kind, has] = feature;
-    const read = `argument ${index}${property === null ? "" : `'s ${property}`}'s ${kind} ${
-      has ?? ""
-    }`;
-    const shown = entries.map(([[value], outcome]) =>
-      `${JSON.stringify(value)}: ${outcomeSource(outcome).slice(0, 40)}`
+    const shown = entries.slice(0, 8).map(([values, outcome]) =>
+      `${values.map((value) => JSON.stringify(value)).join(" & ")}: ${
+        outcomeSource(outcome).slice(0, 40)
+      }`
     );
-    made.set(
-      `from ${read.trim()} (${shown.join(", ")})`,
-      guess(fn.name, entries, otherwise, feature),
-    );
+    made.push({
+      label: `from ${features.map(reading).join(" and ")} (${shown.join(", ")})`,
+      source: () => guess(fn.name, entries, distinct[otherwise], features),
+      answers: answers.slice(visible.length),
+    });
   }
   return made;
+}
+
+/** `outcomes` without repeats, in the order first seen. */
+function distinctOutcomes(outcomes: Outcome[]): Outcome[] {
+  const distinct: Outcome[] = [];
+  for (const outcome of outcomes) {
+    if (!distinct.some((known) => isDeepStrictEqual(known, outcome))) distinct.push(outcome);
+  }
+  return distinct;
+}
+
+/**
+ * The share of `hidden` that answers earn, each hidden case answered by
+ * `distinct[answers[case]]`, judged here as the grader judges: by the
+ * grader's own `judge` with the function's `normalize`, a case of a group
+ * earning only with its whole group (a driven function's answer passes
+ * where it is the case's expected outcome, as its visible ones are taken).
+ */
+function judgedHere(
+  fn: GradedFunction,
+  hidden: readonly HiddenCase[],
+  distinct: Outcome[],
+): (answers: number[]) => number {
+  const passes = hidden.map((testCase) =>
+    distinct.map((outcome) =>
+      fn.driver !== undefined
+        ? isDeepStrictEqual(expectedOutcome(testCase.expected), outcome)
+        : judge(
+          testCase,
+          "threw" in outcome ? { threw: outcome.threw, fields: outcome.with } : outcome,
+          { normalize: fn.normalize },
+        ).status === "PASS"
+    )
+  );
+  return (answers) => {
+    const passed = answers.map((answer, at) => passes[at][answer]);
+    const failed = new Set(hidden.flatMap((c, at) => passed[at] ? [] : c.group ?? []));
+    const earned = hidden.filter((c, at) => passed[at] && !failed.has(c.group ?? ""));
+    return earned.length / hidden.length;
+  };
 }
 
 /**
@@ -343,14 +431,15 @@ function stepsWithin(expected: unknown): Outcome[] {
 }
 
 /**
- * Every guess at `fn`, by what it is: constants, tables with each constant
- * for the rest, and answers from one feature (`featureGuesses`).
+ * Every guess at `fn`: constants, tables with each constant for the rest,
+ * and answers from one feature, as modules by what they are (`made`); and
+ * answers from two features (`pairs`, too many to grade each in the sandbox).
  */
 function guesses(
   fn: GradedFunction,
   outcomes: Outcome[],
   hidden: readonly { args: readonly unknown[] }[],
-): Map<string, string> {
+): { made: Map<string, string>; pairs: FeatureGuess[] } {
   const constants: Outcome[] = [{ returned: undefined }, { returned: {} }, { threw: "Error" }];
   const driven = fn.driver === undefined ? [] : fn.cases.flatMap((c) => stepsWithin(c.expected));
   for (const outcome of [...outcomes, ...driven]) {
@@ -368,8 +457,12 @@ function guesses(
       made.set(`the visible answers, else ${shown}`, guess(fn.name, table, constant));
     }
   }
-  if (BLIND_DRIVERS.includes(fn.driver ?? "")) return made;
-  return new Map([...made, ...featureGuesses(fn, outcomes, hidden)]);
+  if (BLIND_DRIVERS.includes(fn.driver ?? "")) return { made, pairs: [] };
+  const answered = new Set<string>();
+  for (const single of featureGuesses(fn, outcomes, hidden, 1, answered)) {
+    made.set(single.label, single.source());
+  }
+  return { made, pairs: featureGuesses(fn, outcomes, hidden, 2, answered) };
 }
 
 /**
@@ -456,7 +549,14 @@ for (const spec of UNITS.values()) {
     for (const fn of spec.functions) {
       await t.step(fn.name, async () => {
         const hidden = holdouts?.get(spec.unit)?.[fn.name] ?? [];
-        const made = guesses(fn, await visibleOutcomes(fn, solutions[fn.name]), hidden);
+        const outcomes = await visibleOutcomes(fn, solutions[fn.name]);
+        const { made, pairs } = guesses(fn, outcomes, hidden);
+        // Every pair judged here; those that come near the limit graded in the sandbox too.
+        const here = judgedHere(fn, hidden, distinctOutcomes(outcomes));
+        const judged = pairs.map((pair) => ({ ...pair, share: here(pair.answers) }))
+          .sort((a, b) => b.share - a.share);
+        const checked = judged.filter(({ share }) => share > MOST / 2).slice(0, PAIRS_GRADED);
+        for (const pair of checked) made.set(pair.label, pair.source());
         for (
           const [label, source] of Object.entries(PARTIAL_ANSWERS[`${spec.unit} ${fn.name}`] ?? {})
         ) {
@@ -464,8 +564,16 @@ for (const spec of UNITS.values()) {
         }
         const guessed = await earned(spec, fn, made);
         const rule = TABLE_IS_THE_RULE.includes(`${spec.unit} ${fn.name}`);
-        const over = [...guessed].filter(([, { share, every }]) => share > MOST && !(rule && every))
-          .map(([label, { share }]) => `${label}: ${Math.round(share * 100)} %`);
+        if (fn.driver === undefined) {
+          for (const pair of checked) {
+            assert.equal(guessed.get(pair.label)!.share, pair.share, `${pair.label}: judged here`);
+          }
+        }
+        const over = [
+          ...[...guessed].filter(([, { share, every }]) => share > MOST && !(rule && every)),
+          ...judged.slice(checked.length).filter(({ share }) => share > MOST)
+            .map(({ label, share }) => [label, { share }] as const),
+        ].map(([label, { share }]) => `${label}: ${Math.round(share * 100)} %`);
         assert.deepEqual(over, [], `${fn.name}: guesses that earn too much`);
         assert.equal(
           [...guessed.values()].some(({ every }) => every),
