@@ -84,6 +84,13 @@ export const HOLDOUTS: Readonly<
       expected: tooLong,
       group: "bytes",
     },
+    // The frame is the bytes before the newline, whatever they are: a CR
+    // before it (a CRLF line end) is the frame's (round 11 of issue 38).
+    {
+      label: "a CR before the newline stays in the frame",
+      args: [bytes("{}\r\n"), 8],
+      expected: [["{}\r"], ""],
+    },
     {
       label: "two frames within the limit",
       args: [bytes("ok\n1234567\n"), 8],
@@ -198,6 +205,20 @@ export const HOLDOUTS: Readonly<
       args: [one("tags", "string"), { tags: ["a"] }],
       expected: ["tags must be string"],
       group: "another type",
+    },
+    // JSON Schema's integer is any number with no fraction, however large:
+    // Number.isSafeInteger and parseInt refuse 1e21 (round 11 of issue 38).
+    {
+      label: "1e21 is an integer",
+      args: [one("x", "integer"), { x: 1e21 }],
+      expected: [],
+      group: "integer, however large",
+    },
+    {
+      label: "2.5 is not",
+      args: [one("x", "integer"), { x: 2.5 }],
+      expected: ["x must be integer"],
+      group: "integer, however large",
     },
     {
       label: "zero tubs and an empty id are given, not missing",

@@ -96,6 +96,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [[{ id: "1", deadline: 1 }, { id: 1, deadline: 2 }], 5],
       expected: ["1", 1],
     },
+    // Sorted as text, 1000 comes before 999 (round 11 of issue 38).
+    {
+      label: "deadlines of three and four digits, earliest first",
+      args: [[{ id: "a", deadline: 1000 }, { id: "b", deadline: 999 }], 1000],
+      expected: ["b", "a"],
+    },
     {
       label: "a deadline of 0 is a deadline, passed at 0",
       args: [[{ id: 5, deadline: 5 }, { id: 0, deadline: 0 }], 0],
@@ -118,6 +124,13 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "each token finds its own request",
       args: [progress("b", { progress: 9 }), [["a", 1], ["b", 2]]],
       expected: { request: 2, progress: 9, total: null, message: null },
+    },
+    // total and message are kept only as a number and a string: `?? null`
+    // kept what was sent (round 11 of issue 38).
+    {
+      label: "a total sent as text and a message as a number are neither",
+      args: [progress("t", { progress: 1, total: "10", message: 7 }), [["t", 1]]],
+      expected: { request: 1, progress: 1, total: null, message: null },
     },
     {
       label: "a reply is not progress",
@@ -317,6 +330,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "a notification answered 200 with a body is accepted all the same",
       args: [{ status: 200, contentType: "application/json" }, { request: false, session: false }],
       expected: "accepted",
+      group: "a notification",
+    },
+    // A notification names the session as a request does: a 404 ends it
+    // too (round 11 of issue 38).
+    {
+      label: "404 for a notification in a session: the session has ended",
+      args: [{ status: 404, contentType: null }, { request: false, session: true }],
+      expected: "session-ended",
       group: "a notification",
     },
     {

@@ -57,6 +57,20 @@ export function splitFrames(buffer, limit) {
 }`,
   },
   wrong: {
+    // A CRLF line end taken whole: the CR is cut from the frame, which is no longer the
+    // bytes the peer sent (round 11 of issue 38's red team: it kept every mark).
+    "a CR before the newline dropped": String.raw`
+export function splitFrames(buffer, limit) {
+  const frames = [];
+  let start = 0;
+  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
+    if (end - start + 1 > limit) throw new RangeError("too long");
+    frames.push(buffer.subarray(start, buffer[end - 1] === 13 && end > start ? end - 1 : end));
+    start = end + 1;
+  }
+  if (buffer.length - start >= limit) throw new RangeError("too long");
+  return [frames, buffer.subarray(start)];
+}`,
     // A frame exactly at the limit (its newline included) is refused.
     "off by one at the limit": String.raw`
 export function splitFrames(buffer, limit) {
@@ -311,7 +325,7 @@ export function transferProblems(schema, args) {
     const v = args[key];
     const ok = new Map([
       ["string", typeof v === "string"],
-      ["integer", Number.isSafeInteger(v)],
+      ["integer", Number.isInteger(v)],
       ["number", typeof v === "number"],
       ["boolean", typeof v === "boolean"],
     ]).get(rule.type);
@@ -342,6 +356,20 @@ export function transferProblems(schema, args) {
 }`,
   },
   wrong: {
+    // An integer taken as a safe one: 1e21 has no fraction, and JSON Schema counts it
+    // (round 11 of issue 38's red team: it kept every mark, as parseInt did).
+    "integers held to Number.isSafeInteger": String.raw`
+export function transferProblems(schema, args) {
+  const kinds = { string: (v) => typeof v === "string", integer: (v) => Number.isSafeInteger(v), number: (v) => typeof v === "number" && Number.isFinite(v), boolean: (v) => typeof v === "boolean" };
+  const properties = schema.properties ?? {};
+  const problems = (schema.required ?? []).filter((k) => !Object.hasOwn(args, k)).map((k) => "missing " + k);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(properties, key)) { if (schema.additionalProperties === false) problems.push("unexpected " + key); continue; }
+    const kind = properties[key].type;
+    if (Object.hasOwn(kinds, kind) && !kinds[kind](value)) problems.push(key + " must be " + kind);
+  }
+  return problems.sort();
+}`,
     // true and false taken for 1 and 0.
     "booleans taken as integers": String.raw`
 export function transferProblems(schema, args) {

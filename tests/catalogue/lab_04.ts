@@ -119,6 +119,10 @@ const expiredIds: Catalogue = {
   return out.map((r) => r.id);`),
   },
   wrong: {
+    // Deadlines compared as text: 1000 before 999 (round 11 of
+    // issue 38's red team: it kept every mark).
+    "deadlines sorted as text": expire(`
+  return inFlight.filter((r) => r.deadline <= now).toSorted((a, b) => String(a.deadline).localeCompare(String(b.deadline))).map((r) => r.id);`),
     // A deadline reached exactly is taken as still to come.
     "strictly before now": expire(`
   return inFlight.filter((r) => r.deadline < now).toSorted((a, b) => a.deadline - b.deadline).map((r) => r.id);`),
@@ -194,13 +198,20 @@ const progressOf: Catalogue = {
   if (message.method !== "notifications/progress" || message.params === undefined) return null;
   for (const [token, request] of tokens) {
     if (token !== message.params.progressToken) continue;
-    const { progress, total = null, message: text = null } = message.params;
+    const { progress, total, message: text } = message.params;
     if (typeof progress !== "number" || Number.isNaN(progress - progress)) throw new ProtocolError("progress " + progress);
-    return { request, progress, total, message: text };
+    return { request, progress, total: typeof total === "number" ? total : null, message: typeof text === "string" ? text : null };
   }
   return null;`),
   },
   wrong: {
+    // total and message passed on as sent, whatever they are: a total of "10" is kept
+    // (round 11 of issue 38's red team: it kept every mark).
+    "total and message kept as sent": progress(
+      PROGRESS_HEAD + `
+  if (!Number.isFinite(p.progress)) throw new ProtocolError("progress is not a finite number");
+  return { request: held[1], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
+    ),
     // "3" and 3 look the same to ==.
     "loose token match": progress(
       `
@@ -550,6 +561,14 @@ const replyKind: Catalogue = {
   }`),
   },
   wrong: {
+    // Only a request's 404 taken to end the session, though a notification names it
+    // too (round 11 of issue 38's red team: it kept every mark).
+    "a notification's 404 only a refusal": kind(`
+  if (reply.status === 404 && sent.session && sent.request) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
     "only 200 is a success": kind(`
   if (reply.status === 404 && sent.session) return "session-ended";
   if (reply.status === 202 && !sent.request) return "accepted";
