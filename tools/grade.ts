@@ -45,7 +45,7 @@ if (!Number.isInteger(asked) || asked < 1) fail(`--jobs must be a positive whole
 // More sandboxes than cores would only make each learner's cases wait for a core.
 const jobs = Math.min(asked, navigator.hardwareConcurrency);
 
-const { learners, problems, notes, copies } = await collectLearners(
+const { learners, problems, notes, links } = await collectLearners(
   parsed.positionals,
   parsed.values.unit,
 );
@@ -80,7 +80,7 @@ const predicted = all.some((results) => results.unit === "ch15")
 if (predicted !== undefined) notes.push(predicted);
 for (const note of notes) console.error(printable(`grade: note: ${note}`));
 for (const { path, problem } of problems) console.error(printable(`grade: ${path}: ${problem}`));
-if (copies !== undefined) await Deno.remove(copies, { recursive: true }).catch(() => {});
+if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(
     parsed.values.json,

@@ -38,7 +38,7 @@ if (!(threshold > 0 && threshold <= 1)) {
   fail(`--threshold must be a number above 0, at most 1\n${USAGE}`);
 }
 
-const { learners, problems, notes, copies } = await collectLearners([folder], undefined);
+const { learners, problems, notes, links } = await collectLearners([folder], undefined);
 const sources = new Map<Learner, Map<string, string>>();
 for (const learner of learners) {
   const byUnit = new Map<string, string>();
@@ -99,7 +99,7 @@ for (const note of notes) console.error(printable(`similarity: note: ${note}`));
 for (const { path, problem } of problems) {
   console.error(printable(`similarity: ${path}: ${problem}`));
 }
-if (copies !== undefined) await Deno.remove(copies, { recursive: true }).catch(() => {});
+if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(parsed.values.json, JSON.stringify({ pairs }, null, 2) + "\n");
 }

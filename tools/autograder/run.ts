@@ -39,7 +39,7 @@ async function grade(): Promise<GradescopeResults> {
   const holdouts = await loadHoldouts();
   if (holdouts === undefined) throw new Error("the package holds no hidden cases: rebuild it");
   const submitted = `${root}/submission`;
-  const { learners, problems, notes } = await collectLearners([submitted]);
+  const { learners, problems, notes, links } = await collectLearners([submitted]);
   // The learner sees paths as in what they handed in, not under the platform's root.
   const shown = (text: string) =>
     text.replaceAll(`${submitted}/`, "").replaceAll(submitted, "your submission");
@@ -68,6 +68,7 @@ async function grade(): Promise<GradescopeResults> {
   const [results] = mine.length === 0
     ? [{ submission: "", unit: pinned.unit, score: 0, max_score: 0, output: "", tests: [] }]
     : await gradeLearner({ name: "submission", submissions: mine }, holdouts);
+  if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
   const predicted = mine.length > 0 && pinned.unit === "ch15" ? await predictionNote() : undefined;
   if (predicted !== undefined) messages.push(predicted);
   return gradescopeResults(results, pinned, messages, seconds());

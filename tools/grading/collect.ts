@@ -14,7 +14,7 @@
  * @module
  */
 
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type EvidenceKind, firstEvidenceProblem } from "../../lib/course/evidence.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
@@ -86,8 +86,8 @@ export interface Collected {
   problems: InputProblem[];
   /** Paths passed over on purpose, one line each. */
   notes: string[];
-  /** A folder of the grader's holding copies of learners' folders it could not open by name; remove it after. */
-  copies?: string;
+  /** A folder of the grader's holding links to learners' folders it could not open by name; remove it after. */
+  links?: string;
 }
 
 /**
@@ -146,6 +146,7 @@ export async function collectLearners(
       continue;
     }
     for (const folder of folders) {
+      const [problems, notes] = [found.problems.length, found.notes.length];
       // Whatever one learner's folder holds, the others are graded.
       try {
         const files = await filesUnder(folder.path, found.notes);
@@ -164,6 +165,10 @@ export async function collectLearners(
           problem: `cannot be read: ${(error as Error).message}`,
         });
       }
+      // A folder read through a link of the grader's is named as the learner's own.
+      const named = (text: string) => text.replaceAll(`${folder.path}/`, `${folder.name}/`);
+      for (const problem of found.problems.slice(problems)) problem.path = named(problem.path);
+      found.notes.splice(notes, Infinity, ...found.notes.slice(notes).map(named));
     }
   }
   return found;
@@ -406,8 +411,8 @@ interface LearnerFolder {
 /**
  * The learners' folders in a class folder, sorted by name; anything else
  * there is a note. A folder whose name is not UTF-8 (as an archive from
- * another system may leave it), which Deno cannot open by name, is copied by
- * its inode to a folder of the grader's, and graded from there under its
+ * another system may leave it), which Deno cannot open by name, is found by
+ * its inode and read through a link to it ({@linkcode linkByInode}), under its
  * name with the bytes that are not UTF-8 written `\xHH`. Deno gives such a
  * name with U+FFFD for each of those bytes, the same for `café` in Latin-1
  * and `cafè`, and for a folder named `caf\uFFFD` in UTF-8: each of them is
@@ -431,7 +436,7 @@ async function learnerFolders(root: string, found: Collected): Promise<LearnerFo
   }
   for (const { inode, name } of odd) {
     try {
-      folders.push({ path: await copyByInode(root, inode, found), name: join(root, name) });
+      folders.push({ path: await linkByInode(root, inode, found), name: join(root, name) });
     } catch (error) {
       found.problems.push({
         path: join(root, name),
@@ -591,13 +596,19 @@ export function shownText(name: string, composed = name === name.normalize("NFC"
   );
 }
 
-/** Copy the entry of `folder` with inode `inode` into a folder of the grader's; its new path. */
-async function copyByInode(folder: string, inode: string, found: Collected): Promise<string> {
-  found.copies ??= await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-names-" });
-  const target = await Deno.makeTempDir({ dir: found.copies });
-  const { code, stderr } = await new Deno.Command("find", {
+/**
+ * A path Deno can open for the entry of `folder` with inode `inode`: a
+ * symbolic link to it, made by `ln` (which `find` hands the name's bytes as
+ * they are) in a folder of the grader's. The folder is read where it is,
+ * as a folder named in UTF-8 is, within the same caps: a copy of it cost
+ * the run all it held (8 GB of a video, a million files) before any cap.
+ */
+async function linkByInode(folder: string, inode: string, found: Collected): Promise<string> {
+  found.links ??= await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-names-" });
+  const link = `${await Deno.makeTempDir({ dir: found.links })}/learner`;
+  const { stderr } = await new Deno.Command("find", {
     args: [
-      folder,
+      resolve(folder),
       "-mindepth",
       "1",
       "-maxdepth",
@@ -605,20 +616,21 @@ async function copyByInode(folder: string, inode: string, found: Collected): Pro
       "-inum",
       inode,
       "-exec",
-      "cp",
-      "-r",
+      "ln",
+      "-s",
       "--",
       "{}",
-      `${target}/learner`,
+      link,
       ";",
     ],
     stdout: "null",
     stderr: "piped",
   }).output();
-  if (code !== 0) {
-    throw new Error(new TextDecoder().decode(stderr).trim() || "it could not be copied");
+  // find's status does not say whether ln made the link: a link that is not there says it.
+  if (!(await Deno.lstat(link).catch(() => undefined))?.isSymlink) {
+    throw new Error(new TextDecoder().decode(stderr).trim() || "it could not be found again");
   }
-  return `${target}/learner`;
+  return link;
 }
 
 /**

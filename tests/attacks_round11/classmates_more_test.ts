@@ -1,0 +1,65 @@
+// Round 11 of issue 38's red team, second part: more hostile classmates in
+// one class run of `deno task grade`, after the first part's defences
+// (tests/attacks_round11/classmates_test.ts). Each test names what a hostile
+// learner tried, what it got before its defence, and asserts what the
+// defence gives: an honest classmate's marks as alone, nothing unearned for
+// the hostile one, the class's results written, the machine left as it was.
+// Run:
+//   deno test -A tests/attacks_round11/classmates_more_test.ts
+
+import assert from "node:assert/strict";
+import { full, ROOT, tree, UNIT_A } from "../_grading.ts";
+import type { Results } from "../_grading.ts";
+
+/** Run `script` (Python, given `folder` as its first argument): it makes what a test needs that Deno cannot name. */
+async function python(script: string, folder: string): Promise<void> {
+  const { success, stderr } = await new Deno.Command("python3", {
+    args: ["-c", script, folder],
+    stderr: "piped",
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+}
+
+/** Run the grader over `args` with `prefix` before it (a program that sets its limits); its exit code, stderr and results. */
+async function gradeUnder(prefix: string[], args: string[]) {
+  const json = `${await Deno.makeTempDir({ prefix: "round11-" })}/results.json`;
+  const [program, ...rest] = [...prefix, Deno.execPath(), "task", "-q", "grade", ...args];
+  const { code, stderr } = await new Deno.Command(program, {
+    args: [...rest, "--json", json],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const results = await Deno.readTextFile(json).then(JSON.parse).catch(() => []);
+  await Deno.remove(json.slice(0, -"/results.json".length), { recursive: true });
+  return { code, err: new TextDecoder().decode(stderr), list: [results].flat() as Results[] };
+}
+
+Deno.test("a folder whose name is not UTF-8 costs the grader no copy of what it holds", async () => {
+  // Before: such a folder, which Deno cannot open by name, was copied whole (`cp -r`) to a
+  // folder of the grader's before any cap applied, where a folder named in UTF-8 is only
+  // walked and at most 64 MB of its course files read: 8 GB of a video (here sparse: the
+  // grader's files are limited to 1 GB, so that the copy shows), a million files or a file
+  // hard-linked a thousand times cost the class run as much time and disk, or all of it.
+  // Here the copy was cut short where the limit stopped `cp`, which `find` did not report: the
+  // learner was left out with no problem said. And what the report said of the files in it
+  // named them in the grader's copy, which was gone when the run ended.
+  const folder = await tree({ "b-honest/ch14-a.ts": UNIT_A });
+  await python(
+    "import os, sys\n" +
+      "p = os.path.join(sys.argv[1].encode(), b'caf\\xe9')\n" +
+      "os.makedirs(p + b'/videos')\n" +
+      `open(p + b'/ch14-a.ts', 'w').write(${JSON.stringify(UNIT_A)})\n` +
+      "with open(p + b'/videos/lecture.mp4', 'wb') as f: f.truncate(8 << 30)\n" +
+      "os.mkfifo(p + b'/videos/pipe')\n" +
+      "open(p + b'/notes.ipynb', 'w').write('not a notebook')\n",
+    folder,
+  );
+  const { err, list } = await gradeUnder(["prlimit", `--fsize=${1 << 30}`, "--"], [folder]);
+  const scores = Object.fromEntries(
+    list.map((r) => [r.submission.slice(folder.length + 1), full(r) ? "full" : "not full"]),
+  );
+  assert.deepEqual(scores, { "b-honest": "full", "caf\\xe9": "full" }, err.slice(-2000));
+  // What the report says of its files names them in the learner's folder, not in the grader's.
+  assert.ok(err.includes(`${folder}/caf\\xe9/notes.ipynb: `), err);
+});
