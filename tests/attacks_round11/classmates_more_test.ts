@@ -8,7 +8,7 @@
 //   deno test -A tests/attacks_round11/classmates_more_test.ts
 
 import assert from "node:assert/strict";
-import { full, ROOT, tree, UNIT_A } from "../_grading.ts";
+import { full, grade, ROOT, tree, UNIT_A } from "../_grading.ts";
 import type { Results } from "../_grading.ts";
 
 /** Run `script` (Python, given `folder` as its first argument): it makes what a test needs that Deno cannot name. */
@@ -62,4 +62,35 @@ Deno.test("a folder whose name is not UTF-8 costs the grader no copy of what it 
   assert.deepEqual(scores, { "b-honest": "full", "caf\\xe9": "full" }, err.slice(-2000));
   // What the report says of its files names them in the learner's folder, not in the grader's.
   assert.ok(err.includes(`${folder}/caf\\xe9/notes.ipynb: `), err);
+});
+
+Deno.test("a classmate whose cases wait on a timer is not run again alone, holding every other sandbox", async () => {
+  // Before: a case that waits past the wall-clock backstop (10 s) beside other sandboxes is
+  // run again alone, every other sandbox of the class held, in case a busy machine starved
+  // it. Round 9's waiting classmate was stopped as not answering; one that awaits a timer
+  // answers the runner all along: each of its functions waited 10 s beside others and 10 s
+  // more alone (Unit A: the class held 20 s a hostile learner, 41 s for this class, up to
+  // the learner's 60 s with more units). A case that waited while its threads ran or waited
+  // for a core less than a quarter of the time waited on its own, and now fails there.
+  const sleeping = UNIT_A.replaceAll("export function", "export async function")
+    .replace("if (message.id", "await new Promise((r) => setTimeout(r, 60000));\n  if (message.id")
+    .replace(
+      "return Object.hasOwn",
+      "await new Promise((r) => setTimeout(r, 60000));\n  return Object.hasOwn",
+    );
+  const { list, err } = await grade([
+    await tree({
+      "a-sleeping/ch14-a.ts": sleeping,
+      "b-honest/ch14-a.ts": UNIT_A,
+      "c-honest/ch14-a.ts": UNIT_A,
+    }),
+    "--jobs",
+    "2",
+  ]);
+  assert.equal(list.length, 3, err);
+  assert.equal(list[0].score, 0);
+  const outputs = list[0].tests.map((t) => t.output).join("\n");
+  assert.match(outputs, /did not finish within 10 s, waiting with a core free to it/);
+  assert.doesNotMatch(outputs, /, alone/);
+  assert.ok(list.slice(1).every(full), JSON.stringify(list.map((r) => r.score)));
 });
