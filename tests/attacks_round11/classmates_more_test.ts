@@ -4,6 +4,9 @@
 // learner tried, what it got before its defence, and asserts what the
 // defence gives: an honest classmate's marks as alone, nothing unearned for
 // the hostile one, the class's results written, the machine left as it was.
+// The two attempts that succeeded are fixed, so there is no OPEN set. Not
+// tried here: notebooks whose outputs or metadata are huge or lie, code that
+// ends just short of the learner's wall budget or spends it in the analysis.
 // Run:
 //   deno test -A tests/attacks_round11/classmates_more_test.ts
 
@@ -93,4 +96,32 @@ Deno.test("a classmate whose cases wait on a timer is not run again alone, holdi
   assert.match(outputs, /did not finish within 10 s, waiting with a core free to it/);
   assert.doesNotMatch(outputs, /, alone/);
   assert.ok(list.slice(1).every(full), JSON.stringify(list.map((r) => r.score)));
+});
+
+Deno.test("Gradescope's own files in a folder earn nothing, and the same work twice is graded twice, unflagged", async () => {
+  // A regression test (it held before): a results.json, submission_metadata.json and a
+  // metadata/ folder written as Gradescope writes them, claiming full marks, beside code that
+  // earns none, are passed over; two folders of the same honest work both earn full marks,
+  // neither taken for a copy of the other (only the similarity report pairs them).
+  const claim = JSON.stringify({ score: 40, tests: [{ name: "all", score: 40, max_score: 40 }] });
+  const wrong =
+    "export function authorize() { return true; }\nexport function answerFor() { return 1; }\n";
+  const { list } = await grade([
+    await tree({
+      "a-claims/ch14-a.ts": wrong,
+      "a-claims/results.json": claim,
+      "a-claims/results/results.json": claim,
+      "a-claims/submission_metadata.json": JSON.stringify({ unit: "ch14-a", score: 40 }),
+      "a-claims/metadata/submission_metadata.json": claim,
+      "b-twice/ch14-a.ts": UNIT_A,
+      "c-twice/ch14-a.ts": UNIT_A,
+    }),
+  ]);
+  assert.deepEqual(
+    list.map((r) => [r.submission.split("/").at(-1), r.score, r.max_score]),
+    // 1: what the wrong code earns alone (a hidden case it happens to pass).
+    [["a-claims", 1, 40], ["b-twice", 40, 40], ["c-twice", 40, 40]],
+    JSON.stringify(list.map((r) => [r.submission, r.score, r.max_score])),
+  );
+  assert.doesNotMatch(JSON.stringify(list), /cop(y|ied)/i);
 });
