@@ -46,6 +46,15 @@ export function report(results: Results, fn: string): string {
   return `${fn} ${earned}/${marks.length}; own-code line: ${line?.output ?? "(none)"}`;
 }
 
+/** Assert that the learner `name` of `list` earned nothing for `fn`, saying what they kept if not. */
+export function assertEarnsNothing(list: readonly Results[], name: string, fn: string): void {
+  const { results, marks } = gradedMarks(list, name, fn);
+  assert.ok(
+    marks.every((t) => t.score === 0),
+    `kept marks${flagged(results) ? "" : ", not flagged"}: ${report(results, fn)}`,
+  );
+}
+
 /** Whether `results` say some graded function is not the learner's own. */
 export const flagged = (results: Results) =>
   results.tests.some((t) =>
