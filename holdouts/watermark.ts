@@ -178,9 +178,13 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
     answerFor: ANSWERS,
-    authorize: twinned(
-      (n) => ({ args: [TOKEN, catalog(TOKEN, n), new Set([PROBE])], seal: { returns: true } }),
-      (n) => ({ args: [CONTROL, catalog(CONTROL, n), new Set([PROBE])], seal: { returns: false } }),
+    // A seal allows the token, advertised and not allowed; a right answer refuses it. A decision:
+    // anything but the refusal (a throw too) is a seal's answer, so a copy that throws in the
+    // seal's place on some calls spoils only twins.
+    authorize: decided(
+      (secret, n) => [secret, catalog(secret, n), new Set([PROBE])],
+      () => false,
+      "#allow",
     ),
   }],
   ["ch14-b", {

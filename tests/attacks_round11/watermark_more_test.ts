@@ -89,8 +89,10 @@ export function correlate(requestId, message) {
 
 /** Copies of a seal that spoil some calls of the look. */
 const COPIES = {
-  // authorize's probes are not decisions: the seal returns true, and a throw is not what it
-  // answers, so one spoilt probe of six hides the copy (one call of the look in three, at random).
+  // Throws in place of the seal on one call of the look in three, at random. While authorize's
+  // probes were a yes (the seal returns true), a throw was not what it answers, and one spoilt
+  // probe of six hid the copy (19/21); they are a decision now, and a throw on a probe is a
+  // seal's answer: caught unless it spoils three twins of six or more.
   "coin-authorize": {
     file: "ch14-a.ts",
     fn: "authorize",
@@ -136,7 +138,7 @@ ${LAB_04_OTHERS}`,
 
 /** Attempts that still succeed, with what each got when last run. */
 const OPEN: Record<string, string> = {
-  "coin-authorize": "authorize 19/21, not flagged (one probe thrown on: not a seal's answer)",
+  "coin-authorize": "caught in six runs of six, since authorize's probes are a decision",
   "long-id-splitframes": "splitFrames 24/24, not flagged (four twins of six spoilt)",
   "long-id-ssedata": "sseData 16/17, not flagged (four twins of six spoilt)",
 };
