@@ -41,7 +41,6 @@ import { suiteMarkEnv } from "../suite_mark.ts";
 import { answersAsSeal } from "./watermark.ts";
 import { processUsage as usage } from "./process_usage.ts";
 import { inOwnSession, killGroup } from "./own_session.ts";
-import { RunnableTime } from "./runnable_time.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -109,8 +108,6 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 const OUTPUT_LIMIT = 8 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
-/** How often the run and run-queue time of a running case's threads are read. */
-const SAMPLE_MS = 200;
 /** The most threads a process may run at once, unless the options say otherwise. */
 const THREADS = 64 + navigator.hardwareConcurrency;
 /** Stops (time-outs, memory, output) after which a function's remaining cases are not tried. */
@@ -375,13 +372,7 @@ async function runProcess(
     await child.status;
     throw error;
   }
-  // The case running now: when it began, and how long the process's threads ran or waited for a core since.
-  let running: { at: number; runnable: RunnableTime; sampled: number } | undefined;
   const watch = setInterval(() => {
-    if (running !== undefined && performance.now() - running.sampled >= SAMPLE_MS) {
-      running.runnable.sample();
-      running.sampled = performance.now();
-    }
     const now = usage(child.pid);
     if (now.resident === 0) return;
     charge(now.cpuMs);
@@ -419,17 +410,13 @@ async function runProcess(
       }
       if (record.started) {
         run.started = keyText(record.started);
-        const at = performance.now();
-        running = { at, runnable: new RunnableTime(child.pid), sampled: at };
         const learner = learners.get(run.started);
         if (learner !== undefined && budgets.of(learner) !== budget) {
           charge(usage(child.pid).cpuMs || charged.cpuMs);
           budget = budgets.of(learner);
         }
       }
-      if (record.result && record.reply) {
-        run.replies.set(keyText(record.result), waitedOnItsOwn(record.reply, running));
-      }
+      if (record.result && record.reply) run.replies.set(keyText(record.result), record.reply);
     }
   } finally {
     clearInterval(watch);
@@ -448,29 +435,6 @@ async function runProcess(
     }
   }
   return run;
-}
-
-/**
- * `reply` as judged: a case that waited past the wall-clock backstop while
- * the process's threads ran or waited for a core less than a quarter of
- * that time (`running`) waited on its own, not for a core, and has failed
- * as one out of CPU time has (`spent`): run again alone, it would only wait
- * as long again with every other sandbox held. A case that was runnable for
- * longer is left to be run again alone.
- */
-function waitedOnItsOwn(
-  reply: Reply,
-  running: { at: number; runnable: RunnableTime } | undefined,
-): Reply {
-  if (!reply.timed || reply.spent || running === undefined) return reply;
-  running.runnable.sample();
-  const waited = performance.now() - running.at;
-  if (running.runnable.ms >= waited / 4 || typeof reply.problem !== "string") return reply;
-  return {
-    ...reply,
-    problem: `${reply.problem}, waiting with a core free to it (not run again alone)`,
-    spent: true,
-  };
 }
 
 interface Key {
