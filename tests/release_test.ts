@@ -452,6 +452,22 @@ Deno.test("the release's README says what to hand in: the saved notebook, with i
   assert.match(section, /The JSON alone earns nothing/);
 });
 
+Deno.test("the release's README says how to stop JupyterLab, and how to serve it on another port", () => {
+  // A new learner who followed the README found no word of how to stop `deno task lab` once done
+  // (Jupyter's own log says Control-C, among forty lines), nor of how to serve on a port other than
+  // 8888 when it is taken; and its ssh forward named 8888 where JupyterLab, finding its port taken,
+  // had moved to the next one.
+  const readme = released.get("README.md")!;
+  const learners = readme.slice(readme.indexOf("## Learners:"));
+  assert.match(
+    learners,
+    /\*\*To stop it\*\*, press Ctrl-C in the terminal where `deno task lab` runs/,
+  );
+  assert.match(learners, /Closing the browser.s tab leaves it running/);
+  assert.match(learners, /`deno task lab --port=8899`/);
+  assert.match(learners, /the address it prints is the one to open, and to forward/);
+});
+
 Deno.test("each sealed module in the release shows what it exports, with its documentation", async () => {
   // The stub held one line, `export * from "./framing.sealed.js"`: the lessons name readFrames and
   // schemaProblems, whose documentation a learner could not read.
