@@ -3,7 +3,8 @@
 // course folder as its root (lib/ can be opened) and the Deno kernel alone,
 // which starts for the learner's copy of Unit A; the address it prints opens
 // that copy. A second `deno task lab` prints the first one's address and
-// starts nothing. Ended with SIGTERM, it leaves nothing running. All of it with
+// starts nothing. Ended as Ctrl-C ends it (SIGINT to each process of its
+// group, here with no terminal on its stdin), it leaves nothing running. All of it with
 // two processes spinning on the CPU beside it, as on a learner's busy
 // machine: the test waits for what starts as long as it takes, bounded only
 // against a hang.
@@ -14,6 +15,7 @@ import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { markedProcesses } from "./browser/lab_server.ts";
 import { busyLoops } from "./_busy.ts";
+import { readStat } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/jupyter-lab`).then(() => true, () => false);
@@ -126,6 +128,7 @@ Deno.test({
       ],
       cwd: course,
       env,
+      stdin: "null",
       stdout: "piped",
       stderr: "piped",
     }).spawn();
@@ -198,16 +201,27 @@ Deno.test({
       );
       assert.deepEqual(markedProcesses(MARK, secondMark), [], "the second one started something");
     } finally {
-      // The task runs tools/lab.ts, which runs jupyter-lab, which runs the kernel.
-      for (const { pid } of [mark, secondMark].flatMap((it) => markedProcesses(MARK, it))) {
+      // The task runs tools/lab.ts, which runs jupyter-lab, which runs the kernel. Ctrl-C in a
+      // terminal, or a stop from an editor that runs the task, sends SIGINT to each process of the
+      // task's group: JupyterLab, which took SIGINT without a terminal for KeyboardInterrupt and
+      // left, its kernel running, must hear of it only from tools/lab.ts.
+      const group = readStat(task.pid)?.pgrp;
+      for (const { pid } of markedProcesses(MARK, mark)) {
+        if (group === undefined || readStat(pid)?.pgrp !== group) continue;
+        try {
+          Deno.kill(pid, "SIGINT");
+        } catch { /* gone already */ }
+      }
+      for (const { pid } of markedProcesses(MARK, secondMark)) {
         try {
           Deno.kill(pid, "SIGTERM");
         } catch { /* gone already */ }
       }
       await task.status;
-      shown = (await output).join("");
+      // Before its output: a process left running holds the task's pipes open.
       const left = [mark, secondMark].flatMap((it) => markedProcesses(MARK, it));
       for (const { pid } of left) Deno.kill(pid, "SIGKILL");
+      shown = (await output).join("");
       await Deno.remove(course, { recursive: true });
       await Deno.remove(home, { recursive: true });
       assert.deepEqual(left, [], "processes outlived deno task lab");

@@ -6,7 +6,7 @@
 // the learner's Unit A, work/ch14-a.ipynb. When JupyterLab already runs for
 // this course folder, it prints that one's address instead of starting
 // another on the same files. Extra arguments go to jupyter-lab, such as
-// `deno task lab --no-browser`. Ctrl-C stops it.
+// `deno task lab --no-browser`. Ctrl-C stops it, and the kernels it started.
 
 import { fileURLToPath } from "node:url";
 import { VENV } from "./jupyter/jupyter.ts";
@@ -54,12 +54,22 @@ const child = new Deno.Command(lab, {
     ...Deno.args,
   ],
   cwd: root,
-  stdin: "inherit",
+  // In a session of its own, JupyterLab hears no Ctrl-C from the terminal or the task's process
+  // group, only the SIGTERM below, on which it stops its kernels, then itself. Without a terminal
+  // on its stdin (an editor running the task), Jupyter takes SIGINT for KeyboardInterrupt and
+  // leaves with its kernels still running; with one, it asks whether to shut down.
+  detached: true,
+  stdin: "null",
   stdout: "inherit",
   stderr: "inherit",
 }).spawn();
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () => child.kill(signal));
+let stopping = false;
+// Ctrl-C, a stop, or the terminal closed: JupyterLab told once.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  Deno.addSignalListener(signal, () => {
+    if (!stopping) child.kill("SIGTERM");
+    stopping = true;
+  });
 }
 Deno.exit((await child.status).code);
 
