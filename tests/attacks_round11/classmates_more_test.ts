@@ -4,10 +4,9 @@
 // learner tried, what it got before its defence, and asserts what the
 // defence gives: an honest classmate's marks as alone, nothing unearned for
 // the hostile one, the class's results written, the machine left as it was.
-// Of the two attempts that succeeded, one is fixed; the other (a classmate that
-// waits on timers) is open, skipped unless ROUND11_OPEN=1. Not
-// tried here: notebooks whose outputs or metadata are huge or lie, code that
-// ends just short of the learner's wall budget or spends it in the analysis.
+// Both attempts that succeeded are fixed. Not tried here: notebooks whose
+// outputs or metadata are huge or lie, code that ends just short of the
+// learner's wall budget or spends it in the analysis.
 // Run:
 //   deno test -A tests/attacks_round11/classmates_more_test.ts
 
@@ -68,21 +67,17 @@ Deno.test("a folder whose name is not UTF-8 costs the grader no copy of what it 
   assert.ok(err.includes(`${folder}/caf\\xe9/notes.ipynb: `), err);
 });
 
-Deno.test({
-  name:
-    "a classmate whose cases wait on a timer is not run again alone, holding every other sandbox",
-  // OPEN: succeeds (a class of three: 41 s where 21 s would do). A fix that failed such a case
-  // in place, by how long its threads were runnable (/proc/PID/task/*/schedstat), was tried and
-  // taken back: the cases of its function after it were then never tried, the sifting probe
-  // among them, and a seal's copy that stalls on the look's refusals escaped the watermark's
-  // second run one time in two (tests/attacks_round8/watermark_runs_test.ts).
-  ignore: Deno.env.get("ROUND11_OPEN") !== "1",
-}, async () => {
-  // A case that waits past the wall-clock backstop (10 s) beside other sandboxes is run again
-  // alone, every other sandbox of the class held, in case a busy machine starved it. Round 9's
-  // waiting classmate was stopped as not answering; one that awaits a timer answers the runner
-  // all along: each of its functions waits 10 s beside others and 10 s more alone (Unit A: the
-  // class held 20 s a hostile learner, up to the learner's 60 s with more units).
+Deno.test("a classmate whose cases wait on a timer is not run again alone, holding every other sandbox", async () => {
+  // Before: a case that waits past the wall-clock backstop (10 s) beside other sandboxes was
+  // run again alone, every other sandbox of the class held, in case a busy machine starved it.
+  // Round 9's waiting classmate was stopped as not answering; one that awaits a timer answers
+  // the runner all along: each of its functions waited 10 s beside others and 10 s more alone
+  // (Unit A: the class held 20 s a hostile learner, 41 s for this class where 21 s would do,
+  // up to the learner's 60 s with more units). A case whose threads ran or waited for a core
+  // less than a quarter of its wait waited on its own, and now fails in place, as a stop: its
+  // function's next cases are still tried, in a new process (a fix that left them untried, the
+  // watermark's sifting probe among them, was taken back: tests/attacks_round8/
+  // watermark_runs_test.ts).
   const sleeping = UNIT_A.replaceAll("export function", "export async function")
     .replace("if (message.id", "await new Promise((r) => setTimeout(r, 60000));\n  if (message.id")
     .replace(
@@ -101,6 +96,7 @@ Deno.test({
   assert.equal(list.length, 3, err);
   assert.equal(list[0].score, 0);
   const outputs = list[0].tests.map((t) => t.output).join("\n");
+  assert.match(outputs, /did not finish within 10 s, waiting with a core free to it/);
   assert.doesNotMatch(outputs, /, alone/);
   assert.ok(list.slice(1).every(full), JSON.stringify(list.map((r) => r.score)));
 });

@@ -16,9 +16,12 @@
  * learner code runs.
  *
  * Budgets are CPU time, which a busy machine does not use up: a case that
- * uses all of `caseCpuMs` has failed, wherever it ran; one that waits past
- * the wall-clock backstop (`caseWallMs`) beside other sandboxes is run again
- * alone, with no other sandbox of this grader running, before it fails.
+ * uses all of `caseCpuMs` has failed, wherever it ran. One that waits past
+ * the wall-clock backstop (`caseWallMs`) with a core free to it (its threads
+ * ran or waited for one under a quarter of that time) waited on its own, and
+ * has failed too, as a stop: its function's next cases are tried in a new
+ * process. One that waited past it for a core beside other sandboxes is run
+ * again alone, with no other sandbox of this grader running, before it fails.
  * A loop, a throw, `Deno.exit`, a memory bomb or a flood of output costs the
  * cases it touches, and nothing else; and whatever the code does, a learner's
  * grading ends within `learnerWallMs` of its processes' time.
@@ -41,6 +44,7 @@ import { suiteMarkEnv } from "../suite_mark.ts";
 import { answersAsSeal } from "./watermark.ts";
 import { processUsage as usage } from "./process_usage.ts";
 import { inOwnSession, killGroup } from "./own_session.ts";
+import { RunnableTime } from "./runnable_time.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -108,9 +112,14 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 const OUTPUT_LIMIT = 8 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
+/** How often the run and run-queue time of a running case's threads are read. */
+const SAMPLE_MS = 200;
 /** The most threads a process may run at once, unless the options say otherwise. */
 const THREADS = 64 + navigator.hardwareConcurrency;
-/** Stops (time-outs, memory, output) after which a function's remaining cases are not tried. */
+/**
+ * Stops (a case that waited on its own, memory, output, an exit) after which
+ * a function's remaining cases are not tried.
+ */
 const MAX_STOPS = 2;
 /** The drivers' kinds of case. */
 const KINDS: Record<string, CaseKind> = {
@@ -147,12 +156,14 @@ export async function runSandbox(
   );
   const shared = await observed(cases, await runRounds(scratch, cases, options, budgets, false));
   const judgedHere = new Map(cases.map((c) => [keyOf(c), judged(c, shared.get(keyOf(c))!)]));
-  // What a time limit decided is run again alone: a case that ran out of time (and the
-  // cases of its function after it), and a case that failed while a step was still waiting.
+  // What a time limit decided is run again alone: a case that ran out of time waiting for a
+  // core (and the cases of its function after it), and a case that failed while a step was
+  // still waiting.
   const again = cases.filter((c) => {
     const reply = shared.get(keyOf(c))!;
     return reply.deferred === true ||
-      (reply.timed === true && !reply.spent && judgedHere.get(keyOf(c))!.status === "FAIL");
+      (reply.timed === true && !reply.spent && !reply.waited &&
+        judgedHere.get(keyOf(c))!.status === "FAIL");
   });
   const alone = again.length > 0
     ? await observed(again, await runRounds(scratch, again, options, budgets, true))
@@ -226,10 +237,13 @@ export class Budgets {
  * Run `cases` to a reply each, in as many processes as it takes: a process
  * that stops costs the case it was running, and a new one goes on with the
  * rest. A case (or a module's load) that uses its whole CPU time fails, and
- * so do the rest of its function's (or module's) cases, untried. Beside
- * other sandboxes (not `alone`), one that waits past the wall-clock backstop
- * leaves the rest of its function (or module) to be run again alone
- * (`deferred`); run `alone`, it fails as one out of CPU time does.
+ * so do the rest of its function's (or module's) cases, untried. One that
+ * waited past the wall-clock backstop on its own (`waited`) has failed as a
+ * stop: its function's next cases are tried in a new process, as after an
+ * exit (a module's load, as one out of CPU time). Beside other sandboxes
+ * (not `alone`), one that waited for a core leaves the rest of its function
+ * (or module) to be run again alone (`deferred`); run `alone`, it fails as
+ * one out of CPU time does.
  */
 async function runRounds(
   scratch: Scratch,
@@ -285,9 +299,14 @@ async function runRounds(
     for (const c of pending) {
       const reply = replies.get(keyOf(c));
       if (reply?.timed && "problem" in reply) {
+        if (reply.waited && !reply.load) {
+          // No machine would have run it sooner, and what comes after it may still answer.
+          stops.set(fnKey(c), (stops.get(fnKey(c)) ?? 0) + 1);
+          continue;
+        }
         if (reply.load) loadOutOfTime.add(moduleOf(c.job));
         else outOfTime.add(fnKey(c));
-        if (reply.spent) {
+        if (reply.spent || reply.waited) {
           (reply.load ? spentModules : spentFns).add(reply.load ? moduleOf(c.job) : fnKey(c));
         } else if (!alone) replies.set(keyOf(c), { ...reply, deferred: true });
       }
@@ -372,7 +391,14 @@ async function runProcess(
     await child.status;
     throw error;
   }
+  // How long the process's threads ran or waited for a core while the case now running waited,
+  // read from SAMPLE_MS after it began (most cases end before: they cost no reading).
+  let running: { runnable: RunnableTime; sampled: number } | undefined;
   const watch = setInterval(() => {
+    if (running !== undefined && performance.now() - running.sampled >= SAMPLE_MS) {
+      running.runnable.sample();
+      running.sampled = performance.now();
+    }
     const now = usage(child.pid);
     if (now.resident === 0) return;
     charge(now.cpuMs);
@@ -410,13 +436,16 @@ async function runProcess(
       }
       if (record.started) {
         run.started = keyText(record.started);
+        running = { runnable: new RunnableTime(child.pid), sampled: performance.now() };
         const learner = learners.get(run.started);
         if (learner !== undefined && budgets.of(learner) !== budget) {
           charge(usage(child.pid).cpuMs || charged.cpuMs);
           budget = budgets.of(learner);
         }
       }
-      if (record.result && record.reply) run.replies.set(keyText(record.result), record.reply);
+      if (record.result && record.reply) {
+        run.replies.set(keyText(record.result), waitedOnItsOwn(record.reply, running));
+      }
     }
   } finally {
     clearInterval(watch);
@@ -435,6 +464,22 @@ async function runProcess(
     }
   }
   return run;
+}
+
+/**
+ * `reply` as judged: a case that timed out while the process's threads ran
+ * or waited for a core less than a quarter of the time it was watched
+ * (`running`) waited on its own, not for a core (`waited`): run again alone,
+ * it would only wait as long again with every other sandbox held. A case
+ * that was runnable for longer, or not watched, is left as it is, to be run
+ * again alone.
+ */
+function waitedOnItsOwn(reply: Reply, running: { runnable: RunnableTime } | undefined): Reply {
+  if (!reply.timed || reply.spent || running === undefined || !("problem" in reply)) return reply;
+  const { runnable } = running;
+  runnable.sample();
+  if (runnable.span < SAMPLE_MS || runnable.ms >= runnable.span / 4) return reply;
+  return { ...reply, problem: `${reply.problem}, waiting with a core free to it`, waited: true };
 }
 
 interface Key {

@@ -88,6 +88,12 @@ export type Reply = Record<string, unknown> & {
   spent?: boolean;
   /** Set by the grader: left to be run again alone. */
   deferred?: boolean;
+  /**
+   * Set by the grader: it timed out with a core free to it (its threads ran
+   * or waited for one under a quarter of the time), having waited on its
+   * own: it has failed wherever it ran, and counts as a stop.
+   */
+  waited?: boolean;
   /** The exit code, when the learner's realm ended itself during the case. */
   exited?: number;
   /** Whether it was the module's load, not the case, that failed or timed out. */
