@@ -106,7 +106,18 @@ const SMALL = ["/usr", "/lib", "/lib64", "/bin"].filter((path) => THIS_MACHINE.e
 /** What this machine's bwrap does with `options` around `sh -c script`: its output, or `undefined` where it stops. */
 function bwrapRun(options: string[], script = "true"): string | undefined {
   const { success, stdout } = new Deno.Command("bwrap", {
-    args: [...SMALL, ...options, "--", "/bin/sh", "-c", script],
+    // The script's programs from the sandbox's own /usr, whatever PATH the test runs with.
+    args: [
+      ...SMALL,
+      ...options,
+      "--setenv",
+      "PATH",
+      "/usr/bin:/bin",
+      "--",
+      "/bin/sh",
+      "-c",
+      script,
+    ],
     stdin: "null",
     stdout: "piped",
     stderr: "null",
