@@ -99,8 +99,8 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
     // Sorted as text, 1000 comes before 999 (round 11 of issue 38).
     {
       label: "deadlines of three and four digits, earliest first",
-      args: [[{ id: "a", deadline: 1000 }, { id: "b", deadline: 999 }], 1000],
-      expected: ["b", "a"],
+      args: [[{ id: "late", deadline: 1000 }, { id: "early", deadline: 999 }], 1000],
+      expected: ["early", "late"],
     },
     {
       label: "a deadline of 0 is a deadline, passed at 0",
