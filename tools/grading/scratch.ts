@@ -461,17 +461,24 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
 
 /** Each bundle made in this process, by its entry's text: every shared folder of a run uses the same. */
 const bundles = new Map<string, Promise<Uint8Array>>();
+/**
+ * The bundle begun last: each waits for it, since two `deno bundle`s in a
+ * cache with no esbuild yet race to copy it there, and one fails ("failed to
+ * copy esbuild binary ... No such file or directory").
+ */
+let lastBundle: Promise<unknown> = Promise.resolve();
 
 /**
  * The bundle of package `name` whose entry module is `entry`, made once per
  * process (`deno bundle` is about 0.1 s of CPU time a package, and the
- * shared folder of each unit wants the same ones), in a scratch file named
- * `file` and an extension.
+ * shared folder of each unit wants the same ones), one after another, in a
+ * scratch file named `file` and an extension.
  */
 function bundled(name: string, entry: string, file: string): Promise<Uint8Array> {
   let bundle = bundles.get(entry);
   if (bundle === undefined) {
-    bundle = bundleOnce(name, entry, file);
+    bundle = lastBundle.catch(() => {}).then(() => bundleOnce(name, entry, file));
+    lastBundle = bundle;
     bundles.set(entry, bundle);
     bundle.catch(() => bundles.delete(entry));
   }
