@@ -172,9 +172,11 @@ async function runCompleted(change = (_id: string, source: string) => source) {
   }
 }
 
-Deno.test("a student edition a learner completed passes all five judges", async () => {
-  const { text, work } = await runCompleted();
+Deno.test("a student edition a learner completed passes all five judges, and shows nothing in red", async () => {
+  const { text, work, notebook } = await runCompleted();
   assert.match(text, /LAB_01 DONE/);
+  // The loop's "input ended, exiting" is a server's log, not the notebook's error.
+  assert.deepEqual(stderrOf(notebook.cells), []);
   const submission = await submissionOf(work);
   assert.equal(submission.edition, "student");
   assert.equal(submission.status, "PASSED");
@@ -196,6 +198,14 @@ Deno.test("a right serveStdio over a handleMessage that answers no ping is told 
     /⚠ These cases send each line through your handleMessage, which passes \d+ of 33 of its own cases/,
   );
 });
+
+/** Each stream a cell wrote on stderr (JupyterLab shows them in red), with the cell's id. */
+function stderrOf(cells: { id: string; outputs?: unknown[] }[]): string[] {
+  return cells.flatMap((cell) =>
+    (cell.outputs ?? []).filter((output) => (output as { name?: unknown }).name === "stderr")
+      .map((output) => `${cell.id}: ${JSON.stringify(output)}`)
+  );
+}
 
 /** A worked cell as its learner would have written it: the solutions kept, the starters dropped. */
 function keepSolutions(source: string): string {

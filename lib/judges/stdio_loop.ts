@@ -9,6 +9,7 @@
 
 import { line, NO_REPLY, replyShape } from "../../cases/lab_01.ts";
 import { type GradeCase, type GradeRow, judge, threwOutcome } from "../grading/grading.ts";
+import { captureStderr } from "../notebook/stdout_capture.ts";
 
 /** A stdio loop: reads frames from `input` until it ends, writes a line for each reply. */
 export type ServeStdio = (
@@ -56,6 +57,12 @@ export const STDIO_CASES: readonly GradeCase[] = [
  * row per case, `UNFINISHED` while it throws `NotImplementedError`. A loop
  * that does not return within `timeoutMs` of its input ending fails.
  *
+ * What the loop writes on stderr is its server's log ("input ended,
+ * exiting"), which Lab 02's client shows when the server runs as a process;
+ * here, in the notebook's own process, it would be shown as the notebook's
+ * errors, in red. It is kept back, and a case that fails ends its message
+ * with it.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -64,6 +71,21 @@ export const STDIO_CASES: readonly GradeCase[] = [
  * const starter = () => Promise.reject(new NotImplementedError("serveStdio"));
  * const rows = await gradeStdioLoop(starter);
  * assert.ok(rows.every((row) => row.status === "UNFINISHED"));
+ * ```
+ *
+ * @example A loop's log is kept back, and shown with a case it fails
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const silentAndDeaf = async (input: ReadableStream<Uint8Array>) => {
+ *   for await (const _ of input);
+ *   console.error("input ended, exiting");
+ * };
+ * const rows = await gradeStdioLoop(silentAndDeaf);
+ * assert.equal(rows.at(-1)!.status, "PASS"); // "nothing at all" owes no reply
+ * assert.equal(rows.at(-1)!.message, "");
+ * assert.equal(rows[0].status, "FAIL");
+ * assert.equal(rows[0].message, 'it wrote on stderr: "input ended, exiting\\n"');
  * ```
  */
 export async function gradeStdioLoop(serve: ServeStdio, timeoutMs = 2000): Promise<GradeRow[]> {
@@ -75,6 +97,8 @@ export async function gradeStdioLoop(serve: ServeStdio, timeoutMs = 2000): Promi
       write: (chunk) => void written.push(chunk.slice()),
     });
     let outcome;
+    const stop = captureStderr();
+    let logged = "";
     try {
       const input = ReadableStream.from(
         pieces.map((piece) => typeof piece === "string" ? new TextEncoder().encode(piece) : piece),
@@ -90,8 +114,15 @@ export async function gradeStdioLoop(serve: ServeStdio, timeoutMs = 2000): Promi
       outcome = { returned: lines.map((reply) => replyShape(reply)).filter((r) => r !== NO_REPLY) };
     } catch (error) {
       outcome = threwOutcome(error);
+    } finally {
+      logged = stop();
     }
-    rows.push(judge(testCase, outcome));
+    const row = judge(testCase, outcome);
+    if (row.status === "FAIL" && logged !== "") {
+      row.message = [row.message, `it wrote on stderr: ${JSON.stringify(logged.slice(0, 200))}`]
+        .filter(Boolean).join("; ");
+    }
+    rows.push(row);
   }
   return rows;
 }
