@@ -159,7 +159,9 @@ Deno.test({
       const work = (await api("contents/work")).content.map((item: { name: string }) => item.name);
       assert.ok(work.includes("ch14-a.ipynb"), `the learner's copies: ${work}`);
       assert.ok((await api("contents/lib/mcp/client/client.ts")).content.includes("class Client"));
-      assert.deepEqual(Object.keys((await api("kernelspecs")).kernelspecs), ["deno"]);
+      const kernelspecs = await api("kernelspecs");
+      assert.deepEqual(Object.keys(kernelspecs.kernelspecs), ["deno"]);
+      assert.equal(kernelspecs.default, "deno", "the default kernel is one JupyterLab offers");
       // No question about Jupyter's news over the learner's first grade tables.
       const notification = await (await fetch(
         `${base}lab/api/settings/@jupyterlab/apputils-extension:notification?token=${token}`,

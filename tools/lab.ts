@@ -15,6 +15,8 @@ import { learnerCopies } from "./learner_copies.ts";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
 const FIRST = "work/ch14-a.ipynb";
+/** The only kernel offered: Deno's, as `deno jupyter --install` names it. */
+const KERNEL = "deno";
 /** The page that opens the learner's Unit A, from the server's root. */
 const OPENS = `/lab/tree/${FIRST}`;
 
@@ -47,9 +49,11 @@ const child = new Deno.Command(lab, {
     "--ip=127.0.0.1",
     `--ServerApp.root_dir=${root}`,
     `--LabApp.default_url=${OPENS}`,
-    // The course is TypeScript on Deno: the Python kernel the environment brings is not offered.
-    "--KernelSpecManager.allowed_kernelspecs=deno",
+    // The course is TypeScript on Deno: the Python kernel the environment brings is not offered,
+    // nor named the default (a new notebook, or /api/kernelspecs, would ask for python3).
+    `--KernelSpecManager.allowed_kernelspecs=${KERNEL}`,
     "--KernelSpecManager.ensure_native_kernel=False",
+    `--MappingKernelManager.default_kernel_name=${KERNEL}`,
     ...asRoot,
     ...Deno.args,
   ],
