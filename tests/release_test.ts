@@ -468,6 +468,21 @@ Deno.test("the release's README says how to stop JupyterLab, and how to serve it
   assert.match(learners, /the address it prints is the one to open, and to forward/);
 });
 
+Deno.test("the release's README asks for git only of a learner who clones the course", () => {
+  // A new learner with the release's archive read that set-up needs git, which nothing of an
+  // unpacked archive runs (tools/setup.sh calls no git).
+  const readme = released.get("README.md")!;
+  const learners = readme.slice(readme.indexOf("## Learners:"));
+  const needs = learners.match(/^On a .* machine with (.*?), in the course folder/m);
+  assert.ok(needs, "the README does not say what set-up needs");
+  assert.doesNotMatch(needs[1], /\bgit\b/);
+  assert.match(
+    learners,
+    /an unpacked archive needs nothing more; git only if you clone the course/,
+  );
+  assert.doesNotMatch(released.get("tools/setup.sh")!, /^\s*git\b/m);
+});
+
 Deno.test("each sealed module in the release shows what it exports, with its documentation", async () => {
   // The stub held one line, `export * from "./framing.sealed.js"`: the lessons name readFrames and
   // schemaProblems, whose documentation a learner could not read.
