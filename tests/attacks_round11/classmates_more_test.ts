@@ -67,6 +67,30 @@ Deno.test("a folder whose name is not UTF-8 costs the grader no copy of what it 
   assert.ok(err.includes(`${folder}/caf\\xe9/notes.ipynb: `), err);
 });
 
+Deno.test("a problem with the code in a folder whose name is not UTF-8 names the learner's folder", async () => {
+  // Before: the problem's path named the learner's folder, but its text named the code beside it
+  // by the grader's link (/tmp/grade-names-.../learner/a/ch14-a.ts), gone after the run and
+  // nowhere the learner or the instructor can look.
+  const folder = await tree({});
+  await python(
+    "import os, sys\n" +
+      "p = os.path.join(sys.argv[1].encode(), b'caf\\xe9')\n" +
+      "for sub in (b'/a', b'/b'):\n" +
+      "    os.makedirs(p + sub)\n" +
+      `    open(p + sub + b'/ch14-a.ts', 'w').write(${JSON.stringify(UNIT_A)})\n`,
+    folder,
+  );
+  const { err } = await gradeUnder([], [folder]);
+  assert.ok(
+    err.includes(
+      `grade: ${folder}/caf\\xe9/b/ch14-a.ts: a second piece of code for ch14-a beside ` +
+        `${folder}/caf\\xe9/a/ch14-a.ts`,
+    ),
+    err,
+  );
+  assert.doesNotMatch(err, /grade-names-/);
+});
+
 Deno.test("a classmate whose cases wait on a timer is not run again alone, holding every other sandbox", async () => {
   // Before: a case that waits past the wall-clock backstop (10 s) beside other sandboxes was
   // run again alone, every other sandbox of the class held, in case a busy machine starved it.

@@ -165,9 +165,13 @@ export async function collectLearners(
           problem: `cannot be read: ${(error as Error).message}`,
         });
       }
-      // A folder read through a link of the grader's is named as the learner's own.
-      const named = (text: string) => text.replaceAll(`${folder.path}/`, `${folder.name}/`);
-      for (const problem of found.problems.slice(problems)) problem.path = named(problem.path);
+      // A folder read through a link of the grader's is named as the learner's own, wherever a
+      // problem or a note names it (an error's message too).
+      const named = (text: string) => text.replaceAll(folder.path, folder.name);
+      for (const problem of found.problems.slice(problems)) {
+        problem.path = named(problem.path);
+        problem.problem = named(problem.problem);
+      }
       found.notes.splice(notes, Infinity, ...found.notes.slice(notes).map(named));
     }
   }
