@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
 import {
+  assertEarnsNothing,
   base64,
   flagged,
   gradeClass,
@@ -560,9 +561,8 @@ for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
       if (refusesLook) {
         const earned = marks.filter((t) => t.score === t.max_score).length;
         assert.ok(earned <= marks.length - 2, `kept its marks: ${report(results, fn)}`);
-      } else if (hostile) {
-        assert.ok(marks.every((t) => t.score === 0), `stripped: ${report(results, fn)}`);
-      } else assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
+      } else if (hostile) assertEarnsNothing(list, name, fn);
+      else assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
     },
   });
 }
