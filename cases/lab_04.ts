@@ -351,6 +351,11 @@ export const CASES: Readonly<Record<Lab04Function, readonly GradeCase[]>> = {
       args: [legacy("tools/call", { name: "count_slowly" }, 2), null, 3],
       expected: null,
     },
+    {
+      label: 'legacy: an empty id field reset the last event id: none to resume ("")',
+      args: [legacy("tools/call", { name: "count_slowly" }, 2), "", 3],
+      expected: null,
+    },
   ],
   originAllowed: [
     { label: "no Origin: not a browser, allowed", args: [null, LOCAL], expected: true },

@@ -509,6 +509,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: null,
       group: "legacy: resumed, or lost",
     },
+    {
+      label: "legacy: an empty event id is none, with a string for the next id too",
+      args: [legacy("ping", {}, "x"), "", "y"],
+      expected: null,
+      group: "legacy: resumed, or lost",
+    },
   ],
   originAllowed: [
     {

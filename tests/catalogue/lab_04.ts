@@ -1011,7 +1011,7 @@ const recoverStream: Catalogue = {
     "the worked solution's way": recover(`
   ${IS_TODAY}
   if (today) return { reissue: { ...request, id: nextId } };
-  return lastEventId === null ? null : { resume: lastEventId };`),
+  return lastEventId ? { resume: lastEventId } : null;`),
     "a copy, then the id, with META": recover(
       `
   const meta = (request.params ?? {})._meta ?? {};
@@ -1020,18 +1020,18 @@ const recoverStream: Catalogue = {
     again.id = nextId;
     return { reissue: again };
   }
-  if (lastEventId !== null) return { resume: lastEventId };
+  if (lastEventId !== null && lastEventId !== "") return { resume: lastEventId };
   return null;`,
       'import { META } from "../lib/mcp/shared/meta.ts";',
     ),
     "the legacy case first": recover(`
   const version = request.params && request.params._meta
     ? request.params._meta["io.modelcontextprotocol/protocolVersion"] : undefined;
-  if (typeof version !== "string") return typeof lastEventId === "string" ? { resume: lastEventId } : null;
+  if (typeof version !== "string") return typeof lastEventId === "string" && lastEventId.length > 0 ? { resume: lastEventId } : null;
   return { reissue: Object.assign({}, request, { id: nextId }) };`),
     "Object.fromEntries": recover(`
   ${IS_TODAY}
-  if (!today) return lastEventId === null ? null : { resume: lastEventId };
+  if (!today) return [null, ""].includes(lastEventId) ? null : { resume: lastEventId };
   return { reissue: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, k === "id" ? nextId : v])) };`),
   },
   wrong: {
@@ -1045,6 +1045,12 @@ const recoverStream: Catalogue = {
   if (lastEventId !== null) return { resume: lastEventId };
   if (today) return { reissue: { ...request, id: nextId } };
   return null;`),
+    // The SSE specification: an empty id field resets the last event ID, and a client sends no
+    // Last-Event-ID while it is empty; the worked answer took "" for an id until issue 38.
+    "an empty event id resumed": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId === null ? null : { resume: lastEventId };`),
     "every broken stream re-issued": recover(`
   return { reissue: { ...request, id: nextId } };`),
     "a legacy request without an event id re-issued": recover(`
