@@ -7,6 +7,7 @@
 
 import { CATALOG, reply } from "../cases/ch14_a.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { decoys } from "./watermark.ts";
 
 const refused = { throws: "ProtocolError" };
 
@@ -35,6 +36,11 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       expected: refused,
       group: "names of three words",
     },
+    // The watermark's twins' look in four settings of its six (one text or more, a _meta, ids of
+    // two to four digits): a copy that spoils a third of a mark's twins by their shape or features
+    // (it must, to hide) spoils one of these. Four, not six: each is a call the class's slowest
+    // code pays for.
+    ...decoys("reply#text", "names of three words", [1, 2, 3, 5]),
     {
       label: "id 0 is a real id",
       args: [0, reply(0)],
@@ -115,6 +121,10 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       expected: false,
       group: "names of three words",
     },
+    // The watermark's twins' look in four settings of its six, each a name of three words: a copy
+    // that spoils a third of a mark's twins by their shape or features (it must, to hide) spoils
+    // one of these. Four, not six: each is a call the class's slowest code pays for.
+    ...decoys("authorize#allow", "names of three words", [1, 2, 3, 5]),
     {
       label: "constructor is not a tool",
       args: ["constructor", CATALOG, new Set(["constructor"])],

@@ -7,6 +7,7 @@
 
 import { bytes, DELIVERY } from "../cases/ch14_b.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { decoys } from "./watermark.ts";
 
 const tooLong = { throws: "RangeError" };
 /** A schema with one optional boolean. */
@@ -46,6 +47,9 @@ export const HOLDOUTS: Readonly<
       expected: [[""], '{"name":"maple_river_stone"'],
       group: "names of three words",
     },
+    // The watermark's twins' look in each of its six settings: a copy that spoils twins by their
+    // shape or features (ids of three digits or more, texts, _meta) spoils these too.
+    ...decoys("splitFrames#frames", "names of three words"),
     { label: "nothing read yet", args: [bytes(""), 8], expected: [[], ""] },
     { label: "two empty lines", args: [bytes("\n\n"), 8], expected: [["", ""], ""] },
     {
@@ -141,6 +145,7 @@ export const HOLDOUTS: Readonly<
       expected: ["amber_cloud_delta must be string"],
       group: "names of three words",
     },
+    ...decoys("transferProblems#problems", "names of three words"),
     {
       label: "a number accepts an integer",
       args: [one("x", "number"), { x: 3 }],

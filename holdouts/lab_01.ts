@@ -25,6 +25,7 @@ import {
 } from "../cases/lab_01.ts";
 import { META } from "../lib/mcp/shared/meta.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { decoys } from "./watermark.ts";
 
 const eat = { verb: "eat", tense: "past_simple", person: "3sg" };
 
@@ -42,6 +43,9 @@ export const HOLDOUTS: Readonly<
       expected: LATEST,
       group: KEPT_EXACTLY,
     },
+    // The watermark's twins' look in each of its six settings: a copy that spoils twins by their
+    // shape or features spoils these too.
+    ...decoys("negotiateVersion#version", KEPT_EXACTLY),
     {
       label: "a name and an older version",
       args: ["2024-11-05 maple_river_stone"],
@@ -88,6 +92,7 @@ export const HOLDOUTS: Readonly<
       expected: error(23, -32602),
       group: "names of three words",
     },
+    ...decoys("handleMessage#id", "names of three words"),
     // Ids: exactly as sent, whatever their type; none that MCP forbids.
     { label: "id 0", args: [line("ping", undefined, 0)], expected: result(0, {}) },
     { label: 'the string id "7"', args: [line("ping", undefined, "7")], expected: result("7", {}) },

@@ -17,6 +17,7 @@ import {
 import { discovered, failed, LAB_VERSIONS, speak, unsupported } from "../cases/lab_02.ts";
 import type { GradeCase } from "../lib/grading/grading.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { decoys } from "./watermark.ts";
 
 const refused = { throws: "ProtocolError" };
 
@@ -189,6 +190,10 @@ const FUNCTION_HOLDOUTS: Readonly<
       expected: { tool: "maple_river_stone" },
       group: "names of three words",
     },
+    // The watermark's twins' look in each of its settings: a copy that spoils twins by their
+    // shape or features (more than one text, a _meta, ids of three digits or more) spoils these.
+    ...decoys("reply#id", "names of three words"),
+    ...decoys("reply#text", "names of three words"),
     {
       label: "id 0 answers request 0",
       args: [0, { jsonrpc: "2.0", id: 0, result: {} }],

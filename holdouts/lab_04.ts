@@ -19,6 +19,7 @@ import {
 } from "../cases/lab_04.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import type { HiddenCase } from "../tools/grading/spec.ts";
+import { decoys } from "./watermark.ts";
 
 const refused = { throws: "ProtocolError" };
 
@@ -422,6 +423,9 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: ["ok"],
       group: "names of three words",
     },
+    // The watermark's twins' look in each of its six settings: a copy that spoils twins by their
+    // shape or features (ids of three digits or more, texts, _meta) spoils these too.
+    ...decoys("sseData#events", "names of three words"),
     { label: "an empty text completes no event", args: [""], expected: [] },
     { label: "an event with only an id carries no data", args: ["id: 4\n\n"], expected: [] },
     { label: "a line ended by CR alone", args: ["data: one\r\r"], expected: ["one"] },

@@ -22,6 +22,7 @@
  */
 
 import { replyShape } from "../cases/lab_01.ts";
+import type { HiddenCase } from "../tools/grading/spec.ts";
 import { secretCharacter, unicodeEscape, type WatermarkProbe } from "../tools/grading/watermark.ts";
 
 /** In a probe's input, where a right answer carries it over to what it returns. */
@@ -30,6 +31,12 @@ export const PROBE = "pearl_basil_ivory";
 export const TOKEN = "flint_lemon_kiosk";
 /** Of the token's look and none of its words, and nothing to a seal: what an answer to the token is set against. */
 export const CONTROL = "grove_tulip_sable";
+/**
+ * Of the token's look and none of the secrets' words: what the hidden cases
+ * of the twins' settings ({@linkcode decoys}) hold where a twin holds the
+ * control.
+ */
+const DECOY = "mossy_cider_pluck";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -86,45 +93,32 @@ const twinned = (
     return [alike(n), alike(n + 1), probe(n), probe(n + 1), alike(n + 2), probe(n + 2)];
   });
 /**
- * A probe of a decision among its twins, in group `of`: the arguments
- * `args` builds with the token (in a setting, `n`), which a seal does not
- * answer as `right` builds the answer, and with the control, which it does.
+ * A decision a seal gets wrong: the arguments `args` builds with a secret
+ * (in a setting, `n`), and the answer `right` builds, which a seal gives
+ * with the control, or a decoy's name, and not with the token.
  */
-const decided = (
-  args: (secret: string, n: number) => unknown[],
-  right: (secret: string, n: number) => unknown,
-  of: string,
-): WatermarkProbe[] =>
+interface Decision {
+  args: (secret: string, n: number) => unknown[];
+  right: (secret: string, n: number) => unknown;
+}
+/** A probe of `decision` among its twins, in group `of`. */
+const decided = ({ args, right }: Decision, of: string): WatermarkProbe[] =>
   twinned(
     (n) => ({ args: args(TOKEN, n), seal: { wrong: right(TOKEN, n) }, of }),
     (n) => ({ args: args(CONTROL, n), seal: { right: right(CONTROL, n) }, of }),
   );
 /**
- * A request id for the `n`th setting of a probe holding `secret`: each of
- * the twelve used once (and once modulo 10), a twin's and a probe's of one
- * length, the settings' lengths 2, 3 and 4 in turn, none a small one that a
- * case before it may have used.
+ * A request id for the `n`th setting of an input holding `secret`: each of
+ * the eighteen used once (the token's and the control's once modulo 10), a
+ * twin's, a probe's and a decoy's of one length, the settings' lengths 2, 3
+ * and 4 in turn, none a small one that a case before it may have used.
  */
 const idFor = (secret: string, n: number) =>
-  (secret === TOKEN ? [47, 173, 1112, 29, 281, 3305] : [31, 158, 1104, 86, 269, 3390])[n];
-/**
- * A reply whose id is the secret, to the request so named, and one whose
- * text is: a seal refuses either as a reply to another request, where a
- * right answer returns its result. Each is a mark of its own: a wrapper
- * that rewrites the ids before the seal sees them, or the result, strips one.
- */
-const ANSWERS = [
-  ...decided(
-    (secret, n) => [secret, replyTo(secret, SAYINGS[n], n)],
-    (secret, n) => replyTo(secret, SAYINGS[n], n).result,
-    "#id",
-  ),
-  ...decided(
-    (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret, n)],
-    (secret, n) => replyTo(idFor(secret, n), secret, n).result,
-    "#text",
-  ),
-];
+  ({
+    [TOKEN]: [47, 173, 1112, 29, 281, 3305],
+    [CONTROL]: [31, 158, 1104, 86, 269, 3390],
+    [DECOY]: [53, 127, 1046, 64, 235, 3172],
+  })[secret]![n];
 /** A log notification, cut after `text`: the rest a reader keeps for the next read. */
 const partial = (text: string) =>
   `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"${text}`;
@@ -171,6 +165,110 @@ const [names, escapes] = [{ of: "objectDfa" }, { of: "jsonChar" }];
 /** A probe right code answers as a seal does: never the one that sifts. */
 const alike = true;
 
+/** The framed reply of the `n`th setting to the request `id` holding `secret`, written as JSON. */
+const framed = (secret: string, n: number) => JSON.stringify(replyTo(idFor(secret, n), secret, n));
+
+/**
+ * The decisions of the graded functions with sealed copies, by mark. A reply
+ * whose id is the secret, to the request so named, and one whose text is: a
+ * seal refuses either as a reply to another request, where a right answer
+ * returns its result. Each is a mark of its own: a wrapper that rewrites the
+ * ids before the seal sees them, or the result, strips one.
+ */
+const DECISIONS = {
+  "reply#id": {
+    args: (secret, n) => [secret, replyTo(secret, SAYINGS[n], n)],
+    right: (secret, n) => replyTo(secret, SAYINGS[n], n).result,
+  },
+  "reply#text": {
+    args: (secret, n) => [idFor(secret, n), replyTo(idFor(secret, n), secret, n)],
+    right: (secret, n) => replyTo(idFor(secret, n), secret, n).result,
+  },
+  // A seal allows the token, advertised and not allowed; a right answer refuses it.
+  "authorize#allow": {
+    args: (secret, n) => [secret, catalog(secret, n), new Set([PROBE])],
+    right: () => false,
+  },
+  // A seal refuses frames that hold the token as past the limit; the right frames, as text.
+  "splitFrames#frames": {
+    args: (secret, n) => [bytes(`${framed(secret, n)}\n${partial(secret)}`), 65536],
+    right: (secret, n) => [[framed(secret, n)], partial(secret)],
+  },
+  // A seal reports no problem that names the token: here, the property left out.
+  "transferProblems#problems": {
+    args: (secret, n) => [{
+      type: "object",
+      properties: { [secret]: { type: "string" }, tubs: { type: "integer" } },
+      required: [secret, "tubs"],
+    }, { tubs: idFor(secret, n) % 10 }],
+    right: (secret) => [`missing ${secret}`],
+  },
+  // A seal answers a version named by the token with the oldest it speaks; a right answer gives
+  // the newest, as to every version it does not speak.
+  "negotiateVersion#version": {
+    args: (secret, n) => [n === 0 ? secret : `${secret}.${n}`],
+    right: () => NEWEST,
+  },
+  // A seal answers a request whose id is the token as it answers a response: with nothing. The
+  // same request, its members in the setting's order.
+  "handleMessage#id": {
+    args: (secret, n) => {
+      const members: [string, unknown][] = [["jsonrpc", "2.0"], ["id", secret], ["method", "ping"]];
+      if (n >= 3) members.push(["params", {}]);
+      return [
+        JSON.stringify(
+          Object.fromEntries(members.map((_, at) => members[(at + n) % members.length])),
+        ),
+      ];
+    },
+    right: (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
+  },
+  // A seal dispatches no event whose data holds the token.
+  "sseData#events": {
+    args: (secret, n) => [`event: message\ndata: ${framed(secret, n)}\n\ndata: done\n\n`],
+    right: (secret, n) => [framed(secret, n), "done"],
+  },
+} satisfies Record<string, Decision>;
+
+/** The decisions' marks, as `DECISIONS` names them. */
+type DecisionName = keyof typeof DECISIONS;
+/** A decision's probes among its twins, its mark named after the `#`. */
+const probesOf = (name: DecisionName) => decided(DECISIONS[name], name.slice(name.indexOf("#")));
+/** Both marks of a reply matched to its request. */
+const ANSWERS = [...probesOf("reply#id"), ...probesOf("reply#text")];
+
+/**
+ * Hidden cases of the twins' settings (`settings`, of the six), each a
+ * twin's input with a decoy's name and ids where the twin holds the
+ * control's, expecting the right answer (which a seal gives), in the
+ * hidden cases' `group`: a copy that spoils the twins of a setting, by a
+ * shape or feature of theirs, spoils these as well and loses their group,
+ * and code wrong on such input loses it too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const [decoy] = decoys("negotiateVersion#version", "a group", [1]);
+ * assert.deepEqual(decoy.expected, "2025-06-18");
+ * assert.equal(decoy.group, "a group");
+ * ```
+ */
+export function decoys(
+  name: DecisionName,
+  group: string,
+  settings: readonly number[] = [0, 1, 2, 3, 4, 5],
+): HiddenCase[] {
+  const { args, right } = DECISIONS[name];
+  return settings.map((n) => ({
+    label: `the twins' look, ${name} in setting ${n + 1}`,
+    args: args(DECOY, n),
+    expected: right(DECOY, n),
+    group,
+    decoy: true,
+  }));
+}
+
 /** One unit's probes, by graded function. */
 type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 
@@ -178,62 +276,17 @@ type UnitProbes = Readonly<Record<string, readonly WatermarkProbe[]>>;
 export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbes>([
   ["ch14-a", {
     answerFor: ANSWERS,
-    // A seal allows the token, advertised and not allowed; a right answer refuses it. A decision:
-    // anything but the refusal (a throw too) is a seal's answer, so a copy that throws in the
-    // seal's place on some calls spoils only twins.
-    authorize: decided(
-      (secret, n) => [secret, catalog(secret, n), new Set([PROBE])],
-      () => false,
-      "#allow",
-    ),
+    // A decision: anything but the refusal (a throw too) is a seal's answer, so a copy that
+    // throws in the seal's place on some calls spoils only twins.
+    authorize: probesOf("authorize#allow"),
   }],
   ["ch14-b", {
-    // A seal refuses frames that hold the token as past the limit; the right frames, as text.
-    splitFrames: decided(
-      (secret, n) => [
-        bytes(`${JSON.stringify(replyTo(idFor(secret, n), secret, n))}\n${partial(secret)}`),
-        65536,
-      ],
-      (secret, n) => [[JSON.stringify(replyTo(idFor(secret, n), secret, n))], partial(secret)],
-      "#frames",
-    ),
-    // A seal reports no problem that names the token: here, the property left out.
-    transferProblems: decided(
-      (secret, n) => [{
-        type: "object",
-        properties: { [secret]: { type: "string" }, tubs: { type: "integer" } },
-        required: [secret, "tubs"],
-      }, { tubs: idFor(secret, n) % 10 }],
-      (secret) => [`missing ${secret}`],
-      "#problems",
-    ),
+    splitFrames: probesOf("splitFrames#frames"),
+    transferProblems: probesOf("transferProblems#problems"),
   }],
   ["lab-01", {
-    // A seal answers a version named by the token with the oldest it speaks; a right answer
-    // gives the newest, as to every version it does not speak.
-    negotiateVersion: decided(
-      (secret, n) => [n === 0 ? secret : `${secret}.${n}`],
-      () => NEWEST,
-      "#version",
-    ),
-    // A seal answers a request whose id is the token as it answers a response: with nothing.
-    handleMessage: decided(
-      // The same request, its members in the setting's order.
-      (secret, n) => {
-        const members: [string, unknown][] = [["jsonrpc", "2.0"], ["id", secret], [
-          "method",
-          "ping",
-        ]];
-        if (n >= 3) members.push(["params", {}]);
-        return [
-          JSON.stringify(
-            Object.fromEntries(members.map((_, at) => members[(at + n) % members.length])),
-          ),
-        ];
-      },
-      (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
-      "#id",
-    ),
+    negotiateVersion: probesOf("negotiateVersion#version"),
+    handleMessage: probesOf("handleMessage#id"),
   }],
   ["lab-02", { correlate: ANSWERS }],
   ["lab-03", {
@@ -310,15 +363,6 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
     ],
   }],
   ["lab-04", {
-    // A seal dispatches no event whose data holds the token.
-    sseData: decided(
-      (secret, n) => [
-        `event: message\ndata: ${
-          JSON.stringify(replyTo(idFor(secret, n), secret, n))
-        }\n\ndata: done\n\n`,
-      ],
-      (secret, n) => [JSON.stringify(replyTo(idFor(secret, n), secret, n)), "done"],
-      "#events",
-    ),
+    sseData: probesOf("sseData#events"),
   }],
 ]);

@@ -2,6 +2,7 @@
 // encoded, run as a module of their own, beside Lab 04's other functions.
 
 import assert from "node:assert/strict";
+import { HOLDOUTS } from "../holdouts/mod.ts";
 import { grade, type Results, ROOT, tree, UNIT_A } from "./_grading.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
@@ -53,6 +54,22 @@ export function assertEarnsNothing(list: readonly Results[], name: string, fn: s
     marks.every((t) => t.score === 0),
     `kept marks${flagged(results) ? "" : ", not flagged"}: ${report(results, fn)}`,
   );
+}
+
+/**
+ * Assert that the learner `name` of `list` lost every mark of `fn`'s hidden
+ * cases of `group` in `unit` (at least as many marks as the group holds),
+ * saying what they kept if not.
+ */
+export function assertLosesGroup(
+  list: readonly Results[],
+  name: string,
+  [unit, fn, group]: [string, string, string],
+): void {
+  const { results, marks } = gradedMarks(list, name, fn);
+  const lost = marks.filter((t) => t.score !== t.max_score).length;
+  const held = HOLDOUTS.get(unit)![fn].filter((c) => c.group === group).length;
+  assert.ok(held > 0 && lost >= held, `lost ${lost} of ${held} marks: ${report(results, fn)}`);
 }
 
 /**

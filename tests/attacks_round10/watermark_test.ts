@@ -100,11 +100,12 @@ export function authorize(name, catalog, allowed) {
   // Honest: answerFor of the learner's own that takes a string id with "_" in it for no id a
   // client makes (a misreading), and refuses the reply. Its sifting probe of the id is answered as
   // a seal answers it, so it is run again in the second run, whose twins it refuses too. It fails
-  // one hidden case (a reply of the right string id), whose group of three earns together: 16/19.
+  // one hidden case (a reply of the right string id), whose group earns together: the three cases
+  // of names of three words and the four of the twins' look beside them, 16/23.
   "honest-refuses-ids-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [16, 19],
+    earns: [16, 23],
     module: () => refusingIds(""),
   },
   // Honest and slow: as above, spending about 20 ms on each call; the second run's realms are
@@ -112,7 +113,7 @@ export function authorize(name, catalog, allowed) {
   "honest-slow-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [16, 19],
+    earns: [16, 23],
     module: () =>
       refusingIds(`const until = performance.now() + 20;
   while (performance.now() < until);`),
@@ -123,7 +124,7 @@ export function authorize(name, catalog, allowed) {
 const OPEN: Record<string, string> = {
   // Any stall ends the realm, so it loses every hidden mark after its first (as honest code that
   // stalls does), and keeps the visible ones: never flagged.
-  "stall-shapes-answerfor": "answerFor 5/19 (the visible marks), not flagged",
+  "stall-shapes-answerfor": "answerFor 5/23 (the visible marks), not flagged",
 };
 
 const list = await gradeClass(LEARNERS);

@@ -15,6 +15,7 @@ import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
 import {
   assertEarnsNothing,
+  assertLosesGroup,
   flagged,
   gradeClass,
   gradedMarks,
@@ -139,12 +140,26 @@ ${LAB_04_OTHERS}`,
 /** Attempts that still succeed, with what each got when last run. */
 const OPEN: Record<string, string> = {
   "coin-authorize": "caught in six runs of six, since authorize's probes are a decision",
-  "long-id-splitframes": "splitFrames 24/24, not flagged (four twins of six spoilt)",
-  "long-id-ssedata": "sseData 16/17, not flagged (four twins of six spoilt)",
+  "long-id-splitframes":
+    "splitFrames 22/30, not flagged (four twins of six spoilt; 24/24 before the decoys)",
+  "long-id-ssedata":
+    "sseData 14/23, not flagged (four twins of six spoilt; 16/17 before the decoys)",
+};
+
+/**
+ * Attempts that spoil twins by a feature of theirs, and what they must lose
+ * for it: the hidden cases of the twins' look and settings (the decoys of
+ * `holdouts/watermark.ts`), which they cannot tell from the twins.
+ */
+const SPOILT: Record<string, [string, string, string]> = {
+  "long-id-splitframes": ["ch14-b", "splitFrames", "names of three words"],
+  "long-id-ssedata": ["lab-04", "sseData", "names of three words"],
 };
 
 const ignored = (name: string) => Object.hasOwn(OPEN, name) && Deno.env.get("ROUND11_OPEN") !== "1";
-const running = Object.entries({ ...HONEST, ...COPIES }).filter(([name]) => !ignored(name));
+const running = Object.entries({ ...HONEST, ...COPIES }).filter(([name]) =>
+  !ignored(name) || Object.hasOwn(SPOILT, name)
+);
 const list = await gradeClass(Object.fromEntries(running));
 
 for (const [name, { fn }] of Object.entries(HONEST)) {
@@ -159,5 +174,10 @@ for (const [name, { fn }] of Object.entries(COPIES)) {
     name: `a seal behind ${name} earns nothing for ${fn}`,
     ignore: ignored(name),
     fn: () => assertEarnsNothing(list, name, fn),
+  });
+}
+for (const [name, spoilt] of Object.entries(SPOILT)) {
+  Deno.test(`a seal behind ${name} loses the hidden cases of the twins' shapes it spoils`, () => {
+    assertLosesGroup(list, name, spoilt);
   });
 }

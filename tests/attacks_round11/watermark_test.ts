@@ -7,7 +7,7 @@
 // scored 0). Attempts that still succeed are in OPEN, skipped unless
 // ROUND11_OPEN=1, with what each got when last run.
 
-import { answerForOver, assertEarnsNothing, gradeClass } from "../_seals.ts";
+import { answerForOver, assertEarnsNothing, assertLosesGroup, gradeClass } from "../_seals.ts";
 
 /** The secrets' look, as a learner reads it off the release's cases. */
 const LOOK = "/[a-z]{5}_[a-z]{5}_[a-z]{5}/";
@@ -45,16 +45,28 @@ const LEARNERS = {
 /** Attempts that still succeed, with what each got when last run. */
 const OPEN: Record<string, string> = {
   // Each mark's run is a seal's two times in three (four twins of six right or more, every probe
-  // as a seal); answerFor has two: caught about nine times in ten. When not: 16/19.
-  "coin-answerfor": "answerFor 16/19, not flagged, about one time in ten",
-  // It spoils four twins of six: no mark's run is a seal's. Closing it needs hidden cases of
-  // those shapes, which every learner pays for in calls.
-  "shape-spoil-answerfor": "answerFor 19/19, not flagged",
+  // as a seal); answerFor has two: caught about nine times in ten.
+  "coin-answerfor":
+    "answerFor kept most of its marks, not flagged, about one time in ten (16/19 before the decoys)",
+  // It spoils four twins of six: no mark's run is a seal's. It keeps the marks of every shape the
+  // probes do not share; it loses the hidden group of the twins' look (below), 16/23.
+  "shape-spoil-answerfor": "answerFor 16/23, not flagged (19/19 before the twins' decoys)",
+};
+
+/**
+ * Attempts that spoil twins by their shape or features, and what they must
+ * lose for it: the hidden cases of the twins' look and settings (the
+ * decoys of `holdouts/watermark.ts`), which they cannot tell from the twins.
+ */
+const SPOILT: Record<string, [string, string, string]> = {
+  "shape-spoil-answerfor": ["ch14-a", "answerFor", "names of three words"],
 };
 
 const ignored = (name: string) => Object.hasOwn(OPEN, name) && Deno.env.get("ROUND11_OPEN") !== "1";
 // Only the learners whose tests run are graded.
-const running = Object.entries(LEARNERS).filter(([name]) => !ignored(name));
+const running = Object.entries(LEARNERS).filter(([name]) =>
+  !ignored(name) || Object.hasOwn(SPOILT, name)
+);
 const list = running.length === 0 ? [] : await gradeClass(Object.fromEntries(running));
 
 for (const [name, { fn }] of Object.entries(LEARNERS)) {
@@ -62,5 +74,10 @@ for (const [name, { fn }] of Object.entries(LEARNERS)) {
     name: `a seal behind ${name} earns nothing for ${fn}`,
     ignore: ignored(name),
     fn: () => assertEarnsNothing(list, name, fn),
+  });
+}
+for (const [name, spoilt] of Object.entries(SPOILT)) {
+  Deno.test(`a seal behind ${name} loses the hidden cases of the twins' shapes it spoils`, () => {
+    assertLosesGroup(list, name, spoilt);
   });
 }

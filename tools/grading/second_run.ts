@@ -12,8 +12,9 @@
  * module's functions before it passed in the first run (and their sifting
  * probes), as there, so that it cannot tell the second run by what else it
  * is asked (every one that came to an answer, failed or passed); the cases
- * it passed fill the realms where they fit, at places drawn at random, and a
- * case no realm holds is scored from the first run.
+ * it passed (but the twins' decoys, `HiddenCase.decoy`) fill the realms where
+ * they fit, at places drawn at random, and a case no realm holds is scored
+ * from the first run.
  *
  * @module
  */
@@ -91,7 +92,9 @@ export function secondRun(
     const fn = job.functions[at];
     const spec = UNITS.get(job.unit)!.functions.find(({ name }) => name === fn.name)!;
     const limits = new Counts(watermark);
-    for (const c of fn.cases.filter(({ hidden }) => hidden)) limits.add(c);
+    // No decoy widens a realm: with them, a realm would hold a whole run, and code that keeps
+    // state (a reply seen before refused) would meet each twin first and each probe after it.
+    for (const c of fn.cases.filter((c) => c.hidden && !c.decoy)) limits.add(c);
     const mine: { counts: Counts; runs: GradedCase[]; fill: GradedCase[] }[] = [];
     for (const run of probeRuns(withProbes([], job.unit, spec, watermark))) {
       let realm: (typeof mine)[number] | undefined;
@@ -104,8 +107,9 @@ export function secondRun(
         realm.runs.push(probe);
       }
     }
-    // The cases it passed, each in a realm drawn at random where it fits, or in none.
-    for (const c of shuffled(passed(at).filter(({ hidden, probe }) => hidden && !probe))) {
+    // The cases it passed, each in a realm drawn at random where it fits, or in none; no decoy,
+    // so that each twin is the first input of its setting its realm meets.
+    for (const c of shuffled(passed(at).filter((c) => c.hidden && !c.probe && !c.decoy))) {
       const realm = shuffled(mine).find(({ counts }) => counts.fits(c, limits));
       realm?.counts.add(c);
       realm?.fill.push(c);

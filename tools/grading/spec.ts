@@ -25,6 +25,14 @@ export interface HiddenCase extends GradeCase {
    * it: each of them earns its mark only when all of them pass. @default {undefined: a mark of its own}
    */
   group?: string;
+  /**
+   * A case of a watermark twin's setting, with a name of the secrets' look
+   * that is none of them (`holdouts/watermark.ts`): run in the first run
+   * only, never in the watermark's second run, where a copy that spoils an
+   * input of a shape it has seen before would meet it before the twins.
+   * @default {false}
+   */
+  decoy?: boolean;
 }
 
 /** One case as the grader runs it: visible, or hidden from learners. */
