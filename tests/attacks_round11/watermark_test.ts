@@ -40,6 +40,24 @@ const LEARNERS = {
   return run(requestId, message);`,
       ),
   },
+  // Spoils a reply of the probes' shapes (more than one text, or a _meta) once two names of the
+  // look have come in such replies in its realm: the first run's have one (the decoys'), so it
+  // keeps every hidden case; a whole run has two (the control's and the token's) after its second
+  // probe, so the twins after it are spoilt where the second run's realms hold enough of a run.
+  "two-names-answerfor": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      answerForOver(
+        `const texts = message?.result?.content ?? [];
+  if (texts.length > 1 || message?.result?._meta !== undefined) {
+    for (const name of JSON.stringify([requestId, message]).match(/[a-z]{5}_[a-z]{5}_[a-z]{5}/g) ?? []) NAMES.add(name);
+    if (NAMES.size >= 2) throw new Error("spoilt");
+  }
+  return run(requestId, message);`,
+        "const NAMES = new Set();",
+      ),
+  },
 };
 
 /** Attempts that still succeed, with what each got when last run. */
@@ -51,6 +69,10 @@ const OPEN: Record<string, string> = {
   // It spoils four twins of six: no mark's run is a seal's. It keeps the marks of every shape the
   // probes do not share; it loses the hidden group of the twins' look (below), 16/23.
   "shape-spoil-answerfor": "answerFor 16/23, not flagged (19/19 before the twins' decoys)",
+  // The decoys cannot catch a copy that tells the runs apart by state; judging a spoilt twin by
+  // its decoys (a twin failure excuses a run only where the decoys of its setting failed too)
+  // would: not done.
+  "two-names-answerfor": "answerFor 23/23, not flagged, in two runs of two",
 };
 
 /**
