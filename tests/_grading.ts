@@ -41,6 +41,18 @@ export async function tree(files: Record<string, string>): Promise<string> {
   return folder;
 }
 
+/**
+ * Run `script` (Python, given `folder` as its first argument): it makes what a
+ * test needs that Deno cannot name or make (names not UTF-8, FIFOs, sockets).
+ */
+export async function python(script: string, folder: string): Promise<void> {
+  const { success, stderr } = await new Deno.Command("python3", {
+    args: ["-c", script, folder],
+    stderr: "piped",
+  }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+}
+
 /** Unit A's two graded functions, written right, as a learner's module. */
 export const UNIT_A = `
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";

@@ -11,17 +11,8 @@
 //   deno test -A tests/attacks_round11/classmates_more_test.ts
 
 import assert from "node:assert/strict";
-import { full, grade, ROOT, tree, UNIT_A } from "../_grading.ts";
+import { full, grade, python, ROOT, tree, UNIT_A } from "../_grading.ts";
 import type { Results } from "../_grading.ts";
-
-/** Run `script` (Python, given `folder` as its first argument): it makes what a test needs that Deno cannot name. */
-async function python(script: string, folder: string): Promise<void> {
-  const { success, stderr } = await new Deno.Command("python3", {
-    args: ["-c", script, folder],
-    stderr: "piped",
-  }).output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-}
 
 /** Run the grader over `args` with `prefix` before it (a program that sets its limits); its exit code, stderr and results. */
 async function gradeUnder(prefix: string[], args: string[]) {

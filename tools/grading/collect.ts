@@ -53,6 +53,15 @@ const MAX_EVIDENCE_MB = 4;
  * notebook and every saved file is under 2 MB).
  */
 const MAX_LEARNER_MB = 64;
+/**
+ * The most files and folders the grader walks in one learner's folder (a
+ * copy of the course, with every notebook and saved file, holds under 200).
+ * Every learner's folder is walked before anyone is graded: 200,000 empty
+ * modules in one cost the class 20 s and 200,000 problem lines.
+ */
+const MAX_LEARNER_ENTRIES = 10_000;
+/** The most problems listed for one learner's folder; the rest are counted in one line. */
+const MAX_LEARNER_PROBLEMS = 20;
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -148,8 +157,9 @@ export async function collectLearners(
     for (const folder of folders) {
       const [problems, notes] = [found.problems.length, found.notes.length];
       // Whatever one learner's folder holds, the others are graded.
+      const walk = { left: MAX_LEARNER_ENTRIES, cut: false };
       try {
-        const files = await filesUnder(folder.path, found.notes);
+        const files = await filesUnder(folder.path, found.notes, walk);
         const learner = await learnerFrom(
           folder.path,
           files,
@@ -163,6 +173,21 @@ export async function collectLearners(
         found.problems.push({
           path: folder.name,
           problem: `cannot be read: ${(error as Error).message}`,
+        });
+      }
+      if (walk.cut) {
+        // First, so that it is listed whatever else this folder holds.
+        found.problems.splice(problems, 0, {
+          path: folder.name,
+          problem: `holds more than ${MAX_LEARNER_ENTRIES} files and folders: the grader ` +
+            "read no further (remove what is not the learner's work)",
+        });
+      }
+      const many = found.problems.length - problems - MAX_LEARNER_PROBLEMS;
+      if (many > 0) {
+        found.problems.splice(problems + MAX_LEARNER_PROBLEMS, Infinity, {
+          path: folder.name,
+          problem: `${many} more problems in this folder, not listed`,
         });
       }
       // A folder read through a link of the grader's is named as the learner's own, wherever a
@@ -451,13 +476,20 @@ async function learnerFolders(root: string, found: Collected): Promise<LearnerFo
   return folders.sort((a, b) => compare(a.name, b.name));
 }
 
+/** What is left of a learner's walk: how many more entries may be read, and whether it stopped short. */
+interface Walk {
+  left: number;
+  cut: boolean;
+}
+
 /**
- * Every file under `folder`, at any depth, in sorted order; a folder that
- * cannot be read, or that holds no work of the learner's, is a note.
+ * Every file under `folder`, at any depth, in sorted order, among the first
+ * `walk.left` entries read; a folder that cannot be read, or that holds no
+ * work of the learner's, is a note.
  */
-async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
+async function filesUnder(folder: string, notes: string[], walk: Walk): Promise<string[]> {
   const files: string[] = [];
-  const entries = await entriesOf(folder, notes);
+  const entries = await entriesOf(folder, notes, new Set(), walk);
   const course = isCourseCopy(entries);
   if (course) {
     const others = entries.filter((entry) => entry.isDirectory && !WORK.includes(entry.name));
@@ -473,9 +505,9 @@ async function filesUnder(folder: string, notes: string[]): Promise<string[]> {
     if (course && entry.isDirectory && !WORK.includes(entry.name)) continue;
     const not = entry.isDirectory ? notTheLearners(entry.name, entries) : undefined;
     if (not !== undefined) notes.push(`skipped ${path}: ${not}`);
-    else if (entry.isDirectory) {
+    else if (entry.isDirectory && !walk.cut) {
       try {
-        files.push(...await filesUnder(path, notes));
+        files.push(...await filesUnder(path, notes, walk));
       } catch (error) {
         notes.push(`skipped ${path}: it cannot be read (${(error as Error).message})`);
       }
@@ -642,15 +674,21 @@ async function linkByInode(folder: string, inode: string, found: Collected): Pro
  * name once: hidden entries (`.ipynb_checkpoints/`, `.git/`),
  * `node_modules/` and symbolic links are passed over, each with a note, and
  * the names in `notUtf8` (which the caller reads otherwise) without one.
+ * Within a learner's `walk`, no more entries are read than it has left.
  */
 async function entriesOf(
   folder: string,
   notes: string[],
   notUtf8: ReadonlySet<string> = new Set(),
+  walk: Walk = { left: Infinity, cut: false },
 ): Promise<Deno.DirEntry[]> {
   const entries: Deno.DirEntry[] = [];
   const seen = new Set<string>();
   for await (const entry of Deno.readDir(folder)) {
+    if (walk.left-- <= 0) {
+      walk.cut = true;
+      break;
+    }
     const path = join(folder, entry.name);
     // Names that are not UTF-8 can read as one another, or as a name that is.
     if (notUtf8.has(entry.name) || seen.has(entry.name)) continue;

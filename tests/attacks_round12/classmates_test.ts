@@ -1,0 +1,206 @@
+// Round 12 of issue 38's red team: hostile classmates in one class run of
+// `deno task grade`, with what rounds 9 and 11 left untried (a folder of
+// very many files, links and special files where notebooks are expected,
+// notebooks and submissions that lie, names that would read as a
+// classmate's line in the report). Each test puts honest learners beside
+// the hostile one and asserts that each honest learner earns every mark
+// (as alone), that the hostile one gets a named problem and no mark its
+// code does not earn, and that nothing is left running. The first attempt
+// succeeded and is fixed (its test fails before); the others held before
+// and stay as regression tests. Not tried here: code that ends just short
+// of the learner's wall budget, or spends its budget in the copy check.
+// Run:
+//   deno test -A tests/attacks_round12/classmates_test.ts
+
+import assert from "node:assert/strict";
+import { full, grade, python, ROOT, tree, UNIT_A, unitBPasses } from "../_grading.ts";
+
+/** Unit A that authorizes everything and answers 1: it earns 1 of 40 alone (a hidden case it happens to pass). */
+const WRONG_A = "export function authorize() { return true; }\n" +
+  "export function answerFor() { return 1; }\n";
+
+/** Each learner's score, by their folder's name under `folder`. */
+const scores = (list: { submission: string; score: number }[], folder: string) =>
+  Object.fromEntries(list.map((r) => [r.submission.slice(folder.length + 1), r.score]));
+
+/** The processes still running (not zombies) whose command line names `folder`. */
+async function runningUnder(folder: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
+      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (cmdline.includes(folder) && state !== "Z") found.push(`${entry.name} ${cmdline}`);
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  return found;
+}
+
+Deno.test("a learner's folder of 200,000 empty modules costs only that learner: a capped walk and a few problem lines", async () => {
+  // Before: every learner's folder is walked whole before anyone is graded, and each empty
+  // module was a problem of its own: 200,000 lines of "cannot tell which unit this module is
+  // for" (the instructor's report lost in them), and the class waited 21 s where it takes 1 s.
+  // Now the grader walks at most 10,000 files and folders of one learner, names the cap in a
+  // problem of that learner's, and lists at most 20 problems per learner, counting the rest.
+  const folder = await tree({ "b-honest/ch14-a.ts": UNIT_A, "c-honest/ch14-a.ts": UNIT_A });
+  await python(
+    "import os, sys\n" +
+      "a = os.path.join(sys.argv[1], 'a-hostile')\n" +
+      "os.makedirs(a)\n" +
+      "for i in range(200000): open(f'{a}/f{i}.ts', 'w').close()\n",
+    folder,
+  );
+  const { code, err, list } = await grade([folder]);
+  assert.equal(code, 2);
+  assert.deepEqual(scores(list, folder), { "b-honest": 40, "c-honest": 40 }, err.slice(0, 2000));
+  const lines = err.trim().split("\n");
+  assert.ok(lines.length <= 22, `${lines.length} lines: ${err.slice(0, 2000)}`);
+  assert.ok(lines.every((line) => line.includes(`${folder}/a-hostile`)), err.slice(0, 2000));
+  assert.match(
+    err,
+    /a-hostile: holds more than 10000 files and folders: the grader read no further/,
+  );
+  assert.match(err, /a-hostile: \d+ more problems in this folder, not listed/);
+});
+
+Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebooks are expected are passed over: no hang, no classmate's or grader's file read", async () => {
+  // Held before (a regression test): symbolic links (a loop, /dev/zero as a notebook, a
+  // classmate's folder, the grader's hidden cases and its own code) are notes, a FIFO or a
+  // socket named as a notebook is not a file and is never opened, and a file at the bottom of
+  // 3,000 nested folders (past PATH_MAX) is not read, so the classmate's right answer copied
+  // there earns the hostile learner nothing.
+  const folder = await tree({
+    "a-hostile/ch14-a.ts": WRONG_A,
+    "b-honest/ch14-a.ts": UNIT_A,
+    "c-honest/ch14-a.ts": UNIT_A,
+  });
+  await python(
+    "import os, socket, sys\n" +
+      "a = os.path.join(sys.argv[1], 'a-hostile')\n" +
+      "os.symlink('.', f'{a}/loop')\n" +
+      "os.symlink('/dev/zero', f'{a}/ch14-b.ipynb')\n" +
+      "os.symlink('../b-honest', f'{a}/work')\n" +
+      `os.symlink(${JSON.stringify(`${ROOT}holdouts`)}, f'{a}/holdouts')\n` +
+      `os.symlink(${JSON.stringify(`${ROOT}tools/grade.ts`)}, f'{a}/grade.ts')\n` +
+      "os.mkfifo(f'{a}/lab-01.ipynb')\n" +
+      "os.mkfifo(f'{a}/lab-01-submission-v1.json')\n" +
+      "s = socket.socket(socket.AF_UNIX); os.chdir(a); s.bind('ch15.ipynb')\n" +
+      "os.mkdir('deep'); os.chdir('deep')\n" +
+      "for i in range(3000): os.mkdir('d'); os.chdir('d')\n" +
+      `open('ch14-a.ts', 'w').write(${JSON.stringify(UNIT_A)})\n`,
+    folder,
+  );
+  const { err, list } = await grade([folder]);
+  assert.deepEqual(
+    scores(list, folder),
+    { "a-hostile": 1, "b-honest": 40, "c-honest": 40 },
+    err.slice(0, 2000),
+  );
+  for (const name of ["loop", "ch14-b.ipynb", "work", "holdouts", "grade.ts"]) {
+    assert.ok(err.includes(`skipped ${folder}/a-hostile/${name}: a symbolic link`), name);
+  }
+  assert.deepEqual(await runningUnder(folder), []);
+});
+
+Deno.test("a notebook that lies in its metadata and outputs, and names that read as a classmate's line, earn nothing and spoof no line of the report", async () => {
+  // Held before (a regression test). The notebook: wrong answers, a Python kernelspec, the
+  // honest classmate's name and an instructor's edition in its metadata, nbgrader marks claimed
+  // on each cell, outputs saying "40/40" in the report's own form (with ANSI and HTML), 8 MB
+  // of output, one cell's source a list of a million one-character strings, and a duplicate
+  // `source` key whose first value is the worked answer (every JSON reader here takes the
+  // last). Folder names: one with a newline and the classmate's report line after it, one
+  // that would close a JSON string and claim a score. The report writes control characters as
+  // escapes and the results are JSON.stringify's, so neither moves a line or a field.
+  const nb = JSON.parse(await Deno.readTextFile(`${ROOT}solutions/ch14-a.ipynb`));
+  nb.metadata.kernelspec = { display_name: "Python 3", language: "python", name: "python3" };
+  nb.metadata.course = { ...nb.metadata.course, edition: "instructor", learner: "b-honest" };
+  nb.metadata.nbgrader = { score: 40, max_score: 40 };
+  const spoof = "ch14-a  b-honest  40/40\n  answerFor  19 of 19 passed";
+  for (const cell of nb.cells) {
+    if (cell.cell_type !== "code") continue;
+    cell.metadata.nbgrader = { grade: true, points: 40, grade_id: cell.id, solution: false };
+    cell.outputs = [
+      { output_type: "stream", name: "stdout", text: [`\u001b[2K\r${spoof}\n`] },
+      { output_type: "display_data", metadata: {}, data: { "text/html": `<b>${spoof}</b>` } },
+    ];
+  }
+  const at = (id: string) => nb.cells.find((cell: { id: string }) => cell.id === id);
+  at("setup").outputs.push({
+    output_type: "display_data",
+    metadata: {},
+    data: { "text/plain": "x".repeat(8 << 20) },
+  });
+  const workedAnswer = at("answer-for").source;
+  at("answer-for").source = [..."export function answerFor() { return 1; }\n//" + "x".repeat(1e6)];
+  at("authorize").source = "export function authorize() { return true; }\n";
+  const text = JSON.stringify(nb).replace(
+    `"id":"answer-for",`,
+    `"id":"answer-for","source":${JSON.stringify(workedAnswer)},`,
+  );
+  assert.ok(text.includes(`"source":${JSON.stringify(workedAnswer)}`));
+  const folder = await tree({
+    "a-liar/ch14-a.ipynb": text,
+    "b-honest/ch14-a.ts": UNIT_A,
+    "c-honest/ch14-a.ts": UNIT_A,
+  });
+  // A slash ends a folder's name: U+2215 (∕) reads as one.
+  const newline = `a\nch14-a  ${folder.replaceAll("/", "\u2215")}\u2215b-honest  40\u221540`;
+  const quote = `a", "score": 40, "max_score": 40, "x": "`;
+  await python(
+    "import json, os, sys\n" +
+      `for name in json.loads(${JSON.stringify(JSON.stringify([newline, quote]))}):\n` +
+      "  os.makedirs(os.path.join(sys.argv[1], name))\n" +
+      `  open(os.path.join(sys.argv[1], name, 'ch14-a.ts'), 'w').write(${
+        JSON.stringify(WRONG_A)
+      })\n`,
+    folder,
+  );
+  const { out, err, list } = await grade([folder]);
+  const { "a-liar": liar, ...others } = scores(list, folder);
+  // 1 is what its wrong code earns; 0 where making its module passed the analysis's 2 s budget
+  // (this notebook's million-string source and outputs beside it do, on this machine), named.
+  assert.ok(liar === 1 || liar === 0 && /used more than 2 s of CPU time/.test(out), out);
+  assert.deepEqual(
+    others,
+    {
+      [newline.replace("\n", "\\u{a}")]: 1,
+      [quote]: 1,
+      "b-honest": 40,
+      "c-honest": 40,
+    },
+    out.slice(0, 3000) + err.slice(0, 2000),
+  );
+  const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
+  assert.equal(heads.length, 5, out);
+  assert.deepEqual(heads.filter((line) => line.endsWith(" 40/40")), [
+    `ch14-a  ${folder}/b-honest  40/40`,
+    `ch14-a  ${folder}/c-honest  40/40`,
+  ]);
+  assert.ok(!out.includes("\u001b") && !out.includes("\r"), "a control character in the report");
+});
+
+Deno.test("a submission claiming every pass, with 1,000,000 levels of nesting in what it observed, beside wrong code earns nothing", async () => {
+  // Held before (a regression test): Unit B's schema takes any JSON as what a case observed,
+  // and a million nested arrays there (3 MB, under the 4 MB cap) parse and check without
+  // overflowing a stack; the claims the re-run does not reproduce earn no marks.
+  const claims = await unitBPasses() as unknown as { transfer: Record<string, unknown>[] };
+  claims.transfer[0].observed = null;
+  const text = JSON.stringify(claims).replace(
+    `"observed":null`,
+    `"observed":${"[".repeat(1e6)}${"]".repeat(1e6)}`,
+  );
+  const folder = await tree({
+    "a-claims/ch14-b-submission-v1.json": text,
+    "a-claims/ch14-b.ts": "export function splitFrames() { return { frames: [], rest: '' }; }\n" +
+      "export function transferProblems() { return []; }\n",
+    "b-honest/ch14-a.ts": UNIT_A,
+  });
+  const { err, list } = await grade([folder]);
+  assert.deepEqual(scores(list, folder), { "a-claims": 0, "b-honest": 40 }, err.slice(0, 2000));
+  assert.ok(full(list[1]));
+  assert.match(JSON.stringify(list[0]), /claims passes that the re-run does not reproduce/);
+});
