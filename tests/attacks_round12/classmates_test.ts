@@ -5,9 +5,9 @@
 // classmate's line in the report). Each test puts honest learners beside
 // the hostile one and asserts that each honest learner earns every mark
 // (as alone), that the hostile one gets a named problem and no mark its
-// code does not earn, and that nothing is left running. The first attempt
-// succeeded and is fixed (its test fails before); the others held before
-// and stay as regression tests. Not tried here: code that ends just short
+// code does not earn, and that nothing is left running. The first two
+// attempts succeeded and are fixed (each test fails before); the others
+// held before and stay as regression tests. Not tried here: code that ends just short
 // of the learner's wall budget, or spends its budget in the copy check.
 // Run:
 //   deno test -A tests/attacks_round12/classmates_test.ts
@@ -18,6 +18,24 @@ import { full, grade, python, ROOT, tree, UNIT_A, unitBPasses } from "../_gradin
 /** Unit A that authorizes everything and answers 1: it earns 1 of 40 alone (a hidden case it happens to pass). */
 const WRONG_A = "export function authorize() { return true; }\n" +
   "export function answerFor() { return 1; }\n";
+
+/**
+ * A class folder: `a-hostile` (with Unit A written wrong, 1 of 40) and two
+ * honest learners; `script` (Python, with `a` the hostile learner's folder)
+ * adds to the hostile one's folder what Deno cannot make.
+ */
+async function classWith(script: string): Promise<string> {
+  const folder = await tree({
+    "a-hostile/ch14-a.ts": WRONG_A,
+    "b-honest/ch14-a.ts": UNIT_A,
+    "c-honest/ch14-a.ts": UNIT_A,
+  });
+  await python(
+    `import os, socket, sys\na = os.path.join(sys.argv[1], 'a-hostile')\n${script}`,
+    folder,
+  );
+  return folder;
+}
 
 /** Each learner's score, by their folder's name under `folder`. */
 const scores = (list: { submission: string; score: number }[], folder: string) =>
@@ -67,21 +85,37 @@ Deno.test("a learner's folder of 200,000 empty modules costs only that learner: 
   assert.match(err, /a-hostile: \d+ more problems in this folder, not listed/);
 });
 
+Deno.test("a learner's folder of 9,000 links, hidden files and folders moved aside costs a few note lines", async () => {
+  // Before: each was a note line of its own ("skipped ...: a symbolic link", "a hidden file or
+  // folder", "earlier work that deno task starter moved aside"), 9,000 lines in the
+  // instructor's report (within the 10,000 entries the grader walks). Now at most 20 notes are
+  // listed per learner, and the rest counted in one line.
+  const folder = await classWith(
+    "for i in range(3000):\n" +
+      "  os.symlink('/dev/zero', f'{a}/n{i}.ipynb')\n" +
+      "  open(f'{a}/.h{i}', 'w').close()\n" +
+      "  os.mkdir(f'{a}/ch14-a.before-{i}')\n",
+  );
+  const { code, err, list } = await grade([folder]);
+  assert.equal(code, 0, err.slice(0, 2000));
+  assert.deepEqual(
+    scores(list, folder),
+    { "a-hostile": 1, "b-honest": 40, "c-honest": 40 },
+    err.slice(0, 2000),
+  );
+  const lines = err.trim().split("\n");
+  assert.ok(lines.length <= 21, `${lines.length} lines: ${err.slice(0, 2000)}`);
+  assert.match(err, /grade: note: 8980 more notes on [^\n]*a-hostile, not listed/);
+});
+
 Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebooks are expected are passed over: no hang, no classmate's or grader's file read", async () => {
   // Held before (a regression test): symbolic links (a loop, /dev/zero as a notebook, a
   // classmate's folder, the grader's hidden cases and its own code) are notes, a FIFO or a
   // socket named as a notebook is not a file and is never opened, and a file at the bottom of
   // 3,000 nested folders (past PATH_MAX) is not read, so the classmate's right answer copied
   // there earns the hostile learner nothing.
-  const folder = await tree({
-    "a-hostile/ch14-a.ts": WRONG_A,
-    "b-honest/ch14-a.ts": UNIT_A,
-    "c-honest/ch14-a.ts": UNIT_A,
-  });
-  await python(
-    "import os, socket, sys\n" +
-      "a = os.path.join(sys.argv[1], 'a-hostile')\n" +
-      "os.symlink('.', f'{a}/loop')\n" +
+  const folder = await classWith(
+    "os.symlink('.', f'{a}/loop')\n" +
       "os.symlink('/dev/zero', f'{a}/ch14-b.ipynb')\n" +
       "os.symlink('../b-honest', f'{a}/work')\n" +
       `os.symlink(${JSON.stringify(`${ROOT}holdouts`)}, f'{a}/holdouts')\n` +
@@ -92,7 +126,6 @@ Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebook
       "os.mkdir('deep'); os.chdir('deep')\n" +
       "for i in range(3000): os.mkdir('d'); os.chdir('d')\n" +
       `open('ch14-a.ts', 'w').write(${JSON.stringify(UNIT_A)})\n`,
-    folder,
   );
   const { err, list } = await grade([folder]);
   assert.deepEqual(

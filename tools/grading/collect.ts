@@ -60,8 +60,11 @@ const MAX_LEARNER_MB = 64;
  * modules in one cost the class 20 s and 200,000 problem lines.
  */
 const MAX_LEARNER_ENTRIES = 10_000;
-/** The most problems listed for one learner's folder; the rest are counted in one line. */
-const MAX_LEARNER_PROBLEMS = 20;
+/**
+ * The most problems, and the most notes, listed for one learner's folder;
+ * the rest are counted in one line (9,000 links, hidden files and folders moved aside were 9,000 notes).
+ */
+const MAX_LEARNER_LINES = 20;
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -183,12 +186,20 @@ export async function collectLearners(
             "read no further (remove what is not the learner's work)",
         });
       }
-      const many = found.problems.length - problems - MAX_LEARNER_PROBLEMS;
+      const many = found.problems.length - problems - MAX_LEARNER_LINES;
       if (many > 0) {
-        found.problems.splice(problems + MAX_LEARNER_PROBLEMS, Infinity, {
+        found.problems.splice(problems + MAX_LEARNER_LINES, Infinity, {
           path: folder.name,
           problem: `${many} more problems in this folder, not listed`,
         });
+      }
+      const skipped = found.notes.length - notes - MAX_LEARNER_LINES;
+      if (skipped > 0) {
+        found.notes.splice(
+          notes + MAX_LEARNER_LINES,
+          Infinity,
+          `${skipped} more notes on ${folder.name}, not listed`,
+        );
       }
       // A folder read through a link of the grader's is named as the learner's own, wherever a
       // problem or a note names it (an error's message too).
