@@ -7,8 +7,8 @@
 // (as alone), that the hostile one gets a named problem and no mark its
 // code does not earn, and that nothing is left running. The first two
 // attempts succeeded and are fixed (each test fails before); the others
-// held before and stay as regression tests. Not tried here: code that ends just short
-// of the learner's wall budget, or spends its budget in the copy check.
+// held before and stay as regression tests (code that spends its budget in
+// the copy check, or in its cases, among them).
 // Run:
 //   deno test -A tests/attacks_round12/classmates_test.ts
 
@@ -236,4 +236,30 @@ Deno.test("a submission claiming every pass, with 1,000,000 levels of nesting in
   assert.deepEqual(scores(list, folder), { "a-claims": 0, "b-honest": 40 }, err.slice(0, 2000));
   assert.ok(full(list[1]));
   assert.match(JSON.stringify(list[0]), /claims passes that the re-run does not reproduce/);
+});
+
+Deno.test("code that spends its budget in the copy check, or spins in every case, costs only its own learner's slot", async () => {
+  // Held before (a regression test). One learner's module nests 3,000 blocks around 20,000
+  // statements (46 KB), so that the copy check, which fingerprints every block, passes its
+  // 2 s of CPU time: it is stopped in its own process and the code earns nothing, named.
+  // Another's functions spin forever: each case is stopped at 1 s of CPU time, and after two
+  // such stops a function's other cases are not tried. With two at a time, the class of four
+  // took 5.9 s here. (A learner whose every case waits 9.5 s, just short of the case's 10 s,
+  // runs out of their own 60 s: measured, the class of three took 61 s, the two honest
+  // learners full marks beside it; not a test, for its minute.)
+  const folder = await tree({
+    "a-nested/ch14-a.ts": WRONG_A +
+      `function f() {${"{".repeat(3000)}${"a;".repeat(20_000)}${"}".repeat(3000)}}\n`,
+    "a-spin/ch14-a.ts": "export function answerFor() { while (true) {} }\n" +
+      "export function authorize() { while (true) {} }\n",
+    "b-honest/ch14-a.ts": UNIT_A,
+    "c-honest/ch14-a.ts": UNIT_A,
+  });
+  const { err, out, list } = await grade([folder, "--jobs", "2"]);
+  const { "a-nested": nested, ...others } = scores(list, folder);
+  assert.deepEqual(others, { "a-spin": 0, "b-honest": 40, "c-honest": 40 }, err.slice(0, 2000));
+  // 1 is what its wrong code earns where the copy check finishes within its budget.
+  assert.ok(nested === 1 || nested === 0 && /the copy check used more than 2 s/.test(out), out);
+  assert.match(out, /a case before it ran out of time|used more than 1 s of CPU time/);
+  assert.deepEqual(await runningUnder(folder), []);
 });
