@@ -6,10 +6,10 @@
 // the hostile one and asserts that each honest learner earns every mark
 // (as alone), that the hostile one gets a named problem and no mark its
 // code does not earn, and that nothing is left running. The first two
-// attempts, and names with a space at an end, succeeded and are fixed
-// (each test fails before); the others held before and stay as regression
-// tests (code that spends its budget in the copy check, or in its cases,
-// among them).
+// attempts, and names with spaces that read as the report's, succeeded and
+// are fixed (each test fails before); the others held before and stay as
+// regression tests (code that spends its budget in the copy check, or in
+// its cases, among them).
 // Run:
 //   deno test -A tests/attacks_round12/classmates_test.ts
 
@@ -201,7 +201,7 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
   assert.deepEqual(
     others,
     {
-      [newline.replace("\n", "\\u{a}")]: 1,
+      [newline.replace("\n", "\\u{a}").replaceAll("  ", "\\u{20}\\u{20}")]: 1,
       [quote]: 1,
       "b-honest": 40,
       "c-honest": 40,
@@ -217,14 +217,17 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
   assert.ok(!out.includes("\u001b") && !out.includes("\r"), "a control character in the report");
 });
 
-Deno.test("a folder named as a classmate's with a space at either end is not reported as a second line of theirs", async () => {
+Deno.test("a folder named as a classmate's with a space at either end, or the report's two spaces, is not reported as a line of theirs", async () => {
   // Before: the report writes "UNIT  NAME  SCORE", and `b-honest ` (a space at its end) was
   // reported as "ch14-a  CLASS/b-honest   1/40" under the honest "ch14-a  CLASS/b-honest
-  // 40/40": two lines for b-honest, one of them failing, nothing to tell whose is whose. A
-  // space at either end of a name is written `\u{20}` now.
+  // 40/40": two lines for b-honest, one of them failing, nothing to tell whose is whose; and
+  // `b-honest  40⁄40` (two spaces, a fraction slash) as "ch14-a  CLASS/b-honest  40⁄40  1/40",
+  // b-honest with full marks. A space at either end of a name, or among two or more, is
+  // written `\u{20}` now.
   const folder = await tree({
     "b-honest /ch14-a.ts": WRONG_A,
     " b-honest/ch14-a.ts": WRONG_A,
+    "b-honest  40\u204440/ch14-a.ts": WRONG_A,
     "b-honest/ch14-a.ts": UNIT_A,
   });
   const { out, list } = await grade([folder]);
@@ -232,6 +235,7 @@ Deno.test("a folder named as a classmate's with a space at either end is not rep
     "\\u{20}b-honest": 1,
     "b-honest": 40,
     "b-honest\\u{20}": 1,
+    "b-honest\\u{20}\\u{20}40\u204440": 1,
   });
   const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
   const reads = (line: string) => line.replace(/ +/g, " ").startsWith(`ch14-a ${folder}/b-honest `);

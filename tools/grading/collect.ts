@@ -625,8 +625,9 @@ const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
  * Unicode's composed form (NFC), every character but printable ASCII so
  * written, so that `José` decomposed (`e` and a combining accent) or `Åsa`
  * with the Ångström sign never reads as a classmate's `José` or `Åsa`. A
- * space at either end is written `\u{20}`: the report puts two spaces after
- * a name, and `bob ` read as a second `bob` there.
+ * space at either end, or among two or more, is written `\u{20}`: the report
+ * puts two spaces after a name, and `bob ` read as a second `bob` there,
+ * `bob  40⁄40` (a fraction slash) as `bob` with full marks.
  *
  * @example
  * ```ts
@@ -637,13 +638,14 @@ const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
  * assert.equal(shownText("bob\u200b"), "bob\\u{200b}");
  * assert.equal(shownText("a\\b c"), "a\\x5cb c");
  * assert.equal(shownText(" bob  "), "\\u{20}bob\\u{20}\\u{20}");
+ * assert.equal(shownText("bob  40 40"), "bob\\u{20}\\u{20}40 40");
  * ```
  */
 export function shownText(name: string, composed = name === name.normalize("NFC")): string {
   return name.replace(
     composed ? UNSEEN : NOT_PLAIN,
     (character) => character === "\\" ? "\\x5c" : `\\u{${character.codePointAt(0)!.toString(16)}}`,
-  ).replace(/^ +| +$/g, (spaces) => "\\u{20}".repeat(spaces.length));
+  ).replace(/^ +| +$| {2,}/g, (spaces) => "\\u{20}".repeat(spaces.length));
 }
 
 /**
