@@ -53,6 +53,9 @@ export async function python(script: string, folder: string): Promise<void> {
   assert.ok(success, new TextDecoder().decode(stderr));
 }
 
+/** What {@linkcode UNIT_A} earns: a mark for each case of `answerFor` (23) and `authorize` (25), visible and hidden. */
+export const UNIT_A_MARKS = 48;
+
 /** Unit A's two graded functions, written right, as a learner's module. */
 export const UNIT_A = `
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";

@@ -11,7 +11,7 @@
 //   deno test -A tests/attacks_round11/classmates_more_test.ts
 
 import assert from "node:assert/strict";
-import { full, grade, python, ROOT, tree, UNIT_A } from "../_grading.ts";
+import { full, grade, python, ROOT, tree, UNIT_A, UNIT_A_MARKS as A } from "../_grading.ts";
 import type { Results } from "../_grading.ts";
 
 /** Run the grader over `args` with `prefix` before it (a program that sets its limits); its exit code, stderr and results. */
@@ -121,7 +121,7 @@ Deno.test("Gradescope's own files in a folder earn nothing, and the same work tw
   // metadata/ folder written as Gradescope writes them, claiming full marks, beside code that
   // earns none, are passed over; two folders of the same honest work both earn full marks,
   // neither taken for a copy of the other (only the similarity report pairs them).
-  const claim = JSON.stringify({ score: 40, tests: [{ name: "all", score: 40, max_score: 40 }] });
+  const claim = JSON.stringify({ score: A, tests: [{ name: "all", score: A, max_score: A }] });
   const wrong =
     "export function authorize() { return true; }\nexport function answerFor() { return 1; }\n";
   const { list } = await grade([
@@ -129,7 +129,7 @@ Deno.test("Gradescope's own files in a folder earn nothing, and the same work tw
       "a-claims/ch14-a.ts": wrong,
       "a-claims/results.json": claim,
       "a-claims/results/results.json": claim,
-      "a-claims/submission_metadata.json": JSON.stringify({ unit: "ch14-a", score: 40 }),
+      "a-claims/submission_metadata.json": JSON.stringify({ unit: "ch14-a", score: A }),
       "a-claims/metadata/submission_metadata.json": claim,
       "b-twice/ch14-a.ts": UNIT_A,
       "c-twice/ch14-a.ts": UNIT_A,
@@ -138,7 +138,7 @@ Deno.test("Gradescope's own files in a folder earn nothing, and the same work tw
   assert.deepEqual(
     list.map((r) => [r.submission.split("/").at(-1), r.score, r.max_score]),
     // 1: what the wrong code earns alone (a hidden case it happens to pass).
-    [["a-claims", 1, 40], ["b-twice", 40, 40], ["c-twice", 40, 40]],
+    [["a-claims", 1, A], ["b-twice", A, A], ["c-twice", A, A]],
     JSON.stringify(list.map((r) => [r.submission, r.score, r.max_score])),
   );
   assert.doesNotMatch(JSON.stringify(list), /cop(y|ied)/i);

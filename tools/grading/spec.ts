@@ -27,7 +27,7 @@ export interface HiddenCase extends GradeCase {
   group?: string;
   /**
    * A case of a watermark twin's setting, with a name of the secrets' look
-   * that is none of them (`holdouts/watermark.ts`): run in the first run
+   * that is none of them (the hidden cases' `decoys`): run in the first run
    * only, never in the watermark's second run, where a copy that spoils an
    * input of a shape it has seen before would meet it before the twins.
    * @default {false}
