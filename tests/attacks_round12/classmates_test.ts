@@ -14,14 +14,23 @@
 //   deno test -A tests/attacks_round12/classmates_test.ts
 
 import assert from "node:assert/strict";
-import { full, grade, python, ROOT, tree, UNIT_A, unitBPasses } from "../_grading.ts";
+import {
+  full,
+  grade,
+  python,
+  ROOT,
+  tree,
+  UNIT_A,
+  UNIT_A_MARKS as A,
+  unitBPasses,
+} from "../_grading.ts";
 
-/** Unit A that authorizes everything and answers 1: it earns 1 of 40 alone (a hidden case it happens to pass). */
+/** Unit A that authorizes everything and answers 1: it earns 1 of Unit A's marks alone (a hidden case it happens to pass). */
 const WRONG_A = "export function authorize() { return true; }\n" +
   "export function answerFor() { return 1; }\n";
 
 /**
- * A class folder: `a-hostile` (with Unit A written wrong, 1 of 40) and two
+ * A class folder: `a-hostile` (with Unit A written wrong, 1 mark) and two
  * honest learners; `script` (Python, with `a` the hostile learner's folder)
  * adds to the hostile one's folder what Deno cannot make.
  */
@@ -76,7 +85,7 @@ Deno.test("a learner's folder of 20,000 empty modules costs only that learner: a
   );
   const { code, err, list } = await grade([folder]);
   assert.equal(code, 2);
-  assert.deepEqual(scores(list, folder), { "b-honest": 40, "c-honest": 40 }, err.slice(0, 2000));
+  assert.deepEqual(scores(list, folder), { "b-honest": A, "c-honest": A }, err.slice(0, 2000));
   const lines = err.trim().split("\n");
   assert.ok(lines.length <= 22, `${lines.length} lines: ${err.slice(0, 2000)}`);
   assert.ok(lines.every((line) => line.includes(`${folder}/a-hostile`)), err.slice(0, 2000));
@@ -102,7 +111,7 @@ Deno.test("a learner's folder of 9,000 links, hidden files and folders moved asi
   assert.equal(code, 0, err.slice(0, 2000));
   assert.deepEqual(
     scores(list, folder),
-    { "a-hostile": 1, "b-honest": 40, "c-honest": 40 },
+    { "a-hostile": 1, "b-honest": A, "c-honest": A },
     err.slice(0, 2000),
   );
   const lines = err.trim().split("\n");
@@ -132,7 +141,7 @@ Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebook
   const { err, list } = await grade([folder]);
   assert.deepEqual(
     scores(list, folder),
-    { "a-hostile": 1, "b-honest": 40, "c-honest": 40 },
+    { "a-hostile": 1, "b-honest": A, "c-honest": A },
     err.slice(0, 2000),
   );
   for (const name of ["loop", "ch14-b.ipynb", "work", "holdouts", "grade.ts"]) {
@@ -141,10 +150,28 @@ Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebook
   assert.deepEqual(await runningUnder(folder), []);
 });
 
+Deno.test("a learner's work in a folder the grader cannot read is a problem, not a note: the instructor is told what was not graded", async () => {
+  // Before: a folder past PATH_MAX (or one the grader may not read) was a note ("skipped ...:
+  // it cannot be read"), and a learner whose only work sat there was left out with the run's
+  // exit 0, as if they had handed in nothing.
+  const folder = await tree({ "b-honest/ch14-a.ts": UNIT_A });
+  await python(
+    "import os, sys\n" +
+      "os.chdir(sys.argv[1]); os.mkdir('a-deep'); os.chdir('a-deep')\n" +
+      "for i in range(3000): os.mkdir('d'); os.chdir('d')\n" +
+      `open('ch14-a.ts', 'w').write(${JSON.stringify(UNIT_A)})\n`,
+    folder,
+  );
+  const { code, err, list } = await grade([folder]);
+  assert.equal(code, 2, err.slice(0, 2000));
+  assert.deepEqual(scores(list, folder), { "b-honest": A }, err.slice(0, 2000));
+  assert.match(err, /a-deep\/d\/d[^\n]*: cannot be read, so what it holds is not graded/);
+});
+
 Deno.test("a notebook that lies in its metadata and outputs, and names that read as a classmate's line, earn nothing and spoof no line of the report", async () => {
   // Held before (a regression test). The notebook: wrong answers, a Python kernelspec, the
   // honest classmate's name and an instructor's edition in its metadata, nbgrader marks claimed
-  // on each cell, outputs saying "40/40" in the report's own form (with ANSI and HTML), 8 MB
+  // on each cell, outputs claiming full marks in the report's own form (with ANSI and HTML), 8 MB
   // of output, one cell's source a list of a million one-character strings, and a duplicate
   // `source` key whose first value is the worked answer (every JSON reader here takes the
   // last). Folder names: one with a newline and the classmate's report line after it, one
@@ -153,11 +180,11 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
   const nb = JSON.parse(await Deno.readTextFile(`${ROOT}solutions/ch14-a.ipynb`));
   nb.metadata.kernelspec = { display_name: "Python 3", language: "python", name: "python3" };
   nb.metadata.course = { ...nb.metadata.course, edition: "instructor", learner: "b-honest" };
-  nb.metadata.nbgrader = { score: 40, max_score: 40 };
-  const spoof = "ch14-a  b-honest  40/40\n  answerFor  19 of 19 passed";
+  nb.metadata.nbgrader = { score: A, max_score: A };
+  const spoof = `ch14-a  b-honest  ${A}/${A}\n  answerFor  23 of 23 passed`;
   for (const cell of nb.cells) {
     if (cell.cell_type !== "code") continue;
-    cell.metadata.nbgrader = { grade: true, points: 40, grade_id: cell.id, solution: false };
+    cell.metadata.nbgrader = { grade: true, points: A, grade_id: cell.id, solution: false };
     cell.outputs = [
       { output_type: "stream", name: "stdout", text: [`\u001b[2K\r${spoof}\n`] },
       { output_type: "display_data", metadata: {}, data: { "text/html": `<b>${spoof}</b>` } },
@@ -183,8 +210,8 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
     "c-honest/ch14-a.ts": UNIT_A,
   });
   // A slash ends a folder's name: U+2215 (∕) reads as one.
-  const newline = `a\nch14-a  ${folder.replaceAll("/", "\u2215")}\u2215b-honest  40\u221540`;
-  const quote = `a", "score": 40, "max_score": 40, "x": "`;
+  const newline = `a\nch14-a  ${folder.replaceAll("/", "\u2215")}\u2215b-honest  ${A}\u2215${A}`;
+  const quote = `a", "score": A, "max_score": A, "x": "`;
   await python(
     "import json, os, sys\n" +
       `for name in json.loads(${JSON.stringify(JSON.stringify([newline, quote]))}):\n` +
@@ -204,16 +231,16 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
     {
       [newline.replace("\n", "\\u{a}").replaceAll("  ", "\\u{20}\\u{20}")]: 1,
       [quote]: 1,
-      "b-honest": 40,
-      "c-honest": 40,
+      "b-honest": A,
+      "c-honest": A,
     },
     out.slice(0, 3000) + err.slice(0, 2000),
   );
   const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
   assert.equal(heads.length, 5, out);
-  assert.deepEqual(heads.filter((line) => line.endsWith(" 40/40")), [
-    `ch14-a  ${folder}/b-honest  40/40`,
-    `ch14-a  ${folder}/c-honest  40/40`,
+  assert.deepEqual(heads.filter((line) => line.endsWith(` ${A}/${A}`)), [
+    `ch14-a  ${folder}/b-honest  ${A}/${A}`,
+    `ch14-a  ${folder}/c-honest  ${A}/${A}`,
   ]);
   assert.ok(!out.includes("\u001b") && !out.includes("\r"), "a control character in the report");
 });
@@ -234,13 +261,13 @@ Deno.test("a folder named as a classmate's with a space at either end, or the re
   const { out, list } = await grade([folder]);
   assert.deepEqual(scores(list, folder), {
     "\\u{20}b-honest": 1,
-    "b-honest": 40,
+    "b-honest": A,
     "b-honest\\u{20}": 1,
     "b-honest\\u{20}\\u{20}40\u204440": 1,
   });
   const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
   const reads = (line: string) => line.replace(/ +/g, " ").startsWith(`ch14-a ${folder}/b-honest `);
-  assert.deepEqual(heads.filter(reads), [`ch14-a  ${folder}/b-honest  40/40`], out);
+  assert.deepEqual(heads.filter(reads), [`ch14-a  ${folder}/b-honest  ${A}/${A}`], out);
 });
 
 Deno.test("a submission claiming every pass, with 1,000,000 levels of nesting in what it observed, beside wrong code earns nothing", async () => {
@@ -260,7 +287,7 @@ Deno.test("a submission claiming every pass, with 1,000,000 levels of nesting in
     "b-honest/ch14-a.ts": UNIT_A,
   });
   const { err, list } = await grade([folder]);
-  assert.deepEqual(scores(list, folder), { "a-claims": 0, "b-honest": 40 }, err.slice(0, 2000));
+  assert.deepEqual(scores(list, folder), { "a-claims": 0, "b-honest": A }, err.slice(0, 2000));
   assert.ok(full(list[1]));
   assert.match(JSON.stringify(list[0]), /claims passes that the re-run does not reproduce/);
 });
@@ -284,7 +311,7 @@ Deno.test("code that spends its budget in the copy check, or spins in every case
   });
   const { err, out, list } = await grade([folder, "--jobs", "2"]);
   const { "a-nested": nested, ...others } = scores(list, folder);
-  assert.deepEqual(others, { "a-spin": 0, "b-honest": 40, "c-honest": 40 }, err.slice(0, 2000));
+  assert.deepEqual(others, { "a-spin": 0, "b-honest": A, "c-honest": A }, err.slice(0, 2000));
   // 1 is what its wrong code earns where the copy check finishes within its budget.
   assert.ok(nested === 1 || nested === 0 && /the copy check used more than 2 s/.test(out), out);
   assert.match(out, /a case before it ran out of time|used more than 1 s of CPU time/);

@@ -162,7 +162,7 @@ export async function collectLearners(
       // Whatever one learner's folder holds, the others are graded.
       const walk = { left: MAX_LEARNER_ENTRIES, cut: false };
       try {
-        const files = await filesUnder(folder.path, found.notes, walk);
+        const files = await filesUnder(folder.path, found.problems, found.notes, walk);
         const learner = await learnerFrom(
           folder.path,
           files,
@@ -495,10 +495,15 @@ interface Walk {
 
 /**
  * Every file under `folder`, at any depth, in sorted order, among the first
- * `walk.left` entries read; a folder that cannot be read, or that holds no
- * work of the learner's, is a note.
+ * `walk.left` entries read; a folder that holds no work of the learner's is a
+ * note, and one that cannot be read a problem (it may hold the learner's work).
  */
-async function filesUnder(folder: string, notes: string[], walk: Walk): Promise<string[]> {
+async function filesUnder(
+  folder: string,
+  problems: InputProblem[],
+  notes: string[],
+  walk: Walk,
+): Promise<string[]> {
   const files: string[] = [];
   const entries = await entriesOf(folder, notes, new Set(), walk);
   const course = isCourseCopy(entries);
@@ -518,9 +523,12 @@ async function filesUnder(folder: string, notes: string[], walk: Walk): Promise<
     if (not !== undefined) notes.push(`skipped ${path}: ${not}`);
     else if (entry.isDirectory && !walk.cut) {
       try {
-        files.push(...await filesUnder(path, notes, walk));
+        files.push(...await filesUnder(path, problems, notes, walk));
       } catch (error) {
-        notes.push(`skipped ${path}: it cannot be read (${(error as Error).message})`);
+        problems.push({
+          path,
+          problem: `cannot be read, so what it holds is not graded (${(error as Error).message})`,
+        });
       }
     } else if (entry.isFile) files.push(path);
   }
