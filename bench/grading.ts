@@ -33,10 +33,10 @@ export interface GradingOptions {
   /** How many learners are graded at once. @default {navigator.hardwareConcurrency} */
   jobs?: number;
   /**
-   * The CPU a hog burns on each call, in ms. Issue 28 set row 6's target on
-   * hogs of 17 calls at 50 ms; Unit A's hidden cases and the watermark's
-   * probes have since made them 35 calls, so 24 ms is issue 28's 0.85 s of CPU
-   * a hog. @default {50}
+   * The CPU a hog burns on each call that returns, in ms. Issue 28 set row
+   * 6's target on hogs of 17 such calls at 50 ms (0.85 s of CPU a hog); Unit
+   * A's hidden cases, the watermark's probes and its decoys have since made
+   * them about 42, so 20 ms is issue 28's hog. @default {50}
    */
   hogMs?: number;
 }
@@ -215,7 +215,7 @@ function treeResident(pid: number): number {
 const PAGE = 4096;
 
 // `deno run --allow-all bench/grading.ts [--hog-ms MS] [JOBS...]`: row 6 alone, once for each
-// number of jobs (`--hog-ms 24`: hogs of issue 28's CPU a learner).
+// number of jobs (`--hog-ms 20`: hogs of issue 28's CPU a learner).
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: Deno.args,
