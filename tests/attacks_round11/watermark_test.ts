@@ -69,9 +69,11 @@ const OPEN: Record<string, string> = {
   // It spoils four twins of six: no mark's run is a seal's. It keeps the marks of every shape the
   // probes do not share; it loses the hidden group of the twins' look (below), 16/23.
   "shape-spoil-answerfor": "answerFor 16/23, not flagged (19/19 before the twins' decoys)",
-  // The decoys cannot catch a copy that tells the runs apart by state; judging a spoilt twin by
-  // its decoys (a twin failure excuses a run only where the decoys of its setting failed too)
-  // would: not done.
+  // The decoys cannot catch a copy that tells the runs apart by state. Judging a spoilt twin by
+  // its decoy (a twin failure excuses a run only where the decoy of its setting failed too) caught
+  // it in three runs of three (its #text twins: right, right, spoilt with the decoy passed twice,
+  // spoilt with no decoy, right), but code right or wrong at random would match a mark once in 77
+  // (93 for answerFor's #text, four decoys), not once in 186: not done.
   "two-names-answerfor": "answerFor 23/23, not flagged, in two runs of two",
 };
 
