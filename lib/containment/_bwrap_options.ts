@@ -345,12 +345,10 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     const there = holds(dest);
     if (there.kind === "nothing" || (kind !== undefined && kind === there.kind)) return;
-    // A path of a made-up machine bound over one of --dev's devices (the machine's, bound
-    // there) is a file, as fits: bwrap binds a file there. Over a folder or file of the
-    // sandbox's own, what it is the machine does not say.
-    if (kind === undefined && there.kind === "file" && devices.has(dest) && fits(source, "file")) {
-      return;
-    }
+    // A path of a made-up machine is what fits where it is bound: a file over one of --dev's
+    // devices, a folder over a folder of the sandbox's own (a tmpfs, --dev's, its root) or a
+    // bind's, as bwrap binds it on a machine that has it so.
+    if (kind === undefined && there.kind !== undefined && fits(source, there.kind)) return;
     if (kind === undefined || there.kind === undefined) {
       // A bind over a bind: where the machine does not say what either is, it has what fits.
       if (source !== undefined && there.onMachine !== undefined) return;

@@ -36,7 +36,7 @@ import {
   THIS_MACHINE,
 } from "./command_grants.ts";
 import { PLAYGROUND_PREFIX } from "./_playground_owner.ts";
-import { Playground } from "./playground.ts";
+import { Playground, playgroundKinds } from "./playground.ts";
 import { within } from "./_sandbox_view.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
@@ -231,14 +231,18 @@ export function predictedEffect(argv: unknown): Effect {
 /**
  * The machine a line of the effect case runs on: this one, as it is, with
  * the made-up playground of {@linkcode effectInputs} (which the grader makes
- * before it runs the line) there, its paths of a kind the machine does not say.
+ * before it runs the line) there: the folders and files a playground is
+ * made with, of their kinds, and any other path in it of a kind the machine
+ * does not say.
  */
 function withPlayground(): Machine {
   const { root } = effectInputs();
   const made = (path: string) => path === root || path.startsWith(`${root}/`);
+  const kinds = playgroundKinds(root);
   return {
     ...EVERY_PATH_EXISTS_AS_HERE,
     exists: (path) => made(path) || THIS_MACHINE.exists(path),
+    kind: (path) => made(path) ? kinds.get(path) : EVERY_PATH_EXISTS_AS_HERE.kind(path),
   };
 }
 
@@ -249,7 +253,8 @@ function judgeable(
   // The line would run on this machine, with the playground the grader makes for it: where it
   // binds a path this machine does not have, or a file over a folder of this machine's, or a
   // folder over a file, bwrap stops.
-  const grants = commandGrants(argv, withPlayground());
+  const machine = withPlayground();
+  const grants = commandGrants(argv, machine);
   const command = grants.command;
   const given = effectInputs();
   if (grants.sandbox === null || !isDeepStrictEqual(command, given.command)) {
@@ -271,7 +276,7 @@ function judgeable(
   // the machine's loader's lists, at the paths of the program it was given, or compiled code
   // where its cache of its own (empty, in the private /tmp) is.
   const starts = [...STARTS_FROM, ...given.policy.runtime.paths, given.policy.runtime.env.DENO_DIR];
-  const other = otherFileAt(argv, starts);
+  const other = otherFileAt(argv, starts, machine);
   if (other !== undefined) {
     throw new CannotJudgeError(
       `${other.path} ${other.shown}: not the machine's own file where the program it was ` +

@@ -11,7 +11,7 @@
  */
 
 import { readCommandLine } from "./_command_line.ts";
-import { EVERY_PATH_EXISTS_AS_HERE } from "./_machine.ts";
+import { EVERY_PATH_EXISTS_AS_HERE, type Machine } from "./_machine.ts";
 import { covering, machinePath, type Shown, within } from "./_sandbox_view.ts";
 
 /** A path where a sandbox shows something else than the machine's own, and what it shows. */
@@ -25,8 +25,9 @@ export interface OtherFile {
  * shows something else than the machine's own file at that path: a bind of
  * another path of the machine, or a link (there, or on the way to it);
  * `undefined` where it shows only the machine's own files, things of its own
- * that hold nothing (an empty folder, a `tmpfs`), or nothing. Throws
- * `CannotJudgeError` for what `commandGrants` cannot judge.
+ * that hold nothing (an empty folder, a `tmpfs`), or nothing. The line is
+ * read as it runs on `machine`; throws `CannotJudgeError` for what
+ * `commandGrants` cannot judge there.
  *
  * @example
  * ```ts
@@ -40,8 +41,12 @@ export interface OtherFile {
  * assert.equal(otherFileAt(linked, ["/usr/bin"])?.path, "/usr");
  * ```
  */
-export function otherFileAt(argv: unknown, paths: readonly string[]): OtherFile | undefined {
-  const { sandbox } = readCommandLine(argv, EVERY_PATH_EXISTS_AS_HERE);
+export function otherFileAt(
+  argv: unknown,
+  paths: readonly string[],
+  machine: Machine = EVERY_PATH_EXISTS_AS_HERE,
+): OtherFile | undefined {
+  const { sandbox } = readCommandLine(argv, machine);
   if (sandbox === null) return undefined;
   const { view } = sandbox;
   const other = (dest: string, shown: Shown) =>

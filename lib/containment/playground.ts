@@ -184,6 +184,36 @@ export class Playground implements AsyncDisposable {
   }
 }
 
+/**
+ * What a playground made at `root` holds when it is made, by path: its
+ * folders and its files (before any attempt writes in it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * await using playground = await Playground.create();
+ * const made = playgroundKinds(playground.root);
+ * assert.equal(made.get(playground.data), "folder");
+ * assert.equal(made.get(playground.secret.where), "file");
+ * for (const [path, kind] of made) {
+ *   assert.equal(Deno.statSync(path).isDirectory ? "folder" : "file", kind, path);
+ * }
+ * ```
+ */
+export function playgroundKinds(root: string): ReadonlyMap<string, "folder" | "file"> {
+  const home = join(root, "home");
+  return new Map([
+    [root, "folder"],
+    [join(root, "data"), "folder"],
+    [join(root, "data", "note.txt"), "file"],
+    [home, "folder"],
+    [join(home, ".ssh"), "folder"],
+    [join(home, ".ssh", "id_ed25519"), "file"],
+    [join(home, ".bashrc"), "file"],
+  ]);
+}
+
 /** A fresh random token, such as `canary-3f2a...`. */
 function token(): string {
   return `canary-${crypto.randomUUID()}`;

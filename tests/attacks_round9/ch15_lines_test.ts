@@ -97,10 +97,10 @@ for (const [label, extra] of BWRAP_STOPS) {
  * directory"), and the judge took each line as the honest one, having no
  * idea which a bind's source was. The made-up machine of the grants cases
  * cannot say whether /etc/passwd is a file: refused there too, as where
- * it is this machine's.
+ * it is this machine's, where something else shows it so (a file bound
+ * over it, a later mount hiding it).
  */
 const KIND_STOPS: [string, string[]][] = [
-  ["a file's bind over --dev's folder /dev", ["--ro-bind", "/etc/passwd", "/dev"]],
   ["a file's bind over /dev, hidden by another --dev", [
     "--ro-bind",
     "/usr/bin/true",
@@ -115,8 +115,6 @@ const KIND_STOPS: [string, string[]][] = [
     "/etc/hostname",
     "/tmp",
   ]],
-  ["a file's bind over --dev's folder /dev/shm", ["--ro-bind", "/etc/hostname", "/dev/shm"]],
-  ["a file's bind over a folder --dir made", ["--dir", "/x", "--ro-bind", "/etc/hostname", "/x"]],
   ["a file's bind over the sandbox's root", ["--ro-bind", "/etc/hostname", "/"]],
   ["a file's bind in a bound file", [
     "--ro-bind",
@@ -132,12 +130,16 @@ const KIND_STOPS: [string, string[]][] = [
 ];
 
 /**
- * The same with a bind over another of the machine's files or folders,
- * which the made-up machine has as the line needs them (as it has every
- * path a line names): refused where the effect case judges a line, on this
- * machine.
+ * The same with a bind over another of the machine's files or folders, or
+ * over a folder of the sandbox's own, which the made-up machine has as the
+ * line needs them (as it has every path a line names, a folder where one is
+ * bound over a folder: round 12): refused where the effect case judges a
+ * line, on this machine.
  */
 const KIND_STOPS_HERE: [string, string[]][] = [
+  ["a file's bind over --dev's folder /dev", ["--ro-bind", "/etc/passwd", "/dev"]],
+  ["a file's bind over --dev's folder /dev/shm", ["--ro-bind", "/etc/hostname", "/dev/shm"]],
+  ["a file's bind over a folder --dir made", ["--dir", "/x", "--ro-bind", "/etc/hostname", "/x"]],
   ["a folder's bind over a bound file", [
     "--ro-bind",
     "/etc/hostname",

@@ -1,0 +1,163 @@
+// Round 12 on Chapter 15's judges: where the course's model of bubblewrap
+// and the real one still disagreed after round 11. Each decision is the real
+// bwrap's, run here where it runs. Run:
+//   deno test -A tests/attacks_round12/ch15_model_test.ts
+
+import assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
+import { bubblewrapStatus } from "../../lib/containment/bubblewrap.ts";
+import {
+  CannotJudgeError,
+  commandGrants,
+  EVERY_PATH_EXISTS,
+  THIS_MACHINE,
+} from "../../lib/containment/command_grants.ts";
+import { EFFECT_EXPECTED, effectOf, predictedEffect } from "../../lib/containment/effect.ts";
+import { bwrapRuns, effectLines } from "../_chapter15.ts";
+
+const bwrapHere = (await bubblewrapStatus()).available;
+
+/** The runtime real bwrap needs to start `/bin/true` here. */
+const SMALL = ["/usr", "/lib", "/lib64", "/bin"].filter((path) => THIS_MACHINE.exists(path))
+  .flatMap((path) => ["--ro-bind", path, path]);
+
+/** Whether this machine's bwrap starts `/bin/true` with `options` after a small runtime. */
+function bwrapStarts(options: string[]): boolean {
+  return new Deno.Command("bwrap", {
+    args: [...SMALL, ...options, "--", "/bin/true"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).outputSync().success;
+}
+
+/** The grants' paths of `options` after a small runtime on `machine`, or "refused". */
+function paths(options: string[], machine = EVERY_PATH_EXISTS): string[] | "refused" {
+  try {
+    return commandGrants(["bwrap", ...SMALL, ...options, "--", "/bin/true"], machine).sandbox!
+      .paths;
+  } catch (error) {
+    if (!(error instanceof CannotJudgeError)) throw error;
+    return "refused";
+  }
+}
+
+/** A path the cases' made-up machine cannot place: whether it is there, or a folder, it does not say. */
+const UNPLACED = "/srv/course/tools";
+
+/**
+ * Binds of a path the made-up machine cannot place over folders of the
+ * sandbox's own: round 9 refused each there (it did not say whether the
+ * path is a folder), where it takes a path bound over a device as a file.
+ * bwrap binds a folder over each, so the made-up machine has a folder there.
+ */
+const OVER_OWN_FOLDERS: [string, (source: string) => string[]][] = [
+  ["--dev's /dev/shm", (source) => ["--dev", "/dev", "--ro-bind", source, "/dev/shm"]],
+  ["--dev's /dev", (source) => ["--dev", "/dev", "--ro-bind", source, "/dev"]],
+  ["a tmpfs", (source) => ["--tmpfs", "/x", "--ro-bind", source, "/x"]],
+  ["a folder --dir made", (source) => ["--dir", "/x", "--bind", source, "/x"]],
+];
+
+for (const [label, options] of OVER_OWN_FOLDERS) {
+  Deno.test(`Chapter 15's judge: a path the cases' machine cannot place, bound over ${label}, is judged as bwrap binds a folder there`, async () => {
+    const folder = await Deno.makeTempDir({ prefix: "ch15-r12-folder-" });
+    const file = `${folder}.file`;
+    await Deno.writeTextFile(file, "x\n");
+    try {
+      const made = paths(options(UNPLACED));
+      assert.notEqual(made, "refused", "judged on the cases' machine");
+      const here = paths(options(folder), THIS_MACHINE);
+      assert.deepEqual(made, (here as string[]).map((p) => p.replace(folder, UNPLACED)));
+      // Where it is a file, bwrap stops, and the judge refuses it on this machine.
+      assert.equal(paths(options(file), THIS_MACHINE), "refused");
+      if (bwrapHere) {
+        assert.ok(bwrapStarts(options(folder)), "bwrap binds a folder there");
+        assert.ok(!bwrapStarts(options(file)), "bwrap stops at a file there");
+      }
+    } finally {
+      await Deno.remove(folder);
+      await Deno.remove(file);
+    }
+  });
+}
+
+Deno.test("Chapter 15's judge: a path the cases' machine took as a folder is one wherever the line binds it again", async () => {
+  // bwrap stops at one of the two binds whatever the path is: a folder over a device, or a file
+  // over a folder. The made-up machine may not take it as a folder once and a file after.
+  const twice = (source: string) => [
+    "--dev",
+    "/dev",
+    "--ro-bind",
+    source,
+    "/dev/shm",
+    "--ro-bind",
+    source,
+    "/dev/null",
+  ];
+  assert.equal(paths(twice(UNPLACED)), "refused");
+  if (bwrapHere) {
+    const folder = await Deno.makeTempDir({ prefix: "ch15-r12-folder-" });
+    const file = `${folder}.file`;
+    await Deno.writeTextFile(file, "x\n");
+    try {
+      assert.ok(!bwrapStarts(twice(folder)) && !bwrapStarts(twice(file)), "bwrap stops");
+    } finally {
+      await Deno.remove(folder);
+      await Deno.remove(file);
+    }
+  }
+});
+
+const { honest, line, root, policy, binds } = effectLines();
+const home = policy.deny[0];
+
+/**
+ * Lines of the effect case that bind a playground path and hide it all
+ * (the playground's folders, which the grader makes, are folders): refused
+ * before as of a kind the machine does not say, though bwrap runs each. The
+ * first two hide the home folder, as the honest line does by not binding it;
+ * the next hides the data folder too, which the intruder's tool then cannot
+ * read; the last binds the data folder back in the private playground.
+ */
+const HIDDEN_PLAYGROUND: [string, string[], "earns" | "no mark"][] = [
+  [
+    "the home folder bound, then hidden",
+    [...honest, "--bind", home, home, "--tmpfs", home],
+    "earns",
+  ],
+  ["the home folder bound elsewhere, then hidden", [
+    ...honest,
+    "--ro-bind",
+    home,
+    "/x",
+    "--tmpfs",
+    "/x",
+  ], "earns"],
+  [
+    "the whole playground bound, then hidden",
+    [...honest, "--bind", root, root, "--tmpfs", root],
+    "no mark",
+  ],
+  ["the whole playground hidden, the data folder bound back", [
+    ...honest.slice(0, honest.indexOf(binds[0])),
+    "--bind",
+    root,
+    root,
+    "--tmpfs",
+    root,
+    ...binds,
+  ], "earns"],
+];
+
+/** The effect case's answer: a mark, none, or its refusal. */
+function mark(effect: Record<string, string>): "earns" | "no mark" {
+  return isDeepStrictEqual(effect, EFFECT_EXPECTED) ? "earns" : "no mark";
+}
+
+for (const [label, options, outcome] of HIDDEN_PLAYGROUND) {
+  Deno.test(`Chapter 15's effect case: ${label}: judged as bwrap runs it (${outcome})`, async () => {
+    const argv = line(...options);
+    assert.equal(mark(predictedEffect(argv)), outcome, "predicted");
+    if (bwrapRuns) assert.equal(mark(await effectOf(argv)), outcome, "run in the grader's root");
+  });
+}
