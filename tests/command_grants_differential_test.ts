@@ -3,7 +3,9 @@
 // over binds, files and folders bound over each other, `--remount-ro` over
 // binds, `-try` binds of missing paths, programs named by path (this
 // machine's and impostors), namespaces made one by one, a bind's source
-// through a link and `..`. Each line the
+// through a link and `..`, and devices: `--dev /dev` and what is made,
+// bound, hidden and remounted over its devices, its `pts` and `shm`, and
+// `--dev-bind`s of the machine's. Each line the
 // parser judges runs a shell in the sandbox that reports what it can do
 // (write which folders and files, see which, reach a network, own its
 // process table and which namespaces, its environment, its limits), and the grants must predict
@@ -21,7 +23,7 @@ import {
   THIS_MACHINE,
 } from "../lib/containment/command_grants.ts";
 
-const LINES = 2500;
+const LINES = 4000;
 const SEED = 20261202;
 // Run by anyone but root, bwrap makes a user namespace of its own, in which /proc may be
 // mounted only in a PID namespace of its own: the lines here are judged as root runs them
@@ -53,6 +55,29 @@ const FILES = [`${R}/a/f`, `${R}/a/b/f`, `${R}/c/f`];
 /** A path in a file, which bwrap can never make. */
 const IN_FILE = `${R}/c/f/x`;
 const FOLDERS = ["/", "/tmp", ...TREE];
+/**
+ * What `--dev /dev` makes (devices, its own pseudo-terminals and their
+ * device node, `shm`, links) and paths it does not make, each reported by
+ * what is there: a link, a device a program may open or not, a folder, a
+ * file, or nothing.
+ */
+const DEV = [
+  "/dev",
+  "/dev/null",
+  "/dev/zero",
+  "/dev/shm",
+  "/dev/pts",
+  "/dev/pts/ptmx",
+  "/dev/ptmx",
+  "/dev/stdin",
+  "/dev/x",
+  "/dev/pts/x",
+];
+/** Where this machine has pseudo-terminals (`devpts`), in which no file can be made. */
+const TERMINALS = new Set(
+  Deno.readTextFileSync("/proc/self/mountinfo").split("\n").map((line) => line.split(" "))
+    .filter((fields) => fields[fields.indexOf("-") + 1] === "devpts").map((fields) => fields[4]),
+);
 const SYSTEMS = [
   ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib"]
     .concat(THIS_MACHINE.exists("/lib64") ? ["--symlink", "usr/lib64", "/lib64"] : []),
@@ -87,6 +112,15 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
   fc.constant(["--symlink", "a", `${R}/link`] as string[]),
   fc.tuple(fc.constant("--symlink"), fc.constant("a"), path),
   fc.tuple(fc.constant("--chdir"), fc.constantFrom("/", R)),
+  // Devices: --dev's own, and the machine's bound over them, with or without their devices.
+  fc.constant(["--dev", "/dev"] as string[]),
+  fc.tuple(fc.constantFrom("--remount-ro", "--tmpfs", "--dir"), fc.constantFrom(...DEV)),
+  fc.tuple(fc.constant("--symlink"), fc.constant("a"), fc.constantFrom(...DEV)),
+  fc.tuple(
+    fc.constantFrom("--bind", "--ro-bind", "--dev-bind"),
+    fc.constantFrom(...FILES, `${R}/c`, "/dev/null", "/dev"),
+    fc.constantFrom(...DEV),
+  ),
   fc.tuple(
     fc.constant("--setenv"),
     fc.constantFrom("COURSE_A", "COURSE_OUTER"),
@@ -147,11 +181,13 @@ const line = fc.record({
   innerWord: fc.constantFrom("prlimit", "/usr/bin/prlimit"),
   bwrap: bwrapWord,
   system: fc.constantFrom(...SYSTEMS),
+  dev: fc.boolean(),
   options: fc.array(option, { maxLength: 7 }),
-}).map(({ outer, inner, outerWord, innerWord, bwrap, system, options }) =>
+}).map(({ outer, inner, outerWord, innerWord, bwrap, system, dev, options }) =>
   wrapped(outer, outerWord, [
     bwrap,
     ...system,
+    ...(dev ? ["--dev", "/dev"] : []),
     ...options.flat(),
     "--proc",
     "/proc",
@@ -178,6 +214,15 @@ for d in ${FOLDERS.join(" ")}; do
     p="$d/.probe-$$"
     if ( : > "$p" ) 2>&-; then /usr/bin/rm -f "$p"; echo "folder $d rw"; else echo "folder $d ro"; fi
   else echo "folder $d absent"; fi
+done
+for p in ${DEV.join(" ")}; do
+  if [ -L "$p" ]; then echo "dev $p link"
+  elif [ -c "$p" ]; then if ( : < "$p" ) 2>&-; then echo "dev $p device open"; else echo "dev $p device closed"; fi
+  elif [ -d "$p" ]; then
+    q="$p/.probe-$$"
+    if ( : > "$q" ) 2>&-; then /usr/bin/rm -f "$q"; echo "dev $p folder rw"; else echo "dev $p folder ro"; fi
+  elif [ -f "$p" ]; then if ( : >> "$p" ) 2>&-; then echo "dev $p file rw"; else echo "dev $p file ro"; fi
+  else echo "dev $p absent"; fi
 done
 if [ "$(/usr/bin/wc -l < /proc/net/dev)" -le 3 ]; then echo "network none"; else echo "network shared"; fi
 if [ $$ -le 3 ]; then echo "processes own"; else echo "processes shared"; fi
@@ -258,6 +303,55 @@ function predicted(grants: CommandGrants): string[] {
     if (there === undefined || !THIS_MACHINE.exists(there) || isDir(there)) return "absent";
     return entry.what.startsWith("read-write") ? "rw" : "ro";
   };
+  /** What `--dev` makes, by its path in the folder it mounts (see {@linkcode DEV}). */
+  const DEV_MAKES: Record<string, string> = {
+    null: "device open",
+    zero: "device open",
+    "pts/ptmx": "device open",
+    ptmx: "link",
+    stdin: "link",
+  };
+  /** What the shell finds at `p` of {@linkcode DEV}: a link, a device, a folder, a file, or nothing. */
+  const device = (p: string): string => {
+    const at = cover(p, entries);
+    if (at?.dest === p && at.what.startsWith("a link to ")) return "link";
+    const q = followed(p);
+    if (q === undefined) return "absent";
+    const entry = cover(q, entries);
+    const asFolder = () =>
+      folder(q, entries) === "absent" ? "absent" : `folder ${folder(q, entries)}`;
+    if (entry === undefined) return asFolder();
+    const rest = q === entry.dest ? "" : q.slice(entry.dest === "/" ? 1 : entry.dest.length + 1);
+    if (entry.source !== undefined) {
+      const there = posix.join(entry.source, rest);
+      let info: Deno.FileInfo;
+      try {
+        // A bind's own path is its source, links followed; what is in a bound folder is as it is.
+        info = rest === "" ? Deno.statSync(there) : Deno.lstatSync(there);
+      } catch {
+        return asFolder();
+      }
+      if (info.isSymlink) return "link";
+      if (info.isCharDevice) {
+        return `device ${entry.what.startsWith("read-write, devices too") ? "open" : "closed"}`;
+      }
+      if (info.isDirectory) {
+        return TERMINALS.has(Deno.realPathSync(there)) ? "folder ro" : asFolder();
+      }
+      return `file ${entry.what.startsWith("read-write") ? "rw" : "ro"}`;
+    }
+    if (entry.what.startsWith("a few devices of its own")) {
+      if (rest === "" || rest === "shm") return `folder ${writable(entry) ? "rw" : "ro"}`;
+      // Its pseudo-terminals are a file system where no file can be made.
+      if (rest === "pts") return "folder ro";
+      return DEV_MAKES[rest] ?? "absent";
+    }
+    if (entry.what === "a device no program may open, read-only") return "device closed";
+    if (entry.what.startsWith("pseudo-terminals of its own")) {
+      return rest === "" ? "folder ro" : rest === "ptmx" ? "device closed" : "absent";
+    }
+    return asFolder();
+  };
   const limitOf = (name: string, kib: boolean) => {
     const value = grants.limits.find((limit) => limit.startsWith(`${name} `))?.slice(
       name.length + 1,
@@ -283,6 +377,7 @@ function predicted(grants: CommandGrants): string[] {
   return [
     ...FILES.map((p) => `file ${p} ${file(p)}`),
     ...FOLDERS.map((p) => `folder ${p} ${folder(p, entries)}`),
+    ...DEV.map((p) => `dev ${p} ${device(p)}`),
     `network ${sandbox.network}`,
     `processes ${sandbox.processes}`,
     ...NAMESPACES.map((kind) =>
@@ -380,6 +475,9 @@ Deno.test({
         [...refusals].sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w} ×${n}`).join(", "),
     );
     if (disagreements.length > 0) console.log(disagreements.join("\n"));
+    if (ranAnyway.length > 0) {
+      console.log(`ran, though said to stop bwrap:\n${ranAnyway.join("\n")}`);
+    }
     assert.deepEqual(disagreements.length, 0);
     assert.deepEqual(ranAnyway, [], "bwrap ran lines said to stop it");
     assert.ok(lines.length >= 500);

@@ -215,6 +215,18 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     if (shown?.source !== undefined) {
       const onMachine = machinePath(view, dest)!;
       if (byProcessPath(onMachine)) throw byProcess(option, onMachine);
+      // A link of the machine's in the bound folder, at dest or above it: bwrap follows it.
+      const real = machine.realPath(onMachine);
+      const bound = machine.realPath(shown.source);
+      if (real !== undefined && bound !== undefined) {
+        const rest = dest === cover ? "" : dest.slice(cover === "/" ? 1 : cover!.length + 1);
+        if (real !== posix.join(bound, rest)) {
+          throw new CannotJudgeError(
+            `bwrap ${option} ${dest}: it is reached through a link of the machine's at ` +
+              `${onMachine} or above it, which bwrap follows`,
+          );
+        }
+      }
       return onMachine;
     }
     const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
@@ -254,6 +266,14 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       if (made === "terminals" && !under && kind !== "link") continue;
       if (made === "terminals" && devices.get(dest) === "node" && kind === "bind") continue;
       if ((made === "device" || made === "node") && !under && kind === "bind") continue;
+      // bwrap follows a link, to a path that is there or not at that moment (/proc/self/fd
+      // before /proc is mounted): where it stops, and where it mounts, is not judged.
+      if (made === "link") {
+        throw new CannotJudgeError(
+          `bwrap ${option} ${dest}: ${path} is a link of --dev's own, which bwrap follows, ` +
+            "so what it does there is not judged",
+        );
+      }
       const what = made === "terminals" ? "the pseudo-terminals" : `a ${made}`;
       throw new CannotJudgeError(
         `bwrap ${option} ${dest}: ${path} is ${what} of --dev's own, where bwrap cannot ` +
@@ -261,6 +281,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       );
     }
   };
+  /** Where every bind read so far was made, hidden since or not. */
+  const boundAt: string[] = [];
   /** Every bind's source read so far: on a made-up machine, one named under a path says it is a folder. */
   const sources = new Set<string>();
   /**
@@ -480,6 +502,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       }
       const what = BWRAP_BINDS[option] + (source === dest ? "" : ` from ${source}`);
       sources.add(source);
+      boundAt.push(dest);
       overDevice(option, dest, "bind");
       mount(option, dest, { what, source });
     } else if (option === "--symlink") {
@@ -509,7 +532,13 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       ) {
         view.set(dest, { ...shown, what: readOnly(shown.what) });
       } else if (dest === "/" && shown === undefined) rootReadOnly = true;
-      else {
+      else if (boundAt.some((at) => within(dest, at))) {
+        // A bind of the machine's brings the mounts below its source (hidden later, or not).
+        throw new CannotJudgeError(
+          `bwrap --remount-ro ${dest}: whether the machine has a mount there, which a bind ` +
+            "brought, it does not say",
+        );
+      } else {
         throw new CannotJudgeError(
           `bwrap --remount-ro ${dest}: it is not a mount of the sandbox, and bwrap stops there`,
         );

@@ -161,3 +161,54 @@ for (const [label, options, outcome] of HIDDEN_PLAYGROUND) {
     if (bwrapRuns) assert.equal(mark(await effectOf(argv)), outcome, "run in the grader's root");
   });
 }
+
+/** How the judge's refusal says that bwrap itself stops (as the differential test reads it). */
+const SAYS_STOPS =
+  /bwrap stops there|bwrap cannot make it|bwrap refuses it|the sandbox has .* already|the sandbox has no such folder/;
+
+/** The judge's refusal of `options` after a small runtime on this machine, or "judged". */
+function refusal(options: string[]): string {
+  try {
+    commandGrants(["bwrap", ...SMALL, ...options, "--", "/bin/true"], THIS_MACHINE);
+    return "judged";
+  } catch (error) {
+    if (!(error instanceof CannotJudgeError)) throw error;
+    return error.message;
+  }
+}
+
+Deno.test("Chapter 15's judge: a mount at a link of the machine's in a bound folder is refused, as bwrap follows the link (the differential test's draw)", () => {
+  // The machine's /dev/stdin, shown by the root bound whole, leads to /proc/self/fd/0: the judge
+  // read the bind as one at /dev/stdin, a file there (the grants said the shell would find the
+  // machine's /dev/null there); bwrap stops ("Can't create file at /dev/stdin").
+  const options = ["--ro-bind", "/", "/", "--bind", "/dev/null", "/dev/stdin"];
+  if (!Deno.lstatSync("/dev/stdin").isSymlink) return;
+  assert.match(refusal(options), /through a link of the machine's/);
+  if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
+});
+
+/**
+ * Lines the judge refuses that bwrap runs, drawn by the differential test
+ * with --dev's devices: the refusal stays (what bwrap does depends on where
+ * a link leads at that moment, or on the machine's mounts a bind brought),
+ * but it may not say that bwrap stops.
+ */
+const RUN_THOUGH_REFUSED: string[][] = [
+  ["--dev", "/dev", "--dir", "/dev/stdin"],
+  ["--dev", "/dev", "--ro-bind", "/etc/hostname", "/dev/ptmx"],
+  ["--ro-bind", "/", "/", "--dev", "/dev", "--remount-ro", "/dev/shm"],
+  ["--ro-bind", "/", "/", "--remount-ro", "/dev/shm"],
+];
+
+for (const options of RUN_THOUGH_REFUSED) {
+  Deno.test(`Chapter 15's judge: ${options.join(" ")}: refused, not as a line bwrap stops at (bwrap runs it)`, () => {
+    const said = refusal(options);
+    assert.notEqual(said, "judged");
+    assert.doesNotMatch(said, SAYS_STOPS);
+    // The last two run where the machine has a mount at /dev/shm (remounted, hidden or not).
+    const shmMount = Deno.readTextFileSync("/proc/self/mountinfo").includes(" /dev/shm ");
+    if (bwrapHere && (shmMount || !options.includes("/dev/shm"))) {
+      assert.ok(bwrapStarts(options), "bwrap runs it");
+    }
+  });
+}
