@@ -29,9 +29,14 @@ const student = (name: string) => Deno.readTextFile(`${root}notebooks/${name}`);
 /** That `fn` scored 0 in every case, and the line on the learner's own code says `why`. */
 function assertCopied(results: Results, fn: string, why: RegExp): void {
   const marks = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-  assert.ok(marks.length > 0 && marks.every((t) => t.score === 0), fn);
-  const line = results.tests.find((t) => t.name === "every graded function is the learner's own")!;
-  assert.match(line.output, why);
+  const line = results.tests.find((t) => t.name === "every graded function is the learner's own");
+  assert.ok(
+    marks.length > 0 && marks.every((t) => t.score === 0),
+    `${fn} kept marks: ${JSON.stringify(marks.filter((t) => t.score > 0))}; own-code line: ${
+      line?.output ?? "(none)"
+    }`,
+  );
+  assert.match(line!.output, why);
 }
 
 Deno.test("a comma in a learner's folder never widens what the sandbox may read", async () => {

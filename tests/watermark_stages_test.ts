@@ -62,7 +62,13 @@ Deno.test("a copy that spends its time before the whole runs of probes come earn
   const marks = marksOf(slow, "answerFor");
   assert.ok(marks.length > 10, report(slow, "answerFor"));
   assert.deepEqual(marks.filter((t) => t.score > 0), [], report(slow, "answerFor"));
-  assert.match(marks[0].output, /check against the library's seals came to no answer/);
+  // The unit is this process's reading of the loop: on a busy machine the sandbox may run it
+  // faster than that, and then the whole runs finish and the copy is caught outright (CI at
+  // 34a6480, load average about 12). Either way the probes earn it nothing.
+  assert.match(
+    marks[0].output,
+    /check against the library's seals came to no answer|its watermark answered the grader's probes/,
+  );
   // authorize is the learner's own, and was never run again: every mark kept.
   assert.ok(marksOf(slow, "authorize").every((t) => t.score === t.max_score));
 });
