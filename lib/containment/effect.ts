@@ -365,7 +365,6 @@ async function effectRunsHere(): Promise<BubblewrapStatus> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { Playground } from "./playground.ts";
-import { within } from "./_sandbox_view.ts";
  *
  * await using playground = await Playground.create();
  * const { policy } = effectInputs();
@@ -391,7 +390,6 @@ export function placedOn(argv: readonly string[], playground: Playground): strin
  * ```ts
  * import assert from "node:assert/strict";
  * import { Playground } from "./playground.ts";
-import { within } from "./_sandbox_view.ts";
  *
  * await using playground = await Playground.create();
  * const { command } = effectInputs();
