@@ -15,8 +15,15 @@ import { importSeal, marksOf, report } from "./_seals.ts";
 const AUTHORIZE = UNIT_A.slice(UNIT_A.indexOf("export function authorize"));
 const holdouts = await loadHoldouts();
 
-/** Unit A's module with `answerFor` as `body` (the seal's as `run`), graded with `options`. */
-async function gradeUnitA(body: string, options: { learnerCpuMs?: number } = {}) {
+/**
+ * Unit A's module with `answerFor` as `body` (the seal's as `run`), and
+ * `authorize` (the learner's own), graded with `options`.
+ */
+async function gradeUnitA(
+  body: string,
+  options: { learnerCpuMs?: number } = {},
+  authorize = AUTHORIZE,
+) {
   const folder = await Deno.makeTempDir({ prefix: "watermark-stages-" });
   try {
     const module = `${folder}/ch14-a.ts`;
@@ -27,7 +34,7 @@ import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 export function answerFor(requestId, message) {
 ${body}
 }
-${AUTHORIZE}`,
+${authorize}`,
     );
     const learner = {
       name: module,
@@ -71,6 +78,27 @@ Deno.test("a copy that spends its time before the whole runs of probes come earn
   );
   // authorize is the learner's own, and was never run again: every mark kept.
   assert.ok(marksOf(slow, "authorize").every((t) => t.score === t.max_score));
+});
+
+Deno.test("a copy whose learner's time runs out before its probes come earns nothing for the function", async () => {
+  // The copy answers answerFor's visible cases at once; authorize, the learner's own, takes a unit
+  // of CPU a call, and the learner's time runs out among its visible cases: none of answerFor's
+  // probes (all hidden) is tried. Its visible marks must not stand unchecked: a Lab 03 copy slow
+  // enough to spend its learner's wall-clock minute on a busy machine kept three (a local suite run
+  // at load average 10).
+  const [loop, unit] = work(50_000_000);
+  const slow = await gradeUnitA(
+    "  return run(requestId, message);",
+    { learnerCpuMs: Math.round(3 * unit + 300) },
+    AUTHORIZE.replace("{", `{\n  ${loop}`),
+  );
+  const marks = marksOf(slow, "answerFor");
+  assert.ok(marks.length > 10, report(slow, "answerFor"));
+  assert.deepEqual(marks.filter((t) => t.score > 0), [], report(slow, "answerFor"));
+  assert.match(
+    marks[0].output,
+    /check against the library's seals came to no answer \(not tried: the 60 s this learner's grading may take ran out\)/,
+  );
 });
 
 Deno.test("code of the learner's own that answers a sifting probe as a seal keeps what it earned", async () => {

@@ -16,6 +16,7 @@ import { type FileCheck, lab02FileChecks, readReferences } from "../../lib/cours
 import {
   Budgets,
   type CaseResult,
+  outOfLearnerTime,
   runSandbox,
   type SandboxOptions,
   type UnitJob,
@@ -162,7 +163,7 @@ export async function gradeTogether(
         evidence: submission.evidence && JSON.parse(submission.evidence.text),
         copied: withWatermarks(copied, probedResults, submission.unit),
         unchecked,
-        unverified: unanswered(probed),
+        unverified: { ...untried(ran ?? []), ...unanswered(probed) },
       });
     }).map((results, at) => withFileChecks(results, fileChecks[at]));
   }));
@@ -247,6 +248,28 @@ function unanswered(probed: readonly Ran[]): Record<string, string> {
   const stopped: Record<string, string> = {};
   for (const { fn, answered, stopped: why } of marks.values()) {
     if (answered && why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
+  }
+  return stopped;
+}
+
+/**
+ * The graded functions of `ran` (a job's results) that passed a case, but
+ * whose watermark probes the learner's time ran out before, with why: they
+ * were never checked against the seals, and a copy slow enough to spend its
+ * learner's time first (on a busy machine, a wall-clock minute) would
+ * otherwise keep the marks it passed before.
+ */
+function untried(ran: readonly CaseResult[]): Record<string, string> {
+  const stopped: Record<string, string> = {};
+  for (const result of ran) {
+    const { fn, watermark, unanswered } = result;
+    if (watermark === undefined || unanswered === undefined || !outOfLearnerTime(unanswered)) {
+      continue;
+    }
+    const passed = ran.some((other) =>
+      other.fn === fn && other.watermark === undefined && other.status === "PASS"
+    );
+    if (passed && !Object.hasOwn(stopped, fn)) stopped[fn] = unanswered;
   }
   return stopped;
 }

@@ -206,6 +206,23 @@ class Budget {
 }
 
 /**
+ * Whether `problem` (why a case came to no answer) is its learner's time
+ * running out, before the case or during it, rather than anything its code did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(outOfLearnerTime("not tried: the 60 s this learner's grading may take ran out"));
+ * assert.ok(outOfLearnerTime("the 1.5 s this learner's grading may take ran out"));
+ * assert.ok(!outOfLearnerTime("not tried: a case before it ran out of time"));
+ * ```
+ */
+export function outOfLearnerTime(problem: string): boolean {
+  return /^(not tried: )?the \d+(\.\d+)? s this learner's grading may take ran out$/.test(problem);
+}
+
+/**
  * Each learner's {@linkcode Budget}, made the first time it is asked for:
  * one set serves every run of a learner's grading, so that their time is
  * one budget however many runs it takes.
