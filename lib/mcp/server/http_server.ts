@@ -9,7 +9,9 @@
  * to 2025-11-25) as before: a session id issued at a successful `initialize`
  * and required after it (404 for one it does not hold), the GET stream for
  * what the server sends unasked, streams resumable from their last event,
- * DELETE to end a session.
+ * DELETE to end a session. A server that speaks no legacy version has no
+ * sessions: it ignores a session id, and answers GET and DELETE 405
+ * (`http_eras.ts`).
  *
  * @module
  */
@@ -18,9 +20,15 @@ import { readBounded } from "../shared/bounded_body.ts";
 import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
 import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
-import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
+import { MCP_VERSIONS } from "../shared/versions.ts";
 import { ERROR_CODES } from "./dispatch.ts";
 import { headerMismatch } from "./header_check.ts";
+import {
+  noSessions,
+  sessionlessMessage,
+  sessionVersionRefusal,
+  sessionVersions,
+} from "./http_eras.ts";
 import { exchangeModern } from "./http_exchange.ts";
 import { refusal } from "./http_replies.ts";
 import { HttpSession } from "./http_session.ts";
@@ -100,6 +108,10 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   const sessions = new Map<string, HttpSession>();
   let modernInFlight = 0;
   const seal = new RequestStateSeal({ key: spec.requestStateKey });
+  // The versions a session may agree on: none for a server of modern versions alone (http_eras.ts).
+  const legacy = sessionVersions(spec.versions ?? MCP_VERSIONS);
+  const versionRefusal = (request: Request) =>
+    sessionVersionRefusal(request.headers.get("mcp-protocol-version"), legacy);
   const stopping = new AbortController();
   const schemaOf = (name: string) =>
     [...spec.tools ?? [], ...spec.sessionTools ?? []].find((tool) => tool.name === name)
@@ -112,6 +124,9 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     if (refused !== undefined) return refused;
     expire(sessions, ttl);
     if (request.method === "POST") return await post(request);
+    if (legacy.length === 0 && (request.method === "GET" || request.method === "DELETE")) {
+      return noSessions(request.method, spec.versions ?? MCP_VERSIONS);
+    }
     if (request.method === "GET" && options.getStream === false) {
       return refusal(405, "This server offers no GET stream", {
         headers: { allow: "POST, DELETE" },
@@ -166,10 +181,12 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       });
     }
     // A modern request declares its version in _meta, or discovers; one with neither a session
-    // nor an initialize is taken for one too, and refused for what it lacks.
+    // nor an initialize is taken for one too, and refused for what it lacks. A server without
+    // sessions ignores a session id ("ignore it, and do not mint or echo session IDs").
+    const sessionNamed = legacy.length > 0 && request.headers.has("mcp-session-id");
     const modern = kind === "request" &&
       (isModernRequest(message.method, message.params) ||
-        (!request.headers.has("mcp-session-id") && message.method !== "initialize"));
+        (!sessionNamed && message.method !== "initialize"));
     if (modern) {
       const mismatch = headerMismatch(request, message, schemaOf);
       if (mismatch !== undefined) {
@@ -190,7 +207,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       });
     }
     if (kind === "request" && message.method === "initialize") {
-      if (request.headers.has("mcp-session-id")) {
+      if (sessionNamed) {
         return refusal(400, "initialize starts a session: it must carry no Mcp-Session-Id");
       }
       if (sessions.size >= maxSessions) {
@@ -211,6 +228,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       sessions.delete(session.id);
       return new Response(response.body, { status: 400, headers: response.headers });
     }
+    if (legacy.length === 0 && kind !== "request") return sessionlessMessage(kind);
     const found = sessionOf(request);
     if (found instanceof Response) return found;
     const badVersion = versionRefusal(request);
@@ -264,18 +282,6 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-/** A 400 for a request in a (legacy) session that names a protocol version the server does not speak. */
-function versionRefusal(request: Request): Response | undefined {
-  const version = request.headers.get("mcp-protocol-version");
-  if (version === null || (LEGACY_VERSIONS as readonly string[]).includes(version)) {
-    return undefined;
-  }
-  return refusal(
-    400,
-    `Unsupported MCP-Protocol-Version ${version}; supported: ${MCP_VERSIONS.join(", ")}`,
-  );
 }
 
 /**
