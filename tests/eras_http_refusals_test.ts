@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../servers/grammar.ts";
 import { freePort, listeningServer } from "./_listening.ts";
 import { fastmcpPeer, type PeerEra, pythonInstalled, sdkV2Peer } from "./_peers.ts";
@@ -147,5 +148,38 @@ Deno.test("a server of 2025-06-18 alone refuses a session's request that names a
       assert.match(supported, /2025-06-18/, `${name}: ${error}`);
       assert.ok(!supported.includes(version), `${name}: ${error}`);
     }
+  });
+});
+
+Deno.test("a request that names a handshake version in _meta is refused with -32022, and the library's refusal says why without claiming that version", async () => {
+  await withPeers("dual", [...MCP_VERSIONS], async (name, url) => {
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2025-11-25",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const response = await post(url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/list",
+      params: { _meta },
+    }, {
+      "mcp-protocol-version": "2025-11-25",
+      "mcp-method": "tools/list",
+    });
+    const text = await response.text();
+    const data = text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? text;
+    const { error } = JSON.parse(data);
+    assert.equal(response.status, 400, name);
+    // FastMCP 4.2.3 takes the header's legacy version for a legacy request, and refuses it for
+    // its missing session (-32600): the others judge the _meta.
+    if (name === "FastMCP") return;
+    assert.equal(error.code, -32022, name);
+    assert.equal(error.data.requested, "2025-11-25", name);
+    assert.ok(error.data.supported.includes("2026-07-28"), name);
+    if (name !== "the library's server") return;
+    // Its data lists every version it speaks, the handshake's too, as the specification's
+    // example does; its words say that 2025-11-25 is spoken through initialize, not in _meta.
+    assert.match(error.message, /2025-11-25 .*initialize/);
+    assert.doesNotMatch(error.message, /supported: .*2025-11-25/);
   });
 });

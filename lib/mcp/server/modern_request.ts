@@ -60,6 +60,9 @@ export const CACHEABLE = new Set([
  * assert.deepEqual(modernRequest({ _meta: meta }, ["2026-07-28"], ["2026-07-28"]), { version: "2026-07-28", capabilities: {} });
  * const old = { ...meta, "io.modelcontextprotocol/protocolVersion": "1900-01-01" };
  * assert.equal((modernRequest({ _meta: old }, ["2026-07-28"], ["2026-07-28"]) as { code: number }).code, -32022);
+ * const handshake = { ...meta, "io.modelcontextprotocol/protocolVersion": "2025-11-25" };
+ * const refused = modernRequest({ _meta: handshake }, ["2026-07-28"], ["2026-07-28", "2025-11-25"]);
+ * assert.match((refused as Error).message, /2025-11-25 in _meta: it is spoken through initialize only/);
  * assert.equal((modernRequest({}, ["2026-07-28"], ["2026-07-28"]) as { code: number }).code, -32602);
  * ```
  */
@@ -80,9 +83,14 @@ export function modernRequest(
   const capabilities = meta[META.clientCapabilities];
   if (!isObject(capabilities)) return invalid(`${META.clientCapabilities} (an object)`);
   if (!modern.includes(version)) {
+    // A version of the handshake is spoken, but not in _meta: the words say so, and the data
+    // lists every version, as the specification's example does.
+    const why = all.includes(version)
+      ? `: it is spoken through initialize only; in _meta: ${modern.join(", ") || "none"}`
+      : `; supported: ${all.join(", ")}`;
     return new RpcError(
       MODERN_ERRORS.unsupportedProtocolVersion,
-      `Unsupported protocol version ${version}; supported: ${all.join(", ")}`,
+      `Unsupported protocol version ${version} in _meta${why}`,
       { supported: [...all], requested: version },
     );
   }
