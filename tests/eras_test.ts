@@ -153,6 +153,21 @@ Deno.test("an UnsupportedProtocolVersionError to the probe means a modern server
   assert.equal(await client.callTool("echo", { text: "mint" }), "mint");
 });
 
+Deno.test("a server that refuses every server/discover with -32022 naming the version asked is refused by name, with no handshake", async () => {
+  // It refuses 2026-07-28 and names it as supported, at the probe and at the second asking: a
+  // ProtocolError that says so, not a TypeError of the client's own, and no fall back.
+  const { client, sent } = modernRecorded("unsupported-always");
+  await using _ = client;
+  await assert.rejects(
+    client.initialize(),
+    (error: unknown) =>
+      error instanceof ProtocolError && /2026-07-28/.test(error.message) &&
+      /refused/.test(error.message),
+  );
+  assert.equal(sent("server/discover").length, 2);
+  assert.deepEqual(sent("initialize"), []);
+});
+
 Deno.test("a modern server slow to answer the probe, which then refuses the handshake with its versions, is spoken to in 2026-07-28", async () => {
   // The probe's deadline passes before the server reads it; the handshake that follows is
   // refused with an UnsupportedProtocolVersionError: a modern error, so a modern server.

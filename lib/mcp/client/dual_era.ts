@@ -135,11 +135,18 @@ export class DualEra {
       throw new ProtocolError(`The server and this client share no version: ${why}`);
     }
     const { version, discover } = outcome;
-    const problem = resultTypeProblem("server/discover", discover!, version) ??
-      this.handshake.acceptDiscover(discover!, version);
+    if (discover === undefined) {
+      // Asked at the version chosen from the server's own list, the server refused it again.
+      throw this.#connection.distrust(
+        `The server refused server/discover at ${version}, naming ${version} among the ` +
+          "versions it supports: its answers contradict themselves",
+      );
+    }
+    const problem = resultTypeProblem("server/discover", discover, version) ??
+      this.handshake.acceptDiscover(discover, version);
     if (problem !== undefined) throw this.#connection.distrust(problem);
     this.#connection.version = version;
-    return discover!;
+    return discover;
   }
 
   /**
