@@ -312,3 +312,15 @@ Deno.test("Lab 04 says truthfully what comes after it: no phase an earlier unit 
   assert.match(next, /\*\*Next:\*\* this is the course's last lab/);
   assert.match(next, /Phase 32,[^]*was Lab 03's/);
 });
+
+Deno.test("no list item of the text begins in the middle of a line, where Markdown runs it into the item before", async () => {
+  // Lab 04's instructor notes held "…not a missing one.- **"The session goes on every POST."**":
+  // two misconceptions shown as one.
+  for (const unit of NOTEBOOKS) {
+    for (const [index, cell] of (await cells(unit)).entries()) {
+      if (cell.cell_type !== "markdown") continue;
+      const joined = sourceOf(cell).split("\n").filter((line) => /[.:;)]- \*\*/.test(line));
+      assert.deepEqual(joined, [], `${unit}, cell ${index}`);
+    }
+  }
+});
