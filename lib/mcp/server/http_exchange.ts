@@ -8,7 +8,9 @@
  * handling sends, ending with the reply, with no event ids ("Resumable SSE
  * streams via `Last-Event-ID` are not supported"). A client that closes the
  * stream cancels the request ("Closing the SSE response stream MUST be
- * treated by the server as cancellation of that request").
+ * treated by the server as cancellation of that request"), and so does a
+ * client that goes away before its response has begun ("The server MUST
+ * treat a client disconnect as cancellation of that request").
  *
  * @module
  */
@@ -62,6 +64,8 @@ export function errorStatus(code: unknown): number {
  * Serve the modern request `message` (whose id is `id`) of `spec`, and
  * resolve with its response. Requests of one server share `options.seal`;
  * when `options.signal` aborts (the server is closing), the request ends;
+ * when `options.disconnected` aborts before the response has begun (the
+ * client went away: a `Request`'s own `signal`), it is cancelled;
  * `options.done` is called once its handling is over.
  *
  * @example A method the server does not have is answered 404
@@ -80,7 +84,12 @@ export function exchangeModern(
   spec: SessionSpec,
   id: RequestId,
   message: JsonObject,
-  options: { seal: RequestStateSeal; signal?: AbortSignal; done?: () => void },
+  options: {
+    seal: RequestStateSeal;
+    signal?: AbortSignal;
+    disconnected?: AbortSignal;
+    done?: () => void;
+  },
 ): Promise<Response> {
   const { promise, resolve } = Promise.withResolvers<Response>();
   let decide: ((response: Response) => void) | undefined = resolve;
@@ -99,22 +108,26 @@ export function exchangeModern(
       // Closed already.
     }
   };
+  /** The client went away: the request is cancelled. */
+  const cancel = () => {
+    try {
+      input.enqueue({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: id },
+      });
+      input.close();
+    } catch {
+      // The request was done already.
+    }
+  };
   const openStream = () =>
     new ReadableStream<Uint8Array>({
       start: (controller) => void (stream = controller),
       cancel: () => {
-        // The client closed the stream: the request is cancelled.
+        // The client closed the stream.
         stream = undefined;
-        try {
-          input.enqueue({
-            jsonrpc: "2.0",
-            method: "notifications/cancelled",
-            params: { requestId: id },
-          });
-          input.close();
-        } catch {
-          // The request was done already.
-        }
+        cancel();
       },
     });
   const transport: ServerTransport = {
@@ -151,6 +164,10 @@ export function exchangeModern(
   const session = new ServerSession(spec, transport, { seal: options.seal });
   // The server is closing: a subscription ends with its result, anything else is stopped.
   options.signal?.addEventListener("abort", () => session.end(), { once: true });
+  // Gone before its response began (once it has, the stream's own cancel tells).
+  options.disconnected?.addEventListener("abort", () => {
+    if (decide !== undefined) cancel();
+  }, { once: true });
   input.enqueue(message);
   void session.done.then(() => {
     // A request that ended with nothing sent (a cancelled one) still gets a response.

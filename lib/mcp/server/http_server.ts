@@ -203,6 +203,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       return await exchangeModern(spec, message.id as RequestId, message, {
         seal,
         signal: stopping.signal,
+        disconnected: request.signal,
         done: () => void modernInFlight--,
       });
     }
