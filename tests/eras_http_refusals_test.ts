@@ -183,3 +183,24 @@ Deno.test("a request that names a handshake version in _meta is refused with -32
     assert.doesNotMatch(error.message, /supported: .*2025-11-25/);
   });
 });
+
+Deno.test("a dual-era server takes a notification that names no session, as the real peers do, never sending a modern client to initialize", async () => {
+  await withPeers("dual", [...MCP_VERSIONS], async (name, url) => {
+    const notified = await answer(
+      await post(url, {
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 1 },
+      }, { "mcp-protocol-version": "2026-07-28", "mcp-method": "notifications/cancelled" }),
+    );
+    assert.equal(notified.status, 202, `${name}: ${notified.error}`);
+    // A response names no request a dual-era server made outside a session: it asked nothing.
+    const replied = await answer(
+      await post(url, { jsonrpc: "2.0", id: 1, result: {} }, {
+        "mcp-protocol-version": "2026-07-28",
+      }),
+    );
+    assert.ok(replied.status >= 200 && replied.status < 500, name);
+    assert.doesNotMatch(replied.error ?? "", /initialize/, name);
+  });
+});

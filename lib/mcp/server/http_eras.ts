@@ -56,10 +56,11 @@ export function noSessions(method: string, versions: readonly string[]): Respons
 }
 
 /**
- * What a server without sessions answers a POSTed notification or response
- * that is not in one: a notification is accepted (202), with nothing to do
- * (2026-07-28 defines none a client sends over HTTP); a response answers
- * nothing, since such a server sends no requests (400).
+ * What a server that speaks a modern version answers a POSTed notification
+ * or response in no session: a notification is accepted (202), with nothing
+ * to do (2026-07-28 defines none a client sends over HTTP), as the SDK v2
+ * server and FastMCP accept it; a response answers nothing, since such a
+ * server asks nothing outside a session (400).
  *
  * @example
  * ```ts
@@ -68,12 +69,12 @@ export function noSessions(method: string, versions: readonly string[]): Respons
  * assert.equal(sessionlessMessage("notification").status, 202);
  * const refused = sessionlessMessage("response");
  * assert.equal(refused.status, 400);
- * assert.match((await refused.json()).error.message, /sends no requests/);
+ * assert.match((await refused.json()).error.message, /asks nothing outside/);
  * ```
  */
 export function sessionlessMessage(kind: "notification" | "response"): Response {
   if (kind === "notification") return new Response(null, { status: 202 });
-  return refusal(400, "A response, to a server that sends no requests: nothing was asked");
+  return refusal(400, "A response in no session: this server asks nothing outside one");
 }
 
 /**

@@ -17,7 +17,7 @@
  */
 
 import { readBounded } from "../shared/bounded_body.ts";
-import { isObject, isRequestId, type JsonObject, type RequestId } from "../shared/jsonrpc.ts";
+import { isObject, type RequestId } from "../shared/jsonrpc.ts";
 import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { MCP_VERSIONS } from "../shared/versions.ts";
@@ -31,6 +31,7 @@ import {
 } from "./http_eras.ts";
 import { exchangeModern } from "./http_exchange.ts";
 import { refusal } from "./http_replies.ts";
+import { messageKind } from "./message_kind.ts";
 import { HttpSession } from "./http_session.ts";
 import { OriginCheck } from "./origin_check.ts";
 import { RequestStateSeal } from "./request_state.ts";
@@ -109,7 +110,8 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
   let modernInFlight = 0;
   const seal = new RequestStateSeal({ key: spec.requestStateKey });
   // The versions a session may agree on: none for a server of modern versions alone (http_eras.ts).
-  const legacy = sessionVersions(spec.versions ?? MCP_VERSIONS);
+  const versions = spec.versions ?? MCP_VERSIONS;
+  const legacy = sessionVersions(versions);
   const versionRefusal = (request: Request) =>
     sessionVersionRefusal(request.headers.get("mcp-protocol-version"), legacy);
   const stopping = new AbortController();
@@ -125,7 +127,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     expire(sessions, ttl);
     if (request.method === "POST") return await post(request);
     if (legacy.length === 0 && (request.method === "GET" || request.method === "DELETE")) {
-      return noSessions(request.method, spec.versions ?? MCP_VERSIONS);
+      return noSessions(request.method, versions);
     }
     if (request.method === "GET" && options.getStream === false) {
       return refusal(405, "This server offers no GET stream", {
@@ -229,7 +231,11 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       sessions.delete(session.id);
       return new Response(response.body, { status: 400, headers: response.headers });
     }
-    if (legacy.length === 0 && kind !== "request") return sessionlessMessage(kind);
+    // A notification or response in no session, to a server of modern versions too (one of
+    // legacy versions alone requires its session, below).
+    if (kind !== "request" && !sessionNamed && legacy.length < versions.length) {
+      return sessionlessMessage(kind);
+    }
     const found = sessionOf(request);
     if (found instanceof Response) return found;
     const badVersion = versionRefusal(request);
@@ -283,22 +289,6 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
     close,
     [Symbol.asyncDispose]: close,
   };
-}
-
-/**
- * What a POSTed message is: a request (a method and an id: the session
- * answers it on its POST, with an error if it is not well formed), a
- * notification or a response (accepted with 202), or none of these
- * (`undefined`: refused with 400, since no reply could go anywhere).
- */
-function messageKind(message: JsonObject): "request" | "notification" | "response" | undefined {
-  const method = typeof message.method === "string";
-  if (method && isRequestId(message.id)) return "request";
-  if (message.jsonrpc !== "2.0") return undefined;
-  if (method && !("id" in message)) return "notification";
-  const replied = ("result" in message) !== ("error" in message);
-  const id = isRequestId(message.id) || (message.id === null && "error" in message);
-  return !("method" in message) && replied && id ? "response" : undefined;
 }
 
 /** End every session unused for longer than `ttl`. */
