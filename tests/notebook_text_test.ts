@@ -324,3 +324,13 @@ Deno.test("no list item of the text begins in the middle of a line, where Markdo
     }
   }
 });
+
+Deno.test("Lab 01 does not say every result of 2026-07-28 is complete: a result may be a question back first", async () => {
+  // "Every result of today says that it is the whole answer" was Lab 01's; 2026-07-28 has a
+  // second resultType, input_required, which Lab 03 teaches.
+  const text = (await cells("lab-01")).filter((cell) => cell.cell_type === "markdown")
+    .map(sourceOf).join("\n").replace(/\s+/g, " ");
+  const claim = /every result of today says that it is the whole answer/i;
+  assert.ok(!claim.test(text), "Lab 01 says every result of today is the whole answer");
+  assert.ok(text.includes("input_required"), "Lab 01 never names input_required");
+});
