@@ -10,7 +10,9 @@
 
 import { Client as SdkV2Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
+import { Client } from "../lib/mcp/client/client.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import type { SessionTool } from "../lib/mcp/server/session_spec.ts";
 
 /** A tool that answers after `ms`, or says it was stopped; `outcome` settles with which. */
@@ -97,5 +99,16 @@ Deno.test("in a legacy session a client's disconnect is no cancellation: the too
   await started;
   abort.abort();
   await assert.rejects(call);
+  assert.equal(await outcome, "finished");
+});
+
+Deno.test("a 2026-07-28 call whose client waits for it is not taken for a disconnect: the tool finishes", async () => {
+  const { tool, outcome } = slowTool(300);
+  await using server = serveHttp({ name: "slow", version: "1.0.0", sessionTools: [tool] });
+  await using client = new Client(server.url, { versions: MCP_VERSIONS, allowed: ["slow"] });
+  await client.initialize();
+  await client.listTools();
+  assert.equal(client.protocolVersion, "2026-07-28");
+  assert.equal(await client.callTool("slow", {}), "finished");
   assert.equal(await outcome, "finished");
 });
