@@ -2,14 +2,17 @@
  * A server's replies fitted to the protocol version agreed with a client:
  * what that version does not define is left out (a tool's `outputSchema`
  * and a result's `structuredContent` before 2025-06-18, and `title` beside
- * a name), so that an older client never receives what it may refuse; and
- * an error carries the code that version gives it (a resource not found).
+ * a name), so that an older client never receives what it may refuse; a
+ * tool result holding content of a type the version does not define (audio
+ * before 2025-03-26, a resource link before 2025-06-18) becomes the tool's
+ * failure, saying so, since no part of it can stand for the whole; and an
+ * error carries the code that version gives it (a resource not found).
  *
  * @module
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
+import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
 import { ERROR_CODES } from "./replies.ts";
 
 /** The lists whose items may carry a `title` from 2025-06-18. */
@@ -34,10 +37,27 @@ const LISTS: Readonly<Record<string, string>> = {
  * const list = { tools: [{ name: "count", title: "Count", inputSchema: {}, outputSchema: {} }] };
  * assert.deepEqual(fitResult("tools/list", list, "2024-11-05"), { tools: [{ name: "count", inputSchema: {} }] });
  * ```
+ *
+ * @example A 2024-11-05 client is sent no audio: the tool's failure says why
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const heard = { content: [{ type: "audio", data: "", mimeType: "audio/wav" }] };
+ * const fitted = fitResult("tools/call", heard, "2024-11-05");
+ * assert.equal(fitted.isError, true);
+ * assert.match((fitted.content as { text: string }[])[0].text, /audio content, which 2024-11-05 does not define/);
+ * assert.deepEqual(fitResult("tools/call", heard, "2025-03-26"), heard);
+ * ```
  */
 export function fitResult(method: string, result: JsonObject, version: string): JsonObject {
   if (!isMcpVersion(version)) return result;
-  const { structuredContent, titles } = versionFeatures(version);
+  const { structuredContent, titles, contentTypes } = versionFeatures(version);
+  const unsent = method === "tools/call" ? undefinedContent(result, contentTypes) : [];
+  if (unsent.length > 0) {
+    const text = `The tool's result holds ${unsent.join(" and ")} content, which ${version} ` +
+      "does not define: it is not sent";
+    return { content: [{ type: "text", text }], isError: true };
+  }
   if (method === "tools/call" && !structuredContent && "structuredContent" in result) {
     const { structuredContent: _, ...rest } = result;
     return rest;
@@ -56,6 +76,21 @@ export function fitResult(method: string, result: JsonObject, version: string): 
     };
   });
   return { ...result, [key]: items };
+}
+
+/**
+ * The content types of `result`'s items that a later version defines but
+ * `contentTypes` (one version's) does not, each once. A type no version
+ * defines is the client's to refuse, as a malformed result.
+ */
+function undefinedContent(result: JsonObject, contentTypes: readonly string[]): string[] {
+  const defined = versionFeatures(LATEST_VERSION).contentTypes;
+  const items = Array.isArray(result.content) ? result.content : [];
+  const types = items.map((item) => isObject(item) ? item.type : undefined)
+    .filter((type): type is string =>
+      typeof type === "string" && defined.includes(type) && !contentTypes.includes(type)
+    );
+  return [...new Set(types)];
 }
 
 /**

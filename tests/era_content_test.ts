@@ -1,0 +1,62 @@
+// A tool result holds only the content types of the version a session agreed:
+// 2024-11-05 has no audio, and 2025-03-26 no resource links. The library's
+// server, in a legacy session of an older version, sends no item of a type
+// that version does not define: the official Python SDK's client (mcp 2.3.0)
+// offering 2024-11-05 calls the conformance fixtures' audio tool through a
+// recording proxy, and the era judge (tests/_era_wire.ts, written from the
+// specification's schemas) reads the wire; the course's own Client, which
+// refuses such an item, gets a tool error it can read instead.
+
+import assert from "node:assert/strict";
+import { Client } from "../lib/mcp/client/client.ts";
+import { serveHttp } from "../lib/mcp/server/http_server.ts";
+import { ToolError } from "../lib/mcp/shared/errors.ts";
+import { CONFORMANCE_SERVER } from "../servers/conformance.ts";
+import { eraSlips, httpWire } from "./_era_wire.ts";
+import { pythonClient, pythonInstalled } from "./_peers.ts";
+import { recordingProxy } from "./_wire_proxy.ts";
+
+const AUDIO: [string, Record<string, unknown>] = ["test_audio_content", {}];
+
+Deno.test({
+  name:
+    "the Python SDK's client at 2024-11-05 is sent no audio, which that version does not define",
+  ignore: !pythonInstalled,
+  fn: async () => {
+    await using server = serveHttp(CONFORMANCE_SERVER);
+    await using proxy = recordingProxy(server.url);
+    const [seen] = await pythonClient([
+      { server: proxy.url.href, mode: "legacy", offer: "2024-11-05", calls: [AUDIO] },
+    ]);
+    assert.equal(seen.error, undefined, seen.error);
+    assert.equal(seen.protocolVersion, "2024-11-05");
+    await proxy.settled();
+    assert.deepEqual(eraSlips(httpWire(proxy.exchanges), "2024-11-05", "server"), []);
+    // What it was sent instead: the tool's failure, saying why.
+    assert.equal(seen.calls![0].isError, true);
+    assert.match(seen.calls![0].text, /audio.*2024-11-05/);
+  },
+});
+
+Deno.test("the course's Client at 2024-11-05 gets a ToolError naming the audio, and at 2025-03-26 the audio itself", async () => {
+  await using server = serveHttp(CONFORMANCE_SERVER);
+  await using early = new Client(server.url, {
+    versions: ["2024-11-05"],
+    allowed: ["test_audio_content"],
+  });
+  await early.initialize();
+  await early.listTools();
+  await assert.rejects(early.callTool("test_audio_content", {}), (error: unknown) => {
+    assert.ok(error instanceof ToolError, String(error));
+    assert.match(error.message, /audio.*2024-11-05/);
+    return true;
+  });
+  await using later = new Client(server.url, {
+    versions: ["2025-03-26"],
+    allowed: ["test_audio_content"],
+  });
+  await later.initialize();
+  await later.listTools();
+  const result = await later.callToolResult("test_audio_content", {});
+  assert.equal(result.content[0].type, "audio");
+});
