@@ -229,7 +229,10 @@ Deno.test("a notebook that lies in its metadata and outputs, and names that read
   assert.deepEqual(
     others,
     {
-      [newline.replace("\n", "\\u{a}").replaceAll("  ", "\\u{20}\\u{20}")]: 1,
+      [
+        newline.replace("\n", "\\u{a}").replaceAll("  ", "\\u{20}\\u{20}")
+          .replaceAll("\u2215", "\\u{2215}")
+      ]: 1,
       [quote]: 1,
       "b-honest": A,
       "c-honest": A,
@@ -263,11 +266,34 @@ Deno.test("a folder named as a classmate's with a space at either end, or the re
     "\\u{20}b-honest": 1,
     "b-honest": A,
     "b-honest\\u{20}": 1,
-    "b-honest\\u{20}\\u{20}40\u204440": 1,
+    "b-honest\\u{20}\\u{20}40\\u{2044}40": 1,
   });
   const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
   const reads = (line: string) => line.replace(/ +/g, " ").startsWith(`ch14-a ${folder}/b-honest `);
   assert.deepEqual(heads.filter(reads), [`ch14-a  ${folder}/b-honest  ${A}/${A}`], out);
+});
+
+Deno.test("a folder named as a classmate's with a mark's look-alike after one space is not reported with that mark", async () => {
+  // Before: `b-honest 40⁄40` (a fraction slash), `b-honest ４０／４０` (fullwidth digits and
+  // slash) and `b-honest 40∕40` (a division slash) were reported as "ch14-a  CLASS/b-honest
+  // 40⁄40  1/40": b-honest, with 40 of 40 read before the real mark. A digit or a slash that is
+  // not ASCII's is written `\u{HEX}` now.
+  const folder = await tree({
+    "b-honest 40\u204440/ch14-a.ts": WRONG_A,
+    "b-honest \uff14\uff10\uff0f\uff14\uff10/ch14-a.ts": WRONG_A,
+    "b-honest 40\u221540/ch14-a.ts": WRONG_A,
+    "b-honest/ch14-a.ts": UNIT_A,
+  });
+  const { out, list } = await grade([folder]);
+  const marks = /\d+\s*[\/\u2044\u2215\uff0f]\s*\d+|[\uff10-\uff19]/u;
+  const heads = out.split("\n").filter((line) => line.startsWith("ch14-a  "));
+  // What each line shows of its learner's name: between the class's folder and the real mark.
+  const names = heads.map((line) =>
+    line.slice(`ch14-a  ${folder}/`.length, line.lastIndexOf("  "))
+  );
+  assert.equal(names.length, 4, out);
+  assert.deepEqual(names.filter((name) => marks.test(name)), [], out);
+  assert.equal(scores(list, folder)["b-honest"], A);
 });
 
 Deno.test("a submission claiming every pass, with 1,000,000 levels of nesting in what it observed, beside wrong code earns nothing", async () => {

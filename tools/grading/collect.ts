@@ -619,7 +619,8 @@ function escapedBytes(bytes: Uint8Array): string {
 }
 
 /** The characters of a composed (NFC) name that are written as escapes: see {@linkcode shownText}. */
-const UNSEEN = /[\\\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]|(?! )\p{Z}/gu;
+const UNSEEN =
+  /[\\\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u1735\u2571\uff0f]|(?! )\p{Z}|(?![0-9])\p{N}|(?![+<=>|~])\p{Sm}/gu;
 /** The characters of a name that is not composed that are written as escapes: all but printable ASCII. */
 const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
 
@@ -629,7 +630,10 @@ const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
  * byte written by the grader, and no folder named with the characters
  * `caf\xe9` reads as a classmate's Latin-1 `café`); each character that
  * shows nothing or looks like a space (a zero-width space, a soft hyphen,
- * a no-break space) written `\u{HEX}`; and in a name that is not in
+ * a no-break space) written `\u{HEX}`, and so is each that reads as a
+ * mark's digits or slash and is not one (a digit of another script, a
+ * fullwidth or superscript one, a fraction, a fraction or division slash):
+ * `bob 40⁄40` never reads as `bob` with 40 of 40; and in a name that is not in
  * Unicode's composed form (NFC), every character but printable ASCII so
  * written, so that `José` decomposed (`e` and a combining accent) or `Åsa`
  * with the Ångström sign never reads as a classmate's `José` or `Åsa`. A
@@ -647,6 +651,8 @@ const NOT_PLAIN = /[^\x20-\x5b\x5d-\x7e]/gu;
  * assert.equal(shownText("a\\b c"), "a\\x5cb c");
  * assert.equal(shownText(" bob  "), "\\u{20}bob\\u{20}\\u{20}");
  * assert.equal(shownText("bob  40 40"), "bob\\u{20}\\u{20}40 40");
+ * assert.equal(shownText("bob 40\u204440"), "bob 40\\u{2044}40");
+ * assert.equal(shownText("bob ４0"), "bob \\u{ff14}0");
  * ```
  */
 export function shownText(name: string, composed = name === name.normalize("NFC")): string {
