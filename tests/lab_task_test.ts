@@ -126,7 +126,8 @@ Deno.test({
         "--port-retries=0",
         `--IdentityProvider.token=${token}`,
       ],
-      cwd: course,
+      // Typed in a folder of the course, as `deno task` allows: INIT_CWD names it.
+      cwd: `${course}/notebooks`,
       env,
       stdin: "null",
       stdout: "piped",
@@ -182,9 +183,11 @@ Deno.test({
       const printed = await runCell(
         `ws://127.0.0.1:${port}/api/kernels/${session.kernel.id}/channels?token=${token}`,
         // As a notebook's first cell does, import the course's display module (and its flush).
-        'await import("../lib/notebook/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}`)',
+        'await import("../lib/notebook/display.ts"); console.log(`deno ${Deno.version.deno}, in ${Deno.cwd()}, typed in ${Deno.env.get("INIT_CWD")}`)',
       );
-      assert.match(printed, /^deno 2\.9\.\d+, in .*\/work\n$/);
+      // JupyterLab's kernels and terminals have no INIT_CWD: a `deno task grade` typed in one of its
+      // terminals would inherit it (a task keeps one it inherits) and take its paths from there.
+      assert.match(printed, /^deno 2\.9\.\d+, in .*\/work, typed in undefined\n$/);
 
       // A second `deno task lab` on the same folder starts nothing, and says where the first is.
       const second = await new Deno.Command(Deno.execPath(), {

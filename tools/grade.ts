@@ -15,6 +15,7 @@
 // several). A path that cannot be graded is reported in one line, the others
 // are still graded, and the exit status is then 2.
 
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { predictionNote } from "../lib/containment/effect.ts";
 import { collectLearners } from "./grading/collect.ts";
@@ -24,6 +25,7 @@ import { inOrder } from "./grading/pool.ts";
 import { printable, textReport } from "./grading/report.ts";
 import type { Results } from "./grading/score.ts";
 import { loadHoldouts, UNITS } from "./grading/units/mod.ts";
+import { typedPath } from "./grading/typed_path.ts";
 
 const USAGE = `usage: deno task grade PATH... [--json FILE] [--unit ${
   [...UNITS.keys()].join("|")
@@ -45,8 +47,17 @@ if (!Number.isInteger(asked) || asked < 1) fail(`--jobs must be a positive whole
 // More sandboxes than cores would only make each learner's cases wait for a core.
 const jobs = Math.min(asked, navigator.hardwareConcurrency);
 
+// `deno task grade` runs in the course's folder, wherever it was typed: a path is taken from where
+// it was typed (INIT_CWD), so that `deno task grade .` in work/ grades work/, not the course. Only
+// when run there: a program started otherwise may have inherited an INIT_CWD of another command.
+const folders = {
+  typedIn: Deno.cwd() === fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "")
+    ? Deno.env.get("INIT_CWD")
+    : undefined,
+  runIn: Deno.cwd(),
+};
 const { learners, problems, notes, links } = await collectLearners(
-  parsed.positionals,
+  parsed.positionals.map((path) => typedPath(path, folders)),
   parsed.values.unit,
 );
 const holdouts = await loadHoldouts();
@@ -83,7 +94,7 @@ for (const { path, problem } of problems) console.error(printable(`grade: ${path
 if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(
-    parsed.values.json,
+    typedPath(parsed.values.json, folders),
     JSON.stringify(all.length === 1 ? all[0] : all, null, 2) + "\n",
   );
 }

@@ -58,6 +58,10 @@ const child = new Deno.Command(lab, {
     ...Deno.args,
   ],
   cwd: root,
+  // Without `deno task`'s INIT_CWD (the folder this task was typed in): a `deno task` typed in one
+  // of JupyterLab's terminals would inherit it, and `deno task grade` take its paths from there.
+  clearEnv: true,
+  env: withoutTypedIn(Deno.env.toObject()),
   // In a session of its own, JupyterLab hears no Ctrl-C from the terminal or the task's process
   // group, only the SIGTERM below, on which it stops its kernels, then itself. Without a terminal
   // on its stdin (an editor running the task), Jupyter takes SIGINT for KeyboardInterrupt and
@@ -76,6 +80,12 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 Deno.exit((await child.status).code);
+
+/** `env` without `INIT_CWD`. */
+function withoutTypedIn(env: Record<string, string>): Record<string, string> {
+  const { INIT_CWD: _typedIn, ...rest } = env;
+  return rest;
+}
 
 /**
  * The JupyterLab server already running for the course folder `folder`, as
