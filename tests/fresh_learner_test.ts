@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
+import { withoutTypedIn } from "../tools/grading/typed_path.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -12,12 +13,11 @@ const root = fileURLToPath(new URL("../", import.meta.url));
  * INIT_CWD of a `deno task` this test may run under (a task keeps one it inherits).
  */
 async function typedIn(folder: string, ...args: string[]) {
-  const { INIT_CWD: _inherited, ...env } = Deno.env.toObject();
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", ...args],
     cwd: folder,
     clearEnv: true,
-    env: { ...env, NO_COLOR: "1" },
+    env: { ...withoutTypedIn(Deno.env.toObject()), NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();

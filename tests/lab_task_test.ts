@@ -31,6 +31,7 @@ async function freshCourse(): Promise<string> {
       "deno.json",
       "tools/lab.ts",
       "tools/learner_copies.ts",
+      "tools/grading/typed_path.ts",
       "tools/jupyter/jupyter.ts",
     ]
   ) {

@@ -11,6 +11,7 @@
 import { fileURLToPath } from "node:url";
 import { VENV } from "./jupyter/jupyter.ts";
 import { learnerCopies } from "./learner_copies.ts";
+import { withoutTypedIn } from "./grading/typed_path.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
@@ -80,12 +81,6 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   });
 }
 Deno.exit((await child.status).code);
-
-/** `env` without `INIT_CWD`. */
-function withoutTypedIn(env: Record<string, string>): Record<string, string> {
-  const { INIT_CWD: _typedIn, ...rest } = env;
-  return rest;
-}
 
 /**
  * The JupyterLab server already running for the course folder `folder`, as

@@ -11,14 +11,23 @@
 
 import { fileURLToPath } from "node:url";
 import { SUITE_MARK } from "./suite_mark.ts";
+import { withoutTypedIn } from "./grading/typed_path.ts";
 
+// Without `deno task test`'s INIT_CWD: a `deno task` a test runs in a folder of its choosing keeps
+// one it inherits, and `deno task grade` would take the test's paths from the repository's root.
 const env = {
+  ...withoutTypedIn(Deno.env.toObject()),
   [SUITE_MARK]: crypto.randomUUID(),
   DENO_JOBS: Deno.env.get("DENO_JOBS") ?? String(navigator.hardwareConcurrency + 1),
 };
 const run = (args: string[]) =>
-  new Deno.Command(Deno.execPath(), { args, env, stdout: "inherit", stderr: "inherit" }).spawn()
-    .status;
+  new Deno.Command(Deno.execPath(), {
+    args,
+    clearEnv: true,
+    env,
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
 const tests = await run(["test", "--allow-all", ...Deno.args]);
 const leftovers = await run([
   "run",

@@ -43,3 +43,19 @@ export function typedPath(path: string, { typedIn, runIn }: TypedIn): string {
   if (inside === "") return ".";
   return inside.startsWith("..") || isAbsolute(inside) ? meant : inside;
 }
+
+/**
+ * `env` without `INIT_CWD`, for a program started from this one: a `deno task`
+ * it runs keeps an INIT_CWD it inherits, and would take its paths from there.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(withoutTypedIn({ INIT_CWD: "/course/lib", HOME: "/h" }), { HOME: "/h" });
+ * ```
+ */
+export function withoutTypedIn(env: Record<string, string>): Record<string, string> {
+  const { INIT_CWD: _typedIn, ...rest } = env;
+  return rest;
+}
