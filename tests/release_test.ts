@@ -185,6 +185,22 @@ Deno.test("no graded function's body, in any formatting, is in the release", asy
   assert.deepEqual(found, []);
 });
 
+Deno.test("the release's self-check of a learner's copy not made yet says what makes it", async () => {
+  // Before `deno task lab` had run, `deno task grade work/ch14-b.ipynb`, as the README says it,
+  // said only "no such file or folder".
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", "work/ch14-b.ipynb"],
+    cwd: release,
+    stderr: "piped",
+    stdout: "null",
+  }).output();
+  assert.equal(code, 2);
+  assert.match(
+    new TextDecoder().decode(stderr),
+    /^grade: work\/ch14-b\.ipynb: no such file or folder; `deno task lab` makes your copy of each unit in work\/, or `deno task starter ch14-b` this one$/m,
+  );
+});
+
 Deno.test("the release's student editions run clean under the kernel, revealing no answer before its prediction", async () => {
   const work = await Deno.makeTempDir({ dir: scratch });
   for await (const entry of Deno.readDir(`${release}/notebooks`)) {

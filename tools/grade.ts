@@ -90,7 +90,9 @@ const predicted = all.some((results) => results.unit === "ch15")
   : undefined;
 if (predicted !== undefined) notes.push(predicted);
 for (const note of notes) console.error(printable(`grade: note: ${note}`));
-for (const { path, problem } of problems) console.error(printable(`grade: ${path}: ${problem}`));
+for (const { path, problem } of problems) {
+  console.error(printable(`grade: ${path}: ${problem}${notMadeYet(path, problem)}`));
+}
 if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(
@@ -100,6 +102,13 @@ if (parsed.values.json !== undefined) {
 }
 if (learners.length === 0 && problems.length === 0) fail("no submissions found");
 Deno.exit(problems.length > 0 ? 2 : 0);
+
+/** For a learner's copy in the course's folder (`work/UNIT.ipynb`) that is not there: what makes it. */
+function notMadeYet(path: string, problem: string): string {
+  const unit = path.match(/^work\/([\w-]+)\.ipynb$/)?.[1];
+  if (problem !== "no such file or folder" || unit === undefined || !UNITS.has(unit)) return "";
+  return `; \`deno task lab\` makes your copy of each unit in work/, or \`deno task starter ${unit}\` this one`;
+}
 
 function fail(message: string): never {
   console.error(`grade: ${message}`.split("\n").map(printable).join("\n"));
