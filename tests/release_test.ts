@@ -468,6 +468,19 @@ Deno.test("the release's README says what to hand in: the saved notebook, with i
   assert.match(section, /The JSON alone earns nothing/);
 });
 
+Deno.test("the release's README says what to do with a notebook moved out of work/, or worked in as a handout", () => {
+  // A learner's copy moved into work/sub/ stopped at its first cell with Deno's
+  // `Module not found ".../work/cases/ch14_a.ts"`, and the README said nothing of it, nor of work
+  // typed into notebooks/, which the grader never reads.
+  const readme = released.get("README.md")!;
+  assert.match(readme, /Module not found/);
+  assert.match(readme, /drag it back into `work\/`/);
+  assert.match(
+    readme,
+    /What you write in a handout, `notebooks\/ch14-b\.ipynb` say, is graded by nobody/,
+  );
+});
+
 Deno.test("the release's README says how to stop JupyterLab, and how to serve it on another port", () => {
   // A new learner who followed the README found no word of how to stop `deno task lab` once done
   // (Jupyter's own log says Control-C, among forty lines), nor of how to serve on a port other than
