@@ -49,3 +49,28 @@ Deno.test("deno task grade, typed in a sub-folder of the course, takes its paths
     await Deno.remove(mine, { recursive: true });
   }
 });
+
+Deno.test("deno task grade of a notebook with a cell that does not parse says so in one line, with its code", async () => {
+  // Each case said `observed the code does not load: SyntaxError: Expected ',', got ';'\u{a}   |\u{a}21
+  // |   return [[...` in the code frame's drawing, its newlines escaped, cut before the line it
+  // pointed at, and with a line number of the module the grader makes, not of the learner's cell.
+  const mine = await Deno.makeTempDir({ prefix: "learner's typo " });
+  try {
+    const notebook = JSON.parse(await Deno.readTextFile(`${root}notebooks/ch14-a.ipynb`));
+    const cell = notebook.cells.find((cell: { id: string }) => cell.id === "answer-for");
+    cell.source = "function answerFor(requestId, message) {\n  return [[message.result];\n}\n";
+    await Deno.writeTextFile(`${mine}/ch14-a.ipynb`, JSON.stringify(notebook));
+    const { code, said } = await typedIn(root, "grade", `${mine}/ch14-a.ipynb`);
+    assert.equal(code, 0, said);
+    const lines = said.split("\n").filter((line) => line.startsWith("    ✗ "));
+    assert.ok(lines.length > 0, said);
+    for (const line of lines) {
+      assert.match(
+        line,
+        /observed the code does not load, so none of it runs: SyntaxError: Expected ',', got ';', in: return \[\[message\.result\];$/,
+      );
+    }
+  } finally {
+    await Deno.remove(mine, { recursive: true });
+  }
+});

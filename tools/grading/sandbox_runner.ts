@@ -323,7 +323,8 @@ async function loadedRealm(item: RunnerItem, needs?: string): Promise<Realm | Re
     ? `the module exited with code ${loaded.exited} while it loaded`
     : loaded.timed
     ? `loading the module ${loaded.problem}`
-    : loaded.problem ?? `the code does not load: ${loaded.loadError}`;
+    // The graded cells, and the learner's own, are one module: a cell that does not parse stops all.
+    : loaded.problem ?? `the code does not load, so none of it runs: ${loaded.loadError}`;
   return { ...loaded, problem: why, load: true, reached: realm.reached() };
 }
 

@@ -156,6 +156,17 @@ function strykerCase(): () => string[] {
 const BASE = import.meta.dirname!.replace(/tools\/grading$/, "");
 
 /**
+ * A message in one line. Deno's parse error draws a frame round the line of code it points to, and
+ * ends with where that is in the module the grader made of the notebook's cells (not a line of the
+ * learner's cell): the error's own line, then that line of code.
+ */
+function oneLine(message: string): string {
+  const frame = /^(.*)\n\s*\|\n\s*\d+ \|(.*)\n[\s\S]*$/.exec(message);
+  const text = frame === null ? message : `${frame[1]}, in: ${frame[2].trim()}`;
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
+/**
  * Why the module did not load, in at most 300 characters; a file the realm
  * may not read (the library's own copy of a graded idea, a classmate's
  * folder) is named from the repository's root, with why it is refused.
@@ -163,7 +174,7 @@ const BASE = import.meta.dirname!.replace(/tools\/grading$/, "");
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const refused = /Requires read access to "([^"]+)"/.exec(message)?.[1];
-  if (refused === undefined) return message.slice(0, 300);
+  if (refused === undefined) return oneLine(message).slice(0, 300);
   const what = refused.startsWith(BASE) ? refused.slice(BASE.length) : "a file outside its folder";
   return `it imports or reads ${what}, which this unit does not give: graded code may import only what the unit's starter imports`
     .slice(0, 300);
