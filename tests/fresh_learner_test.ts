@@ -74,3 +74,23 @@ Deno.test("deno task grade of a notebook with a cell that does not parse says so
     await Deno.remove(mine, { recursive: true });
   }
 });
+
+Deno.test("a learner's folder with JupyterLab's duplicate of a notebook is graded on the copy deno task lab made", async () => {
+  // With work/ch14-a-Copy1.ipynb (File → Duplicate, kept as a backup) beside work/ch14-a.ipynb,
+  // the grader took whichever it found first and called the other "a second piece of code".
+  const mine = await Deno.makeTempDir({ prefix: "learner's folder " });
+  try {
+    await Deno.mkdir(`${mine}/work`);
+    await Deno.copyFile(`${root}notebooks/ch14-a.ipynb`, `${mine}/work/ch14-a-Copy1.ipynb`);
+    await Deno.copyFile(`${root}solutions/ch14-a.ipynb`, `${mine}/work/ch14-a.ipynb`);
+    const { code, said } = await typedIn(root, "grade", mine);
+    assert.equal(code, 0, said);
+    assert.match(said, new RegExp(`^ch14-a  ${mine}  (\\d+)/\\1$`, "m"));
+    assert.match(
+      said,
+      /^grade: note: skipped .+\/work\/ch14-a-Copy1\.ipynb: .+\/work\/ch14-a\.ipynb is the learner's ch14-a$/m,
+    );
+  } finally {
+    await Deno.remove(mine, { recursive: true });
+  }
+});

@@ -278,13 +278,16 @@ async function learnerFrom(
 /**
  * Of two notebooks or modules for a unit, the learner's own: the one in
  * their `work/` (where `deno task lab` puts their copies) over a handout in
- * `notebooks/`, then the one named for the unit (`ch14-b.ipynb`) over a
- * backup (`ch14-b.before-2026-11-30T10-00.ipynb`); undefined when neither
- * rule tells them apart.
+ * `notebooks/`, then the one named exactly for the unit (`ch14-b.ipynb`, the
+ * copy `deno task lab` makes) over any other (JupyterLab's Duplicate,
+ * `ch14-b-Copy1.ipynb`), then one named for it over a backup
+ * (`ch14-b.before-2026-11-30T10-00.ipynb`); undefined when no rule tells
+ * them apart.
  */
 function preferredCode(unit: string, first: string, second: string): string | undefined {
   const rules = [
     (path: string) => path.split("/").includes("work"),
+    (path: string) => [`${unit}.ipynb`, `${unit}.ts`].includes(basename(path)),
     (path: string) => /^[^.]+\.(ipynb|ts)$/.test(basename(path)) && basename(path).startsWith(unit),
   ];
   for (const rule of rules) {
