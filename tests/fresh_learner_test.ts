@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
 import { withoutTypedIn } from "../tools/grading/typed_path.ts";
+import { plainTemp } from "../lib/course/plain_temp.ts";
+import { readStat } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -92,5 +94,44 @@ Deno.test("a learner's folder with JupyterLab's duplicate of a notebook is grade
     );
   } finally {
     await Deno.remove(mine, { recursive: true });
+  }
+});
+
+Deno.test("Ctrl-C during deno task grade leaves none of its scratch folders behind", async () => {
+  // Ctrl-C ended the grader before its unload handlers ran: each run left its scratch folders
+  // (grade-*, grade-base-*, grade-deno-*: 8 MB for three units) in TMPDIR.
+  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "fresh-learner-tmp-" });
+  // In a process group of its own, as a terminal's foreground job is, so that Ctrl-C reaches all.
+  const task = new Deno.Command("setsid", {
+    args: [Deno.execPath(), "task", "-q", "grade", `${root}solutions/lab-02.ipynb`],
+    cwd: root,
+    clearEnv: true,
+    env: { ...withoutTypedIn(Deno.env.toObject()), TMPDIR: tmp },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const group = () =>
+    [...Deno.readDirSync("/proc")].filter(({ name }) => /^\d+$/.test(name))
+      .filter(({ name }) => readStat(name)?.pgrp === task.pid && readStat(name)?.state !== "Z")
+      .map(({ name }) => Number(name));
+  try {
+    // Once the grader has made its scratch folders (its cache, its shared folder, the learner's), a
+    // learner presses Ctrl-C.
+    while ([...Deno.readDirSync(tmp)].length < 3) {
+      assert.equal(readStat(task.pid)?.state !== "Z" && readStat(task.pid) !== undefined, true);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    for (const pid of group()) Deno.kill(pid, "SIGINT");
+    await task.status;
+    // Its sandboxes end as its pipes close: wait for them, bounded only against a hang.
+    for (let waited = 0; group().length > 0 && waited < 600; waited++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.deepEqual(group(), [], "processes outlived the grader");
+    assert.deepEqual([...Deno.readDirSync(tmp)].map(({ name }) => name), []);
+  } finally {
+    for (const pid of group()) Deno.kill(pid, "SIGKILL");
+    await task.status;
+    await Deno.remove(tmp, { recursive: true });
   }
 });

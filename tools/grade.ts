@@ -56,10 +56,24 @@ const folders = {
     : undefined,
   runIn: Deno.cwd(),
 };
+// Ctrl-C, a stop, or the terminal closed: an ending like any other, so that the grader's scratch
+// folders go as at the end of a run (their `unload` handlers), where the signal left them in TMPDIR.
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  Deno.addSignalListener(signal, () => Deno.exit(code));
+}
 const { learners, problems, notes, links } = await collectLearners(
   parsed.positionals.map((path) => typedPath(path, folders)),
   parsed.values.unit,
 );
+if (links !== undefined) {
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(links, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  });
+}
 const holdouts = await loadHoldouts();
 if (jobs < asked) {
   notes.push(`--jobs ${asked} is more than the ${jobs} cores: grading ${jobs} at a time`);
@@ -93,7 +107,6 @@ for (const note of notes) console.error(printable(`grade: note: ${note}`));
 for (const { path, problem } of problems) {
   console.error(printable(`grade: ${path}: ${problem}${notMadeYet(path, problem)}`));
 }
-if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(
     typedPath(parsed.values.json, folders),

@@ -165,6 +165,8 @@ export async function makeScratch(
   const { folder: base, bundled, readable } = await baseFolder(specs, units);
   const denoDir = await sandboxCache();
   const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
+  // Removed at the process's end too, when that comes first (Ctrl-C during a run).
+  made.push(folder);
   const scratch: Scratch = {
     folder,
     base,
@@ -180,7 +182,11 @@ export async function makeScratch(
       if (!SANDBOX_FILES.includes(path)) throw new Error(`${path} is not copied to the sandbox`);
       return pathToFileURL(`${base}/${path}`).href;
     },
-    [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }).catch(() => {}),
+    [Symbol.asyncDispose]: () => {
+      const at = made.indexOf(folder);
+      if (at !== -1) made.splice(at, 1);
+      return Deno.remove(folder, { recursive: true }).catch(() => {});
+    },
   };
   try {
     const map = importMap(await packages());
@@ -238,6 +244,7 @@ interface Base {
 
 /** The shared folders made in this process, by the units whose library copies they wire. */
 const bases = new Map<string, Promise<Base>>();
+/** The folders this process removes when it ends: the shared ones, and each scratch not disposed of yet. */
 const made: string[] = [];
 globalThis.addEventListener("unload", () => {
   for (const folder of made) {
