@@ -97,6 +97,14 @@ const DEV_ENTRIES: Record<string, "device" | "node" | "folder" | "terminals" | "
   core: "link",
   ptmx: "link",
 };
+/**
+ * Where each link of {@linkcode DEV_ENTRIES} that stays in `--dev`'s folder
+ * leads, from that folder: bwrap follows it as it mounts, so a bind at
+ * `ptmx` is made at `pts/ptmx`, and a folder there is made on that device
+ * node. Its other links lead into `/proc` (`fd`, `stdin`, `core`), where
+ * what they reach at that moment is not judged.
+ */
+const DEV_LINKS: Record<string, string> = { ptmx: "pts/ptmx" };
 /** Options that change who the program is, or the machine's own files: not judged here. */
 const BWRAP_REFUSED = new Set([
   "--uid",
@@ -188,6 +196,14 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   let mqueue = false;
   /** What `--dev` made and nothing has hidden since, by path: see {@linkcode DEV_ENTRIES}. */
   const devices = new Map<string, string>();
+  /** Where each link of {@linkcode DEV_LINKS} that `--dev` made leads, by its path. */
+  const devLinks = new Map<string, string>();
+  /**
+   * `dest`, or where a link of `--dev`'s own at `dest` leads in its folder
+   * (see {@linkcode DEV_LINKS}): bwrap follows it, and mounts there.
+   */
+  const followed = (dest: string) =>
+    devices.get(dest) === "link" ? devLinks.get(dest) ?? dest : dest;
   let i = 0;
   const take = (option: string, count: number) => {
     const values = args.slice(i + 1, i + 1 + count);
@@ -255,7 +271,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
    * Throws where `dest` is, or is under, what `--dev` made that bwrap cannot
    * put `kind` on: a folder or link on a device, anything on a link of its
    * own, anything under a device, anything made in its `pts` but a bind on
-   * the device node there (a bind on a device is a file's or a folder's:
+   * the device node there, or on a bind made on it (a bind on a device is a file's or a folder's:
    * {@linkcode fit} tells).
    */
   const overDevice = (option: string, dest: string, kind: "folder" | "link" | "bind") => {
@@ -264,7 +280,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const under = dest !== path;
       if (made === "folder" && (under || kind !== "link")) continue;
       if (made === "terminals" && !under && kind !== "link") continue;
-      if (made === "terminals" && devices.get(dest) === "node" && kind === "bind") continue;
+      // The device node there, or a bind already made on it, which a bind may cover again.
+      const node = devices.get(dest) === "node" || view.has(dest);
+      if (made === "terminals" && node && kind === "bind") continue;
       if ((made === "device" || made === "node") && !under && kind === "bind") continue;
       // bwrap follows a link, to a path that is there or not at that moment (/proc/self/fd
       // before /proc is mounted): where it stops, and where it mounts, is not judged.
@@ -469,16 +487,19 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       // In a user namespace of its own (bwrap run by anyone but root makes one) message
       // queues may be mounted only of an IPC namespace of its own.
       if (option === "--mqueue") mqueue = true;
-      const dest = absolute(option, take(option, 1)[0]);
+      const dest = followed(absolute(option, take(option, 1)[0]));
       overDevice(option, dest, "folder");
       mount(option, dest, { what: BWRAP_MOUNTS_1[option] });
       if (option === "--dev") {
         for (const [name, kind] of Object.entries(DEV_ENTRIES)) {
           devices.set(posix.join(dest, name), kind);
         }
+        for (const [name, target] of Object.entries(DEV_LINKS)) {
+          devLinks.set(posix.join(dest, name), posix.join(dest, target));
+        }
       }
     } else if (option === "--dir") {
-      const dest = absolute(option, take(option, 1)[0]);
+      const dest = followed(absolute(option, take(option, 1)[0]));
       overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
       fit(option, dest, "folder");
@@ -492,7 +513,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const [given, to] = take(option, 2);
       const source = sourcePath(option, given, machine);
       if (byProcessPath(source)) throw byProcess(option, source);
-      const dest = absolute(option, to);
+      const dest = followed(absolute(option, to));
       // One that bwrap skips when it is missing leaves the grants as they are either way.
       if (option.endsWith("-try") ? machine.exists(source) === false : !there(source)) {
         if (option.endsWith("-try")) continue;
@@ -521,7 +542,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       }
       mount(option, dest, { what: `a link to ${target}`, target });
     } else if (option === "--remount-ro") {
-      const dest = absolute(option, take(option, 1)[0]);
+      const dest = followed(absolute(option, take(option, 1)[0]));
       const shown = view.get(dest);
       if (shown === undefined && devices.get(dest) === "device") {
         view.set(dest, { what: DEVICE_READ_ONLY, kind: "file" });

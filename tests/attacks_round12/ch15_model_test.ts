@@ -23,12 +23,18 @@ const SMALL = ["/usr", "/lib", "/lib64", "/bin"].filter((path) => THIS_MACHINE.e
 
 /** Whether this machine's bwrap starts `/bin/true` with `options` after a small runtime. */
 function bwrapStarts(options: string[]): boolean {
-  return new Deno.Command("bwrap", {
-    args: [...SMALL, ...options, "--", "/bin/true"],
+  return bwrapSays(options, "true") !== undefined;
+}
+
+/** What `script` prints, run by `/bin/sh` under this machine's bwrap with `options` after a small runtime; `undefined` where bwrap stops. */
+function bwrapSays(options: string[], script: string): string | undefined {
+  const { success, stdout } = new Deno.Command("bwrap", {
+    args: [...SMALL, ...options, "--", "/bin/sh", "-c", script],
     stdin: "null",
-    stdout: "null",
+    stdout: "piped",
     stderr: "null",
-  }).outputSync().success;
+  }).outputSync();
+  return success ? new TextDecoder().decode(stdout).trim() : undefined;
 }
 
 /** The grants' paths of `options` after a small runtime on `machine`, or "refused". */
@@ -195,7 +201,6 @@ Deno.test("Chapter 15's judge: a mount at a link of the machine's in a bound fol
  */
 const RUN_THOUGH_REFUSED: string[][] = [
   ["--dev", "/dev", "--dir", "/dev/stdin"],
-  ["--dev", "/dev", "--ro-bind", "/etc/hostname", "/dev/ptmx"],
   ["--ro-bind", "/", "/", "--dev", "/dev", "--remount-ro", "/dev/shm"],
   ["--ro-bind", "/", "/", "--remount-ro", "/dev/shm"],
 ];
@@ -212,3 +217,112 @@ for (const options of RUN_THOUGH_REFUSED) {
     }
   });
 }
+
+/**
+ * Binds at `--dev`'s `/dev/ptmx`, a link to `pts/ptmx`: bwrap 0.8.0 follows
+ * it and binds the file on the device node there, so the shell finds the
+ * link as it was and, at `/dev/pts/ptmx`, what the bind brought (`test`
+ * says which: a character device, here a closed one, or a plain file).
+ * Refused before, as a link whose target is not judged.
+ */
+const AT_PTMX: [string[], string, string, boolean?][] = [
+  [
+    ["--dev", "/dev", "--bind", "/dev/null", "/dev/ptmx"],
+    "/dev/pts/ptmx read-write from /dev/null",
+    "-c",
+  ],
+  [
+    ["--dev", "/dev", "--ro-bind", "/etc/hostname", "/dev/ptmx"],
+    "/dev/pts/ptmx read-only from /etc/hostname",
+    "-f",
+  ],
+  [
+    ["--dev", "/dev", "--dev-bind", "/dev/null", "/dev/ptmx"],
+    "/dev/pts/ptmx read-write, devices too from /dev/null",
+    "-c",
+  ],
+  // Bound twice: the second bind covers the first on the same node.
+  [
+    [
+      "--dev",
+      "/dev",
+      "--bind",
+      "/etc/hostname",
+      "/dev/ptmx",
+      "--ro-bind",
+      "/dev/null",
+      "/dev/ptmx",
+    ],
+    "/dev/pts/ptmx read-only from /dev/null",
+    "-c",
+    // The cases' made-up machine refuses it: the first bind's source, hidden, it does not place.
+    true,
+  ],
+  // Its pts hidden by a tmpfs: bwrap makes the file the link names there, and binds on it.
+  [
+    ["--dev", "/dev", "--tmpfs", "/dev/pts", "--bind", "/dev/null", "/dev/ptmx"],
+    "/dev/pts/ptmx read-write from /dev/null",
+    "-c",
+  ],
+];
+
+for (const [options, entry, test, hidden] of AT_PTMX) {
+  Deno.test(`Chapter 15's judge: ${options.join(" ")}: a bind at --dev's /dev/ptmx is made where the link leads, as bwrap makes it`, () => {
+    for (const machine of hidden ? [THIS_MACHINE] : [THIS_MACHINE, EVERY_PATH_EXISTS]) {
+      const shown = paths(options, machine);
+      assert.notEqual(shown, "refused");
+      assert.ok((shown as string[]).includes(entry), `${entry} in ${shown}`);
+    }
+    if (bwrapHere) {
+      const said = bwrapSays(
+        options,
+        `[ -L /dev/ptmx ] && [ ${test} /dev/pts/ptmx ] && echo as-said`,
+      );
+      assert.equal(said, "as-said", "bwrap runs it, the link kept and the bind at /dev/pts/ptmx");
+    }
+  });
+}
+
+/**
+ * What else bwrap 0.8.0 does at `--dev`'s `/dev/ptmx`, following the link to
+ * the device node: it stops at a folder made, or bound, there ("Can't mkdir
+ * /dev/ptmx: Not a directory"), and at a remount of what is no mount
+ * ('Unable to find "/newroot/dev/pts/ptmx" in mount table'). Refused before,
+ * but not as lines bwrap stops at.
+ */
+const STOPS_AT_PTMX: string[][] = [
+  ["--dev", "/dev", "--dir", "/dev/ptmx"],
+  ["--dev", "/dev", "--tmpfs", "/dev/ptmx"],
+  ["--dev", "/dev", "--bind", "/tmp", "/dev/ptmx"],
+];
+
+for (const options of STOPS_AT_PTMX) {
+  Deno.test(`Chapter 15's judge: ${options.join(" ")}: refused as a line bwrap stops at, following --dev's link`, () => {
+    assert.match(refusal(options), SAYS_STOPS);
+    if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
+  });
+}
+
+Deno.test("Chapter 15's judge: a remount at --dev's /dev/ptmx remounts the bind the link leads to, as bwrap does", () => {
+  const options = [
+    "--dev",
+    "/dev",
+    "--bind",
+    "/etc/hostname",
+    "/dev/ptmx",
+    "--remount-ro",
+    "/dev/ptmx",
+  ];
+  const shown = paths(options, THIS_MACHINE);
+  assert.notEqual(shown, "refused");
+  assert.ok((shown as string[]).includes("/dev/pts/ptmx read-only from /etc/hostname"));
+  assert.match(refusal(["--dev", "/dev", "--remount-ro", "/dev/ptmx"]), SAYS_STOPS);
+  if (bwrapHere) {
+    const said = bwrapSays(
+      options,
+      "( : >> /dev/pts/ptmx ) 2>/dev/null && echo writable || echo read-only",
+    );
+    assert.equal(said, "read-only");
+    assert.ok(!bwrapStarts(["--dev", "/dev", "--remount-ro", "/dev/ptmx"]), "bwrap stops");
+  }
+});
