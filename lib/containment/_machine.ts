@@ -135,11 +135,15 @@ export const THIS_MACHINE: Machine = {
  * assert.equal(EVERY_PATH_EXISTS_AS_HERE.exists("/no/such/path/here"), undefined);
  * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/dev/null"), "file");
  * assert.equal(EVERY_PATH_EXISTS_AS_HERE.kind("/no/such/path/here"), undefined);
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.realPath("/usr/bin/.."), "/usr");
+ * assert.equal(EVERY_PATH_EXISTS_AS_HERE.realPath("/no/such/path/here"), undefined);
  * ```
  */
 export const EVERY_PATH_EXISTS_AS_HERE: Machine = {
   ...EVERY_PATH_EXISTS,
   exists: (path) => THIS_MACHINE.exists(path) || EVERY_PATH_EXISTS.exists(path),
+  // Where its links lead, as bwrap follows them: a mount through one is judged as on this machine.
+  realPath: (path) => THIS_MACHINE.realPath(path),
   kind: (path) => THIS_MACHINE.kind(path) ?? EVERY_PATH_EXISTS.kind(path),
 };
 

@@ -242,6 +242,8 @@ function withPlayground(): Machine {
   return {
     ...EVERY_PATH_EXISTS_AS_HERE,
     exists: (path) => made(path) || THIS_MACHINE.exists(path),
+    // The playground holds no links: what the line names there is where bwrap finds it.
+    realPath: (path) => made(path) ? undefined : EVERY_PATH_EXISTS_AS_HERE.realPath(path),
     kind: (path) => made(path) ? kinds.get(path) : EVERY_PATH_EXISTS_AS_HERE.kind(path),
   };
 }

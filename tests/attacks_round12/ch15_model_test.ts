@@ -326,3 +326,39 @@ Deno.test("Chapter 15's judge: a remount at --dev's /dev/ptmx remounts the bind 
     assert.ok(!bwrapStarts(["--dev", "/dev", "--remount-ro", "/dev/ptmx"]), "bwrap stops");
   }
 });
+
+/**
+ * Mounts through a link of the machine's in a bound folder, in the effect
+ * case's lines: the grants on this machine refuse each (bwrap follows the
+ * link), but the effect case's prediction, on a machine that could not say
+ * where a path's links lead, judged each as a mount at the link's own path.
+ * bwrap 0.8.0 stops at each: an absolute link it resolves from its own
+ * root, where the target is not ("Can't create file at /dev/stdin: No such
+ * file or directory", "Can't mount tmpfs on /newroot/x/abs: No such file or
+ * directory", "Can't mkdir /x/abs/y: No such file or directory").
+ */
+const THROUGH_LINKS: [string, (folder: string) => string[]][] = [
+  ["at the link", (folder) => ["--ro-bind", folder, "/x", "--tmpfs", "/x/abs"]],
+  ["below the link", (folder) => ["--ro-bind", folder, "/x", "--tmpfs", "/x/abs/y"]],
+  [
+    "at the machine's /dev/stdin",
+    () => ["--ro-bind", "/", "/", "--bind", "/dev/null", "/dev/stdin"],
+  ],
+];
+
+for (const [label, options] of THROUGH_LINKS) {
+  Deno.test(`Chapter 15's effect case: a mount through a link of the machine's (${label}) is refused, predicted or run, as bwrap stops there`, async () => {
+    const folder = await Deno.makeTempDir({ prefix: "ch15-r12-links-" });
+    try {
+      await Deno.mkdir(`${folder}/sub/y`, { recursive: true });
+      await Deno.symlink(`${folder}/sub`, `${folder}/abs`);
+      if (!Deno.lstatSync("/dev/stdin").isSymlink && label.includes("stdin")) return;
+      const argv = line(...honest, ...options(folder));
+      assert.throws(() => predictedEffect(argv), CannotJudgeError);
+      if (bwrapRuns) await assert.rejects(effectOf(argv), CannotJudgeError);
+      if (bwrapHere) assert.ok(!bwrapStarts(options(folder)), "bwrap stops");
+    } finally {
+      await Deno.remove(folder, { recursive: true });
+    }
+  });
+}
