@@ -23,7 +23,8 @@ import {
   THIS_MACHINE,
 } from "../lib/containment/command_grants.ts";
 
-const LINES = 4000;
+/** How many lines to draw: 4000, or more for a longer run (`GRANTS_DIFFERENTIAL_LINES=12000`). */
+const LINES = Number(Deno.env.get("GRANTS_DIFFERENTIAL_LINES") ?? 4000);
 const SEED = 20261202;
 // Run by anyone but root, bwrap makes a user namespace of its own, in which /proc may be
 // mounted only in a PID namespace of its own: the lines here are judged as root runs them
@@ -95,7 +96,12 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
       "--dev-bind",
       "--dev-bind-try",
     ),
-    fc.oneof({ arbitrary: path, weight: 6 }, { arbitrary: fc.constant(UP), weight: 1 }),
+    // A path in a file is no source, -try or not: bwrap stops at it ("Not a directory").
+    fc.oneof(
+      { arbitrary: path, weight: 6 },
+      { arbitrary: fc.constant(UP), weight: 1 },
+      { arbitrary: fc.constant(IN_FILE), weight: 1 },
+    ),
     fc.option(path, { freq: 3 }),
   ).map(([name, source, dest]) => [name, source, dest ?? source]),
   // Files and folders bound over each other, and mounts over and in files: bwrap stops at a

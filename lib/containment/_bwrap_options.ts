@@ -311,11 +311,23 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   const assumed = new Map<string, string | undefined>();
   /** The kind a path of a made-up machine was judged as having: what fitted where it was bound. */
   const assumedKinds = new Map<string, Kind>();
-  /** Whether `path` of the machine is there: where the machine does not say, taken as there, and noted. */
+  /**
+   * Whether `path` of the machine is there: not below what it has as a file
+   * (or what the line took for one), and where the machine does not say,
+   * taken as there, and noted.
+   */
   const there = (path: string, dest?: string) => {
+    if (fileAbove(path) !== undefined) return false;
     const says = machine.exists(path);
     if (says === undefined && !assumed.has(path)) assumed.set(path, dest);
     return says !== false;
+  };
+  /** The folder above `path` that the machine has as a file, or the line took for one, if one. */
+  const fileAbove = (path: string): string | undefined => {
+    for (let above = posix.dirname(path); above !== "/"; above = posix.dirname(above)) {
+      if (kindOf(above) === "file") return above;
+    }
+    return undefined;
   };
   /** What `path` of the machine is, where the machine (or a source named under it, or what fitted) says. */
   const kindOf = (path: string): Kind | undefined =>
@@ -515,6 +527,14 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       if (byProcessPath(source)) throw byProcess(option, source);
       const dest = followed(absolute(option, to));
       // One that bwrap skips when it is missing leaves the grants as they are either way.
+      // A -try one too: bwrap skips a source it does not find, but stops at one in a file
+      // ("Can't find source path: Not a directory").
+      const file = fileAbove(source);
+      if (file !== undefined) {
+        throw new CannotJudgeError(
+          `bwrap ${option} ${source}: ${file} is a file, so nothing is in it, and bwrap stops there`,
+        );
+      }
       if (option.endsWith("-try") ? machine.exists(source) === false : !there(source)) {
         if (option.endsWith("-try")) continue;
         throw new CannotJudgeError(
