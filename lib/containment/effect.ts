@@ -232,8 +232,8 @@ export function predictedEffect(argv: unknown): Effect {
  * The machine a line of the effect case runs on: this one, as it is, with
  * the made-up playground of {@linkcode effectInputs} (which the grader makes
  * before it runs the line) there: the folders and files a playground is
- * made with, of their kinds, and any other path in it of a kind the machine
- * does not say.
+ * made with, of their kinds, and nothing else in it (bwrap stops at a bind
+ * of any other path there, which the run's playground does not have).
  */
 function withPlayground(): Machine {
   const { root } = effectInputs();
@@ -241,7 +241,7 @@ function withPlayground(): Machine {
   const kinds = playgroundKinds(root);
   return {
     ...EVERY_PATH_EXISTS_AS_HERE,
-    exists: (path) => made(path) || THIS_MACHINE.exists(path),
+    exists: (path) => made(path) ? kinds.has(path) : THIS_MACHINE.exists(path),
     // The playground holds no links: what the line names there is where bwrap finds it.
     realPath: (path) => made(path) ? undefined : EVERY_PATH_EXISTS_AS_HERE.realPath(path),
     kind: (path) => made(path) ? kinds.get(path) : EVERY_PATH_EXISTS_AS_HERE.kind(path),
