@@ -741,14 +741,21 @@ function sourcePath(option: string, path: string, machine: Machine): string {
 }
 
 /**
- * Whether `path` is under the machine's `/proc` (or `/dev/fd`, its link to
- * `/proc/self/fd`), where which processes run, and who runs them, decide
- * where it leads: a process's root link leads to the whole file system as
- * that process sees it, and bwrap's own descriptor of `/proc` to every
- * process's.
+ * The machine's links into `/proc/self/fd`: each leads to a descriptor of
+ * whichever process follows it (bwrap's, or the judge's, each its own
+ * `stdin`: a pipe, `/dev/null`, a terminal).
+ */
+const BY_PROCESS_LINKS = ["/dev/fd", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
+
+/**
+ * Whether `path` is under the machine's `/proc` (or one of its links into
+ * `/proc/self/fd`: {@linkcode BY_PROCESS_LINKS}), where which processes run,
+ * and who runs them, decide where it leads: a process's root link leads to
+ * the whole file system as that process sees it, bwrap's own descriptor of
+ * `/proc` to every process's, and its `stdin` is not the judge's.
  */
 function byProcessPath(path: string): boolean {
-  return path.startsWith("/proc/") || path.startsWith("/dev/fd/") || path === "/dev/fd";
+  return path.startsWith("/proc/") || BY_PROCESS_LINKS.some((link) => within(path, link));
 }
 
 /** Why a path under the machine's `/proc` is not judged (see {@linkcode byProcessPath}). */

@@ -190,7 +190,8 @@ Deno.test("Chapter 15's judge: a mount at a link of the machine's in a bound fol
   // machine's /dev/null there); bwrap stops ("Can't create file at /dev/stdin").
   const options = ["--ro-bind", "/", "/", "--bind", "/dev/null", "/dev/stdin"];
   if (!Deno.lstatSync("/dev/stdin").isSymlink) return;
-  assert.match(refusal(options), /through a link of the machine's/);
+  // Where that link leads depends on the process that follows it (see the stdin cases below).
+  assert.match(refusal(options), /through a link of the machine's|which processes run/);
   if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
 });
 
@@ -434,4 +435,82 @@ Deno.test("Chapter 15's judge: a tmpfs in a bound file is refused, on every mach
   assert.match(refusal(options), SAYS_STOPS);
   assert.equal(paths(options), "refused");
   if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops ('Can't mkdir parents for /x/y')");
+});
+
+/**
+ * The effect case's prediction of the honest line with `extra`, or its
+ * refusal, by a judge of its own whose `stdin` is `stdin` and whose
+ * `stdout` is a pipe: on a path that leads to a descriptor of whichever
+ * process follows it (`/dev/stdin`, `/dev/stdout`), the judge's own.
+ */
+async function judgedWithStdin(extra: string[], stdin: "null" | "piped"): Promise<string> {
+  const module = (path: string) => JSON.stringify(import.meta.resolve(path));
+  const code = `
+    import { isDeepStrictEqual } from "node:util";
+    import { EFFECT_EXPECTED, predictedEffect } from ${module("../../lib/containment/effect.ts")};
+    import { effectLines } from ${module("../_chapter15.ts")};
+    const { honest, line } = effectLines();
+    const argv = line(...honest, ...${JSON.stringify(extra)});
+    try {
+      console.error(isDeepStrictEqual(predictedEffect(argv), EFFECT_EXPECTED) ? "earns" : "no mark");
+    } catch (error) {
+      console.error(error.name === "CannotJudgeError" ? "refused: " + error.message : String(error));
+    }`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", code],
+    cwd: new URL("../..", import.meta.url).pathname,
+    stdin,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (stdin === "piped") await child.stdin.close();
+  const { stderr } = await child.output();
+  return new TextDecoder().decode(stderr).trim();
+}
+
+/**
+ * Lines whose prediction hung on the judge's own descriptors: with its
+ * `stdin` a pipe (as a CI runner's may be), `--ro-bind /dev/stdin /x` showed
+ * nothing of the machine's and earned the case, where the run, whose bwrap
+ * has a pipe for `stdin` too (the intruder's MCP), stops ("Can't find
+ * source path /dev/stdin"); with its `stdout` a pipe, `--dir /dev/stdout`
+ * in the machine's root was said to stop bwrap, which runs it. Each is
+ * refused now whatever the judge's descriptors are, and not as a line bwrap
+ * stops at: bwrap 0.8.0 runs the first with `/dev/null` for `stdin`, and not
+ * with a pipe.
+ */
+const BY_PROCESS_LINES: string[][] = [
+  ["--ro-bind", "/dev/stdin", "/x"],
+  ["--ro-bind", "/", "/", "--dir", "/dev/stdout"],
+];
+
+for (const extra of BY_PROCESS_LINES) {
+  Deno.test(`Chapter 15's effect case: ${extra.join(" ")} is refused whatever the judge's stdin and stdout`, async () => {
+    for (const stdin of ["null", "piped"] as const) {
+      const said = await judgedWithStdin(extra, stdin);
+      assert.match(said, /^refused: /, `with stdin ${stdin}: ${said}`);
+      assert.doesNotMatch(said, SAYS_STOPS, `with stdin ${stdin}`);
+    }
+  });
+}
+
+Deno.test({
+  name:
+    "Chapter 15's judge: premise: bwrap binds /dev/stdin as its own stdin leads, and runs --dir /dev/stdout",
+  ignore: !bwrapHere,
+  fn: async () => {
+    const run = async (options: string[], stdin: "null" | "piped") => {
+      const child = new Deno.Command("bwrap", {
+        args: [...SMALL, ...options, "--", "/bin/true"],
+        stdin,
+        stdout: "piped",
+        stderr: "null",
+      }).spawn();
+      if (stdin === "piped") await child.stdin.close();
+      return (await child.output()).success;
+    };
+    assert.ok(await run(BY_PROCESS_LINES[0], "null"), "runs with /dev/null for stdin");
+    assert.ok(!(await run(BY_PROCESS_LINES[0], "piped")), "stops with a pipe for stdin");
+    assert.ok(await run(BY_PROCESS_LINES[1], "piped"), "runs --dir /dev/stdout");
+  },
 });
