@@ -1,10 +1,11 @@
 // commandGrants against the real bubblewrap and prlimit, on command lines a
 // seeded generator makes: every option the parser knows, in any order, binds
 // over binds, files and folders bound over each other, `--remount-ro` over
-// binds, `-try` binds of missing paths, programs named by path (this
-// machine's and impostors), namespaces made one by one, a bind's source
-// through a link and `..`, and devices: `--dev /dev` and what is made,
-// bound, hidden and remounted over its devices, its `pts` and `shm`, and
+// binds, `-try` binds of missing paths and of paths in a file, programs
+// named by path (this machine's and impostors), namespaces made one by one,
+// a bind's source through a link and `..`, mounts at and below links of the
+// machine's, and devices: `--dev /dev` and what is made, bound, hidden and
+// remounted over its devices, its `pts`, `ptmx` and `shm`, and
 // `--dev-bind`s of the machine's. Each line the
 // parser judges runs a shell in the sandbox that reports what it can do
 // (write which folders and files, see which, reach a network, own its
@@ -38,6 +39,13 @@ for (const file of ["a/f", "a/b/f", "c/f"]) await Deno.writeTextFile(`${R}/${fil
 // A link: bwrap reaches UP/.. as R/a (the link followed first), not as R/e.
 await Deno.symlink(`${R}/a/b`, `${R}/e/up`);
 const UP = `${R}/e/up/..`;
+await Deno.symlink("../c", `${R}/e/rel`);
+/**
+ * Paths at and below links of the machine's, an absolute one and a relative
+ * one, where a mount is made through the link (bwrap follows it) wherever a
+ * bind shows them.
+ */
+const THROUGH_LINKS = [`${R}/e/up`, `${R}/e/up/x`, `${R}/e/rel`, `${R}/e/rel/f`];
 /** The namespaces the shell compares with the machine's, by what `/proc/self/ns` links to. */
 const NAMESPACES = ["cgroup", "ipc", "user", "uts"];
 const HOST_NAMESPACES = NAMESPACES.map((kind) => Deno.readLinkSync(`/proc/self/ns/${kind}`));
@@ -112,6 +120,12 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
     fc.constantFrom(...FILES, ...TREE, IN_FILE),
   ),
   fc.tuple(fc.constantFrom("--tmpfs", "--dir"), fc.constantFrom(...FILES, IN_FILE)),
+  fc.tuple(fc.constantFrom("--tmpfs", "--dir"), fc.constantFrom(...THROUGH_LINKS)),
+  fc.tuple(
+    fc.constantFrom("--bind", "--ro-bind"),
+    fc.constantFrom(...FILES, `${R}/c`),
+    fc.constantFrom(...THROUGH_LINKS),
+  ),
   fc.tuple(fc.constantFrom("--tmpfs", "--dir", "--dev", "--mqueue"), path),
   fc.tuple(fc.constant("--remount-ro"), fc.constantFrom("/", ...TREE)),
   fc.tuple(fc.constant("--remount-ro"), fc.constantFrom("/", ...TREE)),
