@@ -134,7 +134,7 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
   fc.tuple(fc.constant("--chdir"), fc.constantFrom("/", R)),
   // Devices: --dev's own, and the machine's bound over them, with or without their devices.
   fc.constant(["--dev", "/dev"] as string[]),
-  fc.tuple(fc.constantFrom("--remount-ro", "--tmpfs", "--dir"), fc.constantFrom(...DEV)),
+  fc.tuple(fc.constantFrom("--remount-ro", "--tmpfs", "--dir", "--dev"), fc.constantFrom(...DEV)),
   fc.tuple(fc.constant("--symlink"), fc.constant("a"), fc.constantFrom(...DEV)),
   fc.tuple(
     fc.constantFrom("--bind", "--ro-bind", "--dev-bind"),

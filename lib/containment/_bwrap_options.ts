@@ -200,10 +200,13 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   const devLinks = new Map<string, string>();
   /**
    * `dest`, or where a link of `--dev`'s own at `dest` leads in its folder
-   * (see {@linkcode DEV_LINKS}): bwrap follows it, and mounts there.
+   * (see {@linkcode DEV_LINKS}), and on through another there (a `--dev`
+   * in `pts`): bwrap follows each, and mounts where they lead.
    */
-  const followed = (dest: string) =>
-    devices.get(dest) === "link" ? devLinks.get(dest) ?? dest : dest;
+  const followed = (dest: string, depth = 0): string => {
+    const target = devices.get(dest) === "link" ? devLinks.get(dest) : undefined;
+    return target === undefined || depth > 8 ? dest : followed(target, depth + 1);
+  };
   let i = 0;
   const take = (option: string, count: number) => {
     const values = args.slice(i + 1, i + 1 + count);

@@ -514,3 +514,19 @@ Deno.test({
     assert.ok(await run(BY_PROCESS_LINES[1], "piped"), "runs --dir /dev/stdout");
   },
 });
+
+Deno.test("Chapter 15's judge: a bind at --dev's /dev/ptmx, with another --dev in its pts, is made where both links lead, as bwrap makes it", () => {
+  // bwrap 0.8.0 follows /dev/ptmx to pts/ptmx, the second --dev's link there to its pts/ptmx,
+  // and binds the machine's /dev/null on that device node (refused before, as a link not judged).
+  const options = ["--dev", "/dev", "--dev", "/dev/pts", "--bind", "/dev/null", "/dev/ptmx"];
+  for (const machine of [THIS_MACHINE, EVERY_PATH_EXISTS]) {
+    const shown = paths(options, machine);
+    assert.notEqual(shown, "refused");
+    assert.ok((shown as string[]).includes("/dev/pts/pts/ptmx read-write from /dev/null"));
+  }
+  if (bwrapHere) {
+    const script =
+      "[ -L /dev/ptmx ] && [ -L /dev/pts/ptmx ] && [ -c /dev/pts/pts/ptmx ] && echo as-said";
+    assert.equal(bwrapSays(options, script), "as-said");
+  }
+});
