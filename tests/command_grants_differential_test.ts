@@ -131,7 +131,7 @@ const option: fc.Arbitrary<string[]> = fc.oneof(
   fc.tuple(fc.constant("--remount-ro"), fc.constantFrom("/", ...TREE)),
   fc.constant(["--symlink", "a", `${R}/link`] as string[]),
   fc.tuple(fc.constant("--symlink"), fc.constant("a"), path),
-  fc.tuple(fc.constant("--chdir"), fc.constantFrom("/", R)),
+  fc.tuple(fc.constant("--chdir"), fc.constantFrom("/", R, ...THROUGH_LINKS)),
   // Devices: --dev's own, and the machine's bound over them, with or without their devices.
   fc.constant(["--dev", "/dev"] as string[]),
   fc.tuple(fc.constantFrom("--remount-ro", "--tmpfs", "--dir", "--dev"), fc.constantFrom(...DEV)),

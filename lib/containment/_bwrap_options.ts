@@ -219,6 +219,28 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   /** Whether the sandbox's own folders (not the machine's) have `dest` already. */
   const made = (dest: string) => [...view.keys()].some((path) => within(path, dest));
   /**
+   * Where `dest`, which the bind of `source` at `cover` shows, is on the
+   * machine; throws where bwrap reaches it through what is not judged: a
+   * path under the machine's `/proc`, or a link of the machine's in the
+   * bound folder, at `dest` or above it, which bwrap follows in the sandbox.
+   */
+  const boundPath = (option: string, dest: string, cover: string, source: string) => {
+    const onMachine = machinePath(view, dest)!;
+    if (byProcessPath(onMachine)) throw byProcess(option, onMachine);
+    const real = machine.realPath(onMachine);
+    const bound = machine.realPath(source);
+    if (real !== undefined && bound !== undefined) {
+      const rest = dest === cover ? "" : dest.slice(cover === "/" ? 1 : cover.length + 1);
+      if (real !== posix.join(bound, rest)) {
+        throw new CannotJudgeError(
+          `bwrap ${option} ${dest}: it is reached through a link of the machine's at ` +
+            `${onMachine} or above it, which bwrap follows`,
+        );
+      }
+    }
+    return onMachine;
+  };
+  /**
    * Where `dest` is on the machine, when a bind shows it; throws where
    * bubblewrap could not make `dest`: through a link, in a read-only folder
    * of the sandbox's own, or in a file system that holds no folders.
@@ -231,23 +253,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         `bwrap ${option} ${dest}: it is reached through the link ${cover}`,
       );
     }
-    if (shown?.source !== undefined) {
-      const onMachine = machinePath(view, dest)!;
-      if (byProcessPath(onMachine)) throw byProcess(option, onMachine);
-      // A link of the machine's in the bound folder, at dest or above it: bwrap follows it.
-      const real = machine.realPath(onMachine);
-      const bound = machine.realPath(shown.source);
-      if (real !== undefined && bound !== undefined) {
-        const rest = dest === cover ? "" : dest.slice(cover === "/" ? 1 : cover!.length + 1);
-        if (real !== posix.join(bound, rest)) {
-          throw new CannotJudgeError(
-            `bwrap ${option} ${dest}: it is reached through a link of the machine's at ` +
-              `${onMachine} or above it, which bwrap follows`,
-          );
-        }
-      }
-      return onMachine;
-    }
+    if (shown?.source !== undefined) return boundPath(option, dest, cover!, shown.source);
     const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
     const noFolders = shown !== undefined && /processes|message queues/.test(shown.what);
     // What --dev made is there already: bwrap mounts over it, making nothing.
@@ -258,17 +264,23 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     return undefined;
   };
-  /** Whether the sandbox has the folder `dir`, its links followed. */
+  /**
+   * Whether the sandbox has the folder `dir` (for `--chdir`), its links
+   * followed; throws where a link of the machine's leads there (see
+   * {@linkcode boundPath}).
+   */
   const has = (dir: string, depth = 0): boolean => {
     const cover = covering(view, dir);
     if (cover === undefined) return dir === "/" || made(dir);
-    const { target } = view.get(cover)!;
+    const { target, source, kind } = view.get(cover)!;
     if (target !== undefined) {
       const rest = dir === cover ? "" : dir.slice(cover.length);
       return depth < 8 && has(posix.resolve(posix.dirname(cover), target) + rest, depth + 1);
     }
-    const onMachine = machinePath(view, dir);
-    return onMachine === undefined ? made(dir) : there(onMachine);
+    if (source === undefined) return kind !== "file" && made(dir);
+    // A file bound there, or one of the machine's there, is no folder to start in.
+    const onMachine = boundPath("--chdir", dir, cover, source);
+    return there(onMachine) && kindOf(onMachine) !== "file";
   };
   /**
    * Throws where `dest` is, or is under, what `--dev` made that bwrap cannot

@@ -530,3 +530,40 @@ Deno.test("Chapter 15's judge: a bind at --dev's /dev/ptmx, with another --dev i
     assert.equal(bwrapSays(options, script), "as-said");
   }
 });
+
+Deno.test("Chapter 15's judge: a --chdir through a link of the machine's in a bound folder is refused, as bwrap follows it in the sandbox", async () => {
+  // bwrap 0.8.0 follows the link inside the sandbox, where its absolute target is not: it stops
+  // ("Can't chdir to /x/abs: No such file or directory"). The judge followed it on the machine,
+  // where it is, and judged the line (so too --ro-bind /var /var --chdir /var/run here).
+  const folder = await Deno.makeTempDir({ prefix: "ch15-r12-chdir-" });
+  try {
+    await Deno.mkdir(`${folder}/sub`);
+    await Deno.symlink(`${folder}/sub`, `${folder}/abs`);
+    const options = ["--ro-bind", folder, "/x", "--chdir", "/x/abs"];
+    assert.match(refusal(options), /through a link of the machine's/);
+    assert.equal(refusal(["--ro-bind", folder, "/x", "--chdir", "/x/sub"]), "judged");
+    if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+/**
+ * A --chdir into a file: one bound there, or --dev's device remounted
+ * read-only (which the grants keep as a file of the sandbox's own). bwrap
+ * 0.8.0 stops at each ("Can't chdir to /x: Not a directory"); the judge took
+ * each for a folder. The differential test's --chdir into what a link leads
+ * to found the first.
+ */
+const CHDIR_INTO_FILES: string[][] = [
+  ["--ro-bind", "/etc/hostname", "/x", "--chdir", "/x"],
+  ["--ro-bind", "/", "/", "--chdir", "/etc/hostname"],
+  ["--dev", "/dev", "--remount-ro", "/dev/null", "--chdir", "/dev/null"],
+];
+
+for (const options of CHDIR_INTO_FILES) {
+  Deno.test(`Chapter 15's judge: ${options.join(" ")}: a --chdir into a file is refused, as bwrap stops there`, () => {
+    assert.match(refusal(options), SAYS_STOPS);
+    if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
+  });
+}
