@@ -24,9 +24,13 @@ import {
   THIS_MACHINE,
 } from "../lib/containment/command_grants.ts";
 
-/** How many lines to draw: 4000, or more for a longer run (`GRANTS_DIFFERENTIAL_LINES=12000`). */
+/**
+ * How many lines to draw, and from which seed: 4000 from the fixed one, or
+ * more, or others, for a longer look (`GRANTS_DIFFERENTIAL_LINES=12000
+ * GRANTS_DIFFERENTIAL_SEED=7`).
+ */
 const LINES = Number(Deno.env.get("GRANTS_DIFFERENTIAL_LINES") ?? 4000);
-const SEED = 20261202;
+const SEED = Number(Deno.env.get("GRANTS_DIFFERENTIAL_SEED") ?? 20261202);
 // Run by anyone but root, bwrap makes a user namespace of its own, in which /proc may be
 // mounted only in a PID namespace of its own: the lines here are judged as root runs them
 // (as this project's CI does).

@@ -265,6 +265,28 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     return undefined;
   };
   /**
+   * `dest` with the sandbox's own links on the way to it followed, as bwrap
+   * follows them to remount what they lead to; throws for an absolute one,
+   * which bwrap follows from a root of its own, not the sandbox's, and for a
+   * loop.
+   */
+  const throughLinks = (option: string, dest: string, depth = 0): string => {
+    const cover = covering(view, dest);
+    const target = cover === undefined ? undefined : view.get(cover)!.target;
+    if (target === undefined) return dest;
+    if (target.startsWith("/") || depth > 8) {
+      const why = depth > 8
+        ? "one of a loop of links"
+        : "which bwrap follows from a root of its own";
+      throw new CannotJudgeError(
+        `bwrap ${option} ${dest}: it is reached through the link ${cover}, ${why}, so where ` +
+          "it leads is not judged",
+      );
+    }
+    const rest = dest === cover ? "" : dest.slice(cover!.length);
+    return throughLinks(option, posix.resolve(posix.dirname(cover!), target) + rest, depth + 1);
+  };
+  /**
    * Whether the sandbox has the folder `dir` (for `--chdir`), its links
    * followed; throws where a link of the machine's leads there (see
    * {@linkcode boundPath}).
@@ -577,7 +599,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       }
       mount(option, dest, { what: `a link to ${target}`, target });
     } else if (option === "--remount-ro") {
-      const dest = followed(absolute(option, take(option, 1)[0]));
+      const dest = followed(throughLinks(option, absolute(option, take(option, 1)[0])));
       const shown = view.get(dest);
       if (shown === undefined && devices.get(dest) === "device") {
         view.set(dest, { what: DEVICE_READ_ONLY, kind: "file" });

@@ -567,3 +567,41 @@ for (const options of CHDIR_INTO_FILES) {
     if (bwrapHere) assert.ok(!bwrapStarts(options), "bwrap stops");
   });
 }
+
+/**
+ * A --remount-ro through a link of the sandbox's own, relative: bwrap 0.8.0
+ * follows it and remounts the mount it leads to (the shell finds /a
+ * read-only), at the link or below it; where the link leads to no mount, it
+ * stops ('Unable to find "/newroot/a" in mount table'). The judge said each
+ * stops bwrap ("it is not a mount of the sandbox"). The differential test
+ * found the first (seed 7). An absolute link bwrap follows from a root of
+ * its own ("realpath(destination): No such file or directory"): refused.
+ */
+const REMOUNT_THROUGH_LINKS: [string[], string][] = [
+  [["--tmpfs", "/a", "--symlink", "a", "/l", "--remount-ro", "/l"], "/a private, empty, read-only"],
+  [
+    ["--tmpfs", "/a", "--tmpfs", "/a/x", "--symlink", "a", "/l", "--remount-ro", "/l/x"],
+    "/a/x private, empty, read-only",
+  ],
+];
+
+for (const [options, entry] of REMOUNT_THROUGH_LINKS) {
+  Deno.test(`Chapter 15's judge: ${options.join(" ")}: a remount through a link of the sandbox's own remounts where it leads, as bwrap does`, () => {
+    const shown = paths(options, THIS_MACHINE);
+    assert.notEqual(shown, "refused");
+    assert.ok((shown as string[]).includes(entry), `${entry} in ${shown}`);
+    if (bwrapHere) {
+      const at = entry.slice(0, entry.indexOf(" "));
+      const script = `( : > ${at}/probe ) 2>/dev/null && echo writable || echo read-only`;
+      assert.equal(bwrapSays(options, script), "read-only");
+    }
+  });
+}
+
+Deno.test("Chapter 15's judge: a remount through a link to no mount stops bwrap, and through an absolute link is refused", () => {
+  const toNoMount = ["--dir", "/a", "--symlink", "a", "/l", "--remount-ro", "/l"];
+  assert.match(refusal(toNoMount), SAYS_STOPS);
+  const absolute = ["--tmpfs", "/a", "--symlink", "/a", "/l", "--remount-ro", "/l"];
+  assert.notEqual(refusal(absolute), "judged");
+  if (bwrapHere) assert.ok(!bwrapStarts(toNoMount) && !bwrapStarts(absolute), "bwrap stops");
+});
