@@ -219,6 +219,54 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   /** Whether the sandbox's own folders (not the machine's) have `dest` already. */
   const made = (dest: string) => [...view.keys()].some((path) => within(path, dest));
   /**
+   * The path of the sandbox that bwrap reaches for `dest` where a bind
+   * shows a link of the machine's at `dest` or above it: it follows a
+   * relative one in the sandbox (the machine's `/bin`, `usr/bin`, bound with
+   * its root, leads to the sandbox's `/usr/bin`), so the mount is made there;
+   * `dest` itself where no such link is on the way. Throws for an absolute
+   * one, which bwrap follows from a root of its own, and for a `..` after
+   * another part of a link, which the links before it decide.
+   */
+  const throughMachineLink = (option: string, dest: string): string => {
+    const cover = covering(view, dest);
+    const source = cover === undefined ? undefined : view.get(cover)!.source;
+    if (source === undefined || dest === cover) return dest;
+    const onMachine = machinePath(view, dest)!;
+    if (byProcessPath(onMachine)) throw byProcess(option, onMachine);
+    const bound = machine.realPath(source) ?? source;
+    const parts = dest.slice(cover === "/" ? 1 : cover!.length + 1).split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const link = posix.join(bound, ...parts.slice(0, i));
+      const target = machine.linkTarget(link);
+      if (target === undefined) continue;
+      const steps = target.split("/");
+      const up = steps.findIndex((step) => step !== "..");
+      if (target.startsWith("/") || steps.slice(up).includes("..")) {
+        throw new CannotJudgeError(
+          `bwrap ${option} ${dest}: it is reached through a link of the machine's at ${link}, ` +
+            `to ${target}, which bwrap follows from a root of its own or through other links, ` +
+            "so where it leads is not judged",
+        );
+      }
+      const at = posix.join(cover!, ...parts.slice(0, i));
+      return posix.resolve(posix.dirname(at), target, ...parts.slice(i));
+    }
+    return dest;
+  };
+  /**
+   * `dest` as bwrap reaches it to mount there: through the links of
+   * `--dev`'s own ({@linkcode followed}) and of the machine's in a bound
+   * folder ({@linkcode throughMachineLink}), each followed in turn.
+   */
+  const reached = (option: string, dest: string): string => {
+    for (let depth = 0; depth < 8; depth++) {
+      const next = followed(throughMachineLink(option, dest));
+      if (next === dest) return dest;
+      dest = next;
+    }
+    throw new CannotJudgeError(`bwrap ${option} ${dest}: a loop of links, which is not judged`);
+  };
+  /**
    * Where `dest`, which the bind of `source` at `cover` shows, is on the
    * machine; throws where bwrap reaches it through what is not judged: a
    * path under the machine's `/proc`, or a link of the machine's in the
@@ -243,9 +291,11 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   /**
    * Where `dest` is on the machine, when a bind shows it; throws where
    * bubblewrap could not make `dest`: through a link, in a read-only folder
-   * of the sandbox's own, or in a file system that holds no folders.
+   * of the sandbox's own, or in a file system that holds no folders (nor a
+   * file, but message queues, where what bwrap makes to bind a `file` on
+   * is a queue).
    */
-  const inside = (option: string, dest: string) => {
+  const inside = (option: string, dest: string, file = false) => {
     const cover = covering(view, dest);
     const shown = cover === undefined ? undefined : view.get(cover)!;
     if (shown?.target !== undefined) {
@@ -255,7 +305,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     }
     if (shown?.source !== undefined) return boundPath(option, dest, cover!, shown.source);
     const readOnly = shown === undefined ? rootReadOnly : shown.what.endsWith(", read-only");
-    const noFolders = shown !== undefined && /processes|message queues/.test(shown.what);
+    const noFolders = shown !== undefined &&
+      (/processes/.test(shown.what) || (!file && /message queues/.test(shown.what)));
     // What --dev made is there already: bwrap mounts over it, making nothing.
     if ((readOnly || (noFolders && dest !== cover)) && !made(dest) && !devices.has(dest)) {
       throw new CannotJudgeError(
@@ -477,7 +528,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
     );
   };
   const mount = (option: string, dest: string, shown: Shown) => {
-    const onMachine = inside(option, dest);
+    const file = shown.source !== undefined && kindOf(shown.source) === "file";
+    const onMachine = inside(option, dest, file);
     if (shown.target === undefined) {
       fit(option, dest, shown.source === undefined ? "folder" : kindOf(shown.source), shown.source);
     }
@@ -536,7 +588,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       // In a user namespace of its own (bwrap run by anyone but root makes one) message
       // queues may be mounted only of an IPC namespace of its own.
       if (option === "--mqueue") mqueue = true;
-      const dest = followed(absolute(option, take(option, 1)[0]));
+      const dest = reached(option, absolute(option, take(option, 1)[0]));
       overDevice(option, dest, "folder");
       mount(option, dest, { what: BWRAP_MOUNTS_1[option] });
       if (option === "--dev") {
@@ -548,7 +600,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         }
       }
     } else if (option === "--dir") {
-      const dest = followed(absolute(option, take(option, 1)[0]));
+      const dest = reached(option, absolute(option, take(option, 1)[0]));
       overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
       fit(option, dest, "folder");
@@ -562,7 +614,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const [given, to] = take(option, 2);
       const source = sourcePath(option, given, machine);
       if (byProcessPath(source)) throw byProcess(option, source);
-      const dest = followed(absolute(option, to));
+      const dest = reached(option, absolute(option, to));
       // One that bwrap skips when it is missing leaves the grants as they are either way.
       // A -try one too: bwrap skips a source it does not find, but stops at one in a file
       // ("Can't find source path: Not a directory").

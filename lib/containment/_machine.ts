@@ -29,6 +29,11 @@ export interface Machine {
    */
   realPath(path: string): string | undefined;
   /**
+   * What the symbolic link at `path` holds, its last part not followed;
+   * `undefined` where `path` is no link, or the machine cannot tell.
+   */
+  linkTarget(path: string): string | undefined;
+  /**
    * What is at `path`, its links followed as bwrap's `stat` follows them: a
    * folder, or another file (a device too); `undefined` where the machine
    * cannot tell (it is made up, or `path` is missing).
@@ -69,6 +74,7 @@ const TOP_FOLDERS = new Set(
 export const EVERY_PATH_EXISTS: Machine = {
   exists: (path) => TOP_FOLDERS.has(path) ? true : undefined,
   realPath: () => undefined,
+  linkTarget: () => undefined,
   kind: (path) => TOP_FOLDERS.has(path) ? "folder" : undefined,
   lastCapability: LAST_CAPABILITY,
 };
@@ -83,6 +89,7 @@ export const EVERY_PATH_EXISTS: Machine = {
  * assert.equal(THIS_MACHINE.exists("/"), true);
  * assert.equal(THIS_MACHINE.exists("/no/such/path/here"), false);
  * assert.equal(THIS_MACHINE.realPath("/usr/bin/.."), "/usr");
+ * assert.equal(THIS_MACHINE.linkTarget("/usr"), undefined);
  * assert.equal(THIS_MACHINE.kind("/usr"), "folder");
  * assert.equal(THIS_MACHINE.kind("/dev/null"), "file");
  * assert.equal(THIS_MACHINE.kind("/no/such/path/here"), undefined);
@@ -101,6 +108,13 @@ export const THIS_MACHINE: Machine = {
   realPath(path) {
     try {
       return Deno.realPathSync(path);
+    } catch {
+      return undefined;
+    }
+  },
+  linkTarget(path) {
+    try {
+      return Deno.readLinkSync(path);
     } catch {
       return undefined;
     }
@@ -144,6 +158,7 @@ export const EVERY_PATH_EXISTS_AS_HERE: Machine = {
   exists: (path) => THIS_MACHINE.exists(path) || EVERY_PATH_EXISTS.exists(path),
   // Where its links lead, as bwrap follows them: a mount through one is judged as on this machine.
   realPath: (path) => THIS_MACHINE.realPath(path),
+  linkTarget: (path) => THIS_MACHINE.linkTarget(path),
   kind: (path) => THIS_MACHINE.kind(path) ?? EVERY_PATH_EXISTS.kind(path),
 };
 

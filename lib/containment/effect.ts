@@ -244,6 +244,7 @@ function withPlayground(): Machine {
     exists: (path) => made(path) ? kinds.has(path) : THIS_MACHINE.exists(path),
     // The playground holds no links: what the line names there is where bwrap finds it.
     realPath: (path) => made(path) ? undefined : EVERY_PATH_EXISTS_AS_HERE.realPath(path),
+    linkTarget: (path) => made(path) ? undefined : EVERY_PATH_EXISTS_AS_HERE.linkTarget(path),
     kind: (path) => made(path) ? kinds.get(path) : EVERY_PATH_EXISTS_AS_HERE.kind(path),
   };
 }

@@ -49,8 +49,14 @@ export function otherFileAt(
   const { sandbox } = readCommandLine(argv, machine);
   if (sandbox === null) return undefined;
   const { view } = sandbox;
+  // A bind of another name for the same file (the machine's /bin at /usr/bin, which /bin leads
+  // to) shows the machine's own.
+  const same = (source: string, dest: string) => {
+    const real = machine.realPath(source);
+    return source === dest || (real !== undefined && real === machine.realPath(dest));
+  };
   const other = (dest: string, shown: Shown) =>
-    shown.target !== undefined || (shown.source !== undefined && shown.source !== dest);
+    shown.target !== undefined || (shown.source !== undefined && !same(shown.source, dest));
   for (const path of paths) {
     for (const [dest, shown] of view) {
       if (within(dest, path) && other(dest, shown)) return { path: dest, shown: shown.what };

@@ -605,3 +605,48 @@ Deno.test("Chapter 15's judge: a remount through a link to no mount stops bwrap,
   assert.notEqual(refusal(absolute), "judged");
   if (bwrapHere) assert.ok(!bwrapStarts(toNoMount) && !bwrapStarts(absolute), "bwrap stops");
 });
+
+Deno.test("Chapter 15's judge: a mount at a relative link of the machine's in a bound folder is made where bwrap follows it", async () => {
+  // bwrap 0.8.0 follows the link in the sandbox: the tmpfs is at /x/sub, the link kept at /x/rel.
+  // Refused before ("reached through a link of the machine's").
+  const folder = await Deno.makeTempDir({ prefix: "ch15-r12-rel-" });
+  try {
+    await Deno.mkdir(`${folder}/sub`);
+    await Deno.symlink("sub", `${folder}/rel`);
+    const options = ["--ro-bind", folder, "/x", "--tmpfs", "/x/rel"];
+    const shown = paths(options, THIS_MACHINE);
+    assert.notEqual(shown, "refused");
+    assert.ok((shown as string[]).includes("/x/sub private, empty"), `${shown}`);
+    if (bwrapHere) {
+      const script = "[ -L /x/rel ] && ( : > /x/sub/probe ) && echo as-said";
+      assert.equal(bwrapSays(options, script), "as-said");
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("Chapter 15's effect case: the machine's root bound, then the runtime's paths at its links (/bin, /lib), is judged, not refused", () => {
+  // The machine's /bin leads to usr/bin: bwrap binds it at /usr/bin, the machine's own file
+  // there. Judged (no mark: the whole machine is in sight); refused before, the effect case's
+  // machine following this machine's links, as a mount reached through one.
+  if (!Deno.lstatSync("/bin").isSymlink || Deno.readLinkSync("/bin") !== "usr/bin") return;
+  const all = ["--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", ...honest.slice(6)];
+  const effect = predictedEffect(line(...all));
+  assert.match(effect["read a machine file the policy does not grant"], /^succeeded/);
+  assert.equal(effect.word_count, "4");
+});
+
+Deno.test("Chapter 15's judge: a file bound in a file system of message queues is made on a queue, as bwrap makes it", () => {
+  // bwrap 0.8.0 makes a file there to bind on (a queue), though no folder
+  // ("Can't mkdir /q/d: Operation not permitted"); refused before, as if it made nothing there.
+  const options = ["--unshare-ipc", "--mqueue", "/q", "--ro-bind", "/etc/hostname", "/q/f"];
+  const shown = paths(options, THIS_MACHINE);
+  assert.notEqual(shown, "refused");
+  assert.ok((shown as string[]).includes("/q/f read-only from /etc/hostname"), `${shown}`);
+  assert.match(refusal(["--unshare-ipc", "--mqueue", "/q", "--dir", "/q/d"]), SAYS_STOPS);
+  if (bwrapHere) {
+    assert.equal(bwrapSays(options, "[ -f /q/f ] && echo as-said"), "as-said");
+    assert.ok(!bwrapStarts(["--unshare-ipc", "--mqueue", "/q", "--dir", "/q/d"]), "bwrap stops");
+  }
+});
