@@ -227,7 +227,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
    * one, which bwrap follows from a root of its own, and for a `..` after
    * another part of a link, which the links before it decide.
    */
-  const throughMachineLink = (option: string, dest: string): string => {
+  const throughMachineLink = (option: string, dest: string, kind?: Kind): string => {
     const cover = covering(view, dest);
     const source = cover === undefined ? undefined : view.get(cover)!.source;
     if (source === undefined || dest === cover) return dest;
@@ -248,8 +248,17 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
             "so where it leads is not judged",
         );
       }
-      const at = posix.join(cover!, ...parts.slice(0, i));
-      return posix.resolve(posix.dirname(at), target, ...parts.slice(i));
+      const linked = posix.resolve(posix.dirname(posix.join(cover!, ...parts.slice(0, i))), target);
+      // bwrap makes no folder through a link to what the sandbox has not (mkdir does not follow
+      // one): only a file bound at the link itself is made where it leads, in a folder there.
+      const rest = parts.slice(i);
+      if (!has(rest.length > 0 || kind !== "file" ? linked : posix.dirname(linked), 0, option)) {
+        throw new CannotJudgeError(
+          `bwrap ${option} ${dest}: it is reached through a link of the machine's at ${link}, ` +
+            `to ${linked}, where the sandbox has no folder, and bwrap stops there`,
+        );
+      }
+      return posix.join(linked, ...rest);
     }
     return dest;
   };
@@ -258,9 +267,9 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
    * `--dev`'s own ({@linkcode followed}) and of the machine's in a bound
    * folder ({@linkcode throughMachineLink}), each followed in turn.
    */
-  const reached = (option: string, dest: string): string => {
+  const reached = (option: string, dest: string, kind?: Kind): string => {
     for (let depth = 0; depth < 8; depth++) {
-      const next = followed(throughMachineLink(option, dest));
+      const next = followed(throughMachineLink(option, dest, kind));
       if (next === dest) return dest;
       dest = next;
     }
@@ -342,17 +351,18 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
    * followed; throws where a link of the machine's leads there (see
    * {@linkcode boundPath}).
    */
-  const has = (dir: string, depth = 0): boolean => {
+  const has = (dir: string, depth = 0, option = "--chdir"): boolean => {
     const cover = covering(view, dir);
     if (cover === undefined) return dir === "/" || made(dir);
     const { target, source, kind } = view.get(cover)!;
     if (target !== undefined) {
       const rest = dir === cover ? "" : dir.slice(cover.length);
-      return depth < 8 && has(posix.resolve(posix.dirname(cover), target) + rest, depth + 1);
+      return depth < 8 &&
+        has(posix.resolve(posix.dirname(cover), target) + rest, depth + 1, option);
     }
     if (source === undefined) return kind !== "file" && made(dir);
     // A file bound there, or one of the machine's there, is no folder to start in.
-    const onMachine = boundPath("--chdir", dir, cover, source);
+    const onMachine = boundPath(option, dir, cover, source);
     return there(onMachine) && kindOf(onMachine) !== "file";
   };
   /**
@@ -588,7 +598,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       // In a user namespace of its own (bwrap run by anyone but root makes one) message
       // queues may be mounted only of an IPC namespace of its own.
       if (option === "--mqueue") mqueue = true;
-      const dest = reached(option, absolute(option, take(option, 1)[0]));
+      const dest = reached(option, absolute(option, take(option, 1)[0]), "folder");
       overDevice(option, dest, "folder");
       mount(option, dest, { what: BWRAP_MOUNTS_1[option] });
       if (option === "--dev") {
@@ -600,7 +610,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
         }
       }
     } else if (option === "--dir") {
-      const dest = reached(option, absolute(option, take(option, 1)[0]));
+      const dest = reached(option, absolute(option, take(option, 1)[0]), "folder");
       overDevice(option, dest, "folder");
       const onMachine = inside(option, dest);
       fit(option, dest, "folder");
@@ -614,7 +624,7 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       const [given, to] = take(option, 2);
       const source = sourcePath(option, given, machine);
       if (byProcessPath(source)) throw byProcess(option, source);
-      const dest = reached(option, absolute(option, to));
+      const dest = reached(option, absolute(option, to), kindOf(source));
       // One that bwrap skips when it is missing leaves the grants as they are either way.
       // A -try one too: bwrap skips a source it does not find, but stops at one in a file
       // ("Can't find source path: Not a directory").

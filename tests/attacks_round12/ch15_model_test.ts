@@ -650,3 +650,28 @@ Deno.test("Chapter 15's judge: a file bound in a file system of message queues i
     assert.ok(!bwrapStarts(["--unshare-ipc", "--mqueue", "/q", "--dir", "/q/d"]), "bwrap stops");
   }
 });
+
+Deno.test("Chapter 15's judge: through a relative link of the machine's to what the sandbox has not, bwrap makes only a file", async () => {
+  // T/e/rel leads to ../c, which the sandbox has not (only T/e is bound). bwrap 0.8.0 stops at a
+  // tmpfs there ("Can't mount tmpfs on ...: No such file or directory") and a folder below it
+  // ("Can't mkdir .../rel/f"), and binds a file, making T/c to bind it on (open follows the
+  // link). The differential test found the first two judged (seeds 11, 12).
+  const root = await Deno.makeTempDir({ prefix: "ch15-r12-dangling-" });
+  try {
+    await Deno.mkdir(`${root}/e`);
+    await Deno.mkdir(`${root}/c`);
+    await Deno.symlink("../c", `${root}/e/rel`);
+    const bound = ["--bind", `${root}/e`, `${root}/e`];
+    for (const stops of [["--tmpfs", `${root}/e/rel`], ["--dir", `${root}/e/rel/f`]]) {
+      assert.match(refusal([...bound, ...stops]), SAYS_STOPS);
+      if (bwrapHere) assert.ok(!bwrapStarts([...bound, ...stops]), `bwrap stops at ${stops}`);
+    }
+    const file = [...bound, "--ro-bind", "/etc/hostname", `${root}/e/rel`];
+    const shown = paths(file, THIS_MACHINE);
+    assert.notEqual(shown, "refused");
+    assert.ok((shown as string[]).includes(`${root}/c read-only from /etc/hostname`), `${shown}`);
+    if (bwrapHere) assert.equal(bwrapSays(file, `[ -f ${root}/c ] && echo as-said`), "as-said");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
