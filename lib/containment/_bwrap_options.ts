@@ -253,6 +253,13 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
       // one): only a file bound at the link itself is made where it leads, in a folder there.
       const rest = parts.slice(i);
       if (!has(rest.length > 0 || kind !== "file" ? linked : posix.dirname(linked), 0, option)) {
+        // A --dir at the link itself: bwrap finds it there (mkdir: "exists") and goes on.
+        if (rest.length === 0 && option === "--dir") {
+          throw new CannotJudgeError(
+            `bwrap --dir ${dest}: a link of the machine's at ${link}, to ${linked}, where the ` +
+              "sandbox has no folder: bwrap leaves it as it is, which is not judged",
+          );
+        }
         throw new CannotJudgeError(
           `bwrap ${option} ${dest}: it is reached through a link of the machine's at ${link}, ` +
             `to ${linked}, where the sandbox has no folder, and bwrap stops there`,

@@ -666,6 +666,10 @@ Deno.test("Chapter 15's judge: through a relative link of the machine's to what 
       assert.match(refusal([...bound, ...stops]), SAYS_STOPS);
       if (bwrapHere) assert.ok(!bwrapStarts([...bound, ...stops]), `bwrap stops at ${stops}`);
     }
+    // A --dir at the link itself bwrap takes as there already, and runs (found with seed 24).
+    const dir = [...bound, "--dir", `${root}/e/rel`];
+    assert.doesNotMatch(refusal(dir), SAYS_STOPS);
+    if (bwrapHere) assert.ok(bwrapStarts(dir), "bwrap runs a --dir at the link");
     const file = [...bound, "--ro-bind", "/etc/hostname", `${root}/e/rel`];
     const shown = paths(file, THIS_MACHINE);
     assert.notEqual(shown, "refused");
