@@ -4,6 +4,7 @@
 //   deno test -A tests/attacks_round12/ch15_model_test.ts
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { bubblewrapStatus } from "../../lib/containment/bubblewrap.ts";
 import {
@@ -446,7 +447,8 @@ Deno.test("Chapter 15's judge: a tmpfs in a bound file is refused, on every mach
 async function judgedWithStdin(extra: string[], stdin: "null" | "piped"): Promise<string> {
   const module = (path: string) => JSON.stringify(import.meta.resolve(path));
   const code = `
-    import { isDeepStrictEqual } from "node:util";
+    import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
     import { EFFECT_EXPECTED, predictedEffect } from ${module("../../lib/containment/effect.ts")};
     import { effectLines } from ${module("../_chapter15.ts")};
     const { honest, line } = effectLines();
@@ -458,7 +460,7 @@ async function judgedWithStdin(extra: string[], stdin: "null" | "piped"): Promis
     }`;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["eval", "--quiet", code],
-    cwd: new URL("../..", import.meta.url).pathname,
+    cwd: fileURLToPath(new URL("../..", import.meta.url)),
     stdin,
     stdout: "piped",
     stderr: "piped",
