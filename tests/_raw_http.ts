@@ -4,6 +4,29 @@
 
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 
+/**
+ * POST `body` (as JSON) to a Streamable HTTP endpoint at `url`, with the
+ * content type and `Accept` every MCP POST carries, `headers` besides, and
+ * `signal` to abort it.
+ */
+export function postJson(
+  url: URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
 /** A raw legacy server at `version`: `initialize` answered with it and `capabilities`, and `results` by method. */
 export function rawHttpServer(
   version: string,

@@ -12,11 +12,8 @@ import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../servers/grammar.ts";
 import { freePort, listeningServer } from "./_listening.ts";
 import { fastmcpPeer, type PeerEra, pythonInstalled, sdkV2Peer } from "./_peers.ts";
+import { postJson as post } from "./_raw_http.ts";
 
-const POST_HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
 const HANDSHAKE = {
   protocolVersion: "2025-06-18",
   capabilities: {},
@@ -29,15 +26,6 @@ async function answer(response: Response): Promise<{ status: number; error?: str
   const data = text.split("\n").find((line) => line.startsWith("data:"))?.slice(5) ?? text;
   const error = text === "" ? undefined : JSON.parse(data)?.error?.message;
   return { status: response.status, ...(error === undefined ? {} : { error }) };
-}
-
-/** POST `body` to `url` with `headers`. */
-function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: { ...POST_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  });
 }
 
 /** The real peers of `era` over HTTP, started at once, beside the library's server of `versions`. */

@@ -14,6 +14,7 @@ import { Client } from "../lib/mcp/client/client.ts";
 import { serveHttp } from "../lib/mcp/server/http_server.ts";
 import { MCP_VERSIONS } from "../lib/mcp/shared/versions.ts";
 import type { SessionTool } from "../lib/mcp/server/session_spec.ts";
+import { postJson } from "./_raw_http.ts";
 
 /** A tool that answers after `ms`, or says it was stopped; `outcome` settles with which. */
 function slowTool(ms: number) {
@@ -65,16 +66,7 @@ Deno.test("in a legacy session a client's disconnect is no cancellation: the too
   const { tool, outcome, started } = slowTool(300);
   await using server = serveHttp({ name: "slow", version: "1.0.0", sessionTools: [tool] });
   const post = (body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
-    fetch(server.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...headers,
-      },
-      body: JSON.stringify(body),
-      signal,
-    });
+    postJson(server.url, body, headers, signal);
   const opened = await post({
     jsonrpc: "2.0",
     id: 1,
