@@ -97,7 +97,10 @@ Deno.test("a copy whose learner's time runs out before its probes come earns not
   assert.deepEqual(marks.filter((t) => t.score > 0), [], report(slow, "answerFor"));
   assert.match(
     marks[0].output,
-    /check against the library's seals came to no answer \(not tried: the 60 s this learner's grading may take ran out\)/,
+    // Where authorize runs faster than this process's reading of the loop (CI at d3cc12f, under
+    // its suite's load), the time runs out later, after a sifting probe answered as a seal sent
+    // the function to the second run, which is not tried: its cases fail there. Nothing either way.
+    /check against the library's seals came to no answer \(not tried: the 60 s this learner's grading may take ran out\)|failed when run again with the seals' probes: not tried: the 60 s this learner's grading may take ran out/,
   );
 });
 
