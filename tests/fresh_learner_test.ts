@@ -7,6 +7,9 @@ import { basename } from "node:path";
 import { withoutTypedIn } from "../tools/grading/typed_path.ts";
 import { plainTemp } from "../lib/course/plain_temp.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
+import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
+import { markedProcesses } from "./browser/lab_server.ts";
+import { endLeftovers } from "./_busy.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -101,36 +104,35 @@ Deno.test("Ctrl-C during deno task grade leaves none of its scratch folders behi
   // Ctrl-C ended the grader before its unload handlers ran: each run left its scratch folders
   // (grade-*, grade-base-*, grade-deno-*: 8 MB for three units) in TMPDIR.
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "fresh-learner-tmp-" });
+  // What the task starts is found by a mark of its own, never by its pid or group number alone:
+  // once the task has ended, its number may be a new process's (a kernel another test starts in a
+  // session of its own had it, and this test took it for the grader's and killed it).
+  const mark = nestedSuiteMark();
   // In a process group of its own, as a terminal's foreground job is, so that Ctrl-C reaches all.
   const task = new Deno.Command("setsid", {
     args: [Deno.execPath(), "task", "-q", "grade", `${root}solutions/lab-02.ipynb`],
     cwd: root,
     clearEnv: true,
-    env: { ...withoutTypedIn(Deno.env.toObject()), TMPDIR: tmp },
+    env: { ...withoutTypedIn(Deno.env.toObject()), TMPDIR: tmp, [SUITE_MARK]: mark },
     stdout: "null",
     stderr: "null",
   }).spawn();
-  const group = () =>
-    [...Deno.readDirSync("/proc")].filter(({ name }) => /^\d+$/.test(name))
-      .filter(({ name }) => readStat(name)?.pgrp === task.pid && readStat(name)?.state !== "Z")
-      .map(({ name }) => Number(name));
+  const foreground = () =>
+    markedProcesses(SUITE_MARK, mark).filter(({ pid }) => readStat(pid)?.pgrp === task.pid);
   try {
     // Once the grader has made its scratch folders (its cache, its shared folder, the learner's), a
     // learner presses Ctrl-C.
     while ([...Deno.readDirSync(tmp)].length < 3) {
-      assert.equal(readStat(task.pid)?.state !== "Z" && readStat(task.pid) !== undefined, true);
+      assert.notEqual(foreground().length, 0, "the grader ended before its scratch folders");
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    for (const pid of group()) Deno.kill(pid, "SIGINT");
+    for (const { pid } of foreground()) Deno.kill(pid, "SIGINT");
     await task.status;
     // Its sandboxes end as its pipes close: wait for them, bounded only against a hang.
-    for (let waited = 0; group().length > 0 && waited < 600; waited++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    assert.deepEqual(group(), [], "processes outlived the grader");
+    assert.deepEqual(await endLeftovers(mark, 60_000), [], "processes outlived the grader");
     assert.deepEqual([...Deno.readDirSync(tmp)].map(({ name }) => name), []);
   } finally {
-    for (const pid of group()) Deno.kill(pid, "SIGKILL");
+    await endLeftovers(mark, 0);
     await task.status;
     await Deno.remove(tmp, { recursive: true });
   }

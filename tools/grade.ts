@@ -61,19 +61,10 @@ const folders = {
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
   Deno.addSignalListener(signal, () => Deno.exit(code));
 }
-const { learners, problems, notes, links } = await collectLearners(
+const { learners, problems, notes } = await collectLearners(
   parsed.positionals.map((path) => typedPath(path, folders)),
   parsed.values.unit,
 );
-if (links !== undefined) {
-  globalThis.addEventListener("unload", () => {
-    try {
-      Deno.removeSync(links, { recursive: true });
-    } catch {
-      // Already gone.
-    }
-  });
-}
 const holdouts = await loadHoldouts();
 if (jobs < asked) {
   notes.push(`--jobs ${asked} is more than the ${jobs} cores: grading ${jobs} at a time`);

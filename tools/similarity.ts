@@ -16,6 +16,7 @@ import { parseNotebook } from "./editions/notebook.ts";
 import { collectLearners, type Learner } from "./grading/collect.ts";
 import { printable } from "./grading/report.ts";
 import { learnerModule } from "./grading/scratch.ts";
+import { removeTempFolder } from "./grading/temp_folders.ts";
 import { UNITS } from "./grading/units/mod.ts";
 import { classPairs, submittedSource } from "./similarity/class_pairs.ts";
 
@@ -99,7 +100,7 @@ for (const note of notes) console.error(printable(`similarity: note: ${note}`));
 for (const { path, problem } of problems) {
   console.error(printable(`similarity: ${path}: ${problem}`));
 }
-if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
+if (links !== undefined) await removeTempFolder(links);
 if (parsed.values.json !== undefined) {
   await Deno.writeTextFile(parsed.values.json, JSON.stringify({ pairs }, null, 2) + "\n");
 }

@@ -8,6 +8,7 @@
 // a visible "autograder error" test, and the details in a hidden one.
 
 import { collectLearners } from "../grading/collect.ts";
+import { removeTempFolder } from "../grading/temp_folders.ts";
 import { gradeLearner } from "../grading/grade_learner.ts";
 import { predictionNote } from "../../lib/containment/effect.ts";
 import { loadHoldouts, UNITS } from "../grading/units/mod.ts";
@@ -68,7 +69,7 @@ async function grade(): Promise<GradescopeResults> {
   const [results] = mine.length === 0
     ? [{ submission: "", unit: pinned.unit, score: 0, max_score: 0, output: "", tests: [] }]
     : await gradeLearner({ name: "submission", submissions: mine }, holdouts);
-  if (links !== undefined) await Deno.remove(links, { recursive: true }).catch(() => {});
+  if (links !== undefined) await removeTempFolder(links);
   const predicted = mine.length > 0 && pinned.unit === "ch15" ? await predictionNote() : undefined;
   if (predicted !== undefined) messages.push(predicted);
   return gradescopeResults(results, pinned, messages, seconds());

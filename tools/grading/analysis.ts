@@ -23,7 +23,7 @@ import {
 } from "./analysis_runner.ts";
 import { copyForms } from "./copied.ts";
 import { processUsage } from "./process_usage.ts";
-import { inOwnSession, killGroup } from "./own_session.ts";
+import { killGroup, spawnInOwnSession } from "./own_session.ts";
 import { courseCells } from "./scratch.ts";
 import type { Submission } from "./collect.ts";
 import type { UnitSpec } from "./spec.ts";
@@ -200,7 +200,7 @@ class AnalysisProcess {
 
   constructor(limits: Limits) {
     this.#limits = limits;
-    const [program, ...args] = inOwnSession([
+    this.#child = spawnInOwnSession([
       Deno.execPath(),
       "run",
       "--no-prompt",
@@ -208,15 +208,13 @@ class AnalysisProcess {
       "--no-remote",
       `--v8-flags=--max-old-space-size=${HEAP_MB}`,
       RUNNER,
-    ]);
-    this.#child = new Deno.Command(program, {
-      args,
+    ], {
       clearEnv: true,
       env: { NO_COLOR: "1", ...denoDir(), ...suiteMarkEnv() },
       stdin: "piped",
       stdout: "piped",
       stderr: "null",
-    }).spawn();
+    });
     this.#writer = this.#child.stdin.getWriter();
     this.#lines = lines(this.#child.stdout)[Symbol.asyncIterator]();
   }

@@ -19,7 +19,7 @@ import { type EvidenceKind, firstEvidenceProblem } from "../../lib/course/eviden
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
-import { plainTemp } from "../../lib/course/plain_temp.ts";
+import { tempFolder } from "./temp_folders.ts";
 
 /** The evidence each unit saves, by the kind of its schema, and its file name. */
 const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new Map([
@@ -98,7 +98,7 @@ export interface Collected {
   problems: InputProblem[];
   /** Paths passed over on purpose, one line each. */
   notes: string[];
-  /** A folder of the grader's holding links to learners' folders it could not open by name; remove it after. */
+  /** A folder of the grader's holding links to learners' folders it could not open by name (a {@linkcode tempFolder}). */
   links?: string;
 }
 
@@ -673,7 +673,7 @@ export function shownText(name: string, composed = name === name.normalize("NFC"
  * the run all it held (8 GB of a video, a million files) before any cap.
  */
 async function linkByInode(folder: string, inode: string, found: Collected): Promise<string> {
-  found.links ??= await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-names-" });
+  found.links ??= tempFolder("grade-names-");
   const link = `${await Deno.makeTempDir({ dir: found.links })}/learner`;
   const { stderr } = await new Deno.Command("find", {
     args: [

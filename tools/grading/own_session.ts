@@ -11,6 +11,8 @@
  * @module
  */
 
+import { groupAlive } from "../../lib/mcp/client/process_group.ts";
+
 /** The machine's own setsid, where Debian and its kin put it (never one found on PATH). */
 const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
   try {
@@ -20,34 +22,70 @@ const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
   }
 });
 
+/** The processes started here that are still running (until their status is in). */
+const running = new Set<Deno.ChildProcess>();
+
 /**
- * `command` (program and arguments) as it starts in a session of its own,
- * or as it is where the machine has no setsid.
+ * Start `command` (program and arguments) in a session of its own, or as it
+ * is where the machine has no setsid, with `options` as `Deno.Command`
+ * takes them. It is ended with the rest by {@linkcode endOwnSessions}.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const command = inOwnSession(["sleep", "1"]);
- * assert.deepEqual(command.slice(-2), ["sleep", "1"]);
- * assert.ok(command.length === 2 || command[0].endsWith("/setsid"));
+ * const child = spawnInOwnSession(["true"], { stdout: "null" });
+ * assert.equal((await child.status).code, 0);
  * ```
  */
-export function inOwnSession(command: readonly string[]): string[] {
-  return SETSID === undefined ? [...command] : [SETSID, ...command];
+export function spawnInOwnSession(
+  command: readonly string[],
+  options: Omit<Deno.CommandOptions, "args">,
+): Deno.ChildProcess {
+  const [program, ...args] = SETSID === undefined ? command : [SETSID, ...command];
+  const child = new Deno.Command(program, { ...options, args }).spawn();
+  running.add(child);
+  // Forgotten once reaped: its number may then be another process's, and so its group's.
+  child.status.finally(() => running.delete(child));
+  return child;
+}
+
+/**
+ * Kill every process {@linkcode spawnInOwnSession} started that is still
+ * running, with its group, and wait (up to `ms`) for the kernel to have
+ * ended them: for the end of the grader's own process, before it removes
+ * the folders they write to (a sandbox still loading wrote Deno's cache
+ * into a scratch folder the grader had just removed, and so made it again).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const child = spawnInOwnSession(["sleep", "30"], {});
+ * endOwnSessions();
+ * assert.equal((await child.status).signal, "SIGKILL");
+ * ```
+ */
+export function endOwnSessions(ms = 2_000): void {
+  const groups = [...running].map((child) => {
+    killGroup(child);
+    return child.pid;
+  });
+  const deadline = performance.now() + ms;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  while (groups.some(groupAlive) && performance.now() < deadline) Atomics.wait(pause, 0, 0, 10);
 }
 
 /**
  * Kill `child` at once: its whole process group, when it leads one (as a
- * process started {@linkcode inOwnSession} does), or itself. A process that
+ * process started {@linkcode spawnInOwnSession} does), or itself. A process that
  * has gone already is no error.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const [program, ...args] = inOwnSession(["sleep", "30"]);
- * const child = new Deno.Command(program, { args }).spawn();
+ * const child = spawnInOwnSession(["sleep", "30"], {});
  * killGroup(child);
  * assert.equal((await child.status).signal, "SIGKILL");
  * killGroup(child);

@@ -43,7 +43,7 @@ import { Gate } from "./gate.ts";
 import { suiteMarkEnv } from "../suite_mark.ts";
 import { answersAsSeal } from "./watermark.ts";
 import { processUsage as usage } from "./process_usage.ts";
-import { inOwnSession, killGroup } from "./own_session.ts";
+import { killGroup, spawnInOwnSession } from "./own_session.ts";
 import { RunnableTime } from "./runnable_time.ts";
 
 /** One case's outcome. */
@@ -356,7 +356,7 @@ async function runProcess(
   const nonce = crypto.randomUUID();
   // In a session of its own: the kernel shares the machine between learners' processes, not
   // between their threads, and the process goes with anything it started.
-  const [program, ...args] = inOwnSession([
+  const child = spawnInOwnSession([
     Deno.execPath(),
     "run",
     "--no-prompt",
@@ -372,15 +372,13 @@ async function runProcess(
     // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
     `--allow-read=${scratch.base},${scratch.folder}`,
     fileURLToPath(scratch.file(RUNNER)),
-  ]);
-  const child = new Deno.Command(program, {
-    args,
+  ], {
     clearEnv: true,
     env: { NO_COLOR: "1", PATH: "/usr/bin:/bin", DENO_DIR: scratch.denoDir, ...suiteMarkEnv() },
     stdin: "piped",
     stdout: "piped",
     stderr: Deno.env.get("GRADE_SANDBOX_STDERR") ? "inherit" : "null",
-  }).spawn();
+  });
   const run: ProcessRun = { replies: new Map(), stopped: "", timedOut: false };
   const stop = (why: string, timedOut = false) => {
     if (run.stopped === "") {

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
 import type { GradedFunction, UnitSpec } from "./spec.ts";
-import { plainTemp } from "../../lib/course/plain_temp.ts";
+import { removeTempFolder, tempFolder } from "./temp_folders.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 
@@ -164,9 +164,8 @@ export async function makeScratch(
     .map((unit) => units.get(unit)).filter((spec) => spec !== undefined);
   const { folder: base, bundled, readable } = await baseFolder(specs, units);
   const denoDir = await sandboxCache();
-  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-" });
   // Removed at the process's end too, when that comes first (Ctrl-C during a run).
-  made.push(folder);
+  const folder = tempFolder("grade-");
   const scratch: Scratch = {
     folder,
     base,
@@ -182,11 +181,7 @@ export async function makeScratch(
       if (!SANDBOX_FILES.includes(path)) throw new Error(`${path} is not copied to the sandbox`);
       return pathToFileURL(`${base}/${path}`).href;
     },
-    [Symbol.asyncDispose]: () => {
-      const at = made.indexOf(folder);
-      if (at !== -1) made.splice(at, 1);
-      return Deno.remove(folder, { recursive: true }).catch(() => {});
-    },
+    [Symbol.asyncDispose]: () => removeTempFolder(folder),
   };
   try {
     const map = importMap(await packages());
@@ -244,17 +239,6 @@ interface Base {
 
 /** The shared folders made in this process, by the units whose library copies they wire. */
 const bases = new Map<string, Promise<Base>>();
-/** The folders this process removes when it ends: the shared ones, and each scratch not disposed of yet. */
-const made: string[] = [];
-globalThis.addEventListener("unload", () => {
-  for (const folder of made) {
-    try {
-      Deno.removeSync(folder, { recursive: true });
-    } catch {
-      // Already gone.
-    }
-  }
-});
 
 let cache: Promise<string> | undefined;
 
@@ -285,8 +269,7 @@ async function makeCache(): Promise<string> {
   if (typeof denoDir !== "string" || typeof npmCache !== "string") {
     throw new Error("deno info does not say where Deno's cache is");
   }
-  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-deno-" });
-  made.push(folder);
+  const folder = tempFolder("grade-deno-");
   // The npm packages, and the programs Deno fetches for itself (deno bundle's esbuild), where
   // the machine's cache has them or can hold them: in a read-only cache without them, the run's
   // own cache fetches what it needs.
@@ -327,8 +310,7 @@ async function makeBase(
   specs: readonly UnitSpec[],
   units: ReadonlyMap<string, UnitSpec>,
 ): Promise<Base> {
-  const folder = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grade-base-" });
-  made.push(folder);
+  const folder = tempFolder("grade-base-");
   const wired = libraryCopies(specs);
   const files = new Set([...SANDBOX_FILES, ...await libraryFiles(units)]);
   // Each copy's seal is wired the same: a learner's code that imports it reaches it.
