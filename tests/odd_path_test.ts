@@ -58,7 +58,10 @@ Deno.test("from an oddly named folder, the grader grades the worked editions to 
   for (const unit of results) assert.equal(unit.score, unit.max_score);
 });
 
-Deno.test("from an oddly named folder, the library's own examples pass", async () => {
+Deno.test("from an oddly named folder, the library's own examples pass and leave no logs behind", async () => {
+  // A comma keeps the servers' logs out of work/logs/ (a permission flag cannot name the folder):
+  // they went to a folder in TMPDIR, and it stayed there after the process, one for each.
+  const tmp = await Deno.makeTempDir({ dir: scratch, prefix: "tmp-" });
   const { code, stdout } = await new Deno.Command(Deno.execPath(), {
     args: [
       "test",
@@ -72,9 +75,11 @@ Deno.test("from an oddly named folder, the library's own examples pass", async (
     cwd: course,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", TMPDIR: tmp },
   }).output();
   assert.equal(code, 0, new TextDecoder().decode(stdout));
+  const left = [...Deno.readDirSync(tmp)].map(({ name }) => name);
+  assert.deepEqual(left.filter((name) => name.startsWith("course-logs-")), []);
 });
 
 Deno.test("no code takes a URL's pathname for a path", async () => {

@@ -383,12 +383,23 @@ let logs: URL | undefined;
 async function logFolder(): Promise<URL> {
   if (logs === undefined) {
     const inWork = new URL("logs/", WORK);
-    logs = fileURLToPath(inWork).includes(",")
-      ? pathToFileURL(`${await Deno.makeTempDir({ dir: plainTemp(), prefix: "course-logs-" })}/`)
-      : inWork;
+    logs = fileURLToPath(inWork).includes(",") ? pathToFileURL(`${tempLogFolder()}/`) : inWork;
   }
   await Deno.mkdir(logs, { recursive: true });
   return logs;
+}
+
+/** A folder of the machine's for this process's logs, removed when the process ends. */
+function tempLogFolder(): string {
+  const folder = Deno.makeTempDirSync({ dir: plainTemp(), prefix: "course-logs-" });
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(folder, { recursive: true });
+    } catch {
+      // Already gone.
+    }
+  });
+  return folder;
 }
 
 /**
