@@ -130,6 +130,7 @@ export class Analysis implements AsyncDisposable {
       kind: submission.code.kind,
       text: await Deno.readTextFile(submission.code.path),
       unit: spec.unit,
+      leftOut: submission.leftOut,
     };
     await context;
     const process = await this.#take();

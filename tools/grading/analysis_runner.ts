@@ -31,6 +31,8 @@ export interface AnalysisRequest extends UnitContext {
   kind: "notebook" | "module";
   /** The notebook's text (JSON) or the module's. */
   text: string;
+  /** A notebook's cells left out of its module, by id, each with why (`LearnerModuleOptions.leftOut`). */
+  leftOut?: Record<string, string>;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface AnalysisRequest extends UnitContext {
  * process keeps it for the next ones: Lab 03's library copies alone are
  * 1.8 MB of JSON).
  */
-export type AnalysisMessage = Pick<AnalysisRequest, "name" | "kind" | "text"> & {
+export type AnalysisMessage = Pick<AnalysisRequest, "name" | "kind" | "text" | "leftOut"> & {
   unit: string;
   context?: UnitContext;
 };
@@ -74,6 +76,7 @@ export function analyse(request: AnalysisRequest, answer: (reply: AnalysisReply)
     module = request.kind === "notebook"
       ? learnerModule(parseNotebook(request.text, request.name), request.spec, {
         courseCells: request.courseCells && new Set(request.courseCells),
+        leftOut: request.leftOut,
       })
       : request.text;
   } catch (error) {

@@ -74,6 +74,8 @@ export interface Submission {
   evidence?: { path: string; text: string };
   /** Lab 02's saved files, by name, where the learner's work holds them (`work/lab-02/`). */
   files?: Partial<Record<Lab02File, string>>;
+  /** A notebook's cells the grader leaves out of its module, by id, each with why (they do not parse). */
+  leftOut?: Record<string, string>;
 }
 
 /** The files Lab 02 saves that the grader checks, as `work/lab-02/NAME`. */

@@ -28,6 +28,7 @@ import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 import { loadWatermark, marksAnswered, withProbes } from "./watermark.ts";
 import { secondRun } from "./second_run.ts";
+import { cellsThatDoNotParse, didNotParse, saidLeftOut } from "./unparsed_cells.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
@@ -122,6 +123,31 @@ export async function gradeTogether(
     const budgets = new Budgets(options);
     const first = pairsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
     byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
+    // A notebook's cell that does not parse stopped all of its module, where the kernel runs the
+    // other cells: such a module is made again without the cells that do not parse on their own,
+    // and run again, its functions in those cells failing for that.
+    const reparsed = await withoutUnparsedCells(
+      ranJobs.filter((job) => didNotParse(byKey.get(job.key!)!)),
+      withCode,
+      options.analysis,
+    );
+    for (const { job, module, found } of reparsed) {
+      await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
+      analysed.set(job.key!, found);
+    }
+    if (reparsed.length > 0) {
+      const jobs = reparsed.map(({ job }) => job);
+      const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
+      for (const { job, leftOut } of reparsed) {
+        const spec = UNITS.get(job.unit)!;
+        const pairs = ran.get(job.key!)!.map(({ testCase, result }) => ({
+          testCase,
+          result: saidLeftOut([result], spec, leftOut)[0],
+        }));
+        first.set(job.key!, pairs);
+        byKey.set(job.key!, pairs.map(({ result }) => result));
+      }
+    }
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => secondRun(job, byKey.get(job.key!)!, watermark) ?? []);
@@ -276,6 +302,43 @@ function untried(ran: readonly CaseResult[]): Record<string, string> {
 
 /** What the analysis found of a learner's piece of code: the module and its copies, or why it is unchecked. */
 type Found = { module?: string; copied?: Record<string, string[]>; unchecked?: string };
+
+/** A job whose module is made again without the cells of `leftOut`, and what its analysis found. */
+interface Reparsed {
+  job: UnitJob;
+  module: string;
+  leftOut: Record<string, string>;
+  found: Found;
+}
+
+/**
+ * Of `jobs` (modules that did not parse), each whose notebook has cells that
+ * do not parse on their own, with its module made again without them; one
+ * whose every cell parses (the cells parse apart, not together) is left as
+ * it was, as is one whose new module cannot be checked.
+ */
+async function withoutUnparsedCells(
+  jobs: readonly UnitJob[],
+  submissions: readonly (Submission & { key: string })[],
+  shared: Analysis | undefined,
+): Promise<Reparsed[]> {
+  if (jobs.length === 0) return [];
+  const analysis = shared ?? new Analysis();
+  try {
+    const made = await Promise.all(jobs.map(async (job): Promise<Reparsed | undefined> => {
+      const submission = submissions.find(({ key }) => key === job.key)!;
+      const spec = UNITS.get(job.unit)!;
+      const leftOut = await cellsThatDoNotParse(submission, spec);
+      if (Object.keys(leftOut).length === 0) return undefined;
+      const found = await analysis.analyse({ ...submission, leftOut }, spec);
+      if ("unchecked" in found || found.module === undefined) return undefined;
+      return { job, module: found.module, leftOut, found };
+    }));
+    return made.filter((reparsed) => reparsed !== undefined);
+  } finally {
+    if (shared === undefined) await analysis.close();
+  }
+}
 
 /** What the analysis of each piece of `learners`' code found, by the key of its job (`learner/unit`). */
 async function analyseCode(

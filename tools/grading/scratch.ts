@@ -597,6 +597,12 @@ export interface LearnerModuleOptions {
    * graded function uses). @default {undefined: no added cell is kept}
    */
   courseCells?: ReadonlySet<string>;
+  /**
+   * Cells left out of the module, by id, each with why (one that does not
+   * parse: the kernel runs a notebook's other cells, and so does the
+   * grader). @default {{}}
+   */
+  leftOut?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -629,20 +635,56 @@ export function learnerModule(
       JSON.stringify(file.startsWith("node:") ? file : lib + file)
     };`
   );
-  const ids = new Set([
-    ...spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]),
-    ...spec.supportCells ?? [],
-  ]);
-  const course = options.courseCells;
-  const kept: ModuleCell[] = notebook.cells.filter((cell) => cell.cell_type === "code")
-    .filter((cell) => ids.has(cell.id) || (course !== undefined && !course.has(cell.id)))
-    .map((cell) => ({ id: cell.id, source: sourceOf(cell), added: !ids.has(cell.id) }));
+  const ids = moduleCellIds(spec);
+  const kept = moduleCells(notebook, spec, options.courseCells).map((cell) =>
+    Object.hasOwn(options.leftOut ?? {}, cell.id)
+      ? { ...cell, source: "// left out: it does not parse" }
+      : cell
+  );
   const missing = [...ids].filter((id) => !kept.some((cell) => cell.id === id));
   const cells = [kernelModule(kept), ...missing.map((id) => `// (no cell ${id})`)];
   const graded = spec.functions.map((fn) =>
     `  ${fn.name}: typeof ${fn.name} === "function" ? ${fn.name} : undefined,`
   );
   return [...imports, "", ...cells, "", "export const graded = {", ...graded, "};", ""].join("\n");
+}
+
+/** The ids of the cells a unit's module is made of: its graded functions' and its support cells. */
+function moduleCellIds(spec: ModuleSpec): Set<string> {
+  return new Set([
+    ...spec.functions.flatMap((fn) => [fn.cell, ...fn.parts ?? []]),
+    ...spec.supportCells ?? [],
+  ]);
+}
+
+/**
+ * The code cells of `notebook` that {@linkcode learnerModule} makes its
+ * module of, in their order: the unit's graded and support cells, and each
+ * cell the learner added (one whose id is not among `courseCells`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const cells = ["authorize", "mine", "setup"].map((id) => ({ cell_type: "code" as const, id, metadata: {}, source: "" }));
+ * const notebook = { nbformat: 4, nbformat_minor: 5, metadata: {}, cells };
+ * const spec = UNITS.get("ch14-a")!;
+ * assert.deepEqual(moduleCells(notebook, spec, new Set(["setup"])).map(({ id, added }) => [id, added]), [
+ *   ["authorize", false],
+ *   ["mine", true],
+ * ]);
+ * ```
+ */
+export function moduleCells(
+  notebook: Notebook,
+  spec: ModuleSpec,
+  courseCells?: ReadonlySet<string>,
+): ModuleCell[] {
+  const ids = moduleCellIds(spec);
+  return notebook.cells.filter((cell) => cell.cell_type === "code")
+    .filter((cell) => ids.has(cell.id) || (courseCells !== undefined && !courseCells.has(cell.id)))
+    .map((cell) => ({ id: cell.id, source: sourceOf(cell), added: !ids.has(cell.id) }));
 }
 
 /**

@@ -1,0 +1,81 @@
+// A notebook with a cell that does not parse is graded as the kernel runs it: the cell is left
+// out, with Deno's message, and the other cells' functions earn what they earn. One such cell
+// made the grader's module of the notebook fail to load, and every graded function of the unit
+// scored 0, while the notebook's own tables showed the others passing.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { collectLearners } from "../tools/grading/collect.ts";
+import { gradeLearner } from "../tools/grading/grade_learner.ts";
+import type { TestResult } from "../tools/grading/score.ts";
+import { loadHoldouts } from "../tools/grading/units/mod.ts";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const holdouts = await loadHoldouts();
+
+/** The worked Unit A with `edit` applied to its cells, graded as a learner's folder. */
+async function graded(edit: (cells: { id: string; source: string | string[] }[]) => void) {
+  const folder = await Deno.makeTempDir({ prefix: "unparsed-cell-" });
+  try {
+    const notebook = JSON.parse(await Deno.readTextFile(`${root}solutions/ch14-a.ipynb`));
+    edit(notebook.cells);
+    await Deno.writeTextFile(`${folder}/ch14-a.ipynb`, JSON.stringify(notebook));
+    const { learners, problems } = await collectLearners([folder]);
+    assert.deepEqual(problems, []);
+    const [results] = await gradeLearner(learners[0], holdouts);
+    return results;
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+}
+
+/** The tests of graded function `fn` (their names begin with it). */
+const of = (tests: TestResult[], fn: string) =>
+  tests.filter(({ name }) => name.includes(` ${fn}`) || name.startsWith(fn));
+
+Deno.test("a graded cell that does not parse costs its own function's marks, not the unit's", async () => {
+  const worked = await graded(() => {});
+  const broken = await graded((cells) => {
+    const cell = cells.find(({ id }) => id === "answer-for")!;
+    cell.source = "function answerFor(requestId, message) {\n  return [[message.result];\n}\n";
+  });
+  const answerFor = of(broken.tests, "answerFor");
+  assert.ok(answerFor.length > 0);
+  assert.ok(answerFor.every(({ score }) => score === 0));
+  const visible = answerFor.filter(({ name }) => !name.includes(": hidden case "));
+  assert.ok(visible.length > 0);
+  for (const { output } of visible) {
+    assert.match(
+      output,
+      /its cell answer-for does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Expected ',', got ';', in: return \[\[message\.result\];/,
+    );
+  }
+  const others = broken.tests.filter((test) => !answerFor.includes(test));
+  assert.ok(others.some(({ name }) => name.includes("authorize")));
+  assert.deepEqual(
+    others.map(({ name, score }) => [name, score]),
+    worked.tests.filter((test) => !of(worked.tests, "answerFor").includes(test))
+      .map(({ name, score }) => [name, score]),
+  );
+  assert.equal(
+    broken.score,
+    worked.score - of(worked.tests, "answerFor").reduce((sum, { score }) => sum + score, 0),
+  );
+});
+
+Deno.test("a cell the learner added that does not parse is left out, as the kernel leaves it", async () => {
+  const worked = await graded(() => {});
+  const broken = await graded((cells) => {
+    const at = cells.findIndex(({ id }) => id === "authorize");
+    // An unclosed brace, which alone would have run every later cell into its body.
+    cells.splice(at, 0, {
+      cell_type: "code",
+      id: "my-scratch",
+      metadata: {},
+      outputs: [],
+      execution_count: null,
+      source: "function notYet() {\n  const half = 1;\n",
+    } as unknown as { id: string; source: string });
+  });
+  assert.equal(broken.score, worked.score);
+});

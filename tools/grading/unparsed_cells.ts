@@ -1,0 +1,166 @@
+/**
+ * Which of a notebook's cells do not parse, each on its own, as the Deno
+ * kernel parses a cell when it runs it: the grader makes one module of a
+ * notebook's cells, and one cell that does not parse stopped all of them,
+ * where the notebook ran the others (and its tables showed their functions
+ * passing). Deno's own parser judges, through `deno fmt --check` in a
+ * process of its own, which reads the cells as text and runs none of them,
+ * within a time limit: a cell it cannot judge in time is not called unparsed.
+ *
+ * @module
+ */
+
+import { parseNotebook } from "../editions/notebook.ts";
+import type { Submission } from "./collect.ts";
+import type { CaseResult } from "./sandbox.ts";
+import { courseCells, moduleCells } from "./scratch.ts";
+import type { UnitSpec } from "./spec.ts";
+import { removeTempFolder, tempFolder } from "./temp_folders.ts";
+
+/** How the sandbox's results begin for a module that does not parse (`sandbox_runner.ts`). */
+const DOES_NOT_PARSE = "the code does not load, so none of it runs: SyntaxError";
+
+/**
+ * Whether `results` (one module's, from the sandbox) say the module did not
+ * load because it does not parse.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const result = { unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const };
+ * assert.ok(didNotParse([{ ...result, observed: "the code does not load, so none of it runs: SyntaxError: Unexpected token" }]));
+ * assert.ok(!didNotParse([{ ...result, observed: "returned false, expected true" }]));
+ * ```
+ */
+export function didNotParse(results: readonly CaseResult[]): boolean {
+  return results.some((result) => !result.hidden && result.observed.startsWith(DOES_NOT_PARSE));
+}
+
+/**
+ * The cells of `submission`'s notebook that its module is made of and that
+ * do not parse on their own, by id, each with Deno's message (see
+ * {@linkcode unparsedCells}); empty for a module handed in as one, or a
+ * notebook whose every cell parses.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const folder = await Deno.makeTempDir();
+ * const cell = { cell_type: "code", id: "authorize", metadata: {}, outputs: [], execution_count: null, source: "function authorize( {" };
+ * await Deno.writeTextFile(`${folder}/ch14-a.ipynb`, JSON.stringify({ nbformat: 4, nbformat_minor: 5, metadata: {}, cells: [cell] }));
+ * const code = { kind: "notebook" as const, path: `${folder}/ch14-a.ipynb` };
+ * const found = await cellsThatDoNotParse({ unit: "ch14-a", code }, UNITS.get("ch14-a")!);
+ * assert.deepEqual(Object.keys(found), ["authorize"]);
+ * await Deno.remove(folder, { recursive: true });
+ * ```
+ */
+export async function cellsThatDoNotParse(
+  submission: Submission,
+  spec: UnitSpec,
+): Promise<Record<string, string>> {
+  if (submission.code?.kind !== "notebook") return {};
+  const { path } = submission.code;
+  const notebook = parseNotebook(await Deno.readTextFile(path), path);
+  return await unparsedCells(moduleCells(notebook, spec, await courseCells(spec.unit)));
+}
+
+/**
+ * `results` (a module's, run without the cells of `leftOut`) with each case
+ * of a graded function whose cell was left out, and that found no function,
+ * saying why there was none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { UNITS } from "./units/mod.ts";
+ *
+ * const result = { unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const, observed: "there is no function authorize" };
+ * const [said] = saidLeftOut([result], UNITS.get("ch14-a")!, { authorize: "SyntaxError: Unexpected token" });
+ * assert.equal(said.observed, "its cell authorize does not parse, so it was left out (the notebook runs its other cells): SyntaxError: Unexpected token");
+ * ```
+ */
+export function saidLeftOut(
+  results: readonly CaseResult[],
+  spec: UnitSpec,
+  leftOut: Readonly<Record<string, string>>,
+): CaseResult[] {
+  return results.map((result) => {
+    const fn = spec.functions.find(({ name }) => name === result.fn);
+    const cell = [fn?.cell, ...fn?.parts ?? []].find((id) =>
+      id !== undefined && Object.hasOwn(leftOut, id)
+    );
+    if (cell === undefined || !result.observed.startsWith("there is no function")) return result;
+    const why = leftOut[cell];
+    return {
+      ...result,
+      observed:
+        `its cell ${cell} does not parse, so it was left out (the notebook runs its other cells): ${why}`,
+    };
+  });
+}
+
+/** A cell as the check takes it: its id and its source. */
+export interface CellSource {
+  id: string;
+  source: string;
+}
+
+/**
+ * The cells of `cells` that do not parse on their own as TypeScript modules,
+ * by id, each with Deno's message in one line (`SyntaxError: ..., in: the
+ * line`). Empty when every cell parses, or when the check cannot say within
+ * `ms`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const found = await unparsedCells([
+ *   { id: "fine", source: "const limit: number = 3;\nawait Promise.resolve(limit);" },
+ *   { id: "typo", source: "function f() {\n  return [[1];\n}" },
+ * ]);
+ * assert.deepEqual(found, { typo: "SyntaxError: Expected ',', got ';', in: return [[1];" });
+ * ```
+ */
+export async function unparsedCells(
+  cells: readonly CellSource[],
+  ms = 20_000,
+): Promise<Record<string, string>> {
+  if (cells.length === 0) return {};
+  const folder = tempFolder("grade-cells-");
+  try {
+    const files = cells.map((_, at) => `${folder}/${at}.ts`);
+    await Promise.all(cells.map(({ source }, at) => Deno.writeTextFile(files[at], source)));
+    const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["fmt", "--check", "--no-config", "--", ...files],
+      cwd: folder,
+      clearEnv: true,
+      // Its cache in the folder too, which goes with it: it has nothing to keep.
+      env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", DENO_DIR: `${folder}/deno` },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(ms),
+    }).output();
+    const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+    const found: Record<string, string> = {};
+    // "Error checking: PATH\n  SyntaxError: MESSAGE\n    |\n  4 |   CODE\n ...": a file it could
+    // not format for another reason (none is known) is not taken for one that does not parse.
+    const errors = /^Error checking: (.+)\n\s*(SyntaxError: .*)\n(?:\s*\|\n\s*\d+ \|(.*)\n)?/gm;
+    for (const [, path, message, line] of said.matchAll(errors)) {
+      const at = files.indexOf(path);
+      if (at === -1) continue;
+      found[cells[at].id] = line === undefined ? message : `${message}, in: ${line.trim()}`;
+    }
+    return found;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "TimeoutError") return {};
+    if ((error as Error).name === "AbortError") return {};
+    throw error;
+  } finally {
+    await removeTempFolder(folder);
+  }
+}
