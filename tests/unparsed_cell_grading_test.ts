@@ -33,23 +33,21 @@ async function graded(edit: (cells: { id: string; source: string | string[] }[])
 const of = (tests: TestResult[], fn: string) =>
   tests.filter(({ name }) => name.includes(` ${fn}`) || name.startsWith(fn));
 
-Deno.test("a graded cell that does not parse costs its own function's marks, not the unit's", async () => {
+/**
+ * That the worked Unit A with answer-for's cell made `source` loses answerFor's marks, and no
+ * other, each of its visible cases saying `why`.
+ */
+async function onlyAnswerForLost(source: string, why: RegExp) {
   const worked = await graded(() => {});
   const broken = await graded((cells) => {
-    const cell = cells.find(({ id }) => id === "answer-for")!;
-    cell.source = "function answerFor(requestId, message) {\n  return [[message.result];\n}\n";
+    cells.find(({ id }) => id === "answer-for")!.source = source;
   });
   const answerFor = of(broken.tests, "answerFor");
   assert.ok(answerFor.length > 0);
   assert.ok(answerFor.every(({ score }) => score === 0));
   const visible = answerFor.filter(({ name }) => !name.includes(": hidden case "));
   assert.ok(visible.length > 0);
-  for (const { output } of visible) {
-    assert.match(
-      output,
-      /its cell answer-for does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Expected ',', got ';', in: return \[\[message\.result\];/,
-    );
-  }
+  for (const { output } of visible) assert.match(output, why);
   const others = broken.tests.filter((test) => !answerFor.includes(test));
   assert.ok(others.some(({ name }) => name.includes("authorize")));
   assert.deepEqual(
@@ -60,6 +58,22 @@ Deno.test("a graded cell that does not parse costs its own function's marks, not
   assert.equal(
     broken.score,
     worked.score - of(worked.tests, "answerFor").reduce((sum, { score }) => sum + score, 0),
+  );
+}
+
+Deno.test("a graded cell that does not parse costs its own function's marks, not the unit's", async () => {
+  await onlyAnswerForLost(
+    "function answerFor(requestId, message) {\n  return [[message.result];\n}\n",
+    /its cell answer-for does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Expected ',', got ';', in: return \[\[message\.result\];/,
+  );
+});
+
+Deno.test("a graded cell that only V8 finds does not parse (await in a plain function) costs only its own function's marks", async () => {
+  // deno fmt's parser lets `await` in a function not async through; V8 stops the module's load at
+  // it, and every function of the unit scored 0, where the kernel fails that cell alone.
+  await onlyAnswerForLost(
+    "function answerFor(requestId, message) {\n  await Promise.resolve();\n  return message.result;\n}\n",
+    /^[^\n]*its cell answer-for does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Unexpected reserved word, in: await Promise\.resolve\(\);$/,
   );
 });
 

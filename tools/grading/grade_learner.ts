@@ -28,7 +28,12 @@ import { type Results, scoreSubmission, type TestResult } from "./score.ts";
 import { casesOf, type Holdouts, UNITS } from "./units/mod.ts";
 import { loadWatermark, marksAnswered, withProbes } from "./watermark.ts";
 import { secondRun } from "./second_run.ts";
-import { cellsThatDoNotParse, didNotParse, saidLeftOut } from "./unparsed_cells.ts";
+import {
+  cellAtLoadError,
+  cellsThatDoNotParse,
+  didNotParse,
+  saidLeftOut,
+} from "./unparsed_cells.ts";
 
 /** Options for {@linkcode gradeLearner}: the sandbox's, which functions to grade, and where code is analysed. */
 export interface GradeOptions extends SandboxOptions {
@@ -126,10 +131,24 @@ export async function gradeTogether(
     // A notebook's cell that does not parse stopped all of its module, where the kernel runs the
     // other cells: such a module is made again without the cells that do not parse on their own,
     // and run again, its functions in those cells failing for that.
+    // Deno's parser lets through what V8 finds as it parses (await outside an async function): the
+    // results name that line of the module, and so its cell.
+    const atLoad = new Map(ranJobs.map((job) => {
+      const url = scratch.modules.get(job.key!)!;
+      const results = byKey.get(job.key!)!;
+      return [
+        job.key!,
+        didNotParse(results)
+          ? {}
+          : cellAtLoadError(results, url, () => Deno.readTextFileSync(new URL(url))),
+      ];
+    }));
     const reparsed = await withoutUnparsedCells(
-      ranJobs.filter((job) => didNotParse(byKey.get(job.key!)!)),
+      ranJobs.filter((job) =>
+        didNotParse(byKey.get(job.key!)!) || Object.keys(atLoad.get(job.key!)!).length > 0
+      ),
       withCode,
-      options.analysis,
+      { shared: options.analysis, atLoad },
     );
     for (const { job, module, found } of reparsed) {
       await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
@@ -313,14 +332,15 @@ interface Reparsed {
 
 /**
  * Of `jobs` (modules that did not parse), each whose notebook has cells that
- * do not parse on their own, with its module made again without them; one
+ * do not parse on their own, with its module made again without them (the
+ * cell `atLoad` names for its job, or those Deno's parser finds); one
  * whose every cell parses (the cells parse apart, not together) is left as
  * it was, as is one whose new module cannot be checked.
  */
 async function withoutUnparsedCells(
   jobs: readonly UnitJob[],
   submissions: readonly (Submission & { key: string })[],
-  shared: Analysis | undefined,
+  { shared, atLoad }: { shared?: Analysis; atLoad: ReadonlyMap<string, Record<string, string>> },
 ): Promise<Reparsed[]> {
   if (jobs.length === 0) return [];
   const analysis = shared ?? new Analysis();
@@ -328,7 +348,10 @@ async function withoutUnparsedCells(
     const made = await Promise.all(jobs.map(async (job): Promise<Reparsed | undefined> => {
       const submission = submissions.find(({ key }) => key === job.key)!;
       const spec = UNITS.get(job.unit)!;
-      const leftOut = await cellsThatDoNotParse(submission, spec);
+      const located = submission.code?.kind === "notebook" ? atLoad.get(job.key!) ?? {} : {};
+      const leftOut = Object.keys(located).length > 0
+        ? located
+        : await cellsThatDoNotParse(submission, spec);
       if (Object.keys(leftOut).length === 0) return undefined;
       const found = await analysis.analyse({ ...submission, leftOut }, spec);
       if ("unchecked" in found || found.module === undefined) return undefined;

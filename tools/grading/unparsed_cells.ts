@@ -37,6 +37,52 @@ export function didNotParse(results: readonly CaseResult[]): boolean {
   return results.some((result) => !result.hidden && result.observed.startsWith(DOES_NOT_PARSE));
 }
 
+/** How the sandbox's results begin for a module that does not load (`sandbox_runner.ts`). */
+const DOES_NOT_LOAD = "the code does not load, so none of it runs: ";
+
+/**
+ * The cell of the module at `url` (`text` reads it, as `learnerModule`
+ * made it) where the sandbox's `results` say its load stopped, at a line of
+ * it, by id with the message and the line (see {@linkcode unparsedCells}):
+ * an error V8 finds as it parses (`await` in a function not `async`, a
+ * regular expression that does not close), which Deno's own parser lets
+ * through and the kernel finds in that cell alone. Empty when the results
+ * name no line of the module below a cell's heading (`// cell ID`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const url = "file:///tmp/grade-x/learner/ch14-a.ts";
+ * const module = 'import x from "y";\n// cell authorize\nfunction authorize() {\n  await 1;\n}';
+ * const observed = `the code does not load, so none of it runs: Unexpected reserved word at ${url}:4:3`;
+ * const results = [{ unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const, observed }];
+ * assert.deepEqual(cellAtLoadError(results, url, () => module), {
+ *   authorize: "SyntaxError: Unexpected reserved word, in: await 1;",
+ * });
+ * ```
+ */
+export function cellAtLoadError(
+  results: readonly CaseResult[],
+  url: string,
+  text: () => string,
+): Record<string, string> {
+  const at = ` at ${url}:`;
+  const said = results.find(({ hidden, observed }) =>
+    !hidden && observed.startsWith(DOES_NOT_LOAD) && /:\d+:\d+$/.test(observed) &&
+    observed.lastIndexOf(at) > DOES_NOT_LOAD.length
+  )?.observed;
+  if (said === undefined) return {};
+  const message = said.slice(DOES_NOT_LOAD.length, said.lastIndexOf(at));
+  const line = Number(said.slice(said.lastIndexOf(at) + at.length).split(":")[0]);
+  const lines = text().split("\n");
+  for (let heading = line - 1; heading >= 0 && heading < lines.length; heading--) {
+    const id = /^\/\/ cell (\S+)(?: \(added by the learner\))?$/.exec(lines[heading])?.[1];
+    if (id !== undefined) return { [id]: `SyntaxError: ${message}, in: ${lines[line - 1].trim()}` };
+  }
+  return {};
+}
+
 /**
  * The cells of `submission`'s notebook that its module is made of and that
  * do not parse on their own, by id, each with Deno's message (see
