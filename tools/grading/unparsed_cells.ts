@@ -16,6 +16,7 @@ import type { CaseResult } from "./sandbox.ts";
 import { courseCells, moduleCells } from "./scratch.ts";
 import type { UnitSpec } from "./spec.ts";
 import { removeTempFolder, tempFolder } from "./temp_folders.ts";
+import { killGroup, spawnInOwnSession } from "./own_session.ts";
 
 /** How the sandbox's results begin for a module that does not parse (`sandbox_runner.ts`). */
 const DOES_NOT_PARSE = "the code does not load, so none of it runs: SyntaxError";
@@ -180,8 +181,17 @@ export async function unparsedCells(
   try {
     const files = cells.map((_, at) => `${folder}/${at}.ts`);
     await Promise.all(cells.map(({ source }, at) => Deno.writeTextFile(files[at], source)));
-    const { stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["fmt", "--check", "--no-config", "--", ...files],
+    // In a session of its own, as the grader's other processes: ended with them when the grader
+    // is (a SIGTERM or a closed terminal, which reach the grader alone, left it running, on a
+    // large cell for seconds, after the grader had gone).
+    const child = spawnInOwnSession([
+      Deno.execPath(),
+      "fmt",
+      "--check",
+      "--no-config",
+      "--",
+      ...files,
+    ], {
       cwd: folder,
       clearEnv: true,
       // Its cache in the folder too, which goes with it: it has nothing to keep.
@@ -189,8 +199,14 @@ export async function unparsedCells(
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      signal: AbortSignal.timeout(ms),
-    }).output();
+    });
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      killGroup(child);
+    }, ms);
+    const { stdout, stderr } = await child.output().finally(() => clearTimeout(timer));
+    if (late) return {};
     const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
     const found: Record<string, string> = {};
     // "Error checking: PATH\n  SyntaxError: MESSAGE\n    |\n  4 |   CODE\n ...": a file it could
@@ -202,10 +218,6 @@ export async function unparsedCells(
       found[cells[at].id] = line === undefined ? message : `${message}, in: ${line.trim()}`;
     }
     return found;
-  } catch (error) {
-    if (error instanceof DOMException && error.name === "TimeoutError") return {};
-    if ((error as Error).name === "AbortError") return {};
-    throw error;
   } finally {
     await removeTempFolder(folder);
   }
