@@ -13,13 +13,16 @@ import { loadHoldouts } from "../tools/grading/units/mod.ts";
 const root = fileURLToPath(new URL("../", import.meta.url));
 const holdouts = await loadHoldouts();
 
-/** The worked Unit A with `edit` applied to its cells, graded as a learner's folder. */
-async function graded(edit: (cells: { id: string; source: string | string[] }[]) => void) {
+/** The worked `unit` (Unit A unless given) with `edit` applied to its cells, graded as a learner's folder. */
+async function graded(
+  edit: (cells: { id: string; source: string | string[] }[]) => void,
+  unit = "ch14-a",
+) {
   const folder = await Deno.makeTempDir({ prefix: "unparsed-cell-" });
   try {
-    const notebook = JSON.parse(await Deno.readTextFile(`${root}solutions/ch14-a.ipynb`));
+    const notebook = JSON.parse(await Deno.readTextFile(`${root}solutions/${unit}.ipynb`));
     edit(notebook.cells);
-    await Deno.writeTextFile(`${folder}/ch14-a.ipynb`, JSON.stringify(notebook));
+    await Deno.writeTextFile(`${folder}/${unit}.ipynb`, JSON.stringify(notebook));
     const { learners, problems } = await collectLearners([folder]);
     assert.deepEqual(problems, []);
     const [results] = await gradeLearner(learners[0], holdouts);
@@ -92,4 +95,26 @@ Deno.test("a cell the learner added that does not parse is left out, as the kern
     } as unknown as { id: string; source: string });
   });
   assert.equal(broken.score, worked.score);
+});
+
+Deno.test("a given cell that does not parse is named where a function meets a name it declared", async () => {
+  // Lab 01's reply helpers (success, failure) with a brace dropped: handleMessage's cases said only
+  // "it threw ReferenceError (failure is not defined)", naming no cell, where the notebook shows
+  // that cell's SyntaxError.
+  const broken = await graded((cells) => {
+    const cell = cells.find(({ id }) => id === "reply-helpers")!;
+    const source = [cell.source].flat().join("");
+    cell.source = source.replace('version: "1.0.0" };', 'version: "1.0.0" ;');
+    assert.notEqual(cell.source, source);
+  }, "lab-01");
+  const threw = of(broken.tests, "handleMessage")
+    .filter(({ output }) => output.includes("ReferenceError"));
+  assert.ok(threw.length > 0);
+  for (const { output } of threw) {
+    assert.match(
+      output,
+      /^[^\n]*it threw ReferenceError \((success|failure) is not defined\); cell reply-helpers does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: [^\n]*$/,
+    );
+  }
+  assert.ok(of(broken.tests, "negotiateVersion").every(({ status }) => status === "passed"));
 });

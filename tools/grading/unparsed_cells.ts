@@ -117,7 +117,8 @@ export async function cellsThatDoNotParse(
 /**
  * `results` (a module's, run without the cells of `leftOut`) with each case
  * of a graded function whose cell was left out, and that found no function,
- * saying why there was none.
+ * saying why there was none, and each that met a name not defined saying
+ * which other cell was left out (one that declared a name it uses).
  *
  * @example
  * ```ts
@@ -127,6 +128,9 @@ export async function cellsThatDoNotParse(
  * const result = { unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const, observed: "there is no function authorize" };
  * const [said] = saidLeftOut([result], UNITS.get("ch14-a")!, { authorize: "SyntaxError: Unexpected token" });
  * assert.equal(said.observed, "its cell authorize does not parse, so it was left out (the notebook runs its other cells): SyntaxError: Unexpected token");
+ * const threw = { ...result, observed: "it threw ReferenceError (helper is not defined)" };
+ * const [told] = saidLeftOut([threw], UNITS.get("ch14-a")!, { mine: "SyntaxError: Unexpected token" });
+ * assert.equal(told.observed, "it threw ReferenceError (helper is not defined); cell mine does not parse, so it was left out (the notebook runs its other cells): SyntaxError: Unexpected token");
  * ```
  */
 export function saidLeftOut(
@@ -139,15 +143,21 @@ export function saidLeftOut(
     const cell = [fn?.cell, ...fn?.parts ?? []].find((id) =>
       id !== undefined && Object.hasOwn(leftOut, id)
     );
-    if (cell === undefined || !result.observed.startsWith("there is no function")) return result;
-    const why = leftOut[cell];
+    if (cell !== undefined && result.observed.startsWith("there is no function")) {
+      return { ...result, observed: `its cell ${cell} ${LEFT_OUT}: ${leftOut[cell]}` };
+    }
+    // A name another cell left out declared (a given helper, the learner's own): that cell says why.
+    const other = Object.keys(leftOut).find((id) => id !== cell);
+    if (other === undefined || !/\bReferenceError\b/.test(result.observed)) return result;
     return {
       ...result,
-      observed:
-        `its cell ${cell} does not parse, so it was left out (the notebook runs its other cells): ${why}`,
+      observed: `${result.observed}; cell ${other} ${LEFT_OUT}: ${leftOut[other]}`,
     };
   });
 }
+
+/** What a message says of a cell left out. */
+const LEFT_OUT = "does not parse, so it was left out (the notebook runs its other cells)";
 
 /** A cell as the check takes it: its id and its source. */
 export interface CellSource {
