@@ -118,3 +118,23 @@ Deno.test("a given cell that does not parse is named where a function meets a na
   }
   assert.ok(of(broken.tests, "negotiateVersion").every(({ status }) => status === "passed"));
 });
+
+Deno.test("a module that still does not load without the cell names the cell it left out", async () => {
+  // Lab 02's ServerLink cell with a typo: RpcLink's cell extends ServerLink as the module loads,
+  // and every case said only "the code does not load, so none of it runs: ServerLink is not
+  // defined", of a class the learner wrote.
+  const broken = await graded((cells) => {
+    const cell = cells.find(({ id }) => id === "server-link")!;
+    cell.source = [cell.source].flat().join("") + "\nconst oops = [[1];\n";
+  }, "lab-02");
+  const visible = broken.tests.filter(({ name, status }) =>
+    status === "failed" && !name.includes(": hidden case ")
+  );
+  assert.ok(visible.some(({ output }) => output.includes("the code does not load")));
+  for (const { output } of visible) {
+    assert.match(
+      output,
+      /^[^\n]*cell server-link does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Expected ',', got ';', in: const oops = \[\[1\];$/,
+    );
+  }
+});

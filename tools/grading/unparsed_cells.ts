@@ -117,8 +117,9 @@ export async function cellsThatDoNotParse(
 /**
  * `results` (a module's, run without the cells of `leftOut`) with each case
  * of a graded function whose cell was left out, and that found no function,
- * saying why there was none, and each that met a name not defined saying
- * which other cell was left out (one that declared a name it uses).
+ * saying why there was none, and each that met a name not defined, or whose
+ * module did not load, saying which other cell was left out (one that
+ * declared a name it uses).
  *
  * @example
  * ```ts
@@ -146,9 +147,14 @@ export function saidLeftOut(
     if (cell !== undefined && result.observed.startsWith("there is no function")) {
       return { ...result, observed: `its cell ${cell} ${LEFT_OUT}: ${leftOut[cell]}` };
     }
-    // A name another cell left out declared (a given helper, the learner's own): that cell says why.
-    const other = Object.keys(leftOut).find((id) => id !== cell);
-    if (other === undefined || !/\bReferenceError\b/.test(result.observed)) return result;
+    // A name another cell left out declared (a given helper, the learner's own), or a module that
+    // still does not load (a later cell extends a class the cell left out declared): the cell left
+    // out says why.
+    const loaded = !result.observed.startsWith(DOES_NOT_LOAD);
+    const other = Object.keys(leftOut).find((id) => id !== cell || !loaded);
+    if (other === undefined || (loaded && !/\bReferenceError\b/.test(result.observed))) {
+      return result;
+    }
     return {
       ...result,
       observed: `${result.observed}; cell ${other} ${LEFT_OUT}: ${leftOut[other]}`,
