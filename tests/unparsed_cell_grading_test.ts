@@ -119,22 +119,35 @@ Deno.test("a given cell that does not parse is named where a function meets a na
   assert.ok(of(broken.tests, "negotiateVersion").every(({ status }) => status === "passed"));
 });
 
-Deno.test("a module that still does not load without the cell names the cell it left out", async () => {
+Deno.test("a cell that throws as the module loads, for want of a cell left out, is left out in turn", async () => {
   // Lab 02's ServerLink cell with a typo: RpcLink's cell extends ServerLink as the module loads,
-  // and every case said only "the code does not load, so none of it runs: ServerLink is not
-  // defined", of a class the learner wrote.
+  // and every case of the unit (0/187) said "the code does not load, so none of it runs:
+  // ServerLink is not defined", where the kernel fails ServerLink's cell and those that extend
+  // it, and runs correlate's, unwrap's and eraOf's.
+  const worked = await graded(() => {}, "lab-02");
   const broken = await graded((cells) => {
     const cell = cells.find(({ id }) => id === "server-link")!;
     cell.source = [cell.source].flat().join("") + "\nconst oops = [[1];\n";
   }, "lab-02");
-  const visible = broken.tests.filter(({ name, status }) =>
-    status === "failed" && !name.includes(": hidden case ")
-  );
-  assert.ok(visible.some(({ output }) => output.includes("the code does not load")));
-  for (const { output } of visible) {
+  for (const fn of ["correlate", "unwrap", "eraOf"]) {
+    const scores = (tests: TestResult[]) => of(tests, fn).map(({ name, score }) => [name, score]);
+    assert.ok(of(worked.tests, fn).length > 0);
+    assert.deepEqual(scores(broken.tests), scores(worked.tests), fn);
+  }
+  const rpcLink = of(broken.tests, "RpcLink")
+    .filter(({ name }) => !name.includes(": hidden case "));
+  assert.ok(rpcLink.length > 0);
+  for (const { output, score } of rpcLink) {
+    assert.equal(score, 0);
     assert.match(
       output,
-      /^[^\n]*cell server-link does not parse, so it was left out \(the notebook runs its other cells\): SyntaxError: Expected ',', got ';', in: const oops = \[\[1\];$/,
+      /^[^\n]*its cell rpc-link stops the module as it loads, so it was left out \(the notebook runs its other cells\): ReferenceError: ServerLink is not defined, in: class RpcLink extends ServerLink[^\n]*$/,
     );
+  }
+  const serverLink = of(broken.tests, "ServerLink")
+    .filter(({ name }) => !name.includes(": hidden case "));
+  assert.ok(serverLink.length > 0);
+  for (const { output } of serverLink) {
+    assert.match(output, /^[^\n]*its cell server-link does not parse, so it was left out/);
   }
 });

@@ -130,34 +130,44 @@ export async function gradeTogether(
     byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
     // A notebook's cell that does not parse stopped all of its module, where the kernel runs the
     // other cells: such a module is made again without the cells that do not parse on their own,
-    // and run again, its functions in those cells failing for that.
-    // Deno's parser lets through what V8 finds as it parses (await outside an async function): the
-    // results name that line of the module, and so its cell.
-    const atLoad = new Map(ranJobs.map((job) => {
-      const url = scratch.modules.get(job.key!)!;
-      const results = byKey.get(job.key!)!;
-      return [
-        job.key!,
-        didNotParse(results)
+    // and run again, its functions in those cells failing for that. Deno's parser lets through
+    // what V8 finds as it parses (await outside an async function), and a cell may throw as the
+    // module loads (a class extending one whose cell was left out): the results name that line of
+    // the module, and so its cell, left out in turn, a few times at most.
+    const leftOutOf = new Map<string, Record<string, string>>();
+    // The results as the sandbox said them, before they say which cells were left out.
+    const said = new Map(byKey);
+    let candidates = ranJobs;
+    for (let round = 0; round < RELOADS && candidates.length > 0; round++) {
+      const atLoad = new Map(candidates.map((job) => {
+        const url = scratch.modules.get(job.key!)!;
+        const results = said.get(job.key!)!;
+        // What Deno's parser stops at, its own check finds (the message is its, several lines).
+        const found = didNotParse(results)
           ? {}
-          : cellAtLoadError(results, url, () => Deno.readTextFileSync(new URL(url))),
-      ];
-    }));
-    const reparsed = await withoutUnparsedCells(
-      ranJobs.filter((job) =>
-        didNotParse(byKey.get(job.key!)!) || Object.keys(atLoad.get(job.key!)!).length > 0
-      ),
-      withCode,
-      { shared: options.analysis, atLoad },
-    );
-    for (const { job, module, found } of reparsed) {
-      await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
-      analysed.set(job.key!, found);
-    }
-    if (reparsed.length > 0) {
+          : cellAtLoadError(results, url, () => moduleText(url));
+        const before = leftOutOf.get(job.key!) ?? {};
+        const located = Object.keys(found).some((id) => !Object.hasOwn(before, id)) ? found : {};
+        return [job.key!, located];
+      }));
+      const reparsed = await withoutUnparsedCells(
+        candidates.filter((job) =>
+          (round === 0 && didNotParse(said.get(job.key!)!)) ||
+          Object.keys(atLoad.get(job.key!)!).length > 0
+        ),
+        withCode,
+        { shared: options.analysis, atLoad, before: leftOutOf },
+      );
+      for (const { job, module, found, leftOut } of reparsed) {
+        await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
+        analysed.set(job.key!, found);
+        leftOutOf.set(job.key!, leftOut);
+      }
       const jobs = reparsed.map(({ job }) => job);
+      if (jobs.length === 0) break;
       const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
       for (const { job, leftOut } of reparsed) {
+        said.set(job.key!, ran.get(job.key!)!.map(({ result }) => result));
         const spec = UNITS.get(job.unit)!;
         const pairs = ran.get(job.key!)!.map(({ testCase, result }) => ({
           testCase,
@@ -166,6 +176,7 @@ export async function gradeTogether(
         first.set(job.key!, pairs);
         byKey.set(job.key!, pairs.map(({ result }) => result));
       }
+      candidates = jobs;
     }
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
@@ -322,6 +333,17 @@ function untried(ran: readonly CaseResult[]): Record<string, string> {
 /** What the analysis found of a learner's piece of code: the module and its copies, or why it is unchecked. */
 type Found = { module?: string; copied?: Record<string, string[]>; unchecked?: string };
 
+/**
+ * How many times a module is made again without a cell that stops it (those that do not parse,
+ * then each that throws as it loads): below Lab 02's ServerLink, four classes extend one another.
+ */
+const RELOADS = 6;
+
+/** The text of the module at file URL `url`. */
+function moduleText(url: string): string {
+  return Deno.readTextFileSync(new URL(url));
+}
+
 /** A job whose module is made again without the cells of `leftOut`, and what its analysis found. */
 interface Reparsed {
   job: UnitJob;
@@ -333,14 +355,19 @@ interface Reparsed {
 /**
  * Of `jobs` (modules that did not parse), each whose notebook has cells that
  * do not parse on their own, with its module made again without them (the
- * cell `atLoad` names for its job, or those Deno's parser finds); one
+ * cell `atLoad` names for its job besides those left out `before`, or those
+ * Deno's parser finds); one
  * whose every cell parses (the cells parse apart, not together) is left as
  * it was, as is one whose new module cannot be checked.
  */
 async function withoutUnparsedCells(
   jobs: readonly UnitJob[],
   submissions: readonly (Submission & { key: string })[],
-  { shared, atLoad }: { shared?: Analysis; atLoad: ReadonlyMap<string, Record<string, string>> },
+  { shared, atLoad, before }: {
+    shared?: Analysis;
+    atLoad: ReadonlyMap<string, Record<string, string>>;
+    before: ReadonlyMap<string, Record<string, string>>;
+  },
 ): Promise<Reparsed[]> {
   if (jobs.length === 0) return [];
   const analysis = shared ?? new Analysis();
@@ -350,7 +377,7 @@ async function withoutUnparsedCells(
       const spec = UNITS.get(job.unit)!;
       const located = submission.code?.kind === "notebook" ? atLoad.get(job.key!) ?? {} : {};
       const leftOut = Object.keys(located).length > 0
-        ? located
+        ? { ...before.get(job.key!), ...located }
         : await cellsThatDoNotParse(submission, spec);
       if (Object.keys(leftOut).length === 0) return undefined;
       const found = await analysis.analyse({ ...submission, leftOut }, spec);

@@ -59,7 +59,7 @@ self.onmessage = async (event: MessageEvent) => {
         loaded: Object.keys(graded).filter((name) => typeof graded[name] === "function"),
       });
     } catch (error) {
-      post({ loadError: describe(error) });
+      post({ loadError: describe(error) + thrownAt(error, message.load) });
     }
     return;
   }
@@ -164,6 +164,20 @@ function oneLine(message: string): string {
   const frame = /^(.*)\n\s*\|\n\s*\d+ \|(.*)\n[\s\S]*$/.exec(message);
   const text = frame === null ? message : `${frame[1]}, in: ${frame[2].trim()}`;
   return text.replace(/\s*\n\s*/g, " ");
+}
+
+/**
+ * Where in the module at `url` an error thrown as it loaded arose, from its
+ * stack (` (ReferenceError, at URL:LINE:COLUMN)`), so that the grader can
+ * leave out that cell as the kernel fails it alone; empty when the stack
+ * names no line of it, or the message names one already (a SyntaxError of
+ * V8's: `Unexpected reserved word at URL:LINE:COLUMN`).
+ */
+function thrownAt(error: unknown, url: string): string {
+  if (!(error instanceof Error) || error.message.includes(url)) return "";
+  const frame = (error.stack ?? "").split("\n").slice(1).find((line) => line.includes(`${url}:`));
+  const place = frame?.slice(frame.indexOf(`${url}:`)).match(/^\S+?:\d+:\d+/)?.[0];
+  return place === undefined ? "" : ` (${error.name}, at ${place})`;
 }
 
 /**

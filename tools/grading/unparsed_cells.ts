@@ -47,19 +47,25 @@ const DOES_NOT_LOAD = "the code does not load, so none of it runs: ";
  * it, by id with the message and the line (see {@linkcode unparsedCells}):
  * an error V8 finds as it parses (`await` in a function not `async`, a
  * regular expression that does not close), which Deno's own parser lets
- * through and the kernel finds in that cell alone. Empty when the results
- * name no line of the module below a cell's heading (`// cell ID`).
+ * through, or one thrown as the module loads (`class B extends A` where A's
+ * cell was left out), which the kernel, too, meets in that cell alone. Empty
+ * when the results name no line of the module below a cell's heading
+ * (`// cell ID`).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const url = "file:///tmp/grade-x/learner/ch14-a.ts";
- * const module = 'import x from "y";\n// cell authorize\nfunction authorize() {\n  await 1;\n}';
- * const observed = `the code does not load, so none of it runs: Unexpected reserved word at ${url}:4:3`;
- * const results = [{ unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const, observed }];
- * assert.deepEqual(cellAtLoadError(results, url, () => module), {
+ * const module = 'import x from "y";\n// cell authorize\nfunction authorize() {\n  await 1;\n}\n// cell b\nclass B extends A {}';
+ * const said = (observed: string) => [{ unit: "ch14-a", fn: "authorize", case: "a", hidden: false, status: "FAIL" as const, observed }];
+ * const parse = said(`the code does not load, so none of it runs: Unexpected reserved word at ${url}:4:3`);
+ * assert.deepEqual(cellAtLoadError(parse, url, () => module), {
  *   authorize: "SyntaxError: Unexpected reserved word, in: await 1;",
+ * });
+ * const thrown = said(`the code does not load, so none of it runs: A is not defined (ReferenceError, at ${url}:7:17)`);
+ * assert.deepEqual(cellAtLoadError(thrown, url, () => module), {
+ *   b: "ReferenceError: A is not defined, in: class B extends A {}",
  * });
  * ```
  */
@@ -68,18 +74,20 @@ export function cellAtLoadError(
   url: string,
   text: () => string,
 ): Record<string, string> {
-  const at = ` at ${url}:`;
-  const said = results.find(({ hidden, observed }) =>
-    !hidden && observed.startsWith(DOES_NOT_LOAD) && /:\d+:\d+$/.test(observed) &&
-    observed.lastIndexOf(at) > DOES_NOT_LOAD.length
-  )?.observed;
-  if (said === undefined) return {};
-  const message = said.slice(DOES_NOT_LOAD.length, said.lastIndexOf(at));
-  const line = Number(said.slice(said.lastIndexOf(at) + at.length).split(":")[0]);
+  const place = `${url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:(\\d+):\\d+`;
+  const where = new RegExp(`^(.+?)(?: at ${place}| \\((\\w+), at ${place}\\))$`);
+  const found = results.filter(({ hidden }) => !hidden).map(({ observed }) =>
+    observed.startsWith(DOES_NOT_LOAD) ? where.exec(observed.slice(DOES_NOT_LOAD.length)) : null
+  ).find((match) => match !== null);
+  if (found === undefined || found === null) return {};
+  const [, message, parsedAt, name, thrownAt] = found;
+  const line = Number(parsedAt ?? thrownAt);
   const lines = text().split("\n");
   for (let heading = line - 1; heading >= 0 && heading < lines.length; heading--) {
     const id = /^\/\/ cell (\S+)(?: \(added by the learner\))?$/.exec(lines[heading])?.[1];
-    if (id !== undefined) return { [id]: `SyntaxError: ${message}, in: ${lines[line - 1].trim()}` };
+    if (id !== undefined) {
+      return { [id]: `${name ?? "SyntaxError"}: ${message}, in: ${lines[line - 1].trim()}` };
+    }
   }
   return {};
 }
@@ -145,7 +153,7 @@ export function saidLeftOut(
       id !== undefined && Object.hasOwn(leftOut, id)
     );
     if (cell !== undefined && result.observed.startsWith("there is no function")) {
-      return { ...result, observed: `its cell ${cell} ${LEFT_OUT}: ${leftOut[cell]}` };
+      return { ...result, observed: `its cell ${cell} ${leftOutFor(leftOut[cell])}` };
     }
     // A name another cell left out declared (a given helper, the learner's own), or a module that
     // still does not load (a later cell extends a class the cell left out declared): the cell left
@@ -157,13 +165,16 @@ export function saidLeftOut(
     }
     return {
       ...result,
-      observed: `${result.observed}; cell ${other} ${LEFT_OUT}: ${leftOut[other]}`,
+      observed: `${result.observed}; cell ${other} ${leftOutFor(leftOut[other])}`,
     };
   });
 }
 
-/** What a message says of a cell left out. */
-const LEFT_OUT = "does not parse, so it was left out (the notebook runs its other cells)";
+/** What a message says of a cell left out, for `why`. */
+function leftOutFor(why: string): string {
+  const what = why.startsWith("SyntaxError") ? "does not parse" : "stops the module as it loads";
+  return `${what}, so it was left out (the notebook runs its other cells): ${why}`;
+}
 
 /** A cell as the check takes it: its id and its source. */
 export interface CellSource {
