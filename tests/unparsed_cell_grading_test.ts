@@ -151,3 +151,29 @@ Deno.test("a cell that throws as the module loads, for want of a cell left out, 
     assert.match(output, /^[^\n]*its cell server-link does not parse, so it was left out/);
   }
 });
+
+Deno.test("a module handed in as one that stops as it loads names the line of the learner's own file", async () => {
+  // It named the grader's scratch copy (file:///tmp/grade-.../learner/ch14-b.ts:3:20), a file the
+  // learner never had, gone when the grader ends.
+  const folder = await Deno.makeTempDir({ prefix: "unparsed-module-" });
+  try {
+    const path = `${folder}/answers.ts`;
+    await Deno.writeTextFile(
+      path,
+      "// my answers\nexport function splitFrames(b: string): [string[], string] {\n  return [[], b];\n}\nclass Oops extends Missing {}\nexport function transferProblems(): string[] {\n  return [];\n}\n",
+    );
+    const { learners, problems } = await collectLearners([path], "ch14-b");
+    assert.deepEqual(problems, []);
+    const [results] = await gradeLearner(learners[0], holdouts);
+    const visible = results.tests.filter(({ name }) => !name.includes(": hidden case "));
+    assert.ok(visible.length > 0);
+    for (const { output } of visible) {
+      assert.ok(
+        output.endsWith(`Missing is not defined (ReferenceError, at ${path}:5:20)`),
+        output,
+      );
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});

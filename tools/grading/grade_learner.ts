@@ -178,6 +178,19 @@ export async function gradeTogether(
       }
       candidates = jobs;
     }
+    // A module handed in as one is run as it is: where its load stopped is a line of the learner's
+    // own file, named so (not the scratch copy's, gone when the grader ends).
+    for (const job of ranJobs) {
+      const code = withCode.find(({ key }) => key === job.key)?.code;
+      if (code?.kind !== "module") continue;
+      const url = scratch.modules.get(job.key!)!;
+      const pairs = first.get(job.key!)!.map(({ testCase, result }) => ({
+        testCase,
+        result: { ...result, observed: result.observed.replaceAll(url, code.path) },
+      }));
+      first.set(job.key!, pairs);
+      byKey.set(job.key!, pairs.map(({ result }) => result));
+    }
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => secondRun(job, byKey.get(job.key!)!, watermark) ?? []);
