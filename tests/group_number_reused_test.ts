@@ -6,12 +6,17 @@
 import assert from "node:assert/strict";
 import { ServerProcess } from "../lib/mcp/client/server_process.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
+import { killGroup, spawnInOwnSession } from "../tools/grading/own_session.ts";
 
 /** Start a new session's leader with pid `pid` (Linux hands out ns_last_pid + 1 next), or fail. */
 async function leaderWithPid(pid: number): Promise<Deno.ChildProcess | undefined> {
   Deno.writeTextFileSync("/proc/sys/kernel/ns_last_pid", String(pid - 1));
   const child = new Deno.Command("setsid", { args: ["sleep", "60"], stdout: "null" }).spawn();
-  if (child.pid === pid) return child;
+  if (child.pid === pid) {
+    // setsid makes the new session once it runs, a moment after it started.
+    while (readStat(pid)?.pgrp !== pid) await new Promise((resolve) => setTimeout(resolve, 5));
+    return child;
+  }
   child.kill("SIGKILL");
   await child.status;
   return undefined;
@@ -46,5 +51,28 @@ Deno.test({
       }
     }
     assert.fail("no attempt gave a new process the server's number");
+  },
+});
+
+Deno.test({
+  name: "the grader's killGroup of a sandbox whose number a new group has taken kills nothing",
+  ignore: !writable,
+  async fn() {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const sandbox = spawnInOwnSession(["true"], {});
+      await sandbox.status;
+      const stranger = await leaderWithPid(sandbox.pid);
+      if (stranger === undefined) continue;
+      try {
+        killGroup(sandbox);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.notEqual(readStat(stranger.pid)?.state ?? "Z", "Z", "the stranger was killed");
+        return;
+      } finally {
+        stranger.kill("SIGKILL");
+        await stranger.status;
+      }
+    }
+    assert.fail("no attempt gave a new process the sandbox's number");
   },
 });

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { groupAlive } from "../../lib/mcp/client/process_group.ts";
+import { groupAlive, readStat } from "../../lib/mcp/client/process_group.ts";
 
 /** The machine's own setsid, where Debian and its kin put it (never one found on PATH). */
 const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
@@ -24,6 +24,8 @@ const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
 
 /** The processes started here that are still running (until their status is in). */
 const running = new Set<Deno.ChildProcess>();
+/** The processes started here that have exited and been reaped: their numbers are free. */
+const reaped = new WeakSet<Deno.ChildProcess>();
 
 /**
  * Start `command` (program and arguments) in a session of its own, or as it
@@ -46,7 +48,10 @@ export function spawnInOwnSession(
   const child = new Deno.Command(program, { ...options, args }).spawn();
   running.add(child);
   // Forgotten once reaped: its number may then be another process's, and so its group's.
-  child.status.finally(() => running.delete(child));
+  child.status.finally(() => {
+    running.delete(child);
+    reaped.add(child);
+  });
   return child;
 }
 
@@ -92,6 +97,9 @@ export function endOwnSessions(ms = 2_000): void {
  * ```
  */
 export function killGroup(child: Deno.ChildProcess): void {
+  // Once it has been reaped, with nothing of its group left, its number may be a new process's,
+  // leading a group of its own (a Jupyter kernel does): a process of that number is not it.
+  if (reaped.has(child) && readStat(child.pid) !== undefined) return;
   try {
     Deno.kill(-child.pid, "SIGKILL");
     return;
