@@ -8,6 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { projectPath } from "./_measure.ts";
 
 /** What grading the class measured. */
@@ -17,6 +18,8 @@ export interface GradingResult {
   hostile: number;
   /** How many are right but burn CPU: they must keep every mark, and cost no one else one. */
   hogs: number;
+  /** The CPU each hog burns in each call that returns, in ms. */
+  hogMs: number;
   jobs: number;
   seconds: number;
   learnersPerSecond: number;
@@ -33,12 +36,16 @@ export interface GradingOptions {
   /** How many learners are graded at once. @default {navigator.hardwareConcurrency} */
   jobs?: number;
   /**
-   * The CPU a hog burns on each call that returns, in ms. Issue 28 set row
-   * 6's target on hogs of 17 such calls at 50 ms (0.85 s of CPU a hog); Unit
-   * A's hidden cases, the watermark's probes and its decoys have since made
-   * them about 42, so 20 ms is issue 28's hog. @default {50}
+   * The CPU a hog burns in all, in ms, spread evenly over Unit A's graded
+   * cases (a wait on the clock in each call that returns). Issue 28 set row
+   * 6's target on hogs of 0.85 s: 17 calls at 50 ms. A wait of 50 ms a call
+   * grew with Unit A's cases (48 since the watermark's decoys: 2.4 s a hog,
+   * 72 s of CPU for the class's 30, more than two cores give in the 37.5 s
+   * that 8 learners a second allows, whatever the grader does); a hog of a
+   * fixed CPU a learner keeps the class the target was set on.
+   * @default {850}
    */
-  hogMs?: number;
+  hogCpuMs?: number;
 }
 
 type Kind = "correct" | "wrong" | "loop" | "memory" | "flood" | "hog" | "latin1";
@@ -83,7 +90,7 @@ const submissions = (hogMs: number): Record<Kind, () => Promise<[string, string]
         'for (let i = 0; i < 1e6; i++) console.log("flood ".repeat(20));\n  return Object.hasOwn',
       ),
     ]),
-  // Right, but slow: `hogMs` of CPU on every call, well within a case's budget of 1 s.
+  // Right, but slow: `hogMs` of CPU on every call that returns, well within a case's budget of 1 s.
   hog: () =>
     Promise.resolve([
       "ch14-a.ts",
@@ -117,11 +124,19 @@ function kindOf(index: number, count: number): Kind {
     : (["loop", "memory", "flood"] as const)[slot - 27];
 }
 
+/** How many cases, visible and hidden, the grader runs a Unit A learner's functions on. */
+async function unitACases(): Promise<number> {
+  const spec = UNITS.get("ch14-a")!;
+  const holdouts = await loadHoldouts();
+  return spec.functions.reduce((sum, fn) => sum + casesOf(spec, fn, holdouts).length, 0);
+}
+
 /** Grade a generated class, and say how fast, in how much memory, and whether anyone was misgraded. */
 export async function measureGrading(options: GradingOptions = {}): Promise<GradingResult> {
   const count = options.learners ?? 300;
   const jobs = options.jobs ?? navigator.hardwareConcurrency;
-  const SUBMISSIONS = submissions(options.hogMs ?? 50);
+  const hogMs = (options.hogCpuMs ?? 850) / await unitACases();
+  const SUBMISSIONS = submissions(hogMs);
   const klass = await Deno.makeTempDir({ prefix: "bench-class-" });
   try {
     const kinds = new Map<string, Kind>();
@@ -176,6 +191,7 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
       hostile: [...kinds.values()].filter((kind) => ["loop", "memory", "flood"].includes(kind))
         .length,
       hogs: [...kinds.values()].filter((kind) => kind === "hog").length,
+      hogMs,
       jobs,
       seconds,
       learnersPerSecond: count / seconds,
@@ -214,16 +230,16 @@ function treeResident(pid: number): number {
 /** The size of a memory page, in bytes, as `statm` counts them. */
 const PAGE = 4096;
 
-// `deno run --allow-all bench/grading.ts [--hog-ms MS] [JOBS...]`: row 6 alone, once for each
-// number of jobs (`--hog-ms 20`: hogs of issue 28's CPU a learner).
+// `deno run --allow-all bench/grading.ts [--hog-cpu-ms MS] [JOBS...]`: row 6 alone, once for each
+// number of jobs (`--hog-cpu-ms 2400`: hogs of a 50 ms wait in each of Unit A's 48 cases).
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: Deno.args,
-    options: { "hog-ms": { type: "string", default: "50" } },
+    options: { "hog-cpu-ms": { type: "string", default: "850" } },
     allowPositionals: true,
   });
-  const hogMs = Number(values["hog-ms"]);
+  const hogCpuMs = Number(values["hog-cpu-ms"]);
   for (const jobs of positionals.length > 0 ? positionals.map(Number) : [2]) {
-    console.log(JSON.stringify(await measureGrading({ jobs, hogMs })));
+    console.log(JSON.stringify(await measureGrading({ jobs, hogCpuMs })));
   }
 }
