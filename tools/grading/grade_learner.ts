@@ -21,7 +21,7 @@ import {
   type SandboxOptions,
   type UnitJob,
 } from "./sandbox.ts";
-import { makeScratch } from "./scratch.ts";
+import { makeScratch, type Scratch } from "./scratch.ts";
 import type { GradedCase } from "./spec.ts";
 import { Analysis } from "./analysis.ts";
 import { type Results, scoreSubmission, type TestResult } from "./score.ts";
@@ -127,70 +127,10 @@ export async function gradeTogether(
     await using scratch = await makeScratch(withCode, UNITS);
     const budgets = new Budgets(options);
     const first = pairsByKey(ranJobs, await runSandbox(scratch, ranJobs, options, budgets));
+    const run = { scratch, jobs: ranJobs, withCode, analysed, first, options, budgets };
+    await reloadWithoutStoppingCells(run);
+    namedAsHandedIn(run);
     byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
-    // A notebook's cell that does not parse stopped all of its module, where the kernel runs the
-    // other cells: such a module is made again without the cells that do not parse on their own,
-    // and run again, its functions in those cells failing for that. Deno's parser lets through
-    // what V8 finds as it parses (await outside an async function), and a cell may throw as the
-    // module loads (a class extending one whose cell was left out): the results name that line of
-    // the module, and so its cell, left out in turn, a few times at most.
-    const leftOutOf = new Map<string, Record<string, string>>();
-    // The results as the sandbox said them, before they say which cells were left out.
-    const said = new Map(byKey);
-    let candidates = ranJobs;
-    for (let round = 0; round < RELOADS && candidates.length > 0; round++) {
-      const atLoad = new Map(candidates.map((job) => {
-        const url = scratch.modules.get(job.key!)!;
-        const results = said.get(job.key!)!;
-        // What Deno's parser stops at, its own check finds (the message is its, several lines).
-        const found = didNotParse(results)
-          ? {}
-          : cellAtLoadError(results, url, () => moduleText(url));
-        const before = leftOutOf.get(job.key!) ?? {};
-        const located = Object.keys(found).some((id) => !Object.hasOwn(before, id)) ? found : {};
-        return [job.key!, located];
-      }));
-      const reparsed = await withoutUnparsedCells(
-        candidates.filter((job) =>
-          (round === 0 && didNotParse(said.get(job.key!)!)) ||
-          Object.keys(atLoad.get(job.key!)!).length > 0
-        ),
-        withCode,
-        { shared: options.analysis, atLoad, before: leftOutOf },
-      );
-      for (const { job, module, found, leftOut } of reparsed) {
-        await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
-        analysed.set(job.key!, found);
-        leftOutOf.set(job.key!, leftOut);
-      }
-      const jobs = reparsed.map(({ job }) => job);
-      if (jobs.length === 0) break;
-      const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
-      for (const { job, leftOut } of reparsed) {
-        said.set(job.key!, ran.get(job.key!)!.map(({ result }) => result));
-        const spec = UNITS.get(job.unit)!;
-        const pairs = ran.get(job.key!)!.map(({ testCase, result }) => ({
-          testCase,
-          result: saidLeftOut([result], spec, leftOut)[0],
-        }));
-        first.set(job.key!, pairs);
-        byKey.set(job.key!, pairs.map(({ result }) => result));
-      }
-      candidates = jobs;
-    }
-    // A module handed in as one is run as it is: where its load stopped is a line of the learner's
-    // own file, named so (not the scratch copy's, gone when the grader ends).
-    for (const job of ranJobs) {
-      const code = withCode.find(({ key }) => key === job.key)?.code;
-      if (code?.kind !== "module") continue;
-      const url = scratch.modules.get(job.key!)!;
-      const pairs = first.get(job.key!)!.map(({ testCase, result }) => ({
-        testCase,
-        result: { ...result, observed: result.observed.replaceAll(url, code.path) },
-      }));
-      first.set(job.key!, pairs);
-      byKey.set(job.key!, pairs.map(({ result }) => result));
-    }
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => secondRun(job, byKey.get(job.key!)!, watermark) ?? []);
@@ -351,6 +291,99 @@ type Found = { module?: string; copied?: Record<string, string[]>; unchecked?: s
  * then each that throws as it loads): below Lab 02's ServerLink, four classes extend one another.
  */
 const RELOADS = 6;
+
+/** A first run of learners' jobs, and what the steps after it share. */
+interface FirstRun {
+  scratch: Scratch;
+  jobs: readonly UnitJob[];
+  withCode: readonly (Submission & { key: string })[];
+  /** What the analysis of each job's code found, by its key: changed where a module is made again. */
+  analysed: Map<string, Found>;
+  /** Each job's cases and what they came to, by its key: changed where a job is run again. */
+  first: Map<string, Ran[]>;
+  options: GradeOptions;
+  budgets: Budgets;
+}
+
+/**
+ * Run again, without the cells that stop them, the notebook modules of
+ * `run` that did not load. A notebook's cell that does not parse stops all
+ * of its module, where the kernel runs the other cells: such a module is made
+ * again without the cells that do not parse on their own, and run again, its
+ * functions in those cells failing for that. Deno's parser lets through what
+ * V8 finds as it parses (await outside an async function), and a cell may
+ * throw as the module loads (a class extending one whose cell was left out):
+ * the results name that line of the module, and so its cell, left out in
+ * turn, {@linkcode RELOADS} times at most.
+ */
+async function reloadWithoutStoppingCells(run: FirstRun): Promise<void> {
+  const { scratch, first, analysed, options, budgets } = run;
+  const leftOutOf = new Map<string, Record<string, string>>();
+  // The results as the sandbox said them, before they say which cells were left out.
+  const said = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
+  let candidates = run.jobs;
+  for (let round = 0; round < RELOADS && candidates.length > 0; round++) {
+    const atLoad = new Map(candidates.map((job) => {
+      const url = scratch.modules.get(job.key!)!;
+      const results = said.get(job.key!)!;
+      // What Deno's parser stops at, its own check finds (the message is its, several lines).
+      const found = didNotParse(results)
+        ? {}
+        : cellAtLoadError(results, url, () => moduleText(url));
+      const before = leftOutOf.get(job.key!) ?? {};
+      const located = Object.keys(found).some((id) => !Object.hasOwn(before, id)) ? found : {};
+      return [job.key!, located];
+    }));
+    const reparsed = await withoutUnparsedCells(
+      candidates.filter((job) =>
+        (round === 0 && didNotParse(said.get(job.key!)!)) ||
+        Object.keys(atLoad.get(job.key!)!).length > 0
+      ),
+      run.withCode,
+      { shared: options.analysis, atLoad, before: leftOutOf },
+    );
+    for (const { job, module, found, leftOut } of reparsed) {
+      await Deno.writeTextFile(new URL(scratch.modules.get(job.key!)!), module);
+      analysed.set(job.key!, found);
+      leftOutOf.set(job.key!, leftOut);
+    }
+    const jobs = reparsed.map(({ job }) => job);
+    if (jobs.length === 0) break;
+    const ran = pairsByKey(jobs, await runSandbox(scratch, jobs, options, budgets));
+    for (const { job, leftOut } of reparsed) {
+      said.set(job.key!, ran.get(job.key!)!.map(({ result }) => result));
+      const spec = UNITS.get(job.unit)!;
+      first.set(
+        job.key!,
+        ran.get(job.key!)!.map(({ testCase, result }) => ({
+          testCase,
+          result: saidLeftOut([result], spec, leftOut)[0],
+        })),
+      );
+    }
+    candidates = jobs;
+  }
+}
+
+/**
+ * `run.first` with each module handed in as one named as the learner's own
+ * file where its results name the scratch copy (gone when the grader ends):
+ * where its load stopped is a line of their file.
+ */
+function namedAsHandedIn({ jobs, withCode, scratch, first }: FirstRun): void {
+  for (const job of jobs) {
+    const code = withCode.find(({ key }) => key === job.key)?.code;
+    if (code?.kind !== "module") continue;
+    const url = scratch.modules.get(job.key!)!;
+    first.set(
+      job.key!,
+      first.get(job.key!)!.map(({ testCase, result }) => ({
+        testCase,
+        result: { ...result, observed: result.observed.replaceAll(url, code.path) },
+      })),
+    );
+  }
+}
 
 /** The text of the module at file URL `url`. */
 function moduleText(url: string): string {
