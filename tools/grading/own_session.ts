@@ -11,7 +11,8 @@
  * @module
  */
 
-import { groupAlive, readStat } from "../../lib/mcp/client/process_group.ts";
+import { beforeTempFoldersGo } from "../../lib/course/temp_folders.ts";
+import { groupAlive, leaderlessGroupAlive } from "../../lib/mcp/client/process_group.ts";
 
 /** The machine's own setsid, where Debian and its kin put it (never one found on PATH). */
 const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
@@ -26,6 +27,8 @@ const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
 const running = new Set<Deno.ChildProcess>();
 /** The processes started here that have exited and been reaped: their numbers are free. */
 const reaped = new WeakSet<Deno.ChildProcess>();
+// A sandbox still loading writes Deno's cache into a scratch folder: it ends before they go.
+beforeTempFoldersGo(endOwnSessions);
 
 /**
  * Start `command` (program and arguments) in a session of its own, or as it
@@ -97,9 +100,8 @@ export function endOwnSessions(ms = 2_000): void {
  * ```
  */
 export function killGroup(child: Deno.ChildProcess): void {
-  // Once it has been reaped, with nothing of its group left, its number may be a new process's,
-  // leading a group of its own (a Jupyter kernel does): a process of that number is not it.
-  if (reaped.has(child) && readStat(child.pid) !== undefined) return;
+  // Once it has been reaped, its number may be a new process's, leading a group of its own.
+  if (reaped.has(child) && !leaderlessGroupAlive(child.pid)) return;
   try {
     Deno.kill(-child.pid, "SIGKILL");
     return;

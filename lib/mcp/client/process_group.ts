@@ -98,3 +98,24 @@ export function groupAlive(pgid: number): boolean {
   const members = liveMembers(pgid);
   return members === undefined ? signalGroup(pgid, "SIGCONT") : members.length > 0;
 }
+
+/**
+ * Whether what is left of process group `pgid`, after its leader (the
+ * process of pid `pgid`) was reaped, still lives and is still that group.
+ * While a member lives, the group's number is no one else's; once none does,
+ * the kernel may give the number to a new process, which may lead a group of
+ * its own (a Jupyter kernel does): a live process of that pid is such a one,
+ * and its group is not this one, to be left alone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const child = new Deno.Command("true").spawn();
+ * await child.status;
+ * assert.equal(leaderlessGroupAlive(child.pid), false);
+ * ```
+ */
+export function leaderlessGroupAlive(pgid: number): boolean {
+  return readStat(pgid) === undefined && groupAlive(pgid);
+}

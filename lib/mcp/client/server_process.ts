@@ -8,7 +8,7 @@
  */
 
 import { drain, sleep, within } from "../shared/_async.ts";
-import { groupAlive, readStat, signalGroup } from "./process_group.ts";
+import { leaderlessGroupAlive, signalGroup } from "./process_group.ts";
 import { StderrTail } from "./stderr_tail.ts";
 
 /** Environment variables a server inherits, as the MCP SDK's stdio transport passes on. */
@@ -191,23 +191,12 @@ export class ServerProcess {
   /** End what is left of the group after its leader has exited. */
   async #endGroup(): Promise<void> {
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-      if (!this.#groupLeft()) return;
+      if (!leaderlessGroupAlive(this.pid)) return;
       signalGroup(this.pid, signal);
       this.#step(`${signal} to what was left of the group`);
       const deadline = Date.now() + this.#graceMs;
-      while (Date.now() < deadline && this.#groupLeft()) await sleep(10);
+      while (Date.now() < deadline && leaderlessGroupAlive(this.pid)) await sleep(10);
     }
-  }
-
-  /**
-   * Whether the server's group, its leader gone, still has a member. While
-   * one lives, its number is no one else's; once none does, the kernel may
-   * give the number to a new process, which may lead a group of its own (a
-   * Jupyter kernel does): a process of the server's pid is such a one, and
-   * its group is not the server's.
-   */
-  #groupLeft(): boolean {
-    return readStat(this.pid) === undefined && groupAlive(this.pid);
   }
 }
 
