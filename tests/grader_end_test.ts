@@ -15,7 +15,7 @@ Deno.test("a grader that ends while its sandbox still writes to a scratch folder
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "grader-end-" });
   const mark = nestedSuiteMark();
   const grader = `
-    import { tempFolder } from "${root}tools/grading/temp_folders.ts";
+    import { tempFolder } from "${root}lib/course/temp_folders.ts";
     import { spawnInOwnSession } from "${root}tools/grading/own_session.ts";
     const folder = tempFolder("grade-deno-");
     // As a sandbox's Deno does with its DENO_DIR: makes it, and what is in it, as it goes.

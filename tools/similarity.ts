@@ -16,7 +16,7 @@ import { parseNotebook } from "./editions/notebook.ts";
 import { collectLearners, type Learner } from "./grading/collect.ts";
 import { printable } from "./grading/report.ts";
 import { learnerModule } from "./grading/scratch.ts";
-import { removeTempFolder } from "./grading/temp_folders.ts";
+import { removeTempFolder } from "../lib/course/temp_folders.ts";
 import { UNITS } from "./grading/units/mod.ts";
 import { classPairs, submittedSource } from "./similarity/class_pairs.ts";
 

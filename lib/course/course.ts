@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadEvidence } from "./evidence.ts";
 import { sha256Hex } from "./manifest.ts";
-import { plainTemp } from "./plain_temp.ts";
+import { tempFolder } from "./temp_folders.ts";
 import { MCP_VERSIONS } from "../mcp/shared/versions.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -383,23 +383,12 @@ let logs: URL | undefined;
 async function logFolder(): Promise<URL> {
   if (logs === undefined) {
     const inWork = new URL("logs/", WORK);
-    logs = fileURLToPath(inWork).includes(",") ? pathToFileURL(`${tempLogFolder()}/`) : inWork;
+    logs = fileURLToPath(inWork).includes(",")
+      ? pathToFileURL(`${tempFolder("course-logs-")}/`)
+      : inWork;
   }
   await Deno.mkdir(logs, { recursive: true });
   return logs;
-}
-
-/** A folder of the machine's for this process's logs, removed when the process ends. */
-function tempLogFolder(): string {
-  const folder = Deno.makeTempDirSync({ dir: plainTemp(), prefix: "course-logs-" });
-  globalThis.addEventListener("unload", () => {
-    try {
-      Deno.removeSync(folder, { recursive: true });
-    } catch {
-      // Already gone.
-    }
-  });
-  return folder;
 }
 
 /**

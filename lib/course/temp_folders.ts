@@ -1,7 +1,7 @@
 /**
- * The grader's scratch folders, each removed when the process ends if it is
- * still there: at the end of a run, and at Ctrl-C, a stop or a closed
- * terminal, which `tools/grade.ts` turns into an ordinary end.
+ * Scratch folders removed when the process ends if they are still there: at
+ * the end of a run, and at Ctrl-C, a stop or a closed terminal where the
+ * program turns those into an ordinary end (`tools/grade.ts` does).
  *
  * A folder is made and listed for removal in one step, with nothing between
  * them that waits: a signal handled while `Deno.makeTempDir`'s promise was
@@ -11,14 +11,14 @@
  * @module
  */
 
-import { plainTemp } from "../../lib/course/plain_temp.ts";
-import { endOwnSessions } from "./own_session.ts";
+import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
 const made = new Set<string>();
+/** What must end before the folders go: what may still write to them. */
+const first: (() => void)[] = [];
 globalThis.addEventListener("unload", () => {
-  // First what may still write to them: a sandbox still loading writes Deno's cache.
-  endOwnSessions();
+  for (const end of first) end();
   for (const folder of made) {
     try {
       Deno.removeSync(folder, { recursive: true });
@@ -64,4 +64,19 @@ export function tempFolder(prefix: string): string {
 export async function removeTempFolder(folder: string): Promise<void> {
   made.delete(folder);
   await Deno.remove(folder, { recursive: true }).catch(() => {});
+}
+
+/**
+ * Call `end` when the process ends, before its temporary folders are
+ * removed: for what may still write to them (a process it started, writing
+ * Deno's cache into one, would make it again).
+ *
+ * @example
+ * ```ts
+ * const sessions = new Set<Deno.ChildProcess>();
+ * beforeTempFoldersGo(() => sessions.forEach((child) => child.kill("SIGKILL")));
+ * ```
+ */
+export function beforeTempFoldersGo(end: () => void): void {
+  first.push(end);
 }

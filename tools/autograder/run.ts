@@ -8,7 +8,7 @@
 // a visible "autograder error" test, and the details in a hidden one.
 
 import { collectLearners } from "../grading/collect.ts";
-import { removeTempFolder } from "../grading/temp_folders.ts";
+import { removeTempFolder } from "../../lib/course/temp_folders.ts";
 import { gradeLearner } from "../grading/grade_learner.ts";
 import { predictionNote } from "../../lib/containment/effect.ts";
 import { loadHoldouts, UNITS } from "../grading/units/mod.ts";

@@ -19,7 +19,7 @@ import { type EvidenceKind, firstEvidenceProblem } from "../../lib/course/eviden
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
 import { UNITS } from "./units/mod.ts";
-import { tempFolder } from "./temp_folders.ts";
+import { tempFolder } from "../../lib/course/temp_folders.ts";
 
 /** The evidence each unit saves, by the kind of its schema, and its file name. */
 const EVIDENCE: ReadonlyMap<string, { kind: EvidenceKind; file: string }> = new Map([

@@ -19,7 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts";
 import type { Submission } from "./collect.ts";
 import type { GradedFunction, UnitSpec } from "./spec.ts";
-import { removeTempFolder, tempFolder } from "./temp_folders.ts";
+import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 

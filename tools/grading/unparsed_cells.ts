@@ -15,7 +15,7 @@ import type { Submission } from "./collect.ts";
 import type { CaseResult } from "./sandbox.ts";
 import { courseCells, moduleCells } from "./scratch.ts";
 import type { UnitSpec } from "./spec.ts";
-import { removeTempFolder, tempFolder } from "./temp_folders.ts";
+import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
 import { killGroup, spawnInOwnSession } from "./own_session.ts";
 
 /** How the sandbox's results begin for a module that does not parse (`sandbox_runner.ts`). */
