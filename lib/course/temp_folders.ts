@@ -8,13 +8,21 @@
  * still to be resolved ended the process with the folder made and not yet
  * listed, left in TMPDIR.
  *
+ * A process that cannot remove its folders (killed, or a Deno kernel that
+ * Jupyter shut down, whose `unload` never runs) leaves them: each folder's
+ * name holds the pid of the process that made it, and the next process to
+ * make one of its kind removes those whose process has gone.
+ *
  * @module
  */
 
+import { readStat } from "../mcp/client/process_group.ts";
 import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
 const made = new Set<string>();
+/** The prefixes whose leftovers this process has removed. */
+const swept = new Set<string>();
 /** What must end before the folders go: what may still write to them. */
 const first: (() => void)[] = [];
 globalThis.addEventListener("unload", () => {
@@ -30,8 +38,9 @@ globalThis.addEventListener("unload", () => {
 
 /**
  * A new folder in the machine's temporary folder, its name starting with
- * `prefix`, removed when the process ends unless {@linkcode removeTempFolder}
- * removed it first.
+ * `prefix` and this process's pid, removed when the process ends unless
+ * {@linkcode removeTempFolder} removed it first. The first call with a
+ * prefix removes the folders of that prefix whose process has gone.
  *
  * @example
  * ```ts
@@ -43,7 +52,12 @@ globalThis.addEventListener("unload", () => {
  * ```
  */
 export function tempFolder(prefix: string): string {
-  const folder = Deno.makeTempDirSync({ dir: plainTemp(), prefix });
+  const dir = plainTemp();
+  if (!swept.has(prefix)) {
+    swept.add(prefix);
+    removeLeftovers(dir, prefix);
+  }
+  const folder = Deno.makeTempDirSync({ dir, prefix: `${prefix}${Deno.pid}-` });
   made.add(folder);
   return folder;
 }
@@ -64,6 +78,35 @@ export function tempFolder(prefix: string): string {
 export async function removeTempFolder(folder: string): Promise<void> {
   made.delete(folder);
   await Deno.remove(folder, { recursive: true }).catch(() => {});
+}
+
+/**
+ * Remove the folders in `dir` that a process now gone made with `prefix`
+ * (their names say which), where this user owns them. A folder stays whose
+ * process may still run: a live process of that pid (perhaps another, which
+ * took the number), or no `/proc` to ask. A link is never followed.
+ */
+function removeLeftovers(dir: string, prefix: string): void {
+  if (readStat(Deno.pid) === undefined) return;
+  const made = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-`);
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(dir)];
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const pid = made.exec(entry.name)?.[1];
+    if (pid === undefined || !entry.isDirectory) continue;
+    const state = readStat(pid)?.state;
+    if (state !== undefined && state !== "Z" && state !== "X") continue;
+    const path = `${dir}/${entry.name}`;
+    try {
+      if (Deno.lstatSync(path).uid === Deno.uid()) Deno.removeSync(path, { recursive: true });
+    } catch {
+      // Gone already, or not this user's to remove.
+    }
+  }
 }
 
 /**

@@ -1,0 +1,84 @@
+// A process that cannot remove its scratch folders (killed, or a Deno kernel that Jupyter shut down,
+// whose `unload` never runs) does not leave them for good: the next process that makes a folder of
+// their kind removes them, and nothing that may still be in use.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import { plainTemp } from "../lib/course/plain_temp.ts";
+
+const module = fileURLToPath(new URL("../lib/course/temp_folders.ts", import.meta.url));
+
+/** A `deno eval` that makes a `course-logs-` folder in `tmp`, says where, and then runs `then`. */
+function maker(tmp: string, then: string): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `import { tempFolder } from ${JSON.stringify(module)};
+       console.log(tempFolder("course-logs-"));
+       ${then}`,
+    ],
+    env: { TMPDIR: tmp },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+}
+
+/** The first line `child` prints (the rest of its output is not read). */
+async function firstLine(child: Deno.ChildProcess): Promise<string> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await reader.cancel();
+  return text.split("\n")[0];
+}
+
+const names = (tmp: string) => [...Deno.readDirSync(tmp)].map(({ name }) => name).sort();
+
+Deno.test("a folder left by a process that was killed goes when the next one makes its own", async () => {
+  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
+  try {
+    const killed = maker(tmp, "await new Promise(() => setInterval(() => {}, 1000));");
+    const left = await firstLine(killed);
+    killed.kill("SIGKILL");
+    await killed.status;
+    assert.ok(Deno.statSync(left).isDirectory, "the killed process's folder is there");
+    const next = maker(tmp, "");
+    await firstLine(next);
+    assert.equal((await next.status).code, 0);
+    assert.deepEqual(names(tmp), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a live process's folder, one whose name holds no pid, and a link are left alone", async () => {
+  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
+  const outside = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-outside-" });
+  try {
+    const gone = new Deno.Command("true").spawn();
+    const { pid } = gone;
+    await gone.status;
+    await Deno.writeTextFile(`${outside}/kept`, "");
+    await Deno.mkdir(`${tmp}/course-logs-${Deno.pid}-live`);
+    await Deno.mkdir(`${tmp}/course-logs-nopid-x`);
+    await Deno.symlink(outside, `${tmp}/course-logs-${pid}-link`);
+    await Deno.mkdir(`${tmp}/other-${pid}-x`);
+    const next = maker(tmp, "");
+    await firstLine(next);
+    assert.equal((await next.status).code, 0);
+    assert.deepEqual(names(tmp), [
+      `course-logs-${Deno.pid}-live`,
+      `course-logs-${pid}-link`,
+      "course-logs-nopid-x",
+      `other-${pid}-x`,
+    ]);
+    assert.deepEqual([...Deno.readDirSync(outside)].map(({ name }) => name), ["kept"]);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+    await Deno.remove(outside, { recursive: true });
+  }
+});
