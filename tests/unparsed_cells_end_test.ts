@@ -1,16 +1,17 @@
-// The grader's check of which cells do not parse ends with the grader: a SIGTERM or a closed
-// terminal reaches the grader's process alone (Ctrl-C reaches its whole group), and the check's
-// `deno fmt`, started as a child of its own, ran on after the grader had gone (seconds on a
-// large cell a learner handed in).
+// The grader's check of which cells do not parse keeps to a learner's memory, and ends with the
+// grader: a SIGTERM or a closed terminal reaches the grader's process alone (Ctrl-C reaches its
+// whole group), and the check, started as a child of its own, ran on after the grader had gone
+// (seconds on a large cell a learner handed in).
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { plainTemp } from "../lib/course/plain_temp.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
+import { processUsage } from "../tools/grading/process_usage.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
-/** What the grader does at the signal (`tools/grade.ts`), and a check that takes seconds. */
+/** What the grader does at the signal (`tools/grade.ts`), and a check that takes a while. */
 const grader = `
 import { unparsedCells } from ${
   JSON.stringify(new URL("../tools/grading/unparsed_cells.ts", import.meta.url).href)
@@ -18,8 +19,8 @@ import { unparsedCells } from ${
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]]) {
   Deno.addSignalListener(signal, () => Deno.exit(code));
 }
-const row = Array.from({ length: 50 }, (_, at) => at).join(",");
-const big = Array.from({ length: 6000 }, (_, at) => "const x" + at + " = [" + row + "];").join("\\n");
+// Formatted already, so that the check holds little memory (far below its limit) as it reads it.
+const big = Array.from({ length: 60000 }, (_, at) => "const x" + at + " = " + at + ";").join("\\n");
 await unparsedCells([{ id: "big", source: big }, { id: "typo", source: "return [[1];" }], 600_000);
 `;
 
@@ -73,6 +74,52 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
       if (!ended) child.kill("SIGKILL");
       await child.status;
       while (runningIn(tmp).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await Deno.remove(tmp, { recursive: true });
+    }
+  });
+}
+
+/** A grader's check of a cell that does not parse beside one of `items` objects (16 bytes each). */
+const checking = (items: number) => `
+import { unparsedCells } from ${
+  JSON.stringify(new URL("../tools/grading/unparsed_cells.ts", import.meta.url).href)
+};
+const big = "const x = [" + Array(${items}).fill("{a:1,b:[1,2,3]}").join(",") + "];";
+const typo = "function f() {\\n  return [[1];\\n}";
+console.log(JSON.stringify(await unparsedCells([{ id: "typo", source: typo }, { id: "big", source: big }])));
+`;
+
+// The check (deno fmt --check) held 1.7 GB for a cell of 1 MB, and took a cell of 3.2 MB past the
+// machine's 24 GB, where the kernel's OOM killer stopped it. Now a cell too large to check within
+// a learner's memory is not called unparsed; one of 100 kB still is.
+for (
+  const [items, found] of [
+    [6_250, { typo: "SyntaxError: Expected ',', got ';', in: return [[1];" }],
+    [62_500, {}],
+  ] as const
+) {
+  Deno.test(`the cells' check of a cell of ${items * 16 / 1e6} MB holds at most a learner's 512 MB`, async () => {
+    const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "unparsed-budget-" });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["eval", checking(items)],
+      cwd: root,
+      env: { TMPDIR: tmp },
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    let peak = 0;
+    const sampler = setInterval(() => {
+      for (const pid of runningIn(tmp)) peak = Math.max(peak, processUsage(pid).resident);
+    }, 5);
+    try {
+      const { code, stdout } = await child.output();
+      assert.equal(code, 0);
+      assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), found);
+      // The limit, and what the check may take between two readings of it.
+      assert.ok(peak < 600 << 20, `the check held ${Math.round(peak / 2 ** 20)} MB`);
+    } finally {
+      clearInterval(sampler);
+      for (const pid of runningIn(tmp)) Deno.kill(pid, "SIGKILL");
       await Deno.remove(tmp, { recursive: true });
     }
   });

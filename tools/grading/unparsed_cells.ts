@@ -5,7 +5,11 @@
  * where the notebook ran the others (and its tables showed their functions
  * passing). Deno's own parser judges, through `deno fmt --check` in a
  * process of its own, which reads the cells as text and runs none of them,
- * within a time limit: a cell it cannot judge in time is not called unparsed.
+ * within a time limit and a learner's memory: a cell it cannot judge within
+ * them is not called unparsed. (It formats as it checks, in about 1.7 GB for
+ * a dense cell of 1 MB: a cell of 3.2 MB took it past the machine's 24 GB.
+ * `deno lint` parses for a seventh of that, but calls cells unparsed that
+ * Deno's loader runs, such as `const { a, ...b, } = {}`.)
  *
  * @module
  */
@@ -17,6 +21,12 @@ import { courseCells, moduleCells } from "./scratch.ts";
 import type { UnitSpec } from "./spec.ts";
 import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
 import { killGroup, spawnInOwnSession } from "./own_session.ts";
+import { processUsage } from "./process_usage.ts";
+
+/** The most resident memory the check may hold: a learner's, as their sandbox may. */
+const CHECK_BYTES = 512 << 20;
+/** How often the check's memory is read. */
+const POLL_MS = 10;
 
 /** How the sandbox's results begin for a module that does not parse (`sandbox_runner.ts`). */
 const DOES_NOT_PARSE = "the code does not load, so none of it runs: SyntaxError";
@@ -186,7 +196,7 @@ export interface CellSource {
  * The cells of `cells` that do not parse on their own as TypeScript modules,
  * by id, each with Deno's message in one line (`SyntaxError: ..., in: the
  * line`). Empty when every cell parses, or when the check cannot say within
- * `ms`.
+ * `ms` and 512 MB.
  *
  * @example
  * ```ts
@@ -227,13 +237,20 @@ export async function unparsedCells(
       stdout: "piped",
       stderr: "piped",
     });
-    let late = false;
-    const timer = setTimeout(() => {
-      late = true;
+    let stopped = false;
+    const stop = () => {
+      stopped = true;
       killGroup(child);
-    }, ms);
-    const { stdout, stderr } = await child.output().finally(() => clearTimeout(timer));
-    if (late) return {};
+    };
+    const timer = setTimeout(stop, ms);
+    const watch = setInterval(() => {
+      if (processUsage(child.pid).resident > CHECK_BYTES) stop();
+    }, POLL_MS);
+    const { stdout, stderr } = await child.output().finally(() => {
+      clearTimeout(timer);
+      clearInterval(watch);
+    });
+    if (stopped) return {};
     const said = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
     const found: Record<string, string> = {};
     // "Error checking: PATH\n  SyntaxError: MESSAGE\n    |\n  4 |   CODE\n ...": a file it could
