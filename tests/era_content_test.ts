@@ -5,7 +5,8 @@
 // offering 2024-11-05 calls the conformance fixtures' audio tool through a
 // recording proxy, and the era judge (tests/_era_wire.ts, written from the
 // specification's schemas) reads the wire; the course's own Client, which
-// refuses such an item, gets a tool error it can read instead.
+// refuses such an item, gets a tool error it can read instead. A prompt holding such an item is
+// refused as the server's error, which the client reads, for the same reason.
 
 import assert from "node:assert/strict";
 import { Client } from "../lib/mcp/client/client.ts";
@@ -60,3 +61,34 @@ Deno.test("the course's Client at 2024-11-05 gets a ToolError naming the audio, 
   const result = await later.callToolResult("test_audio_content", {});
   assert.equal(result.content[0].type, "audio");
 });
+
+/** A server with one prompt whose message holds content of `type` (a later version's). */
+function promptServer(content: Record<string, unknown>) {
+  return serveHttp({
+    name: "prompter",
+    version: "1.0.0",
+    tools: [],
+    prompts: [{
+      name: "hear",
+      get: () => ({ messages: [{ role: "user", content: content as never }] }),
+    }],
+  });
+}
+
+for (
+  const [version, content] of [
+    ["2024-11-05", { type: "audio", data: "UklGRg==", mimeType: "audio/wav" }],
+    ["2025-03-26", { type: "resource_link", uri: "file:///notes.md", name: "notes" }],
+  ] as const
+) {
+  Deno.test(`a prompt holding ${content.type} content is refused to a ${version} client, not sent`, async () => {
+    await using server = promptServer(content);
+    await using proxy = recordingProxy(server.url);
+    await using client = new Client(proxy.url, { versions: [version] });
+    await client.initialize();
+    await client.listPrompts();
+    await assert.rejects(client.getPrompt("hear"), new RegExp(`${content.type}.*${version}`));
+    await proxy.settled();
+    assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version, "server"), []);
+  });
+}

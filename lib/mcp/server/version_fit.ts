@@ -5,8 +5,10 @@
  * a name), so that an older client never receives what it may refuse; a
  * tool result holding content of a type the version does not define (audio
  * before 2025-03-26, a resource link before 2025-06-18) becomes the tool's
- * failure, saying so, since no part of it can stand for the whole; and an
- * error carries the code that version gives it (a resource not found).
+ * failure, saying so, since no part of it can stand for the whole, and a
+ * prompt holding one is refused as the server's internal error, for the same
+ * reason; and an error carries the code that version gives it (a resource
+ * not found).
  *
  * @module
  */
@@ -14,6 +16,7 @@
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
 import { ERROR_CODES } from "./replies.ts";
+import { RpcError } from "./session_spec.ts";
 
 /** The lists whose items may carry a `title` from 2025-06-18. */
 const LISTS: Readonly<Record<string, string>> = {
@@ -48,11 +51,32 @@ const LISTS: Readonly<Record<string, string>> = {
  * assert.match((fitted.content as { text: string }[])[0].text, /audio content, which 2024-11-05 does not define/);
  * assert.deepEqual(fitResult("tools/call", heard, "2025-03-26"), heard);
  * ```
+ *
+ * @example A 2025-03-26 client is sent no prompt holding a resource link: it throws `RpcError`
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const link = { type: "resource_link", uri: "file:///notes.md", name: "notes" };
+ * const prompt = { messages: [{ role: "user", content: link }] };
+ * assert.throws(() => fitResult("prompts/get", prompt, "2025-03-26"), /resource_link content, which 2025-03-26/);
+ * assert.deepEqual(fitResult("prompts/get", prompt, "2025-06-18"), prompt);
+ * ```
  */
 export function fitResult(method: string, result: JsonObject, version: string): JsonObject {
   if (!isMcpVersion(version)) return result;
   const { structuredContent, titles, contentTypes } = versionFeatures(version);
-  const unsent = method === "tools/call" ? undefinedContent(result, contentTypes) : [];
+  if (method === "prompts/get") {
+    const messages = Array.isArray(result.messages) ? result.messages : [];
+    const unsent = undefinedContent(messages.map((message) => message?.content), contentTypes);
+    if (unsent.length === 0) return result;
+    throw new RpcError(
+      ERROR_CODES.internalError,
+      `Internal error: the prompt holds ${unsent.join(" and ")} content, which ${version} ` +
+        "does not define: it is not sent",
+    );
+  }
+  const content = Array.isArray(result.content) ? result.content : [];
+  const unsent = method === "tools/call" ? undefinedContent(content, contentTypes) : [];
   if (unsent.length > 0) {
     const text = `The tool's result holds ${unsent.join(" and ")} content, which ${version} ` +
       "does not define: it is not sent";
@@ -79,13 +103,12 @@ export function fitResult(method: string, result: JsonObject, version: string): 
 }
 
 /**
- * The content types of `result`'s items that a later version defines but
+ * The types of content `items` that a later version defines but
  * `contentTypes` (one version's) does not, each once. A type no version
  * defines is the client's to refuse, as a malformed result.
  */
-function undefinedContent(result: JsonObject, contentTypes: readonly string[]): string[] {
+function undefinedContent(items: readonly unknown[], contentTypes: readonly string[]): string[] {
   const defined = versionFeatures(LATEST_VERSION).contentTypes;
-  const items = Array.isArray(result.content) ? result.content : [];
   const types = items.map((item) => isObject(item) ? item.type : undefined)
     .filter((type): type is string =>
       typeof type === "string" && defined.includes(type) && !contentTypes.includes(type)
