@@ -92,3 +92,51 @@ for (
     assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version, "server"), []);
   });
 }
+
+/** A server whose tool `hear` asks the client's model about a sound (audio came with 2025-03-26). */
+function samplingServer() {
+  return serveHttp({
+    name: "listener",
+    version: "1.0.0",
+    tools: [],
+    sessionTools: [{
+      name: "hear",
+      description: "Asks the client's model what a sound says.",
+      inputSchema: { type: "object" },
+      run: async (_args, context) => {
+        const said = await context.request("sampling/createMessage", {
+          messages: [{
+            role: "user",
+            content: { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+          }],
+          maxTokens: 8,
+        }, "sound");
+        return {
+          content: [{ type: "text", text: String((said.content as { text: string }).text) }],
+        };
+      },
+    }],
+  });
+}
+
+Deno.test("a sampling request holding audio is not sent to a 2024-11-05 client: the tool fails, saying so", async () => {
+  await using server = samplingServer();
+  await using proxy = recordingProxy(server.url);
+  await using client = new Client(proxy.url, {
+    versions: ["2024-11-05"],
+    allowed: ["hear"],
+    sample: () => Promise.resolve({ text: "a bell", model: "ear", stopReason: "endTurn" }),
+  });
+  await client.initialize();
+  await client.listTools();
+  await assert.rejects(client.callTool("hear", {}), (error: unknown) => {
+    assert.ok(error instanceof ToolError, String(error));
+    assert.match(error.message, /audio content, which 2024-11-05 does not define/);
+    return true;
+  });
+  await proxy.settled();
+  const asked = httpWire(proxy.exchanges).filter(({ message }) =>
+    (message as { method?: string } | undefined)?.method === "sampling/createMessage"
+  );
+  assert.deepEqual(asked, []);
+});

@@ -23,12 +23,7 @@ import { isObject, isRequestId, type JsonObject, type RequestId } from "../share
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
 import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
-import {
-  isMcpVersion,
-  LEGACY_VERSIONS,
-  MCP_VERSIONS,
-  versionFeatures,
-} from "../shared/versions.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
 import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { InputRequired } from "./input_round.ts";
@@ -39,7 +34,7 @@ import { ServerRequests } from "./server_requests.ts";
 import { type ServerTransport, Unparsed } from "./server_transport.ts";
 import { requestContext } from "./request_context.ts";
 import { type RequestContext, RpcError, type SessionSpec } from "./session_spec.ts";
-import { fitError, fitResult } from "./version_fit.ts";
+import { fitError, fitResult, requestUnfit } from "./version_fit.ts";
 
 /** Options for {@linkcode ServerSession}. */
 export interface ServerSessionOptions {
@@ -341,14 +336,8 @@ export class ServerSession {
       logLevel: this.#logLevel,
       send: (message) => this.#send(message, id),
       ask: (method, requestParams) => {
-        const version = this.#version;
-        if (method === "elicitation/create" && isMcpVersion(version)) {
-          if (!versionFeatures(version).elicitation) {
-            return Promise.reject(
-              new ProtocolError(`Elicitation came with 2025-06-18; this session is ${version}`),
-            );
-          }
-        }
+        const unfit = requestUnfit(method, requestParams, this.#version);
+        if (unfit !== undefined) return Promise.reject(new ProtocolError(unfit));
         return this.#asking.ask(method, requestParams, { id, signal });
       },
     });

@@ -103,6 +103,45 @@ export function fitResult(method: string, result: JsonObject, version: string): 
 }
 
 /**
+ * Why the server's own request `method` with `params` cannot be sent in a
+ * session of protocol version `version`, or `undefined` when it can:
+ * elicitation came with 2025-06-18, and a sampling request may hold only the
+ * content types of the session's version (a version this library does not
+ * speak: no reason).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const heard = { messages: [{ role: "user", content: { type: "audio", data: "", mimeType: "audio/wav" } }], maxTokens: 8 };
+ * assert.match(requestUnfit("sampling/createMessage", heard, "2024-11-05")!, /audio content, which 2024-11-05/);
+ * assert.equal(requestUnfit("sampling/createMessage", heard, "2025-03-26"), undefined);
+ * assert.match(requestUnfit("elicitation/create", {}, "2025-03-26")!, /came with 2025-06-18/);
+ * ```
+ */
+export function requestUnfit(
+  method: string,
+  params: JsonObject,
+  version: string | undefined,
+): string | undefined {
+  if (version === undefined || !isMcpVersion(version)) return undefined;
+  const { elicitation, contentTypes } = versionFeatures(version);
+  if (method === "elicitation/create" && !elicitation) {
+    return `Elicitation came with 2025-06-18; this session is ${version}`;
+  }
+  if (method !== "sampling/createMessage") return undefined;
+  const messages = Array.isArray(params.messages) ? params.messages : [];
+  // From 2025-11-25 a message's content may be a list of blocks.
+  const content = messages.flatMap((message) => isObject(message) ? [message.content].flat() : []);
+  const unsent = undefinedContent(content, contentTypes);
+  return unsent.length === 0
+    ? undefined
+    : `The sampling request holds ${
+      unsent.join(" and ")
+    } content, which ${version} does not define: it is not sent`;
+}
+
+/**
  * The types of content `items` that a later version defines but
  * `contentTypes` (one version's) does not, each once. A type no version
  * defines is the client's to refuse, as a malformed result.
