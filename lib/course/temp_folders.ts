@@ -88,7 +88,7 @@ export async function removeTempFolder(folder: string): Promise<void> {
  */
 function removeLeftovers(dir: string, prefix: string): void {
   if (readStat(Deno.pid) === undefined) return;
-  const made = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-`);
+  const named = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-`);
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
@@ -96,7 +96,7 @@ function removeLeftovers(dir: string, prefix: string): void {
     return;
   }
   for (const entry of entries) {
-    const pid = made.exec(entry.name)?.[1];
+    const pid = named.exec(entry.name)?.[1];
     if (pid === undefined || !entry.isDirectory) continue;
     const state = readStat(pid)?.state;
     if (state !== undefined && state !== "Z" && state !== "X") continue;
