@@ -18,7 +18,7 @@ export interface GradingResult {
   hostile: number;
   /** How many are right but burn CPU: they must keep every mark, and cost no one else one. */
   hogs: number;
-  /** The CPU each hog burns in each call that returns, in ms. */
+  /** The CPU each hog burns in each call, in ms (returning or throwing). */
   hogMs: number;
   jobs: number;
   seconds: number;
@@ -37,7 +37,7 @@ export interface GradingOptions {
   jobs?: number;
   /**
    * The CPU a hog burns in all, in ms, spread evenly over Unit A's graded
-   * cases (a wait on the clock in each call that returns). Issue 28 set row
+   * cases (a wait on the clock at the start of each call). Issue 28 set row
    * 6's target on hogs of 0.85 s: 17 calls at 50 ms. A wait of 50 ms a call
    * grew with Unit A's cases (48 since the watermark's decoys: 2.4 s a hog,
    * 72 s of CPU for the class's 30, more than two cores give in the 37.5 s
@@ -64,6 +64,26 @@ export function authorize(name, catalog, allowed) {
   return Object.hasOwn(catalog, name) && allowed.has(name);
 }
 `;
+/**
+ * Unit A's right answer, made slow: `hogMs` of CPU at the start of every
+ * call, whether it returns or throws, well within a case's budget of 1 s.
+ * (Burned before each `return`, a hog spent nothing in the 11 of Unit A's 48
+ * cases that expect a throw: 0.65 s of CPU where the bench said 0.85.)
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(hogModule(17.5).match(/performance\.now\(\) \+ 17\.5;/g)?.length, 2);
+ * ```
+ */
+export function hogModule(hogMs: number): string {
+  return UNIT_A.replaceAll(
+    /^(export function .*\{)$/gm,
+    `$1\n  for (const end = performance.now() + ${hogMs}; performance.now() < end;);`,
+  );
+}
+
 /** What each kind of learner submits: a module for Unit A, or a worked notebook. */
 const submissions = (hogMs: number): Record<Kind, () => Promise<[string, string]>> => ({
   correct:
@@ -90,15 +110,7 @@ const submissions = (hogMs: number): Record<Kind, () => Promise<[string, string]
         'for (let i = 0; i < 1e6; i++) console.log("flood ".repeat(20));\n  return Object.hasOwn',
       ),
     ]),
-  // Right, but slow: `hogMs` of CPU on every call that returns, well within a case's budget of 1 s.
-  hog: () =>
-    Promise.resolve([
-      "ch14-a.ts",
-      UNIT_A.replaceAll(
-        "  return ",
-        `  for (const end = performance.now() + ${hogMs}; performance.now() < end;);\n  return `,
-      ),
-    ]),
+  hog: () => Promise.resolve(["ch14-a.ts", hogModule(hogMs)]),
   latin1: async () => [
     "ch14-b.ipynb",
     await Deno.readTextFile(projectPath("solutions/ch14-b.ipynb")),
