@@ -216,7 +216,10 @@ export async function unparsedCells(
   if (cells.length === 0) return {};
   const folder = tempFolder("grade-cells-");
   try {
-    const files = cells.map((_, at) => `${folder}/${at}.ts`);
+    // Named by their folder, not one by one: 40,000 cells' paths passed the kernel's limit on a
+    // command line (E2BIG), and the learner was not graded at all.
+    await Deno.mkdir(`${folder}/cells`);
+    const files = cells.map((_, at) => `${folder}/cells/${at}.ts`);
     await Promise.all(cells.map(({ source }, at) => Deno.writeTextFile(files[at], source)));
     // In a session of its own, as the grader's other processes: ended with them when the grader
     // is (a SIGTERM or a closed terminal, which reach the grader alone, left it running, on a
@@ -227,7 +230,7 @@ export async function unparsedCells(
       "--check",
       "--no-config",
       "--",
-      ...files,
+      `${folder}/cells`,
     ], {
       cwd: folder,
       clearEnv: true,
