@@ -47,35 +47,48 @@ function bytesRead(pid: number): number {
   }
 }
 
+/**
+ * Run `code` as a grader with a TMPDIR of its own, and `body` with it (the grader, its TMPDIR,
+ * and whether it has ended); after, no process of it and no folder is left.
+ */
+async function asGrader(
+  code: string,
+  body: (grader: Deno.ChildProcess, tmp: string, ended: () => boolean) => Promise<void>,
+): Promise<void> {
+  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "unparsed-end-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    cwd: root,
+    env: { TMPDIR: tmp },
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let ended = false;
+  child.status.then(() => ended = true);
+  try {
+    await body(child, tmp, () => ended);
+  } finally {
+    for (const pid of runningIn(tmp)) Deno.kill(pid, "SIGKILL");
+    if (!ended) child.kill("SIGKILL");
+    await child.status;
+    while (runningIn(tmp).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
 for (const signal of ["SIGTERM", "SIGHUP"] as const) {
   Deno.test(`a ${signal} to the grader during the cells' check leaves no process and no folder`, async () => {
-    const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "unparsed-end-" });
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["eval", grader],
-      cwd: root,
-      env: { TMPDIR: tmp },
-      stdout: "null",
-      stderr: "null",
-    }).spawn();
-    let ended = false;
-    child.status.then(() => ended = true);
-    try {
+    await asGrader(grader, async (child, tmp, ended) => {
       // Once the check has read the large cell (before, the folder's removal stopped it reading).
       while (!runningIn(tmp).some((pid) => bytesRead(pid) > 500_000)) {
-        assert.ok(!ended, "the grader ended before its check read the cells");
+        assert.ok(!ended(), "the grader ended before its check read the cells");
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       child.kill(signal);
       await child.status;
       assert.deepEqual(runningIn(tmp), [], "the check outlived the grader");
       assert.deepEqual([...Deno.readDirSync(tmp)].map(({ name }) => name), []);
-    } finally {
-      for (const pid of runningIn(tmp)) Deno.kill(pid, "SIGKILL");
-      if (!ended) child.kill("SIGKILL");
-      await child.status;
-      while (runningIn(tmp).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      await Deno.remove(tmp, { recursive: true });
-    }
+    });
   });
 }
 
@@ -124,3 +137,33 @@ for (
     }
   });
 }
+
+/** The most resident memory process `pid` has held (`VmHWM`), in bytes; 0 once it has gone. */
+function highWater(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+Deno.test("a check whose grader was killed outright holds at most 1 GB, and ends", async () => {
+  // SIGKILL (or the OOM killer) ends the grader with no handler run: its check, watched only by
+  // the grader, ran on unwatched (a cell of 1 MB to 1.7 GB, one of 3.2 MB to the machine's 24).
+  await asGrader(checking(62_500), async (child, tmp, ended) => {
+    while (runningIn(tmp).length === 0) {
+      assert.ok(!ended(), "the grader ended before its check started");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    child.kill("SIGKILL");
+    await child.status;
+    let peak = 0;
+    for (let checks = runningIn(tmp); checks.length > 0; checks = runningIn(tmp)) {
+      for (const pid of checks) peak = Math.max(peak, highWater(pid));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // The kernel's limit (1 GiB of data) and the program's own code, resident beside it.
+    assert.ok(peak < 1.25 * 2 ** 30, `the check held ${Math.round(peak / 2 ** 20)} MB`);
+  });
+});

@@ -14,14 +14,29 @@
 import { beforeTempFoldersGo } from "../../lib/course/temp_folders.ts";
 import { groupAlive, leaderlessGroupAlive } from "../../lib/mcp/client/process_group.ts";
 
-/** The machine's own setsid, where Debian and its kin put it (never one found on PATH). */
-const SETSID = ["/usr/bin/setsid", "/bin/setsid"].find((path) => {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-});
+/**
+ * The machine's own program `name` of util-linux, where Debian and its kin
+ * put it (never one found on PATH), or undefined where it has none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(utilLinux("no-such-program"), undefined);
+ * ```
+ */
+export function utilLinux(name: string): string | undefined {
+  return [`/usr/bin/${name}`, `/bin/${name}`].find((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The machine's own setsid. */
+const SETSID = utilLinux("setsid");
 
 /** The processes started here that are still running (until their status is in). */
 const running = new Set<Deno.ChildProcess>();

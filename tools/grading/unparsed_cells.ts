@@ -20,13 +20,20 @@ import type { CaseResult } from "./sandbox.ts";
 import { courseCells, moduleCells } from "./scratch.ts";
 import type { UnitSpec } from "./spec.ts";
 import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
-import { killGroup, spawnInOwnSession } from "./own_session.ts";
+import { killGroup, spawnInOwnSession, utilLinux } from "./own_session.ts";
 import { processUsage } from "./process_usage.ts";
 
 /** The most resident memory the check may hold: a learner's, as their sandbox may. */
 const CHECK_BYTES = 512 << 20;
 /** How often the check's memory is read. */
 const POLL_MS = 10;
+/**
+ * The machine's own prlimit (util-linux's, as setsid), by which the kernel
+ * holds the check to twice {@linkcode CHECK_BYTES} of data and a CPU time of
+ * its own, whatever the grader does: killed outright (SIGKILL, the OOM
+ * killer), the grader watches nothing, and too busy to read, it reads late.
+ */
+const PRLIMIT = utilLinux("prlimit");
 
 /** How the sandbox's results begin for a module that does not parse (`sandbox_runner.ts`). */
 const DOES_NOT_PARSE = "the code does not load, so none of it runs: SyntaxError";
@@ -221,10 +228,16 @@ export async function unparsedCells(
     await Deno.mkdir(`${folder}/cells`);
     const files = cells.map((_, at) => `${folder}/cells/${at}.ts`);
     await Promise.all(cells.map(({ source }, at) => Deno.writeTextFile(files[at], source)));
+    // Twice the watched limit: the kernel counts what the program may write (its threads' stacks
+    // too), not what it holds; and the CPU time of two threads busy for the whole time limit.
+    const limits = PRLIMIT === undefined
+      ? []
+      : [PRLIMIT, `--data=${2 * CHECK_BYTES}`, `--cpu=${Math.ceil(ms / 1000) * 2}`, "--"];
     // In a session of its own, as the grader's other processes: ended with them when the grader
     // is (a SIGTERM or a closed terminal, which reach the grader alone, left it running, on a
     // large cell for seconds, after the grader had gone).
     const child = spawnInOwnSession([
+      ...limits,
       Deno.execPath(),
       "fmt",
       "--check",
