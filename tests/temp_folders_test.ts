@@ -38,6 +38,9 @@ async function firstLine(child: Deno.ChildProcess): Promise<string> {
 
 const names = (tmp: string) => [...Deno.readDirSync(tmp)].map(({ name }) => name).sort();
 
+/** This process's pid namespace, as folders' names hold it. */
+const namespace = /^pid:\[(\d+)\]$/.exec(Deno.readLinkSync("/proc/self/ns/pid"))![1];
+
 Deno.test("a folder left by a process that was killed goes when the next one makes its own", async () => {
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
   try {
@@ -55,7 +58,7 @@ Deno.test("a folder left by a process that was killed goes when the next one mak
   }
 });
 
-Deno.test("a live process's folder, one whose name holds no pid, and a link are left alone", async () => {
+Deno.test("a live process's folder, one of another pid namespace, one whose name holds no pid, and a link are left alone", async () => {
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
   const outside = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-outside-" });
   try {
@@ -63,19 +66,26 @@ Deno.test("a live process's folder, one whose name holds no pid, and a link are 
     const { pid } = gone;
     await gone.status;
     await Deno.writeTextFile(`${outside}/kept`, "");
-    await Deno.mkdir(`${tmp}/course-logs-${Deno.pid}-live`);
-    await Deno.mkdir(`${tmp}/course-logs-nopid-x`);
-    await Deno.symlink(outside, `${tmp}/course-logs-${pid}-link`);
-    await Deno.mkdir(`${tmp}/other-${pid}-x`);
+    // Another namespace's process of that pid (a grader in a container sharing TMPDIR) may run.
+    const elsewhere = BigInt(namespace) + 1n;
+    const kept = [
+      `course-logs-${Deno.pid}-${namespace}-live`,
+      `course-logs-${pid}-${elsewhere}-elsewhere`,
+      `course-logs-${pid}-${namespace}-link`,
+      "course-logs-nopid-x",
+      `other-${pid}-${namespace}-x`,
+    ];
+    await Deno.mkdir(`${tmp}/${kept[0]}`);
+    await Deno.mkdir(`${tmp}/${kept[1]}`);
+    await Deno.symlink(outside, `${tmp}/${kept[2]}`);
+    await Deno.mkdir(`${tmp}/${kept[3]}`);
+    await Deno.mkdir(`${tmp}/${kept[4]}`);
+    // Beside them, one that goes: the sweep ran.
+    await Deno.mkdir(`${tmp}/course-logs-${pid}-${namespace}-gone`);
     const next = maker(tmp, "");
     await firstLine(next);
     assert.equal((await next.status).code, 0);
-    assert.deepEqual(names(tmp), [
-      `course-logs-${Deno.pid}-live`,
-      `course-logs-${pid}-link`,
-      "course-logs-nopid-x",
-      `other-${pid}-x`,
-    ]);
+    assert.deepEqual(names(tmp), kept.sort());
     assert.deepEqual([...Deno.readDirSync(outside)].map(({ name }) => name), ["kept"]);
   } finally {
     await Deno.remove(tmp, { recursive: true });

@@ -10,8 +10,11 @@
  *
  * A process that cannot remove its folders (killed, or a Deno kernel that
  * Jupyter shut down, whose `unload` never runs) leaves them: each folder's
- * name holds the pid of the process that made it, and the next process to
- * make one of its kind removes those whose process has gone.
+ * name holds the pid of the process that made it and its pid namespace, and
+ * the next process to make one of its kind in that namespace removes those
+ * whose process has gone. (A pid says nothing outside its namespace: a
+ * grader in a container or a sandbox sharing TMPDIR, its pid 12 a process
+ * that was gone here, had its folder removed while it used it.)
  *
  * @module
  */
@@ -38,9 +41,10 @@ globalThis.addEventListener("unload", () => {
 
 /**
  * A new folder in the machine's temporary folder, its name starting with
- * `prefix` and this process's pid, removed when the process ends unless
- * {@linkcode removeTempFolder} removed it first. The first call with a
- * prefix removes the folders of that prefix whose process has gone.
+ * `prefix`, this process's pid and its pid namespace, removed when the
+ * process ends unless {@linkcode removeTempFolder} removed it first. The
+ * first call with a prefix removes the folders of that prefix whose process
+ * has gone.
  *
  * @example
  * ```ts
@@ -57,7 +61,12 @@ export function tempFolder(prefix: string): string {
     swept.add(prefix);
     removeLeftovers(dir, prefix);
   }
-  const folder = Deno.makeTempDirSync({ dir, prefix: `${prefix}${Deno.pid}-` });
+  const namespace = pidNamespace();
+  const folder = Deno.makeTempDirSync({
+    dir,
+    // Without a namespace to name, a name no sweep takes.
+    prefix: `${prefix}${Deno.pid}-${namespace === undefined ? "" : `${namespace}-`}`,
+  });
   made.add(folder);
   return folder;
 }
@@ -81,14 +90,30 @@ export async function removeTempFolder(folder: string): Promise<void> {
 }
 
 /**
- * Remove the folders in `dir` that a process now gone made with `prefix`
- * (their names say which), where this user owns them. A folder stays whose
- * process may still run: a live process of that pid (perhaps another, which
- * took the number), or no `/proc` to ask. A link is never followed.
+ * This process's pid namespace (the number `/proc/self/ns/pid` names), or
+ * undefined where `/proc` cannot say: none, no leave to read it, or one of
+ * another namespace (its `self` is not this process's pid).
+ */
+function pidNamespace(): string | undefined {
+  try {
+    if (Deno.readLinkSync("/proc/self") !== String(Deno.pid)) return undefined;
+    return /^pid:\[(\d+)\]$/.exec(Deno.readLinkSync("/proc/self/ns/pid"))?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Remove the folders in `dir` that a process of this pid namespace, now
+ * gone, made with `prefix` (their names say which), where this user owns
+ * them. A folder stays whose process may still run: a live process of that
+ * pid (perhaps another, which took the number), one of another namespace, or
+ * no `/proc` to ask. A link is never followed.
  */
 function removeLeftovers(dir: string, prefix: string): void {
-  if (readStat(Deno.pid) === undefined) return;
-  const named = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-`);
+  const namespace = pidNamespace();
+  if (namespace === undefined) return;
+  const named = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-${namespace}-`);
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
