@@ -34,10 +34,16 @@ await copyCourse();
 
 Deno.test("from an oddly named folder, the worked Unit A passes and saves its handoff there", async () => {
   const work = `${course}/work`;
+  // A TMPDIR of the test's own, which goes with its scratch folder: from a path with a comma the
+  // servers' logs go to a course-logs-* folder in TMPDIR, and a kernel Jupyter shuts down leaves
+  // it (its unload never runs) until the next maker of one sweeps it. It was the machine's /tmp.
+  const tmp = `${scratch}/tmp`;
+  await Deno.mkdir(tmp);
   const { text } = await runNotebook(`${course}/solutions/ch14-a.ipynb`, {
-    env: { COURSE_WORK: work },
+    env: { COURSE_WORK: work, TMPDIR: tmp },
   });
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-a" });
+  assert.ok([...Deno.readDirSync(tmp)].some(({ name }) => name.startsWith("course-logs-")));
   assert.match(text, new RegExp(`Saved: ${work.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
   await Deno.stat(`${work}/ch14-a/ch14-unit-a-handoff-v1.json`);
 });
