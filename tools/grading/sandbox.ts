@@ -366,10 +366,10 @@ async function runProcess(
     `--import-map=${scratch.importMap}`,
     `--lock=${scratch.lock}`,
     "--frozen",
-    // V8's collector helper threads cost a process that lives for one learner more than they give
-    // back (BENCHMARKS.md, row 6). Its compiler keeps its thread: without it (`--single-threaded`)
-    // a long loop waits for its optimized code and costs 1.4 times its CPU (sandbox_compiler_test).
-    "--v8-flags=--max-old-space-size=256,--single-threaded-gc",
+    // V8 keeps its helper threads: `--single-threaded` saved 2 to 3 % of row 6's CPU time but made a
+    // long loop wait for its optimized code, 1.4 times its CPU, and `--single-threaded-gc` saved
+    // nothing measurable (BENCHMARKS.md, row 6).
+    "--v8-flags=--max-old-space-size=256",
     // A learner's realms may read less than the process: their own folder, never a classmate's.
     "--unstable-worker-options",
     // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
