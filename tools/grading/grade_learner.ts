@@ -130,7 +130,7 @@ export async function gradeTogether(
     const run = { scratch, jobs: ranJobs, withCode, analysed, first, options, budgets };
     await reloadWithoutStoppingCells(run);
     namedAsHandedIn(run);
-    byKey = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
+    byKey = resultsOf(first);
     // Only a function that answered a sifting probe as a seal (or came to no answer) is run
     // again with the whole runs; what else the run holds is kept out of its judging.
     const again = ranJobs.flatMap((job) => secondRun(job, byKey.get(job.key!)!, watermark) ?? []);
@@ -220,6 +220,11 @@ export function passedTwice(first: readonly Ran[], again: readonly Ran[]): CaseR
 export interface Ran {
   testCase: GradedCase;
   result: CaseResult;
+}
+
+/** What each job's cases of `runs` came to, by the job's key. */
+function resultsOf(runs: ReadonlyMap<string, readonly Ran[]>): Map<string, CaseResult[]> {
+  return new Map([...runs].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
 }
 
 /** `ran` (what `runSandbox` reported for `jobs`, in their order) with its cases, by each job's key. */
@@ -320,7 +325,7 @@ async function reloadWithoutStoppingCells(run: FirstRun): Promise<void> {
   const { scratch, first, analysed, options, budgets } = run;
   const leftOutOf = new Map<string, Record<string, string>>();
   // The results as the sandbox said them, before they say which cells were left out.
-  const said = new Map([...first].map(([key, ran]) => [key, ran.map(({ result }) => result)]));
+  const said = resultsOf(first);
   let candidates = run.jobs;
   for (let round = 0; round < RELOADS && candidates.length > 0; round++) {
     const atLoad = new Map(candidates.map((job) => {
