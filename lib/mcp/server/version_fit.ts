@@ -14,7 +14,12 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
+import {
+  isMcpVersion,
+  LATEST_VERSION,
+  type McpVersion,
+  versionFeatures,
+} from "../shared/versions.ts";
 import { ERROR_CODES } from "./replies.ts";
 import { RpcError } from "./session_spec.ts";
 
@@ -64,24 +69,22 @@ const LISTS: Readonly<Record<string, string>> = {
  */
 export function fitResult(method: string, result: JsonObject, version: string): JsonObject {
   if (!isMcpVersion(version)) return result;
-  const { structuredContent, titles, contentTypes } = versionFeatures(version);
+  const { structuredContent, titles } = versionFeatures(version);
   if (method === "prompts/get") {
     const messages = Array.isArray(result.messages) ? result.messages : [];
-    const unsent = undefinedContent(messages.map((message) => message?.content), contentTypes);
-    if (unsent.length === 0) return result;
-    throw new RpcError(
-      ERROR_CODES.internalError,
-      `Internal error: the prompt holds ${unsent.join(" and ")} content, which ${version} ` +
-        "does not define: it is not sent",
+    const unsent = unsentContent(
+      "the prompt",
+      messages.map((message) => message?.content),
+      version,
     );
+    if (unsent === undefined) return result;
+    throw new RpcError(ERROR_CODES.internalError, `Internal error: ${unsent}`);
   }
   const content = Array.isArray(result.content) ? result.content : [];
-  const unsent = method === "tools/call" ? undefinedContent(content, contentTypes) : [];
-  if (unsent.length > 0) {
-    const text = `The tool's result holds ${unsent.join(" and ")} content, which ${version} ` +
-      "does not define: it is not sent";
-    return { content: [{ type: "text", text }], isError: true };
-  }
+  const unsent = method === "tools/call"
+    ? unsentContent("The tool's result", content, version)
+    : undefined;
+  if (unsent !== undefined) return { content: [{ type: "text", text: unsent }], isError: true };
   if (method === "tools/call" && !structuredContent && "structuredContent" in result) {
     const { structuredContent: _, ...rest } = result;
     return rest;
@@ -125,34 +128,37 @@ export function requestUnfit(
   version: string | undefined,
 ): string | undefined {
   if (version === undefined || !isMcpVersion(version)) return undefined;
-  const { elicitation, contentTypes } = versionFeatures(version);
-  if (method === "elicitation/create" && !elicitation) {
+  if (method === "elicitation/create" && !versionFeatures(version).elicitation) {
     return `Elicitation came with 2025-06-18; this session is ${version}`;
   }
   if (method !== "sampling/createMessage") return undefined;
   const messages = Array.isArray(params.messages) ? params.messages : [];
   // From 2025-11-25 a message's content may be a list of blocks.
   const content = messages.flatMap((message) => isObject(message) ? [message.content].flat() : []);
-  const unsent = undefinedContent(content, contentTypes);
-  return unsent.length === 0
-    ? undefined
-    : `The sampling request holds ${
-      unsent.join(" and ")
-    } content, which ${version} does not define: it is not sent`;
+  return unsentContent("The sampling request", content, version);
 }
 
 /**
- * The types of content `items` that a later version defines but
- * `contentTypes` (one version's) does not, each once. A type no version
- * defines is the client's to refuse, as a malformed result.
+ * Why `what` (the tool's result, the prompt, ...), holding content `items`,
+ * is not sent in a session of `version`: the types of its items that a later
+ * version defines and `version` does not, each once; `undefined` when there
+ * are none. A type no version defines is the client's to refuse, as a
+ * malformed message.
  */
-function undefinedContent(items: readonly unknown[], contentTypes: readonly string[]): string[] {
+function unsentContent(
+  what: string,
+  items: readonly unknown[],
+  version: McpVersion,
+): string | undefined {
+  const { contentTypes } = versionFeatures(version);
   const defined = versionFeatures(LATEST_VERSION).contentTypes;
   const types = items.map((item) => isObject(item) ? item.type : undefined)
     .filter((type): type is string =>
       typeof type === "string" && defined.includes(type) && !contentTypes.includes(type)
     );
-  return [...new Set(types)];
+  if (types.length === 0) return undefined;
+  return `${what} holds ${[...new Set(types)].join(" and ")} content, which ${version} ` +
+    "does not define: it is not sent";
 }
 
 /**
