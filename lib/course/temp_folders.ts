@@ -19,7 +19,7 @@
  * @module
  */
 
-import { readStat } from "../mcp/client/process_group.ts";
+import { isRunning } from "../containment/process_table.ts";
 import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
@@ -92,9 +92,18 @@ export async function removeTempFolder(folder: string): Promise<void> {
 /**
  * This process's pid namespace (the number `/proc/self/ns/pid` names), or
  * undefined where `/proc` cannot say: none, no leave to read it, or one of
- * another namespace (its `self` is not this process's pid).
+ * another namespace (its `self` is not this process's pid). Read once, the
+ * first time it is asked for: a process does not change namespace.
  */
 function pidNamespace(): string | undefined {
+  ownNamespace ??= { read: readNamespace() };
+  return ownNamespace.read;
+}
+
+/** This process's pid namespace, once read ({@linkcode pidNamespace}). */
+let ownNamespace: { read: string | undefined } | undefined;
+
+function readNamespace(): string | undefined {
   try {
     if (Deno.readLinkSync("/proc/self") !== String(Deno.pid)) return undefined;
     return /^pid:\[(\d+)\]$/.exec(Deno.readLinkSync("/proc/self/ns/pid"))?.[1];
@@ -123,8 +132,7 @@ function removeLeftovers(dir: string, prefix: string): void {
   for (const entry of entries) {
     const pid = named.exec(entry.name)?.[1];
     if (pid === undefined || !entry.isDirectory) continue;
-    const state = readStat(pid)?.state;
-    if (state !== undefined && state !== "Z" && state !== "X") continue;
+    if (isRunning(Number(pid))) continue;
     const path = `${dir}/${entry.name}`;
     try {
       if (Deno.lstatSync(path).uid === Deno.uid()) Deno.removeSync(path, { recursive: true });
