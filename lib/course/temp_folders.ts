@@ -19,7 +19,7 @@
  * @module
  */
 
-import { isRunning } from "../containment/process_table.ts";
+import { readStat } from "../mcp/client/process_group.ts";
 import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
@@ -132,7 +132,8 @@ function removeLeftovers(dir: string, prefix: string): void {
   for (const entry of entries) {
     const pid = named.exec(entry.name)?.[1];
     if (pid === undefined || !entry.isDirectory) continue;
-    if (isRunning(Number(pid))) continue;
+    const state = readStat(pid)?.state;
+    if (state !== undefined && state !== "Z" && state !== "X") continue;
     const path = `${dir}/${entry.name}`;
     try {
       if (Deno.lstatSync(path).uid === Deno.uid()) Deno.removeSync(path, { recursive: true });
