@@ -20,6 +20,8 @@ export interface GradingResult {
   hogs: number;
   /** The CPU each hog burns in each call, in ms (returning or throwing). */
   hogMs: number;
+  /** The rounds of arithmetic that burn it, as timed on this machine before the class. */
+  hogRounds: number;
   jobs: number;
   seconds: number;
   learnersPerSecond: number;
@@ -37,7 +39,7 @@ export interface GradingOptions {
   jobs?: number;
   /**
    * The CPU a hog burns in all, in ms, spread evenly over Unit A's graded
-   * cases (a wait on the clock at the start of each call). Issue 28 set row
+   * cases (work at the start of each call, timed on the machine). Issue 28 set row
    * 6's target on hogs of 0.85 s: 17 calls at 50 ms. A wait of 50 ms a call
    * grew with Unit A's cases (48 since the watermark's decoys: 2.4 s a hog,
    * 72 s of CPU for the class's 30, more than two cores give in the 37.5 s
@@ -65,27 +67,80 @@ export function authorize(name, catalog, allowed) {
 }
 `;
 /**
- * Unit A's right answer, made slow: `hogMs` of CPU at the start of every
- * call, whether it returns or throws, well within a case's budget of 1 s.
- * (Burned before each `return`, a hog spent nothing in the 11 of Unit A's 48
- * cases that expect a throw: 0.65 s of CPU where the bench said 0.85.)
+ * Unit A's right answer, made slow: `rounds` of arithmetic at the start of
+ * every call, whether it returns or throws (burned before each `return`, a
+ * hog spent nothing in the 11 of Unit A's 48 cases that expect a throw).
+ * Work, not a wait on the clock: a hog that waited burned less CPU the
+ * busier the machine (each time it lost its core, the clock ran on), so a
+ * run beside other work measured lighter hogs than it said. Each call adds
+ * its rounds to `globalThis.hogRounds`, for the bench's test.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.equal(hogModule(17.5).match(/performance\.now\(\) \+ 17\.5;/g)?.length, 2);
+ * assert.equal(hogModule(1000).match(/^  burn\(\);$/gm)?.length, 2);
  * ```
  */
-export function hogModule(hogMs: number): string {
-  return UNIT_A.replaceAll(
-    /^(export function .*\{)$/gm,
-    `$1\n  for (const end = performance.now() + ${hogMs}; performance.now() < end;);`,
-  );
+export function hogModule(rounds: number): string {
+  const burn = `
+function burn() {
+  let x = globalThis.hogSink ?? 0;
+  for (let i = 0; i < ${rounds}; i++) x = (x * 1103515245 + 12345) | 0;
+  globalThis.hogSink = x;
+  globalThis.hogRounds = (globalThis.hogRounds ?? 0) + ${rounds};
+}
+`;
+  return UNIT_A.replaceAll(/^(export function .*\{)$/gm, "$1\n  burn();") + burn;
+}
+
+/**
+ * How many of {@linkcode hogModule}'s rounds burn `cpuMs` of CPU in each of
+ * `calls` calls, in a fresh `deno` process as a sandbox runs them (the first
+ * calls before V8 has compiled the loop, the rest after): a run of the
+ * hog's loop is timed by the process's own CPU time, scaled, and timed again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const rounds = await hogRounds(5, 4);
+ * assert.ok(Number.isInteger(rounds) && rounds > 0);
+ * ```
+ */
+export async function hogRounds(cpuMs: number, calls: number): Promise<number> {
+  let rounds = 1_000_000;
+  for (let step = 0; step < 2; step++) {
+    const spent = await burnTime(rounds, calls);
+    rounds = Math.max(1, Math.round(rounds * (cpuMs * calls) / spent));
+  }
+  return rounds;
+}
+
+/** The CPU time, in ms, that `calls` calls of the hog's loop of `rounds` take in a fresh `deno` process. */
+async function burnTime(rounds: number, calls: number): Promise<number> {
+  const script = `${hogModule(rounds).replace(/^import .*$/m, "")}
+const before = Deno.cpuUsage();
+for (let call = 0; call < ${calls}; call++) authorize("a", {}, new Set());
+const after = Deno.cpuUsage();
+console.log((after.user + after.system - before.user - before.system) / 1000);`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--no-config", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const { success, stdout } = await child.output();
+  const spent = Number(new TextDecoder().decode(stdout));
+  if (!success || !(spent > 0)) throw new Error("the hog's loop could not be timed");
+  return spent;
 }
 
 /** What each kind of learner submits: a module for Unit A, or a worked notebook. */
-const submissions = (hogMs: number): Record<Kind, () => Promise<[string, string]>> => ({
+const submissions = (rounds: number): Record<Kind, () => Promise<[string, string]>> => ({
   correct:
     async () => ["ch14-b.ipynb", await Deno.readTextFile(projectPath("solutions/ch14-b.ipynb"))],
   wrong: () => Promise.resolve(["ch14-a.ts", UNIT_A.replace("!==", "!=")]),
@@ -110,7 +165,7 @@ const submissions = (hogMs: number): Record<Kind, () => Promise<[string, string]
         'for (let i = 0; i < 1e6; i++) console.log("flood ".repeat(20));\n  return Object.hasOwn',
       ),
     ]),
-  hog: () => Promise.resolve(["ch14-a.ts", hogModule(hogMs)]),
+  hog: () => Promise.resolve(["ch14-a.ts", hogModule(rounds)]),
   latin1: async () => [
     "ch14-b.ipynb",
     await Deno.readTextFile(projectPath("solutions/ch14-b.ipynb")),
@@ -147,8 +202,10 @@ async function unitACases(): Promise<number> {
 export async function measureGrading(options: GradingOptions = {}): Promise<GradingResult> {
   const count = options.learners ?? 300;
   const jobs = options.jobs ?? navigator.hardwareConcurrency;
-  const hogMs = (options.hogCpuMs ?? 850) / await unitACases();
-  const SUBMISSIONS = submissions(hogMs);
+  const calls = await unitACases();
+  const hogMs = (options.hogCpuMs ?? 850) / calls;
+  const rounds = await hogRounds(hogMs, calls);
+  const SUBMISSIONS = submissions(rounds);
   const klass = await Deno.makeTempDir({ prefix: "bench-class-" });
   try {
     const kinds = new Map<string, Kind>();
@@ -204,6 +261,7 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
         .length,
       hogs: [...kinds.values()].filter((kind) => kind === "hog").length,
       hogMs,
+      hogRounds: rounds,
       jobs,
       seconds,
       learnersPerSecond: count / seconds,
