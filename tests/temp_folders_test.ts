@@ -8,13 +8,13 @@ import { plainTemp } from "../lib/course/plain_temp.ts";
 
 const module = fileURLToPath(new URL("../lib/course/temp_folders.ts", import.meta.url));
 
-/** A `deno eval` that makes a `course-logs-` folder in `tmp`, says where, and then runs `then`. */
-function maker(tmp: string, then: string): Deno.ChildProcess {
+/** A `deno eval` that makes a `prefix` folder in `tmp`, says where, and then runs `then`. */
+function maker(tmp: string, then: string, prefix = "course-logs-"): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
     args: [
       "eval",
       `import { tempFolder } from ${JSON.stringify(module)};
-       console.log(tempFolder("course-logs-"));
+       console.log(tempFolder(${JSON.stringify(prefix)}));
        ${then}`,
     ],
     env: { TMPDIR: tmp },
@@ -50,6 +50,27 @@ Deno.test("a folder left by a process that was killed goes when the next one mak
     await killed.status;
     assert.ok(Deno.statSync(left).isDirectory, "the killed process's folder is there");
     const next = maker(tmp, "");
+    await firstLine(next);
+    assert.equal((await next.status).code, 0);
+    assert.deepEqual(names(tmp), []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
+Deno.test("a killed grader's folder of a rare kind goes when the next process makes a folder of another", async () => {
+  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
+  try {
+    const killed = maker(
+      tmp,
+      "await new Promise(() => setInterval(() => {}, 1000));",
+      "grade-cells-",
+    );
+    const left = await firstLine(killed);
+    killed.kill("SIGKILL");
+    await killed.status;
+    assert.ok(Deno.statSync(left).isDirectory, "the killed process's folder is there");
+    const next = maker(tmp, "", "course-logs-");
     await firstLine(next);
     assert.equal((await next.status).code, 0);
     assert.deepEqual(names(tmp), []);

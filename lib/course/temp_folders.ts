@@ -11,8 +11,10 @@
  * A process that cannot remove its folders (killed, or a Deno kernel that
  * Jupyter shut down, whose `unload` never runs) leaves them: each folder's
  * name holds the pid of the process that made it and its pid namespace, and
- * the next process to make one of its kind in that namespace removes those
- * whose process has gone. (A pid says nothing outside its namespace: a
+ * the next process to make a folder in that namespace removes those of every
+ * kind the course makes ({@linkcode COURSE_PREFIXES}) whose process has gone:
+ * a kind made rarely (a notebook's cells checked, names not UTF-8) does not
+ * wait for the next process of its own kind. (A pid says nothing outside its namespace: a
  * grader in a container or a sandbox sharing TMPDIR, its pid 12 a process
  * that was gone here, had its folder removed while it used it.)
  *
@@ -24,6 +26,19 @@ import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
 const made = new Set<string>();
+/**
+ * The prefixes of the folders the course's programs make: the grader's
+ * (scratch, shared folder, Deno's cache, a notebook's cells, names not
+ * UTF-8) and the course's logs.
+ */
+export const COURSE_PREFIXES: readonly string[] = [
+  "grade-",
+  "grade-base-",
+  "grade-deno-",
+  "grade-cells-",
+  "grade-names-",
+  "course-logs-",
+];
 /** The prefixes whose leftovers this process has removed. */
 const swept = new Set<string>();
 /** What must end before the folders go: what may still write to them. */
@@ -43,8 +58,9 @@ globalThis.addEventListener("unload", () => {
  * A new folder in the machine's temporary folder, its name starting with
  * `prefix`, this process's pid and its pid namespace, removed when the
  * process ends unless {@linkcode removeTempFolder} removed it first. The
- * first call with a prefix removes the folders of that prefix whose process
- * has gone.
+ * first call removes the folders of `prefix` and of every one of
+ * {@linkcode COURSE_PREFIXES} whose process has gone (a later call, those of
+ * a prefix not yet swept).
  *
  * @example
  * ```ts
@@ -57,9 +73,10 @@ globalThis.addEventListener("unload", () => {
  */
 export function tempFolder(prefix: string): string {
   const dir = plainTemp();
-  if (!swept.has(prefix)) {
-    swept.add(prefix);
-    removeLeftovers(dir, prefix);
+  const unswept = [prefix, ...COURSE_PREFIXES].filter((one) => !swept.has(one));
+  if (unswept.length > 0) {
+    for (const one of unswept) swept.add(one);
+    removeLeftovers(dir, unswept);
   }
   const namespace = pidNamespace();
   const folder = Deno.makeTempDirSync({
@@ -114,15 +131,16 @@ function readNamespace(): string | undefined {
 
 /**
  * Remove the folders in `dir` that a process of this pid namespace, now
- * gone, made with `prefix` (their names say which), where this user owns
- * them. A folder stays whose process may still run: a live process of that
+ * gone, made with one of `prefixes` (their names say which), where this user
+ * owns them. A folder stays whose process may still run: a live process of that
  * pid (perhaps another, which took the number), one of another namespace, or
  * no `/proc` to ask. A link is never followed.
  */
-function removeLeftovers(dir: string, prefix: string): void {
+function removeLeftovers(dir: string, prefixes: readonly string[]): void {
   const namespace = pidNamespace();
   if (namespace === undefined) return;
-  const named = new RegExp(`^${prefix.replace(/[^\w-]/g, "\\$&")}(\\d+)-${namespace}-`);
+  const escaped = prefixes.map((prefix) => prefix.replace(/[^\w-]/g, "\\$&"));
+  const named = new RegExp(`^(?:${escaped.join("|")})(\\d+)-${namespace}-`);
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
