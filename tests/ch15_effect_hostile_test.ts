@@ -12,7 +12,8 @@ import { grade, type Results, ROOT, tree } from "./_grading.ts";
 import { bwrapRuns, chapter15, effectLines, HONEST_BINDS, marks } from "./_chapter15.ts";
 import { CannotJudgeError, THIS_MACHINE } from "../lib/containment/command_grants.ts";
 import { EFFECT_EXPECTED, effectOf } from "../lib/containment/effect.ts";
-import { isRunning, processesMentioning } from "../lib/containment/process_table.ts";
+import { isRunning } from "../lib/mcp/client/process_group.ts";
+import { processesMentioning } from "../lib/containment/process_table.ts";
 
 /** Every file and folder under `folder` (links not followed), each with its kind, size, owner and times. */
 async function snapshot(folder: string): Promise<Map<string, string>> {

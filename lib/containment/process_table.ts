@@ -9,8 +9,6 @@
  * @module
  */
 
-import { readStat } from "../mcp/client/process_group.ts";
-
 /** Linux's clock ticks per second in `/proc/PID/stat` (`USER_HZ`, 100 on every architecture Deno runs on). */
 const TICKS_PER_SECOND = 100;
 
@@ -34,22 +32,6 @@ function statFields(pid: string | number): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Whether process `pid` is still running (not gone, not a zombie).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * assert.equal(isRunning(Deno.pid), true);
- * assert.equal(isRunning(2 ** 22 + 1), false);
- * ```
- */
-export function isRunning(pid: number): boolean {
-  const state = readStat(pid)?.state;
-  return state !== undefined && state !== "Z" && state !== "X";
 }
 
 /**

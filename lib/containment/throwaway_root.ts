@@ -24,7 +24,8 @@
 import { dirname } from "node:path";
 import { systemFolders } from "./policy.ts";
 import { hostPath, hostProgram } from "./_machine.ts";
-import { family, isRunning } from "./process_table.ts";
+import { family } from "./process_table.ts";
+import { isRunning } from "../mcp/client/process_group.ts";
 
 /** util-linux's programs that enter the machine and drop privileges (Debian's paths). */
 const NSENTER = "/usr/bin/nsenter";

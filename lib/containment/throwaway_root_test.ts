@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { systemFolders } from "./policy.ts";
-import { isRunning } from "./process_table.ts";
+import { isRunning } from "../mcp/client/process_group.ts";
 import { ThrowawayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
 
 const ignore = !(await throwAwayRootWorks());

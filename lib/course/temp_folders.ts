@@ -21,7 +21,7 @@
  * @module
  */
 
-import { readStat } from "../mcp/client/process_group.ts";
+import { isRunning } from "../mcp/client/process_group.ts";
 import { plainTemp } from "./plain_temp.ts";
 
 /** The folders this process removes when it ends. */
@@ -150,8 +150,7 @@ function removeLeftovers(dir: string, prefixes: readonly string[]): void {
   for (const entry of entries) {
     const pid = named.exec(entry.name)?.[1];
     if (pid === undefined || !entry.isDirectory) continue;
-    const state = readStat(pid)?.state;
-    if (state !== undefined && state !== "Z" && state !== "X") continue;
+    if (isRunning(pid)) continue;
     const path = `${dir}/${entry.name}`;
     try {
       if (Deno.lstatSync(path).uid === Deno.uid()) Deno.removeSync(path, { recursive: true });

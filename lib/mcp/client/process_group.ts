@@ -31,7 +31,7 @@ export function liveMembers(pgid: number): number[] | undefined {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry.name)) continue;
     const stat = readStat(entry.name);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
+    if (stat !== undefined && stat.pgrp === pgid && !ended(stat.state)) {
       members.push(Number(entry.name));
     }
   }
@@ -61,6 +61,25 @@ export function readStat(pid: string | number): { state: string; pgrp: number } 
   const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return { state: fields[0], pgrp: Number(fields[2]) };
 }
+
+/**
+ * Whether process `pid` is still running (not gone, not a zombie).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(isRunning(Deno.pid), true);
+ * assert.equal(isRunning(2 ** 22 + 1), false);
+ * ```
+ */
+export function isRunning(pid: string | number): boolean {
+  const state = readStat(pid)?.state;
+  return state !== undefined && !ended(state);
+}
+
+/** Whether a process in `state` has ended: a zombie (PID 1 here may never reap it), or dead. */
+const ended = (state: string) => state === "Z" || state === "X";
 
 /**
  * Send `signal` to every process of group `pgid`. Returns `false` when the
