@@ -2,7 +2,7 @@
 // proving that no process of a server's group is left alive.
 
 import assert from "node:assert/strict";
-import { liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
+import { isRunning, liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
 
 /** The command that starts the misbehaving fixture server in `scenario`. */
@@ -20,4 +20,17 @@ export function assertGroupGone(pgid: number): void {
 export function assertProcessGone(pid: number): void {
   const state = readStat(pid)?.state;
   assert.ok(state === undefined || state === "Z", `process ${pid} is still running (${state})`);
+}
+
+/** The running processes (zombies count as gone) whose command line holds `text`, each with that line. */
+export function commandsHolding(text: string): { pid: number; cmdline: string }[] {
+  return [...Deno.readDirSync("/proc")].flatMap(({ name }) => {
+    if (!/^\d+$/.test(name)) return [];
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${name}/cmdline`);
+      return cmdline.includes(text) && isRunning(name) ? [{ pid: Number(name), cmdline }] : [];
+    } catch {
+      return []; // It ended while we looked.
+    }
+  });
 }

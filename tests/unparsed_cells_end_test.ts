@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { plainTemp } from "../lib/course/plain_temp.ts";
-import { readStat } from "../lib/mcp/client/process_group.ts";
+import { commandsHolding } from "./_helpers.ts";
 import { processUsage } from "../tools/grading/process_usage.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -24,19 +24,8 @@ const big = Array.from({ length: 60000 }, (_, at) => "const x" + at + " = " + at
 await unparsedCells([{ id: "big", source: big }, { id: "typo", source: "return [[1];" }], 600_000);
 `;
 
-/** The processes still running whose command line names `folder` (the grader's TMPDIR). */
-function runningIn(folder: string): number[] {
-  return [...Deno.readDirSync("/proc")].flatMap(({ name }) => {
-    if (!/^\d+$/.test(name)) return [];
-    try {
-      const command = Deno.readTextFileSync(`/proc/${name}/cmdline`);
-      const state = readStat(name)?.state;
-      return command.includes(folder) && state !== undefined && state !== "Z" ? [Number(name)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+/** The running processes whose command line names `folder` (the grader's TMPDIR). */
+const runningIn = (folder: string) => commandsHolding(folder).map(({ pid }) => pid);
 
 /** How many bytes process `pid` has read, by `/proc/PID/io` (0 once it has gone). */
 function bytesRead(pid: number): number {

@@ -24,6 +24,7 @@ import {
   UNIT_A_MARKS as A,
   unitBPasses,
 } from "../_grading.ts";
+import { commandsHolding } from "../_helpers.ts";
 
 /** Unit A that authorizes everything and answers 1: it earns 1 of Unit A's marks alone (a hidden case it happens to pass). */
 const WRONG_A = "export function authorize() { return true; }\n" +
@@ -52,21 +53,8 @@ const scores = (list: { submission: string; score: number }[], folder: string) =
   Object.fromEntries(list.map((r) => [r.submission.slice(folder.length + 1), r.score]));
 
 /** The processes still running (not zombies) whose command line names `folder`. */
-async function runningUnder(folder: string): Promise<string[]> {
-  const found: string[] = [];
-  for await (const entry of Deno.readDir("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const cmdline = await Deno.readTextFile(`/proc/${entry.name}/cmdline`);
-      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (cmdline.includes(folder) && state !== "Z") found.push(`${entry.name} ${cmdline}`);
-    } catch {
-      // It ended while we looked.
-    }
-  }
-  return found;
-}
+const runningUnder = (folder: string) =>
+  commandsHolding(folder).map(({ pid, cmdline }) => `${pid} ${cmdline}`);
 
 Deno.test("a learner's folder of 20,000 empty modules costs only that learner: a capped walk and a few problem lines", async () => {
   // Before: every learner's folder is walked whole before anyone is graded, and each empty
@@ -147,7 +135,7 @@ Deno.test("links, FIFOs, sockets and a folder chain past PATH_MAX where notebook
   for (const name of ["loop", "ch14-b.ipynb", "work", "holdouts", "grade.ts"]) {
     assert.ok(err.includes(`skipped ${folder}/a-hostile/${name}: a symbolic link`), name);
   }
-  assert.deepEqual(await runningUnder(folder), []);
+  assert.deepEqual(runningUnder(folder), []);
 });
 
 Deno.test("a learner's work in a folder the grader cannot read is a problem, not a note: the instructor is told what was not graded", async () => {
@@ -341,5 +329,5 @@ Deno.test("code that spends its budget in the copy check, or spins in every case
   // 1 is what its wrong code earns where the copy check finishes within its budget.
   assert.ok(nested === 1 || nested === 0 && /the copy check used more than 2 s/.test(out), out);
   assert.match(out, /a case before it ran out of time|used more than 1 s of CPU time/);
-  assert.deepEqual(await runningUnder(folder), []);
+  assert.deepEqual(runningUnder(folder), []);
 });
