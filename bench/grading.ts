@@ -109,6 +109,13 @@ function burn() {
  * ```
  */
 export async function hogRounds(cpuMs: number, calls: number): Promise<number> {
+  // NaN made a hog of no rounds, Infinity one that never ended its timing.
+  if (!(Number.isFinite(cpuMs) && cpuMs > 0)) {
+    throw new RangeError(`a hog's CPU a call must be a positive number of ms, not ${cpuMs}`);
+  }
+  if (!(Number.isInteger(calls) && calls > 0)) {
+    throw new RangeError(`a hog's calls must be a positive whole number, not ${calls}`);
+  }
   let rounds = 1_000_000;
   for (let step = 0; step < 2; step++) {
     const spent = await burnTime(rounds, calls);

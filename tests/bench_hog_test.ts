@@ -5,7 +5,7 @@
 // and each call counts its rounds (`globalThis.hogRounds`), which this test reads.
 
 import assert from "node:assert/strict";
-import { hogModule } from "../bench/grading.ts";
+import { hogModule, hogRounds } from "../bench/grading.ts";
 
 const ERRORS = new URL("../lib/mcp/shared/errors.ts", import.meta.url).href;
 
@@ -36,5 +36,14 @@ Deno.test("the bench's hog spends its share in a call that throws as in one that
     delete counted.hogRounds;
     delete (globalThis as { hogSink?: number }).hogSink;
     await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("the bench's hog rounds refuse a CPU or a count of calls that is not a positive number", async () => {
+  // Each is refused before any timing: Infinity ran the timing's process forever.
+  for (
+    const [cpuMs, calls] of [[NaN, 48], [Infinity, 48], [-5, 48], [0, 48], [17.7, 0], [17.7, 1.5]]
+  ) {
+    await assert.rejects(() => hogRounds(cpuMs, calls), RangeError, `${cpuMs} ms, ${calls} calls`);
   }
 });
