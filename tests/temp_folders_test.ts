@@ -79,7 +79,7 @@ Deno.test("a killed grader's folder of a rare kind goes when the next process ma
   }
 });
 
-Deno.test("a live process's folder, one of another pid namespace, one whose name holds no pid, and a link are left alone", async () => {
+Deno.test("a live process's folder, one of another pid namespace, one whose name holds no pid or no pid written as Deno writes it, and a link are left alone", async () => {
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
   const outside = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-outside-" });
   try {
@@ -95,12 +95,16 @@ Deno.test("a live process's folder, one of another pid namespace, one whose name
       `course-logs-${pid}-${namespace}-link`,
       "course-logs-nopid-x",
       `other-${pid}-${namespace}-x`,
+      // Names like a course folder's that no process makes: no pid is 0 or written with a 0 first.
+      `grade-0-${namespace}-x`,
+      `grade-0${pid}-${namespace}-x`,
+      `grade-basement-${pid}-${namespace}-x`,
     ];
     await Deno.mkdir(`${tmp}/${kept[0]}`);
     await Deno.mkdir(`${tmp}/${kept[1]}`);
     await Deno.symlink(outside, `${tmp}/${kept[2]}`);
     await Deno.mkdir(`${tmp}/${kept[3]}`);
-    await Deno.mkdir(`${tmp}/${kept[4]}`);
+    for (const name of kept.slice(4)) await Deno.mkdir(`${tmp}/${name}`);
     // Beside them, one that goes: the sweep ran.
     await Deno.mkdir(`${tmp}/course-logs-${pid}-${namespace}-gone`);
     const next = maker(tmp, "");

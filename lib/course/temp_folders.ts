@@ -140,7 +140,8 @@ function removeLeftovers(dir: string, prefixes: readonly string[]): void {
   const namespace = pidNamespace();
   if (namespace === undefined) return;
   const escaped = prefixes.map((prefix) => prefix.replace(/[^\w-]/g, "\\$&"));
-  const named = new RegExp(`^(?:${escaped.join("|")})(\\d+)-${namespace}-`);
+  // A pid as Deno.pid writes it: "0" or "012" is no process's, and /proc would call it gone.
+  const named = new RegExp(`^(?:${escaped.join("|")})([1-9]\\d*)-${namespace}-`);
   let entries: Deno.DirEntry[];
   try {
     entries = [...Deno.readDirSync(dir)];
