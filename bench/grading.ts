@@ -8,7 +8,6 @@
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { projectPath } from "./_measure.ts";
 
 /** What grading the class measured. */
@@ -18,9 +17,9 @@ export interface GradingResult {
   hostile: number;
   /** How many are right but burn CPU: they must keep every mark, and cost no one else one. */
   hogs: number;
-  /** The CPU each hog burns in each call, in ms (returning or throwing). */
-  hogMs: number;
-  /** The rounds of arithmetic that burn it, as timed on this machine before the class. */
+  /** The CPU each hog costs beyond the same right answer without its work, in ms. */
+  hogCpuMs: number;
+  /** The rounds of arithmetic in each call that cost it, as timed on this machine before the class. */
   hogRounds: number;
   jobs: number;
   seconds: number;
@@ -38,8 +37,9 @@ export interface GradingOptions {
   /** How many learners are graded at once. @default {navigator.hardwareConcurrency} */
   jobs?: number;
   /**
-   * The CPU a hog burns in all, in ms, spread evenly over Unit A's graded
-   * cases (work at the start of each call, timed on the machine). Issue 28 set row
+   * The CPU a hog costs in all, in ms, beyond the same right answer without
+   * its work: the same work at the start of every call the grader makes,
+   * timed by grading hogs on this machine before the class. Issue 28 set row
    * 6's target on hogs of 0.85 s: 17 calls at 50 ms. A wait of 50 ms a call
    * grew with Unit A's cases (48 since the watermark's decoys: 2.4 s a hog,
    * 72 s of CPU for the class's 30, more than two cores give in the 37.5 s
@@ -95,55 +95,84 @@ function burn() {
 }
 
 /**
- * How many of {@linkcode hogModule}'s rounds burn `cpuMs` of CPU in each of
- * `calls` calls, in a fresh `deno` process as a sandbox runs them (the first
- * calls before V8 has compiled the loop, the rest after): a run of the
- * hog's loop is timed by the process's own CPU time, scaled, and timed again.
+ * How many of {@linkcode hogModule}'s rounds make a hog cost `cpuMs` more
+ * CPU time than the same right answer without them, as the grader grades it
+ * (`deno task grade --jobs 1`): every call the grader makes (the cases, the
+ * watermark's probes), in the realms it makes them in (each compiles the
+ * loop afresh). Timed as the CPU of the grading's processes, with hogs of a
+ * guess of rounds against hogs of none (each the least of two timings), and
+ * scaled: the rounds cost CPU in proportion.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const rounds = await hogRounds(5, 4);
- * assert.ok(Number.isInteger(rounds) && rounds > 0);
+ * await assert.rejects(() => hogRounds(Number("850 ms")), RangeError);
  * ```
  */
-export async function hogRounds(cpuMs: number, calls: number): Promise<number> {
+export async function hogRounds(cpuMs: number): Promise<number> {
   // NaN made a hog of no rounds, Infinity one that never ended its timing.
   if (!(Number.isFinite(cpuMs) && cpuMs > 0)) {
-    throw new RangeError(`a hog's CPU a call must be a positive number of ms, not ${cpuMs}`);
+    throw new RangeError(`a hog's CPU must be a positive number of ms, not ${cpuMs}`);
   }
-  if (!(Number.isInteger(calls) && calls > 0)) {
-    throw new RangeError(`a hog's calls must be a positive whole number, not ${calls}`);
-  }
-  let rounds = 1_000_000;
-  for (let step = 0; step < 2; step++) {
-    const spent = await burnTime(rounds, calls);
-    rounds = Math.max(1, Math.round(rounds * (cpuMs * calls) / spent));
-  }
-  return rounds;
+  // Each timing at its least: what the machine adds (another process, the disk's writes after a
+  // run) only ever adds CPU time, and a timing taken too high would make lighter hogs.
+  const least = async (rounds: number) =>
+    Math.min(await hogGradingCpuMs(rounds), await hogGradingCpuMs(rounds));
+  const none = await least(0);
+  const guess = 3_000_000;
+  const spent = await least(guess) - none;
+  if (!(spent > 0)) throw new Error(`hogs of ${guess} rounds cost no more CPU than hogs of none`);
+  return Math.max(1, Math.round(guess * cpuMs / spent));
 }
 
-/** The CPU time, in ms, that `calls` calls of the hog's loop of `rounds` take in a fresh `deno` process. */
-async function burnTime(rounds: number, calls: number): Promise<number> {
-  const script = `${hogModule(rounds).replace(/^import .*$/m, "")}
-const before = Deno.cpuUsage();
-for (let call = 0; call < ${calls}; call++) authorize("a", {}, new Set());
-const after = Deno.cpuUsage();
-console.log((after.user + after.system - before.user - before.system) / 1000);`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--no-config", "-"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(script));
-  await writer.close();
-  const { success, stdout } = await child.output();
-  const spent = Number(new TextDecoder().decode(stdout));
-  if (!success || !(spent > 0)) throw new Error("the hog's loop could not be timed");
-  return spent;
+/** How many hogs a timing grades: more share out the grader's start and the clock's 10 ms ticks. */
+const TIMED_HOGS = 3;
+
+/**
+ * The CPU time, in ms, that grading {@linkcode TIMED_HOGS} hogs of `rounds`
+ * takes, per hog: the grading's processes, each waited for by the one that
+ * started it, are this process's children's CPU time (`/proc/self/stat`).
+ * Each hog must get full marks.
+ */
+async function hogGradingCpuMs(rounds: number): Promise<number> {
+  const klass = await Deno.makeTempDir({ prefix: "bench-hogs-" });
+  try {
+    for (let index = 0; index < TIMED_HOGS; index++) {
+      await Deno.mkdir(`${klass}/hog-${index}`);
+      await Deno.writeTextFile(`${klass}/hog-${index}/ch14-a.ts`, hogModule(rounds));
+    }
+    const json = `${klass}/results.json`;
+    const before = childrenCpuMs();
+    const { success } = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "grade", klass, "--jobs", "1", "--json", json],
+      cwd: fileURLToPath(new URL("../", import.meta.url)),
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    const spent = childrenCpuMs() - before;
+    const results = success
+      ? JSON.parse(await Deno.readTextFile(json)) as { score: number; max_score: number }[]
+      : [];
+    if (results.length !== TIMED_HOGS || results.some((r) => r.score !== r.max_score)) {
+      throw new Error(`hogs of ${rounds} rounds were not all graded to full marks`);
+    }
+    return spent / TIMED_HOGS;
+  } finally {
+    await Deno.remove(klass, { recursive: true });
+  }
+}
+
+/**
+ * The CPU time of this process's children that have ended and been waited
+ * for, and of theirs, in ms: `cutime` and `cstime` of `/proc/self/stat`, in
+ * Linux's ticks of 10 ms.
+ */
+function childrenCpuMs(): number {
+  const text = Deno.readTextFileSync("/proc/self/stat");
+  // The fields after the command's name, from the state: cutime and cstime are the 14th and 15th.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[13]) + Number(fields[14])) * 10;
 }
 
 /** What each kind of learner submits: a module for Unit A, or a worked notebook. */
@@ -198,20 +227,12 @@ function kindOf(index: number, count: number): Kind {
     : (["loop", "memory", "flood"] as const)[slot - 27];
 }
 
-/** How many cases, visible and hidden, the grader runs a Unit A learner's functions on. */
-async function unitACases(): Promise<number> {
-  const spec = UNITS.get("ch14-a")!;
-  const holdouts = await loadHoldouts();
-  return spec.functions.reduce((sum, fn) => sum + casesOf(spec, fn, holdouts).length, 0);
-}
-
 /** Grade a generated class, and say how fast, in how much memory, and whether anyone was misgraded. */
 export async function measureGrading(options: GradingOptions = {}): Promise<GradingResult> {
   const count = options.learners ?? 300;
   const jobs = options.jobs ?? navigator.hardwareConcurrency;
-  const calls = await unitACases();
-  const hogMs = (options.hogCpuMs ?? 850) / calls;
-  const rounds = await hogRounds(hogMs, calls);
+  const hogCpuMs = options.hogCpuMs ?? 850;
+  const rounds = await hogRounds(hogCpuMs);
   const SUBMISSIONS = submissions(rounds);
   const klass = await Deno.makeTempDir({ prefix: "bench-class-" });
   try {
@@ -267,7 +288,7 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
       hostile: [...kinds.values()].filter((kind) => ["loop", "memory", "flood"].includes(kind))
         .length,
       hogs: [...kinds.values()].filter((kind) => kind === "hog").length,
-      hogMs,
+      hogCpuMs,
       hogRounds: rounds,
       jobs,
       seconds,
@@ -282,21 +303,32 @@ export async function measureGrading(options: GradingOptions = {}): Promise<Grad
 
 /**
  * The resident memory of process `pid` and every process under it, in
- * bytes: the tree is walked through each thread's `children` list and each
- * process's `statm`, so a reading costs a few small reads, not one of every
- * process on the machine (which took the graded class's CPU time).
+ * bytes: the tree is walked through each process's main thread's `children`
+ * list and each process's `statm`, so a reading costs a few small reads, not
+ * one of every process on the machine (which took the graded class's CPU
+ * time). A process's children are its main thread's: Deno starts processes
+ * from its main thread, and `setsid` and `prlimit` become what they start. A
+ * walk of every thread's list found the same processes and cost 0.3 ms a
+ * reading, 1.3 s of the class's CPU time at one reading every 20 ms; this one
+ * costs 0.02 ms.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(treeResident(Deno.pid) > 0);
+ * assert.equal(treeResident(2 ** 22 + 1), 0);
+ * ```
  */
-function treeResident(pid: number): number {
+export function treeResident(pid: number): number {
   let total = 0;
   const pending = [pid];
   while (pending.length > 0) {
     const next = pending.pop()!;
     try {
       total += Number(Deno.readTextFileSync(`/proc/${next}/statm`).split(" ")[1]) * PAGE;
-      for (const task of Deno.readDirSync(`/proc/${next}/task`)) {
-        const children = Deno.readTextFileSync(`/proc/${next}/task/${task.name}/children`);
-        for (const child of children.split(" ")) if (child !== "") pending.push(Number(child));
-      }
+      const children = Deno.readTextFileSync(`/proc/${next}/task/${next}/children`);
+      for (const child of children.split(" ")) if (child !== "") pending.push(Number(child));
     } catch {
       // The process ended while it was being read.
     }

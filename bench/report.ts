@@ -335,8 +335,8 @@ function gradingLines(grading: GradingResult, { speed, must }: Judges): Line[] {
       row: "6 grading",
       measure:
         `a class of ${grading.learners}, ${grading.hostile} hostile, ${grading.hogs} CPU hogs (${
-          grading.hogMs.toFixed(1)
-        } ms a call), --jobs ${grading.jobs}`,
+          (grading.hogCpuMs / 1000).toFixed(2)
+        } s of CPU each), --jobs ${grading.jobs}`,
       value: `${grading.seconds.toFixed(1)} s`,
       target: `< ${Math.ceil(grading.learners / 8)} s`,
       met: speed(grading.learnersPerSecond >= 8),
