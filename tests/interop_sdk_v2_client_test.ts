@@ -49,6 +49,11 @@ function sdkClient(mode: Mode): SdkClient {
   return client;
 }
 
+/** The tap logs in TMPDIR ({@linkcode overStdio} makes one a connection, and removes it). */
+const tapLogs = () =>
+  [...Deno.readDirSync(Deno.env.get("TMPDIR") ?? "/tmp")].map(({ name }) => name)
+    .filter((name) => name.startsWith("sdk-v2-tap-")).sort();
+
 /**
  * Connect an SDK client in `mode` to `command` through the tap, run `body`,
  * close, and judge what the course's server sent on each connection at the
@@ -60,24 +65,28 @@ async function overStdio(
   body: (client: SdkClient) => Promise<void>,
 ): Promise<string | undefined> {
   const log = await Deno.makeTempFile({ prefix: "sdk-v2-tap-" });
-  const [program, ...args] = tapped(log, command);
-  const client = sdkClient(mode);
-  let version: string | undefined;
   try {
-    await client.connect(new StdioClientTransport({ command: program, args, stderr: "ignore" }));
-    version = client.getNegotiatedProtocolVersion();
-    await body(client);
+    const [program, ...args] = tapped(log, command);
+    const client = sdkClient(mode);
+    let version: string | undefined;
+    try {
+      await client.connect(new StdioClientTransport({ command: program, args, stderr: "ignore" }));
+      version = client.getNegotiatedProtocolVersion();
+      await body(client);
+    } finally {
+      await client.close();
+    }
+    const connections = tapWires(await Deno.readTextFile(log));
+    for (const { tap, serverPid, wire } of connections) {
+      assertProcessGone(tap);
+      assertProcessGone(serverPid);
+      assert.deepEqual(eraSlips(wire, version as Version, "server"), []);
+    }
+    return version;
   } finally {
-    await client.close();
+    // A connection refused (the pinned client) threw before the log was read: it stayed in TMPDIR.
+    await Deno.remove(log);
   }
-  const connections = tapWires(await Deno.readTextFile(log));
-  await Deno.remove(log);
-  for (const { tap, serverPid, wire } of connections) {
-    assertProcessGone(tap);
-    assertProcessGone(serverPid);
-    assert.deepEqual(eraSlips(wire, version as Version, "server"), []);
-  }
-  return version;
 }
 
 Deno.test("the SDK v2 client in each of its modes with the grammar server over stdio", async (t) => {
@@ -93,10 +102,12 @@ Deno.test("the SDK v2 client in each of its modes with the grammar server over s
     });
   }
   await t.step("pinned to 2026-07-28: refused, having sent only the probe", async () => {
+    const before = tapLogs();
     await assert.rejects(
       overStdio(grammarCommand(), "pin", () => Promise.resolve()),
       /did not offer pinned protocol version 2026-07-28/,
     );
+    assert.deepEqual(tapLogs(), before, "the refused connection's tap log was left in TMPDIR");
   });
 });
 
