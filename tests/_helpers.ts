@@ -34,3 +34,16 @@ export function commandsHolding(text: string): { pid: number; cmdline: string }[
     }
   });
 }
+
+/** The first line `child` prints (the rest of its output is not read). */
+export async function firstLine(child: Deno.ChildProcess): Promise<string> {
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await reader.cancel();
+  return text.split("\n")[0];
+}

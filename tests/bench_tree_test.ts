@@ -4,6 +4,7 @@
 
 import assert from "node:assert/strict";
 import { treeResident } from "../bench/grading.ts";
+import { firstLine } from "./_helpers.ts";
 
 Deno.test("the bench's memory walk finds a grandchild that Deno started from a child", async () => {
   // The child starts a grandchild that holds 64 MB, says so, and waits; neither has other work.
@@ -20,15 +21,7 @@ Deno.test("the bench's memory walk finds a grandchild that Deno started from a c
     stderr: "inherit",
   }).spawn();
   try {
-    const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let text = "";
-    while (!text.includes("held")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-    }
-    await reader.cancel();
-    assert.ok(text.includes("held"), "the grandchild did not start");
+    assert.equal(await firstLine(child), "held", "the grandchild did not start");
     assert.ok(treeResident(child.pid) > 64 << 20, "the grandchild's 64 MB were not counted");
   } finally {
     // The child's group is its own: end the grandchild, then the child.

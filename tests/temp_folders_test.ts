@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { plainTemp } from "../lib/course/plain_temp.ts";
+import { firstLine } from "./_helpers.ts";
 
 const module = fileURLToPath(new URL("../lib/course/temp_folders.ts", import.meta.url));
 
@@ -23,61 +24,41 @@ function maker(tmp: string, then: string, prefix = "course-logs-"): Deno.ChildPr
   }).spawn();
 }
 
-/** The first line `child` prints (the rest of its output is not read). */
-async function firstLine(child: Deno.ChildProcess): Promise<string> {
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  await reader.cancel();
-  return text.split("\n")[0];
-}
-
 const names = (tmp: string) => [...Deno.readDirSync(tmp)].map(({ name }) => name).sort();
 
 /** This process's pid namespace, as folders' names hold it. */
 const namespace = /^pid:\[(\d+)\]$/.exec(Deno.readLinkSync("/proc/self/ns/pid"))![1];
 
-Deno.test("a folder left by a process that was killed goes when the next one makes its own", async () => {
-  const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
-  try {
-    const killed = maker(tmp, "await new Promise(() => setInterval(() => {}, 1000));");
-    const left = await firstLine(killed);
-    killed.kill("SIGKILL");
-    await killed.status;
-    assert.ok(Deno.statSync(left).isDirectory, "the killed process's folder is there");
-    const next = maker(tmp, "");
-    await firstLine(next);
-    assert.equal((await next.status).code, 0);
-    assert.deepEqual(names(tmp), []);
-  } finally {
-    await Deno.remove(tmp, { recursive: true });
-  }
-});
-
-Deno.test("a killed grader's folder of a rare kind goes when the next process makes a folder of another", async () => {
+/**
+ * A process that made a `killedPrefix` folder in a TMPDIR of its own is
+ * killed; the next process to make a `nextPrefix` folder there removes it.
+ */
+async function sweptAfterKill(killedPrefix: string, nextPrefix: string): Promise<void> {
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });
   try {
     const killed = maker(
       tmp,
       "await new Promise(() => setInterval(() => {}, 1000));",
-      "grade-cells-",
+      killedPrefix,
     );
     const left = await firstLine(killed);
     killed.kill("SIGKILL");
     await killed.status;
     assert.ok(Deno.statSync(left).isDirectory, "the killed process's folder is there");
-    const next = maker(tmp, "", "course-logs-");
+    const next = maker(tmp, "", nextPrefix);
     await firstLine(next);
     assert.equal((await next.status).code, 0);
     assert.deepEqual(names(tmp), []);
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
-});
+}
+
+Deno.test("a folder left by a process that was killed goes when the next one makes its own", () =>
+  sweptAfterKill("course-logs-", "course-logs-"));
+
+Deno.test("a killed grader's folder of a rare kind goes when the next process makes a folder of another", () =>
+  sweptAfterKill("grade-cells-", "course-logs-"));
 
 Deno.test("a live process's folder, one of another pid namespace, one whose name holds no pid or no pid written as Deno writes it, and a link are left alone", async () => {
   const tmp = await Deno.makeTempDir({ dir: plainTemp(), prefix: "temp-folders-" });

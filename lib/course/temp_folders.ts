@@ -31,7 +31,7 @@ const made = new Set<string>();
  * (scratch, shared folder, Deno's cache, a notebook's cells, names not
  * UTF-8) and the course's logs.
  */
-export const COURSE_PREFIXES: readonly string[] = [
+const COURSE_PREFIXES: readonly string[] = [
   "grade-",
   "grade-base-",
   "grade-deno-",
