@@ -2,7 +2,9 @@
  * A server's process group: who is still alive in it, and signalling all of
  * it at once. Linux's `/proc` tells a live member from a zombie; where there
  * is no `/proc` (or Deno may not read it: that takes `--allow-all`), a signal
- * that finds no process is the only evidence.
+ * that finds no process is the only evidence. The course's one reader of
+ * `/proc/PID/stat` ({@linkcode parseStat}) and its one rule for when a process
+ * has ended ({@linkcode hasEnded}) live here.
  *
  * @module
  */
@@ -30,40 +32,124 @@ export function liveMembers(pgid: number): number[] | undefined {
   const members: number[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry.name)) continue;
-    const stat = readStat(entry.name);
-    if (stat !== undefined && stat.pgrp === pgid && !ended(stat.state)) {
-      members.push(Number(entry.name));
-    }
+    if (runningStat(entry.name)?.pgrp === pgid) members.push(Number(entry.name));
   }
   return members;
 }
 
 /**
- * The state letter and process group of process `pid` from `/proc/PID/stat`,
- * or `undefined` when it has gone (or there is no `/proc`).
+ * What `/proc/PID/stat` says of a process at one moment: the fields the
+ * course reads, from those after the command's name.
+ */
+export interface ProcessStat {
+  /** Its state: `R` running, `S` sleeping, `D` waiting on a disk, `T` stopped, `Z` zombie, `X` dead. */
+  state: string;
+  /** Its parent's pid. */
+  ppid: number;
+  /** Its process group. */
+  pgrp: number;
+  /** The CPU time it has used, user and system, in clock ticks (`USER_HZ`, 100 a second). */
+  cpuTicks: number;
+  /** The CPU time of its children that have ended and been waited for (and of theirs), in clock ticks. */
+  childrenCpuTicks: number;
+  /** How many threads it has. */
+  threads: number;
+  /** When it started, in clock ticks since boot: with its pid, what tells it from a later process of that pid. */
+  startTicks: number;
+  /** Its resident memory, in pages. */
+  residentPages: number;
+}
+
+/**
+ * The fields of one `/proc/PID/stat` line, `PID (COMMAND) STATE PPID PGRP
+ * ...`. The command is the process's to name, spaces and parentheses
+ * included, so the fields start after the line's last `)`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const stat = readStat(String(Deno.pid));
- * assert.ok(stat === undefined || stat.state !== "Z");
+ * const line = "42 (a) b (c) S 1 42 42 0 -1 0 0 0 0 0 7 3 2 1 20 0 1 0 900 0 5 0";
+ * const stat = parseStat(line);
+ * assert.equal(stat.state, "S");
+ * assert.equal(stat.ppid, 1);
+ * assert.equal(stat.cpuTicks, 10);
+ * assert.equal(stat.startTicks, 900);
  * ```
  */
-export function readStat(pid: string | number): { state: string; pgrp: number } | undefined {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  } catch {
-    return undefined;
-  }
-  // "PID (COMMAND) STATE PPID PGRP ...": the command may hold spaces and parentheses.
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0], pgrp: Number(fields[2]) };
+export function parseStat(line: string): ProcessStat {
+  const fields = line.slice(line.lastIndexOf(")") + 2).split(" ");
+  return {
+    state: fields[0],
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    cpuTicks: Number(fields[11]) + Number(fields[12]),
+    childrenCpuTicks: Number(fields[13]) + Number(fields[14]),
+    threads: Number(fields[17]),
+    startTicks: Number(fields[19]),
+    residentPages: Number(fields[21]),
+  };
 }
 
 /**
- * Whether process `pid` is still running (not gone, not a zombie).
+ * Whether a process has ended: a zombie (`Z`; PID 1 here may never reap
+ * it) or dead (`X`). What is left of it runs nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(hasEnded({ ...readStat("self")!, state: "Z" }), true);
+ * assert.equal(hasEnded(readStat("self")!), false);
+ * ```
+ */
+export function hasEnded(stat: ProcessStat): boolean {
+  return stat.state === "Z" || stat.state === "X";
+}
+
+/**
+ * What `/proc/PID/stat` says of process `pid` (or `"self"`), a zombie's
+ * included, or `undefined` when it has gone (or there is no `/proc`, or no
+ * leave to read it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(readStat(Deno.pid)?.ppid, Deno.ppid);
+ * assert.equal(readStat(2 ** 22 + 1), undefined);
+ * ```
+ */
+export function readStat(pid: string | number): ProcessStat | undefined {
+  try {
+    return parseStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What `/proc/PID/stat` says of process `pid` while it runs: `undefined`
+ * once it has gone or ended ({@linkcode hasEnded}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const child = new Deno.Command("sleep", { args: ["5"] }).spawn();
+ * assert.equal(runningStat(child.pid)?.ppid, Deno.pid);
+ * child.kill();
+ * await child.status;
+ * assert.equal(runningStat(child.pid), undefined);
+ * ```
+ */
+export function runningStat(pid: string | number): ProcessStat | undefined {
+  const stat = readStat(pid);
+  return stat === undefined || hasEnded(stat) ? undefined : stat;
+}
+
+/**
+ * Whether process `pid` is still running (not gone, not ended).
  *
  * @example
  * ```ts
@@ -74,12 +160,8 @@ export function readStat(pid: string | number): { state: string; pgrp: number } 
  * ```
  */
 export function isRunning(pid: string | number): boolean {
-  const state = readStat(pid)?.state;
-  return state !== undefined && !ended(state);
+  return runningStat(pid) !== undefined;
 }
-
-/** Whether a process in `state` has ended: a zombie (PID 1 here may never reap it), or dead. */
-const ended = (state: string) => state === "Z" || state === "X";
 
 /**
  * Send `signal` to every process of group `pgid`. Returns `false` when the
