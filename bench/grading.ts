@@ -8,6 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { readStat } from "../lib/mcp/client/process_group.ts";
 import { projectPath } from "./_measure.ts";
 
 /** What grading the class measured. */
@@ -169,10 +170,11 @@ async function hogGradingCpuMs(rounds: number): Promise<number> {
  * Linux's ticks of 10 ms.
  */
 function childrenCpuMs(): number {
-  const text = Deno.readTextFileSync("/proc/self/stat");
-  // The fields after the command's name, from the state: cutime and cstime are the 14th and 15th.
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[13]) + Number(fields[14])) * 10;
+  const stat = readStat("self");
+  if (stat === undefined) {
+    throw new Error("/proc/self/stat cannot be read: run the benchmark with --allow-all");
+  }
+  return stat.childrenCpuTicks * 10;
 }
 
 /** What each kind of learner submits: a module for Unit A, or a worked notebook. */

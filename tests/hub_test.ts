@@ -8,6 +8,7 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { isRunning } from "../lib/mcp/client/process_group.ts";
 import { processesOf } from "../tools/hub/accounts.ts";
 import { KernelChannel } from "./_kernel_channel.ts";
 
@@ -105,8 +106,7 @@ async function hubProcesses(): Promise<string[]> {
   for await (const entry of Deno.readDir("/proc")) {
     if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
     try {
-      const stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
-      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) continue;
+      if (!isRunning(entry.name)) continue;
       const line = (await Deno.readTextFile(`/proc/${entry.name}/cmdline`)).replaceAll("\0", " ");
       if (line.includes(state) || line.includes(`--port ${port} `)) found.push(line);
     } catch {

@@ -10,6 +10,7 @@
  */
 
 import { join } from "node:path";
+import { runningStat } from "../mcp/client/process_group.ts";
 
 /** The file in a playground's folder that names its process. */
 const OWNER = ".owner";
@@ -18,14 +19,8 @@ export const PLAYGROUND_PREFIX = "ch15-playground-";
 
 /** `PID START`: the process's id and its start time (in clock ticks since boot), or undefined. */
 function processMark(pid: number): string | undefined {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" || fields[0] === "X" ? undefined : `${pid} ${fields[19]}`;
-  } catch {
-    return undefined;
-  }
+  const stat = runningStat(pid);
+  return stat === undefined ? undefined : `${pid} ${stat.startTicks}`;
 }
 
 /** Write into `root` that this process owns it. */

@@ -9,6 +9,8 @@
  * @module
  */
 
+import { runningStat } from "../mcp/client/process_group.ts";
+
 /** Linux's clock ticks per second in `/proc/PID/stat` (`USER_HZ`, 100 on every architecture Deno runs on). */
 const TICKS_PER_SECOND = 100;
 
@@ -17,21 +19,10 @@ function liveProcesses(): Map<number, number> {
   const found = new Map<number, number>();
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    const fields = statFields(entry.name);
-    if (fields === undefined || fields[0] === "Z" || fields[0] === "X") continue;
-    found.set(Number(entry.name), Number(fields[1]));
+    const stat = runningStat(entry.name);
+    if (stat !== undefined) found.set(Number(entry.name), stat.ppid);
   }
   return found;
-}
-
-/** The fields of `/proc/PID/stat` after the command's name: state, ppid, pgrp, ... */
-function statFields(pid: string | number): string[] | undefined {
-  try {
-    const text = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return text.slice(text.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -108,9 +99,8 @@ export function peakMemoryBytes(pid: number): number | undefined {
  * ```
  */
 export function cpuSeconds(pid: number): number | undefined {
-  const fields = statFields(pid);
-  if (fields === undefined || fields[0] === "Z" || fields[0] === "X") return undefined;
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  const stat = runningStat(pid);
+  return stat === undefined ? undefined : stat.cpuTicks / TICKS_PER_SECOND;
 }
 
 /**

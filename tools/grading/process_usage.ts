@@ -10,6 +10,8 @@
  * @module
  */
 
+import { hasEnded, parseStat, type ProcessStat } from "../../lib/mcp/client/process_group.ts";
+
 /** A process's resident memory in bytes, CPU time in milliseconds, and threads, all 0 once it has gone. */
 export interface ProcessUsage {
   resident: number;
@@ -32,23 +34,20 @@ export interface ProcessUsage {
  * ```
  */
 export function processUsage(pid: number): ProcessUsage {
-  const fields = statFields(pid);
-  if (fields === undefined || fields[0] === "Z") return { resident: 0, cpuMs: 0, threads: 0 };
-  // After the command's closing parenthesis: state is field 3, utime and stime 14 and 15 (clock
-  // ticks), num_threads 20, rss 24 (pages).
-  const ticks = Number(fields[11]) + Number(fields[12]);
+  const stat = statOf(pid);
+  if (stat === undefined || hasEnded(stat)) return { resident: 0, cpuMs: 0, threads: 0 };
   return {
-    resident: Number(fields[21]) * pageSize(),
-    cpuMs: Number.isFinite(ticks) ? ticks * 10 : 0,
-    threads: Number(fields[17]),
+    resident: stat.residentPages * pageSize(),
+    cpuMs: Number.isFinite(stat.cpuTicks) ? stat.cpuTicks * 10 : 0,
+    threads: stat.threads,
   };
 }
 
-/** The fields of `/proc/PID/stat` from the state on, or undefined when the process has gone. */
-function statFields(pid: number | "self"): string[] | undefined {
-  let stat: string;
+/** What `/proc/PID/stat` says of `pid`, or undefined when the process has gone. */
+function statOf(pid: number | "self"): ProcessStat | undefined {
+  let line: string;
   try {
-    stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    line = Deno.readTextFileSync(`/proc/${pid}/stat`);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new Deno.errors.NotCapable(
@@ -57,7 +56,7 @@ function statFields(pid: number | "self"): string[] | undefined {
       }): run it with --allow-all`,
     );
   }
-  return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return parseStat(line);
 }
 
 let page: number | undefined;
@@ -71,7 +70,7 @@ function pageSize(): number {
     const kilobytes = Number(
       Deno.readTextFileSync("/proc/self/status").match(/^VmRSS:\s+(\d+) kB$/m)?.[1],
     );
-    const pages = Number(statFields("self")?.[21]);
+    const pages = Number(statOf("self")?.residentPages);
     page = 2 ** Math.round(Math.log2((kilobytes * 1024) / pages));
     if (!Number.isFinite(page) || page < 1024) page = 4096;
   }
