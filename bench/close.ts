@@ -6,7 +6,7 @@
 import { Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { Client } from "../lib/mcp/client/client.ts";
-import { readStat } from "../lib/mcp/client/process_group.ts";
+import { isRunning } from "../lib/mcp/client/process_group.ts";
 import { denoScript, median } from "./_measure.ts";
 
 /** The servers, by how they behave. */
@@ -123,8 +123,7 @@ function marked(mark: string): number[] {
   const found: number[] = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    const state = readStat(entry.name)?.state;
-    if (state === undefined || state === "Z" || state === "X") continue;
+    if (!isRunning(entry.name)) continue;
     try {
       const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
       if (environ.includes(`MCP_BENCH_RUN=${mark}\0`)) found.push(Number(entry.name));

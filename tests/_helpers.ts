@@ -2,7 +2,7 @@
 // proving that no process of a server's group is left alive.
 
 import assert from "node:assert/strict";
-import { isRunning, liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
+import { isRunning, liveMembers, runningStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
 
 /** The command that starts the misbehaving fixture server in `scenario`. */
@@ -16,10 +16,10 @@ export function assertGroupGone(pgid: number): void {
   assert.deepEqual(liveMembers(pgid), [], `process group ${pgid} still has live members`);
 }
 
-/** Assert that process `pid` is gone or a zombie (PID 1 here may never reap it). */
+/** Assert that process `pid` is gone or has ended (a zombie: PID 1 here may never reap it). */
 export function assertProcessGone(pid: number): void {
-  const state = readStat(pid)?.state;
-  assert.ok(state === undefined || state === "Z", `process ${pid} is still running (${state})`);
+  const state = runningStat(pid)?.state;
+  assert.ok(state === undefined, `process ${pid} is still running (${state})`);
 }
 
 /** The running processes (zombies count as gone) whose command line holds `text`, each with that line. */

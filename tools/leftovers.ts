@@ -11,7 +11,7 @@
 // kernel's in the tests) is the run's too.
 // Zombies do not count: here PID 1 may never reap them.
 
-import { readStat } from "../lib/mcp/client/process_group.ts";
+import { runningStat } from "../lib/mcp/client/process_group.ts";
 import { fileURLToPath } from "node:url";
 import { SUITE_MARK } from "./suite_mark.ts";
 
@@ -30,8 +30,8 @@ const marks = suite === undefined
 const found: string[] = [];
 for (const entry of Deno.readDirSync("/proc")) {
   if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-  const state = readStat(entry.name)?.state;
-  if (state === undefined || state === "Z" || state === "X") continue;
+  const state = runningStat(entry.name)?.state;
+  if (state === undefined) continue;
   const read = (file: string) => {
     try {
       return Deno.readTextFileSync(`/proc/${entry.name}/${file}`);

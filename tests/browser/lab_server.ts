@@ -5,7 +5,7 @@
 // and stopped with every one of those kernels, whatever happened.
 
 import { fileURLToPath } from "node:url";
-import { readStat, signalGroup } from "../../lib/mcp/client/process_group.ts";
+import { isRunning, signalGroup } from "../../lib/mcp/client/process_group.ts";
 import { VENV } from "../../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../../tools/jupyter/kernelspec.ts";
 
@@ -222,8 +222,7 @@ export function markedProcesses(name: string, value: string): { pid: number; cmd
   const found = [];
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name) || Number(entry.name) === Deno.pid) continue;
-    const state = readStat(entry.name)?.state;
-    if (state === undefined || state === "Z" || state === "X") continue;
+    if (!isRunning(entry.name)) continue;
     try {
       const environ = Deno.readTextFileSync(`/proc/${entry.name}/environ`);
       if (!environ.split("\0").includes(`${name}=${value}`)) continue;

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isRunning } from "../../lib/mcp/client/process_group.ts";
+
 /** The comment (GECOS field) that marks an account as a learner's of this course. */
 export const MARK = "External Tools with MCP learner";
 
@@ -108,8 +110,7 @@ export async function processesOf(uids: readonly number[]): Promise<number[]> {
     try {
       const status = await Deno.readTextFile(`/proc/${entry.name}/status`);
       const uid = Number(status.match(/^Uid:\s+(\d+)/m)?.[1]);
-      const state = status.match(/^State:\s+(\S)/m)?.[1];
-      if (uids.includes(uid) && state !== "Z") found.push(Number(entry.name));
+      if (uids.includes(uid) && isRunning(entry.name)) found.push(Number(entry.name));
     } catch {
       // The process ended while it was being read.
     }
