@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { SUITE_MARK } from "../tools/suite_mark.ts";
+import { LONGEST_FIRST } from "../tools/suite_order.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -101,4 +102,12 @@ Deno.test("leftovers counts the processes of its own run, not another run's", as
     theirs.kill("SIGKILL");
     await theirs.status;
   }
+});
+
+Deno.test("every file the suite starts first is a test file of the suite", async () => {
+  for (const file of LONGEST_FIRST) {
+    assert.ok(file.endsWith("_test.ts"), `${file} is not a test file`);
+    assert.ok((await Deno.stat(`${root}${file}`)).isFile, `${file} is not there`);
+  }
+  assert.equal(new Set(LONGEST_FIRST).size, LONGEST_FIRST.length);
 });

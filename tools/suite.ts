@@ -7,11 +7,13 @@
 // Under `--parallel`, one test file more than the machine has cores runs at
 // a time (`DENO_JOBS`, unless it is set): much of the suite waits on kernels,
 // servers and deadlines, and with a file per core the cores stood idle a
-// third of the time (20m58s, 2 cores; 18m04s with three files at a time).
+// third of the time (20m58s, 2 cores; 18m04s with three files at a time),
+// and the longest files start first (tools/suite_order.ts).
 
 import { fileURLToPath } from "node:url";
 import { SUITE_MARK } from "./suite_mark.ts";
 import { withoutTypedIn } from "./grading/typed_path.ts";
+import { suiteArgs } from "./suite_order.ts";
 
 // Without `deno task test`'s INIT_CWD: a `deno task` a test runs in a folder of its choosing keeps
 // one it inherits, and `deno task grade` would take the test's paths from the repository's root.
@@ -28,7 +30,7 @@ const run = (args: string[]) =>
     stdout: "inherit",
     stderr: "inherit",
   }).spawn().status;
-const tests = await run(["test", "--allow-all", ...Deno.args]);
+const tests = await run(["test", "--allow-all", ...suiteArgs(Deno.args)]);
 const leftovers = await run([
   "run",
   "--allow-all",
