@@ -1,12 +1,15 @@
 // Shared by the notebook tests: running a notebook with a work folder of its
-// own (on a busy machine, for each edition's own test), leaving nothing
-// running; a course folder of a test's own; and reading the report lines a
-// notebook prints.
+// own, leaving nothing running; a course folder of a test's own; and reading
+// the report lines a notebook prints. A busy machine is the learner walk's
+// (tests/learner_walk_test.ts: every unit's student copy, its functions and
+// its Restart & Run All, beside two processes spinning on the CPU) and the
+// busy clock's (tests/busy_clock_test.ts); each edition's own run here spins
+// nothing beside it, since the suite's own files keep the cores busy.
 
 import assert from "node:assert/strict";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
-import { busyLoops, endLeftovers } from "./_busy.ts";
+import { endLeftovers } from "./_busy.ts";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -22,12 +25,6 @@ export function workFolder(): Promise<string> {
 export interface RunOptions {
   /** Whether the cells after one that fails run too. @default {false} */
   allowErrors?: boolean;
-  /**
-   * Whether two processes spin on the CPU beside the run, as on a learner's
-   * machine, which is seldom idle: each edition's own test runs so.
-   * @default {false}
-   */
-  busy?: boolean;
 }
 
 /**
@@ -38,7 +35,6 @@ export interface RunOptions {
 export async function run(path: string, work?: string, options: RunOptions = {}) {
   const folder = work ?? await workFolder();
   const mark = nestedSuiteMark();
-  await using _busy = options.busy ? busyLoops() : undefined;
   const result = await runNotebook(path.startsWith("/") ? path : `${root}${path}`, {
     env: { COURSE_WORK: folder, [SUITE_MARK]: mark },
     allowErrors: options.allowErrors,

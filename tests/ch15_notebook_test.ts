@@ -39,7 +39,7 @@ function leftBy(text: string): number[] {
 
 Deno.test("the worked Chapter 15 refuses every attempt under both boundaries, and leaves nothing running", async () => {
   const { available } = await bubblewrapStatus();
-  const { text, work } = await run("solutions/ch15.ipynb", undefined, { busy: true });
+  const { text, work } = await run("solutions/ch15.ipynb");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch15" });
   assert.deepEqual(reportLine(text, "COURSE_REPORT"), {
     bubblewrap: available,
@@ -71,7 +71,7 @@ Deno.test("the worked Chapter 15 refuses every attempt under both boundaries, an
 });
 
 Deno.test("the student Chapter 15 runs to its end and reports what is not written yet", async () => {
-  const { text, work } = await run("notebooks/ch15.ipynb", undefined, { busy: true });
+  const { text, work } = await run("notebooks/ch15.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.equal(reportLine(text, "COURSE_REPORT").status, "INCOMPLETE");
   const submission = await submissionOf(work);

@@ -48,7 +48,7 @@ function assertJudgesPassed(submission: Record<string, unknown>) {
 const STEP_ROWS = [[1, 6], [2, 5], [3, 4], [4, 6], [5, 12]] as const;
 
 Deno.test("the worked Lab 01 passes its holdouts and all five judges, and Lab 02 then uses its server", async () => {
-  const { text, outputs, work } = await run("solutions/lab-01.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("solutions/lab-01.ipynb");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "lab-01" });
   assert.match(text, /INSTRUCTOR_CHECKS PASSED/);
   assert.match(text, /LAB_01 DONE/);
@@ -100,7 +100,7 @@ Deno.test("the worked Lab 01 passes its holdouts and all five judges, and Lab 02
 });
 
 Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and starts no server", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-01.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("notebooks/lab-01.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   assert.deepEqual(statuses(outputs.get("negotiate-version-cases")!), Array(5).fill("UNFINISHED"));

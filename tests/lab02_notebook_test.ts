@@ -86,9 +86,7 @@ async function completedStudentEdition(
 let workedFiles: Awaited<ReturnType<typeof saved>> | undefined;
 
 Deno.test("the worked Lab 02 passes every table and its holdouts, and saves the reference transcript, results and manifest", async () => {
-  const { text, outputs, work, notebook } = await run("solutions/lab-02.ipynb", undefined, {
-    busy: true,
-  });
+  const { text, outputs, work, notebook } = await run("solutions/lab-02.ipynb");
   assert.equal(pictures(notebook.cells), 1, "the transcript as a sequence diagram");
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
@@ -149,7 +147,7 @@ Deno.test("the worked Lab 02 passes every table and its holdouts, and saves the 
 });
 
 Deno.test("the student Lab 02 runs to its end, reports every part unwritten, and saves nothing", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-02.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("notebooks/lab-02.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   for (const [cell, count] of Object.entries(TABLES)) {

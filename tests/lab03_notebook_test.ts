@@ -26,7 +26,7 @@ const TABLES: Record<string, number> = {
 const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 
 Deno.test("the worked Lab 03 passes every table and its holdouts, calls each tool under its mask, and runs both agent paths", async () => {
-  const { text, outputs, work } = await run("solutions/lab-03.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("solutions/lab-03.ipynb");
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
   }
@@ -144,7 +144,7 @@ function argumentsSent(steps: string[]): Record<string, unknown>[] {
 }
 
 Deno.test("the student Lab 03 runs to its end with nothing written, and reports every part unwritten", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-03.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("notebooks/lab-03.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   for (const [cell, count] of Object.entries(TABLES)) {

@@ -30,7 +30,7 @@ const TABLES: Record<string, number> = {
 const read = async (path: string) => JSON.parse(await Deno.readTextFile(path));
 
 Deno.test("the worked Lab 04 passes every table and its holdouts, and sees each server as it should", async () => {
-  const { text, outputs, work } = await run("solutions/lab-04.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("solutions/lab-04.ipynb");
   for (const [cell, count] of Object.entries(TABLES)) {
     assert.deepEqual(statuses(outputs.get(cell)!), Array(count).fill("PASS"), cell);
   }
@@ -134,7 +134,7 @@ function assertTransportSteps(outputs: Map<string, string>): void {
 }
 
 Deno.test("the student Lab 04 runs to its end with nothing written, and reports every part unwritten", async () => {
-  const { text, outputs, work } = await run("notebooks/lab-04.ipynb", undefined, { busy: true });
+  const { text, outputs, work } = await run("notebooks/lab-04.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.ok(!text.includes("INSTRUCTOR_CHECKS"));
   for (const [cell, count] of Object.entries(TABLES)) {

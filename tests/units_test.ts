@@ -17,7 +17,7 @@ async function readJson(path: string): Promise<Record<string, unknown>> {
 
 /** The worked Unit A, run once for this file's tests. */
 let workedA: ReturnType<typeof run> | undefined;
-const runWorkedA = () => workedA ??= run("solutions/ch14-a.ipynb", undefined, { busy: true });
+const runWorkedA = () => workedA ??= run("solutions/ch14-a.ipynb");
 
 Deno.test("the worked Unit A passes its checks and hands over the reference handoff", async () => {
   const { text, work } = await runWorkedA();
@@ -32,7 +32,7 @@ Deno.test("the worked Unit A passes its checks and hands over the reference hand
 });
 
 Deno.test("the student Unit A runs to its end and reports the unfinished work", async () => {
-  const { text, work } = await run("notebooks/ch14-a.ipynb", undefined, { busy: true });
+  const { text, work } = await run("notebooks/ch14-a.ipynb");
   assert.match(text, /ANSWER_CHECK NEEDS_WORK/);
   assert.match(text, /UNFINISHED/);
   assert.match(text, /↷ The handshake waits for answerFor \(not written yet/);
@@ -47,7 +47,7 @@ Deno.test("the student Unit A runs to its end and reports the unfinished work", 
 });
 
 Deno.test("the worked Unit B passes every check, holdouts included, and saves its submission", async () => {
-  const { text, work, notebook } = await run("solutions/ch14-b.ipynb", undefined, { busy: true });
+  const { text, work, notebook } = await run("solutions/ch14-b.ipynb");
   assert.deepEqual(reportLine(text, "HOLDOUT_RESULT"), { status: "PASSED", unit: "ch14-b" });
   assert.equal(
     pictures(notebook.cells),
@@ -76,7 +76,7 @@ Deno.test("the worked Unit B passes every check, holdouts included, and saves it
 });
 
 Deno.test("the student Unit B runs to its end and reports the unfinished work", async () => {
-  const { text, work } = await run("notebooks/ch14-b.ipynb", undefined, { busy: true });
+  const { text, work } = await run("notebooks/ch14-b.ipynb");
   assert.ok(!text.includes("HOLDOUT_RESULT"));
   assert.match(text, /VISIBLE_CONTRACT NEEDS_WORK/);
   assert.match(text, /↷ The failure-mode table waits for splitFrames/);
