@@ -11,8 +11,8 @@
 
 /**
  * The live members of process group `pgid`, read from `/proc`: processes of
- * that group whose state is not zombie (`Z`) or dead (`X`). Returns
- * `undefined` where `/proc` cannot be read.
+ * that group that have not ended ({@linkcode hasEnded}). Returns `undefined`
+ * where `/proc` cannot be read.
  *
  * @example
  * ```ts
@@ -93,18 +93,23 @@ export function parseStat(line: string): ProcessStat {
 
 /**
  * Whether a process has ended: a zombie (`Z`; PID 1 here may never reap
- * it) or dead (`X`). What is left of it runs nothing.
+ * it) or dead (`X`), with no thread left but that one. What is left of it
+ * runs nothing. A process whose first thread alone has ended (it called
+ * `pthread_exit`, or the `exit` system call) shows `Z` while its other
+ * threads run on: it has not ended, and its line still counts their CPU time
+ * and their number.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.equal(hasEnded({ ...readStat("self")!, state: "Z" }), true);
+ * assert.equal(hasEnded({ ...readStat("self")!, state: "Z", threads: 1 }), true);
+ * assert.equal(hasEnded({ ...readStat("self")!, state: "Z", threads: 3 }), false);
  * assert.equal(hasEnded(readStat("self")!), false);
  * ```
  */
 export function hasEnded(stat: ProcessStat): boolean {
-  return stat.state === "Z" || stat.state === "X";
+  return (stat.state === "Z" || stat.state === "X") && !(stat.threads > 1);
 }
 
 /**
