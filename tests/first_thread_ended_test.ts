@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { hasEnded, isRunning, liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
 import { family } from "../lib/containment/process_table.ts";
+import { processUsage } from "../tools/grading/process_usage.ts";
 
 /** Linux's number for the `exit` system call on this machine. */
 const EXIT = { x86_64: 60, aarch64: 93 }[Deno.build.arch as string];
@@ -56,4 +57,19 @@ Deno.test("a process whose first thread has ended while another runs is running,
     assert.ok(family(Deno.pid).includes(pid), "a live child of this process");
   }
   assert.equal(isRunning(pid), false);
+});
+
+Deno.test("processUsage charges a process whose first thread has ended its CPU time, threads and memory", async () => {
+  let pid: number;
+  {
+    await using perl = await firstThreadEnded();
+    pid = perl.pid;
+    while (readStat(pid)!.cpuTicks === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const usage = processUsage(pid);
+    assert.ok(usage.cpuMs > 0, `its CPU time is charged (${usage.cpuMs} ms)`);
+    assert.equal(usage.threads, 2);
+    // The grader's watchers take no memory for a process gone: they would stop charging it.
+    assert.ok(usage.resident > 0, "its memory is counted");
+  }
+  assert.deepEqual(processUsage(pid), { resident: 0, cpuMs: 0, threads: 0 });
 });

@@ -20,9 +20,10 @@ export interface ProcessUsage {
 }
 
 /**
- * What process `pid` holds and has used; a zombie has gone. Deno lets a
- * program read `/proc` only with `--allow-all`: without it, this throws
- * `Deno.errors.NotCapable`, rather than let a process run unwatched.
+ * What process `pid` holds and has used; one that has ended
+ * ({@linkcode hasEnded}) has gone. Deno lets a program read `/proc` only with
+ * `--allow-all`: without it, this throws `Deno.errors.NotCapable`, rather
+ * than let a process run unwatched.
  *
  * @example
  * ```ts
@@ -37,10 +38,36 @@ export function processUsage(pid: number): ProcessUsage {
   const stat = statOf(pid);
   if (stat === undefined || hasEnded(stat)) return { resident: 0, cpuMs: 0, threads: 0 };
   return {
-    resident: stat.residentPages * pageSize(),
+    resident: residentPages(pid, stat) * pageSize(),
     cpuMs: Number.isFinite(stat.cpuTicks) ? stat.cpuTicks * 10 : 0,
     threads: stat.threads,
   };
+}
+
+/**
+ * The resident pages of running process `pid`, of which `stat` is its line.
+ * A process whose first thread has ended, while others run on, has that
+ * thread's line show none (it let go of the memory they share): a live
+ * thread's line shows them.
+ */
+function residentPages(pid: number, stat: ProcessStat): number {
+  if (stat.residentPages > 0) return stat.residentPages;
+  let threads: Deno.DirEntry[];
+  try {
+    threads = [...Deno.readDirSync(`/proc/${pid}/task`)];
+  } catch {
+    return 0; // It ended meanwhile.
+  }
+  for (const { name } of threads) {
+    try {
+      const pages =
+        parseStat(Deno.readTextFileSync(`/proc/${pid}/task/${name}/stat`)).residentPages;
+      if (pages > 0) return pages;
+    } catch {
+      // That thread ended meanwhile.
+    }
+  }
+  return 0;
 }
 
 /** What `/proc/PID/stat` says of `pid`, or undefined when the process has gone. */
