@@ -47,3 +47,16 @@ export async function firstLine(child: Deno.ChildProcess): Promise<string> {
   await reader.cancel();
   return text.split("\n")[0];
 }
+
+/**
+ * The state letter of `/proc/PID/status`, which names no command before it
+ * (`undefined` once the process has gone): a witness independent of the
+ * stat line's reader under test.
+ */
+export function stateLetter(pid: number): string | undefined {
+  try {
+    return /^State:\s+(\S)/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
+  } catch {
+    return undefined;
+  }
+}

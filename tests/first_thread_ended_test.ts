@@ -6,18 +6,10 @@ import assert from "node:assert/strict";
 import { hasEnded, isRunning, liveMembers, readStat } from "../lib/mcp/client/process_group.ts";
 import { family } from "../lib/containment/process_table.ts";
 import { processUsage } from "../tools/grading/process_usage.ts";
+import { stateLetter } from "./_helpers.ts";
 
 /** Linux's number for the `exit` system call on this machine. */
 const EXIT = { x86_64: 60, aarch64: 93 }[Deno.build.arch as string];
-
-/** The state letter of `/proc/PID/status`, which names no command before it (`undefined` once gone). */
-function stateLetter(pid: number): string | undefined {
-  try {
-    return /^State:\s+(\S)/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
-  } catch {
-    return undefined;
-  }
-}
 
 /** Perl, its first thread ended and its second spinning; killed and reaped when disposed. */
 async function firstThreadEnded(): Promise<AsyncDisposable & { pid: number }> {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { hasEnded, isRunning, readStat, runningStat } from "./process_group.ts";
+import { hasEnded, isRunning, readStat, runningStat } from "../lib/mcp/client/process_group.ts";
+import { firstLine, stateLetter } from "./_helpers.ts";
 
 /**
  * A folder holding `sleep` under each of `names` (a symlink: the kernel names a
@@ -16,15 +17,6 @@ function commandName(pid: number): string | undefined {
   try {
     const line = Deno.readTextFileSync(`/proc/${pid}/stat`);
     return line.slice(line.indexOf("(") + 1, line.lastIndexOf(")"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The state letter of `/proc/PID/status` (`undefined` once the process has gone). */
-function stateLetter(pid: number): string | undefined {
-  try {
-    return /^State:\s+(\S)/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1];
   } catch {
     return undefined;
   }
@@ -67,15 +59,9 @@ Deno.test("a zombie named with parentheses reads as ended, not running", async (
     stdin: "piped",
     stdout: "piped",
   }).spawn();
-  const reader = parent.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let zombie = 0;
   try {
-    let printed = "";
-    while (!printed.includes("\n")) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      printed += value;
-    }
+    const printed = await firstLine(parent);
     zombie = Number(printed.trim());
     assert.ok(zombie > 0, `perl printed no pid (${JSON.stringify(printed)})`);
     // It ends a moment after it starts; its parent does not reap it yet. Waited for by
@@ -92,7 +78,6 @@ Deno.test("a zombie named with parentheses reads as ended, not running", async (
     assert.equal(isRunning(zombie), false);
   } finally {
     await parent.stdin.close();
-    await reader.cancel();
     const { success } = await parent.status;
     assert.ok(success, "perl reaped its child and ended");
   }
