@@ -70,13 +70,33 @@ function residentPages(pid: number, stat: ProcessStat): number {
   return 0;
 }
 
+/**
+ * Whether `error`, thrown reading a process's file under `/proc`, says that
+ * the process has gone: the file is no longer there (`NotFound`), or the
+ * process was reaped between the file's opening and its reading ("No such
+ * process", `ESRCH`, which Deno throws as a plain `Error`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(saysGone(new Deno.errors.NotFound("gone")), true);
+ * assert.equal(saysGone(new Error("No such process (os error 3)")), true);
+ * assert.equal(saysGone(new Deno.errors.NotCapable("Requires read access")), false);
+ * ```
+ */
+export function saysGone(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound ||
+    (error instanceof Error && error.message.endsWith("(os error 3)"));
+}
+
 /** What `/proc/PID/stat` says of `pid`, or undefined when the process has gone. */
 function statOf(pid: number | "self"): ProcessStat | undefined {
   let line: string;
   try {
     line = Deno.readTextFileSync(`/proc/${pid}/stat`);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
+    if (saysGone(error)) return undefined;
     throw new Deno.errors.NotCapable(
       `The grader cannot watch its processes (${
         (error as Error).message
