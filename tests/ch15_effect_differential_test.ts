@@ -29,6 +29,7 @@ import {
   predictedEffect,
 } from "../lib/containment/effect.ts";
 import { Playground } from "../lib/containment/playground.ts";
+import { SANDBOX_DENO_DIR } from "../lib/containment/policy.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 
 const LINES = 30;
@@ -128,10 +129,34 @@ function outcomes(effect: Effect): Record<string, string> {
   );
 }
 
-/** What `argv` does run by root straight on this machine, as the lesson runs it. */
+/**
+ * Whether this machine held the sandbox's Deno cache folder before root's
+ * runs here: a line that shows the machine's `/tmp` writable, and gives the
+ * intruder the policy's environment, has it write its cache there.
+ */
+const hadSandboxCache = await exists(SANDBOX_DENO_DIR);
+
+/**
+ * What `argv` does run by root straight on this machine, as the lesson runs
+ * it; what its intruder cached in the machine's `/tmp` removed after it.
+ */
 async function onThisMachine(argv: string[]): Promise<Effect> {
   await using playground = await Playground.create();
-  return await observedEffect(placedOn(argv, playground), playground, (line) => line);
+  try {
+    return await observedEffect(placedOn(argv, playground), playground, (line) => line);
+  } finally {
+    if (!hadSandboxCache) await Deno.remove(SANDBOX_DENO_DIR, { recursive: true }).catch(gone);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, gone);
+}
+
+/** `false` for a path not there; any other error thrown on. */
+function gone(error: unknown): false {
+  if (error instanceof Deno.errors.NotFound) return false;
+  throw error;
 }
 
 /** A line, what the effect case judged of it (or its refusal), and, if it ran, root's run. */
@@ -286,5 +311,20 @@ Deno.test({
       decoy.kill("SIGKILL");
       await decoy.status;
     }
+  },
+});
+
+Deno.test({
+  name: "root's runs on this machine leave the machine's /tmp as it was",
+  ignore,
+  fn: async () => {
+    const lines = await judgedLines();
+    // The generated lines hold some that show the machine's /tmp writable, with the policy's environment.
+    const cacheWriters = lines.filter(({ argv, real }) =>
+      real !== undefined && argv.includes("--clearenv") && !argv.includes("--tmpfs") &&
+      argv.join(" ").includes("--bind / /")
+    );
+    assert.ok(cacheWriters.length > 0, "no line ran that would write the sandbox's cache here");
+    assert.equal(await exists(SANDBOX_DENO_DIR), hadSandboxCache);
   },
 });
