@@ -67,14 +67,17 @@ def left_running(kernel):
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{pid}/stat", "rb") as stat:
-                state, parent = stat.read().rsplit(b")", 1)[1].split()[0:2]
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            # Ended, as process_group.ts's hasEnded says: a zombie with no other thread running.
+            ended = fields[0] in (b"Z", b"X") and int(fields[17]) <= 1
+            parent = fields[1]
             with open(f"/proc/{pid}/environ", "rb") as environ:
                 ours = mark in environ.read().split(b"\0")
             with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
                 command = cmdline.read().replace(b"\0", b" ").decode().strip()
         except OSError:
             continue  # it ended meanwhile
-        if ours and state not in (b"Z", b"X") and int(pid) != kernel:
+        if ours and not ended and int(pid) != kernel:
             marked[int(pid)] = (int(parent), command)
     companions = {
         pid for pid, (_, command) in marked.items()
