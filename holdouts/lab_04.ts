@@ -194,6 +194,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [progress("t", {}), [["t", 0]]],
       expected: { request: 0, progress: 1, total: null, message: null },
     },
+    // Round 13 of issue 38's red team: "negative progress refused" kept every mark.
+    {
+      label: "a negative progress is a finite number, and progress",
+      args: [progress("t", { progress: -1 }), [["t", 1]]],
+      expected: { request: 1, progress: -1, total: null, message: null },
+    },
   ],
   postHeaders: [
     {
@@ -281,6 +287,20 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "today: a version the client speaks beside 2026-07-28 is mirrored as the body has it",
       args: [today("tools/list", {}, { version: "2027-01-01" }), { protocolVersion: "2026-07-28" }],
       expected: { ...BASE_HEADERS, ...todayHeaders("tools/list", undefined, "2027-01-01") },
+      group: "today: from the body alone",
+    },
+    // Round 13 of issue 38's red team: "an empty name left out" and "a name of any type sent as
+    // text" each kept every mark.
+    {
+      label: "today: an empty tool name is a string, mirrored as it is",
+      args: [today("tools/call", { name: "" }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/call", "") },
+      group: "today: from the body alone",
+    },
+    {
+      label: "today: a tool name that is no string names nothing",
+      args: [today("tools/call", { name: 42 }), {}],
+      expected: { ...BASE_HEADERS, ...todayHeaders("tools/call") },
       group: "today: from the body alone",
     },
   ],
@@ -455,6 +475,15 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [" data: x\n\ndata: y\n\n"],
       expected: ["y"],
     },
+    // Round 13 of issue 38's red team: "any white space after the colon dropped", "data trimmed
+    // at the end" and "U+2028 a line end" each kept every mark.
+    { label: "a tab after the colon is data", args: ["data:\tx\n\n"], expected: ["\tx"] },
+    { label: "a space at the end of the data is data", args: ["data: a \n\n"], expected: ["a "] },
+    {
+      label: "U+2028, which JSON.stringify writes as itself, ends no line",
+      args: ['data: {"t":"a\u2028b"}\n\n'],
+      expected: ['{"t":"a\u2028b"}'],
+    },
   ],
   recoverStream: [
     {
@@ -519,6 +548,20 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: null,
       group: "legacy: resumed, or lost",
     },
+    // Round 13 of issue 38's red team: "a whitespace event id taken for none" and "a numeric event
+    // id string turned into a number" each kept every mark.
+    {
+      label: "legacy: an event id of one space is an id",
+      args: [legacy("ping", {}, 1), " ", 2],
+      expected: { resume: " " },
+      group: "legacy: resumed, or lost",
+    },
+    {
+      label: "legacy: an event id of digits stays text",
+      args: [legacy("ping", {}, 1), "42", 2],
+      expected: { resume: "42" },
+      group: "legacy: resumed, or lost",
+    },
   ],
   originAllowed: [
     {
@@ -543,6 +586,26 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "the second of two allowed origins",
       args: ["http://localhost:8080", [...LOCAL, "http://localhost:8080"]],
       expected: true,
+      group: "an allowed origin, exactly",
+    },
+    // Round 13 of issue 38's red team: "origin trimmed", "http and https the same" and "origin
+    // compared without its port" each kept every mark.
+    {
+      label: "a space after an allowed origin makes another",
+      args: ["http://127.0.0.1:8080 ", LOCAL],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    {
+      label: "https is another origin than http",
+      args: ["https://127.0.0.1:8080", LOCAL],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    {
+      label: "another port is another origin",
+      args: ["http://127.0.0.1:8081", LOCAL],
+      expected: false,
       group: "an allowed origin, exactly",
     },
     {
@@ -590,6 +653,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       todayHeaders("tools/call", "Weather.Now"),
       today("tools/call", { name: "Weather.Now" }),
       null,
+      "values, exactly",
+    ),
+    // Round 13 of issue 38's red team: "header values trimmed" kept every mark.
+    check(
+      "a space after the tool's name in Mcp-Name is another name",
+      todayHeaders("tools/call", "get_weather "),
+      today("tools/call", { name: "get_weather" }),
+      HEADER_MISMATCH,
       "values, exactly",
     ),
     // A name in other letters' case without an underscore: "a mismatch where

@@ -319,6 +319,15 @@ const progressOf: Catalogue = {
   if (typeof p.progress !== "number") throw new Error("progress is not a number");
   return { request: held[1], progress: p.progress, total: p.total ?? null, message: p.message ?? null };`,
     ),
+    // A negative progress refused, as if progress could only grow from 0 (round 13 of issue 38's
+    // red team: it kept every mark): only a value that is no finite number is refused.
+    "negative progress refused": progress(
+      PROGRESS_HEAD +
+        PROGRESS_TAIL.replace(
+          "!Number.isFinite(p.progress)",
+          "!Number.isFinite(p.progress) || p.progress < 0",
+        ),
+    ),
   },
 };
 
@@ -517,6 +526,16 @@ const postHeaders: Catalogue = {
         "application/json, text/event-stream",
         "application/json,text/event-stream",
       ),
+    }),
+    // Round 13 of issue 38's red team: each kept every mark.
+    // The name tested for truth: an empty tool name, a string, left out.
+    "an empty name left out": headersWith({
+      today: TODAY.replace('typeof params[field] === "string"', "params[field]"),
+    }),
+    // A name of any type sent as text: only a string names what the request is for.
+    "a name of any type sent as text": headersWith({
+      today: TODAY.replace('typeof params[field] === "string"', "params[field] != null")
+        .replace('h["mcp-name"] = params[field]', 'h["mcp-name"] = String(params[field])'),
     }),
   },
 };
@@ -724,7 +743,8 @@ const sseData: Catalogue = {
   while ((m = re.exec(text)) !== null) {
     const line = m[1];
     if (line === "") { if (data !== null) events.push(data.join("\\n")); data = null; continue; }
-    const field = /^([^:]*)(?::( ?)(.*))?$/.exec(line);
+    // The s flag: without it, . stops at U+2028 and U+2029, which a message's data may hold.
+    const field = /^([^:]*)(?::( ?)(.*))?$/s.exec(line);
     if (field[1] === "data") (data ??= []).push(field[3] ?? "");
   }
   return events;`),
@@ -859,6 +879,23 @@ const sseData: Catalogue = {
       "line = line.trimStart();\n    const colon = line.indexOf",
     )
       .replace("for (const line of lines)", "for (let line of lines)"),
+    // Round 13 of issue 38's red team: each kept every mark.
+    // Any white space after the colon dropped, a tab too: only one space is not data.
+    "any white space after the colon dropped": sseWith(
+      'value.startsWith(" ") ? value.slice(1) : value',
+      'value.replace(/^\\s/, "")',
+    ),
+    // Each data line trimmed at its end: a space there is data.
+    "data trimmed at its end": sseWith(
+      'value.startsWith(" ") ? value.slice(1) : value',
+      '(value.startsWith(" ") ? value.slice(1) : value).trimEnd()',
+    ),
+    // U+2028 and U+2029 taken for line ends, as a regular expression's $ and . take them: JSON.stringify
+    // writes them raw, so a message's data may hold them.
+    "U+2028 and U+2029 line ends": sseWith(
+      "text.split(/\\r\\n|\\r|\\n/)",
+      "text.split(/\\r\\n|\\r|\\n|\\u2028|\\u2029/)",
+    ),
   },
 };
 
@@ -909,6 +946,17 @@ const originAllowed: Catalogue = {
     ),
     "an empty list allows all": origin(
       `  return origin === null || allowed.length === 0 || allowed.includes(origin);`,
+    ),
+    // Round 13 of issue 38's red team: each kept every mark.
+    // The Origin trimmed before it is looked up, as if the header's spaces were noise.
+    "the Origin trimmed": origin(`  return origin === null || allowed.includes(origin.trim());`),
+    // http and https taken for one site: a page over https is another origin.
+    "http and https the same": origin(
+      `  const site = (o) => o.replace(/^https?:\\/\\//, "");\n  return origin === null || allowed.some((a) => site(a) === site(origin));`,
+    ),
+    // The port left out of the comparison: a page on another port of the host is another origin.
+    "the port ignored": origin(
+      `  const host = (o) => o.replace(/:\\d+$/, "");\n  return origin === null || allowed.some((a) => host(a) === host(origin));`,
     ),
   },
 };
@@ -1096,6 +1144,18 @@ const recoverStream: Catalogue = {
   ${IS_TODAY}
   if (today) return { reissue: { ...request, id: nextId } };
   return lastEventId === null ? null : { resume: lastEventId.trim() };`),
+    // Round 13 of issue 38's red team: each kept every mark.
+    // An event id of white space taken for none: only null and "" are none.
+    "an event id of white space taken for none": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId?.trim() ? { resume: lastEventId } : null;`),
+    // An event id of digits sent back as a number: it is text, and goes back as it came.
+    "an event id of digits made a number": recover(`
+  ${IS_TODAY}
+  if (today) return { reissue: { ...request, id: nextId } };
+  if (!lastEventId) return null;
+  return { resume: /^\\d+$/.test(lastEventId) ? Number(lastEventId) : lastEventId };`),
   },
 };
 
@@ -1232,6 +1292,14 @@ const headerCheck: Catalogue = {
       spoken: `
   return version === versions[0] ? null : -32022;`,
     }),
+    // Each header's value trimmed before it is compared (round 13 of issue 38's red team: it kept
+    // every mark): values are compared exactly.
+    "header values trimmed": check(
+      `${CHECK_HEAD}${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}${CHECK_SPOKEN}`.replaceAll(
+        /headers\["(mcp-[a-z-]+)"\]/g,
+        'headers["$1"]?.trim()',
+      ),
+    ),
     "HTTP statuses, not JSON-RPC codes": check(
       `${CHECK_HEAD}${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}${CHECK_SPOKEN}`.replaceAll(
         "-32020",

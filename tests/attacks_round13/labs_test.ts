@@ -1,0 +1,73 @@
+// Round 13 of issue 38's red team: new misreadings of what Lab 02's, Lab 03's
+// and Lab 04's graded functions must do, as a careful but wrong learner
+// writes them, each graded as a learner's module through the grader's own
+// path (gradeTogether, in the sandbox, hidden cases included). Each one kept
+// every mark of its function before this round; each is in its function's
+// catalogue now (tests/catalogue/), and must lose marks. Attempts not closed
+// are in OPEN, skipped unless ROUND13_OPEN=1. Run:
+//   deno test -A tests/attacks_round13/labs_test.ts
+
+import assert from "node:assert/strict";
+import { gradeTogether } from "../../tools/grading/grade_learner.ts";
+import { loadHoldouts } from "../../tools/grading/units/mod.ts";
+import { CATALOGUES } from "../catalogue/mod.ts";
+
+/** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
+const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "lab-04 originAllowed": ["the Origin trimmed", "http and https the same", "the port ignored"],
+  "lab-04 sseData": [
+    "any white space after the colon dropped",
+    "data trimmed at its end",
+    "U+2028 and U+2029 line ends",
+  ],
+  "lab-04 recoverStream": [
+    "an event id of white space taken for none",
+    "an event id of digits made a number",
+  ],
+  "lab-04 postHeaders": ["an empty name left out", "a name of any type sent as text"],
+  "lab-04 headerCheck": ["header values trimmed"],
+  "lab-04 progressOf": ["negative progress refused"],
+};
+
+/** Attempts this round could not close, with what each earned: none. */
+const OPEN: Readonly<Record<string, readonly string[]>> = {};
+
+const scratch = await Deno.makeTempDir({ prefix: "attacks-round13-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
+
+/** Every attempt of `attempts`: its function's unit and name, its label, and its module's source. */
+function listed(attempts: Readonly<Record<string, readonly string[]>>) {
+  return Object.entries(attempts).flatMap(([key, labels]) => {
+    const [unit, fn] = key.split(" ");
+    const catalogue = CATALOGUES.find((c) => c.unit === unit && c.fn === fn);
+    assert.ok(catalogue, `no catalogue of ${key}`);
+    return labels.map((label) => {
+      const source = catalogue.wrong[label];
+      assert.ok(source, `${key}'s catalogue has no ${label}`);
+      return { unit, fn, label, source };
+    });
+  });
+}
+
+const open = Deno.env.get("ROUND13_OPEN") === "1";
+const attempts = [...listed(ATTEMPTS), ...(open ? listed(OPEN) : [])];
+const graded = await gradeTogether(
+  await Promise.all(attempts.map(async ({ unit, label, source }) => {
+    const path = `${scratch}/${crypto.randomUUID()}.ts`;
+    await Deno.writeTextFile(path, source);
+    return { name: label, submissions: [{ unit, code: { kind: "module" as const, path } }] };
+  })),
+  await loadHoldouts(),
+  { functions: [...new Set(attempts.map(({ fn }) => fn))] },
+);
+
+for (const [index, { fn, label }] of attempts.entries()) {
+  Deno.test(`a misreading of ${fn} loses marks: ${label}`, () => {
+    const [results] = graded[index];
+    const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+    const score = tests.reduce((sum, t) => sum + t.score, 0);
+    console.log(`${fn}: ${label}: ${score}/${tests.length}`);
+    assert.ok(tests.length > 0, `${fn} has no case`);
+    assert.ok(score < tests.length, `${label} kept every ${fn} mark (${score}/${tests.length})`);
+  });
+}
