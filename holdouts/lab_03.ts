@@ -253,6 +253,29 @@ const LONG_MEMBER = {
   additionalProperties: false,
 };
 
+/**
+ * A string of one character at most, whose one member is e and a combining
+ * acute accent: one letter on the screen (one grapheme), two code points.
+ */
+const COMBINING_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["e\u0301"], maxLength: 1 } },
+  required: ["v"],
+  additionalProperties: false,
+};
+
+/** An enum whose first member is the empty string. */
+const EMPTY_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["", "x"] } },
+  required: ["v"],
+  additionalProperties: false,
+};
+/** The empty string is a member like any other. */
+const EMPTY_IS_A_MEMBER = "an empty member";
+/** A lone surrogate, which JSON.stringify never writes as itself. */
+const LONE_SURROGATE = "a lone surrogate";
+
 /** A string that may only be empty. */
 const EMPTY_ONLY = {
   type: "object",
@@ -550,6 +573,44 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [LONG_MEMBER, '{"v":"'],
       expected: "dead",
       group: MEMBER_LENGTHS,
+    },
+    // Round 13 of issue 38's red team: "an enum member's length in graphemes" kept every mark.
+    {
+      label: "a member of two code points that looks like one letter is two characters: none fit",
+      args: [COMBINING_MEMBER, '{"v":"'],
+      expected: "dead",
+      group: MEMBER_LENGTHS,
+    },
+    // Round 13: "an empty enum member dropped" and "a lone surrogate written raw" kept every mark.
+    {
+      label: "an empty member is a member",
+      args: [EMPTY_MEMBER, '{"v":""}'],
+      expected: "complete",
+      group: EMPTY_IS_A_MEMBER,
+    },
+    {
+      label: "the other member of an enum that holds the empty string",
+      args: [EMPTY_MEMBER, '{"v":"x"}'],
+      expected: "complete",
+      group: EMPTY_IS_A_MEMBER,
+    },
+    {
+      label: "no member of an enum that holds the empty string starts with y",
+      args: [EMPTY_MEMBER, '{"v":"y'],
+      expected: "dead",
+      group: EMPTY_IS_A_MEMBER,
+    },
+    {
+      label: "a lone surrogate written as itself",
+      args: [SPANISH, '{"english_form":"\ud800'],
+      expected: "dead",
+      group: LONE_SURROGATE,
+    },
+    {
+      label: "a surrogate pair, an emoji, written as itself",
+      args: [SPANISH, '{"english_form":"\ud83d\ude00'],
+      expected: "live",
+      group: LONE_SURROGATE,
     },
     {
       label: "maxLength 0: the empty string",
@@ -1329,6 +1390,16 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       expected: { text: '{"verb":"eat"}', tokens: [0, 2, 3] },
       group: "the model's favourite",
     },
+    // Round 13 of issue 38's red team: "the best found from a score of -Infinity up" kept every
+    // mark. A model of log-probabilities scores a token it never writes -Infinity.
+    {
+      label: "every score -Infinity: the lowest id the mask allows, each step",
+      args: [IRREGULAR, VERB_PIECES, {
+        default: [-Infinity, -Infinity, -Infinity, -Infinity, -Infinity, -Infinity],
+      }, 10],
+      expected: { text: '{"verb":"go"}', tokens: [0, 1, 3] },
+      group: "the model's favourite",
+    },
     {
       label: "stopping is taken only once the call is complete",
       args: [
@@ -1505,6 +1576,12 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
         context: "",
       },
     },
+    // Round 13 of issue 38's red team: "the context trimmed" kept every mark.
+    {
+      label: "the message is the context as it came, spaces and newline too",
+      args: [{ kind: "ToolError", message: " no entry for runned\n" }, 1, 2],
+      expected: { action: "retry", context: " no entry for runned\n" },
+    },
     {
       label: "past the last attempt: stop",
       args: [
@@ -1629,6 +1706,30 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
         2,
       ],
       expected: { throws: "RangeError" },
+      group: ONLY_ASKED,
+    },
+    // Round 13 of issue 38's red team: "an answer looked up through the prototype" and "an answer
+    // found with in" each kept every mark: every object has a constructor, but no answer to it.
+    {
+      label: "a question named constructor, unanswered: no retry",
+      args: [
+        FIRST_CALL,
+        { resultType: "input_required", inputRequests: { constructor: QUESTION } },
+        { "sampling-1": ANSWER },
+        2,
+      ],
+      expected: { throws: "RangeError" },
+      group: ONLY_ASKED,
+    },
+    {
+      label: "a question named constructor, answered",
+      args: [
+        FIRST_CALL,
+        { resultType: "input_required", inputRequests: { constructor: QUESTION } },
+        { constructor: ANSWER },
+        2,
+      ],
+      expected: retryOf(FIRST_CALL, 2, { constructor: ANSWER }),
       group: ONLY_ASKED,
     },
     {

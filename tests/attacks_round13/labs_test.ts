@@ -14,6 +14,17 @@ import { CATALOGUES } from "../catalogue/mod.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "lab-03 prefixStatus": [
+    "an enum member's length in graphemes",
+    "an empty enum member dropped",
+    "a lone surrogate written raw",
+  ],
+  "lab-03 decode": ["the best found from a score of -Infinity up"],
+  "lab-03 nextMove": ["the context trimmed"],
+  "lab-03 retryRequest": [
+    "an answer looked up through the prototype",
+    "an answer found with in",
+  ],
   "lab-04 originAllowed": ["the Origin trimmed", "http and https the same", "the port ignored"],
   "lab-04 sseData": [
     "any white space after the colon dropped",

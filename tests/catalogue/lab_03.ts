@@ -578,6 +578,23 @@ export function prefixStatus(schema, text) {
       "const finish = () => ({ stack: below, done: below.length === 0 });",
       'const finish = () => ({ stack: below, done: below.length === 0 || top.kind === "object" });',
     ]),
+    // Round 13 of issue 38's red team: each kept every prefixStatus mark.
+    // An enum member's length counted in what the eye sees (graphemes): e and a combining accent
+    // are two code points.
+    "an enum member's length in graphemes": stepWith([
+      "fitsLength(schema, [...m].length)",
+      "fitsLength(schema, [...new Intl.Segmenter().segment(m)].length)",
+    ]),
+    // The empty string dropped from an enum, as if it were no member.
+    "an empty enum member dropped": stepWith([
+      'schema.enum.filter((m) => typeof m === "string" &&',
+      'schema.enum.filter((m) => typeof m === "string" && m !== "" &&',
+    ]),
+    // A lone surrogate taken as itself: JSON.stringify writes it \ud800, never raw.
+    "a lone surrogate written raw": stepWith([
+      RAW_CHECK,
+      "    if (encoded(char) !== char && !/^[\\ud800-\\udfff]$/.test(char)) return null;\n",
+    ]),
   },
 };
 
@@ -1151,6 +1168,13 @@ const decode: Catalogue = {
       "    let best = allowed[0];\n    for (const id of allowed) if (scores[id] > scores[best]) best = id;",
       "    let at = 0;\n    for (let i = 0; i < allowed.length; i++) if (scores[i] > scores[at]) at = i;\n    const best = allowed[at];",
     ]),
+    // The best found from a score of -Infinity up: when every allowed token scores -Infinity, as a
+    // model of log-probabilities may, none is found (round 13 of issue 38's red team: it kept
+    // every mark).
+    "the best found from a score of -Infinity up": decodeChanged([
+      "    let best = allowed[0];\n    for (const id of allowed) if (scores[id] > scores[best]) best = id;",
+      "    let best = -1, high = -Infinity;\n    for (const id of allowed) if (scores[id] > high) { best = id; high = scores[id]; }",
+    ]),
   },
 };
 
@@ -1276,6 +1300,13 @@ const nextMove: Catalogue = {
     return { action: "retry", context: outcome.message, attempt: attempt + 1 };
   }
   return { action: "stop", error: outcome.kind };`),
+    // The message tidied into the context (round 13 of issue 38's red team: it kept every mark).
+    "the context trimmed": move(`
+  if (outcome.kind === "result") return { action: "done" };
+  if (outcome.kind === "ToolError" && attempt < maxAttempts) {
+    return { action: "retry", context: outcome.message.trim() };
+  }
+  return { action: "stop", error: outcome.kind };`),
   },
 };
 
@@ -1315,7 +1346,8 @@ export function retryRequest(first, result, answers, id) {
   delete params.inputResponses;
   delete params.requestState;
   const asked = Object.keys(result.inputRequests ?? {});
-  const missing = asked.filter((key) => !(key in answers));
+  // Own answers only: key in answers finds constructor on every object's prototype.
+  const missing = asked.filter((key) => !Object.hasOwn(answers, key));
   if (missing.length > 0) throw new RangeError("no answer to " + missing.join(", "));
   if ("inputRequests" in result) {
     params.inputResponses = Object.fromEntries(asked.map((key) => [key, answers[key]]));
@@ -1439,6 +1471,16 @@ export function retryRequest(first, result, answers, id) {
     "inputResponses always sent": retryChanged([
       "  if (result.inputRequests !== undefined) {\n    const responses = {};\n    for (const key of Object.keys(result.inputRequests)) {",
       "  {\n    const responses = {};\n    for (const key of Object.keys(result.inputRequests ?? {})) {",
+    ]),
+    // Round 13 of issue 38's red team: each kept every mark. An answer found on the prototype of
+    // answers: a question named constructor is answered with Object.
+    "an answer looked up through the prototype": retryChanged([
+      "if (!Object.hasOwn(answers, key))",
+      "if (answers[key] === undefined)",
+    ]),
+    "an answer found with in": retryChanged([
+      "if (!Object.hasOwn(answers, key))",
+      "if (!(key in answers))",
     ]),
   },
 };
