@@ -170,6 +170,41 @@ const ERA_HOLDOUTS: readonly HiddenCase[] = [
     args: [unsupported(["2025-06-18"]), LAB_VERSIONS],
     expected: speak("legacy", "2025-06-18"),
   }),
+  // Round 13 of issue 38's red team: "the code compared loosely", "capabilities that are a list
+  // taken for an object" and "the server's versions trimmed" each kept every mark.
+  grouped("a code, exactly", {
+    label: "-32022 written as text is no recognized modern error: the newest handshake",
+    args: [
+      { error: { code: "-32022", message: "Unsupported", data: { supported: ["2025-06-18"] } } },
+      THREE,
+    ],
+    expected: speak("legacy", "2025-11-25"),
+  }),
+  grouped("a code, exactly", {
+    label: "-32022 as a number: the version from its list",
+    args: [unsupported(["2025-06-18"]), THREE],
+    expected: speak("legacy", "2025-06-18"),
+  }),
+  grouped("capabilities, an object", {
+    label: "capabilities that are a list: no DiscoverResult, a legacy server",
+    args: [discovered(["2026-07-28"], ["tools"]), LAB_VERSIONS],
+    expected: speak("legacy", "2025-06-18"),
+  }),
+  grouped("capabilities, an object", {
+    label: "capabilities that are an object: today's",
+    args: [discovered(["2026-07-28"], { tools: {} }), LAB_VERSIONS],
+    expected: speak("modern", "2026-07-28"),
+  }),
+  grouped("versions, exactly", {
+    label: "a version with a space after it is no version the client speaks",
+    args: [discovered(["2026-07-28 ", "2025-06-18"]), LAB_VERSIONS],
+    expected: speak("legacy", "2025-06-18"),
+  }),
+  grouped("versions, exactly", {
+    label: "the same versions written exactly: today's",
+    args: [discovered(["2026-07-28", "2025-06-18"]), LAB_VERSIONS],
+    expected: speak("modern", "2026-07-28"),
+  }),
 ];
 
 /** The hidden cases of correlate, unwrap and eraOf. */
@@ -228,6 +263,12 @@ const FUNCTION_HOLDOUTS: Readonly<
       }],
       expected: { throws: "ProtocolError", with: { code: -32000, data: { retry: 1 } } },
     },
+    // Round 13 of issue 38's red team: "falsy data left out" kept every mark.
+    {
+      label: "an error reply keeps its data, an empty string too",
+      args: [6, { jsonrpc: "2.0", id: 6, error: { code: -32000, message: "busy", data: "" } }],
+      expected: { throws: "ProtocolError", with: { code: -32000, data: "" } },
+    },
     {
       label: "a result for request 1 answers it",
       args: [1, { jsonrpc: "2.0", id: 1, result: {} }],
@@ -284,6 +325,8 @@ const FUNCTION_HOLDOUTS: Readonly<
     { label: "JSON zero", args: ["0"], expected: 0 },
     { label: "a JSON string that holds a number stays a string", args: ['"42"'], expected: "42" },
     { label: "single quotes are not JSON", args: ["'went'"], expected: "'went'" },
+    // Round 13 of issue 38's red team: "a number read from the start of the text" kept every mark.
+    { label: "a number then words is no JSON", args: ["3 verbs"], expected: "3 verbs" },
   ],
 };
 

@@ -14,6 +14,13 @@ import { CATALOGUES } from "../catalogue/mod.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "lab-02 eraOf": [
+    "the code compared loosely",
+    "capabilities that are a list taken for an object",
+    "the server's versions trimmed",
+  ],
+  "lab-02 unwrap": ["a number read from the start of the text"],
+  "lab-02 correlate": ["falsy data left out"],
   "lab-03 prefixStatus": [
     "an enum member's length in graphemes",
     "an empty enum member dropped",

@@ -150,6 +150,17 @@ export function correlate(requestId, reply) {
   if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
   return reply.result;
 }`,
+    // The data passed on only when it is truthy (round 13 of issue 38's red team: it kept every
+    // mark): an empty string, 0 or false is data too.
+    "falsy data left out": String.raw`${P}
+export function correlate(requestId, reply) {
+  if (reply.id !== requestId) throw new ProtocolError("wrong id");
+  if ("error" in reply) {
+    const { code, message, data } = reply.error;
+    throw new ProtocolError(message, data ? { code, data } : { code });
+  }
+  return reply.result;
+}`,
   },
 };
 
@@ -259,6 +270,14 @@ export function unwrap(text) {
     "JSON known by its first character": String.raw`
 export function unwrap(text) {
   return /^\s*[\[{"0-9-]/.test(text) ? (() => { try { return JSON.parse(text); } catch { return text; } })() : text;
+}`,
+    // A number read from the start of the text with parseFloat, which stops where the number does
+    // (round 13 of issue 38's red team: it kept every mark): "3 verbs" is no JSON.
+    "a number read from the start of the text": String.raw`
+export function unwrap(text) {
+  const number = parseFloat(text);
+  if (!Number.isNaN(number) && /^[-\d]/.test(text)) return number;
+  try { return JSON.parse(text); } catch (error) { if (error instanceof SyntaxError) return text; throw error; }
 }`,
   },
 };
@@ -449,6 +468,28 @@ export function eraOf(answer, versions) {
   return { era: "error" in answer || isModern(version) ? "modern" : "legacy", version };
 }`,
     // The client's own newest version, once the server turns out modern.
+    // Round 13 of issue 38's red team: each kept every mark.
+    // The code compared with ==: -32022 written as text taken for the modern error.
+    "the code compared loosely": eraOfFrom(
+      NAMED.replace(
+        "answer.error.code === UNSUPPORTED_VERSION",
+        "answer.error.code == UNSUPPORTED_VERSION",
+      ),
+    ),
+    // Capabilities asked only to be of type object: a list passes.
+    "capabilities that are a list taken for an object": eraOfFrom(
+      NAMED.replace(
+        "isObject(capabilities)",
+        'typeof capabilities === "object" && capabilities !== null',
+      ),
+    ),
+    // The server's versions trimmed before they are compared: a version is compared exactly.
+    "the server's versions trimmed": eraOfFrom(
+      NAMED.replace(
+        "named = supportedVersions;",
+        'named = supportedVersions.map((v) => typeof v === "string" ? v.trim() : v);',
+      ),
+    ),
     "the client's newest version for any modern server": String.raw`${GIVEN}
 export function eraOf(answer, versions) {
   ${NAMED}
