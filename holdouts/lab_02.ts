@@ -615,6 +615,42 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
       },
       { steps: [{ threw: "ProtocolError", code: -32602 }], sent: [[0, "initialize"]] },
     ),
+    // Round 13 of issue 38's red team: "a tools capability tested for truth" kept every mark, in
+    // the handshake and in connect: tools must be an object.
+    scenario(
+      "a tools capability of true is no object: refused, and never told the session started",
+      {
+        server: {
+          on: {
+            initialize: [{
+              result: {
+                protocolVersion: "2025-06-18",
+                capabilities: { tools: true },
+                serverInfo: { name: "x", version: "1" },
+              },
+            }],
+          },
+        },
+        steps: [HANDSHAKE],
+        observe: ["steps", "sent"],
+      },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "initialize"]] },
+    ),
+    scenario(
+      "connect: a DiscoverResult whose tools capability is true is refused",
+      {
+        server: {
+          on: {
+            "server/discover": [{
+              result: { supportedVersions: ["2026-07-28"], capabilities: { tools: true } },
+            }],
+          },
+        },
+        steps: [CONNECT],
+        observe: ["steps", "sent"],
+      },
+      { steps: [{ threw: "ProtocolError" }], sent: [[0, "server/discover"]] },
+    ),
     scenario(
       "connect: -32602 to the probe, a server that wants initialize first: the handshake",
       {
@@ -842,6 +878,23 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         observe: ["steps"],
       },
       { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    // Round 13 of issue 38's red team: "isError tested for truth" kept every mark: only
+    // isError: true is the tool's refusal.
+    scenario(
+      'isError "false" is not true: no tool error, the value',
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: { content: [{ type: "text", text: "ate" }], isError: "false" },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { returned: "ate" }] },
     ),
     scenario(
       "a missing argument is refused before anything is sent",

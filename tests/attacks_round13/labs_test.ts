@@ -19,6 +19,11 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "capabilities that are a list taken for an object",
     "the server's versions trimmed",
   ],
+  "lab-02 HandshakeClient": [
+    "a tools capability tested for truth",
+    "a modern tools capability tested for truth",
+  ],
+  "lab-02 McpClient": ["isError tested for truth"],
   "lab-02 unwrap": ["a number read from the start of the text"],
   "lab-02 correlate": ["falsy data left out"],
   "lab-03 prefixStatus": [

@@ -383,6 +383,16 @@ const HANDSHAKE = catalogue("HandshakeClient", {
     "    return discover;",
     "    return undefined as never;",
   ]],
+  // Round 13 of issue 38's red team: each kept every mark. The tools capability tested for truth,
+  // in the handshake and in connect: tools: true is no object.
+  "a tools capability tested for truth": [[
+    "!isObject(result.capabilities) || !isObject(result.capabilities.tools)",
+    "!result.capabilities?.tools",
+  ]],
+  "a modern tools capability tested for truth": [[
+    "!isObject(discover.capabilities) || !isObject(discover.capabilities.tools)",
+    "!discover.capabilities?.tools",
+  ]],
 });
 
 const LISTING = catalogue("ListingClient", {
@@ -494,6 +504,12 @@ const MCP_CLIENT = catalogue("McpClient", {
   "arguments refused with a TypeError": [[
     "      throw new ProtocolError(\n        `${name}'s schema",
     "      throw new TypeError(\n        `${name}'s schema",
+  ]],
+  // isError tested for truth (round 13 of issue 38's red team: it kept every mark): only
+  // isError: true is the tool's refusal, and "false" is true to if.
+  "isError tested for truth": [[
+    "    if (result.isError === true) throw new ToolError(first.text);",
+    "    if (result.isError) throw new ToolError(first.text);",
   ]],
 });
 
