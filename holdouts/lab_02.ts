@@ -205,6 +205,17 @@ const ERA_HOLDOUTS: readonly HiddenCase[] = [
     args: [discovered(["2026-07-28", "2025-06-18"]), LAB_VERSIONS],
     expected: speak("modern", "2026-07-28"),
   }),
+  // Round 13: "an empty list of versions taken for no DiscoverResult" kept every mark.
+  grouped("a DiscoverResult's list, even empty", {
+    label: "a DiscoverResult that names no version shares none: refused, no fall back",
+    args: [discovered([]), LAB_VERSIONS],
+    expected: refused,
+  }),
+  grouped("a DiscoverResult's list, even empty", {
+    label: "a DiscoverResult that names today's version alone: today's",
+    args: [discovered(["2026-07-28"]), LAB_VERSIONS],
+    expected: speak("modern", "2026-07-28"),
+  }),
 ];
 
 /** The hidden cases of correlate, unwrap and eraOf. */
@@ -309,6 +320,18 @@ const FUNCTION_HOLDOUTS: Readonly<
       label: "an error with code 0 is still an error",
       args: [7, { jsonrpc: "2.0", id: 7, error: { code: 0, message: "zero" } }],
       expected: { throws: "ProtocolError", with: { code: 0 } },
+    },
+    // Round 13 of issue 38's red team: "the result read first" kept every mark: a reply with an
+    // error member is refused, whatever else it holds.
+    {
+      label: "a reply with an error beside a result is refused",
+      args: [4, {
+        jsonrpc: "2.0",
+        id: 4,
+        result: { ok: true },
+        error: { code: -32603, message: "failed" },
+      }],
+      expected: refused,
     },
   ],
   unwrap: [
@@ -806,6 +829,16 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
       "a tool whose name is not a string is a ProtocolError",
       {
         server: { on: { "tools/list": [{ result: { tools: [{ name: 5, inputSchema: {} }] } }] } },
+        steps: [HANDSHAKE, { call: "listTools", show: "type" }],
+        observe: ["steps"],
+      },
+      { steps: [{ returned: "object" }, { threw: "ProtocolError" }] },
+    ),
+    // Round 13 of issue 38's red team: "an inputSchema of type object, a list too" kept every mark.
+    scenario(
+      "a tool whose inputSchema is a list is a ProtocolError",
+      {
+        server: { on: { "tools/list": [{ result: { tools: [{ name: "a", inputSchema: [] }] } }] } },
         steps: [HANDSHAKE, { call: "listTools", show: "type" }],
         observe: ["steps"],
       },

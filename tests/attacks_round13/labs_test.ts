@@ -18,14 +18,16 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "the code compared loosely",
     "capabilities that are a list taken for an object",
     "the server's versions trimmed",
+    "an empty list of versions taken for no DiscoverResult",
   ],
   "lab-02 HandshakeClient": [
     "a tools capability tested for truth",
     "a modern tools capability tested for truth",
   ],
   "lab-02 McpClient": ["isError tested for truth"],
+  "lab-02 ListingClient": ["an inputSchema that is a list accepted"],
   "lab-02 unwrap": ["a number read from the start of the text"],
-  "lab-02 correlate": ["falsy data left out"],
+  "lab-02 correlate": ["falsy data left out", "the result read first"],
   "lab-03 prefixStatus": [
     "an enum member's length in graphemes",
     "an empty enum member dropped",

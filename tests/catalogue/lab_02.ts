@@ -32,11 +32,12 @@ export function correlate(requestId, reply) {
   if (error) throw new ProtocolError(error.message, { code: error.code, data: error.data });
   return result;
 }`,
-    "mine or not, then result or error": String.raw`${P}
+    // An error member decides, whatever else the reply holds: a result beside it is not an answer.
+    "mine or not, then error or result": String.raw`${P}
 export function correlate(requestId, reply) {
   const mine = typeof reply.id === typeof requestId && reply.id === requestId;
   if (!mine) throw new ProtocolError("not the reply to " + requestId);
-  if (Object.hasOwn(reply, "result")) return reply.result;
+  if (!Object.hasOwn(reply, "error")) return reply.result;
   throw new ProtocolError("the server failed", { ...reply.error });
 }`,
   },
@@ -149,6 +150,14 @@ export function correlate(requestId, reply) {
   if (Number(reply.id) !== Number(requestId)) throw new ProtocolError("wrong id");
   if ("error" in reply) throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
   return reply.result;
+}`,
+    // The result read first: a reply with an error beside it taken for an answer (round 13 of
+    // issue 38's red team: it kept every mark).
+    "the result read first": String.raw`${P}
+export function correlate(requestId, reply) {
+  if (reply.id !== requestId) throw new ProtocolError("wrong id");
+  if ("result" in reply) return reply.result;
+  throw new ProtocolError(reply.error.message, { code: reply.error.code, data: reply.error.data });
 }`,
     // The data passed on only when it is truthy (round 13 of issue 38's red team: it kept every
     // mark): an empty string, 0 or false is data too.
@@ -481,6 +490,14 @@ export function eraOf(answer, versions) {
       NAMED.replace(
         "isObject(capabilities)",
         'typeof capabilities === "object" && capabilities !== null',
+      ),
+    ),
+    // An empty supportedVersions taken for no DiscoverResult: the server is modern, and shares
+    // no version.
+    "an empty list of versions taken for no DiscoverResult": eraOfFrom(
+      NAMED.replace(
+        "Array.isArray(supportedVersions) && isObject(capabilities)",
+        "Array.isArray(supportedVersions) && supportedVersions.length > 0 && isObject(capabilities)",
       ),
     ),
     // The server's versions trimmed before they are compared: a version is compared exactly.

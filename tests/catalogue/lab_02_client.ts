@@ -448,6 +448,12 @@ const LISTING = catalogue("ListingClient", {
     "    return tools;",
     "    return tools.toSorted((a, b) => String(a.name) < String(b.name) ? -1 : 1);",
   ]],
+  // An inputSchema asked only to be of type object (round 13 of issue 38's red team: it kept
+  // every mark): a list passes.
+  "an inputSchema that is a list accepted": [[
+    "isObject(tool.inputSchema)",
+    'typeof tool.inputSchema === "object" && tool.inputSchema !== null',
+  ]],
 });
 
 const MCP_CLIENT = catalogue("McpClient", {
