@@ -22,6 +22,8 @@ import type { HiddenCase } from "../tools/grading/spec.ts";
 import { decoys } from "./watermark.ts";
 
 const refused = { throws: "ProtocolError" };
+/** The `_meta` key that names a request's protocol version, from 2026-07-28. */
+const VERSION = "io.modelcontextprotocol/protocolVersion";
 
 /**
  * A hidden case of headerCheck: `headers` against `message`, before a server
@@ -243,6 +245,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "initialize's protocolVersion is not a version in _meta",
       args: [legacy("initialize", { protocolVersion: "2026-07-28" }), {}],
       expected: BASE_HEADERS,
+      group: "which era",
+    },
+    // Round 13 of issue 38's red team: "a version that is there, of any type" kept every mark
+    // here and in recoverStream: only a string in _meta names today's era.
+    {
+      label: "a version in _meta written as a number is no version: the handshake era's",
+      args: [legacy("tools/list", { _meta: { [VERSION]: 20260728 } }), { id: "s" }],
+      expected: { ...BASE_HEADERS, "mcp-session-id": "s" },
       group: "which era",
     },
     {
@@ -527,6 +537,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
     {
       label: "legacy: a _meta with only a progress token is the handshake era's",
       args: [legacy("tools/call", { name: "t", _meta: { progressToken: 1 } }, 4), "get0:3", 5],
+      expected: { resume: "get0:3" },
+      group: "legacy: resumed, or lost",
+    },
+    {
+      label: "legacy: a version in _meta written as a number is no version",
+      args: [legacy("tools/list", { _meta: { [VERSION]: 20260728 } }, 4), "get0:3", 5],
       expected: { resume: "get0:3" },
       group: "legacy: resumed, or lost",
     },

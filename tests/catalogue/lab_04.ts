@@ -528,6 +528,10 @@ const postHeaders: Catalogue = {
       ),
     }),
     // Round 13 of issue 38's red team: each kept every mark.
+    // The era told by a version that is there, of any type: only a string names today's.
+    "the era told by a version of any type": headersWith({
+      today: TODAY.replace('typeof version === "string"', "version !== undefined"),
+    }),
     // The name tested for truth: an empty tool name, a string, left out.
     "an empty name left out": headersWith({
       today: TODAY.replace('typeof params[field] === "string"', "params[field]"),
@@ -1145,6 +1149,11 @@ const recoverStream: Catalogue = {
   if (today) return { reissue: { ...request, id: nextId } };
   return lastEventId === null ? null : { resume: lastEventId.trim() };`),
     // Round 13 of issue 38's red team: each kept every mark.
+    // The era told by a version of any type: only a string in _meta names today's.
+    "the era told by a version of any type": recover(`
+  const today = request.params?._meta?.["io.modelcontextprotocol/protocolVersion"] !== undefined;
+  if (today) return { reissue: { ...request, id: nextId } };
+  return lastEventId ? { resume: lastEventId } : null;`),
     // An event id of white space taken for none: only null and "" are none.
     "an event id of white space taken for none": recover(`
   ${IS_TODAY}
