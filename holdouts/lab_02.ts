@@ -523,6 +523,64 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         { steps: [{ threw: "ProtocolError" }] },
       ),
     ),
+    // Round 13 of issue 38's red team: "a server request known by a truthy id" kept every mark:
+    // a server counts its requests from 0 too.
+    grouped(
+      "what comes besides the reply",
+      scenario(
+        "a request from the server with id 0 is refused too",
+        {
+          server: {
+            on: {
+              ping: [{ send: { jsonrpc: "2.0", id: 0, method: "roots/list", params: {} } }],
+            },
+          },
+          steps: [PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "ProtocolError" }] },
+      ),
+    ),
+    // Round 13: "an abandoned id of any type, as text" and "an abandoned id forgotten once its
+    // late reply came" each kept every mark.
+    grouped(
+      "an abandoned id, exactly",
+      scenario(
+        'a late reply whose id is "0" answers neither request 0, given up, nor request 1',
+        {
+          server: {
+            on: {
+              "slow/thing": [],
+              ping: [{ send: { jsonrpc: "2.0", id: "0", result: { late: true } } }, { result: {} }],
+            },
+          },
+          steps: [{ call: "request", args: ["slow/thing", {}, 50] }, PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "TimeoutError" }, { threw: "ProtocolError" }] },
+      ),
+    ),
+    grouped(
+      "an abandoned id, exactly",
+      scenario(
+        "two late copies of a reply to a request given up are both dropped",
+        {
+          server: {
+            on: {
+              "slow/thing": [],
+              ping: [
+                { send: { jsonrpc: "2.0", id: "{{previous}}", result: { late: 1 } } },
+                { send: { jsonrpc: "2.0", id: "{{previous}}", result: { late: 2 } } },
+                { result: {} },
+              ],
+            },
+          },
+          steps: [{ call: "request", args: ["slow/thing", {}, 50] }, PING],
+          observe: ["steps"],
+        },
+        { steps: [{ threw: "TimeoutError" }, { returned: {} }] },
+      ),
+    ),
     scenario(
       "a client given no transcript option still talks",
       { noTranscript: true, steps: [PING, PING], observe: ["steps"] },

@@ -26,6 +26,11 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   ],
   "lab-02 McpClient": ["isError tested for truth"],
   "lab-02 ListingClient": ["an inputSchema that is a list accepted"],
+  "lab-02 RpcLink": [
+    "a server request known by a truthy id",
+    "an abandoned id compared as text",
+    "an abandoned id forgotten after its first late reply",
+  ],
   "lab-02 unwrap": ["a number read from the start of the text"],
   "lab-02 correlate": ["falsy data left out", "the result read first"],
   "lab-03 prefixStatus": [

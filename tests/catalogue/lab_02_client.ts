@@ -236,6 +236,22 @@ const RPC_LINK = catalogue("RpcLink", {
     "performance.now() + deadlineMs;",
     "performance.now() + deadlineMs * 1000;",
   ]],
+  // Round 13 of issue 38's red team: each kept every mark.
+  // A server's request known by a truthy id: its first, id 0, skipped as a notification.
+  "a server request known by a truthy id": [[
+    '      if ("id" in message) {',
+    "      if (message.id) {",
+  ]],
+  // The abandoned ids compared as text: a late reply with id "0" dropped for request 0.
+  "an abandoned id compared as text": [[
+    "        if (this.#abandoned.has(message.id as RequestId)) continue;",
+    "        if ([...this.#abandoned].map(String).includes(String(message.id))) continue;",
+  ]],
+  // An abandoned id forgotten once a late reply to it came: a second copy taken for a stray.
+  "an abandoned id forgotten after its first late reply": [[
+    "        if (this.#abandoned.has(message.id as RequestId)) continue;",
+    "        if (this.#abandoned.delete(message.id as RequestId)) continue;",
+  ]],
 });
 
 const HANDSHAKE = catalogue("HandshakeClient", {
