@@ -77,6 +77,14 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: refused,
       group: "in flight",
     },
+    // Round 13 of issue 38's red team: "a reply without an id dropped" kept every mark: a reply
+    // with no id answers no request, and is a stray like any other.
+    {
+      label: "a reply with no id at all answers no request",
+      args: [{ jsonrpc: "2.0", result: {} }, [1], [2]],
+      expected: refused,
+      group: "in flight",
+    },
     {
       label: "a cancelled id is dropped even among others in flight",
       args: [reply("slow"), ["fast", "other"], ["slow"]],

@@ -44,6 +44,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "an answer looked up through the prototype",
     "an answer found with in",
   ],
+  "lab-04 routeReply": ["a reply without an id dropped"],
   "lab-04 originAllowed": ["the Origin trimmed", "http and https the same", "the port ignored"],
   "lab-04 sseData": [
     "any white space after the colon dropped",

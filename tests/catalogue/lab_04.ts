@@ -83,6 +83,13 @@ const routeReply: Catalogue = {
   if (inFlight.includes(reply.id)) return reply.id;
   if (cancelled.includes(reply.id)) return undefined;
   ${ROUTE_THROW}`),
+    // A reply with no id taken for a notification and dropped (round 13 of issue 38's red team:
+    // it kept every mark): it answers no request, and is refused.
+    "a reply without an id dropped": route(`
+  if (reply.id === undefined) return null;
+  if (inFlight.includes(reply.id)) return reply.id;
+  if (cancelled.includes(reply.id)) return null;
+  ${ROUTE_THROW}`),
     // The cancelled list checked first: an id that is both goes nowhere (and order matters).
     "the last in flight takes it": route(`
   if (inFlight.length > 0 && inFlight.includes(reply.id)) return inFlight[inFlight.length - 1];
