@@ -687,6 +687,15 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       HEADER_MISMATCH,
       "values, exactly",
     ),
+    // Round 13: "Mcp-Name compared loosely" kept every mark: a header is text, and a name the
+    // body gives as a number is no text it can equal.
+    check(
+      "a tool named by the number 42 is not named by the text 42",
+      todayHeaders("tools/call", "42"),
+      today("tools/call", { name: 42 }),
+      HEADER_MISMATCH,
+      "values, exactly",
+    ),
     // A name in other letters' case without an underscore: "a mismatch where
     // Mcp-Name holds an underscore or is empty, else on" earned 24 % before.
     check(

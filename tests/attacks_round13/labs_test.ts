@@ -61,32 +61,71 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "an empty name left out",
     "a name of any type sent as text",
   ],
-  "lab-04 headerCheck": ["header values trimmed"],
+  "lab-04 headerCheck": ["header values trimmed", "Mcp-Name compared loosely"],
   "lab-04 progressOf": ["negative progress refused"],
 };
 
-/** Attempts this round could not close, with what each earned: none. */
-const OPEN: Readonly<Record<string, readonly string[]>> = {};
+/** An attempt: the function it answers for (unit and name), its label, and its module's source. */
+interface Attempt {
+  unit: string;
+  fn: string;
+  label: string;
+  source: string;
+}
+
+/** The worked way of `unit fn` in its catalogue, with `from` (there once) changed to `to`. */
+function workedWith(unit: string, fn: string, from: string, to: string): string {
+  const worked = catalogueOf(unit, fn).right["the worked solution's way"];
+  assert.equal(worked.split(from).length, 2, `${fn}'s worked way holds ${from} not once`);
+  return worked.replace(from, () => to);
+}
+
+/**
+ * Attempts this round could not close, each with what it earned: misreadings
+ * or readings the spec leaves open, for the instructors to decide.
+ */
+const OPEN: readonly Attempt[] = [
+  // A result with inputRequests: {} taken to ask nothing, so the retry carries no inputResponses
+  // (the worked way sends inputResponses: {}). It earned 21/21: the lab says "none when result asks
+  // nothing", and an empty list of questions may be read either way.
+  {
+    unit: "lab-03",
+    fn: "retryRequest",
+    label: "an empty question list taken to ask nothing",
+    source: workedWith(
+      "lab-03",
+      "retryRequest",
+      "  if (result.inputRequests !== undefined) {",
+      "  if (Object.keys(result.inputRequests ?? {}).length > 0) {",
+    ),
+  },
+];
 
 const scratch = await Deno.makeTempDir({ prefix: "attacks-round13-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
 
-/** Every attempt of `attempts`: its function's unit and name, its label, and its module's source. */
-function listed(attempts: Readonly<Record<string, readonly string[]>>) {
+/** The catalogue of `unit fn`. */
+function catalogueOf(unit: string, fn: string) {
+  const catalogue = CATALOGUES.find((c) => c.unit === unit && c.fn === fn);
+  assert.ok(catalogue, `no catalogue of ${unit} ${fn}`);
+  return catalogue;
+}
+
+/** Every attempt of `attempts`, its source from its function's catalogue. */
+function listed(attempts: Readonly<Record<string, readonly string[]>>): Attempt[] {
   return Object.entries(attempts).flatMap(([key, labels]) => {
     const [unit, fn] = key.split(" ");
-    const catalogue = CATALOGUES.find((c) => c.unit === unit && c.fn === fn);
-    assert.ok(catalogue, `no catalogue of ${key}`);
+    const { wrong } = catalogueOf(unit, fn);
     return labels.map((label) => {
-      const source = catalogue.wrong[label];
-      assert.ok(source, `${key}'s catalogue has no ${label}`);
-      return { unit, fn, label, source };
+      assert.ok(wrong[label], `${key}'s catalogue has no ${label}`);
+      return { unit, fn, label, source: wrong[label] };
     });
   });
 }
 
 const open = Deno.env.get("ROUND13_OPEN") === "1";
-const attempts = [...listed(ATTEMPTS), ...(open ? listed(OPEN) : [])];
+const closed = listed(ATTEMPTS);
+const attempts = [...closed, ...(open ? OPEN : [])];
 const graded = await gradeTogether(
   await Promise.all(attempts.map(async ({ unit, label, source }) => {
     const path = `${scratch}/${crypto.randomUUID()}.ts`;
@@ -97,13 +136,18 @@ const graded = await gradeTogether(
   { functions: [...new Set(attempts.map(({ fn }) => fn))] },
 );
 
-for (const [index, { fn, label }] of attempts.entries()) {
-  Deno.test(`a misreading of ${fn} loses marks: ${label}`, () => {
-    const [results] = graded[index];
-    const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-    const score = tests.reduce((sum, t) => sum + t.score, 0);
-    console.log(`${fn}: ${label}: ${score}/${tests.length}`);
-    assert.ok(tests.length > 0, `${fn} has no case`);
-    assert.ok(score < tests.length, `${label} kept every ${fn} mark (${score}/${tests.length})`);
+for (const [index, { fn, label }] of [...closed, ...OPEN].entries()) {
+  Deno.test({
+    name: `a misreading of ${fn} loses marks: ${label}`,
+    // The open attempts are graded only when asked for (ROUND13_OPEN=1).
+    ignore: index >= attempts.length,
+    fn() {
+      const [results] = graded[index];
+      const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
+      const score = tests.reduce((sum, t) => sum + t.score, 0);
+      console.log(`${fn}: ${label}: ${score}/${tests.length}`);
+      assert.ok(tests.length > 0, `${fn} has no case`);
+      assert.ok(score < tests.length, `${label} kept every ${fn} mark (${score}/${tests.length})`);
+    },
   });
 }

@@ -1316,6 +1316,11 @@ const headerCheck: Catalogue = {
         'headers["$1"]?.trim()',
       ),
     ),
+    // Mcp-Name compared with != (round 13 of issue 38's red team: it kept every mark): the text
+    // "42" taken for the name 42.
+    "Mcp-Name compared loosely": checkWith({
+      name: CHECK_NAME.replace('headers["mcp-name"] !== params', 'headers["mcp-name"] != params'),
+    }),
     "HTTP statuses, not JSON-RPC codes": check(
       `${CHECK_HEAD}${CHECK_VERSION}${CHECK_METHOD}${CHECK_NAME}${CHECK_SPOKEN}`.replaceAll(
         "-32020",
