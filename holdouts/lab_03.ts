@@ -17,6 +17,7 @@ import {
   PIECES,
   QUESTION,
   retryOf,
+  SHORT,
   SPANISH,
   VERB_PIECES,
 } from "../cases/lab_03.ts";
@@ -599,6 +600,26 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [EMPTY_MEMBER, '{"v":"y'],
       expected: "dead",
       group: EMPTY_IS_A_MEMBER,
+    },
+    // Round 13 of issue 38's red team: "maxLength checked only once an escape ends" kept every
+    // mark (the worked step did so): a backslash at maxLength begins a character too many.
+    {
+      label: "a backslash once maxLength is reached: no escape fits",
+      args: [SHORT, '{"mark":"ab\\'],
+      expected: "dead",
+      group: "an escape past maxLength",
+    },
+    {
+      label: "half a \\u escape once maxLength is reached",
+      args: [SHORT, '{"mark":"ab\\u00'],
+      expected: "dead",
+      group: "an escape past maxLength",
+    },
+    {
+      label: "a backslash one character short of maxLength",
+      args: [SHORT, '{"mark":"a\\'],
+      expected: "live",
+      group: "an escape past maxLength",
     },
     {
       label: "a lone surrogate written as itself",

@@ -37,6 +37,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "an enum member's length in graphemes",
     "an empty enum member dropped",
     "a lone surrogate written raw",
+    "maxLength checked only once an escape ends",
   ],
   "lab-03 decode": ["the best found from a score of -Infinity up"],
   "lab-03 nextMove": ["the context trimmed"],

@@ -78,7 +78,10 @@ function step(state, char) {
       const raw = top.raw + escape;
       return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1, escape: "" }) : null;
     }
-    if (char === "\\") return viable(top.raw + char) ? go({ ...top, escape: char }) : null;
+    // An escape is one more character, however it ends: past maxLength, no escape begins.
+    if (char === "\\") {
+      return viable(top.raw + char) && fitsMax ? go({ ...top, escape: char }) : null;
+    }
     if (char === '"') {
       if (!fitsLength(top.schema, top.length)) return null;
       const whole = top.raw + '"';
@@ -232,6 +235,8 @@ function readString(schema, text, at) {
   while (i < text.length) {
     const char = String.fromCodePoint(text.codePointAt(i));
     if (char === '"') return count >= min ? i + 1 : DEAD;
+    // One more character, however it is written (an escape not yet ended too), is past maxLength.
+    if (count >= max) return DEAD;
     if (char === "\\") {
       const found = firstOf(ESCAPES.map((escape) => literal(text, i, escape)));
       if (found < 0) return found;
@@ -579,6 +584,12 @@ export function prefixStatus(schema, text) {
       'const finish = () => ({ stack: below, done: below.length === 0 || top.kind === "object" });',
     ]),
     // Round 13 of issue 38's red team: each kept every prefixStatus mark.
+    // maxLength checked only once an escape ends: a backslash past maxLength left live, though
+    // no escape can follow it within the bound (the worked step did so until round 13).
+    "maxLength checked only once an escape ends": stepWith([
+      "viable(top.raw + char) && fitsMax ? go({ ...top, escape: char }) : null;",
+      "viable(top.raw + char) ? go({ ...top, escape: char }) : null;",
+    ]),
     // An enum member's length counted in what the eye sees (graphemes): e and a combining accent
     // are two code points.
     "an enum member's length in graphemes": stepWith([
