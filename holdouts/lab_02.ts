@@ -392,6 +392,17 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
       },
       { stderr: ["[server] grammar: ready with 4 tools", "[server] one", "[server] two"] },
     ),
+    // Round 13 of issue 38's red team: "each read of stderr decoded on its own" kept every mark:
+    // a character whose bytes two reads split is still one character.
+    scenario(
+      "a character split across two reads of stderr is shown whole",
+      {
+        server: { stderrSplit: "comió\n", exitAtStart: 0 },
+        steps: [{ call: "close" }],
+        observe: ["stderr"],
+      },
+      { stderr: ["[server] grammar: ready with 4 tools", "[server] comió"] },
+    ),
     scenario(
       "close and then await using: the same status, and no second kill",
       {

@@ -41,6 +41,12 @@ export type Action =
 export interface Script {
   /** Text written on stderr after the ready line, as it is. @default {""} */
   stderr?: string;
+  /**
+   * Text written on stderr after that in two writes, the first ending inside
+   * its first character of more than one byte in UTF-8, so that a reader sees
+   * that character split across two reads. @default {""}
+   */
+  stderrSplit?: string;
   /** How many bytes of log lines to write on stderr after that, before reading anything. @default {0} */
   stderrBytes?: number;
   /** Exit with this code right after starting, before reading anything. @default {undefined} */
@@ -85,6 +91,13 @@ export function grammarInProcess(script: Script = {}): ServerMain {
     const note = (line: string) => io.stderr(encoder.encode(`${line}\n`));
     await note(GRAMMAR_NOTES.ready);
     if (script.stderr) await io.stderr(encoder.encode(script.stderr));
+    if (script.stderrSplit) {
+      const bytes = encoder.encode(script.stderrSplit);
+      // A lead byte of a character of two bytes or more is 0xc0 or above: cut just after it.
+      const cut = bytes.findIndex((byte) => byte >= 0xc0) + 1;
+      await io.stderr(bytes.subarray(0, cut));
+      await io.stderr(bytes.subarray(cut));
+    }
     if (script.stderrBytes) await io.stderr(logLines(script.stderrBytes));
     if (script.exitAtStart !== undefined) return script.exitAtStart;
     const grammar = {

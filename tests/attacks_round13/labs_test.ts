@@ -26,6 +26,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   ],
   "lab-02 McpClient": ["isError tested for truth"],
   "lab-02 ListingClient": ["an inputSchema that is a list accepted"],
+  "lab-02 ServerLink": ["each read of stderr decoded on its own"],
   "lab-02 RpcLink": [
     "a server request known by a truthy id",
     "an abandoned id compared as text",
@@ -98,20 +99,6 @@ const OPEN: readonly Attempt[] = [
       "retryRequest",
       "  if (result.inputRequests !== undefined) {",
       "  if (Object.keys(result.inputRequests ?? {}).length > 0) {",
-    ),
-  },
-  // Each read of the server's stderr decoded on its own, so a character whose bytes two reads
-  // split shows as two U+FFFD. It earned 10/10: the scripted server (servers/grammar_in_process.ts)
-  // writes stderr only as whole strings, so no case can split a character across two reads.
-  {
-    unit: "lab-02",
-    fn: "ServerLink",
-    label: "each read of stderr decoded on its own",
-    source: workedWith(
-      "lab-02",
-      "ServerLink",
-      "    for await (const text of this.server.stderr.pipeThrough(new TextDecoderStream())) {",
-      "    for await (const chunk of this.server.stderr) {\n      const text = new TextDecoder().decode(chunk);",
     ),
   },
 ];

@@ -110,6 +110,12 @@ const SERVER_LINK = catalogue("ServerLink", {
   ]],
   "the server's input never closed": [["    await this.stdin.close().catch(() => {});", ""]],
   "await using that does nothing": [["    await this.close();", ""]],
+  // Each read of stderr decoded on its own (round 13 of issue 38's red team: it kept every
+  // mark): a character whose bytes two reads split shows as two U+FFFD.
+  "each read of stderr decoded on its own": [[
+    "    for await (const text of this.server.stderr.pipeThrough(new TextDecoderStream())) {",
+    "    for await (const chunk of this.server.stderr) {\n      const text = new TextDecoder().decode(chunk);",
+  ]],
 });
 
 const RPC_LINK = catalogue("RpcLink", {
