@@ -45,6 +45,7 @@ import { answersAsSeal } from "./watermark.ts";
 import { processUsage as usage } from "./process_usage.ts";
 import { killGroup, spawnInOwnSession } from "./own_session.ts";
 import { RunnableTime } from "./runnable_time.ts";
+import { writtenSize } from "./written_size.ts";
 
 /** One case's outcome. */
 export interface CaseResult {
@@ -447,8 +448,9 @@ async function runProcess(
     for await (const line of lines(child.stdout, () => stop("it printed too much"))) {
       if (!line.startsWith(`${nonce} `)) continue;
       let record: { started?: Key; result?: Key; reply?: Reply };
+      const bytes = Buffer.from(line.slice(nonce.length + 1), "base64");
       try {
-        record = deserialize(Buffer.from(line.slice(nonce.length + 1), "base64"));
+        record = deserialize(bytes);
       } catch {
         continue;
       }
@@ -462,7 +464,8 @@ async function runProcess(
         }
       }
       if (record.result && record.reply) {
-        run.replies.set(keyText(record.result), waitedOnItsOwn(record.reply, running));
+        const reply = judgeable(record.reply, bytes.length);
+        run.replies.set(keyText(record.result), waitedOnItsOwn(reply, running));
       }
     }
   } finally {
@@ -482,6 +485,34 @@ async function runProcess(
     }
   }
   return run;
+}
+
+/**
+ * The least written size ({@linkcode writtenSize}) past which a reply is too
+ * large to judge, however few bytes it came in; past it, no more than
+ * {@linkcode SIZE_PER_BYTE} times those bytes.
+ */
+const JUDGEABLE_SIZE = 1 << 20;
+/** A reply written out in full is at most about as long as its serialized bytes: this leaves room for more. */
+const SIZE_PER_BYTE = 4;
+
+/**
+ * `reply` (`bytes` long, serialized), or a problem where written out in full
+ * it would pass {@linkcode JUDGEABLE_SIZE} and {@linkcode SIZE_PER_BYTE} times
+ * its bytes: an object reached many times over (a structured clone keeps it
+ * shared), an array of mostly holes. The grader compares, walks and writes
+ * a reply as JSON in its own event loop: what it does for one is bounded by
+ * the bytes that came, never by the learner's choice of shape.
+ */
+function judgeable(reply: Reply, bytes: number): Reply {
+  const limit = Math.max(JUDGEABLE_SIZE, SIZE_PER_BYTE * bytes);
+  if (writtenSize(reply, limit) <= limit) return reply;
+  return {
+    problem: "what it sent back is too large to judge: written out in full, it passes " +
+      `${limit} characters (an object it holds many times over, or an array of holes)`,
+    reached: reply.reached,
+    cpuMs: reply.cpuMs,
+  };
 }
 
 /**

@@ -1,0 +1,44 @@
+// Round 13 of issue 38's red team: hostile classmates in one class run of
+// `deno task grade`, with what rounds 6 to 12 left untried: what a
+// learner's code hands back to the grader, which compares, walks and writes
+// it in its own event loop, beside the sandboxes of classmates graded at the
+// same time. Each test puts honest learners beside the hostile one and
+// asserts that each honest learner's marks are their marks graded alone, and
+// that the hostile one gets a named problem. Attempts that still succeed are
+// in the OPEN set, skipped unless ROUND13_OPEN=1. Run:
+//   deno test -A tests/attacks_round13/classmates_test.ts
+
+import assert from "node:assert/strict";
+import { assertAsAlone, honestWork } from "../_neighbours.ts";
+
+/** Unit A whose two functions return `value` (an expression) in every case. */
+const returning = (value: string) =>
+  `export function answerFor() { return ${value}; }\nexport function authorize() { return ${value}; }\n`;
+
+/** An array of two of the same array, `depth` times over: 2^depth leaves, a few bytes a level when cloned. */
+const shared = (depth: number) =>
+  `(() => { let x = 1; for (let i = 0; i < ${depth}; i++) x = [x, x]; return x; })()`;
+
+Deno.test("a value shared many times over, or an array of holes, costs the grader its bytes and no classmate their time", async () => {
+  // Before: a structured clone keeps a shared object shared, so 26 levels of `[x, x]` came to
+  // the grader in a few hundred bytes, and writing each failed case's value as JSON for the
+  // report took it 2.5 s in its own event loop (2^26 leaves; at 40 levels, JSON.stringify took
+  // 24 GB before the kernel killed it). Unit A's failed cases held the grader about a minute,
+  // charged as wall-clock time to the classmate whose sandbox ran beside it: honest b's Unit A
+  // 46/48 and Lab 02 65/187 ("the 60 s this learner's grading may take ran out"), 48/48 and
+  // 187/187 alone. An array of 2^32 - 1 holes is a few bytes too, and 4 G of `null` written
+  // out. Now a reply whose written size passes 4 times its bytes (and 1 MiB) is a problem.
+  const honest = await honestWork();
+  const inClass = await assertAsAlone({
+    "a-shared": { "ch14-a.ts": returning(shared(26)) },
+    "c-holes": { "ch14-a.ts": returning("new Array(2 ** 32 - 1)") },
+  }, {
+    "b-honest": { ...honest.unitA, ...honest.lab02 },
+    "d-honest": honest.unitA,
+  }, 2);
+  for (const name of ["a-shared", "c-holes"]) {
+    const [results] = inClass.filter((r) => r.submission.endsWith(`/${name}`));
+    assert.equal(results.score, 0);
+    assert.match(JSON.stringify(results.tests), /what it sent back is too large to judge/, name);
+  }
+});
