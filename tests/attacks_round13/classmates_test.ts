@@ -42,3 +42,25 @@ Deno.test("a value shared many times over, or an array of holes, costs the grade
     assert.match(JSON.stringify(results.tests), /what it sent back is too large to judge/, name);
   }
 });
+
+Deno.test("a BigInt of millions of bits, where the grader writes a value in words, costs the grader its bytes", async () => {
+  // Before: a BigInt of 6 million bits is 750 KB on the wire, and working out its decimal digits
+  // took the grader half a second in its own event loop, each time it described the value (the
+  // flag readers of Chapter 15 describe what is not a flag, and so does the report where a
+  // value cannot be read as the case expects): Chapter 15's 27 cases held the class 11 s
+  // (19.5 s where it took 8.6; Lab 01's handleMessage, 101 cases, was not tried), charged to
+  // the classmate graded beside it as above. Now a BigInt of more than 4096 bits is too large.
+  const big = "(1n << 6_000_000n) - 12345n";
+  const ch15 = ["limitCommand", "denoFlags", "bwrapCommand"]
+    .map((name) => `export function ${name}() { return ${big}; }\n`).join("");
+  const honest = await honestWork();
+  const inClass = await assertAsAlone({ "a-big": { "ch15.ts": ch15 } }, {
+    "b-honest": honest.unitA,
+  }, 2);
+  const [results] = inClass.filter((r) => r.submission.endsWith("/a-big"));
+  assert.equal(results.score, 0);
+  assert.match(
+    JSON.stringify(results.tests),
+    /too large to judge[^"]*a BigInt of more than 4096 bits/,
+  );
+});

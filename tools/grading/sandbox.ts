@@ -500,16 +500,18 @@ const SIZE_PER_BYTE = 4;
  * `reply` (`bytes` long, serialized), or a problem where written out in full
  * it would pass {@linkcode JUDGEABLE_SIZE} and {@linkcode SIZE_PER_BYTE} times
  * its bytes: an object reached many times over (a structured clone keeps it
- * shared), an array of mostly holes. The grader compares, walks and writes
- * a reply as JSON in its own event loop: what it does for one is bounded by
- * the bytes that came, never by the learner's choice of shape.
+ * shared), an array of mostly holes, a BigInt whose decimal digits cost far
+ * more than its bytes. The grader compares, walks and writes a reply as JSON
+ * in its own event loop: what it does for one is bounded by the bytes that
+ * came, never by the learner's choice of shape.
  */
 function judgeable(reply: Reply, bytes: number): Reply {
   const limit = Math.max(JUDGEABLE_SIZE, SIZE_PER_BYTE * bytes);
   if (writtenSize(reply, limit) <= limit) return reply;
   return {
     problem: "what it sent back is too large to judge: written out in full, it passes " +
-      `${limit} characters (an object it holds many times over, or an array of holes)`,
+      `${limit} characters (an object it holds many times over, an array of holes, a BigInt ` +
+      "of more than 4096 bits)",
     reached: reply.reached,
     cpuMs: reply.cpuMs,
   };

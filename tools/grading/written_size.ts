@@ -12,7 +12,9 @@
  * About how many characters `value` takes written out in full: each string
  * (a key, a value, a `String` object) its length, each array its length
  * (holes included), each object, number and other leaf at least one, each
- * `ArrayBuffer` or view its bytes; an object reached twice counts twice, a
+ * `ArrayBuffer` or view its bytes, each BigInt its digits in hex (one of more
+ * than {@linkcode BIGINT_BITS} bits, whose decimal digits cost far more to
+ * work out than its bytes, as past `limit`); an object reached twice counts twice, a
  * cycle's way back once. Counting stops once it passes `limit`, so that it
  * costs at most about `limit` steps (and one object's keys) whatever the
  * value is: compare the result with `limit`. Never recurses (a value nested a
@@ -29,6 +31,7 @@
  * for (let i = 0; i < 40; i++) shared = [shared, shared];
  * assert.ok(writtenSize(shared, 1000) > 1000);
  * assert.ok(writtenSize(new Array(1e9), 1000) > 1000);
+ * assert.ok(writtenSize([1n << 6_000_000n], 1e9) > 1e9);
  * const cycle: Record<string, unknown> = {};
  * cycle.self = cycle;
  * assert.equal(writtenSize(cycle, 1000), 1 + 5 + 1);
@@ -40,6 +43,20 @@ export function writtenSize(value: unknown, limit: number): number {
   } catch {
     return limit + 1;
   }
+}
+
+/**
+ * The most bits a BigInt may have and count as its digits: the time its
+ * decimal digits take grows with the square of its bits (about 35 µs here), so
+ * that a reply's bytes of such BigInts cost the grader tens of milliseconds,
+ * where one BigInt of those bytes (6 million bits) cost it half a second.
+ */
+const BIGINT_BITS = 1 << 12;
+
+/** What `value` counts for in {@linkcode writtenSize}: past `limit` when it has more than {@linkcode BIGINT_BITS} bits. */
+function bigIntSize(value: bigint, limit: number): number {
+  const hex = (value < 0n ? -value : value).toString(16).length;
+  return hex * 4 > BIGINT_BITS ? limit + 1 : hex;
 }
 
 /** {@linkcode writtenSize}, which may throw where reading `value` throws. */
@@ -58,6 +75,7 @@ function counted(value: unknown, limit: number): number {
     const item = next.visit;
     size += 1;
     if (typeof item === "string") size += item.length;
+    if (typeof item === "bigint") size += bigIntSize(item, limit);
     if (typeof item !== "object" || item === null || path.has(item)) continue;
     if (ArrayBuffer.isView(item) || item instanceof ArrayBuffer) {
       size += item.byteLength;
