@@ -13,6 +13,13 @@ import { CannotJudgeError } from "./_cannot_judge.ts";
 import { type Machine, programOf } from "./_machine.ts";
 import { readPrlimit } from "./_prlimit_options.ts";
 
+/**
+ * The most words a command line may have: reading its mounts costs the
+ * square of their number (the lesson's lines have a few dozen words; 49,000
+ * took 13 s).
+ */
+const MAX_WORDS = 1000;
+
 /** A command line, read. */
 export interface CommandLine {
   /** Each limit set, by resource (`cpu`, `data`...), as `commandGrants` shows it. */
@@ -41,6 +48,11 @@ export function readCommandLine(argv: unknown, machine: Machine): CommandLine {
   if (!Array.isArray(argv) || argv.length === 0) {
     throw new CannotJudgeError(
       `${show(argv)}: a command line is a non-empty array of strings`,
+    );
+  }
+  if (argv.length > MAX_WORDS) {
+    throw new CannotJudgeError(
+      `a command line of ${argv.length} words: more than the ${MAX_WORDS} this judges`,
     );
   }
   for (const part of argv) {

@@ -51,12 +51,18 @@ const HARMLESS = new Set([
   "--no-npm",
   "--no-check",
 ]);
+/**
+ * The most entries the flags may list together: weighing each rule against
+ * the others costs the square of their number (25,000 took 2.3 s).
+ */
+const MAX_ENTRIES = 1000;
 /** The rule for everything of a kind (a flag without a value): no entry is empty. */
 const ALL = "";
 
 /**
  * What `flags` grant. Throws `TypeError` naming the flag when something in
- * it is not a permission flag Deno would accept and this can judge: a script
+ * it is not a permission flag Deno would accept and this can judge (or
+ * when the flags list more than 1000 entries together): a script
  * or argument, an unknown flag, short flags run together, an empty entry
  * (Deno refuses those, and a path with a comma splits into them), a path
  * that is not absolute, a program named without its path (Deno finds it on
@@ -98,6 +104,8 @@ export function denoGrants(flags: unknown): DenoGrants {
   }
   /** Each flag's entries, keyed by verdict and kind; `undefined` while no occurrence has a value. */
   const given = new Map<`${"allow" | "deny"} ${EntryKind}`, string[] | undefined>();
+  /** The entries of every flag so far. */
+  let count = 0;
   let allowAll = false;
   let noRemote = false;
   for (const flag of flags) {
@@ -130,6 +138,13 @@ export function denoGrants(flags: unknown): DenoGrants {
       // Measured: --deny-run skips empty entries (so --deny-run= denies nothing); others refuse them.
       const entries = value?.split(",").filter((raw) => raw !== "" || key !== "deny run")
         .map((raw) => denoEntry(flag, kind, raw));
+      count += entries?.length ?? 0;
+      if (count > MAX_ENTRIES) {
+        throw new TypeError(
+          `${flag.length > 80 ? `${flag.slice(0, 80)}…` : flag}: ${count} entries: more than ` +
+            `the ${MAX_ENTRIES} this judges`,
+        );
+      }
       if (entries !== undefined) given.set(key, [...given.get(key) ?? [], ...entries]);
       else if (!given.has(key)) given.set(key, undefined);
     } else if (name === "--no-remote" && value === undefined) {

@@ -10,6 +10,8 @@
 
 import assert from "node:assert/strict";
 import { assertAsAlone, honestWork } from "../_neighbours.ts";
+import { commandGrants } from "../../lib/containment/command_grants.ts";
+import { denoGrants } from "../../lib/containment/deno_grants.ts";
 
 /** Unit A whose two functions return `value` (an expression) in every case. */
 const returning = (value: string) =>
@@ -63,4 +65,42 @@ Deno.test("a BigInt of millions of bits, where the grader writes a value in word
     JSON.stringify(results.tests),
     /too large to judge[^"]*a BigInt of more than 4096 bits/,
   );
+});
+
+Deno.test("a command line of tens of thousands of words, which Chapter 15's readers take the square of, costs the grader little", async () => {
+  // Before: the grader reads what limitCommand and denoFlags return as the grants they give, in
+  // its own event loop, at a cost that grows with the square of the line: 7,000 tmpfs, dir
+  // and symlink triples behind prlimit (49,008 words, 470 KB) took 13 s a case, one
+  // --allow-read of 25,000 paths 2.3 s; the grader was held minutes, charged to the classmate
+  // graded beside it. Now a line of more than 1000 words, or flags of more than 1000 entries,
+  // cannot be judged, as the lesson's readers say.
+  const triples = Array.from(
+    { length: 7000 },
+    (_, i) => ["--tmpfs", `/t${i}`, "--dir", `/t${i}/d`, "--symlink", `/t${i}`, `/l${i}`],
+  ).flat();
+  const line = [
+    "prlimit",
+    "--cpu=1",
+    "--",
+    "bwrap",
+    ...triples,
+    "--",
+    "/usr/bin/deno",
+    "run",
+    "x.ts",
+  ];
+  const paths = Array.from({ length: 25_000 }, (_, i) => `/a${i}`).join(",");
+  const ch15 = `export function limitCommand() { return ${JSON.stringify(line)}; }
+export function denoFlags() { return ["--allow-read=${paths}"]; }
+export function bwrapCommand() { return []; }
+`;
+  const honest = await honestWork();
+  const inClass = await assertAsAlone({ "a-long": { "ch15.ts": ch15 } }, {
+    "b-honest": { ...honest.unitA, ...honest.lab02 },
+  }, 2);
+  const [results] = inClass.filter((r) => r.submission.endsWith("/a-long"));
+  assert.equal(results.score, 0);
+  // What the report cuts short, the readers say in full.
+  assert.throws(() => commandGrants(line), /a command line of 49008 words: more than the 1000/);
+  assert.throws(() => denoGrants([`--allow-read=${paths}`]), /25000 entries: more than the 1000/);
 });
