@@ -1,11 +1,18 @@
 // Round 13 of issue 38's red team: hostile classmates in one class run of
 // `deno task grade`, with what rounds 6 to 12 left untried: what a
 // learner's code hands back to the grader, which compares, walks and writes
-// it in its own event loop, beside the sandboxes of classmates graded at the
-// same time. Each test puts honest learners beside the hostile one and
-// asserts that each honest learner's marks are their marks graded alone, and
-// that the hostile one gets a named problem. Attempts that still succeed are
-// in the OPEN set, skipped unless ROUND13_OPEN=1. Run:
+// it in its own event loop while classmates' sandboxes run beside it (time it
+// spends there is charged, as wall-clock time, to each learner whose sandbox
+// runs). Each test puts honest learners beside the hostile one and asserts
+// that each honest learner's marks are their marks graded alone, and that
+// the hostile one earns nothing. The first three attempts succeeded and are
+// fixed (each test fails before its fix); the last held, a regression test.
+// No attempt of this round still succeeds, so there is no OPEN set. Held
+// and not kept here, for their minutes: replies of 100,000 empty objects or
+// Maps in each case of every unit (the grader's heap passed 2.7 GB, the
+// class 4.7 GB, and every result was written). Not tried in a class: an
+// observed list of 300,000 items where a case expects a short one, which
+// the report compares item by item (0.5 s of the grader's loop a case). Run:
 //   deno test -A tests/attacks_round13/classmates_test.ts
 
 import assert from "node:assert/strict";
@@ -103,4 +110,39 @@ export function bwrapCommand() { return []; }
   // What the report cuts short, the readers say in full.
   assert.throws(() => commandGrants(line), /a command line of 49008 words: more than the 1000/);
   assert.throws(() => denoGrants([`--allow-read=${paths}`]), /25000 entries: more than the 1000/);
+});
+
+Deno.test("answers and errors whose getters, conversions or cycles would run or loop in the grader's code reach it as plain data", async () => {
+  // Held before (a regression test): what a realm sends back is a structured clone, so a Proxy
+  // or a function does not cross ("the result cannot be copied out"), a getter has run in the
+  // realm, a cycle stays a cycle the report writes without looping, and a thrown value's name,
+  // message and fields are read in the realm, within a try.
+  const cycle = "(() => { const a = { content: [] }; a.content.push(a); a.self = a; return a; })()";
+  const tricky =
+    `{ get content() { throw new Error("read me"); }, [Symbol.toPrimitive]() { for (;;); }, toString() { for (;;); } }`;
+  const error =
+    `Object.defineProperty(new Error("x"), "name", { get() { throw new Error("y"); } })`;
+  const thrown = `{ get name() { throw 1; }, get message() { throw 2; }, toString() { throw 3; } }`;
+  const proxy =
+    `new Proxy({}, { get: (_, key) => key === "then" ? undefined : 1, ownKeys() { for (;;); } })`;
+  const hostile = `let n = 0;
+export function answerFor() {
+  const k = n++ % 5;
+  if (k === 0) return ${cycle};
+  if (k === 1) return ${tricky};
+  if (k === 2) throw ${error};
+  if (k === 3) throw ${thrown};
+  return ${proxy};
+}
+export function authorize() { return ${cycle}; }
+`;
+  const honest = await honestWork();
+  const inClass = await assertAsAlone({ "a-tricky": { "ch14-a.ts": hostile } }, {
+    "b-honest": honest.unitA,
+  }, 2);
+  const [results] = inClass.filter((r) => r.submission.endsWith("/a-tricky"));
+  assert.equal(results.score, 0);
+  const said = JSON.stringify(results.tests);
+  assert.match(said, /the result cannot be copied out/);
+  assert.match(said, /an error that could not be read/);
 });
