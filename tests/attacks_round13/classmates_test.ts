@@ -16,9 +16,31 @@
 //   deno test -A tests/attacks_round13/classmates_test.ts
 
 import assert from "node:assert/strict";
-import { assertAsAlone, honestWork } from "../_neighbours.ts";
+import { assertAsAlone, type Files, honestWork } from "../_neighbours.ts";
 import { commandGrants } from "../../lib/containment/command_grants.ts";
 import { denoGrants } from "../../lib/containment/deno_grants.ts";
+
+const honest = await honestWork();
+
+/**
+ * Grade the `hostile` learners (folder name to files) in one class with
+ * honest `classmates`, two at a time, and assert each honest learner's marks as
+ * alone and that each hostile one earned nothing. What each hostile
+ * learner's results say, by name, as JSON.
+ */
+async function besideHonest(
+  hostile: Record<string, Files>,
+  classmates: Record<string, Files>,
+): Promise<Record<string, string>> {
+  const inClass = await assertAsAlone(hostile, classmates, 2);
+  return Object.fromEntries(
+    Object.keys(hostile).map((name) => {
+      const [results] = inClass.filter((r) => r.submission.endsWith(`/${name}`));
+      assert.equal(results.score, 0, name);
+      return [name, JSON.stringify(results.tests)];
+    }),
+  );
+}
 
 /** Unit A whose two functions return `value` (an expression) in every case. */
 const returning = (value: string) =>
@@ -37,18 +59,12 @@ Deno.test("a value shared many times over, or an array of holes, costs the grade
   // 46/48 and Lab 02 65/187 ("the 60 s this learner's grading may take ran out"), 48/48 and
   // 187/187 alone. An array of 2^32 - 1 holes is a few bytes too, and 4 G of `null` written
   // out. Now a reply whose written size passes 4 times its bytes (and 1 MiB) is a problem.
-  const honest = await honestWork();
-  const inClass = await assertAsAlone({
+  const said = await besideHonest({
     "a-shared": { "ch14-a.ts": returning(shared(26)) },
     "c-holes": { "ch14-a.ts": returning("new Array(2 ** 32 - 1)") },
-  }, {
-    "b-honest": { ...honest.unitA, ...honest.lab02 },
-    "d-honest": honest.unitA,
-  }, 2);
-  for (const name of ["a-shared", "c-holes"]) {
-    const [results] = inClass.filter((r) => r.submission.endsWith(`/${name}`));
-    assert.equal(results.score, 0);
-    assert.match(JSON.stringify(results.tests), /what it sent back is too large to judge/, name);
+  }, { "b-honest": { ...honest.unitA, ...honest.lab02 }, "d-honest": honest.unitA });
+  for (const text of Object.values(said)) {
+    assert.match(text, /what it sent back is too large to judge/);
   }
 });
 
@@ -62,16 +78,10 @@ Deno.test("a BigInt of millions of bits, where the grader writes a value in word
   const big = "(1n << 6_000_000n) - 12345n";
   const ch15 = ["limitCommand", "denoFlags", "bwrapCommand"]
     .map((name) => `export function ${name}() { return ${big}; }\n`).join("");
-  const honest = await honestWork();
-  const inClass = await assertAsAlone({ "a-big": { "ch15.ts": ch15 } }, {
+  const { "a-big": said } = await besideHonest({ "a-big": { "ch15.ts": ch15 } }, {
     "b-honest": honest.unitA,
-  }, 2);
-  const [results] = inClass.filter((r) => r.submission.endsWith("/a-big"));
-  assert.equal(results.score, 0);
-  assert.match(
-    JSON.stringify(results.tests),
-    /too large to judge[^"]*a BigInt of more than 4096 bits/,
-  );
+  });
+  assert.match(said, /too large to judge[^"]*a BigInt of more than 4096 bits/);
 });
 
 Deno.test("a command line of tens of thousands of words, which Chapter 15's readers take the square of, costs the grader little", async () => {
@@ -101,12 +111,9 @@ Deno.test("a command line of tens of thousands of words, which Chapter 15's read
 export function denoFlags() { return ["--allow-read=${paths}"]; }
 export function bwrapCommand() { return []; }
 `;
-  const honest = await honestWork();
-  const inClass = await assertAsAlone({ "a-long": { "ch15.ts": ch15 } }, {
+  await besideHonest({ "a-long": { "ch15.ts": ch15 } }, {
     "b-honest": { ...honest.unitA, ...honest.lab02 },
-  }, 2);
-  const [results] = inClass.filter((r) => r.submission.endsWith("/a-long"));
-  assert.equal(results.score, 0);
+  });
   // What the report cuts short, the readers say in full.
   assert.throws(() => commandGrants(line), /a command line of 49008 words: more than the 1000/);
   assert.throws(() => denoGrants([`--allow-read=${paths}`]), /25000 entries: more than the 1000/);
@@ -136,13 +143,9 @@ export function answerFor() {
 }
 export function authorize() { return ${cycle}; }
 `;
-  const honest = await honestWork();
-  const inClass = await assertAsAlone({ "a-tricky": { "ch14-a.ts": hostile } }, {
+  const { "a-tricky": said } = await besideHonest({ "a-tricky": { "ch14-a.ts": hostile } }, {
     "b-honest": honest.unitA,
-  }, 2);
-  const [results] = inClass.filter((r) => r.submission.endsWith("/a-tricky"));
-  assert.equal(results.score, 0);
-  const said = JSON.stringify(results.tests);
+  });
   assert.match(said, /the result cannot be copied out/);
   assert.match(said, /an error that could not be read/);
 });
