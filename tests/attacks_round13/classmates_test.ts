@@ -19,6 +19,9 @@ import assert from "node:assert/strict";
 import { assertAsAlone, type Files, honestWork } from "../_neighbours.ts";
 import { commandGrants } from "../../lib/containment/command_grants.ts";
 import { denoGrants } from "../../lib/containment/deno_grants.ts";
+import { collectLearners } from "../../tools/grading/collect.ts";
+import { gradeLearner } from "../../tools/grading/grade_learner.ts";
+import { loadHoldouts } from "../../tools/grading/units/mod.ts";
 
 const honest = await honestWork();
 
@@ -148,4 +151,44 @@ export function authorize() { return ${cycle}; }
   });
   assert.match(said, /the result cannot be copied out/);
   assert.match(said, /an error that could not be read/);
+});
+
+/** Whether `pid` is a sandbox this process started. */
+const sandboxOfMine = (pid: string) => {
+  try {
+    const parent = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ")[1];
+    return parent === String(Deno.pid) &&
+      Deno.readTextFileSync(`/proc/${pid}/cmdline`).includes("sandbox_runner.ts");
+  } catch {
+    return false; // It ended while we looked.
+  }
+};
+
+Deno.test("time the grader's event loop is held, judging someone else's replies, is not charged to the learner whose sandbox runs", async () => {
+  // Before: each reading of a sandbox charged its learner the wall-clock time since the last,
+  // so a grader held by a classmate's replies (the attacks above, before their fixes, and any
+  // reader of the grader's not yet bounded) charged the learner graded beside them, whose
+  // process went on, or waited for the grader to read it. Here the grader is this test's
+  // process, held 31 s as a classmate's replies held it, with 30 s for the learner to take:
+  // honest Lab 02, 187/187 alone in 7 s, scored 137/187 (its cases after the hold failed). Now
+  // a gap between two readings charges 250 ms at most.
+  const folder = await Deno.makeTempDir({ prefix: "round13-" });
+  try {
+    await Deno.writeTextFile(`${folder}/lab-02.ipynb`, honest.lab02["lab-02.ipynb"]);
+    const { learners } = await collectLearners([folder]);
+    const graded = gradeLearner(learners[0], await loadHoldouts(), { learnerWallMs: 30_000 });
+    const started = () => [...Deno.readDirSync("/proc")].some(({ name }) => sandboxOfMine(name));
+    while (!started()) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const end = Date.now() + 31_000; Date.now() < end;) {
+      // The grader's event loop, held.
+    }
+    const [results] = await graded;
+    const lost = results.tests.filter((test) => test.score !== test.max_score);
+    assert.equal(results.score, results.max_score, JSON.stringify(lost.slice(0, 3)));
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
 });

@@ -24,7 +24,9 @@
  * again alone, with no other sandbox of this grader running, before it fails.
  * A loop, a throw, `Deno.exit`, a memory bomb or a flood of output costs the
  * cases it touches, and nothing else; and whatever the code does, a learner's
- * grading ends within `learnerWallMs` of its processes' time.
+ * grading ends within `learnerWallMs` of its processes' time (time the
+ * grader's own event loop was held, judging a classmate's replies, is not
+ * theirs).
  *
  * @module
  */
@@ -113,6 +115,14 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 const OUTPUT_LIMIT = 8 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
+/**
+ * The most wall-clock time one reading of a process charges its learner.
+ * Readings come every {@linkcode POLL_MS}; a longer gap is time the grader's
+ * own event loop was held (judging a classmate's replies, with a classmate's
+ * code in the grader's readers), while the process went on, or waited for
+ * the grader to read what it wrote: its learner is not charged for it.
+ */
+const GAP_MS = 250;
 /** How often the run and run-queue time of a running case's threads are read. */
 const SAMPLE_MS = 200;
 /** The most threads a process may run at once, unless the options say otherwise. */
@@ -393,13 +403,15 @@ async function runProcess(
   };
   const memoryBytes = options.memoryBytes ?? 512 << 20;
   const threads = options.threads ?? THREADS;
-  // The learner whose case runs is charged the time the process spends, from one reading to the next.
+  // The learner whose case runs is charged the time the process spends, from one reading to the
+  // next: all its CPU time, and its wall-clock time while the grader watched (GAP_MS at most from
+  // one reading to the next).
   const learners = new Map(cases.map((c) => [keyOf(c), learnerOf(c.job)]));
   let budget = budgets.of(learnerOf(cases[0].job));
   let charged = { at: performance.now(), cpuMs: 0 };
   const charge = (cpuMs: number) => {
     const at = performance.now();
-    budget.wallMs -= at - charged.at;
+    budget.wallMs -= Math.min(at - charged.at, GAP_MS);
     budget.cpuMs -= cpuMs - charged.cpuMs;
     charged = { at, cpuMs };
   };
