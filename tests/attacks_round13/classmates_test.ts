@@ -6,13 +6,15 @@
 // runs). Each test puts honest learners beside the hostile one and asserts
 // that each honest learner's marks are their marks graded alone, and that
 // the hostile one earns nothing. The first three attempts succeeded and are
-// fixed (each test fails before its fix); the last held, a regression test.
-// No attempt of this round still succeeds, so there is no OPEN set. Held
-// and not kept here, for their minutes: replies of 100,000 empty objects or
-// Maps in each case of every unit (the grader's heap passed 2.7 GB, the
-// class 4.7 GB, and every result was written). Not tried in a class: an
-// observed list of 300,000 items where a case expects a short one, which
-// the report compares item by item (0.5 s of the grader's loop a case). Run:
+// fixed (each test fails before its fix); the fourth held, a regression test;
+// the last holds the grader's loop as those attacks did, and fails before the
+// fix that charges no learner for it. No attempt of this round still
+// succeeds, so there is no OPEN set. Held and not kept here, for their
+// minutes: replies of 100,000 empty objects or Maps in each case of every
+// unit (the grader's heap passed 2.7 GB, the class 4.7 GB, and every result
+// was written). Not tried in a class: an observed list of 300,000 items where
+// a case expects a short one, which the report compares item by item (0.5 s
+// of the grader's loop a case, no longer charged to a classmate). Run:
 //   deno test -A tests/attacks_round13/classmates_test.ts
 
 import assert from "node:assert/strict";
