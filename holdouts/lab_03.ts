@@ -272,6 +272,13 @@ const EMPTY_MEMBER = {
   required: ["v"],
   additionalProperties: false,
 };
+/** An enum whose one member holds a tab, which JSON.stringify writes as the escape \t. */
+const TAB_MEMBER = {
+  type: "object",
+  properties: { v: { type: "string", enum: ["a\tb"] } },
+  required: ["v"],
+  additionalProperties: false,
+};
 /** The empty string is a member like any other. */
 const EMPTY_IS_A_MEMBER = "an empty member";
 /** A lone surrogate, which JSON.stringify never writes as itself. */
@@ -620,6 +627,21 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [SHORT, '{"mark":"a\\'],
       expected: "live",
       group: "an escape past maxLength",
+    },
+    // Once an escape begins only where it fits, the escape it ends in must still be one a member
+    // holds: a whole escape that no member spells was taken for live by no case (a mutant that
+    // dropped the check survived).
+    {
+      label: "an escape no member of the enum holds",
+      args: [TAB_MEMBER, '{"v":"a\\n'],
+      expected: "dead",
+      group: "an escape an enum member holds",
+    },
+    {
+      label: "the escape the enum's member holds",
+      args: [TAB_MEMBER, '{"v":"a\\t'],
+      expected: "live",
+      group: "an escape an enum member holds",
     },
     {
       label: "a lone surrogate written as itself",

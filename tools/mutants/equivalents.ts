@@ -422,7 +422,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 107,
+    line: 110,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
@@ -430,7 +430,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 119,
+    line: 122,
     mutant: 'StringLiteral: "" → "Stryker was here!"',
     kind: "equivalent",
     why:
@@ -439,7 +439,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 123,
+    line: 126,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
