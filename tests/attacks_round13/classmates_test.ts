@@ -24,6 +24,7 @@ import { denoGrants } from "../../lib/containment/deno_grants.ts";
 import { collectLearners } from "../../tools/grading/collect.ts";
 import { gradeLearner } from "../../tools/grading/grade_learner.ts";
 import { loadHoldouts } from "../../tools/grading/units/mod.ts";
+import { tree } from "../_grading.ts";
 
 const honest = await honestWork();
 
@@ -71,6 +72,34 @@ Deno.test("a value shared many times over, or an array of holes, costs the grade
   for (const text of Object.values(said)) {
     assert.match(text, /what it sent back is too large to judge/);
   }
+});
+
+Deno.test("replies of many small objects cost the grader at most the bytes a learner's replies may come in", async () => {
+  // Before: the grader held every reply of a learner until the last was in, as objects, and an
+  // empty object sent in 3 bytes takes about 21 times that there. A process stops at 8 MB of
+  // output (6 MB of replies), but a new one goes on with the rest, so that 100,000 of them in
+  // each case of every unit took the grader's heap past 2.7 GB, beside V8's 4.2 GB, where a few
+  // such learners graded at once would end the whole class run. Now a learner's replies may
+  // come in 2 MiB in all (a unit's, where a learner is graded alone; the most a unit's worked
+  // edition sends is 200 KB), and the rest of their cases are not tried: here 1 MiB, so that a
+  // visible case shows it.
+  const folder = await tree({
+    "ch14-a.ts": returning("Array.from({ length: 50_000 }, () => ({}))"),
+  });
+  const [results] = await gradeLearner(
+    {
+      name: "objects",
+      submissions: [{ unit: "ch14-a", code: { kind: "module", path: `${folder}/ch14-a.ts` } }],
+    },
+    undefined,
+    { learnerReplyBytes: 1 << 20 },
+  );
+  const outputs = results.tests.map((t) => t.output);
+  assert.ok(
+    outputs.some((o) => /sent back, over its cases, passed the 1 MB it may$/.test(o)),
+    JSON.stringify(outputs),
+  );
+  assert.equal(results.score, 0);
 });
 
 Deno.test("a BigInt of millions of bits, where the grader writes a value in words, costs the grader its bytes", async () => {

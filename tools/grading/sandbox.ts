@@ -98,6 +98,12 @@ export interface SandboxOptions {
   /** The CPU time all of one learner's processes may use together. @default {60000} */
   learnerCpuMs?: number;
   /**
+   * The bytes all of one learner's replies may come in together, as sent
+   * (each case's, over all their processes): the grader holds every reply of
+   * a learner until the last is in. @default {2 MiB}
+   */
+  learnerReplyBytes?: number;
+  /**
    * The most threads a process may run at once (its realms, the workers they
    * start, the runtime's own). @default {64 and one for each of the machine's CPUs}
    */
@@ -113,6 +119,16 @@ export interface SandboxOptions {
 const RUNNER = "tools/grading/sandbox_runner.ts";
 /** The most output a process may write before it is stopped. */
 const OUTPUT_LIMIT = 8 << 20;
+/**
+ * The bytes the replies of one budget (a learner's; a unit's, where a
+ * learner is graded alone) may come in: a reply is held in the grader, as
+ * objects, until the last of its run is in, and an empty object sent in 3
+ * bytes takes about 21 times that there, so that one unit holds 45 MB of the
+ * grader's heap at most, a learner of seven units 310 MB (eight graded at
+ * once, 2.5 GB, within V8's 4 GB). The most a unit's worked edition sends is
+ * 200 KB (Lab 02's).
+ */
+const REPLY_BYTES = 2 << 20;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
 /**
@@ -197,22 +213,36 @@ const learnerOf = (job: UnitJob) => job.learner ?? moduleOf(job);
 const keyOf = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}\n${c.index}`;
 const fnKey = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}`;
 
-/** What is left of one learner's time: wall-clock and CPU, over all their processes. */
+/**
+ * What is left of one learner's time, wall-clock and CPU, and of the bytes
+ * their replies may come in, over all their processes.
+ */
 class Budget {
   wallMs: number;
   cpuMs: number;
+  replyBytes: number;
   readonly seconds: number;
+  readonly megabytes: number;
   constructor(options: SandboxOptions) {
     this.wallMs = options.learnerWallMs ?? 60_000;
     this.cpuMs = options.learnerCpuMs ?? 60_000;
+    this.replyBytes = options.learnerReplyBytes ?? REPLY_BYTES;
     this.seconds = this.wallMs / 1000;
+    this.megabytes = this.replyBytes / (1 << 20);
   }
   get spent(): boolean {
-    return this.wallMs <= 0 || this.cpuMs <= 0;
+    return this.wallMs <= 0 || this.cpuMs <= 0 || this.replyBytes < 0;
   }
   /** Why a case was not tried once it is spent. */
   get why(): string {
-    return `not tried: the ${this.seconds} s this learner's grading may take ran out`;
+    return this.replyBytes < 0
+      ? `not tried: ${this.sentTooMuch}`
+      : `not tried: the ${this.seconds} s this learner's grading may take ran out`;
+  }
+  /** The problem of a reply past the bytes a learner's replies may come in. */
+  get sentTooMuch(): string {
+    return `what this learner's code sent back, over its cases, passed the ${this.megabytes} MB ` +
+      "it may";
   }
 }
 
@@ -476,8 +506,13 @@ async function runProcess(
         }
       }
       if (record.result && record.reply) {
-        const reply = judgeable(record.reply, bytes.length);
-        run.replies.set(keyText(record.result), waitedOnItsOwn(reply, running));
+        const key = keyText(record.result);
+        const owner = budgets.of(learners.get(key) ?? learnerOf(cases[0].job));
+        owner.replyBytes -= bytes.length;
+        const reply = owner.replyBytes < 0
+          ? { problem: owner.sentTooMuch, reached: record.reply.reached, cpuMs: record.reply.cpuMs }
+          : judgeable(record.reply, bytes.length);
+        run.replies.set(key, waitedOnItsOwn(reply, running));
       }
     }
   } finally {
