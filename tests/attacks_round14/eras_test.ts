@@ -1,0 +1,118 @@
+// Round 14 of the red team: the course's client meets a real server of
+// either era (the TypeScript SDK's v2 server, `@modelcontextprotocol/server`
+// 2.4.0: tests/fixtures/round14_mrtr_peer.ts) at the odd but valid corners of
+// 2026-07-28's multi round-trip requests the interop tests do not reach: a
+// `requestState` alone (no question), of quotes, backslashes, line
+// separators and astral characters, echoed exactly; one too large for the
+// client's frame or body limit, refused by name; a second round that asks
+// something else than the first, with a state of its own; progress and a log
+// line in a retried round; and questions the client never declared (roots,
+// a URL elicitation), which the server refuses to ask. The same tools in a
+// 2025-11-25 session run through the SDK's shim, as the server's own
+// requests. Over stdio and Streamable HTTP, each server's processes gone
+// at the end.
+
+import assert from "node:assert/strict";
+import { Client, type LogMessage } from "../../lib/mcp/client/client.ts";
+import { ProtocolError, ToolError } from "../../lib/mcp/shared/errors.ts";
+import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { assertGroupGone } from "../_helpers.ts";
+import { freePort, listeningServer } from "../_listening.ts";
+import { type PeerEra, sdkV2Peer } from "../_peers.ts";
+
+const FIXTURE = "round14_mrtr_peer.ts";
+const TOOLS = ["ask_then_count", "roots", "state_only", "twice", "url"];
+
+/** A session of the course's client with `server`, whose user is Ada and whose model says Hello. */
+async function session(
+  server: readonly string[] | URL,
+  body: (client: Client<readonly string[] | URL>, logs: LogMessage[]) => Promise<void>,
+): Promise<void> {
+  const logs: LogMessage[] = [];
+  const client = new Client<readonly string[] | URL>(server, {
+    versions: MCP_VERSIONS,
+    allowed: TOOLS,
+    timeoutMs: 20_000,
+    onLog: (log) => logs.push(log),
+    elicit: () => Promise.resolve({ action: "accept", content: { name: "Ada" } }),
+    sample: () => Promise.resolve({ text: "Hello", model: "stand-in", stopReason: "endTurn" }),
+  });
+  let pid: number | undefined;
+  try {
+    await client.initialize();
+    if (Array.isArray(server)) pid = client.pid;
+    await client.listTools();
+    await body(client, logs);
+  } finally {
+    await client.close();
+  }
+  if (pid !== undefined) assertGroupGone(pid);
+}
+
+/** Each odd corner, answered as `era` answers it (2026-07-28's rounds, or the shim's requests). */
+async function oddCorners(server: readonly string[] | URL, era: "2026-07-28" | "2025-11-25") {
+  await session(server, async (client, logs) => {
+    assert.equal(client.protocolVersion, era);
+    assert.equal(await client.callTool("state_only", { length: 2000 }), "exact");
+    assert.equal(await client.callTool("twice"), "Hello, Ada");
+    await client.setLogLevel("info");
+    const progress: number[] = [];
+    const counted = await client.callTool("ask_then_count", {}, {
+      onProgress: (step) => progress.push(step.progress),
+    });
+    assert.equal(counted, "3");
+    assert.deepEqual(progress, [1, 2, 3]);
+    assert.ok(logs.some((log) => log.data === "counted 3 letters"), JSON.stringify(logs));
+    // Never declared: at 2026-07-28 the server's -32021, in a handshake session a tool's failure.
+    const undeclared = era === "2026-07-28"
+      ? (error: unknown) => error instanceof ProtocolError && /-32021/.test(error.message)
+      : (error: unknown) => error instanceof ToolError && /did not declare/.test(error.message);
+    await assert.rejects(client.callTool("roots"), undeclared);
+    await assert.rejects(client.callTool("url"), undeclared);
+  });
+}
+
+Deno.test("a real 2026-07-28 server's odd multi round-trip requests, over stdio", async (t) => {
+  await t.step("both eras: 2026-07-28's rounds", () => oddCorners(peer("dual"), "2026-07-28"));
+  await t.step(
+    "2025-11-25 alone: the shim's requests",
+    () => oddCorners(peer("2025-11-25"), "2025-11-25"),
+  );
+  await t.step(
+    "a requestState past the frame limit is refused by name, and nothing left running",
+    async () => {
+      await session(peer("modern"), async (client) => {
+        await assert.rejects(
+          client.callTool("state_only", { length: 200_000 }),
+          (error: unknown) =>
+            error instanceof ProtocolError && /65536-byte limit/.test(error.message),
+        );
+      });
+    },
+  );
+});
+
+Deno.test("a real 2026-07-28 server's odd multi round-trip requests, over Streamable HTTP", async (t) => {
+  for (const [era, version] of [["dual", "2026-07-28"], ["2025-11-25", "2025-11-25"]] as const) {
+    await t.step(`${era}`, async () => {
+      const port = freePort();
+      await using server = await listeningServer(peer(era, port), port);
+      await oddCorners(server.url, version);
+      if (era !== "dual") return;
+      // A body past the limit is refused by name; the next call is answered.
+      await session(server.url, async (client) => {
+        await assert.rejects(
+          client.callTool("state_only", { length: 200_000 }),
+          (error: unknown) =>
+            error instanceof ProtocolError && /65536-byte limit/.test(error.message),
+        );
+        assert.equal(await client.callTool("twice"), "Hello, Ada");
+      });
+    });
+  }
+});
+
+/** The round 14 peer of `era`: over stdio, or over HTTP on `port`. */
+function peer(era: PeerEra, port?: number): string[] {
+  return sdkV2Peer(era, port, FIXTURE);
+}
