@@ -10,12 +10,20 @@
 // a URL elicitation), which the server refuses to ask. The same tools in a
 // 2025-11-25 session run through the SDK's shim, as the server's own
 // requests. Over stdio and Streamable HTTP, each server's processes gone
-// at the end.
+// at the end. And the course's dual-era server with the SDK clients of the
+// handshake: a structured value that is not an object (2026-07-28's) is not
+// sent to them, since 2025-11-25 has none and both SDKs refuse the call.
 
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as SdkV1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import assert from "node:assert/strict";
 import { Client, type LogMessage } from "../../lib/mcp/client/client.ts";
 import { ProtocolError, ToolError } from "../../lib/mcp/shared/errors.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { GRAMMAR } from "../../servers/grammar.ts";
 import { assertGroupGone } from "../_helpers.ts";
 import { freePort, listeningServer } from "../_listening.ts";
 import { type PeerEra, sdkV2Peer } from "../_peers.ts";
@@ -108,6 +116,50 @@ Deno.test("a real 2026-07-28 server's odd multi round-trip requests, over Stream
         );
         assert.equal(await client.callTool("twice"), "Hello, Ada");
       });
+    });
+  }
+});
+
+/** A tool of the course's server whose structured value is an array, as 2026-07-28 allows. */
+const PRIMES: SessionTool = {
+  name: "primes",
+  description: "The first three primes.",
+  inputSchema: { type: "object" },
+  run: () => ({ content: [{ type: "text", text: "[2,3,5]" }], structuredContent: [2, 3, 5] }),
+};
+
+Deno.test("a dual-era server sends an array as structured content at 2026-07-28 only: the SDK clients of the handshake take the call", async (t) => {
+  // 2026-07-28: "This can be any JSON value (object, array, string, number,
+  // boolean, or null)"; 2025-11-25's schema: `structuredContent?: { [key: string]: unknown }`.
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [PRIMES] });
+  const clients = {
+    "the SDK 1.32 client (2025-11-25)": () => ({
+      client: new SdkV1Client({ name: "v1", version: "1.32.2" }),
+      transport: new SdkV1Transport(server.url),
+    }),
+    "the SDK v2 client, legacy (2025-11-25)": () => ({
+      client: new SdkClient({ name: "v2", version: "2.4.0" }),
+      transport: new StreamableHTTPClientTransport(server.url),
+    }),
+    "the SDK v2 client, auto (2026-07-28)": () => ({
+      client: new SdkClient({ name: "v2", version: "2.4.0" }, {
+        versionNegotiation: { mode: "auto" },
+      }),
+      transport: new StreamableHTTPClientTransport(server.url),
+    }),
+  };
+  for (const [which, make] of Object.entries(clients)) {
+    await t.step(which, async () => {
+      const { client, transport } = make();
+      try {
+        await client.connect(transport);
+        const result = await client.callTool({ name: "primes", arguments: {} });
+        assert.deepEqual(result.content, [{ type: "text", text: "[2,3,5]" }]);
+        const modern = /2026-07-28/.test(which);
+        assert.deepEqual(result.structuredContent, modern ? [2, 3, 5] : undefined);
+      } finally {
+        await client.close();
+      }
     });
   }
 });

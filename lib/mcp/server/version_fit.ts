@@ -1,8 +1,8 @@
 /**
  * A server's replies fitted to the protocol version agreed with a client:
  * what that version does not define is left out (a tool's `outputSchema`
- * and a result's `structuredContent` before 2025-06-18, and `title` beside
- * a name), so that an older client never receives what it may refuse; a
+ * and a result's `structuredContent` before 2025-06-18, a `structuredContent`
+ * that is not an object before 2026-07-28, and `title` beside a name), so that an older client never receives what it may refuse; a
  * tool result holding content of a type the version does not define (audio
  * before 2025-03-26, a resource link before 2025-06-18) becomes the tool's
  * failure, saying so, since no part of it can stand for the whole, and a
@@ -46,6 +46,15 @@ const LISTS: Readonly<Record<string, string>> = {
  * assert.deepEqual(fitResult("tools/list", list, "2024-11-05"), { tools: [{ name: "count", inputSchema: {} }] });
  * ```
  *
+ * @example Structured content that is not an object is sent from 2026-07-28 only
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const primes = { content: [{ type: "text", text: "[2,3]" }], structuredContent: [2, 3] };
+ * assert.deepEqual(fitResult("tools/call", primes, "2026-07-28"), primes);
+ * assert.deepEqual(fitResult("tools/call", primes, "2025-11-25"), { content: [{ type: "text", text: "[2,3]" }] });
+ * ```
+ *
  * @example A 2024-11-05 client is sent no audio: the tool's failure says why
  * ```ts
  * import assert from "node:assert/strict";
@@ -69,7 +78,7 @@ const LISTS: Readonly<Record<string, string>> = {
  */
 export function fitResult(method: string, result: JsonObject, version: string): JsonObject {
   if (!isMcpVersion(version)) return result;
-  const { structuredContent, titles } = versionFeatures(version);
+  const { structuredContent, titles, era } = versionFeatures(version);
   if (method === "prompts/get") {
     const messages = Array.isArray(result.messages) ? result.messages : [];
     const unsent = unsentContent(
@@ -85,7 +94,9 @@ export function fitResult(method: string, result: JsonObject, version: string): 
     ? unsentContent("The tool's result", content, version)
     : undefined;
   if (unsent !== undefined) return { content: [{ type: "text", text: unsent }], isError: true };
-  if (method === "tools/call" && !structuredContent && "structuredContent" in result) {
+  const structuredFits = structuredContent &&
+    (era === "modern" || isObject(result.structuredContent));
+  if (method === "tools/call" && "structuredContent" in result && !structuredFits) {
     const { structuredContent: _, ...rest } = result;
     return rest;
   }
