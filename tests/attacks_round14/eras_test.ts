@@ -11,8 +11,9 @@
 // 2025-11-25 session run through the SDK's shim, as the server's own
 // requests. Over stdio and Streamable HTTP, each server's processes gone
 // at the end. And the course's dual-era server with the SDK clients of the
-// handshake: a structured value that is not an object (2026-07-28's) is not
-// sent to them, since 2025-11-25 has none and both SDKs refuse the call.
+// handshake: an output schema or a structured value that is not an object
+// (2026-07-28's) is not sent to them, since 2025-11-25 has neither and both
+// SDKs refuse the list or the call.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -120,18 +121,29 @@ Deno.test("a real 2026-07-28 server's odd multi round-trip requests, over Stream
   }
 });
 
-/** A tool of the course's server whose structured value is an array, as 2026-07-28 allows. */
-const PRIMES: SessionTool = {
+/** How `primes` is listed: an output schema of an array, as 2026-07-28 allows. */
+const LISTED = {
   name: "primes",
   description: "The first three primes.",
   inputSchema: { type: "object" },
+  outputSchema: { type: "array", items: { type: "integer" } },
+};
+
+/** A tool of the course's server whose structured value is an array. */
+const PRIMES: SessionTool = {
+  ...LISTED,
   run: () => ({ content: [{ type: "text", text: "[2,3,5]" }], structuredContent: [2, 3, 5] }),
 };
 
-Deno.test("a dual-era server sends an array as structured content at 2026-07-28 only: the SDK clients of the handshake take the call", async (t) => {
-  // 2026-07-28: "This can be any JSON value (object, array, string, number,
-  // boolean, or null)"; 2025-11-25's schema: `structuredContent?: { [key: string]: unknown }`.
-  await using server = serveHttp({ ...GRAMMAR, sessionTools: [PRIMES] });
+Deno.test("a dual-era server sends an array's output schema and structured content at 2026-07-28 only: the SDK clients of the handshake list and call the tool", async (t) => {
+  // 2026-07-28 loosens "`outputSchema` to allow any JSON Schema 2020-12 keywords, and
+  // `structuredContent` to allow any JSON value"; 2025-11-25's schema has
+  // `outputSchema?: { type: "object", … }` and `structuredContent?: { [key: string]: unknown }`.
+  await using server = serveHttp({
+    ...GRAMMAR,
+    sessionTools: [PRIMES],
+    list: () => ({ tools: [LISTED] }),
+  });
   const clients = {
     "the SDK 1.32 client (2025-11-25)": () => ({
       client: new SdkV1Client({ name: "v1", version: "1.32.2" }),
@@ -153,9 +165,13 @@ Deno.test("a dual-era server sends an array as structured content at 2026-07-28 
       const { client, transport } = make();
       try {
         await client.connect(transport);
+        const modern = /2026-07-28/.test(which);
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((tool: { outputSchema?: unknown }) => tool.outputSchema), [
+          modern ? LISTED.outputSchema : undefined,
+        ]);
         const result = await client.callTool({ name: "primes", arguments: {} });
         assert.deepEqual(result.content, [{ type: "text", text: "[2,3,5]" }]);
-        const modern = /2026-07-28/.test(which);
         assert.deepEqual(result.structuredContent, modern ? [2, 3, 5] : undefined);
       } finally {
         await client.close();

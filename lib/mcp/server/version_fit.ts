@@ -1,8 +1,9 @@
 /**
  * A server's replies fitted to the protocol version agreed with a client:
  * what that version does not define is left out (a tool's `outputSchema`
- * and a result's `structuredContent` before 2025-06-18, a `structuredContent`
- * that is not an object before 2026-07-28, and `title` beside a name), so that an older client never receives what it may refuse; a
+ * and a result's `structuredContent` before 2025-06-18, an `outputSchema`
+ * or a `structuredContent` that is not an object before 2026-07-28, and
+ * `title` beside a name), so that an older client never receives what it may refuse; a
  * tool result holding content of a type the version does not define (audio
  * before 2025-03-26, a resource link before 2025-06-18) becomes the tool's
  * failure, saying so, since no part of it can stand for the whole, and a
@@ -53,6 +54,9 @@ const LISTS: Readonly<Record<string, string>> = {
  * const primes = { content: [{ type: "text", text: "[2,3]" }], structuredContent: [2, 3] };
  * assert.deepEqual(fitResult("tools/call", primes, "2026-07-28"), primes);
  * assert.deepEqual(fitResult("tools/call", primes, "2025-11-25"), { content: [{ type: "text", text: "[2,3]" }] });
+ * const listed = { tools: [{ name: "primes", inputSchema: {}, outputSchema: { type: "array" } }] };
+ * assert.deepEqual(fitResult("tools/list", listed, "2026-07-28"), listed);
+ * assert.deepEqual(fitResult("tools/list", listed, "2025-11-25"), { tools: [{ name: "primes", inputSchema: {} }] });
  * ```
  *
  * @example A 2024-11-05 client is sent no audio: the tool's failure says why
@@ -76,9 +80,10 @@ const LISTS: Readonly<Record<string, string>> = {
  * assert.deepEqual(fitResult("prompts/get", prompt, "2025-06-18"), prompt);
  * ```
  */
-export function fitResult(method: string, result: JsonObject, version: string): JsonObject {
-  if (!isMcpVersion(version)) return result;
+export function fitResult(method: string, given: JsonObject, version: string): JsonObject {
+  if (!isMcpVersion(version)) return given;
   const { structuredContent, titles, era } = versionFeatures(version);
+  const result = era === "legacy" ? withObjectSchemasOnly(method, given) : given;
   if (method === "prompts/get") {
     const messages = Array.isArray(result.messages) ? result.messages : [];
     const unsent = unsentContent(
@@ -114,6 +119,21 @@ export function fitResult(method: string, result: JsonObject, version: string): 
     };
   });
   return { ...result, [key]: items };
+}
+
+/**
+ * `result` of `method` with each tool's `outputSchema` that is not an object
+ * schema left out: 2026-07-28 allows any JSON Schema there, a handshake
+ * version only `"type": "object"`.
+ */
+function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
+  if (method !== "tools/list" || !Array.isArray(result.tools)) return result;
+  const tools = result.tools.map((tool) => {
+    if (!isObject(tool) || !("outputSchema" in tool)) return tool;
+    const { outputSchema, ...rest } = tool;
+    return isObject(outputSchema) && outputSchema.type === "object" ? tool : rest;
+  });
+  return { ...result, tools };
 }
 
 /**
