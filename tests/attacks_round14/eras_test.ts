@@ -13,7 +13,8 @@
 // at the end. And the course's dual-era server with the SDK clients of the
 // handshake: an output schema or a structured value that is not an object
 // (2026-07-28's) is not sent to them, since 2025-11-25 has neither and both
-// SDKs refuse the list or the call.
+// SDKs refuse the list or the call; nor is a message of several blocks
+// (2025-11-25's) sent to a 2025-06-18 client's model.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -173,6 +174,58 @@ Deno.test("a dual-era server sends an array's output schema and structured conte
         const result = await client.callTool({ name: "primes", arguments: {} });
         assert.deepEqual(result.content, [{ type: "text", text: "[2,3,5]" }]);
         assert.deepEqual(result.structuredContent, modern ? [2, 3, 5] : undefined);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+/** A tool of the course's server that asks the client's model with a message of two blocks. */
+const ASK_IN_BLOCKS: SessionTool = {
+  name: "ask_in_blocks",
+  description: "Asks the client's model, in two blocks of text.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const said = await context.request("sampling/createMessage", {
+      messages: [{
+        role: "user",
+        content: [{ type: "text", text: "Say" }, { type: "text", text: " hello" }],
+      }],
+      maxTokens: 8,
+    }, "greeting");
+    return { content: [{ type: "text", text: JSON.stringify(said.content) }] };
+  },
+};
+
+Deno.test("a message of several blocks is sent to a client's model from 2025-11-25 only: at 2025-06-18 the tool fails, saying so", async (t) => {
+  // 2025-11-25 made a SamplingMessage's content "SamplingContent | SamplingContent[]";
+  // at 2025-06-18 it is one block. The SDK client takes either; the course's refuses a list.
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_IN_BLOCKS] });
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    await t.step(version, async () => {
+      const heard: unknown[] = [];
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        capabilities: { sampling: {} },
+        supportedProtocolVersions: [version],
+      });
+      client.setRequestHandler("sampling/createMessage", (request) => {
+        heard.push(request.params.messages[0].content);
+        return { role: "assistant", content: { type: "text", text: "Hi" }, model: "stand-in" };
+      });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url));
+        assert.equal(client.getNegotiatedProtocolVersion(), version);
+        const result = await client.callTool({ name: "ask_in_blocks", arguments: {} });
+        const [said] = result.content as { text: string }[];
+        if (version === "2025-11-25") {
+          assert.equal(heard.length, 1);
+          assert.equal(said.text, JSON.stringify({ type: "text", text: "Hi" }));
+        } else {
+          assert.deepEqual(heard, [], "the model was asked with a list of blocks at 2025-06-18");
+          assert.equal(result.isError, true);
+          assert.match(said.text, /list of content blocks, which came with 2025-11-25/);
+        }
       } finally {
         await client.close();
       }

@@ -140,8 +140,9 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
  * Why the server's own request `method` with `params` cannot be sent in a
  * session of protocol version `version`, or `undefined` when it can:
  * elicitation came with 2025-06-18, and a sampling request may hold only the
- * content types of the session's version (a version this library does not
- * speak: no reason).
+ * content types of the session's version, and a message's content as a list
+ * of blocks only from 2025-11-25 (a version this library does not speak: no
+ * reason).
  *
  * @example
  * ```ts
@@ -151,6 +152,9 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
  * assert.match(requestUnfit("sampling/createMessage", heard, "2024-11-05")!, /audio content, which 2024-11-05/);
  * assert.equal(requestUnfit("sampling/createMessage", heard, "2025-03-26"), undefined);
  * assert.match(requestUnfit("elicitation/create", {}, "2025-03-26")!, /came with 2025-06-18/);
+ * const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], maxTokens: 8 };
+ * assert.match(requestUnfit("sampling/createMessage", blocks, "2025-06-18")!, /came with 2025-11-25/);
+ * assert.equal(requestUnfit("sampling/createMessage", blocks, "2025-11-25"), undefined);
  * ```
  */
 export function requestUnfit(
@@ -165,6 +169,11 @@ export function requestUnfit(
   if (method !== "sampling/createMessage") return undefined;
   const messages = Array.isArray(params.messages) ? params.messages : [];
   // From 2025-11-25 a message's content may be a list of blocks.
+  const listed = messages.some((message) => isObject(message) && Array.isArray(message.content));
+  if (listed && !versionFeatures(version).samplingContentArrays) {
+    return "The sampling request holds a message whose content is a list of content blocks, " +
+      `which came with 2025-11-25; this session is ${version}: it is not sent`;
+  }
   const content = messages.flatMap((message) => isObject(message) ? [message.content].flat() : []);
   return unsentContent("The sampling request", content, version);
 }
