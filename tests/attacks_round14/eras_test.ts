@@ -14,7 +14,8 @@
 // handshake: an output schema or a structured value that is not an object
 // (2026-07-28's) is not sent to them, since 2025-11-25 has neither and both
 // SDKs refuse the list or the call; nor is a message of several blocks
-// (2025-11-25's) sent to a 2025-06-18 client's model.
+// (2025-11-25's) sent to a 2025-06-18 client's model, nor a question (or its
+// URL mode) to a client that did not declare it.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -27,8 +28,9 @@ import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../../servers/grammar.ts";
 import { assertGroupGone } from "../_helpers.ts";
+import { recordingProxy } from "../_wire_proxy.ts";
 import { freePort, listeningServer } from "../_listening.ts";
-import { type PeerEra, sdkV2Peer } from "../_peers.ts";
+import { askingGrammar, type PeerEra, sdkV2Peer } from "../_peers.ts";
 
 const FIXTURE = "round14_mrtr_peer.ts";
 const TOOLS = ["ask_then_count", "roots", "state_only", "twice", "url"];
@@ -229,6 +231,56 @@ Deno.test("a message of several blocks is sent to a client's model from 2025-11-
       } finally {
         await client.close();
       }
+    });
+  }
+});
+
+/** A tool of the course's server that asks the user to visit a page (2025-11-25's URL mode). */
+const SIGN_IN: SessionTool = {
+  name: "sign_in",
+  description: "Asks the user to sign in on a page.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const url = "https://example.com/sign-in";
+    const params = { mode: "url", message: "Sign in", url, elicitationId: "e1" };
+    const answer = await context.request("elicitation/create", params, "sign_in");
+    return { content: [{ type: "text", text: String(answer.action) }] };
+  },
+};
+
+Deno.test("in a 2025-11-25 session the server asks only what the client declared: elicitation, and its URL mode", async (t) => {
+  // 2025-11-25: "Servers MUST NOT send elicitation requests with modes that are not
+  // supported by the client", and (lifecycle) "Only use capabilities that were
+  // successfully negotiated". `greet` asks in form mode, `sign_in` in URL mode.
+  const spec = askingGrammar();
+  await using server = serveHttp({ ...spec, sessionTools: [...spec.sessionTools!, SIGN_IN] });
+  const cases = [
+    [{}, "greet", /declare/],
+    [{ elicitation: {} }, "sign_in", /declare/],
+    [{ elicitation: { form: {} } }, "sign_in", /declare/],
+    [{ elicitation: { url: {} } }, "sign_in", /^accept$/],
+  ] as const;
+  for (const [capabilities, tool, said] of cases) {
+    await t.step(`${tool}, the client declaring ${JSON.stringify(capabilities)}`, async () => {
+      await using proxy = recordingProxy(server.url);
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, { capabilities });
+      if ("elicitation" in capabilities) {
+        client.setRequestHandler("elicitation/create", () => ({ action: "accept" as const }));
+      }
+      try {
+        await client.connect(new StreamableHTTPClientTransport(proxy.url));
+        assert.equal(client.getNegotiatedProtocolVersion(), "2025-11-25");
+        const result = await client.callTool({ name: tool, arguments: {} });
+        const [{ text }] = result.content as { text: string }[];
+        assert.match(text, said);
+      } finally {
+        await client.close();
+      }
+      await proxy.settled();
+      const asked = proxy.exchanges.some((exchange) =>
+        exchange.responseBody.includes('"method":"elicitation/create"')
+      );
+      assert.equal(asked, said.source === "^accept$", "what the server asked");
     });
   }
 });

@@ -55,6 +55,35 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
   throw new RpcError(ERROR_CODES.internalError, `A server cannot ask its client ${method}`);
 }
 
+/**
+ * The capability a client must have declared to be asked `method` with
+ * `params` (elicitation, in its mode; sampling; roots), when `capabilities`
+ * lack it; `undefined` when they have it, or `method` needs none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const url = { mode: "url", message: "Sign in", url: "https://example.com" };
+ * assert.deepEqual(undeclaredCapability("elicitation/create", url, { elicitation: {} }), { elicitation: { url: {} } });
+ * assert.equal(undeclaredCapability("elicitation/create", url, { elicitation: { url: {} } }), undefined);
+ * assert.deepEqual(undeclaredCapability("sampling/createMessage", {}, {}), { sampling: {} });
+ * assert.equal(undeclaredCapability("ping", {}, {}), undefined);
+ * ```
+ */
+export function undeclaredCapability(
+  method: string,
+  params: JsonObject,
+  capabilities: JsonObject,
+): JsonObject | undefined {
+  if (!ASKABLE.has(method)) return undefined;
+  const needed = capabilityFor(method, params);
+  return declares(capabilities, needed) ? undefined : needed;
+}
+
+/** What a server may ask its client, each under a capability. */
+const ASKABLE = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+
 /** Whether `capabilities` declare what `needed` names (one capability, and its mode). */
 function declares(capabilities: JsonObject, needed: JsonObject): boolean {
   const [name, inner] = Object.entries(needed)[0] as [string, JsonObject];

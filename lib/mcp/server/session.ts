@@ -26,7 +26,7 @@ import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
 import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
-import { InputRequired } from "./input_round.ts";
+import { InputRequired, undeclaredCapability } from "./input_round.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
 import { RequestStateSeal } from "./request_state.ts";
 import { toolResult } from "./tool.ts";
@@ -336,8 +336,10 @@ export class ServerSession {
       logLevel: this.#logLevel,
       send: (message) => this.#send(message, id),
       ask: (method, requestParams) => {
-        const unfit = requestUnfit(method, requestParams, this.#version);
-        if (unfit !== undefined) return Promise.reject(new ProtocolError(unfit));
+        const needed = undeclaredCapability(method, requestParams, this.#clientCapabilities);
+        const unfit = requestUnfit(method, requestParams, this.#version) ??
+          (needed && `The client did not declare ${JSON.stringify(needed)}: ${method} is not sent`);
+        if (unfit) return Promise.reject(new ProtocolError(unfit));
         return this.#asking.ask(method, requestParams, { id, signal });
       },
     });
