@@ -259,6 +259,8 @@ Deno.test("in a 2025-11-25 session the server asks only what the client declared
     [{ elicitation: {} }, "sign_in", /declare/],
     [{ elicitation: { form: {} } }, "sign_in", /declare/],
     [{ elicitation: { url: {} } }, "sign_in", /^accept$/],
+    // "an empty capabilities object is equivalent to declaring support for `form` mode only"
+    [{ elicitation: { url: {} } }, "greet", /declare/],
   ] as const;
   for (const [capabilities, tool, said] of cases) {
     await t.step(`${tool}, the client declaring ${JSON.stringify(capabilities)}`, async () => {
@@ -283,6 +285,28 @@ Deno.test("in a 2025-11-25 session the server asks only what the client declared
       assert.equal(asked, said.source === "^accept$", "what the server asked");
     });
   }
+});
+
+Deno.test("at 2026-07-28 a client that declared URL elicitation alone is not asked in form mode: -32021", async () => {
+  await using server = serveHttp(askingGrammar());
+  await using proxy = recordingProxy(server.url);
+  const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+    capabilities: { elicitation: { url: {} } },
+    versionNegotiation: { mode: "auto" },
+  });
+  client.setRequestHandler("elicitation/create", () => ({ action: "accept" as const }));
+  try {
+    await client.connect(new StreamableHTTPClientTransport(proxy.url));
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+    await assert.rejects(client.callTool({ name: "greet", arguments: {} }), /capabilit/i);
+  } finally {
+    await client.close();
+  }
+  await proxy.settled();
+  const asked = proxy.exchanges.some((exchange) =>
+    exchange.responseBody.includes("input_required")
+  );
+  assert.equal(asked, false, "the server asked in form mode");
 });
 
 /** The round 14 peer of `era`: over stdio, or over HTTP on `port`. */

@@ -67,6 +67,7 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
  * const url = { mode: "url", message: "Sign in", url: "https://example.com" };
  * assert.deepEqual(undeclaredCapability("elicitation/create", url, { elicitation: {} }), { elicitation: { url: {} } });
  * assert.equal(undeclaredCapability("elicitation/create", url, { elicitation: { url: {} } }), undefined);
+ * assert.deepEqual(undeclaredCapability("elicitation/create", { message: "Name?" }, { elicitation: { url: {} } }), { elicitation: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", {}, {}), { sampling: {} });
  * assert.equal(undeclaredCapability("ping", {}, {}), undefined);
  * ```
@@ -89,6 +90,10 @@ function declares(capabilities: JsonObject, needed: JsonObject): boolean {
   const [name, inner] = Object.entries(needed)[0] as [string, JsonObject];
   const declared = capabilities[name];
   if (!isObject(declared)) return false;
+  if (name === "elicitation" && Object.keys(inner).length === 0) {
+    // Form mode: "an empty capabilities object is equivalent to declaring support for `form` mode only".
+    return Object.keys(declared).length === 0 || isObject(declared.form);
+  }
   return Object.keys(inner).every((mode) => isObject(declared[mode]));
 }
 
