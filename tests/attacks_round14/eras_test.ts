@@ -23,6 +23,7 @@ import { StreamableHTTPClientTransport as SdkV1Transport } from "@modelcontextpr
 import assert from "node:assert/strict";
 import { Client, type LogMessage } from "../../lib/mcp/client/client.ts";
 import { ProtocolError, ToolError } from "../../lib/mcp/shared/errors.ts";
+import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { serveHttp } from "../../lib/mcp/server/http_server.ts";
 import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
@@ -183,22 +184,30 @@ Deno.test("a dual-era server sends an array's output schema and structured conte
   }
 });
 
+/**
+ * A tool of the course's server, `name`, that asks the client's model with
+ * `params` and answers with what the model said, as JSON.
+ */
+function askingModel(name: string, description: string, params: JsonObject): SessionTool {
+  return {
+    name,
+    description,
+    inputSchema: { type: "object" },
+    run: async (_args, context) => {
+      const said = await context.request("sampling/createMessage", params, name);
+      return { content: [{ type: "text", text: JSON.stringify(said.content) }] };
+    },
+  };
+}
+
 /** A tool of the course's server that asks the client's model with a message of two blocks. */
-const ASK_IN_BLOCKS: SessionTool = {
-  name: "ask_in_blocks",
-  description: "Asks the client's model, in two blocks of text.",
-  inputSchema: { type: "object" },
-  run: async (_args, context) => {
-    const said = await context.request("sampling/createMessage", {
-      messages: [{
-        role: "user",
-        content: [{ type: "text", text: "Say" }, { type: "text", text: " hello" }],
-      }],
-      maxTokens: 8,
-    }, "greeting");
-    return { content: [{ type: "text", text: JSON.stringify(said.content) }] };
-  },
-};
+const ASK_IN_BLOCKS = askingModel("ask_in_blocks", "Asks the client's model, in two blocks.", {
+  messages: [{
+    role: "user",
+    content: [{ type: "text", text: "Say" }, { type: "text", text: " hello" }],
+  }],
+  maxTokens: 8,
+});
 
 Deno.test("a message of several blocks is sent to a client's model from 2025-11-25 only: at 2025-06-18 the tool fails, saying so", async (t) => {
   // 2025-11-25 made a SamplingMessage's content "SamplingContent | SamplingContent[]";
@@ -307,6 +316,48 @@ Deno.test("at 2026-07-28 a client that declared URL elicitation alone is not ask
     exchange.responseBody.includes("input_required")
   );
   assert.equal(asked, false, "the server asked in form mode");
+});
+
+/** A tool of the course's server that offers the client's model a tool of its own (2025-11-25's sampling with tools). */
+const ASK_WITH_TOOLS = askingModel(
+  "ask_with_tools",
+  "Asks the client's model, offering it a tool.",
+  {
+    messages: [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }],
+    tools: [{ name: "weather", inputSchema: { type: "object" } }],
+    maxTokens: 8,
+  },
+);
+
+Deno.test("a client that did not declare sampling.tools is not sent a tool-enabled sampling request, in either era", async (t) => {
+  // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not
+  // declared support for tool use via the `sampling.tools` capability."
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_WITH_TOOLS] });
+  const cases = [["legacy", false], ["auto", false], ["legacy", true], ["auto", true]] as const;
+  for (const [mode, tools] of cases) {
+    await t.step(`${mode}, ${tools ? "declaring" : "not declaring"} sampling.tools`, async () => {
+      const heard: unknown[] = [];
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        capabilities: { sampling: tools ? { tools: {} } : {} },
+        ...(mode === "auto" ? { versionNegotiation: { mode } } : {}),
+      });
+      client.setRequestHandler("sampling/createMessage", (request) => {
+        heard.push(request.params);
+        return { role: "assistant", content: { type: "text", text: "Sunny" }, model: "stand-in" };
+      });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url));
+        const outcome = await client.callTool({ name: "ask_with_tools", arguments: {} }).then(
+          (result) => JSON.stringify(result),
+          (error: Error) => error.message,
+        );
+        assert.equal(heard.length, tools ? 1 : 0, "whether the model was offered a tool");
+        assert.match(outcome, tools ? /Sunny/ : /tools/);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });
 
 /** The round 14 peer of `era`: over stdio, or over HTTP on `port`. */

@@ -48,7 +48,8 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
     case "elicitation/create":
       return params.mode === "url" ? { elicitation: { url: {} } } : { elicitation: {} };
     case "sampling/createMessage":
-      return { sampling: {} };
+      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`".
+      return { sampling: params.tools === undefined ? {} : { tools: {} } };
     case "roots/list":
       return { roots: {} };
   }
@@ -57,7 +58,7 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
 
 /**
  * The capability a client must have declared to be asked `method` with
- * `params` (elicitation, in its mode; sampling; roots), when `capabilities`
+ * `params` (elicitation, in its mode; sampling, with tools or not; roots), when `capabilities`
  * lack it; `undefined` when they have it, or `method` needs none.
  *
  * @example
@@ -69,6 +70,7 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
  * assert.equal(undeclaredCapability("elicitation/create", url, { elicitation: { url: {} } }), undefined);
  * assert.deepEqual(undeclaredCapability("elicitation/create", { message: "Name?" }, { elicitation: { url: {} } }), { elicitation: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", {}, {}), { sampling: {} });
+ * assert.deepEqual(undeclaredCapability("sampling/createMessage", { tools: [] }, { sampling: {} }), { sampling: { tools: {} } });
  * assert.equal(undeclaredCapability("ping", {}, {}), undefined);
  * ```
  */
