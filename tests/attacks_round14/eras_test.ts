@@ -14,8 +14,10 @@
 // handshake: an output schema or a structured value that is not an object
 // (2026-07-28's) is not sent to them, since 2025-11-25 has neither and both
 // SDKs refuse the list or the call; nor is a message of several blocks
-// (2025-11-25's) sent to a 2025-06-18 client's model, nor a question (or its
-// URL mode) to a client that did not declare it.
+// (2025-11-25's) sent to a 2025-06-18 client's model, nor a question (form
+// or URL elicitation, sampling with tools) to a client that did not declare
+// it, in either era. The SDK v2 client's cancellation stops a tool in either
+// era, and a requestState the server never issued is refused.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -353,6 +355,59 @@ Deno.test("a client that did not declare sampling.tools is not sent a tool-enabl
         );
         assert.equal(heard.length, tools ? 1 : 0, "whether the model was offered a tool");
         assert.match(outcome, tools ? /Sunny/ : /tools/);
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});
+
+Deno.test("the SDK v2 client's cancellation stops the course's tool in either era, and a requestState the server never issued is refused", async (t) => {
+  const heard: string[] = [];
+  const slow: SessionTool = {
+    name: "slow",
+    description: "Waits until it is cancelled.",
+    inputSchema: { type: "object" },
+    run: (_args, context) =>
+      new Promise((resolve) => {
+        heard.push("started");
+        context.signal.addEventListener("abort", () => {
+          heard.push("stopped");
+          resolve({ content: [{ type: "text", text: "too late" }] });
+        });
+      }),
+  };
+  /** Wait until `count` things were heard; a bound (not a measure) so that a broken server fails, not hangs. */
+  const heardAtLeast = async (count: number) => {
+    for (let tries = 0; heard.length < count; tries++) {
+      assert.ok(tries < 1000, `heard only ${heard.join(", ") || "nothing"}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [slow] });
+  for (const mode of ["legacy", "auto"] as const) {
+    await t.step(mode, async () => {
+      heard.length = 0;
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        ...(mode === "auto" ? { versionNegotiation: { mode } } : {}),
+      });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url));
+        const stop = new AbortController();
+        const call = client.callTool({ name: "slow", arguments: {} }, { signal: stop.signal });
+        await heardAtLeast(1);
+        stop.abort();
+        await assert.rejects(call, /abort/i);
+        await heardAtLeast(2);
+        assert.deepEqual(heard, ["started", "stopped"]);
+        if (mode === "auto") {
+          const forged = { name: "slow", arguments: {}, requestState: "eyJmb3JnZWQiOnRydWV9" };
+          await assert.rejects(
+            client.request({ method: "tools/call", params: forged }),
+            /requestState failed verification/,
+          );
+          assert.deepEqual(heard, ["started", "stopped"], "the forged round ran the tool");
+        }
       } finally {
         await client.close();
       }
