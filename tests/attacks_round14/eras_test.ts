@@ -17,12 +17,16 @@
 // (2025-11-25's) sent to a 2025-06-18 client's model, nor a question (form
 // or URL elicitation, sampling with tools) to a client that did not declare
 // it, in either era. The SDK v2 client's cancellation stops a tool in either
-// era, and a requestState the server never issued is refused.
+// era, and a requestState the server never issued is refused. A legacy
+// server that exits at the probe (as Python SDK 1.x servers did) is started
+// again for the handshake, as the SDK v2 client does.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { Client as SdkV1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as SdkV1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { Client, type LogMessage } from "../../lib/mcp/client/client.ts";
 import { ProtocolError, ToolError } from "../../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
@@ -413,6 +417,49 @@ Deno.test("the SDK v2 client's cancellation stops the course's tool in either er
       }
     });
   }
+});
+
+Deno.test("a legacy server that exits at the probe is started again for the handshake, as the SDK v2 client does", async (t) => {
+  // 2026-07-28 (stdio): a server that "does not respond within a reasonable timeout"
+  // to the probe "is legacy. Fall back to the initialize handshake", and "If the
+  // server process exits unexpectedly, the client SHOULD restart it".
+  const dies = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    fileURLToPath(new URL("../fixtures/legacy_peer.ts", import.meta.url)),
+    "exit",
+  ];
+  await t.step("the SDK v2 client, auto", async () => {
+    const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+      versionNegotiation: { mode: "auto" },
+    });
+    try {
+      await client.connect(
+        new StdioClientTransport({ command: dies[0], args: dies.slice(1), stderr: "ignore" }),
+      );
+      assert.equal(client.getNegotiatedProtocolVersion(), "2025-11-25");
+    } finally {
+      await client.close();
+    }
+  });
+  await t.step("the course's dual-era client", async () => {
+    const client = new Client(dies, { versions: MCP_VERSIONS, allowed: ["echo"] });
+    const first = client.pid;
+    let second: number | undefined;
+    try {
+      await client.initialize();
+      second = client.pid;
+      assert.equal(client.protocolVersion, "2025-11-25");
+      await client.listTools();
+      assert.equal(await client.callTool("echo", { text: "chocolate" }), "chocolate");
+    } finally {
+      await client.close();
+    }
+    assert.notEqual(second, first);
+    assertGroupGone(first);
+    assertGroupGone(second!);
+  });
 });
 
 /** The round 14 peer of `era`: over stdio, or over HTTP on `port`. */

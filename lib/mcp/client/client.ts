@@ -27,6 +27,7 @@ import {
   LEGACY_VERSIONS,
   MCP_VERSIONS,
   type McpVersion,
+  versionFeatures,
 } from "../shared/versions.ts";
 import { logMessageOf, type Progress, progressOf } from "./server_news.ts";
 import { Subscription, type SubscriptionFilter } from "./subscription.ts";
@@ -87,11 +88,13 @@ export interface InitializeOptions {
  * ```
  */
 export class Client<S extends ServerRef = readonly string[]> implements AsyncDisposable {
-  readonly #connection: Connection<ClosedWith<S>>;
+  #connection!: Connection<ClosedWith<S>>;
   readonly #allowed: ReadonlySet<string>;
   readonly #authorize: Authorize;
   readonly #maxPages: number;
-  readonly #era: DualEra;
+  #era!: DualEra;
+  readonly #server: S;
+  readonly #options: ClientOptions;
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
   #nextToken = 1;
@@ -114,6 +117,15 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     this.#allowed = new Set(options.allowed ?? []);
     this.#authorize = options.authorize ?? authorize;
     this.#maxPages = options.maxPages ?? 100;
+    this.#server = server;
+    this.#options = options;
+    this.#open(versions);
+  }
+
+  /** Start the server (or reach it), and speak `versions` with it. */
+  #open(versions: readonly McpVersion[]): void {
+    const server = this.#server;
+    const options = this.#options;
     const reached = server instanceof URL
       ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
       : server;
@@ -174,7 +186,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * `UnsupportedProtocolVersionError`'s list) picks the newest version both
    * speak, and it resolves with the `DiscoverResult`; any other answer, or
    * none within `probeMs` on stdio, is a legacy server's, and the handshake
-   * follows. What differs between versions follows the one agreed
+   * follows (with a server started again, if it ended at the probe, as some
+   * legacy servers do on a request before `initialize`). What differs between versions follows the one agreed
    * (`protocolVersion`). A server need not offer tools: one that does not is
    * connected to, and `listTools` then says so. Over HTTP, when a legacy
    * server ends the session (404), the next request performs the handshake
@@ -183,8 +196,17 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * seconds to answer on a busy machine, when the calls a lesson times need
    * a short one.
    */
-  initialize(options: InitializeOptions = {}): Promise<JsonObject> {
-    return this.#era.connect(options.timeoutMs);
+  async initialize(options: InitializeOptions = {}): Promise<JsonObject> {
+    try {
+      return await this.#era.connect(options.timeoutMs);
+    } catch (error) {
+      if (!this.#era.endedAtProbe) throw error;
+    }
+    // A legacy server that ends on a request before initialize: started again, for the handshake.
+    await this.#connection.close();
+    const versions = this.#options.versions ?? LEGACY_VERSIONS;
+    this.#open(versions.filter((version) => versionFeatures(version).era === "legacy"));
+    return await this.#era.connect(options.timeoutMs);
   }
 
   /**

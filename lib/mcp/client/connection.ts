@@ -78,6 +78,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #asks: ServerAsks;
   readonly #listeners = new Set<(message: JsonRpcNotification) => void>();
   #nextId = 1;
+  #ended = false;
   #broken?: ProtocolError;
   #version?: McpVersion;
 
@@ -106,7 +107,15 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       ? new StdioTransport(server, options) as unknown as ClientTransport<Closed>
       : server;
     this.#reading = this.#read();
-    void this.#server.gone.then((error) => this.#fail(error));
+    void this.#server.gone.then((error) => {
+      this.#ended = true;
+      this.#fail(error);
+    });
+  }
+
+  /** Whether the server has gone: its process exited, or closed its stdout. */
+  get ended(): boolean {
+    return this.#ended;
   }
 
   /** The transport the connection speaks through. */

@@ -74,11 +74,21 @@ export class DualEra {
   readonly #options: DualEraOptions;
   #logLevel?: LogLevel;
   #renewing?: Promise<JsonObject>;
+  #endedAtProbe = false;
 
   /** Requests over `connection`, made as `options` say. */
   constructor(connection: Connection<unknown>, options: DualEraOptions) {
     this.#connection = connection;
     this.#options = options;
+  }
+
+  /**
+   * Whether `connect` failed because the server ended at the probe, as
+   * legacy servers may on a request before `initialize`: it answered
+   * nothing, so it is legacy, and its handshake needs a new process.
+   */
+  get endedAtProbe(): boolean {
+    return this.#endedAtProbe;
   }
 
   /** The lowest log level the server may send in the modern era (each request asks for it). */
@@ -110,6 +120,10 @@ export class DualEra {
             versions.join(", ")
           } only`,
         );
+      }
+      if (this.#connection.ended) {
+        this.#endedAtProbe = true;
+        throw new ProtocolError(`The server ended at the probe (${outcome.why})`);
       }
       // A server slow to start may answer the probe after its deadline, and then refuse the
       // handshake with a modern error: that error, too, says the server is modern.
