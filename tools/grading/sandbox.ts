@@ -129,6 +129,14 @@ const OUTPUT_LIMIT = 8 << 20;
  * 200 KB (Lab 02's).
  */
 const REPLY_BYTES = 2 << 20;
+/**
+ * The bytes one case's reply may come in: a larger one is a problem of that
+ * case alone, not held, and not taken from {@linkcode REPLY_BYTES}, so that a
+ * function that returns a long string by mistake costs its own cases, not
+ * every case after it of every unit. The largest a case of a unit's worked
+ * edition sends is 70 KB (Lab 02's RpcLink).
+ */
+const CASE_BYTES = 256 << 10;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
 /**
@@ -508,9 +516,16 @@ async function runProcess(
       if (record.result && record.reply) {
         const key = keyText(record.result);
         const owner = budgets.of(learners.get(key) ?? learnerOf(cases[0].job));
-        owner.replyBytes -= bytes.length;
-        const reply = owner.replyBytes < 0
-          ? { problem: owner.sentTooMuch, reached: record.reply.reached, cpuMs: record.reply.cpuMs }
+        const { reached, cpuMs } = record.reply;
+        if (bytes.length <= CASE_BYTES) owner.replyBytes -= bytes.length;
+        const reply = bytes.length > CASE_BYTES
+          ? {
+            problem: `what it sent back passed the ${CASE_BYTES >> 10} KB a case may`,
+            reached,
+            cpuMs,
+          }
+          : owner.replyBytes < 0
+          ? { problem: owner.sentTooMuch, reached, cpuMs }
           : judgeable(record.reply, bytes.length);
         run.replies.set(key, waitedOnItsOwn(reply, running));
       }
