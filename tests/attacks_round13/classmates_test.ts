@@ -92,7 +92,7 @@ Deno.test("replies of many small objects cost the grader at most the bytes a lea
       submissions: [{ unit: "ch14-a", code: { kind: "module", path: `${folder}/ch14-a.ts` } }],
     },
     undefined,
-    { learnerReplyBytes: 1 << 20 },
+    { unitReplyBytes: 1 << 20 },
   );
   const outputs = results.tests.map((t) => t.output);
   assert.ok(

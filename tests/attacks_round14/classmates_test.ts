@@ -31,3 +31,12 @@ Deno.test("a function that returns a long string by mistake costs its own cases,
   // Unit A's own: authorize's 25 cases, and answerFor's 3 that expect it to throw.
   assert.equal(said["ch14-a"], "28/48");
 });
+
+Deno.test("a function whose replies are all long by mistake costs its own unit, not the learner's others", async () => {
+  // Before: the 2 MiB a learner's replies may come in were the learner's, over all their units
+  // (the round 13 fix meant "a unit's, where a learner is graded alone", and weighed the grader's
+  // memory so), so that Unit A's answerFor returning 150 KB in each of its 23 cases took them,
+  // and honest Lab 02 scored 71/206. Now each unit's replies may come in 2 MiB.
+  const said = await scores({ "ch14-a.ts": answering('"x".repeat(150_000)'), ...honest.lab02 });
+  assert.equal(said["lab-02"], "206/206");
+});

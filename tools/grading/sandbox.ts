@@ -98,11 +98,11 @@ export interface SandboxOptions {
   /** The CPU time all of one learner's processes may use together. @default {60000} */
   learnerCpuMs?: number;
   /**
-   * The bytes all of one learner's replies may come in together, as sent
-   * (each case's, over all their processes): the grader holds every reply of
-   * a learner until the last is in. @default {2 MiB}
+   * The bytes all of one unit's replies may come in together, as sent (each
+   * case's, over all its processes): the grader holds every reply of a run
+   * until the last is in. @default {2 MiB}
    */
-  learnerReplyBytes?: number;
+  unitReplyBytes?: number;
   /**
    * The most threads a process may run at once (its realms, the workers they
    * start, the runtime's own). @default {64 and one for each of the machine's CPUs}
@@ -120,9 +120,9 @@ const RUNNER = "tools/grading/sandbox_runner.ts";
 /** The most output a process may write before it is stopped. */
 const OUTPUT_LIMIT = 8 << 20;
 /**
- * The bytes the replies of one budget (a learner's; a unit's, where a
- * learner is graded alone) may come in: a reply is held in the grader, as
- * objects, until the last of its run is in, and an empty object sent in 3
+ * The bytes the replies of one of a learner's units may come in (a unit's,
+ * so that one function's mistake costs no other unit's cases): a reply is
+ * held in the grader, as objects, until the last of its run is in, and an empty object sent in 3
  * bytes takes about 21 times that there, so that one unit holds 45 MB of the
  * grader's heap at most, a learner of seven units 310 MB (eight graded at
  * once, 2.5 GB, within V8's 4 GB). The most a unit's worked edition sends is
@@ -222,35 +222,46 @@ const keyOf = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}\n${c.index}`;
 const fnKey = (c: PhaseCase) => `${moduleOf(c.job)}\n${c.fn.name}`;
 
 /**
- * What is left of one learner's time, wall-clock and CPU, and of the bytes
- * their replies may come in, over all their processes.
+ * What is left of one learner's time, wall-clock and CPU, over all their
+ * processes, and of the bytes each of their units' replies may come in.
  */
 class Budget {
   wallMs: number;
   cpuMs: number;
-  replyBytes: number;
   readonly seconds: number;
-  readonly megabytes: number;
+  readonly #replyBytes: number;
+  /** What is left of the bytes each unit's replies may come in, by the unit's module key. */
+  readonly #replies = new Map<string, number>();
   constructor(options: SandboxOptions) {
     this.wallMs = options.learnerWallMs ?? 60_000;
     this.cpuMs = options.learnerCpuMs ?? 60_000;
-    this.replyBytes = options.learnerReplyBytes ?? REPLY_BYTES;
+    this.#replyBytes = options.unitReplyBytes ?? REPLY_BYTES;
     this.seconds = this.wallMs / 1000;
-    this.megabytes = this.replyBytes / (1 << 20);
   }
+  /** Whether the learner's time ran out. */
   get spent(): boolean {
-    return this.wallMs <= 0 || this.cpuMs <= 0 || this.replyBytes < 0;
+    return this.wallMs <= 0 || this.cpuMs <= 0;
   }
-  /** Why a case was not tried once it is spent. */
+  /** Why a case was not tried once the learner's time is spent. */
   get why(): string {
-    return this.replyBytes < 0
-      ? `not tried: ${this.sentTooMuch}`
-      : `not tried: the ${this.seconds} s this learner's grading may take ran out`;
+    return `not tried: the ${this.seconds} s this learner's grading may take ran out`;
   }
-  /** The problem of a reply past the bytes a learner's replies may come in. */
+  /** Take `bytes` from what the replies of the unit `module` may come in: whether they are still within it. */
+  sent(module: string, bytes: number): boolean {
+    const left = (this.#replies.get(module) ?? this.#replyBytes) - bytes;
+    this.#replies.set(module, left);
+    return left >= 0;
+  }
+  /** Why a case of the unit `module` is not tried, if its learner's time or its unit's bytes are spent. */
+  spentFor(module: string): string | undefined {
+    if (this.spent) return this.why;
+    if ((this.#replies.get(module) ?? 0) < 0) return `not tried: ${this.sentTooMuch}`;
+  }
+  /** The problem of a reply past the bytes a unit's replies may come in. */
   get sentTooMuch(): string {
-    return `what this learner's code sent back, over its cases, passed the ${this.megabytes} MB ` +
-      "it may";
+    return `what this unit's code sent back, over its cases, passed the ${
+      this.#replyBytes / (1 << 20)
+    } MB it may`;
   }
 }
 
@@ -335,6 +346,7 @@ async function runRounds(
   while (true) {
     const left = cases.filter((c) => !replies.has(keyOf(c)));
     for (const c of left) {
+      const spentBudget = budgets.of(learnerOf(c.job)).spentFor(moduleOf(c.job));
       if (loadOutOfTime.has(moduleOf(c.job))) {
         const spent = spentModules.has(moduleOf(c.job));
         replies.set(keyOf(c), later("the module did not finish loading", spent));
@@ -342,8 +354,8 @@ async function runRounds(
         replies.set(keyOf(c), later("a case before it ran out of time", spentFns.has(fnKey(c))));
       } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
         replies.set(keyOf(c), { problem: `not tried after ${MAX_STOPS} cases that were stopped` });
-      } else if (budgets.of(learnerOf(c.job)).spent) {
-        replies.set(keyOf(c), { problem: budgets.of(learnerOf(c.job)).why });
+      } else if (spentBudget !== undefined) {
+        replies.set(keyOf(c), { problem: spentBudget });
       }
     }
     const pending = left.filter((c) => !replies.has(keyOf(c)));
@@ -517,14 +529,13 @@ async function runProcess(
         const key = keyText(record.result);
         const owner = budgets.of(learners.get(key) ?? learnerOf(cases[0].job));
         const { reached, cpuMs } = record.reply;
-        if (bytes.length <= CASE_BYTES) owner.replyBytes -= bytes.length;
         const reply = bytes.length > CASE_BYTES
           ? {
             problem: `what it sent back passed the ${CASE_BYTES >> 10} KB a case may`,
             reached,
             cpuMs,
           }
-          : owner.replyBytes < 0
+          : !owner.sent(record.result.key, bytes.length)
           ? { problem: owner.sentTooMuch, reached, cpuMs }
           : judgeable(record.reply, bytes.length);
         run.replies.set(key, waitedOnItsOwn(reply, running));
