@@ -62,21 +62,26 @@ function bigIntSize(value: bigint, limit: number): number {
 /** {@linkcode writtenSize}, which may throw where reading `value` throws. */
 function counted(value: unknown, limit: number): number {
   let size = 0;
-  /** The objects on the way from `value` to the one being counted: reaching one again is a cycle. */
-  const path = new Set<object>();
+  /**
+   * Whether each object met is on the way from `value` to the one being
+   * counted: reaching one that is again is a cycle. An object leaving the way
+   * is marked, never deleted: a Set that objects enter and leave over and
+   * over, a few thousand deep, costs that depth a step.
+   */
+  const onPath = new Map<object, boolean>();
   /** What is left to count; `leave` ends an object's place on the path. */
   const stack: ({ visit: unknown } | { leave: object })[] = [{ visit: value }];
   while (stack.length > 0 && size <= limit) {
     const next = stack.pop()!;
     if ("leave" in next) {
-      path.delete(next.leave);
+      onPath.set(next.leave, false);
       continue;
     }
     const item = next.visit;
     size += 1;
     if (typeof item === "string") size += item.length;
     if (typeof item === "bigint") size += bigIntSize(item, limit);
-    if (typeof item !== "object" || item === null || path.has(item)) continue;
+    if (typeof item !== "object" || item === null || onPath.get(item)) continue;
     if (ArrayBuffer.isView(item) || item instanceof ArrayBuffer) {
       size += item.byteLength;
       continue;
@@ -84,7 +89,7 @@ function counted(value: unknown, limit: number): number {
     if (item instanceof String) size += item.length;
     if (Array.isArray(item)) size += item.length;
     if (size > limit) break;
-    path.add(item);
+    onPath.set(item, true);
     stack.push({ leave: item });
     const inner = item instanceof Map
       ? [...item].flat()
