@@ -7,10 +7,7 @@
 // are in OPEN, skipped unless ROUND13_OPEN=1. Run:
 //   deno test -A tests/attacks_round13/labs_test.ts
 
-import assert from "node:assert/strict";
-import { gradeTogether } from "../../tools/grading/grade_learner.ts";
-import { loadHoldouts } from "../../tools/grading/units/mod.ts";
-import { CATALOGUES } from "../catalogue/mod.ts";
+import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/attempts.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
@@ -67,21 +64,6 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   "lab-04 progressOf": ["negative progress refused"],
 };
 
-/** An attempt: the function it answers for (unit and name), its label, and its module's source. */
-interface Attempt {
-  unit: string;
-  fn: string;
-  label: string;
-  source: string;
-}
-
-/** The worked way of `unit fn` in its catalogue, with `from` (there once) changed to `to`. */
-function workedWith(unit: string, fn: string, from: string, to: string): string {
-  const worked = catalogueOf(unit, fn).right["the worked solution's way"];
-  assert.equal(worked.split(from).length, 2, `${fn}'s worked way holds ${from} not once`);
-  return worked.replace(from, () => to);
-}
-
 /**
  * Attempts this round could not close, each with what it earned: misreadings
  * or readings the spec leaves open, for the instructors to decide.
@@ -103,53 +85,4 @@ const OPEN: readonly Attempt[] = [
   },
 ];
 
-const scratch = await Deno.makeTempDir({ prefix: "attacks-round13-" });
-globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
-
-/** The catalogue of `unit fn`. */
-function catalogueOf(unit: string, fn: string) {
-  const catalogue = CATALOGUES.find((c) => c.unit === unit && c.fn === fn);
-  assert.ok(catalogue, `no catalogue of ${unit} ${fn}`);
-  return catalogue;
-}
-
-/** Every attempt of `attempts`, its source from its function's catalogue. */
-function listed(attempts: Readonly<Record<string, readonly string[]>>): Attempt[] {
-  return Object.entries(attempts).flatMap(([key, labels]) => {
-    const [unit, fn] = key.split(" ");
-    const { wrong } = catalogueOf(unit, fn);
-    return labels.map((label) => {
-      assert.ok(wrong[label], `${key}'s catalogue has no ${label}`);
-      return { unit, fn, label, source: wrong[label] };
-    });
-  });
-}
-
-const open = Deno.env.get("ROUND13_OPEN") === "1";
-const closed = listed(ATTEMPTS);
-const attempts = [...closed, ...(open ? OPEN : [])];
-const graded = await gradeTogether(
-  await Promise.all(attempts.map(async ({ unit, label, source }) => {
-    const path = `${scratch}/${crypto.randomUUID()}.ts`;
-    await Deno.writeTextFile(path, source);
-    return { name: label, submissions: [{ unit, code: { kind: "module" as const, path } }] };
-  })),
-  await loadHoldouts(),
-  { functions: [...new Set(attempts.map(({ fn }) => fn))] },
-);
-
-for (const [index, { fn, label }] of [...closed, ...OPEN].entries()) {
-  Deno.test({
-    name: `a misreading of ${fn} loses marks: ${label}`,
-    // The open attempts are graded only when asked for (ROUND13_OPEN=1).
-    ignore: index >= attempts.length,
-    fn() {
-      const [results] = graded[index];
-      const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-      const score = tests.reduce((sum, t) => sum + t.score, 0);
-      console.log(`${fn}: ${label}: ${score}/${tests.length}`);
-      assert.ok(tests.length > 0, `${fn} has no case`);
-      assert.ok(score < tests.length, `${label} kept every ${fn} mark (${score}/${tests.length})`);
-    },
-  });
-}
+await misreadingTests(listed(ATTEMPTS), OPEN, "ROUND13_OPEN");
