@@ -107,6 +107,26 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       expected: reply(8, "").result,
       group: "empty",
     },
+    // Exactly the same string: not once trimmed, put in one Unicode form, or sent as UTF-8, where
+    // two lone surrogates both become U+FFFD (round 14 of issue 38's red team).
+    {
+      label: "a string id with a space after it answers no request",
+      args: ["req-7", reply("req-7 ")],
+      expected: refused,
+      group: "exactly",
+    },
+    {
+      label: "a string id in another Unicode form answers no request",
+      args: ["caf\u00e9", reply("cafe\u0301")],
+      expected: refused,
+      group: "exactly",
+    },
+    {
+      label: "two lone surrogates are two ids",
+      args: ["\ud800", reply("\udc00")],
+      expected: refused,
+      group: "exactly",
+    },
   ],
   authorize: [
     {
@@ -207,6 +227,20 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       label: "the only tool advertised, and allowed",
       args: ["word_count", { word_count: {} }, new Set(["word_count"])],
       expected: true,
+      group: "advertised",
+    },
+    // A key is what advertises a tool, whatever it holds; and the answer is a boolean, even for a
+    // name that is empty (round 14 of issue 38's red team).
+    {
+      label: "a tool whose entry is null is still advertised",
+      args: ["word_count", { word_count: null }, new Set(["word_count"])],
+      expected: true,
+      group: "advertised",
+    },
+    {
+      label: "an empty name, neither advertised nor allowed",
+      args: ["", CATALOG, new Set(["word_count"])],
+      expected: false,
       group: "advertised",
     },
   ],

@@ -129,6 +129,13 @@ export const HOLDOUTS: Readonly<
       args: [bytes(' {"a": 1} \n'), 64],
       expected: [[' {"a": 1} '], ""],
     },
+    // A frame's bytes are kept as they came, UTF-8 or not: text split and encoded again would turn
+    // 0xff into U+FFFD's three bytes (round 14 of issue 38's red team).
+    {
+      label: "a frame that is not UTF-8 keeps its bytes",
+      args: [new Uint8Array([0xff, 0x41, 10]), 8],
+      expected: [[[0xff, 0x41]], ""],
+    },
   ],
   transferProblems: [
     {
@@ -223,6 +230,13 @@ export const HOLDOUTS: Readonly<
       label: "2.5 is not",
       args: [one("x", "integer"), { x: 2.5 }],
       expected: ["x must be integer"],
+      group: "integer, however large",
+    },
+    // Number.isInteger, as the lesson says: a whole number below zero is one too (round 14).
+    {
+      label: "a negative whole number is an integer",
+      args: [DELIVERY, { order_id: "A-1", tubs: -3 }],
+      expected: [],
       group: "integer, however large",
     },
     {

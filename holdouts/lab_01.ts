@@ -78,6 +78,20 @@ export const HOLDOUTS: Readonly<
       expected: LATEST,
       group: KEPT_EXACTLY,
     },
+    // Anything at all: a name every object inherits, or a list holding a version the server speaks
+    // (round 14 of issue 38's red team: a lookup in a plain object, and String(requested)).
+    {
+      label: "toString, which every object has",
+      args: ["toString"],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
+    {
+      label: "a list holding the older version",
+      args: [["2024-11-05"]],
+      expected: LATEST,
+      group: KEPT_EXACTLY,
+    },
   ],
   handleMessage: [
     {
@@ -157,6 +171,23 @@ export const HOLDOUTS: Readonly<
       label: "ping with params given as a list",
       args: ['{"jsonrpc":"2.0","id":43,"method":"ping","params":[]}'],
       expected: error(43, -32602),
+    },
+    // Round 14 of issue 38's red team: "2.0" compared loosely, params of null taken for none, and
+    // params checked before a notification is known.
+    {
+      label: "jsonrpc given as the number 2.0",
+      args: ['{"jsonrpc":2.0,"id":44,"method":"ping"}'],
+      expected: error(44, -32600),
+    },
+    {
+      label: "ping with params null",
+      args: ['{"jsonrpc":"2.0","id":45,"method":"ping","params":null}'],
+      expected: error(45, -32602),
+    },
+    {
+      label: "a notification with params that are not an object gets no reply",
+      args: ['{"jsonrpc":"2.0","method":"notifications/cancelled","params":"late"}'],
+      expected: NO_REPLY,
     },
     // Lines that are not requests.
     {
@@ -393,6 +424,11 @@ export const HOLDOUTS: Readonly<
       label: "a word for arguments at 2026-07-28: a malformed request, not the tool's failure",
       args: [modern("tools/call", { name: "lookup_irregular_verb", arguments: "go" }, 77)],
       expected: error(77, -32602),
+    },
+    {
+      label: "a list for arguments at 2026-07-28: a malformed request, not the tool's failure",
+      args: [modern("tools/call", { name: "lookup_irregular_verb", arguments: ["go"] }, 78)],
+      expected: error(78, -32602),
     },
     {
       label: "no tool name at 2026-07-28",

@@ -139,6 +139,39 @@ export function answerFor(requestId, message) {
   if ("error" in message) throw new ProtocolError("server error");
   return message.result;
 }`,
+    // Round 14 of issue 38's red team: string ids tidied before they are compared, each a way of
+    // "the same value" that is not exactly the same.
+    // Ids read like text a person typed: "req-7 " taken for "req-7".
+    "string ids trimmed": String.raw`${P}
+export function answerFor(requestId, message) {
+  const same = typeof requestId === "string" && typeof message.id === "string"
+    ? requestId.trim() === message.id.trim()
+    : requestId === message.id;
+  if (!same) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Ids put in one Unicode form: "cafe\u0301" taken for "caf\u00e9".
+    "string ids compared in one Unicode form": String.raw`${P}
+export function answerFor(requestId, message) {
+  const same = typeof requestId === "string" && typeof message.id === "string"
+    ? requestId.normalize() === message.id.normalize()
+    : requestId === message.id;
+  if (!same) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
+    // Ids compared as the UTF-8 bytes they would be sent as: every lone surrogate is U+FFFD there.
+    "string ids compared as UTF-8 bytes": String.raw`${P}
+export function answerFor(requestId, message) {
+  const utf8 = (id) => new TextEncoder().encode(id).join(",");
+  const same = typeof requestId === "string" && typeof message.id === "string"
+    ? utf8(requestId) === utf8(message.id)
+    : requestId === message.id;
+  if (!same) throw new ProtocolError("wrong id");
+  if ("error" in message) throw new ProtocolError("server error");
+  return message.result;
+}`,
     // An error is taken for one only when it says what went wrong.
     "an error counted only when it has a message": String.raw`${P}
 export function answerFor(requestId, message) {
@@ -262,6 +295,16 @@ export function authorize(name, catalog, allowed) {
     "the allowlist read as an object": String.raw`
 export function authorize(name, catalog, allowed) {
   return Object.hasOwn(catalog, name) && Object.hasOwn(allowed, name);
+}`,
+    // Round 14 of issue 38's red team. A name tested for truth first: "" comes back, not false.
+    "a name tested for truth first": String.raw`
+export function authorize(name, catalog, allowed) {
+  return name && Object.hasOwn(catalog, name) && allowed.has(name);
+}`,
+    // A tool counted as advertised only when its entry holds something: a key is what advertises.
+    "an entry of null taken as not advertised": String.raw`
+export function authorize(name, catalog, allowed) {
+  return Object.hasOwn(catalog, name) && catalog[name] != null && allowed.has(name);
 }`,
   },
 };

@@ -245,6 +245,17 @@ export function splitFrames(buffer, limit) {
   if (lines.some((l) => l.length + 1 > limit) || rest.length >= limit) throw new RangeError("limit");
   return [lines, rest];
 }`,
+    // Round 14 of issue 38's red team: frames split as text and encoded again, the rest kept as
+    // bytes: a byte that is not UTF-8 comes back as U+FFFD's three.
+    "frames split as text, the rest as bytes": String.raw`
+export function splitFrames(buffer, limit) {
+  const encoder = new TextEncoder();
+  const frames = new TextDecoder().decode(buffer).split("\n").slice(0, -1).map((l) => encoder.encode(l));
+  if (frames.some((f) => f.length + 1 > limit)) throw new RangeError("a frame is too long");
+  const rest = buffer.subarray(buffer.lastIndexOf(10) + 1);
+  if (rest.length >= limit) throw new RangeError("the rest is too long");
+  return [frames, rest];
+}`,
     // Each frame trimmed, as lines of text often are.
     "frames trimmed": String.raw`
 export function splitFrames(buffer, limit) {
@@ -397,6 +408,19 @@ export function transferProblems(schema, args) {
   return problems.sort();
 }`,
     // Problems in the order they were found.
+    // Round 14 of issue 38's red team: a whole number read as a count, so never below zero.
+    "negative integers refused": String.raw`
+export function transferProblems(schema, args) {
+  const kinds = { string: (v) => typeof v === "string", integer: (v) => Number.isInteger(v) && v >= 0, number: (v) => typeof v === "number", boolean: (v) => typeof v === "boolean" };
+  const properties = schema.properties ?? {};
+  const problems = (schema.required ?? []).filter((k) => !Object.hasOwn(args, k)).map((k) => "missing " + k);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(properties, key)) { if (schema.additionalProperties === false) problems.push("unexpected " + key); continue; }
+    const kind = properties[key].type;
+    if (Object.hasOwn(kinds, kind) && !kinds[kind](value)) problems.push(key + " must be " + kind);
+  }
+  return problems.sort();
+}`,
     "problems left unsorted": String.raw`
 export function transferProblems(schema, args) {
   const kinds = { string: (v) => typeof v === "string", integer: Number.isInteger, number: (v) => typeof v === "number", boolean: (v) => typeof v === "boolean" };

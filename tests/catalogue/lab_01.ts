@@ -592,6 +592,24 @@ export const WRONG: Record<string, string> = {
     "  return HANDSHAKE_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
     "  return SUPPORTED_VERSIONS.includes(requested) ? requested : HANDSHAKE_VERSIONS[0];",
   ),
+  // Round 14 of issue 38's red team: the envelope read carelessly.
+  // "2.0" compared loosely: the number 2.0 is == "2.0".
+  "jsonrpc compared loosely": mutate('message.jsonrpc !== "2.0"', 'message.jsonrpc != "2.0"'),
+  // params of null taken for params left out: null is there, and not an object.
+  "params of null taken for none": mutate(
+    'if ("params" in message && !isObject(message.params))',
+    "if (message.params != null && !isObject(message.params))",
+  ),
+  // params checked before a notification is known: a notification is answered, with an error.
+  "params checked before notifications": mutate(
+    '  if (!hasId) return undefined;\n  if ("params" in message && !isObject(message.params)) {\n    return failure(id, -32602, "Invalid params: params must be an object");\n  }\n',
+    '  if ("params" in message && !isObject(message.params)) {\n    return failure(id, -32602, "Invalid params: params must be an object");\n  }\n  if (!hasId) return undefined;\n',
+  ),
+  // arguments checked with typeof alone: a list is an object, so it reaches the schema.
+  "arguments that are a list taken as an object": mutate(
+    "if (!isObject(args))",
+    'if (typeof args !== "object" || args === null)',
+  ),
 };
 
 /** `negotiateVersion` alone, as a learner's module. */
@@ -652,6 +670,20 @@ ${version('  return SPOKEN.has(requested) ? requested : "2025-06-18";')}`,
     ),
     "the newest of every era offered to a handshake": version(
       '  return ["2025-06-18", "2024-11-05"].includes(requested) ? requested : "2026-07-28";',
+    ),
+    // Round 14 of issue 38's red team: the versions kept in a plain object, or the request made
+    // text first. "toString" is in every object; ["2024-11-05"] is "2024-11-05" as text.
+    "versions looked up with in": version(
+      '  const SPOKEN = { "2025-06-18": true, "2024-11-05": true };\n  return requested in SPOKEN ? requested : "2025-06-18";',
+    ),
+    "versions looked up by a truthy entry": version(
+      '  const SPOKEN = { "2025-06-18": true, "2024-11-05": true };\n  return SPOKEN[requested] ? requested : "2025-06-18";',
+    ),
+    "versions looked up with Object.hasOwn": version(
+      '  const SPOKEN = { "2025-06-18": true, "2024-11-05": true };\n  return Object.hasOwn(SPOKEN, requested) ? requested : "2025-06-18";',
+    ),
+    "the version made text first": version(
+      '  const v = String(requested);\n  return ["2025-06-18", "2024-11-05"].includes(v) ? v : "2025-06-18";',
     ),
   },
 };

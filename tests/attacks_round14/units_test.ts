@@ -1,0 +1,97 @@
+// Round 14 of issue 38's red team: new misreadings of what Unit A's, Unit B's,
+// Lab 01's and Chapter 15's graded functions must do, as a careful but wrong or
+// a lazy learner writes them, each graded as a learner's module through the
+// grader's own path (gradeTogether, in the sandbox, hidden cases included).
+// Each one kept every mark of its function before this round; each is in its
+// function's catalogue now (tests/catalogue/), and must lose marks. Readings
+// the lesson text leaves open are in OPEN, skipped unless ROUND14_OPEN=1. Run:
+//   deno test -A tests/attacks_round14/units_test.ts
+
+import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/attempts.ts";
+
+/** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
+const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "ch14-a answerFor": [
+    "string ids trimmed",
+    "string ids compared in one Unicode form",
+    "string ids compared as UTF-8 bytes",
+  ],
+  "ch14-a authorize": ["a name tested for truth first", "an entry of null taken as not advertised"],
+  "ch14-b splitFrames": ["frames split as text, the rest as bytes"],
+  "ch14-b transferProblems": ["negative integers refused"],
+  "lab-01 negotiateVersion": [
+    "versions looked up with in",
+    "versions looked up by a truthy entry",
+    "versions looked up with Object.hasOwn",
+    "the version made text first",
+  ],
+  "lab-01 handleMessage": [
+    "jsonrpc compared loosely",
+    "params of null taken for none",
+    "params checked before notifications",
+    "arguments that are a list taken as an object",
+  ],
+};
+
+/**
+ * Readings the lesson text leaves open, each with what it earned, for the
+ * instructors to decide: not misreadings this round could call wrong.
+ */
+const OPEN: readonly Attempt[] = [
+  // A reply that holds a result and an error both, answered with its result (the worked way
+  // refuses it). It earned 26/26: the lesson says a response holds one or the other, "never both",
+  // so what a reply with both should get is not said.
+  {
+    unit: "ch14-a",
+    fn: "answerFor",
+    label: "a reply with a result and an error taken by its result",
+    source: workedWith(
+      "ch14-a",
+      "answerFor",
+      '  if ("error" in message)',
+      '  if ("result" in message) return message.result;\n  if ("error" in message)',
+    ),
+  },
+  // Problems sorted by localeCompare, not by code unit (the worked way's sort()). It earned 33/33:
+  // "returns a sorted list" does not say in which order "Tubs" and "order_id" come.
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    label: "problems sorted by localeCompare",
+    source: workedWith(
+      "ch14-b",
+      "transferProblems",
+      "return problems.sort();",
+      "return problems.sort((a, b) => a.localeCompare(b));",
+    ),
+  },
+  // A key named twice in required reported missing once. It earned 33/33: "for each key in
+  // required" may be read per entry (the worked way) or per key.
+  {
+    unit: "ch14-b",
+    fn: "transferProblems",
+    label: "a key required twice reported once",
+    source: workedWith(
+      "ch14-b",
+      "transferProblems",
+      "return problems.sort();",
+      "return [...new Set(problems)].sort();",
+    ),
+  },
+  // An id that is any integer (Number.isInteger), so 1e21 and 2 ** 53 are ids (the worked way
+  // holds ids to Number.isSafeInteger). It earned 105/105: the table says "an integer", and only
+  // a hint names Number.isSafeInteger; MCP says "integer" and JSON-RPC no more.
+  {
+    unit: "lab-01",
+    fn: "handleMessage",
+    label: "an id that is any integer",
+    source: workedWith(
+      "lab-01",
+      "handleMessage",
+      "Number.isSafeInteger(value);",
+      "Number.isInteger(value);",
+    ),
+  },
+];
+
+await misreadingTests(listed(ATTEMPTS), OPEN, "ROUND14_OPEN");
