@@ -127,6 +127,18 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       expected: refused,
       group: "exactly",
     },
+    {
+      label: "a string id with a space after it, matched exactly",
+      args: ["req-7 ", reply("req-7 ")],
+      expected: reply("req-7 ").result,
+      group: "exactly",
+    },
+    {
+      label: "a lone surrogate, matched exactly",
+      args: ["\ud800", reply("\ud800")],
+      expected: reply("\ud800").result,
+      group: "exactly",
+    },
   ],
   authorize: [
     {
