@@ -123,6 +123,13 @@ export const HOLDOUTS: Readonly<
       args: [policy({ read: ["/tmp/p/data"], write: ["/tmp/p/out"] }), COMMAND],
       expected: sandboxed([...RUNTIME, ...readOnly("/tmp/p/data"), "/tmp/p/out read-write"]),
     },
+    // The writable binds after the read-only ones, as the lesson orders them: bound first, a folder
+    // it writes inside one it reads is hidden by that bind (round 14 of issue 38's red team).
+    {
+      label: "a folder it writes inside the folder it reads",
+      args: [policy({ write: [`${DATA}/out`] }), COMMAND],
+      expected: sandboxed([...RUNTIME, ...readOnly(DATA), `${DATA}/out read-write`]),
+    },
   ],
 };
 

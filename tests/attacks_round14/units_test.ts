@@ -31,6 +31,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "params checked before notifications",
     "arguments that are a list taken as an object",
   ],
+  "ch15 bwrapCommand": ["the writable folders bound before the read-only ones"],
 };
 
 /**
@@ -39,7 +40,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
  */
 const OPEN: readonly Attempt[] = [
   // A reply that holds a result and an error both, answered with its result (the worked way
-  // refuses it). It earned 26/26: the lesson says a response holds one or the other, "never both",
+  // refuses it). It earned 28/28: the lesson says a response holds one or the other, "never both",
   // so what a reply with both should get is not said.
   {
     unit: "ch14-a",
@@ -90,6 +91,34 @@ const OPEN: readonly Attempt[] = [
       "handleMessage",
       "Number.isSafeInteger(value);",
       "Number.isInteger(value);",
+    ),
+  },
+  // Commas refused only in paths: a host, a variable's name or a program with a comma is joined
+  // as it is, so {"A,B": ""} grants A and B. It earned 12/12: the lesson says "a path that holds a
+  // comma cannot be named", and nothing of the other lists (the worked way refuses every one).
+  {
+    unit: "ch15",
+    fn: "denoFlags",
+    label: "commas refused only in paths",
+    source: workedWith(
+      "ch15",
+      "denoFlags",
+      '["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]];',
+      '];\n  for (const [kind, entries] of [["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]]) if (entries.length > 0) flags.push(`--allow-${kind}=${entries.join(",")}`);',
+    ),
+  },
+  // A variable named in both policy.runtime.env and policy.env given the runtime's value (the
+  // worked way gives policy.env's). It earned 11/11: the lesson says the program gets "the
+  // variables of policy.runtime.env and of policy.env", not which wins when both name one.
+  {
+    unit: "ch15",
+    fn: "bwrapCommand",
+    label: "the runtime's value wins a variable named twice",
+    source: workedWith(
+      "ch15",
+      "bwrapCommand",
+      "{ ...policy.runtime.env, ...policy.env }",
+      "{ ...policy.env, ...policy.runtime.env }",
     ),
   },
 ];

@@ -318,6 +318,15 @@ const BWRAP_WRONG = {
     "if (policy.net.length > 0) options.push",
     "options.push",
   ),
+  // Round 14 of issue 38's red team: the writable folders bound first, so a read-only bind of the
+  // folder around one hides it.
+  "the writable folders bound before the read-only ones": BWRAP.replace(
+    'options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");',
+    'options.push("--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");\n  for (const path of policy.write) options.push("--bind", path, path);',
+  ).replace(
+    'for (const path of policy.write) options.push("--bind", path, path);\n  return',
+    "return",
+  ),
 };
 
 /** Chapter 15's catalogues. */
