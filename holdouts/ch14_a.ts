@@ -107,6 +107,12 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       expected: reply(8, "").result,
       group: "empty",
     },
+    // An error response is refused whatever its code holds (round 14 of issue 38's red team).
+    {
+      label: "an error response whose code is text",
+      args: [8, { jsonrpc: "2.0", id: 8, error: { code: "-32603", message: "internal" } }],
+      expected: refused,
+    },
     // Exactly the same string: not once trimmed, put in one Unicode form, or sent as UTF-8, where
     // two lone surrogates both become U+FFFD (round 14 of issue 38's red team).
     {

@@ -273,5 +273,12 @@ export const HOLDOUTS: Readonly<
       }, { constructor: 1 }],
       expected: ["missing toString", "unexpected constructor"],
     },
+    // A type only its four kinds know: a name every object inherits is a type it does not know,
+    // not a check found through the prototype (round 14 of issue 38's red team).
+    {
+      label: "a type named hasOwnProperty is one it does not know",
+      args: [one("x", "hasOwnProperty"), { x: 1 }],
+      expected: [],
+    },
   ],
 };

@@ -189,6 +189,30 @@ export const HOLDOUTS: Readonly<
       args: ['{"jsonrpc":"2.0","method":"notifications/cancelled","params":"late"}'],
       expected: NO_REPLY,
     },
+    // An empty method is a string: the method it names is not found (a truthiness test says -32600).
+    {
+      label: "an empty method is a method not found",
+      args: ['{"jsonrpc":"2.0","id":48,"method":""}'],
+      expected: error(48, -32601),
+    },
+    // _meta of null is not an object naming a version: the handshake's, not a crash on `in`.
+    {
+      label: "ping with _meta null is the handshake's",
+      args: [line("ping", { _meta: null }, 49)],
+      expected: result(49, {}),
+    },
+    // An empty protocolVersion is a string: negotiated like any other, never refused.
+    {
+      label: "initialize asking for an empty version",
+      args: [initialize("empty", "")],
+      expected: initialized("empty", LATEST),
+    },
+    // A list holding a tool's name is not its name: == finds conjugate for ["conjugate"].
+    {
+      label: "a tool's name given in a list",
+      args: [call(54, ["conjugate"], eat)],
+      expected: error(54, -32602),
+    },
     // Lines that are not requests.
     {
       label: "half a JSON object",

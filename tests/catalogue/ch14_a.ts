@@ -172,6 +172,13 @@ export function answerFor(requestId, message) {
   if ("error" in message) throw new ProtocolError("server error");
   return message.result;
 }`,
+    // An error taken for one only when its code is a number (round 14 of issue 38's red team).
+    "an error counted only when its code is a number": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if (typeof message.error?.code === "number") throw new ProtocolError(message.error.message, { code: message.error.code });
+  return message.result;
+}`,
     // An error is taken for one only when it says what went wrong.
     "an error counted only when it has a message": String.raw`${P}
 export function answerFor(requestId, message) {

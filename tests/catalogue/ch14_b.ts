@@ -408,6 +408,20 @@ export function transferProblems(schema, args) {
   return problems.sort();
 }`,
     // Problems in the order they were found.
+    // Round 14 of issue 38's red team: the kinds looked up through the prototype, so a type named
+    // hasOwnProperty is a check, and one that refuses 1.
+    "kinds looked up with in": String.raw`
+export function transferProblems(schema, args) {
+  const kinds = { string: (v) => typeof v === "string", integer: (v) => Number.isInteger(v), number: (v) => typeof v === "number", boolean: (v) => typeof v === "boolean" };
+  const properties = schema.properties ?? {};
+  const problems = (schema.required ?? []).filter((k) => !Object.hasOwn(args, k)).map((k) => "missing " + k);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(properties, key)) { if (schema.additionalProperties === false) problems.push("unexpected " + key); continue; }
+    const kind = properties[key].type;
+    if (kind in kinds && !kinds[kind](value)) problems.push(key + " must be " + kind);
+  }
+  return problems.sort();
+}`,
     // Round 14 of issue 38's red team: a whole number read as a count, so never below zero.
     "negative integers refused": String.raw`
 export function transferProblems(schema, args) {

@@ -610,6 +610,26 @@ export const WRONG: Record<string, string> = {
     "if (!isObject(args))",
     'if (typeof args !== "object" || args === null)',
   ),
+  // A method tested for truth: "" is a string, a method not found, not an invalid request.
+  "an empty method taken for none": mutate(
+    'typeof message.method !== "string"',
+    '(typeof message.method !== "string" || !message.method)',
+  ),
+  // _meta asked with in once typeof says "object": null is one, and in throws on it.
+  "a _meta of null asked with in": mutate(
+    "(isObject(meta) && META.protocolVersion in meta)",
+    '(typeof meta === "object" && META.protocolVersion in meta)',
+  ),
+  // An empty protocolVersion taken for none: it is a string, and negotiated.
+  "an empty protocolVersion taken for none": mutate(
+    'if (typeof params.protocolVersion !== "string")',
+    'if (!params.protocolVersion || typeof params.protocolVersion !== "string")',
+  ),
+  // The tool found with ==: ["conjugate"] == "conjugate".
+  "a tool's name compared loosely": mutate(
+    "GRAMMAR_TOOLS.find((tool) => tool.name === params.name)",
+    "GRAMMAR_TOOLS.find((tool) => tool.name == params.name)",
+  ),
 };
 
 /** `negotiateVersion` alone, as a learner's module. */
