@@ -111,6 +111,8 @@ export const HOLDOUTS: Readonly<
     { label: "id 0", args: [line("ping", undefined, 0)], expected: result(0, {}) },
     { label: 'the string id "7"', args: [line("ping", undefined, "7")], expected: result("7", {}) },
     { label: "an empty string id", args: [line("ping", undefined, "")], expected: result("", {}) },
+    // An integer below zero is an id too: a whole number, and one MCP allows (round 14).
+    { label: "a negative id", args: [line("ping", undefined, -1)], expected: result(-1, {}) },
     {
       label: "a large integer id",
       args: [line("tools/list", undefined, 9007199254740991)],
@@ -195,6 +197,8 @@ export const HOLDOUTS: Readonly<
       args: ['{"jsonrpc":"2.0","id":48,"method":""}'],
       expected: error(48, -32601),
     },
+    // A blank line is not JSON: a parse error, as the table says, not skipped as the SDK skips it.
+    { label: "a blank line", args: [""], expected: error(null, -32700) },
     // _meta of null is not an object naming a version: the handshake's, not a crash on `in`.
     {
       label: "ping with _meta null is the handshake's",

@@ -35,6 +35,8 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "a _meta of null asked with in",
     "an empty protocolVersion taken for none",
     "a tool's name compared loosely",
+    "a blank line skipped",
+    "a negative id refused",
   ],
   "ch15 bwrapCommand": ["the writable folders bound before the read-only ones"],
 };
@@ -85,7 +87,7 @@ const OPEN: readonly Attempt[] = [
     ),
   },
   // An id that is any integer (Number.isInteger), so 1e21 and 2 ** 53 are ids (the worked way
-  // holds ids to Number.isSafeInteger). It earned 109/109: the table says "an integer", and only
+  // holds ids to Number.isSafeInteger). It earned 111/111: the table says "an integer", and only
   // a hint names Number.isSafeInteger; MCP says "integer" and JSON-RPC no more.
   {
     unit: "lab-01",
@@ -100,7 +102,7 @@ const OPEN: readonly Attempt[] = [
   },
   // arguments of null refused as "there but not an object" (the lab's table, and the library's
   // dispatcher, refuse them: -32602), where the worked edition reads `params.arguments ?? {}`, so
-  // null is taken as left out: at 2026-07-28 a tool's failure. It earned 109/109: no case has
+  // null is taken as left out: at 2026-07-28 a tool's failure. It earned 111/111: no case has
   // null arguments, and the worked edition and the table disagree.
   {
     unit: "lab-01",
@@ -111,6 +113,20 @@ const OPEN: readonly Attempt[] = [
       "handleMessage",
       "const args = params.arguments ?? {};",
       'const args = "arguments" in params ? params.arguments : {};',
+    ),
+  },
+  // A byte order mark before the JSON dropped, so the request is answered (the worked way's
+  // JSON.parse refuses it: -32700). It earned 111/111: RFC 8259 lets a parser ignore a BOM, and the
+  // lab's "not JSON" does not say which.
+  {
+    unit: "lab-01",
+    fn: "handleMessage",
+    label: "a byte order mark dropped",
+    source: workedWith(
+      "lab-01",
+      "handleMessage",
+      "message = JSON.parse(line);",
+      'message = JSON.parse(line.replace(/^\\uFEFF/, ""));',
     ),
   },
   // Commas refused only in paths: a host, a variable's name or a program with a comma is joined

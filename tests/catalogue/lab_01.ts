@@ -630,6 +630,16 @@ export const WRONG: Record<string, string> = {
     "GRAMMAR_TOOLS.find((tool) => tool.name === params.name)",
     "GRAMMAR_TOOLS.find((tool) => tool.name == params.name)",
   ),
+  // A blank line skipped, as the SDK skips it: it is not JSON, and the table answers -32700.
+  "a blank line skipped": mutate(
+    "  let message;\n",
+    '  if (line.trim() === "") return undefined;\n  let message;\n',
+  ),
+  // An id read as a count, never below zero: -1 is an integer, and an id.
+  "a negative id refused": mutate(
+    "Number.isSafeInteger(value);",
+    "Number.isSafeInteger(value) && value >= 0;",
+  ),
 };
 
 /** `negotiateVersion` alone, as a learner's module. */
