@@ -50,6 +50,18 @@ export const HOLDOUTS: Readonly<
       args: [LIMITS, ["server"]],
       expected: unsandboxed(LIMITS, ["server"]),
     },
+    // Each argument as it is: not one left out for being empty, nor trimmed (round 14 of issue 38's
+    // red team: command.filter(Boolean), and word.trim()).
+    {
+      label: "an empty argument is passed on",
+      args: [LIMITS, ["/usr/bin/printf", "%s|", "", "end"]],
+      expected: unsandboxed(LIMITS, ["/usr/bin/printf", "%s|", "", "end"]),
+    },
+    {
+      label: "an argument with spaces at its ends",
+      args: [LIMITS, ["/usr/bin/grep", "-e", " word "]],
+      expected: unsandboxed(LIMITS, ["/usr/bin/grep", "-e", " word "]),
+    },
   ],
   denoFlags: [
     {
@@ -66,6 +78,23 @@ export const HOLDOUTS: Readonly<
       label: "a comma in a denied path cannot be named either",
       args: [policy({ deny: [HOME, `${DATA}/a,b`] })],
       expected: { throws: "TypeError" },
+    },
+    // Every path the flags name, a folder it writes too (round 14 of issue 38's red team), beside
+    // folders it writes that can be named: two, and one whose name holds a dash and dots.
+    {
+      label: "a comma in a folder it writes cannot be named either",
+      args: [policy({ write: [`${OUT},old`] })],
+      expected: { throws: "TypeError" },
+    },
+    {
+      label: "two folders it writes",
+      args: [policy({ write: [OUT, "/srv/tool/logs"] })],
+      expected: deno({ read: [DATA], write: ["/srv/tool/logs", OUT] }),
+    },
+    {
+      label: "a folder it writes named with a dash and dots",
+      args: [policy({ write: ["/srv/tool/out-v2.1"] })],
+      expected: deno({ read: [DATA], write: ["/srv/tool/out-v2.1"] }),
     },
     {
       label: "git may be started",
@@ -129,6 +158,11 @@ export const HOLDOUTS: Readonly<
       label: "a folder it writes inside the folder it reads",
       args: [policy({ write: [`${DATA}/out`] }), COMMAND],
       expected: sandboxed([...RUNTIME, ...readOnly(DATA), `${DATA}/out read-write`]),
+    },
+    {
+      label: "an empty argument reaches the program",
+      args: [policy(), [...COMMAND, ""]],
+      expected: sandboxed([...RUNTIME, ...readOnly(DATA)], {}, LIMITS, [...COMMAND, ""]),
     },
   ],
 };

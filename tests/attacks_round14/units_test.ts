@@ -38,7 +38,12 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "a blank line skipped",
     "a negative id refused",
   ],
-  "ch15 bwrapCommand": ["the writable folders bound before the read-only ones"],
+  "ch15 limitCommand": ["empty arguments left out", "arguments trimmed"],
+  "ch15 denoFlags": ["a comma in a folder it writes passed through"],
+  "ch15 bwrapCommand": [
+    "the writable folders bound before the read-only ones",
+    "empty arguments left out",
+  ],
 };
 
 /**
@@ -130,7 +135,7 @@ const OPEN: readonly Attempt[] = [
     ),
   },
   // Commas refused only in paths: a host, a variable's name or a program with a comma is joined
-  // as it is, so {"A,B": ""} grants A and B. It earned 12/12: the lesson says "a path that holds a
+  // as it is, so {"A,B": ""} grants A and B. It earned 15/15: the lesson says "a path that holds a
   // comma cannot be named", and nothing of the other lists (the worked way refuses every one).
   {
     unit: "ch15",
@@ -144,7 +149,7 @@ const OPEN: readonly Attempt[] = [
     ),
   },
   // A variable named in both policy.runtime.env and policy.env given the runtime's value (the
-  // worked way gives policy.env's). It earned 11/11: the lesson says the program gets "the
+  // worked way gives policy.env's). It earned 12/12: the lesson says the program gets "the
   // variables of policy.runtime.env and of policy.env", not which wins when both name one.
   {
     unit: "ch15",

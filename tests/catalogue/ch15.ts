@@ -56,6 +56,10 @@ const LIMIT_WRONG = {
 export function limitCommand(limits, command) {
   return ["/bin/sh", "-c", "ulimit -d " + (limits.memoryBytes >> 10) + " -t " + limits.cpuSeconds + ' && exec "$@"', "sh", ...command];
 }`,
+  // Round 14 of issue 38's red team: the command tidied on its way through, an empty argument
+  // left out (filter(Boolean)) or each one trimmed.
+  "empty arguments left out": LIMIT.replace("...command]", "...command.filter(Boolean)]"),
+  "arguments trimmed": LIMIT.replace("...command]", "...command.map((word) => word.trim())]"),
 };
 
 const DENO = `
@@ -157,6 +161,12 @@ const DENO_WRONG = {
   ).replace("return flags;", 'flags.push("--allow-env"); return flags;'),
   "denied for reading only": DENO.replace(", `--deny-write=${named(policy.deny)}`", ""),
   "an empty flag for an empty list": DENO.replace("if (entries.length > 0) ", ""),
+  // Round 14: commas refused in the folders it reads and the denied paths, not in those it writes.
+  "a comma in a folder it writes passed through": DENO.replace('["write", policy.write], ', "")
+    .replace(
+      "  if (policy.deny.length > 0) flags",
+      '  if (policy.write.length > 0) flags.push(`--allow-write=${policy.write.join(",")}`);\n  if (policy.deny.length > 0) flags',
+    ),
 };
 
 const BWRAP = `
@@ -326,6 +336,10 @@ const BWRAP_WRONG = {
   ).replace(
     'for (const path of policy.write) options.push("--bind", path, path);\n  return',
     "return",
+  ),
+  "empty arguments left out": BWRAP.replace(
+    "...limitCommand(policy.limits, command)",
+    "...limitCommand(policy.limits, command.filter(Boolean))",
   ),
 };
 
