@@ -198,7 +198,7 @@ export const HOLDOUTS: Readonly<
       expected: error(48, -32601),
     },
     // A blank line is not JSON: a parse error, as the table says, not skipped as the SDK skips it.
-    { label: "a blank line", args: [""], expected: error(null, -32700) },
+    { label: "a line of no characters is no JSON", args: [""], expected: error(null, -32700) },
     // _meta of null is not an object naming a version: the handshake's, not a crash on `in`.
     {
       label: "ping with _meta null is the handshake's",
