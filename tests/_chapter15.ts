@@ -6,6 +6,7 @@ import type { Results } from "./_grading.ts";
 import { bubblewrapStatus } from "../lib/containment/bubblewrap.ts";
 import { throwAwayRootWorks } from "../lib/containment/throwaway_root.ts";
 import { effectInputs } from "../lib/containment/effect.ts";
+import { casesOf, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 
 /** Chapter 15's module, with `bwrapCommand` (and `limitCommand`) as `change` makes them. */
 export function chapter15(bwrapBody: string, program = "bwrap", prlimit = "prlimit"): string {
@@ -36,6 +37,18 @@ export const bwrapRuns = (await bubblewrapStatus()).available && await throwAway
 export const HONEST_BINDS = `
   for (const path of [...policy.runtime.paths, ...policy.read]) options.push("--ro-bind", path, path);
   for (const path of policy.write) options.push("--bind", path, path);`;
+
+/** How many cases Chapter 15's `fn` has, visible and hidden: the marks it can earn. */
+async function casesOfChapter15(fn: string): Promise<number> {
+  const spec = UNITS.get("ch15")!;
+  return casesOf(spec, spec.functions.find((f) => f.name === fn)!, await loadHoldouts()).length;
+}
+
+/** How many cases Chapter 15's bwrapCommand has: its marks, which the hidden cases change. */
+export const BWRAP_CASES = await casesOfChapter15("bwrapCommand");
+
+/** How many cases Chapter 15's limitCommand has. */
+export const LIMIT_CASES = await casesOfChapter15("limitCommand");
 
 /** The marks of `fn` in `results`: what it scored, of how many. */
 export function marks(results: Results, fn: string): string {

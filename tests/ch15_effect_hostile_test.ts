@@ -9,7 +9,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grade, type Results, ROOT, tree } from "./_grading.ts";
-import { bwrapRuns, chapter15, effectLines, HONEST_BINDS, marks } from "./_chapter15.ts";
+import {
+  BWRAP_CASES,
+  bwrapRuns,
+  chapter15,
+  effectLines,
+  HONEST_BINDS,
+  marks,
+} from "./_chapter15.ts";
 import { CannotJudgeError, THIS_MACHINE } from "../lib/containment/command_grants.ts";
 import { EFFECT_EXPECTED, effectOf } from "../lib/containment/effect.ts";
 import { isRunning } from "../lib/mcp/client/process_group.ts";
@@ -99,10 +106,10 @@ Deno.test("Chapter 15: a line that reaches the machine's root through /proc/PID/
   assert.ok(written, "the class's results are a file");
   assert.equal(code, 0);
   assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
-  assert.equal(marks(list[0], "bwrapCommand"), "10/10");
+  assert.equal(marks(list[0], "bwrapCommand"), `${BWRAP_CASES}/${BWRAP_CASES}`);
   // Where bubblewrap runs, the planting line's sandbox does not start (no process's root is in
   // its reach), and the case judged by effect is lost.
-  if (bwrapRuns) assert.equal(marks(list[1], "bwrapCommand"), "9/10");
+  if (bwrapRuns) assert.equal(marks(list[1], "bwrapCommand"), `${BWRAP_CASES - 1}/${BWRAP_CASES}`);
 });
 
 /** An MCP server of the learner's own, standing for the intruder: `word_count` answers `4`, and nothing is tried. */
@@ -176,11 +183,11 @@ Deno.test("Chapter 15: a line that shows the learner's own server at the intrude
     "the machine is as it was",
   );
   assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
-  assert.equal(marks(list[0], "bwrapCommand"), "10/10");
+  assert.equal(marks(list[0], "bwrapCommand"), `${BWRAP_CASES}/${BWRAP_CASES}`);
   // The swapped lines lose the case judged by effect, with or without bubblewrap: the
   // program they would run is not the one they were given.
-  assert.equal(marks(list[1], "bwrapCommand"), "9/10");
-  assert.equal(marks(list[2], "bwrapCommand"), "9/10");
+  assert.equal(marks(list[1], "bwrapCommand"), `${BWRAP_CASES - 1}/${BWRAP_CASES}`);
+  assert.equal(marks(list[2], "bwrapCommand"), `${BWRAP_CASES - 1}/${BWRAP_CASES}`);
   const lost = (results: Results) =>
     results.tests.find((t) => t.name.startsWith("bwrapCommand") && t.score === 0)!.output;
   assert.match(lost(list[1]), /intruder\.ts read-only from .*impostor\.ts: not the machine's own/);
@@ -208,8 +215,8 @@ if (Deno.args.includes("--mode")) {${IMPOSTOR}}
   });
   const { list } = await grade([`${folder}/honest`, `${folder}/cached`]);
   assert.deepEqual(processesMentioning([folder]), [], "nothing of the class run is left running");
-  assert.equal(marks(list[0], "bwrapCommand"), "10/10");
-  assert.equal(marks(list[1], "bwrapCommand"), "9/10");
+  assert.equal(marks(list[0], "bwrapCommand"), `${BWRAP_CASES}/${BWRAP_CASES}`);
+  assert.equal(marks(list[1], "bwrapCommand"), `${BWRAP_CASES - 1}/${BWRAP_CASES}`);
   const lost = list[1].tests.find((t) => t.name.startsWith("bwrapCommand") && t.score === 0)!;
   assert.match(
     lost.output,

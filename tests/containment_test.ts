@@ -15,7 +15,7 @@ import { processesMentioning } from "../lib/containment/process_table.ts";
 import { ToolError } from "../lib/mcp/shared/errors.ts";
 import { plainTemp } from "../lib/course/plain_temp.ts";
 import { ROOT, tree } from "./_grading.ts";
-import { chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
+import { BWRAP_CASES, chapter15, HONEST_BINDS, marks } from "./_chapter15.ts";
 
 const RUN = [Deno.execPath(), "run", "--no-config", "--quiet", "--allow-all", INTRUDER];
 const uncontained = (args: string[]) => [...RUN, ...args];
@@ -204,7 +204,10 @@ Deno.test("where the effect case cannot run, the grader says that it predicted i
     new TextDecoder().decode(stderr),
     /grade: note: Chapter 15's case judged by effect was predicted from the grants, not run: bubblewrap is not installed/,
   );
-  assert.equal(marks(JSON.parse(await Deno.readTextFile(json)), "bwrapCommand"), "10/10");
+  assert.equal(
+    marks(JSON.parse(await Deno.readTextFile(json)), "bwrapCommand"),
+    `${BWRAP_CASES}/${BWRAP_CASES}`,
+  );
 });
 
 Deno.test("a sandbox that gives its program a variable of its own, or another program, is not run", async () => {
