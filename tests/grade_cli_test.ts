@@ -51,10 +51,10 @@ Deno.test("the student editions as shipped get the starters' honest low score", 
   assert.equal(byUnit(list, "lab-03").score, 0);
   const b = byUnit(list, "ch14-b");
   // The splitFrames starter splits correctly and checks nothing: the cases without a limit to
-  // enforce pass (five visible, and seven hidden, a CR kept in its frame among them: a hidden
-  // case that a limit is the other side of earns nothing without it), and the six hidden cases
-  // of the watermark's twins' inputs (frames within the limit).
-  assert.equal(b.score, 18);
+  // enforce pass (five visible, and eight hidden, a CR kept in its frame and a frame that is not
+  // UTF-8 among them: a hidden case that a limit is the other side of earns nothing without it),
+  // and the six hidden cases of the watermark's twins' inputs (frames within the limit).
+  assert.equal(b.score, 19);
   assert.ok(
     b.tests.filter((t) => t.name.startsWith("transferProblems")).every((t) => t.score === 0),
   );
@@ -215,7 +215,7 @@ Deno.test("honest claims beside the learner's notebook match the re-run", async 
   });
   const [results] = (await grade(dir)).list;
   assert.equal(results.tests.find((t) => t.max_score === 0)!.status, "passed");
-  assert.equal(results.score, 18); // the starter's, as above
+  assert.equal(results.score, 19); // the starter's, as above
   assert.match(results.output, /marked for human review/);
 });
 
