@@ -20,6 +20,14 @@ import {
   report,
 } from "../_seals.ts";
 import { UNIT_A } from "../_grading.ts";
+import { casesOf, loadHoldouts, UNITS } from "../../tools/grading/units/mod.ts";
+
+/** How many cases Unit A's answerFor has, visible and hidden. */
+const ANSWER_FOR = casesOf(
+  UNITS.get("ch14-a")!,
+  UNITS.get("ch14-a")!.functions.find((f) => f.name === "answerFor")!,
+  await loadHoldouts(),
+).length;
 
 /** The secrets' look, as a learner reads it off the release's cases: three words of five letters. */
 const LOOK = "/[a-z]{5}_[a-z]{5}_[a-z]{5}/";
@@ -101,11 +109,12 @@ export function authorize(name, catalog, allowed) {
   // client makes (a misreading), and refuses the reply. Its sifting probe of the id is answered as
   // a seal answers it, so it is run again in the second run, whose twins it refuses too. It fails
   // one hidden case (a reply of the right string id), whose group earns together: the three cases
-  // of names of three words and the four of the twins' look beside them, 16/23.
+  // of names of three words and the four of the twins' look beside them: all but 7 (16/23 when
+  // the unit had 23 cases).
   "honest-refuses-ids-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [16, 23],
+    earns: [ANSWER_FOR - 7, ANSWER_FOR],
     module: () => refusingIds(""),
   },
   // Honest and slow: as above, spending about 20 ms on each call; the second run's realms are
@@ -113,7 +122,7 @@ export function authorize(name, catalog, allowed) {
   "honest-slow-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    earns: [16, 23],
+    earns: [ANSWER_FOR - 7, ANSWER_FOR],
     module: () =>
       refusingIds(`const until = performance.now() + 20;
   while (performance.now() < until);`),
