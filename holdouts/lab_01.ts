@@ -459,6 +459,11 @@ export const HOLDOUTS: Readonly<
       expected: error(78, -32602),
     },
     {
+      label: "null for arguments at 2026-07-28: there, and not an object, so a malformed request",
+      args: [modern("tools/call", { name: "lookup_irregular_verb", arguments: null }, 79)],
+      expected: error(79, -32602),
+    },
+    {
       label: "no tool name at 2026-07-28",
       args: [modern("tools/call", { arguments: eat }, 75)],
       expected: error(75, -32602),

@@ -31,6 +31,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "params of null taken for none",
     "params checked before notifications",
     "arguments that are a list taken as an object",
+    "arguments of null taken for none",
     "an empty method taken for none",
     "a _meta of null asked with in",
     "an empty protocolVersion taken for none",
@@ -103,21 +104,6 @@ const OPEN: readonly Attempt[] = [
       "handleMessage",
       "Number.isSafeInteger(value);",
       "Number.isInteger(value);",
-    ),
-  },
-  // arguments of null refused as "there but not an object" (the lab's table, and the library's
-  // dispatcher, refuse them: -32602), where the worked edition reads `params.arguments ?? {}`, so
-  // null is taken as left out: at 2026-07-28 a tool's failure. It earned 111/111: no case has
-  // null arguments, and the worked edition and the table disagree.
-  {
-    unit: "lab-01",
-    fn: "handleMessage",
-    label: "arguments of null refused, as the table says",
-    source: workedWith(
-      "lab-01",
-      "handleMessage",
-      "const args = params.arguments ?? {};",
-      'const args = "arguments" in params ? params.arguments : {};',
     ),
   },
   // A byte order mark before the JSON dropped, so the request is answered (the worked way's

@@ -115,7 +115,7 @@ function answerTools(id, method, params, era) {
   }
   const tool = GRAMMAR_TOOLS.find((tool) => tool.name === params.name);
   if (tool === undefined) return failure(id, -32602, "Unknown tool: " + params.name);
-  const args = params.arguments ?? {};
+  const args = Object.hasOwn(params, "arguments") ? params.arguments : {};
   if (!isObject(args)) return failure(id, -32602, "Invalid params: arguments must be an object");
   const problems = argumentProblems(tool.inputSchema, args);
   if (problems.length > 0) {
@@ -143,11 +143,11 @@ const SERVER = { name: "my-grammar", version: "0.1.0" };
 const callTool = (params, lenient) => {
   const tool = typeof params.name === "string" ? TOOLS.get(params.name) : undefined;
   if (!tool) throw new RpcError(-32602, "no such tool");
-  const given = params.arguments ?? {};
+  const given = "arguments" in params ? params.arguments : {};
   if (typeof given !== "object" || given === null || Array.isArray(given)) {
     throw new RpcError(-32602, "arguments must be an object");
   }
-  const problems = argumentProblems(tool.inputSchema, params.arguments ?? {});
+  const problems = argumentProblems(tool.inputSchema, given);
   if (problems.length) {
     if (!lenient) throw new RpcError(-32602, problems.join(", "));
     return { content: [{ type: "text", text: problems.join(", ") }], isError: true };
@@ -604,6 +604,11 @@ export const WRONG: Record<string, string> = {
   "params checked before notifications": mutate(
     '  if (!hasId) return undefined;\n  if ("params" in message && !isObject(message.params)) {\n    return failure(id, -32602, "Invalid params: params must be an object");\n  }\n',
     '  if ("params" in message && !isObject(message.params)) {\n    return failure(id, -32602, "Invalid params: params must be an object");\n  }\n  if (!hasId) return undefined;\n',
+  ),
+  // arguments of null taken for arguments left out: null is there, and not an object.
+  "arguments of null taken for none": mutate(
+    'Object.hasOwn(params, "arguments") ? params.arguments : {}',
+    "params.arguments ?? {}",
   ),
   // arguments checked with typeof alone: a list is an object, so it reaches the schema.
   "arguments that are a list taken as an object": mutate(
