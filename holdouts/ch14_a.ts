@@ -113,6 +113,14 @@ export const HOLDOUTS: Readonly<Record<"answerFor" | "authorize", readonly Hidde
       args: [8, { jsonrpc: "2.0", id: 8, error: { code: "-32603", message: "internal" } }],
       expected: refused,
     },
+    // A response holds a result or an error, never both (JSON-RPC 2.0: "both members MUST NOT be
+    // included"): one with both is no answer, whatever its result says (round 14 of issue 38's
+    // red team).
+    {
+      label: "a reply with a result and an error both",
+      args: [9, { ...reply(9, "4"), error: { code: -32603, message: "internal" } }],
+      expected: refused,
+    },
     // Exactly the same string: not once trimmed, put in one Unicode form, or sent as UTF-8, where
     // two lone surrogates both become U+FFFD (round 14 of issue 38's red team).
     {

@@ -139,6 +139,14 @@ export function answerFor(requestId, message) {
   if ("error" in message) throw new ProtocolError("server error");
   return message.result;
 }`,
+    // Round 14 of issue 38's red team: a reply that holds a result and an error both (which
+    // JSON-RPC forbids) taken by its result, the result looked for first.
+    "a reply with a result and an error taken by its result": String.raw`${P}
+export function answerFor(requestId, message) {
+  if (message.id !== requestId) throw new ProtocolError("wrong id");
+  if ("result" in message) return message.result;
+  throw new ProtocolError("server error");
+}`,
     // Round 14 of issue 38's red team: string ids tidied before they are compared, each a way of
     // "the same value" that is not exactly the same.
     // Ids read like text a person typed: "req-7 " taken for "req-7".
