@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "../lib/mcp/client/client.ts";
 import { Connection } from "../lib/mcp/client/connection.ts";
 import { DualEra } from "../lib/mcp/client/dual_era.ts";
-import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+import { ProtocolError, TimeoutError } from "../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { standardHeaders } from "../lib/mcp/shared/mcp_headers.ts";
 import { withRequestMeta } from "../lib/mcp/shared/meta.ts";
@@ -294,6 +294,37 @@ Deno.test("over HTTP a modern request whose response stream broke is re-issued w
   const calls = server.seen.filter((s) => s.body?.method === "tools/call").map((s) => s.body!.id);
   assert.equal(calls.length, 2);
   assert.notEqual(calls[0], calls[1]);
+});
+
+Deno.test("over HTTP a request re-issued after its stream broke keeps the deadline it was first sent with", async () => {
+  // Each tools/list's stream ends without its reply two thirds of the way to the deadline. Before:
+  // each re-issue of a request sent with no deadline of its own (listTools) had a new one, so that
+  // it was held four times as long and ended in the last broken stream's ProtocolError; now the
+  // second send meets the first's deadline.
+  const timeoutMs = 1500;
+  await using server = watched(COUNT, (body) => {
+    if (body.method !== "tools/list") return undefined;
+    const progress =
+      'data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"x","progress":1}}\n\n';
+    return new Response(
+      new ReadableStream({
+        async start(controller) {
+          controller.enqueue(new TextEncoder().encode(progress));
+          await new Promise((resolve) => setTimeout(resolve, (timeoutMs * 2) / 3));
+          controller.close();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  });
+  await using client = new Client(server.url, {
+    versions: MCP_VERSIONS,
+    allowed: ["count"],
+    timeoutMs,
+  });
+  await client.initialize();
+  await assert.rejects(client.listTools(), TimeoutError);
+  assert.equal(server.seen.filter((s) => s.body?.method === "tools/list").length, 2);
 });
 
 Deno.test("a multi round-trip call is answered by the client's own elicit and sample, its requestState echoed byte for byte under new ids", async () => {

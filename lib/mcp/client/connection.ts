@@ -162,13 +162,17 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
    * nothing is sent), or with `ProtocolError` when the reply cannot be
    * trusted or the server goes away. A request whose response stream broke
    * (a modern Streamable HTTP POST) is sent again with a new id, at most
-   * three times.
+   * three times, within the deadline it had when it was first sent.
    */
   request(method: string, params: JsonObject, options: RequestOptions = {}): Promise<JsonObject> {
     return this.#limit.run(async () => {
+      // One deadline for the request, however often its stream breaks: a server that broke it just
+      // before each deadline held a request four times as long.
+      const deadline = options.deadline ??
+        performance.now() + (options.timeoutMs ?? this.#timeoutMs);
       for (let sent = 0;; sent++) {
         try {
-          return await this.#exchange(method, params, options);
+          return await this.#exchange(method, params, { ...options, deadline });
         } catch (error) {
           if (!(error instanceof Reissue)) throw error;
           if (sent >= REISSUES) throw error.error;
