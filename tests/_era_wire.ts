@@ -271,6 +271,31 @@ function messageSlips(message: Obj, context: Context): string[] {
     slips.push(`its resultType is ${JSON.stringify(result.resultType)}: 2026-07-28 requires one`);
   }
   if (side === "server" && EARLY.has(version)) slips.push(...earlyResultSlips(result, version));
+  if (side === "server" && !modern && !EARLY.has(version)) {
+    slips.push(...objectOnlySlips(result, version));
+  }
+  return slips;
+}
+
+/**
+ * What a result sent at 2025-06-18 or 2025-11-25 carries that only
+ * 2026-07-28 lets be other than an object: a structured value, or a tool's
+ * output schema ("type": "object" alone before it).
+ */
+function objectOnlySlips(result: Obj, version: Version): string[] {
+  const slips: string[] = [];
+  if ("structuredContent" in result && !isObj(result.structuredContent)) {
+    slips.push(`its structuredContent is not an object, which ${version} requires`);
+  }
+  for (const tool of Array.isArray(result.tools) ? result.tools.filter(isObj) : []) {
+    if (
+      "outputSchema" in tool && (!isObj(tool.outputSchema) || tool.outputSchema.type !== "object")
+    ) {
+      slips.push(
+        `its tool ${tool.name} has an outputSchema not of "type": "object", which ${version} requires`,
+      );
+    }
+  }
   return slips;
 }
 

@@ -77,6 +77,23 @@ const slips: [string, Version, Side, WireMessage[], RegExp][] = [
     /2025-03-26 has no structuredContent/,
   ],
   [
+    "a 2025-11-25 server sends a structured value that is not an object",
+    "2025-11-25",
+    "server",
+    [initialize, server({ id: 2, result: { content: [], structuredContent: [2, 3, 5] } })],
+    /structuredContent is not an object, which 2025-11-25 requires/,
+  ],
+  [
+    "a 2025-06-18 server lists an output schema that is not an object's",
+    "2025-06-18",
+    "server",
+    [
+      initialize,
+      server({ id: 2, result: { tools: [{ name: "primes", outputSchema: { type: "array" } }] } }),
+    ],
+    /tool primes has an outputSchema not of "type": "object"/,
+  ],
+  [
     "a modern client sends the handshake once the era is settled",
     "2026-07-28",
     "client",
