@@ -10,9 +10,9 @@
 // 445 KB of the 2 MiB, its largest case 70 KB; a class of four learners
 // returning 1,200 to 2,500-deep arrays, objects and Maps in every function of
 // every unit, beside a worked learner, in 146 s with the worked learner's
-// every mark. Open: the last test. Run:
+// every mark. A reply past what a case may send, dropped unnamed with its
+// line, is named for its case (the last test, open at the round's end). Run:
 //   deno test -A tests/attacks_round14/classmates_test.ts
-//   ROUND14_OPEN=1 deno test -A tests/attacks_round14/classmates_test.ts
 
 import assert from "node:assert/strict";
 import { cpuUsage } from "node:process";
@@ -39,8 +39,8 @@ Deno.test("a function that returns a long string by mistake costs its own cases,
   // of its own case, not held, and not taken from the learner's bytes.
   const said = await scores({ "ch14-a.ts": answering('"x".repeat(700_000)'), ...honest.lab02 });
   assert.equal(said["lab-02"], "206/206");
-  // Unit A's own: authorize's 25 cases, and answerFor's 3 that expect it to throw.
-  assert.equal(said["ch14-a"], "28/48");
+  // Unit A's own: as many as a short wrong answer earns (authorize's, and answerFor's refusals).
+  assert.equal(said["ch14-a"], (await scores({ "ch14-a.ts": answering('"x"') }))["ch14-a"]);
 });
 
 Deno.test("a function whose replies are all long by mistake costs its own unit, not the learner's others", async () => {
@@ -118,22 +118,15 @@ export function authorize() { throw Object.assign(new Error("deep"), { code: ${o
   assert.match(outputs, /the result cannot be copied out/);
 });
 
-/** Attempts not closed this round: run with ROUND14_OPEN=1. */
-const open = Deno.env.get("ROUND14_OPEN") === "1";
-
-Deno.test({
-  name: "OPEN: a reply longer than the grader's 1 MiB line is named, not left as 'not tried'",
-  ignore: !open,
-  async fn() {
-    // Got: a reply of more than 768 KB (1 MiB as base64) is dropped with its line, unnamed; the
-    // case runs again in new processes until two of them are stopped, and answerFor's visible
-    // cases then say "not tried after 2 cases that were stopped" (the two stopped are hidden):
-    // the learner is never told that what their code returned was too long. Naming the dropped
-    // line's case (the one running) in the line reader named it, but cost 6 of authorize's hidden
-    // cases (22/48 where this holds 28/48), not explained by the end of the round.
-    const said = await grade([await tree({ "ch14-a.ts": answering('"x".repeat(900_000)') })]);
-    const outputs = said.list[0].tests.map((t) => t.output).join("\n");
-    assert.match(outputs, /what it sent back passed the 256 KB a case may/);
-    assert.equal(said.list[0].score, 28);
-  },
+Deno.test("a reply longer than a case may send is named for its case, and costs what a wrong answer costs", async () => {
+  // Before: a reply of more than 768 KB (1 MiB as base64) was dropped with its line by the
+  // grader's reader, unnamed; the case ran again in new processes until two of them were stopped,
+  // and answerFor's visible cases then said "not tried after 2 cases that were stopped": the
+  // learner was never told that what their code returned was too long. Now the sandbox's runner
+  // sends, in a reply's place, that it passed the 256 KB a case may send.
+  const long = (await scores({ "ch14-a.ts": answering('"x".repeat(900_000)') }))["ch14-a"];
+  assert.equal(long, (await scores({ "ch14-a.ts": answering('"x"') }))["ch14-a"]);
+  const said = await grade([await tree({ "ch14-a.ts": answering('"x".repeat(900_000)') })]);
+  const outputs = said.list[0].tests.map((t) => t.output).join("\n");
+  assert.match(outputs, /what it sent back passed the 256 KB a case may/);
 });

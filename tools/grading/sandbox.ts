@@ -494,6 +494,7 @@ async function runProcess(
     readable: Object.fromEntries(scratch.readable),
     cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 10_000,
+    caseBytes: CASE_BYTES,
     references: Object.fromEntries(scratch.references),
     units: Object.fromEntries(scratch.units),
     coverage: options.coverage,

@@ -68,6 +68,8 @@ export interface RunnerJob {
   cpuMs: number;
   /** The wall-clock time after which a case that waits has timed out. */
   wallMs: number;
+  /** The most bytes a case's reply may be sent in: a larger one is reported as its problem. */
+  caseBytes: number;
   /** The instructors' worked module for each unit that has one, as source, where the grader has it. */
   references: Record<string, string>;
   /** Each item's unit (for its reference), by its key. */
@@ -143,10 +145,25 @@ const toBase64 = (bytes: Uint8Array) => (bytes as Uint8Array & { toBase64(): str
 
 /** Write one record for the grader. */
 function report(record: Record<string, unknown>): void {
-  const line = encoder.encode(
-    `\n${job.nonce} ${toBase64(serialize(record))}\n`,
-  );
+  writeRecord(serialize(record));
+}
+
+function writeRecord(bytes: Uint8Array): void {
+  const line = encoder.encode(`\n${job.nonce} ${toBase64(bytes)}\n`);
   for (let written = 0; written < line.length;) written += write(line.subarray(written));
+}
+
+/**
+ * Report what case `key` came to: `reply`, or, where it would be sent in
+ * more than the job's `caseBytes`, that problem in its place, so that the
+ * grader is told what the case did and never reads a line past its limit.
+ */
+function reportResult(key: Record<string, unknown>, reply: Reply): void {
+  const bytes = serialize({ result: key, reply });
+  if (bytes.length <= job.caseBytes) return writeRecord(bytes);
+  const { reached, cpuMs } = reply;
+  const problem = `what it sent back passed the ${job.caseBytes >> 10} KB a case may`;
+  report({ result: key, reply: { problem, reached, cpuMs } });
 }
 
 /**
@@ -500,7 +517,7 @@ for (const items of job.phases) {
         } else reply = await callCase(realm, item, args);
       } else if (item.kind === "client") reply = await clientCase(item, args);
       else reply = await testCase(item, args);
-      report({ result: key, reply });
+      reportResult(key, reply);
       if (reply.timed && "problem" in reply) {
         // A realm stuck in a loop cannot always be ended: the grader goes on in a new process.
         Deno.exit(3);
