@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Results } from "../tools/grading/score.ts";
+import { CASES } from "../cases/ch14_a.ts";
+import { HOLDOUTS } from "../holdouts/ch14_a.ts";
 
 /** The project's root, where `deno task grade` runs. */
 export const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -53,8 +55,13 @@ export async function python(script: string, folder: string): Promise<void> {
   assert.ok(success, new TextDecoder().decode(stderr));
 }
 
-/** What {@linkcode UNIT_A} earns: a mark for each case of `answerFor` (23) and `authorize` (25), visible and hidden. */
-export const UNIT_A_MARKS = 48;
+/**
+ * What {@linkcode UNIT_A} earns: a mark for each case of `answerFor` and
+ * `authorize`, visible and hidden (counted from the cases, which each red
+ * team round adds to).
+ */
+export const UNIT_A_MARKS = (["answerFor", "authorize"] as const)
+  .reduce((sum, fn) => sum + CASES[fn].length + HOLDOUTS[fn].length, 0);
 
 /** Unit A's two graded functions, written right, as a learner's module. */
 export const UNIT_A = `
