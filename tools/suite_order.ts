@@ -28,7 +28,6 @@ export const LONGEST_FIRST: readonly string[] = [
   "tests/grade_class_test.ts",
   "tests/peers_round6_test.ts",
   "tests/attacks_round13/classmates_test.ts",
-  "tests/attacks_round13/labs_test.ts",
   "tests/mask_differential_test.ts",
   "tests/grade_class_of_300_test.ts",
   "tests/lab01_judges_test.ts",

@@ -3,7 +3,8 @@
 // writes them, each graded as a learner's module through the grader's own
 // path (gradeTogether, in the sandbox, hidden cases included). Each one kept
 // every mark of its function before this round; each is in its function's
-// catalogue now (tests/catalogue/), and must lose marks. Attempts not closed
+// catalogue now (tests/catalogue/), where tests/grading_accuracy_test.ts grades it and it must
+// lose marks; this file grades only the open ones, when asked. Attempts not closed
 // are in OPEN, skipped unless ROUND13_OPEN=1. Run:
 //   deno test -A tests/attacks_round13/labs_test.ts
 
@@ -85,4 +86,6 @@ const OPEN: readonly Attempt[] = [
   },
 ];
 
-await misreadingTests(listed(ATTEMPTS), OPEN, "ROUND13_OPEN");
+// Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
+listed(ATTEMPTS);
+await misreadingTests(OPEN, "ROUND13_OPEN");

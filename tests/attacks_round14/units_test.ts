@@ -3,7 +3,8 @@
 // a lazy learner writes them, each graded as a learner's module through the
 // grader's own path (gradeTogether, in the sandbox, hidden cases included).
 // Each one kept every mark of its function before this round; each is in its
-// function's catalogue now (tests/catalogue/), and must lose marks. Readings
+// function's catalogue now (tests/catalogue/), where tests/grading_accuracy_test.ts grades it and it must
+// lose marks; this file grades only the open ones, when asked. Readings
 // the lesson text leaves open are in OPEN, skipped unless ROUND14_OPEN=1. Run:
 //   deno test -A tests/attacks_round14/units_test.ts
 
@@ -137,4 +138,6 @@ const OPEN: readonly Attempt[] = [
   },
 ];
 
-await misreadingTests(listed(ATTEMPTS), OPEN, "ROUND14_OPEN");
+// Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
+listed(ATTEMPTS);
+await misreadingTests(OPEN, "ROUND14_OPEN");

@@ -1,7 +1,8 @@
 // Red-team rounds' attempts at the graded functions (tests/attacks_round*/):
-// each a misreading, graded as a learner's module through the grader's own path
-// (gradeTogether, in the sandbox, hidden cases included), and a test of each
-// that fails when it keeps every mark of its function.
+// each a misreading. A closed one is a wrong entry of its function's catalogue,
+// graded there as a learner's module through the grader's own path
+// (tests/grading_accuracy_test.ts: gradeTogether, in the sandbox, hidden cases
+// included); an open one is graded here, when asked for.
 
 import assert from "node:assert/strict";
 import { gradeTogether } from "../../tools/grading/grade_learner.ts";
@@ -62,37 +63,26 @@ export function listed(attempts: Readonly<Record<string, readonly string[]>>): A
 }
 
 /**
- * Grades `closed` (and `open`, when the environment's `openFlag` is "1") together, then
- * registers one test per attempt that fails when it keeps every mark of its function; the
- * open ones are ignored unless asked for.
+ * Registers the tests of a round's open attempts: when the environment's `openFlag` is "1", they
+ * are graded together, one test each that fails when it keeps every mark of its function (ignored
+ * otherwise). A round's closed attempts are wrong entries of their functions' catalogues
+ * ({@linkcode listed} refuses a label its catalogue does not hold), which
+ * `tests/grading_accuracy_test.ts` grades through the grader's path and fails when one keeps every
+ * mark: they are not graded twice in a suite run.
  *
  * @example A round's attempts, in its test file
  * ```ts ignore
- * await misreadingTests(listed({ "ch14-a authorize": ["inherited names count"] }), [], "ROUNDN_OPEN");
+ * listed({ "ch14-a authorize": ["inherited names count"] });
+ * await misreadingTests([], "ROUNDN_OPEN");
  * ```
  */
-export async function misreadingTests(
-  closed: readonly Attempt[],
-  open: readonly Attempt[],
-  openFlag: string,
-): Promise<void> {
-  const attempts = [...closed, ...(Deno.env.get(openFlag) === "1" ? open : [])];
-  const scratch = await Deno.makeTempDir({ prefix: "attempts-" });
-  const graded = await gradeTogether(
-    await Promise.all(attempts.map(async ({ unit, label, source }) => {
-      const path = `${scratch}/${crypto.randomUUID()}.ts`;
-      await Deno.writeTextFile(path, source);
-      return { name: label, submissions: [{ unit, code: { kind: "module" as const, path } }] };
-    })),
-    await loadHoldouts(),
-    { functions: [...new Set(attempts.map(({ fn }) => fn))] },
-  ).finally(() => Deno.remove(scratch, { recursive: true }));
-
-  for (const [index, { fn, label }] of [...closed, ...open].entries()) {
+export async function misreadingTests(open: readonly Attempt[], openFlag: string): Promise<void> {
+  const asked = Deno.env.get(openFlag) === "1";
+  const graded = asked && open.length > 0 ? await gradeAttempts(open) : [];
+  for (const [index, { fn, label }] of open.entries()) {
     Deno.test({
       name: `a misreading of ${fn} loses marks: ${label}`,
-      // The open attempts are graded only when asked for (openFlag=1).
-      ignore: index >= attempts.length,
+      ignore: !asked,
       fn() {
         const [results] = graded[index];
         const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
@@ -106,4 +96,18 @@ export async function misreadingTests(
       },
     });
   }
+}
+
+/** `attempts` graded together as learners' modules, through the grader's path, hidden cases included. */
+async function gradeAttempts(attempts: readonly Attempt[]) {
+  const scratch = await Deno.makeTempDir({ prefix: "attempts-" });
+  return await gradeTogether(
+    await Promise.all(attempts.map(async ({ unit, label, source }) => {
+      const path = `${scratch}/${crypto.randomUUID()}.ts`;
+      await Deno.writeTextFile(path, source);
+      return { name: label, submissions: [{ unit, code: { kind: "module" as const, path } }] };
+    })),
+    await loadHoldouts(),
+    { functions: [...new Set(attempts.map(({ fn }) => fn))] },
+  ).finally(() => Deno.remove(scratch, { recursive: true }));
 }
