@@ -40,6 +40,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "a tool's name compared loosely",
     "a blank line skipped",
     "a negative id refused",
+    "an id that is any integer",
   ],
   "ch15 limitCommand": ["empty arguments left out", "arguments trimmed"],
   "ch15 denoFlags": ["a comma in a folder it writes passed through"],
@@ -78,20 +79,6 @@ const OPEN: readonly Attempt[] = [
       "transferProblems",
       "return problems.sort();",
       "return [...new Set(problems)].sort();",
-    ),
-  },
-  // An id that is any integer (Number.isInteger), so 1e21 and 2 ** 53 are ids (the worked way
-  // holds ids to Number.isSafeInteger). It earned 111/111: the table says "an integer", and only
-  // a hint names Number.isSafeInteger; MCP says "integer" and JSON-RPC no more.
-  {
-    unit: "lab-01",
-    fn: "handleMessage",
-    label: "an id that is any integer",
-    source: workedWith(
-      "lab-01",
-      "handleMessage",
-      "Number.isSafeInteger(value);",
-      "Number.isInteger(value);",
     ),
   },
   // A byte order mark before the JSON dropped, so the request is answered (the worked way's

@@ -206,7 +206,7 @@ export function handleMessage(line) {
   if (msg === null || typeof msg !== "object" || Array.isArray(msg)) {
     return reply({ id: null, error: { code: -32600, message: "invalid" } });
   }
-  const validId = typeof msg.id === "string" || Number.isInteger(msg.id);
+  const validId = typeof msg.id === "string" || Number.isSafeInteger(msg.id);
   if (msg.jsonrpc === "2.0" && msg.method === undefined && ("result" in msg || "error" in msg)) return;
   if (msg.jsonrpc !== "2.0" || typeof msg.method !== "string" || ("id" in msg && !validId)) {
     return reply({ id: validId ? msg.id : null, error: { code: -32600, message: "invalid" } });
@@ -247,7 +247,7 @@ class GrammarServer {
   respond(message) {
     if (Array.isArray(message) || typeof message !== "object" || message === null) return this.error(null, -32600);
     const { jsonrpc, id, method, params } = message;
-    const idOk = typeof id === "string" || (typeof id === "number" && Number.isInteger(id));
+    const idOk = typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
     if (method === undefined && jsonrpc === "2.0" && ("result" in message || "error" in message)) return undefined;
     if (jsonrpc !== "2.0" || typeof method !== "string") return this.error(idOk ? id : null, -32600);
     if ("id" in message && !idOk) return this.error(null, -32600);
@@ -645,6 +645,8 @@ export const WRONG: Record<string, string> = {
     "Number.isSafeInteger(value);",
     "Number.isSafeInteger(value) && value >= 0;",
   ),
+  // Any integer taken for an id: past 2 ** 53 the number read is not the id sent.
+  "an id that is any integer": mutate("Number.isSafeInteger(value);", "Number.isInteger(value);"),
 };
 
 /** `negotiateVersion` alone, as a learner's module. */
