@@ -502,6 +502,12 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: ['data: {"t":"a\u2028b"}\n\n'],
       expected: ['{"t":"a\u2028b"}'],
     },
+    // Round 15 of issue 38's red team: "a field known by its start" kept every mark.
+    {
+      label: "a field that only starts with data is not data",
+      args: ["data: a\ndatum: b\n\ndataset: c\n\n"],
+      expected: ["a"],
+    },
   ],
   recoverStream: [
     {
