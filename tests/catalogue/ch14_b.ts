@@ -1,12 +1,9 @@
 // Unit B's catalogue: splitFrames and transferProblems as learners write them.
 
-import type { Catalogue } from "./learner.ts";
+import { type Catalogue, mutationsOf } from "./learner.ts";
 
-const splitFrames: Catalogue = {
-  unit: "ch14-b",
-  fn: "splitFrames",
-  right: {
-    "the worked solution's way": String.raw`
+/** The worked way of splitFrames. */
+const SPLIT_FRAMES = String.raw`
 export function splitFrames(buffer, limit) {
   const frames = [];
   let start = 0;
@@ -17,7 +14,15 @@ export function splitFrames(buffer, limit) {
   }
   if (buffer.length - start >= limit) throw new RangeError("too long");
   return [frames, buffer.subarray(start)];
-}`,
+}`;
+
+const mutate = mutationsOf(SPLIT_FRAMES);
+
+const splitFrames: Catalogue = {
+  unit: "ch14-b",
+  fn: "splitFrames",
+  right: {
+    "the worked solution's way": SPLIT_FRAMES,
     "copying bytes one at a time": String.raw`
 export function splitFrames(buffer, limit) {
   const frames = [];
@@ -59,31 +64,15 @@ export function splitFrames(buffer, limit) {
   wrong: {
     // A CRLF line end taken whole: the CR is cut from the frame, which is no longer the
     // bytes the peer sent (round 11 of issue 38's red team: it kept every mark).
-    "a CR before the newline dropped": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, buffer[end - 1] === 13 && end > start ? end - 1 : end));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "a CR before the newline dropped": mutate(
+      "frames.push(buffer.subarray(start, end));",
+      "frames.push(buffer.subarray(start, buffer[end - 1] === 13 && end > start ? end - 1 : end));",
+    ),
     // A frame exactly at the limit (its newline included) is refused.
-    "off by one at the limit": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 >= limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "off by one at the limit": mutate(
+      "if (end - start + 1 > limit)",
+      "if (end - start + 1 >= limit)",
+    ),
     // The limit held against the whole buffer, not each frame: two frames that each fit
     // are refused together.
     "the whole buffer held to the limit": String.raw`
@@ -99,55 +88,25 @@ export function splitFrames(buffer, limit) {
   return [frames, buffer.subarray(start)];
 }`,
     // Only complete frames are measured: an endless line grows without bound.
-    "no check on the rest": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  return [frames, buffer.subarray(start)];
-}`,
+    "no check on the rest": mutate(
+      '  if (buffer.length - start >= limit) throw new RangeError("too long");\n',
+      "",
+    ),
     // The rest may reach the limit: its newline, still to come, would pass it.
-    "the rest may reach the limit": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (buffer.length - start > limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "the rest may reach the limit": mutate(
+      "if (buffer.length - start >= limit)",
+      "if (buffer.length - start > limit)",
+    ),
     // Only what still waits is measured: a complete frame of any size passes.
-    "no check on complete frames": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "no check on complete frames": mutate(
+      '    if (end - start + 1 > limit) throw new RangeError("too long");\n',
+      "",
+    ),
     // The newline left out of the count: a frame one byte too long passes.
-    "frames measured without their newline": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "frames measured without their newline": mutate(
+      "if (end - start + 1 > limit)",
+      "if (end - start > limit)",
+    ),
     // Only the first line is measured, as if frames came one per read.
     "only the first frame measured": String.raw`
 export function splitFrames(buffer, limit) {
@@ -163,18 +122,10 @@ export function splitFrames(buffer, limit) {
   return [frames, buffer.subarray(start)];
 }`,
     // An endless line refused only when no newline came at all.
-    "the rest measured only when nothing else came": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (frames.length === 0 && buffer.length >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "the rest measured only when nothing else came": mutate(
+      "if (buffer.length - start >= limit)",
+      "if (frames.length === 0 && buffer.length >= limit)",
+    ),
     // Any error will do for a frame too long.
     "an Error instead of a RangeError": String.raw`
 export function splitFrames(buffer, limit) {
@@ -189,18 +140,10 @@ export function splitFrames(buffer, limit) {
   return [frames, buffer.subarray(start)];
 }`,
     // The newline is kept at the end of each frame.
-    "frames keep their newline": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    frames.push(buffer.subarray(start, end + 1));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "frames keep their newline": mutate(
+      "frames.push(buffer.subarray(start, end));",
+      "frames.push(buffer.subarray(start, end + 1));",
+    ),
     // What was read is cleared from the buffer, the caller's buffer.
     "the read bytes cleared from the input": String.raw`
 export function splitFrames(buffer, limit) {
@@ -216,18 +159,10 @@ export function splitFrames(buffer, limit) {
   return [frames, buffer.slice(start)];
 }`,
     // Blank lines skipped, as if they were not frames.
-    "empty lines dropped": String.raw`
-export function splitFrames(buffer, limit) {
-  const frames = [];
-  let start = 0;
-  for (let end = buffer.indexOf(10); end !== -1; end = buffer.indexOf(10, start)) {
-    if (end - start + 1 > limit) throw new RangeError("too long");
-    if (end > start) frames.push(buffer.subarray(start, end));
-    start = end + 1;
-  }
-  if (buffer.length - start >= limit) throw new RangeError("too long");
-  return [frames, buffer.subarray(start)];
-}`,
+    "empty lines dropped": mutate(
+      "    frames.push(buffer.subarray(start, end));",
+      "    if (end > start) frames.push(buffer.subarray(start, end));",
+    ),
     // Text split into lines, and the limit counted in characters, not bytes.
     "characters counted as bytes": String.raw`
 export function splitFrames(buffer, limit) {

@@ -3,7 +3,7 @@
 // each named for its mistake, and negotiateVersion on its own.
 // tests/lab01_judges_test.ts also runs some of the wrong ones as processes.
 
-import type { Catalogue } from "./learner.ts";
+import { type Catalogue, mutationsOf } from "./learner.ts";
 
 const IMPORTS = `
 import { GRAMMAR_TOOLS } from "../lib/course/grammar_tools.ts";
@@ -422,11 +422,8 @@ export function handleMessage(line) {
 `,
 };
 
-/** `WORKED` with `from` replaced by `to`, checking that the change applies. */
-function mutate(from: string, to: string): string {
-  if (!WORKED.includes(from)) throw new Error(`The mutation does not apply: ${from}`);
-  return WORKED.replace(from, to);
-}
+/** `WORKED` with one change. */
+const mutate = mutationsOf(WORKED);
 
 /** Wrong servers, each a mistake learners make. */
 export const WRONG: Record<string, string> = {
