@@ -120,13 +120,19 @@ export function transcriptDifferences(mine: string, reference: string): string[]
         found.push(`${where}: expected ${expected}, observed ${line}`);
       }
     } else {
-      found.push(
-        ...jsonDifferences(theirMessage, ourMessage).map((difference) => `${where}: ${difference}`),
-      );
+      const shown = jsonDifferences(theirMessage, ourMessage, { limit: SHOWN_PER_LINE });
+      for (const difference of shown) found.push(`${where}: ${difference}`);
     }
   }
   return found;
 }
+
+/**
+ * The most differences said of one line: a learner's line with a million
+ * keys the reference lacks cost the grader's loop seconds to list them all,
+ * then threw `RangeError` (each was an argument of one call).
+ */
+const SHOWN_PER_LINE = 5;
 
 function json(text: string): unknown {
   try {

@@ -234,7 +234,7 @@ function plainList(value: unknown): value is (string | number | boolean | null)[
 
 /** `keys` in JavaScript notation, as a difference's path is written. */
 function pathText(keys: readonly (string | number)[]): string {
-  return differencesOf(1, 2, [...keys])[0].path;
+  return differencesOf(1, 2, { keys: [...keys] })[0].path;
 }
 
 /** The name in `{ throws: NAME }`, or undefined for any other value. */

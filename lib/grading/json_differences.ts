@@ -21,10 +21,22 @@ export interface Difference {
   missing?: "expected" | "observed";
 }
 
+/** Options for {@linkcode differencesOf} and {@linkcode jsonDifferences}. */
+export interface DifferencesOptions {
+  /** The keys and indexes that lead to the two values compared. @default {[]} */
+  keys?: (string | number)[];
+  /**
+   * The most differences to find: the walk stops there, so that a value with
+   * a hundred thousand entries where a few were expected costs what those
+   * few cost. @default {Infinity}
+   */
+  limit?: number;
+}
+
 /**
- * Each place where `observed` differs from `expected`. Objects are compared
- * key by key, whatever the order of their keys; arrays item by item. `[]`
- * when they are equal.
+ * Each place where `observed` differs from `expected`, the first `limit` of
+ * them. Objects are compared key by key, whatever the order of their keys;
+ * arrays item by item. `[]` when they are equal.
  *
  * @example
  * ```ts
@@ -36,36 +48,60 @@ export interface Difference {
  * // A key that holds undefined is there: it differs from a key that is not.
  * const [extra] = differencesOf({ a: 1 }, { a: 1, b: undefined });
  * assert.deepEqual(extra, { path: "b", keys: ["b"], expected: undefined, observed: undefined, missing: "expected" });
+ * assert.equal(differencesOf([], new Array(100_000).fill(0), { limit: 3 }).length, 3);
  * ```
  */
 export function differencesOf(
   expected: unknown,
   observed: unknown,
-  keys: (string | number)[] = [],
+  options: DifferencesOptions = {},
 ): Difference[] {
-  if (isDeepStrictEqual(expected, observed)) return [];
+  const found: Difference[] = [];
+  const limit = options.limit ?? Infinity;
+  if (limit < 1) return found;
+  for (const difference of walk(expected, observed, options.keys ?? [])) {
+    if (found.push(difference) >= limit) break;
+  }
+  return found;
+}
+
+/** The differences of `expected` and `observed` under `keys`, found one at a time. */
+function* walk(
+  expected: unknown,
+  observed: unknown,
+  keys: (string | number)[],
+): Generator<Difference> {
+  if (isDeepStrictEqual(expected, observed)) return;
   if (isObject(expected) && isObject(observed)) {
     const all = [...new Set([...Object.keys(expected), ...Object.keys(observed)])].sort();
-    return all.flatMap((key) => {
-      const found = differencesOf(expected[key], observed[key], [...keys, key]);
-      if (!Object.hasOwn(expected, key)) return marked(found, "expected", [...keys, key]);
-      return Object.hasOwn(observed, key) ? found : marked(found, "observed", [...keys, key]);
-    });
+    for (const key of all) {
+      const missing = !Object.hasOwn(expected, key)
+        ? "expected"
+        : Object.hasOwn(observed, key)
+        ? undefined
+        : "observed";
+      yield* marked(walk(expected[key], observed[key], [...keys, key]), missing, [...keys, key]);
+    }
+    return;
   }
   if (Array.isArray(expected) && Array.isArray(observed)) {
     const length = Math.max(expected.length, observed.length);
-    return Array.from({ length }, (_, i) => {
-      const found = differencesOf(expected[i], observed[i], [...keys, i]);
-      if (i >= expected.length) return marked(found, "expected", [...keys, i]);
-      return i < observed.length ? found : marked(found, "observed", [...keys, i]);
-    }).flat();
+    for (let i = 0; i < length; i++) {
+      const missing = i >= expected.length
+        ? "expected"
+        : i < observed.length
+        ? undefined
+        : "observed";
+      yield* marked(walk(expected[i], observed[i], [...keys, i]), missing, [...keys, i]);
+    }
+    return;
   }
-  return [{ path: pathOf(keys), keys, expected, observed }];
+  yield { path: pathOf(keys), keys, expected, observed };
 }
 
 /**
- * Each place where `observed` differs from `expected`, as
- * `PATH: expected X, observed Y` (`the value` for the whole; `nothing` for a
+ * Each place where `observed` differs from `expected` (the first `limit` of
+ * them), as `PATH: expected X, observed Y` (`the value` for the whole; `nothing` for a
  * key that is not there, `undefined` for one that holds it).
  *
  * @example
@@ -78,8 +114,12 @@ export function differencesOf(
  * ]);
  * ```
  */
-export function jsonDifferences(expected: unknown, observed: unknown): string[] {
-  return differencesOf(expected, observed).map((difference) =>
+export function jsonDifferences(
+  expected: unknown,
+  observed: unknown,
+  options: DifferencesOptions = {},
+): string[] {
+  return differencesOf(expected, observed, options).map((difference) =>
     `${difference.path || "the value"}: expected ${sideOf(difference, "expected")}, observed ${
       sideOf(difference, "observed")
     }`
@@ -99,19 +139,23 @@ export function sideOf(difference: Difference, side: "expected" | "observed"): s
 }
 
 /**
- * `found`, the differences under a key that one side lacks, marked so; a key
- * the other side holds `undefined` under is itself a difference (the two
- * values compare equal, but the key is there).
+ * `found`, the differences under a key that one side lacks (`missing`),
+ * marked so; a key the other side holds `undefined` under is itself a
+ * difference (the two values compare equal, but the key is there).
  */
-function marked(
-  found: Difference[],
-  missing: "expected" | "observed",
+function* marked(
+  found: Generator<Difference>,
+  missing: "expected" | "observed" | undefined,
   keys: (string | number)[],
-): Difference[] {
-  if (found.length === 0) {
-    return [{ path: pathOf(keys), keys, expected: undefined, observed: undefined, missing }];
+): Generator<Difference> {
+  let any = false;
+  for (const difference of found) {
+    any = true;
+    yield missing === undefined ? difference : { ...difference, missing };
   }
-  return found.map((difference) => ({ ...difference, missing }));
+  if (!any && missing !== undefined) {
+    yield { path: pathOf(keys), keys, expected: undefined, observed: undefined, missing };
+  }
 }
 
 function pathOf(keys: (string | number)[]): string {

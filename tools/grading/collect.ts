@@ -47,6 +47,14 @@ const MAX_FILE_MB = 16;
  */
 const MAX_EVIDENCE_MB = 4;
 /**
+ * The largest Lab 02 saved file (`transcript.txt`, `results.json`) the grader
+ * reads (the reference transcripts are under 6 KB). Each is parsed and
+ * compared with the reference in the grader's own event loop, outside any
+ * budget: a 12 MB transcript whose first line held 1.4 million keys took it
+ * 7 s, then threw (the learner "could not be graded").
+ */
+const MAX_LAB_02_FILE_KB = 256;
+/**
  * The most of one learner's files the grader reads, together: each is read
  * and parsed in the grader's own process, before any budget of the learner's,
  * and 100 files of 15 MB took it 50 s (a copy of the course with every
@@ -336,6 +344,12 @@ async function readFile(
     };
   }
   if (lab02 !== undefined && basename(dirname(path)) === "lab-02") {
+    if (size > MAX_LAB_02_FILE_KB << 10) {
+      return {
+        problem: `is ${Math.ceil(size / (1 << 10))} KB, past the ${MAX_LAB_02_FILE_KB} KB a ` +
+          "Lab 02 saved file may be: not read",
+      };
+    }
     return unitOverride === undefined || unitOverride === "lab-02"
       ? { unit: "lab-02", file: [lab02, path] }
       : undefined;

@@ -1,0 +1,80 @@
+// Round 15 of issue 38's red team: a hostile classmate in the same grading
+// batch, attacking what the grader itself does with what a learner hands in,
+// in its own event loop and outside any budget: Lab 02's saved files, and
+// the comparison of an observation with what a case expected
+// (jsonDifferences). Succeeded and fixed (each test fails before its fix): a
+// transcript.txt of 12 MB whose first line holds 1.4 million keys (the first
+// test); a reply of 100,000 items where a case expected one, whose every
+// difference the grader listed to show 200 characters of them (the second).
+// Run:
+//   deno test -A tests/attacks_round15/classmates_test.ts
+
+import assert from "node:assert/strict";
+import { cpuUsage } from "node:process";
+import { ROOT } from "../_grading.ts";
+import { assertAsAlone, honestWork } from "../_neighbours.ts";
+import { jsonDifferences } from "../../lib/grading/json_differences.ts";
+
+const honest = await honestWork();
+
+/** The reference transcript with `count` keys of its own added to its first line. */
+async function widened(count: number): Promise<string> {
+  const reference = await Deno.readTextFile(`${ROOT}cases/lab_02_transcript.txt`);
+  const keys = Array.from({ length: count }, (_, i) => `"${i.toString(36)}":0`).join(",");
+  const [first, ...rest] = reference.split("\n");
+  return [`> {${keys},${first.slice(3)}`, ...rest].join("\n");
+}
+
+Deno.test("a Lab 02 transcript of millions of keys is refused by its size, and its learner is graded", async () => {
+  // Before: the grader read any transcript.txt up to 16 MB and compared it with the reference
+  // in its own event loop, every difference of a line listed as one call's arguments: 12 MB
+  // whose first line held 1.4 million keys took it 7 s, then threw RangeError, and the learner
+  // "could not be graded: Maximum call stack size exceeded" (their notebook's marks lost, the
+  // class run's exit 2). Now a Lab 02 saved file past 256 KB is not read, and says so.
+  const results = JSON.stringify({
+    tools_discovered: 4,
+    calls_made: 4,
+    calls_failed: 0,
+    transcript_path: "transcript.txt",
+  });
+  const hostile = {
+    ...honest.lab02,
+    "work/lab-02/transcript.txt": await widened(1_400_000),
+    "work/lab-02/results.json": results,
+  };
+  const inClass = await assertAsAlone(
+    { "b-wide": hostile },
+    { "a-honest": honest.lab02, "c-honest": honest.lab02 },
+    2,
+  );
+  const own = inClass.filter((r) => r.submission.endsWith("/b-wide"));
+  assert.deepEqual(own.map((r) => r.unit), ["lab-02"]);
+  // Its code earns what it earns; the file it saved is named as not read.
+  const transcript = own[0].tests.find((t) => /transcript\.txt/.test(t.name));
+  assert.match(transcript?.output ?? "", /there is no transcript\.txt/);
+});
+
+/** This process's CPU time, in microseconds, for the first 20 differences of `observed` from one item. */
+function differencesCpu(observed: unknown): number {
+  const before = cpuUsage();
+  for (let i = 0; i < 5; i++) {
+    jsonDifferences({ steps: [{ returned: "ate" }] }, observed, { limit: 20 });
+  }
+  const { user, system } = cpuUsage(before);
+  return user + system;
+}
+
+Deno.test("a reply of a hundred thousand items costs the comparison what the first few cost", () => {
+  // Before: the grader listed every difference of a driver's observation from the case's (to show
+  // 200 characters of them): an array of 100,000 zeros where one step was expected (200 KB, under
+  // the 256 KB a case may send) took 0.3 s of the grader's own loop a case, charged to nobody,
+  // and the same again for the unit's explanations. Now it finds the first 20, as a ratio in one
+  // run: about the same for 100,000 items as for 30.
+  const few = differencesCpu({ steps: Array.from({ length: 30 }, () => 0) });
+  const many = differencesCpu({ steps: Array.from({ length: 100_000 }, () => 0) });
+  assert.ok(many < 10 * few, `${many} µs for 100,000 items, ${few} µs for 30`);
+  const shown = jsonDifferences({ steps: [] }, { steps: new Array(100_000).fill(0) }, {
+    limit: 20,
+  });
+  assert.equal(shown.length, 20);
+});
