@@ -3,7 +3,8 @@
 // learner writes them from the lesson text, each graded as a learner's module
 // through the grader's own path (gradeTogether, in the sandbox, hidden cases
 // included). Each one kept every mark of its function before this round; each
-// is in its function's catalogue now (tests/catalogue/), and must lose marks.
+// is in its function's catalogue now (tests/catalogue/), where
+// tests/grading_accuracy_test.ts grades it and it must lose marks.
 // Readings the lesson text leaves open are in OPEN, skipped unless
 // ROUND15_OPEN=1. Run:
 //   deno test -A tests/attacks_round15/units_test.ts
@@ -76,4 +77,6 @@ const OPEN: readonly Attempt[] = [
   },
 ];
 
-await misreadingTests(listed(ATTEMPTS), OPEN, "ROUND15_OPEN");
+// Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
+listed(ATTEMPTS);
+await misreadingTests(OPEN, "ROUND15_OPEN");
