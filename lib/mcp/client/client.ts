@@ -98,6 +98,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   #catalog?: Record<string, Tool>;
   #prompts?: Record<string, Prompt>;
   #nextToken = 1;
+  #restarting?: Promise<void>;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
@@ -391,6 +392,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
         `subscriptions/listen came with 2026-07-28; this session is ${this.protocolVersion}`,
       );
     }
+    await this.#ready();
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return await Subscription.open(
       this.#connection as Connection<unknown>,
@@ -423,25 +425,25 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     const headers = typeof parameters === "string" ? {} : parameterHeaders(parameters, args);
     const { onProgress } = options;
     const token = onProgress === undefined ? undefined : `progress-${this.#nextToken++}`;
-    const stop = token === undefined ? undefined : this.#connection.listen((message) => {
-      const progress = progressOf(message, token);
-      if (progress !== undefined) onProgress!(progress);
-    });
     const params = {
       name,
       arguments: args,
       ...(token === undefined ? {} : { _meta: { progressToken: token } }),
     };
-    const version = this.#era.handshake.version;
-    return this.#checked(
-      "tools/call",
-      params,
-      (result) => checkToolResult(name, result, { outputSchema: tool.outputSchema, version }),
-      {
-        deadline,
-        headers,
-      },
-    ).finally(() => stop?.());
+    // The progress is heard on the connection the call goes over: a server started again has a new one.
+    return this.#ready().then(() => {
+      const stop = token === undefined ? undefined : this.#connection.listen((message) => {
+        const progress = progressOf(message, token);
+        if (progress !== undefined) onProgress!(progress);
+      });
+      const version = this.#era.handshake.version;
+      return this.#checked(
+        "tools/call",
+        params,
+        (result) => checkToolResult(name, result, { outputSchema: tool.outputSchema, version }),
+        { deadline, headers },
+      ).finally(() => stop?.());
+    });
   }
 
   /**
@@ -483,8 +485,39 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     return (cursor) => this.#request(method, cursor === undefined ? {} : { cursor });
   }
 
-  /** Send a request, in the era agreed (see `DualEra.request`). */
-  #request(method: string, params: JsonObject, options?: RequestOptions): Promise<JsonObject> {
-    return this.#era.request(method, params, options);
+  /** Send a request, in the era agreed (see `DualEra.request`), once the server is there (see `#ready`). */
+  async #request(
+    method: string,
+    params: JsonObject,
+    options?: RequestOptions,
+  ): Promise<JsonObject> {
+    await this.#ready();
+    return await this.#era.request(method, params, options);
+  }
+
+  /**
+   * When a modern stdio server has exited of its own accord, start it again
+   * and probe it, once for every request waiting (2026-07-28: "If the server
+   * process exits unexpectedly, the client SHOULD restart it. Because the
+   * protocol is stateless, any in-flight requests are simply lost"). The
+   * requests it was answering failed with `ProtocolError` when it exited,
+   * and none is sent again: a tool call may have had its effects. A legacy
+   * server, whose session ended with it, is not started again.
+   */
+  async #ready(): Promise<void> {
+    const restart = this.#era.handshake.era === "modern" && Array.isArray(this.#server) &&
+      this.#connection.exited;
+    if (!restart) return;
+    this.#restarting ??= this.#restart().finally(() => this.#restarting = undefined);
+    await this.#restarting;
+  }
+
+  /** The server started again in place of the one that exited (its process group ended), and probed. */
+  async #restart(): Promise<void> {
+    const level = this.#era.logLevel;
+    await this.#connection.close();
+    this.#open(this.#options.versions ?? LEGACY_VERSIONS);
+    this.#era.logLevel = level;
+    await this.#era.connect();
   }
 }

@@ -79,6 +79,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #listeners = new Set<(message: JsonRpcNotification) => void>();
   #nextId = 1;
   #ended = false;
+  #exited = false;
   #broken?: ProtocolError;
   #version?: McpVersion;
 
@@ -109,6 +110,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#reading = this.#read();
     void this.#server.gone.then((error) => {
       this.#ended = true;
+      this.#exited = this.#broken === undefined;
       this.#fail(error);
     });
   }
@@ -116,6 +118,15 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   /** Whether the server has gone: its process exited, or closed its stdout. */
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /**
+   * Whether the server went away of its own accord while the connection was
+   * trusted and open: not after the client closed it, nor after a reply it
+   * refused.
+   */
+  get exited(): boolean {
+    return this.#exited;
   }
 
   /** The transport the connection speaks through. */

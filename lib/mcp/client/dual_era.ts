@@ -92,7 +92,11 @@ export class DualEra {
   }
 
   /** The lowest log level the server may send in the modern era (each request asks for it). */
-  set logLevel(level: LogLevel) {
+  get logLevel(): LogLevel | undefined {
+    return this.#logLevel;
+  }
+
+  set logLevel(level: LogLevel | undefined) {
     this.#logLevel = level;
   }
 
