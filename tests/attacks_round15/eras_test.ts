@@ -7,12 +7,17 @@
 // a client SHOULD ("Because the protocol is stateless, any in-flight requests
 // are simply lost"); a legacy server, whose session ended with it, is not.
 
-import { Client as SdkClient } from "@modelcontextprotocol/client";
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { Client } from "../../lib/mcp/client/client.ts";
 import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
+import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { GRAMMAR } from "../../servers/grammar.ts";
 import { assertGroupGone } from "../_helpers.ts";
 import { type PeerEra, sdkV2Peer } from "../_peers.ts";
 
@@ -93,3 +98,104 @@ Deno.test("a 2026-07-28 stdio server that exits in the middle of a call: the cal
     }
   });
 });
+
+/** A tool of the course's server that asks the client's model with `params`, and says what it said. */
+function askingModel(name: string, params: JsonObject): SessionTool {
+  return {
+    name,
+    description: "Asks the client's model.",
+    inputSchema: { type: "object" },
+    run: async (_args, context) => {
+      const said = await context.request("sampling/createMessage", params, name);
+      return { content: [{ type: "text", text: JSON.stringify(said.content) }] };
+    },
+  };
+}
+
+const QUESTION = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
+const WEATHER = [{ name: "weather", inputSchema: { type: "object" } }];
+const ASK_REQUIRED = askingModel("ask_required", {
+  messages: QUESTION,
+  tools: WEATHER,
+  toolChoice: { mode: "required" },
+  maxTokens: 8,
+});
+const ASK_NONE = askingModel("ask_none", {
+  messages: QUESTION,
+  tools: WEATHER,
+  toolChoice: { mode: "none" },
+  maxTokens: 8,
+});
+const ASK_PLAIN = askingModel("ask_plain", { messages: QUESTION, maxTokens: 8 });
+
+/** The model's messages: plain text, or a use of the tool `name`. */
+const TEXT = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
+const use = (name: string) => ({
+  role: "assistant",
+  content: [{ type: "tool_use", id: "u1", name, input: {} }],
+  model: "m",
+  stopReason: "toolUse",
+});
+
+Deno.test("the course's server judges a model's message by what it asked: a tool required, none, or one not offered", async (t) => {
+  // 2025-11-25's ToolChoice: "required": "Model MUST use at least one tool before
+  // completing"; "none": "Model MUST NOT use any tools".
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_REQUIRED, ASK_NONE, ASK_PLAIN] });
+  const cases = [
+    ["ask_required", TEXT, /uses no tool where toolChoice was "required"/],
+    ["ask_required", use("weather"), /tool_use/],
+    ["ask_required", use("forecast"), /"forecast", which was not offered/],
+    ["ask_none", use("weather"), /uses a tool where toolChoice was "none"/],
+    ["ask_none", TEXT, /Sunny/],
+    ["ask_plain", { ...TEXT, stopReason: "toolUse" }, /stopped to use a tool/],
+  ] as const;
+  for (const mode of ["legacy", "auto"] as const) {
+    for (const [tool, reply, said] of cases) {
+      await t.step(`${mode}: ${tool} answered ${JSON.stringify(reply.content)}`, async () => {
+        const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+          capabilities: { sampling: { tools: {} } },
+          ...(mode === "auto" ? { versionNegotiation: { mode } } : {}),
+        });
+        client.setRequestHandler("sampling/createMessage", () => reply as never);
+        try {
+          await client.connect(new StreamableHTTPClientTransport(server.url));
+          const outcome = await client.callTool({ name: tool, arguments: {} }).then(
+            (result) => (result.content as { text: string }[])[0].text,
+            (error: Error) => error.message,
+          );
+          assert.match(outcome, said);
+        } finally {
+          await client.close();
+        }
+      });
+    }
+  }
+});
+
+Deno.test("the course's client refuses a sampling request that offers its model tools, which it never declares, rather than answer it with text", async () => {
+  const heard: unknown[] = [];
+  const client = new Client(legacyPeer("sample-tools"), {
+    allowed: ["echo"],
+    sample: (request) => {
+      heard.push(request);
+      return Promise.resolve({ text: "Sunny", model: "m", stopReason: "endTurn" });
+    },
+  });
+  try {
+    await client.initialize();
+    await client.listTools();
+    const said = JSON.parse(await client.callTool("echo", { text: "x" }));
+    assert.equal(said.code, -32602);
+    assert.match(said.message, /sampling\.tools/);
+    assert.deepEqual(heard, [], "the model was asked, without the tools it was to be offered");
+  } finally {
+    await client.close();
+  }
+  assertGroupGone(client.pid);
+});
+
+/** The hand-written legacy server of `mode` (tests/fixtures/legacy_peer.ts). */
+function legacyPeer(mode: string): string[] {
+  const script = fileURLToPath(new URL("../fixtures/legacy_peer.ts", import.meta.url));
+  return [Deno.execPath(), "run", "--quiet", script, mode];
+}

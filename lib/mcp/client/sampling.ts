@@ -3,8 +3,10 @@
  * model's message, as the caller's `sample` function gives it, after the
  * request has been checked. A server may ask the client's model something
  * only when the client declared `sampling`; a request whose messages are not
- * text, or whose `maxTokens` is not a positive whole number, is refused with
- * "invalid params" (-32602) naming what was wrong, and never reaches the model.
+ * text, that offers the model tools (this client never declares
+ * `sampling.tools`), or whose `maxTokens` is not a positive whole number, is
+ * refused with "invalid params" (-32602) naming what was wrong, and never
+ * reaches the model.
  *
  * @module
  */
@@ -46,6 +48,8 @@ export type Sample = (request: SamplingRequest, options?: SampleOptions) => Prom
  * `params` of a `sampling/createMessage` as a {@linkcode SamplingRequest},
  * or what is wrong with them. From 2025-11-25 a message's `content` may be
  * an array of blocks: text blocks are read as their text, one after another.
+ * A request that offers the model tools is refused: answering it with text
+ * would answer a question other than the one asked.
  *
  * @example
  * ```ts
@@ -57,11 +61,17 @@ export type Sample = (request: SamplingRequest, options?: SampleOptions) => Prom
  * const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "Hi " }, { type: "text", text: "there" }] }], maxTokens: 5 };
  * assert.deepEqual(samplingRequest(blocks, "2025-11-25"), { messages: [{ role: "user", text: "Hi there" }], maxTokens: 5 });
  * assert.match(samplingRequest(blocks, "2025-06-18") as string, /must be text/);
+ * assert.match(samplingRequest({ ...params, tools: [] }, "2025-11-25") as string, /sampling\.tools/);
  * ```
  */
 export function samplingRequest(params: unknown, version?: McpVersion): SamplingRequest | string {
   const arrays = version === undefined || versionFeatures(version).samplingContentArrays;
   if (!isObject(params)) return "its params are not an object";
+  if (params.tools !== undefined || params.toolChoice !== undefined) {
+    // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`".
+    return "tools (or a toolChoice) are offered to the model, which this client did not declare " +
+      "(sampling.tools): its model takes text alone, and a plain answer is not what was asked";
+  }
   const { messages, maxTokens, systemPrompt } = params;
   if (!Array.isArray(messages) || messages.length === 0) {
     return "messages must be a non-empty array";

@@ -13,6 +13,7 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { answerProblem } from "./answer_problem.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { ERROR_CODES } from "./replies.ts";
 import { RpcError } from "./session_spec.ts";
@@ -97,27 +98,6 @@ function declares(capabilities: JsonObject, needed: JsonObject): boolean {
     return Object.keys(declared).length === 0 || isObject(declared.form);
   }
   return Object.keys(inner).every((mode) => isObject(declared[mode]));
-}
-
-/** Why `answer` is not a result of `method`, if it is not. */
-function answerProblem(method: string, answer: unknown): string | undefined {
-  if (!isObject(answer)) return "is not an object";
-  switch (method) {
-    case "elicitation/create":
-      if (!["accept", "decline", "cancel"].includes(answer.action as string)) {
-        return 'has no "action" of accept, decline or cancel';
-      }
-      return "content" in answer && !isObject(answer.content)
-        ? "has content that is not an object"
-        : undefined;
-    case "sampling/createMessage":
-      if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
-      if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
-      return typeof answer.model === "string" ? undefined : 'has no "model"';
-    case "roots/list":
-      return Array.isArray(answer.roots) ? undefined : 'has no "roots" list';
-  }
-  return undefined;
 }
 
 /**
@@ -209,7 +189,7 @@ export class InputRound {
       this.#missing[name] = { method, params };
       throw new InputRequired(name);
     }
-    const problem = answerProblem(method, answer);
+    const problem = answerProblem(method, params, answer);
     if (problem !== undefined) {
       throw new RpcError(
         ERROR_CODES.invalidParams,

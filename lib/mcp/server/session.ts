@@ -28,6 +28,7 @@ import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { InputRequired, undeclaredCapability } from "./input_round.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
+import { answerProblem } from "./answer_problem.ts";
 import { RequestStateSeal } from "./request_state.ts";
 import { toolResult } from "./tool.ts";
 import { ServerRequests } from "./server_requests.ts";
@@ -340,7 +341,13 @@ export class ServerSession {
         const unfit = requestUnfit(method, requestParams, this.#version) ??
           (needed && `The client did not declare ${JSON.stringify(needed)}: ${method} is not sent`);
         if (unfit) return Promise.reject(new ProtocolError(unfit));
-        return this.#asking.ask(method, requestParams, { id, signal });
+        return this.#asking.ask(method, requestParams, { id, signal }).then((answer) => {
+          const problem = answerProblem(method, requestParams, answer);
+          if (problem !== undefined) {
+            throw new ProtocolError(`The client's answer to ${method} ${problem}`);
+          }
+          return answer;
+        });
       },
     });
   }

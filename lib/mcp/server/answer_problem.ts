@@ -1,0 +1,85 @@
+/**
+ * How a server judges the client's answer to one of its own questions, in
+ * either era (a legacy server request's result, or a 2026-07-28
+ * `inputResponses` entry): the shape its method's result must have, and, for
+ * sampling, whether the model's message is what was asked. 2025-11-25's
+ * tool-enabled sampling: `tool_use` content only where `tools` were offered,
+ * and only of a tool offered; with `toolChoice` `"required"` the "Model MUST
+ * use at least one tool", with `"none"` it "MUST NOT use any tools"; a
+ * `stopReason` of `"toolUse"` with no tool used says what did not happen.
+ *
+ * @module
+ */
+
+import { isObject } from "../shared/jsonrpc.ts";
+
+/**
+ * Why `answer` is not what the question `method` with `params` asked for, if
+ * it is not: a phrase that follows "the answer".
+ *
+ * @example A plain text where a tool was required
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const asked = { messages: [], maxTokens: 8, tools: [{ name: "weather", inputSchema: { type: "object" } }], toolChoice: { mode: "required" } };
+ * const text = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
+ * assert.match(answerProblem("sampling/createMessage", asked, text)!, /required/);
+ * const used = { ...text, content: [{ type: "tool_use", id: "1", name: "weather", input: {} }], stopReason: "toolUse" };
+ * assert.equal(answerProblem("sampling/createMessage", asked, used), undefined);
+ * assert.match(answerProblem("sampling/createMessage", { messages: [], maxTokens: 8 }, used)!, /no tools were offered/);
+ * ```
+ */
+export function answerProblem(
+  method: string,
+  params: unknown,
+  answer: unknown,
+): string | undefined {
+  if (!isObject(answer)) return "is not an object";
+  switch (method) {
+    case "elicitation/create":
+      if (!["accept", "decline", "cancel"].includes(answer.action as string)) {
+        return 'has no "action" of accept, decline or cancel';
+      }
+      return "content" in answer && !isObject(answer.content)
+        ? "has content that is not an object"
+        : undefined;
+    case "sampling/createMessage":
+      if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
+      if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
+      if (typeof answer.model !== "string") return 'has no "model"';
+      return toolUseProblem(isObject(params) ? params : {}, answer.content, answer.stopReason);
+    case "roots/list":
+      return Array.isArray(answer.roots) ? undefined : 'has no "roots" list';
+  }
+  return undefined;
+}
+
+/** Why the tools a model's message `content` uses are not what `params` offered and required. */
+function toolUseProblem(
+  params: Record<string, unknown>,
+  content: unknown,
+  stopReason: unknown,
+): string | undefined {
+  const blocks = Array.isArray(content) ? content : [content];
+  const used = blocks.filter((block) => isObject(block) && block.type === "tool_use")
+    .map((block) => (block as Record<string, unknown>).name);
+  const offered = Array.isArray(params.tools)
+    ? params.tools.map((tool) => isObject(tool) ? tool.name : undefined)
+    : undefined;
+  const mode = isObject(params.toolChoice) ? params.toolChoice.mode : undefined;
+  if (used.length > 0 && offered === undefined) {
+    return "uses a tool (tool_use), but no tools were offered to the model";
+  }
+  const unknown = used.find((name) => !offered!.includes(name));
+  if (unknown !== undefined) {
+    return `uses the tool ${JSON.stringify(unknown)}, which was not offered to the model`;
+  }
+  if (used.length > 0 && mode === "none") return 'uses a tool where toolChoice was "none"';
+  if (used.length === 0 && mode === "required") {
+    return 'uses no tool where toolChoice was "required" (a plain message is not what was asked)';
+  }
+  if (used.length === 0 && stopReason === "toolUse") {
+    return 'says it stopped to use a tool (stopReason "toolUse"), but uses none';
+  }
+  return undefined;
+}
