@@ -6,6 +6,13 @@
 // next request starts the server again, as 2026-07-28's stdio transport says
 // a client SHOULD ("Because the protocol is stateless, any in-flight requests
 // are simply lost"); a legacy server, whose session ended with it, is not.
+// A model's message judged by what the course's server asked (2025-11-25's
+// sampling with tools: a tool required, none, or one never offered), with the
+// SDK v2 client in either era; the course's client, which never declares
+// `sampling.tools`, refusing a request that offers its model tools rather
+// than answer it with text. And a 2025-06-18 client (the SDK v2 client held
+// to it) not sent an elicitation form of 2025-11-25: a default, choices with
+// titles, a multiple choice.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -18,6 +25,7 @@ import { serveHttp } from "../../lib/mcp/server/http_server.ts";
 import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../../servers/grammar.ts";
+import { recordingProxy } from "../_wire_proxy.ts";
 import { assertGroupGone } from "../_helpers.ts";
 import { type PeerEra, sdkV2Peer } from "../_peers.ts";
 
@@ -99,18 +107,29 @@ Deno.test("a 2026-07-28 stdio server that exits in the middle of a call: the cal
   });
 });
 
-/** A tool of the course's server that asks the client's model with `params`, and says what it said. */
-function askingModel(name: string, params: JsonObject): SessionTool {
+/**
+ * A tool of the course's server, `name`, that asks the client `method` with
+ * `params`, and answers with what `said` makes of the client's answer.
+ */
+function asking(
+  name: string,
+  [method, params]: [string, JsonObject],
+  said: (answer: JsonObject) => string,
+): SessionTool {
   return {
     name,
-    description: "Asks the client's model.",
+    description: `Asks the client (${method}).`,
     inputSchema: { type: "object" },
     run: async (_args, context) => {
-      const said = await context.request("sampling/createMessage", params, name);
-      return { content: [{ type: "text", text: JSON.stringify(said.content) }] };
+      const answer = await context.request(method, params, name);
+      return { content: [{ type: "text", text: said(answer) }] };
     },
   };
 }
+
+/** A tool that asks the client's model with `params`, and says what it said. */
+const askingModel = (name: string, params: JsonObject) =>
+  asking(name, ["sampling/createMessage", params], (answer) => JSON.stringify(answer.content));
 
 const QUESTION = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
 const WEATHER = [{ name: "weather", inputSchema: { type: "object" } }];
@@ -199,3 +218,62 @@ function legacyPeer(mode: string): string[] {
   const script = fileURLToPath(new URL("../fixtures/legacy_peer.ts", import.meta.url));
   return [Deno.execPath(), "run", "--quiet", script, mode];
 }
+
+/** A tool that asks the user to fill in `properties`, and says the action. */
+const askingForm = (name: string, properties: JsonObject) =>
+  asking(name, [
+    "elicitation/create",
+    { message: "Your order?", requestedSchema: { type: "object", properties } },
+  ], (answer) => String(answer.action));
+
+/** Forms of 2025-11-25 (each with what 2025-06-18 lacks), and one 2025-06-18 reads. */
+const FORMS = [
+  askingForm("with_default", { name: { type: "string", default: "Ada" } }),
+  askingForm("with_titles", {
+    size: {
+      type: "string",
+      oneOf: [{ const: "S", title: "Small" }, { const: "L", title: "Large" }],
+    },
+  }),
+  askingForm("with_several", {
+    sizes: { type: "array", items: { type: "string", enum: ["S", "L"] } },
+  }),
+  askingForm("of_2025_06_18", {
+    size: { type: "string", enum: ["S", "L"], enumNames: ["Small", "Large"] },
+    gift: { type: "boolean", default: false },
+  }),
+];
+
+Deno.test("a 2025-06-18 client is not sent an elicitation form of 2025-11-25 (defaults, titled or multiple choices): the tool fails, saying so", async (t) => {
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: FORMS });
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    for (const { name } of FORMS) {
+      await t.step(`${version}: ${name}`, async () => {
+        await using proxy = recordingProxy(server.url);
+        const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+          capabilities: { elicitation: {} },
+          supportedProtocolVersions: [version],
+        });
+        client.setRequestHandler("elicitation/create", () => ({ action: "decline" as const }));
+        const sent = version === "2025-11-25" || name === "of_2025_06_18";
+        try {
+          await client.connect(new StreamableHTTPClientTransport(proxy.url));
+          assert.equal(client.getNegotiatedProtocolVersion(), version);
+          const result = await client.callTool({ name, arguments: {} });
+          const [{ text }] = result.content as { text: string }[];
+          assert.match(
+            text,
+            sent ? /^decline$/ : /came with 2025-11-25 \(.*\); this session is 2025-06-18/,
+          );
+        } finally {
+          await client.close();
+        }
+        await proxy.settled();
+        const asked = proxy.exchanges.some((exchange) =>
+          exchange.responseBody.includes('"method":"elicitation/create"')
+        );
+        assert.equal(asked, sent, "whether the form was sent");
+      });
+    }
+  }
+});

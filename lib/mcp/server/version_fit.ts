@@ -21,6 +21,7 @@ import {
   type McpVersion,
   versionFeatures,
 } from "../shared/versions.ts";
+import { newerElicitation } from "./elicitation_fit.ts";
 import { ERROR_CODES } from "./replies.ts";
 import { RpcError } from "./session_spec.ts";
 
@@ -139,7 +140,8 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
 /**
  * Why the server's own request `method` with `params` cannot be sent in a
  * session of protocol version `version`, or `undefined` when it can:
- * elicitation came with 2025-06-18, and a sampling request may hold only the
+ * elicitation came with 2025-06-18 (and its choices, defaults and mode with
+ * 2025-11-25: see `newerElicitation`), and a sampling request may hold only the
  * content types of the session's version, and a message's content as a list
  * of blocks only from 2025-11-25 (a version this library does not speak: no
  * reason).
@@ -152,6 +154,7 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
  * assert.match(requestUnfit("sampling/createMessage", heard, "2024-11-05")!, /audio content, which 2024-11-05/);
  * assert.equal(requestUnfit("sampling/createMessage", heard, "2025-03-26"), undefined);
  * assert.match(requestUnfit("elicitation/create", {}, "2025-03-26")!, /came with 2025-06-18/);
+ * assert.match(requestUnfit("elicitation/create", { mode: "form" }, "2025-06-18")!, /came with 2025-11-25/);
  * const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], maxTokens: 8 };
  * assert.match(requestUnfit("sampling/createMessage", blocks, "2025-06-18")!, /came with 2025-11-25/);
  * assert.equal(requestUnfit("sampling/createMessage", blocks, "2025-11-25"), undefined);
@@ -165,6 +168,13 @@ export function requestUnfit(
   if (version === undefined || !isMcpVersion(version)) return undefined;
   if (method === "elicitation/create" && !versionFeatures(version).elicitation) {
     return `Elicitation came with 2025-06-18; this session is ${version}`;
+  }
+  const newer = method === "elicitation/create" && !versionFeatures(version).elicitationChoices
+    ? newerElicitation(params)
+    : [];
+  if (newer.length > 0) {
+    return `The elicitation asks with what came with 2025-11-25 (${newer.join("; ")}); ` +
+      `this session is ${version}: it is not sent`;
   }
   if (method !== "sampling/createMessage") return undefined;
   const messages = Array.isArray(params.messages) ? params.messages : [];

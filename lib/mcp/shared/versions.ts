@@ -71,6 +71,12 @@ export interface VersionFeatures {
    * (2025-11-25 on), not only one block.
    */
   samplingContentArrays: boolean;
+  /**
+   * An elicitation's form may hold 2025-11-25's choices: a `default` for
+   * any field (not only a boolean's), single choices with titles (`oneOf`),
+   * multiple choices (`type: "array"`); and its request a `mode`.
+   */
+  elicitationChoices: boolean;
   /** Over HTTP, every request after the handshake carries `MCP-Protocol-Version`. */
   protocolVersionHeader: boolean;
   /** Messages may be sent in JSON-RPC batches (arrays). */
@@ -113,6 +119,7 @@ const LAST_LEGACY: VersionFeatures = {
   forbiddenOriginStatus: 403,
   schemaDialect: "2020-12",
   samplingContentArrays: true,
+  elicitationChoices: true,
   invalidArguments: "toolError",
   resourceNotFound: -32002,
 };
@@ -131,6 +138,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
   },
@@ -146,6 +154,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
   },
@@ -161,6 +170,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
   },
