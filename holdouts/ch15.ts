@@ -86,6 +86,34 @@ export const HOLDOUTS: Readonly<
       args: [policy({ write: [`${OUT},old`] })],
       expected: { throws: "TypeError" },
     },
+    // Every entry, not only a path (round 14 left it open): {"LANG,HOME": ...} would grant the
+    // variables LANG and HOME, which the policy never named, and the lesson asks for exactly what
+    // the policy lists and nothing it does not. A comma in a variable's value names nothing.
+    {
+      label: "a comma in a variable's name cannot be named either",
+      args: [policy({ env: { "LANG,HOME": "C" } })],
+      expected: { throws: "TypeError" },
+    },
+    {
+      label: "a comma in a variable's value is no name",
+      args: [policy({ env: { LANGUAGE: "en,fr" } })],
+      expected: deno({ read: [DATA], env: ["LANGUAGE"] }),
+    },
+    {
+      label: "a host named with its port",
+      args: [policy({ net: ["api.example.org:8443"] })],
+      expected: deno({ read: [DATA], net: ["api.example.org:8443"] }),
+    },
+    {
+      label: "two hosts it may reach",
+      args: [policy({ net: ["dict.example.org", "api.example.org"] })],
+      expected: deno({ read: [DATA], net: ["api.example.org", "dict.example.org"] }),
+    },
+    {
+      label: "two programs it may start",
+      args: [policy({ run: ["/usr/bin/git", "/usr/bin/python3"] })],
+      expected: deno({ read: [DATA], run: ["/usr/bin/git", "/usr/bin/python3"] }),
+    },
     {
       label: "two folders it writes",
       args: [policy({ write: [OUT, "/srv/tool/logs"] })],

@@ -43,7 +43,10 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "an id that is any integer",
   ],
   "ch15 limitCommand": ["empty arguments left out", "arguments trimmed"],
-  "ch15 denoFlags": ["a comma in a folder it writes passed through"],
+  "ch15 denoFlags": [
+    "a comma in a folder it writes passed through",
+    "commas refused only in paths",
+  ],
   "ch15 bwrapCommand": [
     "the writable folders bound before the read-only ones",
     "empty arguments left out",
@@ -93,20 +96,6 @@ const OPEN: readonly Attempt[] = [
       "handleMessage",
       "message = JSON.parse(line);",
       'message = JSON.parse(line.replace(/^\\uFEFF/, ""));',
-    ),
-  },
-  // Commas refused only in paths: a host, a variable's name or a program with a comma is joined
-  // as it is, so {"A,B": ""} grants A and B. It earned 15/15: the lesson says "a path that holds a
-  // comma cannot be named", and nothing of the other lists (the worked way refuses every one).
-  {
-    unit: "ch15",
-    fn: "denoFlags",
-    label: "commas refused only in paths",
-    source: workedWith(
-      "ch15",
-      "denoFlags",
-      '["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]];',
-      '];\n  for (const [kind, entries] of [["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]]) if (entries.length > 0) flags.push(`--allow-${kind}=${entries.join(",")}`);',
     ),
   },
   // A variable named in both policy.runtime.env and policy.env given the runtime's value (the

@@ -82,8 +82,8 @@ const DENO_RIGHT: Record<string, string> = {
   "the worked solution's way": DENO,
   "one flag per path, denies first": `
 export function denoFlags(policy) {
-  const all = [...policy.read, ...policy.write, ...policy.deny];
-  if (all.some((path) => path.indexOf(",") >= 0)) throw new TypeError("a comma cannot be named");
+  const all = [...policy.read, ...policy.write, ...policy.deny, ...policy.net, ...Object.keys(policy.env), ...policy.run];
+  if (all.some((entry) => entry.indexOf(",") >= 0)) throw new TypeError("a comma cannot be named");
   const flags = [];
   for (const path of policy.deny) flags.push("--deny-write=" + path, "--deny-read=" + path);
   for (const path of policy.read) flags.push("--allow-read=" + path);
@@ -105,9 +105,9 @@ export function denoFlags(p) {
     "--no-remote",
     ...(p.read.length ? ["-R=" + list(p.read)] : ["--deny-read"]),
     ...(p.write.length ? ["-W=" + list(p.write)] : ["--deny-write"]),
-    ...(p.net.length ? ["-N=" + p.net.join(",")] : ["--deny-net"]),
-    ...(env.length ? ["-E=" + env.join(",")] : ["--deny-env"]),
-    ...(p.run.length ? ["--allow-run=" + p.run.join(",")] : ["--deny-run"]),
+    ...(p.net.length ? ["-N=" + list(p.net)] : ["--deny-net"]),
+    ...(env.length ? ["-E=" + list(env)] : ["--deny-env"]),
+    ...(p.run.length ? ["--allow-run=" + list(p.run)] : ["--deny-run"]),
     "--deny-sys",
     "--deny-ffi",
     ...p.deny.flatMap((path) => ["--deny-read=" + list([path]), "--deny-write=" + list([path])]),
@@ -117,10 +117,10 @@ export function denoFlags(p) {
 
 DENO_RIGHT["the grants from a table, reduced"] = `
 export function denoFlags(policy) {
-  for (const path of [...policy.read, ...policy.write, ...policy.deny]) {
-    if (/,/.test(path)) throw new TypeError("Deno cannot name " + path);
-  }
   const kinds = { read: policy.read, write: policy.write, net: policy.net, env: Object.keys(policy.env), run: policy.run };
+  for (const entry of [...Object.values(kinds).flat(), ...policy.deny]) {
+    if (/,/.test(entry)) throw new TypeError("Deno cannot name " + entry);
+  }
   const denied = policy.deny.length ? ["--deny-read=" + policy.deny.join(","), "--deny-write=" + policy.deny.join(",")] : [];
   return Object.entries(kinds)
     .reduce((flags, [kind, entries]) => entries.length ? [...flags, "--allow-" + kind + "=" + entries.join(",")] : flags, ["--no-prompt", "--no-remote"])
@@ -128,6 +128,12 @@ export function denoFlags(policy) {
 }`;
 
 const DENO_WRONG = {
+  // A comma refused only in paths: {"LANG,HOME": ...} grants two variables the policy never named.
+  "commas refused only in paths": DENO.replace(
+    '["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]];',
+    () =>
+      '];\n  for (const [kind, entries] of [["net", policy.net], ["env", Object.keys(policy.env)], ["run", policy.run]]) if (entries.length > 0) flags.push(`--allow-${kind}=${entries.join(",")}`);',
+  ),
   "--allow-read with no path": DENO.replace(
     "flags.push(`--allow-${kind}=${named(entries)}`)",
     'flags.push(kind === "read" ? "--allow-read" : `--allow-${kind}=${named(entries)}`)',
