@@ -151,6 +151,15 @@ export const HOLDOUTS: Readonly<
       args: [policy({ deny: [HOME, `${DATA}/notes`] }), COMMAND],
       expected: sandboxed([...RUNTIME, ...readOnly(DATA)]),
     },
+    // A variable both lists name takes policy.env's value, as the lesson now says (round 14 left
+    // which one open): the task's own setting is the more specific.
+    {
+      label: "a variable the policy sets over the runtime's",
+      args: [policy({ env: { NO_COLOR: "0" } }), COMMAND],
+      expected: sandboxed([...RUNTIME, ...readOnly(DATA)], {
+        environment: ["cleared", `DENO_DIR=${CACHE}`, "NO_COLOR=0"],
+      }),
+    },
     {
       label: "paths with spaces and commas",
       args: [policy({ read: [ODD] }), [...COMMAND, ODD]],

@@ -50,6 +50,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   "ch15 bwrapCommand": [
     "the writable folders bound before the read-only ones",
     "empty arguments left out",
+    "the runtime's value wins a variable named twice",
   ],
 };
 
@@ -96,20 +97,6 @@ const OPEN: readonly Attempt[] = [
       "handleMessage",
       "message = JSON.parse(line);",
       'message = JSON.parse(line.replace(/^\\uFEFF/, ""));',
-    ),
-  },
-  // A variable named in both policy.runtime.env and policy.env given the runtime's value (the
-  // worked way gives policy.env's). It earned 12/12: the lesson says the program gets "the
-  // variables of policy.runtime.env and of policy.env", not which wins when both name one.
-  {
-    unit: "ch15",
-    fn: "bwrapCommand",
-    label: "the runtime's value wins a variable named twice",
-    source: workedWith(
-      "ch15",
-      "bwrapCommand",
-      "{ ...policy.runtime.env, ...policy.env }",
-      "{ ...policy.env, ...policy.runtime.env }",
     ),
   },
 ];

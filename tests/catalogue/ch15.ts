@@ -249,6 +249,11 @@ export function bwrapCommand(policy, command) {
 }`;
 
 const BWRAP_WRONG = {
+  // The runtime's value wins a variable both lists name: the policy's own setting is lost.
+  "the runtime's value wins a variable named twice": BWRAP.replace(
+    "{ ...policy.runtime.env, ...policy.env }",
+    () => "{ ...policy.env, ...policy.runtime.env }",
+  ),
   "forgetting --unshare-net": BWRAP.replace(
     '["--unshare-all",',
     '["--unshare-pid", "--unshare-ipc",',
