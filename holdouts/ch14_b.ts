@@ -182,6 +182,26 @@ export const HOLDOUTS: Readonly<
       args: [DELIVERY, { price: 1, order_id: 5 }],
       expected: ["missing tubs", "order_id must be string", "unexpected price"],
     },
+    // Sorted by code unit, as the lesson now says (round 14 left the order open: localeCompare
+    // puts "missing order_id" before "missing Tubs", and "missing ..." before "Tubs must be ...").
+    {
+      label: "problems sorted by code unit: capitals first",
+      args: [{
+        type: "object",
+        properties: { Tubs: { type: "integer" }, order_id: { type: "string" } },
+        required: ["order_id", "Tubs"],
+      }, {}],
+      expected: ["missing Tubs", "missing order_id"],
+    },
+    {
+      label: "problems sorted by code unit: a capital's type before a missing key",
+      args: [{
+        type: "object",
+        properties: { Tubs: { type: "integer" }, order_id: { type: "string" } },
+        required: ["order_id", "Tubs"],
+      }, { Tubs: "three" }],
+      expected: ["Tubs must be integer", "missing order_id"],
+    },
     {
       label: "a boolean accepts false",
       args: [FLAGGED, { urgent: false }],

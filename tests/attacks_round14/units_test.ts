@@ -1,14 +1,13 @@
 // Round 14 of issue 38's red team: new misreadings of what Unit A's, Unit B's,
 // Lab 01's and Chapter 15's graded functions must do, as a careful but wrong or
-// a lazy learner writes them, each graded as a learner's module through the
-// grader's own path (gradeTogether, in the sandbox, hidden cases included).
-// Each one kept every mark of its function before this round; each is in its
-// function's catalogue now (tests/catalogue/), where tests/grading_accuracy_test.ts grades it and it must
-// lose marks; this file grades only the open ones, when asked. Readings
-// the lesson text leaves open are in OPEN, skipped unless ROUND14_OPEN=1. Run:
+// a lazy learner writes them. Each one kept every mark of its function before
+// this round; each is in its function's catalogue now (tests/catalogue/), where
+// tests/grading_accuracy_test.ts grades it through the grader's own path
+// (gradeTogether, in the sandbox, hidden cases included) and it must lose
+// marks. The six readings the round left open are decided (OPEN, below).
 //   deno test -A tests/attacks_round14/units_test.ts
 
-import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/attempts.ts";
+import { type Attempt, listed, misreadingTests } from "../catalogue/attempts.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
@@ -21,7 +20,11 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   ],
   "ch14-a authorize": ["a name tested for truth first", "an entry of null taken as not advertised"],
   "ch14-b splitFrames": ["frames split as text, the rest as bytes"],
-  "ch14-b transferProblems": ["negative integers refused", "kinds looked up with in"],
+  "ch14-b transferProblems": [
+    "negative integers refused",
+    "kinds looked up with in",
+    "problems sorted by localeCompare",
+  ],
   "lab-01 negotiateVersion": [
     "versions looked up with in",
     "versions looked up by a truthy entry",
@@ -55,51 +58,13 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Readings the lesson text leaves open, each with what it earned, for the
- * instructors to decide: not misreadings this round could call wrong.
+ * Readings the lesson text left open, each decided since: the table or the lesson now says which
+ * (an id past 2 ** 53, commas in every entry of denoFlags, the value of a variable named twice in
+ * bwrapCommand, problems sorted by code unit: each in ATTEMPTS above), or a text makes both right
+ * (a byte order mark ignored, RFC 8259; a key named twice in required, which JSON Schema forbids),
+ * each then a right way of its catalogue. None is left open.
  */
-const OPEN: readonly Attempt[] = [
-  // Problems sorted by localeCompare, not by code unit (the worked way's sort()). It earned 34/34:
-  // "returns a sorted list" does not say in which order "Tubs" and "order_id" come.
-  {
-    unit: "ch14-b",
-    fn: "transferProblems",
-    label: "problems sorted by localeCompare",
-    source: workedWith(
-      "ch14-b",
-      "transferProblems",
-      "return problems.sort();",
-      "return problems.sort((a, b) => a.localeCompare(b));",
-    ),
-  },
-  // A key named twice in required reported missing once. It earned 34/34: "for each key in
-  // required" may be read per entry (the worked way) or per key.
-  {
-    unit: "ch14-b",
-    fn: "transferProblems",
-    label: "a key required twice reported once",
-    source: workedWith(
-      "ch14-b",
-      "transferProblems",
-      "return problems.sort();",
-      "return [...new Set(problems)].sort();",
-    ),
-  },
-  // A byte order mark before the JSON dropped, so the request is answered (the worked way's
-  // JSON.parse refuses it: -32700). It earned 111/111: RFC 8259 lets a parser ignore a BOM, and the
-  // lab's "not JSON" does not say which.
-  {
-    unit: "lab-01",
-    fn: "handleMessage",
-    label: "a byte order mark dropped",
-    source: workedWith(
-      "lab-01",
-      "handleMessage",
-      "message = JSON.parse(line);",
-      'message = JSON.parse(line.replace(/^\\uFEFF/, ""));',
-    ),
-  },
-];
+const OPEN: readonly Attempt[] = [];
 
 // Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
 listed(ATTEMPTS);

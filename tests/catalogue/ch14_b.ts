@@ -239,6 +239,25 @@ export function transferProblems(schema, args) {
   }
   return problems.sort();
 }`,
+    // A key named twice in required reported missing once: a valid schema names each once (JSON
+    // Schema: required's elements "MUST be unique"), so either reading is right.
+    "a key required twice reported once": String.raw`
+export function transferProblems(schema, args) {
+  const kinds = {
+    string: (v) => typeof v === "string",
+    integer: (v) => Number.isInteger(v),
+    number: (v) => typeof v === "number" && Number.isFinite(v),
+    boolean: (v) => typeof v === "boolean",
+  };
+  const properties = schema.properties ?? {};
+  const problems = (schema.required ?? []).filter((k) => !Object.hasOwn(args, k)).map((k) => "missing " + k);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(properties, key)) { if (schema.additionalProperties === false) problems.push("unexpected " + key); continue; }
+    const kind = properties[key].type;
+    if (Object.hasOwn(kinds, kind) && !kinds[kind](value)) problems.push(key + " must be " + kind);
+  }
+  return [...new Set(problems)].sort();
+}`,
     "with a switch and reduce": String.raw`
 export function transferProblems(schema, args) {
   const props = schema.properties || {};
@@ -302,6 +321,25 @@ export function transferProblems(schema, args) {
 }`,
   },
   wrong: {
+    // Sorted by localeCompare, not by code unit as the lesson says: "missing order_id" before
+    // "missing Tubs".
+    "problems sorted by localeCompare": String.raw`
+export function transferProblems(schema, args) {
+  const kinds = {
+    string: (v) => typeof v === "string",
+    integer: (v) => Number.isInteger(v),
+    number: (v) => typeof v === "number" && Number.isFinite(v),
+    boolean: (v) => typeof v === "boolean",
+  };
+  const properties = schema.properties ?? {};
+  const problems = (schema.required ?? []).filter((k) => !Object.hasOwn(args, k)).map((k) => "missing " + k);
+  for (const [key, value] of Object.entries(args)) {
+    if (!Object.hasOwn(properties, key)) { if (schema.additionalProperties === false) problems.push("unexpected " + key); continue; }
+    const kind = properties[key].type;
+    if (Object.hasOwn(kinds, kind) && !kinds[kind](value)) problems.push(key + " must be " + kind);
+  }
+  return problems.sort((a, b) => a.localeCompare(b));
+}`,
     // An integer taken as a safe one: 1e21 has no fraction, and JSON Schema counts it
     // (round 11 of issue 38's red team: it kept every mark, as parseInt did).
     "integers held to Number.isSafeInteger": String.raw`

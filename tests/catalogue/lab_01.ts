@@ -425,6 +425,13 @@ export function handleMessage(line) {
 /** `WORKED` with one change. */
 const mutate = mutationsOf(WORKED);
 
+// A byte order mark before the JSON ignored: RFC 8259 lets a parser ignore one ("MAY ignore the
+// presence of a byte order mark rather than treating it as an error"), so either reading is right.
+RIGHT["a byte order mark ignored, as RFC 8259 allows"] = mutate(
+  "message = JSON.parse(line);",
+  'message = JSON.parse(line.replace(/^\\uFEFF/, ""));',
+);
+
 /** Wrong servers, each a mistake learners make. */
 export const WRONG: Record<string, string> = {
   "answers notifications": mutate(
