@@ -200,12 +200,12 @@ function effective(verdicts: Map<string, "allow" | "deny">, kind: EntryKind): st
     verdicts.delete("*");
   }
   if (kind === "net" && verdicts.get(ALL) === "deny") return [];
-  /** How specific a rule is: a path by its depth; a name's prefix by its length, the name itself past it. */
+  /** How specific a rule is: a path by its depth (the root least); a name's prefix by its length, the name itself past it. */
   const depth = (entry: string) =>
     entry === ALL
       ? -1
       : PATH_KINDS.has(kind) || kind === "run"
-      ? entry.split("/").length
+      ? entry === "/" ? 0 : entry.split("/").length
       : kind === "env"
       ? 2 * entry.length - (prefix(entry) ? 2 : -1)
       : entry.split(/:(?=\d+$)/).length;

@@ -95,8 +95,9 @@ function permits(grants: DenoGrants, kind: keyof DenoGrants, entry: string): boo
   for (const granted of grants[kind]) {
     const allows = !granted.startsWith("except ");
     const name = granted.replace(/^except /, "");
-    const depth = name === "everything" ? -1 : name.split(/[/:]/).length;
-    const covers = name === "everything" || name === entry || entry.startsWith(`${name}/`) ||
+    const depth = name === "everything" ? -1 : name === "/" ? 0 : name.split(/[/:]/).length;
+    const covers = name === "everything" || name === "/" || name === entry ||
+      entry.startsWith(`${name}/`) ||
       (kind === "net" && entry.startsWith(`${name}:`));
     if (covers && (best === undefined || depth > best.depth)) best = { depth, allows };
   }
@@ -119,6 +120,8 @@ const FLAG_SETS: string[][] = [
   ["--allow-net=127.0.0.1", "--deny-net=127.0.0.1:22", "-E", "--deny-env=HOME"],
   ["--allow-run=/usr/bin/git", "--allow-sys", "--deny-sys=hostname", `--allow-ffi=${DATA}`],
   ["--allow-net", "--deny-net=example.com", "--allow-env", "--deny-env"],
+  // The root is less specific than a folder one part below it (they were weighed as equals).
+  ["--allow-read=/", `--deny-read=/${root.split("/")[1]}`, `--allow-read=${DATA}`],
 ];
 
 for (const flags of FLAG_SETS) {
@@ -126,8 +129,10 @@ for (const flags of FLAG_SETS) {
     const grants = denoGrants(flags);
     const predicted = PROBES.map(([kind, entry]) => permits(grants, kind, entry));
     const seen = await actual(flags);
-    const wrong = PROBES.filter((_, i) => predicted[i] !== seen[i])
-      .map(([kind, entry], i) => `${kind} ${entry}: Deno says ${seen[i] ? "yes" : "no"}`);
+    const wrong = PROBES.map(([kind, entry], i) =>
+      `${kind} ${entry}: Deno says ${seen[i] ? "yes" : "no"}`
+    )
+      .filter((_, i) => predicted[i] !== seen[i]);
     assert.deepEqual(wrong, [], JSON.stringify(grants));
   });
 }
