@@ -9,7 +9,15 @@
 import { posix } from "node:path";
 import { CannotJudgeError } from "./_cannot_judge.ts";
 import { hostPath, type Kind, type Machine } from "./_machine.ts";
-import { covering, machinePath, readOnly, type Shown, within } from "./_sandbox_view.ts";
+import {
+  covering,
+  machinePath,
+  PathMap,
+  readOnly,
+  type ReadonlyPathMap,
+  type Shown,
+  within,
+} from "./_sandbox_view.ts";
 import type { SandboxGrants } from "./command_grants.ts";
 
 const BWRAP_SWITCHES = new Set([
@@ -162,7 +170,7 @@ const ROOT_READ_ONLY = "the sandbox's own root, read-only";
 /** A sandbox read so far: what it grants, and what it shows at each mount, to find programs in it. */
 export interface Sandbox {
   grants: SandboxGrants;
-  view: ReadonlyMap<string, Shown>;
+  view: ReadonlyPathMap<Shown>;
   /** The directories its `PATH` names, where a bare program name is looked up. */
   path: string[];
 }
@@ -183,7 +191,7 @@ export interface Sandbox {
  * ```
  */
 export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]] {
-  const view = new Map<string, Shown>();
+  const view = new PathMap<Shown>();
   const env = { cleared: false, set: new Map<string, string>(), unset: new Set<string>() };
   // Run by root, bubblewrap keeps every capability of root's but those dropped.
   const capabilities = new Set<string>(["ALL"]);

@@ -8,6 +8,7 @@
 
 import { posix } from "node:path";
 import type { Kind } from "./_machine.ts";
+import { PrefixTree } from "./_prefix_tree.ts";
 
 /** What a sandbox shows at one path: a folder of the machine's, or something of its own. */
 export interface Shown {
@@ -27,13 +28,13 @@ export interface Shown {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const view = new Map([["/srv", { what: "read-only from /data", source: "/data" }]]);
+ * const view = new PathMap<Shown>().set("/srv", { what: "read-only from /data", source: "/data" });
  * assert.equal(machinePath(view, "/srv/a.txt"), "/data/a.txt");
  * assert.equal(machinePath(view, "/etc"), undefined);
  * ```
  */
 export function machinePath(
-  view: ReadonlyMap<string, Shown>,
+  view: ReadonlyPathMap<Shown>,
   path: string,
   depth = 0,
 ): string | undefined {
@@ -50,24 +51,67 @@ export function machinePath(
 }
 
 /**
+ * A map by path that finds the deepest of its paths holding another (see
+ * {@linkcode covering}) by walking that path's parts once, where a scan of
+ * every path cost the square of their number: 450 nested mounts, 0.6 s a
+ * command line.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const view = new PathMap<number>();
+ * view.set("/", 1).set("/srv", 2).set("/srv/a/b", 3);
+ * assert.equal(view.covering("/srv/a"), "/srv");
+ * view.delete("/srv");
+ * assert.equal(view.covering("/srv/a"), "/");
+ * ```
+ */
+export class PathMap<V> extends Map<string, V> {
+  // "/" holds every path, as its parts' root.
+  #paths = new PrefixTree((path) => path === "/" ? [] : path.split("/"));
+
+  override set(path: string, value: V): this {
+    this.#paths.add(path);
+    return super.set(path, value);
+  }
+
+  override delete(path: string): boolean {
+    this.#paths.remove(path);
+    return super.delete(path);
+  }
+
+  override clear(): void {
+    this.#paths = new PrefixTree(this.#paths.partsOf);
+    super.clear();
+  }
+
+  /** The deepest key that is `path` or holds it, as {@linkcode within} says. */
+  covering(path: string): string | undefined {
+    const found = this.#paths.deepest(path);
+    // "" holds every absolute path, as "/" does, and is the shorter.
+    return found === "" && this.has("/") ? "/" : found;
+  }
+}
+
+/**
  * The deepest path of `view` that is `path` or holds it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const view = new Map([["/", 1], ["/srv", 2]]);
+ * const view = new PathMap<number>().set("/", 1).set("/srv", 2);
  * assert.equal(covering(view, "/srv/a"), "/srv");
- * assert.equal(covering(new Map([["/srv", 2]]), "/etc"), undefined);
+ * assert.equal(covering(new PathMap().set("/srv", 2), "/etc"), undefined);
  * ```
  */
-export function covering(view: ReadonlyMap<string, unknown>, path: string): string | undefined {
-  let best: string | undefined;
-  for (const dest of view.keys()) {
-    if (within(path, dest) && (best === undefined || dest.length > best.length)) best = dest;
-  }
-  return best;
+export function covering(view: ReadonlyPathMap<unknown>, path: string): string | undefined {
+  return view.covering(path);
 }
+
+/** A {@linkcode PathMap} read only. */
+export type ReadonlyPathMap<V> = ReadonlyMap<string, V> & Pick<PathMap<V>, "covering">;
 
 /**
  * What a mount shows, once remounted read-only.

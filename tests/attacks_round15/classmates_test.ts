@@ -6,6 +6,10 @@
 // transcript.txt of 12 MB whose first line holds 1.4 million keys (the first
 // test); a reply of 100,000 items where a case expected one, whose every
 // difference the grader listed to show 200 characters of them (the second).
+// Round 15b: Chapter 15's readers of flags and command lines (denoGrants,
+// commandGrants), which weighed each rule or mount against every other, at a
+// cost of their number times their length: 500 nested paths, 0.5 s a case
+// (the third and fourth tests).
 // Run:
 //   deno test -A tests/attacks_round15/classmates_test.ts
 
@@ -14,6 +18,8 @@ import { cpuUsage } from "node:process";
 import { ROOT } from "../_grading.ts";
 import { assertAsAlone, honestWork } from "../_neighbours.ts";
 import { jsonDifferences } from "../../lib/grading/json_differences.ts";
+import { commandGrants } from "../../lib/containment/command_grants.ts";
+import { denoGrants } from "../../lib/containment/deno_grants.ts";
 
 const honest = await honestWork();
 
@@ -77,4 +83,71 @@ Deno.test("a reply of a hundred thousand items costs the comparison what the fir
     limit: 20,
   });
   assert.equal(shown.length, 20);
+});
+
+/** `count` paths, each in the one before: `/x`, `/x/x`, ... */
+const nested = (count: number) => Array.from({ length: count }, (_, i) => "/x".repeat(i + 1));
+/** Deno flags allowing and denying by turns each of `count` nested paths. */
+const nestedFlags = (count: number) =>
+  nested(count).map((path, i) => `--${i % 2 ? "deny" : "allow"}-read=${path}`);
+/** Deno flags allowing and denying by turns each of `count` variable name prefixes, each in the one before. */
+const nestedPrefixes = (count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) => `--${i % 2 ? "deny" : "allow"}-env=${"A".repeat(i + 1)}*`,
+  );
+/** A bubblewrap line making by turns a folder and a tmpfs at each of `count` nested paths. */
+const nestedMounts = (count: number) => [
+  "bwrap",
+  ...nested(count).flatMap((path, i) => [i % 2 ? "--tmpfs" : "--dir", path]),
+  "true",
+];
+
+/** This process's CPU time for reading `input` `times` times, per character of it. */
+function cpuPerCharacter(read: (input: string[]) => unknown, input: string[], times: number) {
+  const before = cpuUsage();
+  for (let i = 0; i < times; i++) read(input);
+  const { user, system } = cpuUsage(before);
+  return (user + system) / (times * input.join(" ").length);
+}
+
+Deno.test("Chapter 15's readers cost what a learner's flags and command lines hold, however nested", () => {
+  // Before: denoGrants looked for the rule above each rule among all the others, and
+  // commandGrants for the mount holding each path among all the mounts, each comparison as long
+  // as the paths: 500 nested --allow-read/--deny-read paths (258 KB, under the 1,000 entries it
+  // takes) cost 0.5 s of the grader's own loop a case, 450 nested --dir/--tmpfs mounts (208 KB)
+  // 0.6 s, charged to nobody, and 700 --allow-env/--deny-env prefixes each in the one before
+  // (A*, AA*, ...: 256 KB) 1.1 s (here 1,000 of them, the most it takes); a character cost 5 to 10 times as much there as in a tenth as
+  // many. Now each walks the parts of a path or name once: a character costs about the same.
+  for (
+    const [name, read, many, few] of [
+      ["denoGrants", denoGrants, nestedFlags(500), nestedFlags(50)],
+      ["denoGrants on prefixes", denoGrants, nestedPrefixes(1000), nestedPrefixes(70)],
+      ["commandGrants", commandGrants, nestedMounts(450), nestedMounts(45)],
+    ] as const
+  ) {
+    const ratio = cpuPerCharacter(read, many, 1) / cpuPerCharacter(read, few, 50);
+    assert.ok(ratio < 3, `${name}: a character of the large input costs ${ratio.toFixed(1)}×`);
+  }
+  // And they read it as before: the deepest rule, or mount, decides.
+  assert.equal(denoGrants(nestedFlags(500)).read.length, 500);
+  assert.equal(denoGrants(nestedPrefixes(700)).env.length, 700);
+  assert.equal(commandGrants(nestedMounts(450)).sandbox?.paths.length, 450);
+});
+
+Deno.test("a Chapter 15 learner of nested paths in every answer leaves classmates their marks", async () => {
+  // Held with the readers made linear (the test above); before, this learner's 27 visible and
+  // hidden cases held the grader's own loop about 0.5 s each, charged to nobody.
+  const ch15 = `export function limitCommand() { return ${JSON.stringify(nestedMounts(450))}; }
+export function denoFlags() { return ${JSON.stringify(nestedFlags(500))}; }
+export function bwrapCommand() { return ${JSON.stringify(nestedMounts(450))}; }
+`;
+  const inClass = await assertAsAlone(
+    { "b-nested": { "ch15.ts": ch15 } },
+    { "a-honest": honest.unitA, "c-honest": { ...honest.unitA, ...honest.lab02 } },
+    2,
+  );
+  const own = inClass.filter((r) => r.submission.endsWith("/b-nested"));
+  assert.deepEqual(own.map((r) => r.unit), ["ch15"]);
+  assert.notEqual(own[0].score, own[0].max_score);
 });
