@@ -10,7 +10,7 @@
 import { posix } from "node:path";
 import { readBwrap, type Sandbox } from "./_bwrap_options.ts";
 import { CannotJudgeError } from "./_cannot_judge.ts";
-import { type Machine, programOf } from "./_machine.ts";
+import { type Machine, programOf, remembering } from "./_machine.ts";
 import { readPrlimit } from "./_prlimit_options.ts";
 
 /**
@@ -64,6 +64,7 @@ export function readCommandLine(argv: unknown, machine: Machine): CommandLine {
     }
   }
   const limits = new Map<string, string>();
+  const remembered = remembering(machine);
   let sandbox: Sandbox | null = null;
   let rest = argv as string[];
   for (;;) {
@@ -72,7 +73,7 @@ export function readCommandLine(argv: unknown, machine: Machine): CommandLine {
     }
     const program = rest.length === 0 ? undefined : programOf(rest[0], sandbox);
     if (program === "prlimit") rest = readPrlimit(rest.slice(1), limits);
-    else if (program === "bwrap") [sandbox, rest] = readBwrap(rest.slice(1), machine);
+    else if (program === "bwrap") [sandbox, rest] = readBwrap(rest.slice(1), remembered);
     else break;
   }
   if (rest.length === 0) throw new CannotJudgeError("a command line that runs no program");

@@ -73,7 +73,8 @@ export interface CommandGrants {
  * as bubblewrap makes them: in order, a later one hiding what the earlier
  * ones put below it, and `--remount-ro` changing only the mount at its path.
  * Throws {@linkcode CannotJudgeError} (a `TypeError`) naming the part it
- * cannot judge: more than 1000 words, a word with a NUL byte, a program named `prlimit` or `bwrap` that is not this
+ * cannot judge: more than 1000 words, paths that ask the machine about more
+ * than 4096 paths (with the folders above them), a word with a NUL byte, a program named `prlimit` or `bwrap` that is not this
  * machine's (it enforces only what it does itself), an option it does not
  * know (prlimit's short options included: write `--cpu=1`), an option missing
  * its argument, an option that reads a file descriptor, a path that is not

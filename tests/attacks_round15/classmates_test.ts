@@ -18,7 +18,11 @@ import { cpuUsage } from "node:process";
 import { ROOT } from "../_grading.ts";
 import { assertAsAlone, honestWork } from "../_neighbours.ts";
 import { jsonDifferences } from "../../lib/grading/json_differences.ts";
-import { commandGrants } from "../../lib/containment/command_grants.ts";
+import {
+  CannotJudgeError,
+  commandGrants,
+  THIS_MACHINE,
+} from "../../lib/containment/command_grants.ts";
 import { denoGrants } from "../../lib/containment/deno_grants.ts";
 
 const honest = await honestWork();
@@ -133,6 +137,35 @@ Deno.test("Chapter 15's readers cost what a learner's flags and command lines ho
   assert.equal(denoGrants(nestedFlags(500)).read.length, 500);
   assert.equal(denoGrants(nestedPrefixes(700)).env.length, 700);
   assert.equal(commandGrants(nestedMounts(450)).sandbox?.paths.length, 450);
+});
+
+/** A bubblewrap line binding, where they are there, `count` paths below /usr, each `depth` folders deep. */
+const deepTries = (count: number, depth: number) => [
+  "bwrap",
+  ...Array.from({ length: count }, (_, i) => `/usr/q${i}${"/x".repeat(depth)}`)
+    .flatMap((path) => ["--ro-bind-try", path, path]),
+  "true",
+];
+
+Deno.test("Chapter 15's judge on this machine asks about a path once, and about so many paths at most", () => {
+  // Before: judging a line on this machine (the effect case's judge, in the grader's own loop)
+  // asked it about every folder above each path a bind names, again for each path: 300
+  // --ro-bind-try paths below /usr that are not there, each 150 folders deep (190 KB), were
+  // 45,000 stat calls that failed, 1.6 s, and 3.7 s for the whole effect case's judge, charged
+  // to nobody. Now each answer is kept for the line (300 nested paths: 300 questions), and a
+  // line that asks about more than 4096 paths cannot be judged, named as such.
+  assert.throws(
+    () => commandGrants(deepTries(300, 150), THIS_MACHINE),
+    (error) =>
+      error instanceof CannotJudgeError && /more than the 4096 this judges/.test(error.message),
+  );
+  // Nested, the 300 paths and the folders above them are 300 questions: judged.
+  const tries = [
+    "bwrap",
+    ...nested(300).flatMap((path) => ["--ro-bind-try", `/usr${path}`, `/usr${path}`]),
+    "true",
+  ];
+  assert.deepEqual(commandGrants(tries, THIS_MACHINE).sandbox?.paths, []);
 });
 
 Deno.test("a Chapter 15 learner of nested paths in every answer leaves classmates their marks", async () => {
