@@ -9,13 +9,16 @@
 // Round 15b: Chapter 15's readers of flags and command lines (denoGrants,
 // commandGrants), which weighed each rule or mount against every other, at a
 // cost of their number times their length: 500 nested paths, 0.5 s a case
-// (the third and fourth tests).
+// (the third test), and the effect case's judge, which asked this machine
+// about every folder above each path again for each path (the fourth).
+// Held: a learner of such paths in every Chapter 15 answer, and one flooding
+// stderr, beside honest classmates (the last two).
 // Run:
 //   deno test -A tests/attacks_round15/classmates_test.ts
 
 import assert from "node:assert/strict";
 import { cpuUsage } from "node:process";
-import { ROOT } from "../_grading.ts";
+import { ROOT, UNIT_A } from "../_grading.ts";
 import { assertAsAlone, honestWork } from "../_neighbours.ts";
 import { jsonDifferences } from "../../lib/grading/json_differences.ts";
 import {
@@ -183,4 +186,24 @@ export function bwrapCommand() { return ${JSON.stringify(nestedMounts(450))}; }
   const own = inClass.filter((r) => r.submission.endsWith("/b-nested"));
   assert.deepEqual(own.map((r) => r.unit), ["ch15"]);
   assert.notEqual(own[0].score, own[0].max_score);
+});
+
+Deno.test("a learner flooding stderr, at load and in every case, leaves classmates their marks", async () => {
+  // Held (a regression test): the sandbox's stderr goes nowhere, so 32 MB written there at
+  // load and 1 MB in each case counts against no output limit a classmate shares, and its CPU
+  // time is this learner's.
+  const flood = (bytes: number) =>
+    `(await import("node:fs")).writeSync(2, new Uint8Array(${bytes}).fill(120));`;
+  const loud = `${flood(32 << 20)}\n${
+    UNIT_A.replace("return Object.hasOwn", `${flood(1 << 20)}\n  return Object.hasOwn`)
+      .replace("export function authorize", "export async function authorize")
+  }`;
+  const inClass = await assertAsAlone(
+    { "b-stderr": { "ch14-a.ts": loud } },
+    { "a-honest": honest.unitA, "c-honest": honest.unitA },
+    2,
+  );
+  const own = inClass.filter((r) => r.submission.endsWith("/b-stderr"));
+  // Its own work is right, and earns every mark: the flood is its own business.
+  assert.deepEqual(own.map((r) => [r.unit, r.score === r.max_score]), [["ch14-a", true]]);
 });
