@@ -438,7 +438,8 @@ export function readBwrap(args: string[], machine: Machine): [Sandbox, string[]]
   /** The folder above `path` that the machine has as a file, or the line took for one, if one. */
   const fileAbove = (path: string): string | undefined => {
     for (let above = posix.dirname(path); above !== "/"; above = posix.dirname(above)) {
-      if (kindOf(above) === "file") return above;
+      // A source named under a path makes it a folder, never a file: not looked for here.
+      if ((machine.kind(above) ?? assumedKinds.get(above)) === "file") return above;
     }
     return undefined;
   };

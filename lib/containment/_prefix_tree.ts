@@ -23,7 +23,7 @@ interface Node {
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const tree = new PrefixTree((path) => path.split("/"));
+ * const tree = new PrefixTree(pathParts);
  * tree.add("/srv");
  * tree.add("/srv/a/b");
  * assert.equal(tree.deepest("/srv/a"), "/srv");
@@ -67,4 +67,21 @@ export class PrefixTree {
     }
     return found;
   }
+}
+
+/**
+ * A path's parts, as {@linkcode PrefixTree} keeps paths: split at `/`, the
+ * root none (it holds every path), so that one path's parts start with
+ * another's where it is that path or inside it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(pathParts("/srv/a"), ["", "srv", "a"]);
+ * assert.deepEqual(pathParts("/"), []);
+ * ```
+ */
+export function pathParts(path: string): string[] {
+  return path === "/" ? [] : path.split("/");
 }

@@ -8,7 +8,7 @@
 
 import { posix } from "node:path";
 import type { Kind } from "./_machine.ts";
-import { PrefixTree } from "./_prefix_tree.ts";
+import { pathParts, PrefixTree } from "./_prefix_tree.ts";
 
 /** What a sandbox shows at one path: a folder of the machine's, or something of its own. */
 export interface Shown {
@@ -68,8 +68,7 @@ export function machinePath(
  * ```
  */
 export class PathMap<V> extends Map<string, V> {
-  // "/" holds every path, as its parts' root.
-  #paths = new PrefixTree((path) => path === "/" ? [] : path.split("/"));
+  #paths = new PrefixTree(pathParts);
 
   override set(path: string, value: V): this {
     this.#paths.add(path);

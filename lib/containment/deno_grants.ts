@@ -12,7 +12,7 @@
  */
 
 import { denoEntry, type EntryKind } from "./_deno_entries.ts";
-import { PrefixTree } from "./_prefix_tree.ts";
+import { pathParts, PrefixTree } from "./_prefix_tree.ts";
 
 /** The kinds of permission, as the flags name them. */
 export const PERMISSION_KINDS = ["read", "write", "net", "env", "run", "sys", "ffi"] as const;
@@ -220,7 +220,7 @@ function effective(verdicts: Map<string, "allow" | "deny">, kind: EntryKind): st
   const inTree = () =>
     new PrefixTree((entry: string) =>
       PATH_KINDS.has(kind) || kind === "run"
-        ? entry === "/" ? [] : entry.split("/")
+        ? pathParts(entry)
         : kind === "env"
         ? (prefix(entry) ? entry.slice(0, -1) : entry).split("")
         : entry.split(":")
