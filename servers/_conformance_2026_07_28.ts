@@ -21,12 +21,12 @@ const NO_ARGUMENTS = { type: "object", properties: {} };
 const text = (value: string) => ({ type: "text", text: value });
 const said = (value: string) => ({ content: [text(value)], isError: false });
 
-/** A form asking for one string field, `field`, with `message`. */
-const form = (message: string, field: string) => ({
+/** A form asking for one field, `field`, of `type` (a string unless said), with `message`. */
+const form = (message: string, field: string, type = "string") => ({
   message,
   requestedSchema: {
     type: "object",
-    properties: { [field]: { type: "string" } },
+    properties: { [field]: { type } },
     required: [field],
   },
 });
@@ -50,7 +50,8 @@ type Question = [method: string, params: JsonObject, key: string];
 const NAME: Question = ["elicitation/create", form("What is your name?", "name"), "user_name"];
 const CAPITAL: Question = ["sampling/createMessage", SAMPLE, "capital_of_france"];
 const ROOTS: Question = ["roots/list", {}, "client_roots"];
-const CONFIRM: Question = ["elicitation/create", form("Confirm?", "ok"), "confirm"];
+// The suite answers it { ok: true }: a yes or no, which the server checks against the form.
+const CONFIRM: Question = ["elicitation/create", form("Confirm?", "ok", "boolean"), "confirm"];
 
 /** A tool that asks `question` (after `first`, if given), and says `reply` of the answer. */
 function asking(

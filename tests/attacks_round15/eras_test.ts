@@ -12,7 +12,10 @@
 // `sampling.tools`, refusing a request that offers its model tools rather
 // than answer it with text. And a 2025-06-18 client (the SDK v2 client held
 // to it) not sent an elicitation form of 2025-11-25: a default, choices with
-// titles, a multiple choice.
+// titles, a multiple choice. And an accepted form checked by the course's
+// server against the schema it asked with, in either era (the SDK v2 client,
+// legacy and auto): a choice not offered, a required field left out, a list
+// where a string was asked, a number out of bounds, a malformed email or date.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -273,6 +276,84 @@ Deno.test("a 2025-06-18 client is not sent an elicitation form of 2025-11-25 (de
           exchange.responseBody.includes('"method":"elicitation/create"')
         );
         assert.equal(asked, sent, "whether the form was sent");
+      });
+    }
+  }
+});
+
+/** A form of each field an elicitation schema defines, `size` required. */
+const ORDER_FORM = {
+  size: { type: "string", enum: ["S", "L"] },
+  count: { type: "integer", minimum: 1, maximum: 9 },
+  email: { type: "string", format: "email" },
+  when: { type: "string", format: "date" },
+  sizes: { type: "array", items: { type: "string", enum: ["S", "L"] }, minItems: 1 },
+  tier: {
+    type: "string",
+    oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }],
+  },
+  note: { type: "string", maxLength: 3 },
+};
+
+const ASK_ORDER = asking("ask_order", ["elicitation/create", {
+  message: "Your order?",
+  requestedSchema: { type: "object", properties: ORDER_FORM, required: ["size"] },
+}], (answer) => JSON.stringify(answer.content ?? answer.action));
+
+/** A form whose field has a keyword no elicitation schema has. */
+const ASK_CODE = askingForm("ask_code", { code: { type: "string", pattern: "^[A-Z]+$" } });
+
+Deno.test("the course's server checks an accepted form against the schema it asked with: the tool never sees an answer that does not fit", async (t) => {
+  // 2025-11-25, elicitation: "Servers SHOULD validate received data matches the requested schema".
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_ORDER, ASK_CODE] });
+  const fits = {
+    size: "S",
+    count: 3,
+    email: "ada@example.com",
+    when: "2024-02-29",
+    sizes: ["L"],
+    tier: "pro",
+    note: "ok",
+  };
+  const cases: [string, JsonObject, RegExp][] = [
+    ["ask_order", fits, new RegExp(`^${RegExp.escape(JSON.stringify(fits))}$`)],
+    ["ask_order", { size: "XL" }, /size must be one of: S, L/],
+    ["ask_order", {}, /missing size/],
+    ["ask_order", { size: ["S", "L"] }, /size must be a string/],
+    ["ask_order", { size: "S", count: 2.5 }, /count must be an integer/],
+    ["ask_order", { size: "S", count: 10 }, /count must be at most 9/],
+    ["ask_order", { size: "S", email: "ada" }, /email must be an email/],
+    ["ask_order", { size: "S", when: "2026-02-29" }, /when must be a date/],
+    ["ask_order", { size: "S", sizes: ["S", "XL"] }, /sizes holds "XL"/],
+    ["ask_order", { size: "S", sizes: [] }, /sizes must be at least 1 choices/],
+    ["ask_order", { size: "S", tier: "gold" }, /tier must be one of: free, pro/],
+    ["ask_order", { size: "S", note: "long" }, /note must be at most 3 characters long/],
+    ["ask_code", { code: "ABC" }, /code cannot be checked: its schema has "pattern"/],
+  ];
+  for (const mode of ["legacy", "auto"] as const) {
+    for (const [tool, content, said] of cases) {
+      await t.step(`${mode}: ${tool} answered ${JSON.stringify(content)}`, async () => {
+        const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+          capabilities: { elicitation: {} },
+          ...(mode === "auto" ? { versionNegotiation: { mode } } : {}),
+        });
+        client.setRequestHandler(
+          "elicitation/create",
+          () => ({ action: "accept", content }) as never,
+        );
+        try {
+          await client.connect(new StreamableHTTPClientTransport(server.url));
+          const era = mode === "auto" ? "2026-07-28" : "2025-11-25";
+          assert.equal(client.getNegotiatedProtocolVersion(), era);
+          const outcome = await client.callTool({ name: tool, arguments: {} }).then(
+            (result) => (result.content as { text: string }[])[0].text,
+            (error: Error) => error.message,
+          );
+          assert.match(outcome, said);
+          if (content !== fits) assert.match(outcome, /does not fit the form it was asked with/);
+        } finally {
+          await client.close();
+        }
       });
     }
   }

@@ -2,16 +2,19 @@
  * How a server judges the client's answer to one of its own questions, in
  * either era (a legacy server request's result, or a 2026-07-28
  * `inputResponses` entry): the shape its method's result must have, and, for
- * sampling, whether the model's message is what was asked. 2025-11-25's
- * tool-enabled sampling: `tool_use` content only where `tools` were offered,
- * and only of a tool offered; with `toolChoice` `"required"` the "Model MUST
- * use at least one tool", with `"none"` it "MUST NOT use any tools"; a
- * `stopReason` of `"toolUse"` with no tool used says what did not happen.
+ * sampling, whether the model's message is what was asked, and, for
+ * elicitation, whether an accepted form fits the schema it was asked with
+ * (elicitation_answer.ts). 2025-11-25's tool-enabled sampling: `tool_use`
+ * content only where `tools` were offered, and only of a tool offered; with
+ * `toolChoice` `"required"` the "Model MUST use at least one tool", with
+ * `"none"` it "MUST NOT use any tools"; a `stopReason` of `"toolUse"` with
+ * no tool used says what did not happen.
  *
  * @module
  */
 
-import { isObject } from "../shared/jsonrpc.ts";
+import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { formProblems } from "./elicitation_answer.ts";
 
 /**
  * Why `answer` is not what the question `method` with `params` asked for, if
@@ -40,9 +43,10 @@ export function answerProblem(
       if (!["accept", "decline", "cancel"].includes(answer.action as string)) {
         return 'has no "action" of accept, decline or cancel';
       }
-      return "content" in answer && !isObject(answer.content)
-        ? "has content that is not an object"
-        : undefined;
+      if ("content" in answer && !isObject(answer.content)) {
+        return "has content that is not an object";
+      }
+      return formProblem(isObject(params) ? params : {}, answer);
     case "sampling/createMessage":
       if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
       if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
@@ -52,6 +56,21 @@ export function answerProblem(
       return Array.isArray(answer.roots) ? undefined : 'has no "roots" list';
   }
   return undefined;
+}
+
+/**
+ * Why an accepted form's content does not fit the schema the elicitation
+ * `params` asked with (form mode; a URL's answer has no content).
+ */
+function formProblem(params: JsonObject, answer: JsonObject): string | undefined {
+  if (answer.action !== "accept" || params.mode === "url") return undefined;
+  const problems = formProblems(
+    params.requestedSchema,
+    isObject(answer.content) ? answer.content : {},
+  );
+  return problems.length === 0
+    ? undefined
+    : `does not fit the form it was asked with: ${problems.join("; ")}`;
 }
 
 /** Why the tools a model's message `content` uses are not what `params` offered and required. */

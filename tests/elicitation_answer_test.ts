@@ -1,0 +1,134 @@
+// The course's server's check of an accepted elicitation form, which needs no
+// library, against ajv's verdicts (with ajv-formats, full mode) on a form of
+// every field an elicitation schema defines: the same answers pass, and the
+// same fail. And what no elicitation schema has, named rather than passed.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { formProblems } from "../lib/mcp/server/elicitation_answer.ts";
+import { schemaProblems } from "../lib/mask/validate.ts";
+import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
+
+const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
+
+/** 2025-11-25's PrimitiveSchemaDefinition, each kind, one field each. */
+const FORM = {
+  type: "object",
+  properties: {
+    size: { type: "string", enum: ["S", "L"], enumNames: ["Small", "Large"] },
+    tier: { type: "string", oneOf: TITLED, default: "free" },
+    name: { type: "string", minLength: 2, maxLength: 4 },
+    email: { type: "string", format: "email" },
+    day: { type: "string", format: "date" },
+    at: { type: "string", format: "date-time" },
+    count: { type: "integer", minimum: 1, maximum: 9 },
+    weight: { type: "number", minimum: 0.5, maximum: 2 },
+    gift: { type: "boolean", default: false },
+    sizes: { type: "array", items: { type: "string", enum: ["S", "L"] }, minItems: 1 },
+    tiers: { type: "array", items: { anyOf: TITLED }, maxItems: 1 },
+  },
+  required: ["size", "count"],
+};
+
+/** Values a user might fill in: the form's own words, near misses, dates and times, other types. */
+const value = fc.oneof(
+  fc.constantFrom("S", "L", "XL", "free", "pro", "gold", "", "Ada", "ó😀", "Ada Lovelace"),
+  fc.constantFrom("ada@example.com", "ada@", "a.b@c.d", "a..b@c.d", "ada@-x.io"),
+  fc.constantFrom("2024-02-29", "2023-02-29", "2026-13-01", "2026-04-31", "2026-1-1"),
+  fc.constantFrom(
+    "2026-04-30T10:00:00Z",
+    "2026-04-30t10:00:00.5+02:00",
+    "2026-04-30 10:00:00+0200",
+    "2026-04-30T10:00:00",
+    "2026-04-30T24:00:00Z",
+    "2026-12-31T23:59:60Z",
+    "2026-12-31T22:59:60-01:00",
+    "2026-12-31T12:59:60Z",
+  ),
+  fc.string({ maxLength: 3 }),
+  fc.integer({ min: -2, max: 12 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -2, max: 12 }),
+  fc.boolean(),
+  fc.array(fc.constantFrom("S", "L", "XL", "free", "pro"), { maxLength: 3 }),
+);
+const changes = fc.dictionary(
+  fc.constantFrom(...Object.keys(FORM.properties), "mood"),
+  value,
+  { maxKeys: 3 },
+);
+/** Answers: the required fields filled in right, then some fields changed (or, at times, not filled in). */
+const content = fc.tuple(fc.boolean(), changes).map(([filled, changed]) => ({
+  ...(filled ? { size: "S", count: 3 } : {}),
+  ...changed,
+}));
+
+Deno.test("formProblems agrees with ajv on every kind of elicitation field", () => {
+  let fitting = 0;
+  fc.assert(
+    fc.property(content, (answer) => {
+      const ours = formProblems(FORM, answer as JsonObject);
+      const ajv = schemaProblems(FORM, answer);
+      if (ajv.length === 0) fitting++;
+      assert.equal(
+        ours.length === 0,
+        ajv.length === 0,
+        `${JSON.stringify(answer)}: ${ours} / ${ajv}`,
+      );
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(fitting > 300, `only ${fitting} of 3000 answers fit: the check was hardly tried`);
+});
+
+Deno.test("formProblems takes a URI with a scheme and refuses one without", () => {
+  const form = { type: "object", properties: { site: { type: "string", format: "uri" } } };
+  for (
+    const site of ["https://example.com/a?b=c#d", "mailto:ada@example.com", "urn:isbn:0451450523"]
+  ) {
+    assert.deepEqual(formProblems(form, { site }), [], site);
+  }
+  for (
+    const site of [
+      "example.com",
+      "/a/b",
+      "https://exa mple.com",
+      "https://example.com/<x>",
+      "1http://x",
+    ]
+  ) {
+    assert.deepEqual(formProblems(form, { site }), ["site must be a uri"], site);
+  }
+});
+
+Deno.test("formProblems names what no elicitation schema has, rather than pass an answer it did not check", () => {
+  const cases: [JsonObject, RegExp][] = [
+    [{ type: "string", pattern: "^[A-Z]+$" }, /its schema has "pattern"/],
+    [{ type: "string", format: "hostname" }, /the format "hostname"/],
+    [{ type: "object", properties: {} }, /the type "object"/],
+    [{ type: "array", items: { type: "string" } }, /items that are no choices/],
+    [{ type: "string", oneOf: [{ type: "string" }] }, /a oneOf that is no titled choices/],
+    [{ type: "number", enum: [1, 2] }, /its schema has "enum"/],
+  ];
+  for (const [field, named] of cases) {
+    const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
+    assert.match(problem, /^x cannot be checked: /);
+    assert.match(problem, named);
+  }
+});
+
+Deno.test("formProblems names a form whose schema says what no elicitation form says", () => {
+  const form = { type: "object", properties: {}, additionalProperties: false };
+  assert.deepEqual(formProblems(form, {}), [
+    'the form cannot be checked: its schema has "additionalProperties", which no elicitation form has',
+  ]);
+});
+
+Deno.test("formProblems refuses a key the form did not ask whose value no elicitation answer holds", () => {
+  const form = { type: "object", properties: {} };
+  assert.deepEqual(formProblems(form, { extra: "x", list: ["a"] }), []);
+  for (const extra of [null, { a: 1 }, [1]]) {
+    assert.deepEqual(formProblems(form, { extra }), [
+      "extra is not a string, number, boolean or list of strings",
+    ]);
+  }
+});
