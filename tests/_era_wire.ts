@@ -245,6 +245,9 @@ function messageSlips(message: Obj, context: Context): string[] {
     if (modern && side === "client" && kind === "requests") {
       slips.push(...envelopeSlips(params, version));
     }
+    if (version === "2025-06-18" && message.method === "elicitation/create") {
+      slips.push(...laterFormSlips(params));
+    }
     return slips;
   }
   const answered = asked.get(message.id);
@@ -262,6 +265,15 @@ function messageSlips(message: Obj, context: Context): string[] {
     );
   }
   const result = isObj(message.result) ? message.result : {};
+  if (version === "2025-06-18" && answered === "elicitation/create" && isObj(result.content)) {
+    for (const [name, value] of Object.entries(result.content)) {
+      if (Array.isArray(value)) {
+        slips.push(
+          `its content's ${name} is a list, which 2025-06-18's ElicitResult does not hold`,
+        );
+      }
+    }
+  }
   slips.push(...foreignKeys(result, MODERN_RESULT, modern, "result"));
   slips.push(...foreignMeta(result, modern, "result"));
   if (
@@ -294,6 +306,30 @@ function objectOnlySlips(result: Obj, version: Version): string[] {
       slips.push(
         `its tool ${tool.name} has an outputSchema not of "type": "object", which ${version} requires`,
       );
+    }
+  }
+  return slips;
+}
+
+/**
+ * What an elicitation request sent at 2025-06-18 asks with that came with
+ * 2025-11-25: a `mode`, a field's `default` other than a boolean's (2025-06-18's
+ * `BooleanSchema` alone has one), titled choices (`oneOf`), a multiple choice
+ * (`type: "array"`).
+ */
+function laterFormSlips(params: Obj): string[] {
+  const slips = "mode" in params ? ["its params carry mode, which came with 2025-11-25"] : [];
+  const schema = isObj(params.requestedSchema) ? params.requestedSchema : {};
+  const fields = isObj(schema.properties) ? Object.entries(schema.properties) : [];
+  for (const [name, field] of fields) {
+    if (!isObj(field)) continue;
+    const later = [
+      field.type === "array" && "a multiple choice (type array)",
+      "oneOf" in field && "titled choices (oneOf)",
+      "default" in field && field.type !== "boolean" && "a default",
+    ].filter((part) => part !== false);
+    for (const part of later) {
+      slips.push(`its field ${name} has ${part}, which came with 2025-11-25`);
     }
   }
   return slips;

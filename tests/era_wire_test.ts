@@ -36,7 +36,55 @@ const call = (id: number, extra: object = {}) =>
     params: { name: "t", arguments: {}, _meta: ENVELOPE, ...extra },
   });
 
+/** A 2025-06-18 session in which the server asks for a form of `properties` (with `extra` params). */
+const asksForm = (properties: object, extra: object = {}) => [
+  client({ id: 2, method: "initialize", params: { protocolVersion: "2025-06-18" } }),
+  server({
+    id: "s",
+    method: "elicitation/create",
+    params: { message: "?", requestedSchema: { type: "object", properties }, ...extra },
+  }),
+];
+
 const slips: [string, Version, Side, WireMessage[], RegExp][] = [
+  [
+    "a 2025-06-18 server asks a string field with a default",
+    "2025-06-18",
+    "server",
+    asksForm({ name: { type: "string", default: "Ada" } }),
+    /its field name has a default, which came with 2025-11-25/,
+  ],
+  [
+    "a 2025-06-18 server asks for titled choices (oneOf)",
+    "2025-06-18",
+    "server",
+    asksForm({ size: { type: "string", oneOf: [{ const: "S", title: "Small" }] } }),
+    /its field size has titled choices \(oneOf\)/,
+  ],
+  [
+    "a 2025-06-18 server asks for a multiple choice",
+    "2025-06-18",
+    "server",
+    asksForm({ sizes: { type: "array", items: { type: "string", enum: ["S"] } } }),
+    /its field sizes has a multiple choice \(type array\)/,
+  ],
+  [
+    "a 2025-06-18 server names the elicitation's mode",
+    "2025-06-18",
+    "server",
+    asksForm({}, { mode: "form" }),
+    /its params carry mode, which came with 2025-11-25/,
+  ],
+  [
+    "a 2025-06-18 client answers a form with a list",
+    "2025-06-18",
+    "client",
+    [
+      ...asksForm({ size: { type: "string", enum: ["S"] } }),
+      client({ id: "s", result: { action: "accept", content: { size: ["S"] } } }),
+    ],
+    /its content's size is a list, which 2025-06-18's ElicitResult does not hold/,
+  ],
   [
     "a 2025-03-26 client answers elicitation/create",
     "2025-03-26",
@@ -205,6 +253,19 @@ for (const [name, version, side, wire, expected] of slips) {
     assert.match(found.join("\n"), expected, JSON.stringify(found));
   });
 }
+
+Deno.test("the era judge lets a 2025-06-18 form be, and a 2025-11-25 session ask with what it added", () => {
+  const form = asksForm({
+    size: { type: "string", enum: ["S", "L"], enumNames: ["Small", "Large"] },
+    gift: { type: "boolean", default: false },
+  });
+  assert.deepEqual(eraSlips(form, "2025-06-18", "server"), []);
+  const later = asksForm({ sizes: { type: "array", items: { type: "string", enum: ["S"] } } }, {
+    mode: "form",
+  });
+  later[0] = initialize;
+  assert.deepEqual(eraSlips(later, "2025-11-25", "server"), []);
+});
 
 Deno.test("the era judge lets a dual-era client probe, fall back, and take a late DiscoverResult", () => {
   const legacy = [

@@ -29,6 +29,7 @@ import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../../servers/grammar.ts";
 import { recordingProxy } from "../_wire_proxy.ts";
+import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone } from "../_helpers.ts";
 import { type PeerEra, sdkV2Peer } from "../_peers.ts";
 
@@ -276,6 +277,8 @@ Deno.test("a 2025-06-18 client is not sent an elicitation form of 2025-11-25 (de
           exchange.responseBody.includes('"method":"elicitation/create"')
         );
         assert.equal(asked, sent, "whether the form was sent");
+        // The interop tests' judge of the wire finds nothing of 2025-11-25 in it either.
+        assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version as Version, "server"), []);
       });
     }
   }
