@@ -102,16 +102,16 @@ Deno.test("formProblems takes a URI with a scheme and refuses one without", () =
 
 Deno.test("formProblems names what no elicitation schema has, rather than pass an answer it did not check", () => {
   const cases: [JsonObject, RegExp][] = [
-    [{ type: "string", pattern: "^[A-Z]+$" }, /its schema has "pattern"/],
+    [{ type: "string", pattern: "^[A-Z]+$" }, /has "pattern"/],
     [{ type: "string", format: "hostname" }, /the format "hostname"/],
     [{ type: "object", properties: {} }, /the type "object"/],
     [{ type: "array", items: { type: "string" } }, /items that are no choices/],
     [{ type: "string", oneOf: [{ type: "string" }] }, /a oneOf that is no titled choices/],
-    [{ type: "number", enum: [1, 2] }, /its schema has "enum"/],
+    [{ type: "number", enum: [1, 2] }, /has "enum"/],
   ];
   for (const [field, named] of cases) {
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
-    assert.match(problem, /^x cannot be checked: /);
+    assert.match(problem, /^the form cannot be checked: its field x has /);
     assert.match(problem, named);
   }
 });

@@ -14,7 +14,7 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { formProblems } from "./elicitation_answer.ts";
+import { formProblems, unreadForm } from "./elicitation_answer.ts";
 
 /**
  * Why `answer` is not what the question `method` with `params` asked for, if
@@ -56,6 +56,30 @@ export function answerProblem(
       return Array.isArray(answer.roots) ? undefined : 'has no "roots" list';
   }
   return undefined;
+}
+
+/**
+ * Why the question `method` with `params` is not asked at all: an
+ * elicitation's form that says what no elicitation form says, so that no
+ * answer to it could be checked; `undefined` when it may be asked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = { type: "string", pattern: "^[A-Z]+$" };
+ * const asked = { message: "Code?", requestedSchema: { type: "object", properties: { code } } };
+ * assert.match(questionProblem("elicitation/create", asked)!, /its field code has "pattern"/);
+ * assert.equal(questionProblem("elicitation/create", { message: "Name?", requestedSchema: { type: "object", properties: {} } }), undefined);
+ * ```
+ */
+export function questionProblem(method: string, params: JsonObject): string | undefined {
+  if (method !== "elicitation/create" || params.mode === "url") return undefined;
+  const unread = unreadForm(params.requestedSchema);
+  return unread === undefined
+    ? undefined
+    : `The elicitation's form cannot be checked: ${unread}, ` +
+      "which no elicitation form has: it is not sent";
 }
 
 /**

@@ -79,9 +79,9 @@ function isTime(text: string): boolean {
 
 /**
  * What is wrong with the filled-in form `content` under the elicitation
- * schema `requested`, one phrase each; `[]` when it fits. A field the schema
- * describes with a keyword no elicitation schema has is named as such: the
- * answer is not taken unchecked.
+ * schema `requested`, one phrase each; `[]` when it fits. A schema that says
+ * what no elicitation form says ({@linkcode unreadForm}) is named as such:
+ * the answer is not taken unchecked.
  *
  * @example
  * ```ts
@@ -101,13 +101,11 @@ function isTime(text: string): boolean {
  * ```
  */
 export function formProblems(requested: unknown, content: JsonObject): string[] {
-  const schema = isObject(requested) ? requested : {};
-  const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
+  const unread = unreadForm(requested);
   if (unread !== undefined) {
-    return [
-      `the form cannot be checked: its schema has "${unread}", which no elicitation form has`,
-    ];
+    return [`the form cannot be checked: ${unread}, which no elicitation form has`];
   }
+  const schema = isObject(requested) ? requested : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
   const required = Array.isArray(schema.required) ? schema.required : [];
   const problems = required.filter((key) => typeof key !== "string" || !Object.hasOwn(content, key))
@@ -119,9 +117,35 @@ export function formProblems(requested: unknown, content: JsonObject): string[] 
       if (!isPlain(value)) {
         problems.push(`${name} is not a string, number, boolean or list of strings`);
       }
-    } else problems.push(...fieldProblems(field, value, name));
+    } else problems.push(...fieldProblems(field as JsonObject, value, name));
   }
   return problems;
+}
+
+/**
+ * What the elicitation schema `requested` says that no elicitation form
+ * says (a keyword, a type, a format, choices of another shape), naming where;
+ * `undefined` when this check reads it all.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const code = { type: "string", pattern: "^[A-Z]+$" };
+ * assert.equal(unreadForm({ type: "object", properties: { code } }), 'its field code has "pattern"');
+ * assert.equal(unreadForm({ type: "object", properties: { code: { type: "string" } } }), undefined);
+ * ```
+ */
+export function unreadForm(requested: unknown): string | undefined {
+  const schema = isObject(requested) ? requested : {};
+  const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
+  if (unread !== undefined) return `its schema has "${unread}"`;
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  for (const [name, field] of Object.entries(properties)) {
+    const keyword = unreadKeyword(field);
+    if (keyword !== undefined) return `its field ${name} has ${keyword}`;
+  }
+  return undefined;
 }
 
 /** Whether `value` is one of the values an elicitation answer's content holds. */
@@ -129,13 +153,8 @@ const isPlain = (value: unknown) =>
   ["string", "number", "boolean"].includes(typeof value) ||
   (Array.isArray(value) && value.every((item) => typeof item === "string"));
 
-/** The problems with the value of the field `name`, under its schema `field`. */
-function fieldProblems(field: unknown, value: unknown, name: string): string[] {
-  const unread = unreadKeyword(field);
-  if (unread !== undefined) {
-    return [`${name} cannot be checked: its schema has ${unread}, which no elicitation form has`];
-  }
-  const schema = field as JsonObject;
+/** The problems with the value of the field `name`, under its schema (one `unreadForm` reads). */
+function fieldProblems(schema: JsonObject, value: unknown, name: string): string[] {
   switch (schema.type) {
     case "string":
       return typeof value === "string"

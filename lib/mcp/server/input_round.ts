@@ -13,7 +13,7 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { answerProblem } from "./answer_problem.ts";
+import { answerProblem, questionProblem } from "./answer_problem.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { ERROR_CODES } from "./replies.ts";
 import { RpcError } from "./session_spec.ts";
@@ -155,8 +155,10 @@ export class InputRound {
    * {@linkcode InputRequired} when it has not, with an `RpcError` of
    * -32021 (`MissingRequiredClientCapabilityError`) when the client did not
    * declare the capability the question needs ("Servers MUST NOT send an
-   * `inputRequests` that the client has not declared support for"), or of
-   * -32602 when its answer is not a result of `method`.
+   * `inputRequests` that the client has not declared support for"), of
+   * -32603 when the question is not to be asked at all (a form no answer to
+   * which could be checked), or of -32602 when its answer is not a result of
+   * `method`, or not what the question asked.
    */
   ask(method: string, params: JsonObject, key?: string): Promise<JsonObject> {
     try {
@@ -180,6 +182,8 @@ export class InputRound {
         { requiredCapabilities: needed },
       );
     }
+    const unasked = questionProblem(method, params);
+    if (unasked !== undefined) throw new RpcError(ERROR_CODES.internalError, unasked);
     const answer = Object.hasOwn(this.#known, name)
       ? this.#known[name]
       : Object.hasOwn(this.#given, name)

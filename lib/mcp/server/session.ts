@@ -28,7 +28,7 @@ import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { InputRequired, undeclaredCapability } from "./input_round.ts";
 import { answerModern, offeredCapabilities } from "./modern_answer.ts";
-import { answerProblem } from "./answer_problem.ts";
+import { answerProblem, questionProblem } from "./answer_problem.ts";
 import { RequestStateSeal } from "./request_state.ts";
 import { toolResult } from "./tool.ts";
 import { ServerRequests } from "./server_requests.ts";
@@ -339,6 +339,7 @@ export class ServerSession {
       ask: (method, requestParams) => {
         const needed = undeclaredCapability(method, requestParams, this.#clientCapabilities);
         const unfit = requestUnfit(method, requestParams, this.#version) ??
+          questionProblem(method, requestParams) ??
           (needed && `The client did not declare ${JSON.stringify(needed)}: ${method} is not sent`);
         if (unfit) return Promise.reject(new ProtocolError(unfit));
         return this.#asking.ask(method, requestParams, { id, signal }).then((answer) => {
