@@ -108,6 +108,12 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     [{ type: "array", items: { type: "string" } }, /items that are no choices/],
     [{ type: "string", oneOf: [{ type: "string" }] }, /a oneOf that is no titled choices/],
     [{ type: "number", enum: [1, 2] }, /has "enum"/],
+    [{ type: "string", enum: [1, 2] }, /has an enum that is not a list of strings/],
+    [{ type: "integer", minimum: "1" }, /has a "minimum" that is not a number/],
+    [
+      { type: "array", items: { type: "string", enum: ["A"] }, maxItems: null },
+      /a "maxItems" that/,
+    ],
   ];
   for (const [field, named] of cases) {
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });

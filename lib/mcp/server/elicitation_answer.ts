@@ -31,6 +31,9 @@ const FIELD_KEYWORDS: Record<string, readonly string[]> = {
   array: ["items", "minItems", "maxItems"],
 };
 
+/** The keywords that bound a field, each a number. */
+const BOUNDS = ["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems"];
+
 /** Annotations any field may carry: they constrain nothing. */
 const ANNOTATIONS = ["type", "title", "description", "default"];
 
@@ -183,6 +186,11 @@ function unreadKeyword(field: unknown): string | undefined {
   const allowed = [...ANNOTATIONS, ...FIELD_KEYWORDS[type]];
   const unread = Object.keys(field).find((keyword) => !allowed.includes(keyword));
   if (unread !== undefined) return `"${unread}"`;
+  const bound = BOUNDS.find((keyword) => keyword in field && typeof field[keyword] !== "number");
+  if (bound !== undefined) return `a "${bound}" that is not a number`;
+  if ("enum" in field && choices({ type: "string", enum: field.enum }) === undefined) {
+    return "an enum that is not a list of strings";
+  }
   if (field.format !== undefined && !Object.hasOwn(FORMATS, String(field.format))) {
     return `the format ${JSON.stringify(field.format)}`;
   }
