@@ -303,13 +303,16 @@ const ASK_ORDER = asking("ask_order", ["elicitation/create", {
   requestedSchema: { type: "object", properties: ORDER_FORM, required: ["size"] },
 }], (answer) => JSON.stringify(answer.content ?? answer.action));
 
+/** What a user who declined the form is said to have filled in. */
+const DECLINED: JsonObject = { size: "S" };
+
 /** A form whose field has a keyword no elicitation schema has. */
 const ASK_CODE = askingForm("ask_code", { code: { type: "string", pattern: "^[A-Z]+$" } });
 
 Deno.test("the course's server checks an accepted form against the schema it asked with: the tool never sees an answer that does not fit", async (t) => {
   // 2025-11-25, elicitation: "Servers SHOULD validate received data matches the requested schema".
   await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_ORDER] });
-  const fits = {
+  const fits: JsonObject = {
     size: "S",
     count: 3,
     email: "ada@example.com",
@@ -331,18 +334,21 @@ Deno.test("the course's server checks an accepted form against the schema it ask
     ["ask_order", { size: "S", sizes: [] }, /sizes must be at least 1 choices/],
     ["ask_order", { size: "S", tier: "gold" }, /tier must be one of: free, pro/],
     ["ask_order", { size: "S", note: "long" }, /note must be at most 3 characters long/],
+    [
+      "ask_order",
+      DECLINED,
+      /has content, which only an accepted form holds \(its action is decline\)/,
+    ],
   ];
   for (const mode of ["legacy", "auto"] as const) {
     for (const [tool, content, said] of cases) {
-      await t.step(`${mode}: ${tool} answered ${JSON.stringify(content)}`, async () => {
+      const action = content === DECLINED ? "decline" : "accept";
+      await t.step(`${mode}: ${tool} answered ${action} ${JSON.stringify(content)}`, async () => {
         const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
           capabilities: { elicitation: {} },
           ...(mode === "auto" ? { versionNegotiation: { mode } } : {}),
         });
-        client.setRequestHandler(
-          "elicitation/create",
-          () => ({ action: "accept", content }) as never,
-        );
+        client.setRequestHandler("elicitation/create", () => ({ action, content }) as never);
         try {
           await client.connect(new StreamableHTTPClientTransport(server.url));
           const era = mode === "auto" ? "2026-07-28" : "2025-11-25";
@@ -352,7 +358,9 @@ Deno.test("the course's server checks an accepted form against the schema it ask
             (error: Error) => error.message,
           );
           assert.match(outcome, said);
-          if (content !== fits) assert.match(outcome, /does not fit the form it was asked with/);
+          if (![fits, DECLINED].includes(content)) {
+            assert.match(outcome, /does not fit the form it was asked with/);
+          }
         } finally {
           await client.close();
         }

@@ -84,10 +84,17 @@ export function questionProblem(method: string, params: JsonObject): string | un
 
 /**
  * Why an accepted form's content does not fit the schema the elicitation
- * `params` asked with (form mode; a URL's answer has no content).
+ * `params` asked with (form mode); or why an answer that is no accepted form
+ * (declined, cancelled, or of a URL) has content at all.
  */
 function formProblem(params: JsonObject, answer: JsonObject): string | undefined {
-  if (answer.action !== "accept" || params.mode === "url") return undefined;
+  if (answer.action !== "accept" || params.mode === "url") {
+    // ElicitResult's content: "only present when action is 'accept' and mode was 'form'".
+    return "content" in answer
+      ? `has content, which only an accepted form holds (its action is ${answer.action}` +
+        `${params.mode === "url" ? ", of a URL" : ""})`
+      : undefined;
+  }
   const problems = formProblems(
     params.requestedSchema,
     isObject(answer.content) ? answer.content : {},
