@@ -396,3 +396,33 @@ Deno.test("a form whose answers the course's server could not check is not sent:
     });
   }
 });
+
+Deno.test("a 2025-06-18 client's accepted form holding a list is refused: that version's content holds strings, numbers and booleans only", async (t) => {
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: FORMS });
+  const content = { size: "S", gift: true, sizes: ["S", "L"] };
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    await t.step(version, async () => {
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        capabilities: { elicitation: {} },
+        supportedProtocolVersions: [version],
+      });
+      client.setRequestHandler(
+        "elicitation/create",
+        () => ({ action: "accept", content }) as never,
+      );
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url));
+        const outcome = await client.callTool({ name: "of_2025_06_18", arguments: {} }).then(
+          (result) => (result.content as { text: string }[])[0].text,
+          (error: Error) => error.message,
+        );
+        assert.match(
+          outcome,
+          version === "2025-06-18" ? /sizes is not a string, number, boolean$/ : /^accept$/,
+        );
+      } finally {
+        await client.close();
+      }
+    });
+  }
+});

@@ -14,11 +14,13 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
 import { formProblems, unreadForm } from "./elicitation_answer.ts";
 
 /**
  * Why `answer` is not what the question `method` with `params` asked for, if
- * it is not: a phrase that follows "the answer".
+ * it is not: a phrase that follows "the answer". In a session of `version`,
+ * it holds only what that version defines (2025-06-18's form holds no list).
  *
  * @example A plain text where a tool was required
  * ```ts
@@ -36,6 +38,7 @@ export function answerProblem(
   method: string,
   params: unknown,
   answer: unknown,
+  version?: string,
 ): string | undefined {
   if (!isObject(answer)) return "is not an object";
   switch (method) {
@@ -46,7 +49,7 @@ export function answerProblem(
       if ("content" in answer && !isObject(answer.content)) {
         return "has content that is not an object";
       }
-      return formProblem(isObject(params) ? params : {}, answer);
+      return formProblem(isObject(params) ? params : {}, answer, version);
     case "sampling/createMessage":
       if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
       if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
@@ -87,7 +90,11 @@ export function questionProblem(method: string, params: JsonObject): string | un
  * `params` asked with (form mode); or why an answer that is no accepted form
  * (declined, cancelled, or of a URL) has content at all.
  */
-function formProblem(params: JsonObject, answer: JsonObject): string | undefined {
+function formProblem(
+  params: JsonObject,
+  answer: JsonObject,
+  version: string | undefined,
+): string | undefined {
   if (answer.action !== "accept" || params.mode === "url") {
     // ElicitResult's content: "only present when action is 'accept' and mode was 'form'".
     return "content" in answer
@@ -98,6 +105,7 @@ function formProblem(params: JsonObject, answer: JsonObject): string | undefined
   const problems = formProblems(
     params.requestedSchema,
     isObject(answer.content) ? answer.content : {},
+    !isMcpVersion(version) || versionFeatures(version).elicitationChoices,
   );
   return problems.length === 0
     ? undefined

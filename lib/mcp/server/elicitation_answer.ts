@@ -82,9 +82,11 @@ function isTime(text: string): boolean {
 
 /**
  * What is wrong with the filled-in form `content` under the elicitation
- * schema `requested`, one phrase each; `[]` when it fits. A schema that says
- * what no elicitation form says ({@linkcode unreadForm}) is named as such:
- * the answer is not taken unchecked.
+ * schema `requested`, one phrase each; `[]` when it fits. A key the form
+ * does not ask may hold a string, number or boolean, and a list of strings
+ * when `lists` (2025-11-25 on; 2025-06-18's content holds no list). A
+ * schema that says what no elicitation form says ({@linkcode unreadForm}) is
+ * named as such: the answer is not taken unchecked.
  *
  * @example
  * ```ts
@@ -103,7 +105,7 @@ function isTime(text: string): boolean {
  * assert.deepEqual(formProblems(requested, { email: "ada" }), ["missing size", "email must be an email"]);
  * ```
  */
-export function formProblems(requested: unknown, content: JsonObject): string[] {
+export function formProblems(requested: unknown, content: JsonObject, lists = true): string[] {
   const unread = unreadForm(requested);
   if (unread !== undefined) {
     return [`the form cannot be checked: ${unread}, which no elicitation form has`];
@@ -117,8 +119,10 @@ export function formProblems(requested: unknown, content: JsonObject): string[] 
     const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (field === undefined) {
       // The form's schema leaves other keys open; ElicitResult's content holds plain values only.
-      if (!isPlain(value)) {
-        problems.push(`${name} is not a string, number, boolean or list of strings`);
+      if (!isPlain(value, lists)) {
+        problems.push(
+          `${name} is not a string, number, boolean${lists ? " or list of strings" : ""}`,
+        );
       }
     } else problems.push(...fieldProblems(field as JsonObject, value, name));
   }
@@ -151,10 +155,10 @@ export function unreadForm(requested: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether `value` is one of the values an elicitation answer's content holds. */
-const isPlain = (value: unknown) =>
+/** Whether `value` is one of the values an elicitation answer's content holds (a list, if `lists`). */
+const isPlain = (value: unknown, lists: boolean) =>
   ["string", "number", "boolean"].includes(typeof value) ||
-  (Array.isArray(value) && value.every((item) => typeof item === "string"));
+  (lists && Array.isArray(value) && value.every((item) => typeof item === "string"));
 
 /** The problems with the value of the field `name`, under its schema (one `unreadForm` reads). */
 function fieldProblems(schema: JsonObject, value: unknown, name: string): string[] {

@@ -343,7 +343,7 @@ export class ServerSession {
           (needed && `The client did not declare ${JSON.stringify(needed)}: ${method} is not sent`);
         if (unfit) return Promise.reject(new ProtocolError(unfit));
         return this.#asking.ask(method, requestParams, { id, signal }).then((answer) => {
-          const problem = answerProblem(method, requestParams, answer);
+          const problem = answerProblem(method, requestParams, answer, this.#version);
           if (problem !== undefined) {
             throw new ProtocolError(`The client's answer to ${method} ${problem}`);
           }
