@@ -116,12 +116,19 @@ const nestedMounts = (count: number) => [
   "true",
 ];
 
-/** This process's CPU time for reading `input` `times` times, per character of it. */
+/**
+ * This process's CPU time for reading `input` `times` times, per character of it: the least of
+ * three timings, since the process's CPU time counts whatever else it runs meanwhile (the suite
+ * runs test files beside each other), which only ever adds to a timing.
+ */
 function cpuPerCharacter(read: (input: string[]) => unknown, input: string[], times: number) {
-  const before = cpuUsage();
-  for (let i = 0; i < times; i++) read(input);
-  const { user, system } = cpuUsage(before);
-  return (user + system) / (times * input.join(" ").length);
+  const timings = [0, 1, 2].map(() => {
+    const before = cpuUsage();
+    for (let i = 0; i < times; i++) read(input);
+    const { user, system } = cpuUsage(before);
+    return user + system;
+  });
+  return Math.min(...timings) / (times * input.join(" ").length);
 }
 
 Deno.test("Chapter 15's readers cost what a learner's flags and command lines hold, however nested", () => {
