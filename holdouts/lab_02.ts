@@ -894,6 +894,23 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         schemas: { first: ["a"], second: ["b", "c"] },
       },
     ),
+    // Round 15b of issue 38's red team: "schemas from an earlier listing kept" kept every mark. A
+    // tool the server no longer lists is not listed: its schema goes with it.
+    scenario(
+      "listed again, a tool that is gone takes its schema with it",
+      {
+        server: {
+          first: { "tools/list": [{ result: TWO_TOOLS }] },
+          on: { "tools/list": [{ result: { tools: [TWO_TOOLS.tools[1]] } }] },
+        },
+        steps: [HANDSHAKE, { call: "listTools", show: "type" }, {
+          call: "listTools",
+          show: "type",
+        }],
+        observe: ["schemas"],
+      },
+      { schemas: { second: ["b", "c"] } },
+    ),
     scenario(
       "a tool whose name is not a string is a ProtocolError",
       {
@@ -980,6 +997,66 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
         observe: ["steps"],
       },
       { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    // Round 15b of issue 38's red team: three readings of the result kept every mark. The first
+    // content item must be text: a text item after an image is not read instead, a failure whose
+    // first item is an image is no ToolError, and a second text item is not joined on.
+    scenario(
+      "a text item after an image is still a ProtocolError: the first item is what is read",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: {
+                content: [
+                  { type: "image", data: "iVBORw0K", mimeType: "image/png" },
+                  { type: "text", text: "ate" },
+                ],
+                isError: false,
+              },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "a failure whose first item is an image has no text to read: a ProtocolError",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: {
+                content: [{ type: "image", data: "iVBORw0K", mimeType: "image/png" }],
+                isError: true,
+              },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { threw: "ProtocolError" }] },
+    ),
+    scenario(
+      "two text items: the value is the first one's",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: {
+                content: [{ type: "text", text: "ate" }, { type: "text", text: "(past simple)" }],
+                isError: false,
+              },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { returned: "ate" }] },
     ),
     // Round 13 of issue 38's red team: "isError tested for truth" kept every mark: only
     // isError: true is the tool's refusal.

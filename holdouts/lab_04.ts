@@ -441,6 +441,17 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: "json",
       group: "application/json, exactly",
     },
+    // Round 15b of issue 38's red team: "only spaces trimmed" kept every mark. The white space
+    // HTTP allows around a parameter's ";" (RFC 9110's OWS) is spaces and tabs.
+    {
+      label: "a tab before the parameters is white space too",
+      args: [{ status: 200, contentType: "application/json\t; charset=utf-8" }, {
+        request: true,
+        session: false,
+      }],
+      expected: "json",
+      group: "application/json, exactly",
+    },
     {
       label: "a 500 with an event stream is still refused",
       args: [{ status: 500, contentType: "text/event-stream" }, { request: true, session: true }],

@@ -13,6 +13,13 @@ import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "lab-02 ListingClient": ["schemas from an earlier listing kept"],
+  "lab-02 McpClient": [
+    "the first text item read, wherever it is",
+    "a failure with no text still a ToolError",
+    "every text item joined",
+  ],
+  "lab-04 replyKind": ["only spaces trimmed"],
   "lab-04 sseData": ["a field known by its start"],
 };
 

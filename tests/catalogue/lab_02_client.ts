@@ -476,6 +476,9 @@ const LISTING = catalogue("ListingClient", {
     "isObject(tool.inputSchema)",
     'typeof tool.inputSchema === "object" && tool.inputSchema !== null',
   ]],
+  // Round 15b of issue 38's red team: it kept every mark. Listed again, a tool the server no
+  // longer lists keeps its schema, so callTool would send to it.
+  "schemas from an earlier listing kept": [["    this.toolSchemas.clear();\n", ""]],
 });
 
 const MCP_CLIENT = catalogue("McpClient", {
@@ -538,6 +541,20 @@ const MCP_CLIENT = catalogue("McpClient", {
   "isError tested for truth": [[
     "    if (result.isError === true) throw new ToolError(first.text);",
     "    if (result.isError) throw new ToolError(first.text);",
+  ]],
+  // Round 15b of issue 38's red team: three readings of the result that each kept every mark.
+  // The lesson reads the first content item, and checks its shape before isError.
+  "the first text item read, wherever it is": [[
+    "    const first = Array.isArray(result.content) ? result.content[0] : undefined;",
+    '    const first = Array.isArray(result.content)\n      ? result.content.find((item) => isObject(item) && item.type === "text")\n      : undefined;',
+  ]],
+  "a failure with no text still a ToolError": [[
+    "    const first = Array.isArray(result.content) ? result.content[0] : undefined;",
+    "    const first = Array.isArray(result.content) ? result.content[0] : undefined;\n    if (result.isError === true) throw new ToolError(String(first?.text));",
+  ]],
+  "every text item joined": [[
+    "    return unwrap(first.text);",
+    '    return unwrap(result.content.map((item) => item.text).join(""));',
   ]],
 });
 

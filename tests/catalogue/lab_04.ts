@@ -715,6 +715,14 @@ const replyKind: Catalogue = {
   if (!sent.request) return "accepted";
   ${TYPE}
   return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    // "Trimmed" read as spaces only (round 15b of issue 38's red team: it kept every mark): HTTP's
+    // optional white space (RFC 9110's OWS) is tabs too.
+    "only spaces trimmed": kind(`
+  if (reply.status === 404 && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  const type = (reply.contentType ?? "").split(";")[0].replace(/^ +| +$/g, "").toLowerCase();
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
   },
 };
 

@@ -353,15 +353,6 @@ export const UNKILLABLE: readonly Unkillable[] = [
   },
   {
     unit: "lab-02",
-    fn: "ListingClient",
-    line: 11,
-    mutant: "CallExpression: this.toolSchemas.clear(); → ;",
-    kind: "open",
-    why:
-      "no case lists the tools twice with different answers; a second list replacing the first is advised, not graded",
-  },
-  {
-    unit: "lab-02",
     fn: "McpClient",
     line: 4,
     mutant:
