@@ -694,6 +694,27 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
       },
       { steps: [{ threw: "ProtocolError" }], sent: [[0, "initialize"]], capabilities: undefined },
     ),
+    // Round 15b of issue 38's red team: "capabilities kept before the version check" kept every
+    // mark. A refused server's capabilities are not kept: the checks come first.
+    scenario(
+      "a server of another version is refused, and its capabilities are not kept",
+      {
+        server: {
+          on: {
+            initialize: [{
+              result: {
+                protocolVersion: "2024-11-05",
+                capabilities: { tools: {} },
+                serverInfo: { name: "x", version: "1" },
+              },
+            }],
+          },
+        },
+        steps: [HANDSHAKE],
+        observe: ["steps", "capabilities"],
+      },
+      { steps: [{ threw: "ProtocolError" }], capabilities: undefined },
+    ),
     scenario(
       "an error reply to initialize is a ProtocolError with its code",
       {
@@ -1048,6 +1069,27 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
             "tools/call": [{
               result: {
                 content: [{ type: "text", text: "ate" }, { type: "text", text: "(past simple)" }],
+                isError: false,
+              },
+            }],
+          },
+        },
+        steps: [...LISTED, { call: "callTool", args: ["conjugate", ATE] }],
+        observe: ["steps"],
+      },
+      { steps: [...LISTED_OK, { returned: "ate" }] },
+    ),
+    // Round 15b of issue 38's red team: "structuredContent taken first" kept every mark. The
+    // lesson's value is the text unwrapped, whatever else the result holds.
+    scenario(
+      "a result with structuredContent beside its text: the text's value",
+      {
+        server: {
+          on: {
+            "tools/call": [{
+              result: {
+                content: [{ type: "text", text: "ate" }],
+                structuredContent: { form: "ate" },
                 isError: false,
               },
             }],

@@ -13,11 +13,13 @@ import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
+  "lab-02 HandshakeClient": ["capabilities kept before the version check"],
   "lab-02 ListingClient": ["schemas from an earlier listing kept"],
   "lab-02 McpClient": [
     "the first text item read, wherever it is",
     "a failure with no text still a ToolError",
     "every text item joined",
+    "structuredContent taken first",
   ],
   "lab-04 replyKind": ["only spaces trimmed"],
   "lab-04 sseData": ["a field known by its start"],
@@ -80,6 +82,34 @@ const OPEN: readonly Attempt[] = [
       "routeReply",
       "  if (inFlight.includes(reply.id)) return reply.id;\n  if (cancelled.includes(reply.id)) return null;",
       "  if (cancelled.includes(reply.id)) return null;\n  if (inFlight.includes(reply.id)) return reply.id;",
+    ),
+  },
+  // A leading byte order mark dropped, as the SSE specification (WHATWG) says a reader does; the
+  // worked way keeps it, so "\uFEFFdata: x" names no data field there. It earned 27/27: the
+  // lesson says nothing of a BOM, and no case holds one.
+  {
+    unit: "lab-04",
+    fn: "sseData",
+    label: "a leading byte order mark dropped",
+    source: workedWith(
+      "lab-04",
+      "sseData",
+      "const lines = text.split(",
+      'const lines = text.replace(/^\\uFEFF/, "").split(',
+    ),
+  },
+  // Only a message with an id taken as today's: a notification whose _meta names a version gets
+  // the session's headers (the worked way mirrors its body). It earned 23/23: the lesson's text
+  // sends "a notification" the session's way, its hint takes any version in _meta as today's.
+  {
+    unit: "lab-04",
+    fn: "postHeaders",
+    label: "only a request with an id is today's",
+    source: workedWith(
+      "lab-04",
+      "postHeaders",
+      '  if (typeof version === "string") {',
+      '  if (typeof version === "string" && "id" in message) {',
     ),
   },
 ];

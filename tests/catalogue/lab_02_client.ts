@@ -415,6 +415,12 @@ const HANDSHAKE = catalogue("HandshakeClient", {
     "!isObject(discover.capabilities) || !isObject(discover.capabilities.tools)",
     "!discover.capabilities?.tools",
   ]],
+  // Round 15b of issue 38's red team: it kept every mark. The capabilities kept before the
+  // version is checked, so a refused server's stay.
+  "capabilities kept before the version check": [[
+    "    if (result.protocolVersion !== PROTOCOL_VERSION) {",
+    "    this.serverCapabilities = result.capabilities;\n    if (result.protocolVersion !== PROTOCOL_VERSION) {",
+  ]],
 });
 
 const LISTING = catalogue("ListingClient", {
@@ -551,6 +557,10 @@ const MCP_CLIENT = catalogue("McpClient", {
   "a failure with no text still a ToolError": [[
     "    const first = Array.isArray(result.content) ? result.content[0] : undefined;",
     "    const first = Array.isArray(result.content) ? result.content[0] : undefined;\n    if (result.isError === true) throw new ToolError(String(first?.text));",
+  ]],
+  "structuredContent taken first": [[
+    "    return unwrap(first.text);",
+    "    return result.structuredContent ?? unwrap(first.text);",
   ]],
   "every text item joined": [[
     "    return unwrap(first.text);",
