@@ -519,6 +519,13 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: ["data: a\ndatum: b\n\ndataset: c\n\n"],
       expected: ["a"],
     },
+    // Round 15b of issue 38's red team: "a comment line ends the event" kept every mark. A
+    // comment (a keep-alive) is ignored: only a blank line ends an event.
+    {
+      label: "a comment between two data lines leaves them one event",
+      args: ["data: a\n: keep-alive\ndata: b\n\n"],
+      expected: ["a\nb"],
+    },
   ],
   recoverStream: [
     {

@@ -22,7 +22,7 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "structuredContent taken first",
   ],
   "lab-04 replyKind": ["only spaces trimmed"],
-  "lab-04 sseData": ["a field known by its start"],
+  "lab-04 sseData": ["a field known by its start", "a comment line ends the event"],
 };
 
 /**

@@ -918,6 +918,11 @@ const sseData: Catalogue = {
     // Round 15 of issue 38's red team: a field known by how it starts, so datum: and dataset:
     // lines are data too.
     "a field known by its start": sseWith('if (field === "data")', 'if (field.startsWith("data"))'),
+    // Round 15b of issue 38's red team: a comment (a keep-alive) taken for the end of an event.
+    "a comment line ends the event": sseWith(
+      'if (line === "") {',
+      'if (line === "" || line.startsWith(":")) {',
+    ),
   },
 };
 
