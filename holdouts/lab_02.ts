@@ -431,6 +431,18 @@ const CLIENT_HOLDOUTS: Readonly<Record<ClientLayer, readonly HiddenCase[]>> = {
       },
       { steps: [{ returned: ["tools"] }, { threw: "ProtocolError" }] },
     ),
+    // Round 15b of issue 38's red team: "a failed write thrown as it is" kept every mark. A write
+    // the server can no longer take is a ProtocolError, as the lesson says: the first request
+    // finds the output ended, the second cannot be written.
+    scenario(
+      "a request to a server that has exited is a ProtocolError, its write refused",
+      {
+        server: { exitAtStart: 0 },
+        steps: [PING, PING],
+        observe: ["steps"],
+      },
+      { steps: [{ threw: "ProtocolError" }, { threw: "ProtocolError" }] },
+    ),
     grouped(
       "an id, exactly",
       scenario(

@@ -15,6 +15,7 @@ import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
   "lab-02 HandshakeClient": ["capabilities kept before the version check"],
   "lab-02 ListingClient": ["schemas from an earlier listing kept"],
+  "lab-02 RpcLink": ["a failed write thrown as it is"],
   "lab-02 McpClient": [
     "the first text item read, wherever it is",
     "a failure with no text still a ToolError",

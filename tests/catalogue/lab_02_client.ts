@@ -258,6 +258,20 @@ const RPC_LINK = catalogue("RpcLink", {
     "        if (this.#abandoned.has(message.id as RequestId)) continue;",
     "        if (this.#abandoned.delete(message.id as RequestId)) continue;",
   ]],
+  // Round 15b of issue 38's red team: it kept every mark. A write the server can no longer take
+  // left to throw as it is (BrokenPipe), where the lesson asks for a ProtocolError.
+  "a failed write thrown as it is": [[
+    [
+      "    try {",
+      '      await this.stdin.write(encoder.encode(line + "\\n"));',
+      "    } catch (error) {",
+      "      throw new ProtocolError(`cannot send ${message.method}: the server is gone`, {",
+      "        cause: error,",
+      "      });",
+      "    }",
+    ].join("\n"),
+    '    await this.stdin.write(encoder.encode(line + "\\n"));',
+  ]],
 });
 
 const HANDSHAKE = catalogue("HandshakeClient", {
