@@ -99,9 +99,11 @@ Deno.test("a submission JSON or Lab 02 results.json of rows that each break the 
   const rows = JSON.stringify({ ...await unitBPasses(), frames: "ROWS" })
     .replace('"ROWS"', `[${"{},".repeat(1_300_000)}{}]`);
   const line = (method: string) => `> {"jsonrpc":"2.0","method":${JSON.stringify(method)}}\n`;
-  const transcript = line("x".repeat(4 << 20)) + line("y").repeat(100_000);
+  // Lab 02's saved files are read up to 256 KB since round 15 (a larger one is named, not read):
+  // these are as large as that lets them be, still of thousands of lines and properties.
+  const transcript = line("x".repeat(100 << 10)) + line("y").repeat(4_000);
   const unknown = `{${
-    Array.from({ length: 300_000 }, (_, at) => `"p${at}":0`).join(",")
+    Array.from({ length: 20_000 }, (_, at) => `"p${at}":0`).join(",")
   },"tools_discovered":1,"calls_made":1,"calls_failed":0,"transcript_path":"transcript.txt"}`;
   const { list, err } = await grade([
     await tree({
@@ -129,7 +131,7 @@ Deno.test("a submission JSON or Lab 02 results.json of rows that each break the 
     t.name.startsWith("lab-02 files: transcript")
   );
   assert.ok(flowTest !== undefined && flowTest.output.length < 2000, `${flowTest?.output.length}`);
-  assert.match(flowTest.output, /not the canonical flow: it holds x{100}…, y, .* 99985 more$/);
+  assert.match(flowTest.output, /not the canonical flow: it holds x{100}…, y, .* 3985 more$/);
   const honest = list.find((r) => r.submission.endsWith("/b-honest"));
   assert.ok(honest !== undefined && full(honest));
 });

@@ -31,6 +31,16 @@ async function scores(files: Record<string, string>): Promise<Record<string, str
   return Object.fromEntries(list.map((r) => [r.unit, `${r.score}/${r.max_score}`]));
 }
 
+/** Honest Lab 02's score graded alone, full marks (counted from its cases, never written down). */
+let alone: Promise<string> | undefined;
+function honestLab02(): Promise<string> {
+  alone ??= scores(honest.lab02).then((said) => {
+    assert.match(said["lab-02"], /^(\d+)\/\1$/, `honest Lab 02 alone: ${said["lab-02"]}`);
+    return said["lab-02"];
+  });
+  return alone;
+}
+
 Deno.test("a function that returns a long string by mistake costs its own cases, not the learner's other units", async () => {
   // Before: the 2 MiB a learner's replies may come in was taken by three of Unit A's answerFor
   // cases, each returning 700 KB (a wrong answer): every case after them, of every unit, was
@@ -38,7 +48,7 @@ Deno.test("a function that returns a long string by mistake costs its own cases,
   // right authorize lost its hidden cases (5/48). Now a reply of more than 256 KB is a problem
   // of its own case, not held, and not taken from the learner's bytes.
   const said = await scores({ "ch14-a.ts": answering('"x".repeat(700_000)'), ...honest.lab02 });
-  assert.equal(said["lab-02"], "206/206");
+  assert.equal(said["lab-02"], await honestLab02());
   // Unit A's own: as many as a short wrong answer earns (authorize's, and answerFor's refusals).
   assert.equal(said["ch14-a"], (await scores({ "ch14-a.ts": answering('"x"') }))["ch14-a"]);
 });
@@ -49,7 +59,7 @@ Deno.test("a function whose replies are all long by mistake costs its own unit, 
   // memory so), so that Unit A's answerFor returning 150 KB in each of its 23 cases took them,
   // and honest Lab 02 scored 71/206. Now each unit's replies may come in 2 MiB.
   const said = await scores({ "ch14-a.ts": answering('"x".repeat(150_000)'), ...honest.lab02 });
-  assert.equal(said["lab-02"], "206/206");
+  assert.equal(said["lab-02"], await honestLab02());
 });
 
 /**
