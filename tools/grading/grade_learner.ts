@@ -247,21 +247,33 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
  * refuses a probe would otherwise pass for no seal. A run that came to no
  * answer on any call, twins and probes alike, is code that cannot tell the
  * token from the control (as code that answers them all wrong), and stops
- * nothing: such code loses the cases it stalls on, as any code does.
+ * nothing: such code loses the cases it stalls on, as any code does. But a
+ * mark whose calls were not tried for the learner's time running out stops
+ * its function wherever it came: a copy slow enough to spend its learner's
+ * time (or a busy machine's minute) before the second run's probes would
+ * otherwise keep the marks it passed in the first.
  */
 function unanswered(probed: readonly Ran[]): Record<string, string> {
-  const marks = new Map<string, { fn: string; answered: boolean; stopped?: string }>();
+  const marks = new Map<
+    string,
+    { fn: string; answered: boolean; stopped?: string; spent?: string }
+  >();
   for (const { testCase, result } of probed) {
     if (testCase.probe === undefined) continue;
     const key = JSON.stringify([result.fn, testCase.group ?? ""]);
     const mark = marks.get(key) ?? { fn: result.fn, answered: false };
-    if (result.unanswered === undefined) mark.answered = true;
-    else mark.stopped ??= result.unanswered;
+    const why = result.unanswered;
+    if (why === undefined) mark.answered = true;
+    else {
+      mark.stopped ??= why;
+      if (outOfLearnerTime(why)) mark.spent ??= why;
+    }
     marks.set(key, mark);
   }
   const stopped: Record<string, string> = {};
-  for (const { fn, answered, stopped: why } of marks.values()) {
-    if (answered && why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
+  for (const { fn, answered, stopped: first, spent } of marks.values()) {
+    const why = answered ? first : spent;
+    if (why !== undefined && !Object.hasOwn(stopped, fn)) stopped[fn] = why;
   }
   return stopped;
 }
