@@ -210,6 +210,19 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       args: [progress("t", { progress: -1 }), [["t", 1]]],
       expected: { request: 1, progress: -1, total: null, message: null },
     },
+    // Round 15 left two readings open, decided since as the lesson now says: a total of 1e400
+    // (Infinity once read) is no total anyone sent, so none (the worked way kept it until then);
+    // an empty message is the message the server sent ("an empty message taken for none").
+    {
+      label: "a total of 1e400 in JSON reads as Infinity, which is no total: none",
+      args: [progress("t", { progress: 1, total: Infinity }), [["t", 1]]],
+      expected: { request: 1, progress: 1, total: null, message: null },
+    },
+    {
+      label: "an empty message is the message the server sent",
+      args: [progress("t", { progress: 1, message: "" }), [["t", 1]]],
+      expected: { request: 1, progress: 1, total: null, message: "" },
+    },
   ],
   postHeaders: [
     {
@@ -525,6 +538,15 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       label: "a comment between two data lines leaves them one event",
       args: ["data: a\n: keep-alive\ndata: b\n\n"],
       expected: ["a\nb"],
+    },
+    // Round 15 left "a leading byte order mark dropped" open. The text is decoded already, and the
+    // decoder dropped the stream's one BOM ("The UTF-8 decode algorithm strips one leading UTF-8
+    // Byte Order Mark", WHATWG HTML, 9.2.6): a U+FEFF still there is part of the first field's
+    // name, as the web platform's own test of a double BOM has it (the first event is not data).
+    {
+      label: "a U+FEFF left after decoding is part of the first line's field name",
+      args: ["\uFEFFdata: 1\n\ndata: 2\n\n"],
+      expected: ["2"],
     },
   ],
   recoverStream: [

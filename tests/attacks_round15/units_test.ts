@@ -5,11 +5,10 @@
 // included). Each one kept every mark of its function before this round; each
 // is in its function's catalogue now (tests/catalogue/), where
 // tests/grading_accuracy_test.ts grades it and it must lose marks.
-// Readings the lesson text leaves open are in OPEN, skipped unless
-// ROUND15_OPEN=1. Run:
+// The readings the round left open are decided (OPEN, below). Run:
 //   deno test -A tests/attacks_round15/units_test.ts
 
-import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/attempts.ts";
+import { type Attempt, listed, misreadingTests } from "../catalogue/attempts.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
@@ -23,97 +22,26 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
     "structuredContent taken first",
   ],
   "lab-04 replyKind": ["only spaces trimmed"],
-  "lab-04 sseData": ["a field known by its start", "a comment line ends the event"],
+  "lab-04 sseData": [
+    "a field known by its start",
+    "a comment line ends the event",
+    "a leading byte order mark dropped",
+  ],
+  "lab-04 progressOf": ["an empty message taken for none", "a total of Infinity kept"],
 };
 
 /**
- * Readings the lesson text leaves open, each with what it earned, for the
- * instructors to decide: not misreadings this round could call wrong.
+ * Readings the lesson text left open, each decided since. Wrong, as the lesson now says: an empty
+ * progress message taken for none, and a U+FEFF at the start of sseData's text dropped (the text is
+ * decoded, and the decoder dropped the stream's one BOM: WHATWG HTML 9.2.6), each in ATTEMPTS
+ * above. A total kept only when finite is the worked way now: a total of Infinity (1e400 in JSON)
+ * is no total a server sent, and keeping it is the wrong entry in ATTEMPTS. Right by a text, each
+ * a right way of its catalogue: the stop weighed first in decode (no token may follow a complete
+ * call, so it never ties), the cancelled ids looked at first in routeReply (ids are never reused
+ * in a session, so none is in both lists), and a notification with a version in _meta sent the
+ * session's headers (2026-07-28 defines no headers for a notification's POST). None is left open.
  */
-const OPEN: readonly Attempt[] = [
-  // An empty message taken for none (null). It earned 22/22: the lesson keeps message "only as a
-  // string", and "" is one, but no case or sentence says an empty one is a message.
-  {
-    unit: "lab-04",
-    fn: "progressOf",
-    label: "an empty message taken for none",
-    source: workedWith(
-      "lab-04",
-      "progressOf",
-      'message: typeof p.message === "string" ? p.message : null',
-      'message: typeof p.message === "string" && p.message !== "" ? p.message : null',
-    ),
-  },
-  // A total kept only when finite (the worked way keeps any number, Infinity from 1e400 too). It
-  // earned 22/22: the lesson refuses a progress that is not finite and says nothing of the total's.
-  {
-    unit: "lab-04",
-    fn: "progressOf",
-    label: "a total kept only when finite",
-    source: workedWith(
-      "lab-04",
-      "progressOf",
-      'total: typeof p.total === "number" ? p.total : null',
-      "total: Number.isFinite(p.total) ? p.total : null",
-    ),
-  },
-  // The stop put first among the allowed, so a tie between it and a token stops (the worked way
-  // gives a tie to the token, the stop's id being tokens.length). It earned 14/14: the lesson does
-  // not say who wins a tie with the stop.
-  {
-    unit: "lab-03",
-    fn: "decode",
-    label: "the stop weighed first",
-    source: workedWith(
-      "lab-03",
-      "decode",
-      "if (complete) allowed.push(stop);",
-      "if (complete) allowed.unshift(stop);",
-    ),
-  },
-  // An id both in flight and cancelled routed as cancelled (null; the worked way routes it to the
-  // request). It earned 13/13: ids are not reused in a session, so the lesson never meets one id
-  // in both lists.
-  {
-    unit: "lab-04",
-    fn: "routeReply",
-    label: "the cancelled ids looked at first",
-    source: workedWith(
-      "lab-04",
-      "routeReply",
-      "  if (inFlight.includes(reply.id)) return reply.id;\n  if (cancelled.includes(reply.id)) return null;",
-      "  if (cancelled.includes(reply.id)) return null;\n  if (inFlight.includes(reply.id)) return reply.id;",
-    ),
-  },
-  // A leading byte order mark dropped, as the SSE specification (WHATWG) says a reader does; the
-  // worked way keeps it, so "\uFEFFdata: x" names no data field there. It earned 27/27: the
-  // lesson says nothing of a BOM, and no case holds one.
-  {
-    unit: "lab-04",
-    fn: "sseData",
-    label: "a leading byte order mark dropped",
-    source: workedWith(
-      "lab-04",
-      "sseData",
-      "const lines = text.split(",
-      'const lines = text.replace(/^\\uFEFF/, "").split(',
-    ),
-  },
-  // Only a message with an id taken as today's: a notification whose _meta names a version gets
-  // the session's headers (the worked way mirrors its body). It earned 23/23: the lesson's text
-  // sends "a notification" the session's way, its hint takes any version in _meta as today's.
-  {
-    unit: "lab-04",
-    fn: "postHeaders",
-    label: "only a request with an id is today's",
-    source: workedWith(
-      "lab-04",
-      "postHeaders",
-      '  if (typeof version === "string") {',
-      '  if (typeof version === "string" && "id" in message) {',
-    ),
-  },
-];
+const OPEN: readonly Attempt[] = [];
 
 // Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
 listed(ATTEMPTS);

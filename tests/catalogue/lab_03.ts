@@ -1106,6 +1106,13 @@ const decode: Catalogue = {
     return best === tokens.length ? { text, tokens: written } : go([...written, best], text + tokens[best]);
   };
   return go([], "");`),
+    // The stop weighed first, so that it would win a tie (round 15 left it open): stopping is
+    // allowed only once the call is complete, and no token may follow a complete call (one text
+    // per call), so the stop is then all the mask allows and never meets a token to tie with.
+    "the stop weighed first": decodeChanged([
+      "    if (complete) allowed.push(stop);",
+      "    if (complete) allowed.unshift(stop);",
+    ]),
   },
   wrong: {
     // Stopping allowed at any point, not only once the call is complete.
@@ -1398,6 +1405,14 @@ export function retryRequest(first, result, answers, id) {
   const params = { ...first.params, inputResponses, requestState: result.requestState };
   return { jsonrpc: "2.0", id, method: first.method, params };
 }`,
+    // inputRequests: {} taken to ask nothing, so the retry carries no inputResponses (round 13
+    // left it open). Either is right: "For each key in the response's inputRequests field, the
+    // same key must appear here" (InputResponseRequestParams, whose inputResponses is optional,
+    // 2026-07-28's schema): with no key, none must, whether inputResponses is {} or not there.
+    "an empty question list taken to ask nothing": retryChanged([
+      "  if (result.inputRequests !== undefined) {",
+      "  if (Object.keys(result.inputRequests ?? {}).length > 0) {",
+    ]),
   },
   wrong: {
     // The retry sent as the same request: its id reused.
