@@ -4,11 +4,10 @@
 // path (gradeTogether, in the sandbox, hidden cases included). Each one kept
 // every mark of its function before this round; each is in its function's
 // catalogue now (tests/catalogue/), where tests/grading_accuracy_test.ts grades it and it must
-// lose marks; this file grades only the open ones, when asked. Attempts not closed
-// are in OPEN, skipped unless ROUND13_OPEN=1. Run:
+// lose marks. The attempt the round left open is decided (OPEN, below). Run:
 //   deno test -A tests/attacks_round13/labs_test.ts
 
-import { type Attempt, listed, misreadingTests, workedWith } from "../catalogue/attempts.ts";
+import { type Attempt, listed, misreadingTests } from "../catalogue/attempts.ts";
 
 /** Each attempt, by its function (unit and name), as the catalogue's label of its misreading. */
 const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
@@ -66,25 +65,11 @@ const ATTEMPTS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Attempts this round could not close, each with what it earned: misreadings
- * or readings the spec leaves open, for the instructors to decide.
+ * The attempt this round left open is decided since: inputRequests: {} taken to ask nothing is a
+ * right way of retryRequest's catalogue, since the schema asks an answer "for each key in the
+ * response's inputRequests field" and inputResponses is optional (2026-07-28). None is left open.
  */
-const OPEN: readonly Attempt[] = [
-  // A result with inputRequests: {} taken to ask nothing, so the retry carries no inputResponses
-  // (the worked way sends inputResponses: {}). It earned 21/21: the lab says "none when result asks
-  // nothing", and an empty list of questions may be read either way.
-  {
-    unit: "lab-03",
-    fn: "retryRequest",
-    label: "an empty question list taken to ask nothing",
-    source: workedWith(
-      "lab-03",
-      "retryRequest",
-      "  if (result.inputRequests !== undefined) {",
-      "  if (Object.keys(result.inputRequests ?? {}).length > 0) {",
-    ),
-  },
-];
+const OPEN: readonly Attempt[] = [];
 
 // Closed: each is in its catalogue (listed refuses one that is not), graded by grading_accuracy_test.ts.
 listed(ATTEMPTS);
