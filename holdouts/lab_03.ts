@@ -283,6 +283,8 @@ const TAB_MEMBER = {
 const EMPTY_IS_A_MEMBER = "an empty member";
 /** A lone surrogate, which JSON.stringify never writes as itself. */
 const LONE_SURROGATE = "a lone surrogate";
+/** A lone surrogate's escape, which JSON.stringify writes, and a pair's, which it never does. */
+const LONE_ESCAPED = "a lone surrogate's escape";
 
 /** A string that may only be empty. */
 const EMPTY_ONLY = {
@@ -654,6 +656,63 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [SPANISH, '{"english_form":"\ud83d\ude00'],
       expected: "live",
       group: LONE_SURROGATE,
+    },
+    // Round 6 of issue 38's red team left the escape of a lone surrogate open. ECMA-262 decides it:
+    // JSON.stringify writes a lone surrogate as "\\u" and four lower-case hex digits, a pair as
+    // itself (QuoteJSONString, ES2019 on), so the lesson now says so and the worked step takes it.
+    {
+      label: "a lone high surrogate, escaped as JSON.stringify writes it",
+      args: [SHORT, '{"mark":"\\ud800'],
+      expected: "live",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "a lone low surrogate, escaped, is one character",
+      args: [SHORT, '{"mark":"\\udfff"}'],
+      expected: "complete",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "two lone high surrogates, each escaped",
+      args: [SHORT, '{"mark":"\\ud83d\\udbff"}'],
+      expected: "complete",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "a lone low surrogate after an escape",
+      args: [SHORT, '{"mark":"\\n\\udc00"}'],
+      expected: "complete",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "a lone low surrogate after a character written as itself",
+      args: [SHORT, '{"mark":"a\\ude00"}'],
+      expected: "complete",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "an emoji's pair escaped as two: JSON.stringify writes it as itself",
+      args: [SHORT, '{"mark":"\\ud83d\\ude00'],
+      expected: "dead",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "an escaped high surrogate, then the start of an escaped low one",
+      args: [SHORT, '{"mark":"\\ud83d\\udc'],
+      expected: "dead",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "\\ud7ff is no surrogate: JSON.stringify writes U+D7FF as itself",
+      args: [SHORT, '{"mark":"\\ud7ff'],
+      expected: "dead",
+      group: LONE_ESCAPED,
+    },
+    {
+      label: "a surrogate's escape in upper-case hex",
+      args: [SHORT, '{"mark":"\\uDFFF'],
+      expected: "dead",
+      group: LONE_ESCAPED,
     },
     {
       label: "maxLength 0: the empty string",

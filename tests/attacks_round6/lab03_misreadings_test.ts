@@ -21,7 +21,8 @@ const files = {
     .wrong["a property's name unencoded"],
   // The escapes JSON.stringify writes for lone surrogates (\ud800 to \udfff, since ES2019's
   // well-formed JSON.stringify) taken, each a character: what JSON.stringify writes, which the
-  // worked step refuses.
+  // worked step refused until this round's reading was decided, and takes now (with no escaped
+  // low surrogate after an escaped high one, a pair JSON.stringify writes as itself).
   "lone-surrogates-escaped/lab-03.ts": changed(
     String.raw`.concat(['\\"', "\\\\"]);`,
     String
@@ -49,7 +50,7 @@ Deno.test("prefixStatus with a property's name written unencoded loses marks", (
 
 Deno.test("the worked step and JSON.stringify agree on a lone surrogate: the reading that follows JSON.stringify keeps every mark", () => {
   // JSON.stringify({ name: "\ud800" }) is {"name":"\ud800"} (the escape, six characters), which
-  // the worked step reads as dead. No case may decide between the two unless the contract does.
+  // the worked step now reads as JSON.stringify writes it (ECMA-262's QuoteJSONString).
   const text = JSON.stringify({ name: "\ud800" });
   assert.equal(text, String.raw`{"name":"\ud800"}`);
   const { earned, of } = marks("lone-surrogates-escaped");

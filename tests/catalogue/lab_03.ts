@@ -20,12 +20,25 @@ function mutate(source: string, from: string, to: string): string {
   return source.replace(from, () => to);
 }
 
+/**
+ * The escapes of lone surrogates, added to a step's or a reader's ESCAPES: the high halves of a
+ * pair and the low ones (JSON.stringify writes each lone one so), and the escapes that may follow
+ * an escaped high one (no low one: the two would be a pair, which JSON.stringify writes as itself).
+ */
+const SURROGATES = String.raw`
+const escapesOf = (from, count) => [...Array(count).keys()].map((i) => encoded(String.fromCharCode(from + i)));
+const HIGH = escapesOf(0xd800, 0x400);
+const LOW = escapesOf(0xdc00, 0x400);
+ESCAPES.push(...HIGH, ...LOW);
+const AFTER_HIGH = ESCAPES.filter((escape) => !LOW.includes(escape));
+`;
+
 /** The worked character step (Block B), translated to plain JavaScript. */
 const STEP = String.raw`
 const encoded = (char) => JSON.stringify(char).slice(1, -1);
 const ESCAPES = [...Array(32).keys()].map((code) => encoded(String.fromCharCode(code)))
   .concat(['\\"', "\\\\"]);
-
+${SURROGATES}
 const properties = (schema) => Object.entries(schema.properties ?? {});
 const isRequired = (schema, name) => (schema.required ?? []).includes(name);
 const owes = (schema, at) => properties(schema).slice(at).some(([name]) => isRequired(schema, name));
@@ -62,7 +75,7 @@ function step(state, char) {
     if (top.schema.type === "string" && char === '"') {
       const min = top.schema.minLength ?? 0;
       if (members(top.schema)?.length === 0 || min > (top.schema.maxLength ?? Infinity)) return null;
-      return go({ kind: "string", schema: top.schema, raw: '"', length: 0, escape: "" });
+      return go({ kind: "string", schema: top.schema, raw: '"', length: 0, escape: "", high: false });
     }
     return null;
   }
@@ -73,10 +86,11 @@ function step(state, char) {
     const fitsMax = top.length + 1 <= (top.schema.maxLength ?? Infinity);
     if (top.escape !== "") {
       const escape = top.escape + char;
-      if (!ESCAPES.some((whole) => whole.startsWith(escape))) return null;
-      if (!ESCAPES.includes(escape)) return viable(top.raw + escape) ? go({ ...top, escape }) : null;
+      const escapes = top.high ? AFTER_HIGH : ESCAPES;
+      if (!escapes.some((whole) => whole.startsWith(escape))) return null;
+      if (!escapes.includes(escape)) return viable(top.raw + escape) ? go({ ...top, escape }) : null;
       const raw = top.raw + escape;
-      return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1, escape: "" }) : null;
+      return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1, escape: "", high: HIGH.includes(escape) }) : null;
     }
     // An escape is one more character, however it ends: past maxLength, no escape begins.
     if (char === "\\") {
@@ -91,7 +105,7 @@ function step(state, char) {
     }
     if (encoded(char) !== char) return null; // a control character, written raw
     const raw = top.raw + char;
-    return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1 }) : null;
+    return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1, high: false }) : null;
   }
   if ((top.phase === "start" || top.phase === "after") && char === "}") {
     return owes(top.schema, top.at) ? null : finish();
@@ -207,7 +221,7 @@ const encoded = (char) => JSON.stringify(char).slice(1, -1);
 const ESCAPES = [];
 for (let code = 0; code < 32; code++) ESCAPES.push(encoded(String.fromCharCode(code)));
 ESCAPES.push('\\"', "\\\\");
-
+${SURROGATES}
 function literal(text, at, expected) {
   const written = text.slice(at, at + expected.length);
   if (!expected.startsWith(written)) return DEAD;
@@ -232,17 +246,20 @@ function readString(schema, text, at) {
   }
   let count = 0;
   let i = at + 1;
+  let high = false;
   while (i < text.length) {
     const char = String.fromCodePoint(text.codePointAt(i));
     if (char === '"') return count >= min ? i + 1 : DEAD;
     // One more character, however it is written (an escape not yet ended too), is past maxLength.
     if (count >= max) return DEAD;
     if (char === "\\") {
-      const found = firstOf(ESCAPES.map((escape) => literal(text, i, escape)));
+      const found = firstOf((high ? AFTER_HIGH : ESCAPES).map((escape) => literal(text, i, escape)));
       if (found < 0) return found;
+      high = HIGH.includes(text.slice(i, found));
       i = found;
     } else {
       if (encoded(char) !== char) return DEAD;
+      high = false;
       i += char.length;
     }
     count++;
@@ -318,8 +335,8 @@ const RAW_CHECK =
   "    if (encoded(char) !== char) return null; // a control character, written raw\n";
 
 const ESCAPE_CHECKS = String
-  .raw`      if (!ESCAPES.some((whole) => whole.startsWith(escape))) return null;
-      if (!ESCAPES.includes(escape))`;
+  .raw`      if (!escapes.some((whole) => whole.startsWith(escape))) return null;
+      if (!escapes.includes(escape))`;
 
 const prefixStatus: Catalogue = {
   unit: "lab-03",
@@ -482,16 +499,16 @@ export function prefixStatus(schema, text) {
         "const fitsMax = top.length + (top.escape + char).length <=",
       ],
       [
-        'go({ ...top, raw, length: top.length + 1, escape: "" })',
-        'go({ ...top, raw, length: top.length + escape.length, escape: "" })',
+        'go({ ...top, raw, length: top.length + 1, escape: ""',
+        'go({ ...top, raw, length: top.length + escape.length, escape: ""',
       ],
     ),
     // A length in UTF-16 units: an emoji counted as two characters.
     "length in UTF-16 units": stepWith(
       ["const fitsMax = top.length + 1 <=", "const fitsMax = top.length + char.length <="],
       [
-        "go({ ...top, raw, length: top.length + 1 })",
-        "go({ ...top, raw, length: top.length + char.length })",
+        "go({ ...top, raw, length: top.length + 1, high: false })",
+        "go({ ...top, raw, length: top.length + char.length, high: false })",
       ],
       ["fitsLength(schema, [...m].length)", "fitsLength(schema, m.length)"],
     ),
@@ -527,8 +544,8 @@ export function prefixStatus(schema, text) {
         "length >= (schema.minLength ?? 0);",
       ],
       [
-        "go({ ...top, raw, length: top.length + 1 })",
-        "go({ ...top, raw, length: top.length + char.length })",
+        "go({ ...top, raw, length: top.length + 1, high: false })",
+        "go({ ...top, raw, length: top.length + char.length, high: false })",
       ],
       ["fitsLength(schema, [...m].length)", "fitsLength(schema, m.length)"],
     ),
@@ -605,6 +622,15 @@ export function prefixStatus(schema, text) {
     "a lone surrogate written raw": stepWith([
       RAW_CHECK,
       "    if (encoded(char) !== char && !/^[\\ud800-\\udfff]$/.test(char)) return null;\n",
+    ]),
+    // Round 6 of issue 38's red team left the escape of a lone surrogate open; ECMA-262 decides it
+    // (JSON.stringify's QuoteJSONString writes a lone surrogate as UnicodeEscape, lower-case hex).
+    // Refused, as the worked step did until then: a string holding one has no text at all.
+    "a lone surrogate's escape refused": stepWith(["ESCAPES.push(...HIGH, ...LOW);", ""]),
+    // Every surrogate's escape taken, a pair's two too: JSON.stringify writes a pair as itself.
+    "an escaped pair taken": stepWith([
+      "const escapes = top.high ? AFTER_HIGH : ESCAPES;",
+      "const escapes = ESCAPES;",
     ]),
   },
 };

@@ -396,7 +396,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 45,
+    line: 59,
     mutant: 'ConditionalExpression: typeof m === "string" → true',
     kind: "open",
     why: "the contract's enums hold strings only",
@@ -404,7 +404,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 61,
+    line: 75,
     mutant: 'StringLiteral: "object" → ""',
     kind: "equivalent",
     why:
@@ -413,7 +413,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 110,
+    line: 127,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
@@ -421,7 +421,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 122,
+    line: 139,
     mutant: 'StringLiteral: "" → "Stryker was here!"',
     kind: "equivalent",
     why:
@@ -430,7 +430,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 126,
+    line: 143,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
