@@ -31,6 +31,9 @@ const HIGH = escapesOf(0xd800, 0x400);
 const LOW = escapesOf(0xdc00, 0x400);
 ESCAPES.push(...HIGH, ...LOW);
 const AFTER_HIGH = ESCAPES.filter((escape) => !LOW.includes(escape));
+const startsOf = (escapes) => new Set(escapes.flatMap((whole) => [...whole].map((_, end) => whole.slice(0, end + 1))));
+const STARTS = startsOf(ESCAPES);
+const AFTER_HIGH_STARTS = startsOf(AFTER_HIGH);
 `;
 
 /** The worked character step (Block B), translated to plain JavaScript. */
@@ -86,8 +89,8 @@ function step(state, char) {
     const fitsMax = top.length + 1 <= (top.schema.maxLength ?? Infinity);
     if (top.escape !== "") {
       const escape = top.escape + char;
-      const escapes = top.high ? AFTER_HIGH : ESCAPES;
-      if (!escapes.some((whole) => whole.startsWith(escape))) return null;
+      const [escapes, starts] = top.high ? [AFTER_HIGH, AFTER_HIGH_STARTS] : [ESCAPES, STARTS];
+      if (!starts.has(escape)) return null;
       if (!escapes.includes(escape)) return viable(top.raw + escape) ? go({ ...top, escape }) : null;
       const raw = top.raw + escape;
       return viable(raw) && fitsMax ? go({ ...top, raw, length: top.length + 1, escape: "", high: HIGH.includes(escape) }) : null;
@@ -335,7 +338,7 @@ const RAW_CHECK =
   "    if (encoded(char) !== char) return null; // a control character, written raw\n";
 
 const ESCAPE_CHECKS = String
-  .raw`      if (!escapes.some((whole) => whole.startsWith(escape))) return null;
+  .raw`      if (!starts.has(escape)) return null;
       if (!escapes.includes(escape))`;
 
 const prefixStatus: Catalogue = {
@@ -629,8 +632,8 @@ export function prefixStatus(schema, text) {
     "a lone surrogate's escape refused": stepWith(["ESCAPES.push(...HIGH, ...LOW);", ""]),
     // Every surrogate's escape taken, a pair's two too: JSON.stringify writes a pair as itself.
     "an escaped pair taken": stepWith([
-      "const escapes = top.high ? AFTER_HIGH : ESCAPES;",
-      "const escapes = ESCAPES;",
+      "top.high ? [AFTER_HIGH, AFTER_HIGH_STARTS] : [ESCAPES, STARTS]",
+      "[ESCAPES, STARTS]",
     ]),
   },
 };

@@ -396,7 +396,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 59,
+    line: 64,
     mutant: 'ConditionalExpression: typeof m === "string" → true',
     kind: "open",
     why: "the contract's enums hold strings only",
@@ -404,7 +404,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 75,
+    line: 80,
     mutant: 'StringLiteral: "object" → ""',
     kind: "equivalent",
     why:
@@ -413,7 +413,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 127,
+    line: 132,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
@@ -421,7 +421,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 139,
+    line: 144,
     mutant: 'StringLiteral: "" → "Stryker was here!"',
     kind: "equivalent",
     why:
@@ -430,7 +430,7 @@ export const UNKILLABLE: readonly Unkillable[] = [
   {
     unit: "lab-03",
     fn: "prefixStatus",
-    line: 143,
+    line: 148,
     mutant: 'StringLiteral: "key" → ""',
     kind: "equivalent",
     why: "an object's phase is compared only with start and after: any other phase reads a name",
