@@ -32,7 +32,9 @@ export interface LogMessage {
 
 /**
  * The progress `message` reports for the token `token`, or `undefined` when
- * it is not a well-formed progress notification for it.
+ * it is not a well-formed progress notification for it: a `progress` or a
+ * `total` that is no finite number is none (`1e400` in JSON reads as
+ * `Infinity`, which no server sent).
  *
  * @example
  * ```ts
@@ -41,13 +43,16 @@ export interface LogMessage {
  * const message = { jsonrpc: "2.0" as const, method: "notifications/progress", params: { progressToken: "p1", progress: 2, total: 4 } };
  * assert.deepEqual(progressOf(message, "p1"), { progress: 2, total: 4 });
  * assert.equal(progressOf(message, "p2"), undefined);
+ * const endless = { ...message, params: { progressToken: "p1", progress: 2, total: Infinity } };
+ * assert.equal(progressOf(endless, "p1"), undefined);
  * ```
  */
 export function progressOf(message: JsonRpcNotification, token: RequestId): Progress | undefined {
   const params = message.params;
   if (message.method !== "notifications/progress" || !isObject(params)) return undefined;
-  if (params.progressToken !== token || typeof params.progress !== "number") return undefined;
-  if (params.total !== undefined && typeof params.total !== "number") return undefined;
+  const finite = (value: unknown): value is number => Number.isFinite(value);
+  if (params.progressToken !== token || !finite(params.progress)) return undefined;
+  if (params.total !== undefined && !finite(params.total)) return undefined;
   if (params.message !== undefined && typeof params.message !== "string") return undefined;
   return {
     progress: params.progress,
