@@ -99,6 +99,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   #prompts?: Record<string, Prompt>;
   #nextToken = 1;
   #restarting?: Promise<void>;
+  #closed = false;
 
   /**
    * Start the server `server` (program and arguments), or reach it at its
@@ -472,6 +473,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * is safe.
    */
   close(): Promise<ClosedWith<S>> {
+    this.#closed = true;
     return this.#connection.close();
   }
 
@@ -502,11 +504,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * protocol is stateless, any in-flight requests are simply lost"). The
    * requests it was answering failed with `ProtocolError` when it exited,
    * and none is sent again: a tool call may have had its effects. A legacy
-   * server, whose session ended with it, is not started again.
+   * server, whose session ended with it, is not started again; nor is any
+   * server once the client is closed.
    */
   async #ready(): Promise<void> {
-    const restart = this.#era.handshake.era === "modern" && Array.isArray(this.#server) &&
-      this.#connection.exited;
+    const restart = !this.#closed && this.#era.handshake.era === "modern" &&
+      Array.isArray(this.#server) && this.#connection.exited;
     if (!restart) return;
     this.#restarting ??= this.#restart().finally(() => this.#restarting = undefined);
     await this.#restarting;
@@ -516,6 +519,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
   async #restart(): Promise<void> {
     const level = this.#era.logLevel;
     await this.#connection.close();
+    if (this.#closed) return; // closed meanwhile: nothing is started again
     this.#open(this.#options.versions ?? LEGACY_VERSIONS);
     this.#era.logLevel = level;
     await this.#era.connect();

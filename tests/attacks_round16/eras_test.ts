@@ -1,0 +1,65 @@
+// Round 16 of the red team: a peer of the other protocol era, where round 15
+// left off. A 2026-07-28 stdio server (the TypeScript SDK's v2 server,
+// tests/fixtures/round15_crash_peer.ts) that exits while the course's client
+// holds a subscription open: the client starts it again at once and sends
+// `subscriptions/listen` again there, as 2026-07-28 says it MUST ("the server
+// holds no subscription state across reconnections"), so that the caller's
+// subscription goes on carrying what the new server tells; one that exits
+// each time is not started again past MAX_REOPENS, the subscription ending
+// by name. And the client closed while it starts such a server again, or
+// after it exited: nothing is started again, and no process is left running.
+
+import assert from "node:assert/strict";
+import { Client } from "../../lib/mcp/client/client.ts";
+import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
+import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { assertGroupGone, commandsHolding } from "../_helpers.ts";
+import { sdkV2Peer } from "../_peers.ts";
+
+/** The round 15 peer (2026-07-28 alone) that exits in `crash`, recording each run of it in `log`. */
+function crashPeer(log: string): string[] {
+  const command = sdkV2Peer("modern", undefined, "round15_crash_peer.ts");
+  command.splice(command.indexOf("--quiet"), 0, `--allow-write=${log}`);
+  return [...command, log];
+}
+
+/** A client of the crash peer, at 2026-07-28, recording in a new log; `end` closes it and ends whatever is left. */
+async function crashClient(): Promise<{ client: Client; log: string; end: () => Promise<void> }> {
+  const log = await Deno.makeTempFile();
+  const client = new Client(crashPeer(log), {
+    versions: MCP_VERSIONS,
+    allowed: ["crash", "pid", "change"],
+    timeoutMs: 20_000,
+  });
+  const end = async () => {
+    await client.close();
+    // A server started again past the client's close (the defect) is ended here, not left running.
+    for (const { pid } of commandsHolding(log)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(log);
+  };
+  await client.initialize();
+  assert.equal(client.protocolVersion, "2026-07-28");
+  await client.listTools();
+  return { client, log, end };
+}
+
+const exited = (error: unknown) =>
+  error instanceof ProtocolError && /exited with status 3/.test(error.message);
+
+Deno.test("a client closed while it starts a 2026-07-28 stdio server again, or after the server exited, starts nothing", async (t) => {
+  for (const when of ["while it starts it again", "after it exited"]) {
+    await t.step(when, async () => {
+      const { client, log, end } = await crashClient();
+      try {
+        await assert.rejects(client.callTool("crash"), exited);
+        const call = when === "after it exited" ? undefined : client.callTool("pid");
+        await client.close();
+        await assert.rejects(call ?? client.callTool("pid"), ProtocolError);
+        assert.deepEqual(commandsHolding(log), [], "a server was started after the client closed");
+      } finally {
+        await end();
+      }
+      assertGroupGone(client.pid);
+    });
+  }
+});
