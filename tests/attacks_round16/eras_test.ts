@@ -11,6 +11,7 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
+import { MAX_REOPENS } from "../../lib/mcp/client/subscription.ts";
 import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
@@ -45,6 +46,53 @@ async function crashClient(): Promise<{ client: Client; log: string; end: () => 
 
 const exited = (error: unknown) =>
   error instanceof ProtocolError && /exited with status 3/.test(error.message);
+
+Deno.test("a subscription open when a 2026-07-28 stdio server exits is opened again on the server started again", async () => {
+  const { client, end } = await crashClient();
+  const pids = [client.pid];
+  try {
+    const subscription = await client.listen({ toolsListChanged: true });
+    const notifications = subscription[Symbol.asyncIterator]();
+    await assert.rejects(client.callTool("crash"), exited);
+    // The request after the subscription's own: the server has it by the time it answers.
+    assert.equal(await client.callTool("pid"), String(client.pid));
+    pids.push(client.pid);
+    assert.notEqual(pids[1], pids[0], "the server was not started again");
+    assert.equal(await client.callTool("change"), "changed");
+    const { value } = await notifications.next();
+    assert.equal(value?.method, "notifications/tools/list_changed");
+    assert.deepEqual(subscription.acknowledged, { toolsListChanged: true });
+    subscription.close();
+    assert.equal((await notifications.next()).done, true);
+  } finally {
+    await end();
+  }
+  for (const pid of pids) assertGroupGone(pid);
+});
+
+Deno.test("a server that exits each time its subscription is opened again is started again MAX_REOPENS times, then the subscription ends by name", async () => {
+  const { client, log, end } = await crashClient();
+  try {
+    const subscription = await client.listen({ toolsListChanged: true });
+    const notifications = subscription[Symbol.asyncIterator]();
+    for (let crash = 0; crash <= MAX_REOPENS; crash++) {
+      await assert.rejects(client.callTool("crash"), exited);
+    }
+    await assert.rejects(
+      notifications.next(),
+      (error: unknown) =>
+        error instanceof ProtocolError &&
+        new RegExp(`exited with status 3, and it was opened again ${MAX_REOPENS} times`)
+          .test(error.message),
+    );
+    assert.equal(
+      Deno.readTextFileSync(log).split("\n").filter(Boolean).length,
+      MAX_REOPENS + 1,
+    );
+  } finally {
+    await end();
+  }
+});
 
 Deno.test("a client closed while it starts a 2026-07-28 stdio server again, or after the server exited, starts nothing", async (t) => {
   for (const when of ["while it starts it again", "after it exited"]) {

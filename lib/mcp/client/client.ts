@@ -30,7 +30,7 @@ import {
   versionFeatures,
 } from "../shared/versions.ts";
 import { logMessageOf, type Progress, progressOf } from "./server_news.ts";
-import { Subscription, type SubscriptionFilter } from "./subscription.ts";
+import { type Reopen, Subscription, type SubscriptionFilter } from "./subscription.ts";
 import type { FetchPage } from "./pages.ts";
 import {
   checkPromptArguments,
@@ -384,7 +384,9 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * of change `filter` names, once the server has acknowledged it (within
    * the request deadline, else `TimeoutError`). Refused with
    * `ProtocolError` before anything is sent in a legacy session, which has
-   * no subscriptions.
+   * no subscriptions. A stdio server that exits of its own accord is started
+   * again at once, and the subscription opened again there (see
+   * `Subscription`).
    */
   async listen(filter: SubscriptionFilter): Promise<Subscription> {
     this.#era.handshake.require("listen");
@@ -399,7 +401,16 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       this.#connection as Connection<unknown>,
       request,
       this.#connection.timeoutMs,
+      Array.isArray(this.#server) ? () => this.#listenAgain(filter) : undefined,
     );
+  }
+
+  /** `filter`'s subscription sent to the server started again in place of one that exited, if one was. */
+  async #listenAgain(filter: SubscriptionFilter): ReturnType<Reopen> {
+    await this.#ready();
+    if (this.#connection.ended) return undefined;
+    const request = this.#era.open("subscriptions/listen", { notifications: filter });
+    return { connection: this.#connection as Connection<unknown>, request };
   }
 
   /** Whether requests go over Streamable HTTP in the modern era, where headers mirror the body. */

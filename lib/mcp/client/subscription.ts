@@ -66,8 +66,25 @@ export function notAgreed(
 }
 
 /**
+ * How a subscription is opened again once the server it was open on has
+ * exited: the server started again (its connection) and the
+ * `subscriptions/listen` sent to it, or `undefined` when none was started.
+ */
+export type Reopen = () => Promise<
+  { connection: Connection<unknown>; request: OpenRequest } | undefined
+>;
+
+/** How many times a subscription is opened again, at most, on a server started again. */
+export const MAX_REOPENS = 3;
+
+/**
  * An open subscription: the notifications it carries, in order, until it
- * ends. Made by `Client.listen`.
+ * ends. Made by `Client.listen`. On stdio, when the server exits of its own
+ * accord after acknowledging it and the client starts it again, it is opened
+ * again there (2026-07-28: the client "MUST re-send `subscriptions/listen` to
+ * re-establish its subscriptions — the server holds no subscription state
+ * across reconnections"), at most `MAX_REOPENS` times; what changed while
+ * no server was there is not told.
  *
  * @example
  * ```ts ignore
@@ -76,10 +93,14 @@ export function notAgreed(
  * ```
  */
 export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDisposable {
-  readonly #request: OpenRequest;
-  readonly #stop: () => void;
+  #request: OpenRequest;
+  #stop: () => void = () => {};
   readonly #queue: JsonRpcNotification[] = [];
+  readonly #timeoutMs: number;
+  readonly #reopen?: Reopen;
+  #reopens = 0;
   #wake?: () => void;
+  #acked?: () => void;
   #ended = false;
   #error?: unknown;
   #agreed?: SubscriptionFilter;
@@ -88,49 +109,27 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
    * Subscribe through `request` (a `subscriptions/listen` sent over
    * `connection`), and wait, at most `timeoutMs`, for the server's
    * acknowledgment; a server that acknowledges nothing, or sends what was
-   * not acknowledged, is distrusted.
+   * not acknowledged, is distrusted. With `reopen`, it is opened again
+   * (acknowledged within `timeoutMs` as well) when the server exits.
    */
   static async open(
     connection: Connection<unknown>,
     request: OpenRequest,
     timeoutMs: number,
+    reopen?: Reopen,
   ): Promise<Subscription> {
-    const subscription = new Subscription(connection, request);
-    const acknowledged = await subscription.#acknowledged(timeoutMs);
-    if (!acknowledged) {
-      request.cancel();
-      subscription.#stop();
-      throw new TimeoutError(`subscriptions/listen was not acknowledged within ${timeoutMs} ms`);
-    }
+    const subscription = new Subscription(request, timeoutMs, reopen);
+    await subscription.#attach(connection, request);
     return subscription;
   }
 
-  private constructor(connection: Connection<unknown>, request: OpenRequest) {
+  private constructor(request: OpenRequest, timeoutMs: number, reopen?: Reopen) {
     this.#request = request;
-    this.#stop = connection.listen((message) => {
-      const meta = isObject(message.params) && isObject(message.params._meta)
-        ? message.params._meta
-        : {};
-      if (meta[META.subscriptionId] !== request.id || this.#ended) return;
-      const problem = this.#agreed === undefined
-        ? message.method === "notifications/subscriptions/acknowledged" &&
-            isObject(message.params?.notifications)
-          ? undefined
-          : `${message.method}, before the acknowledgment`
-        : notAgreed(message, this.#agreed);
-      if (problem !== undefined) {
-        this.#end(connection.distrust(`The subscription ${request.id} carried ${problem}`));
-        return;
-      }
-      if (this.#agreed === undefined) {
-        this.#agreed = (message.params as JsonObject).notifications as SubscriptionFilter;
-      } else this.#queue.push(message);
-      this.#wake?.();
-    });
-    request.reply.then(() => this.#end(), (error) => this.#end(error));
+    this.#timeoutMs = timeoutMs;
+    this.#reopen = reopen;
   }
 
-  /** The kinds of change the server agreed to tell of: a subset of those asked for. */
+  /** The kinds of change the server agreed to tell of: a subset of those asked for (none while it is opened again). */
   get acknowledged(): SubscriptionFilter {
     return { ...this.#agreed };
   }
@@ -163,23 +162,84 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     return Promise.resolve();
   }
 
-  async #acknowledged(timeoutMs: number): Promise<boolean> {
-    const deadline = performance.now() + timeoutMs;
-    while (this.#agreed === undefined && !this.#ended) {
-      const left = deadline - performance.now();
-      if (left <= 0) return false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        timer = setTimeout(resolve, left);
-      });
-      clearTimeout(timer);
+  /**
+   * Hear the subscription `request` opened over `connection`, and wait for
+   * its acknowledgment: throws `TimeoutError` (the request cancelled) when
+   * none comes within the deadline, and what ended it when it ended first.
+   */
+  async #attach(connection: Connection<unknown>, request: OpenRequest): Promise<void> {
+    if (this.#ended) { // closed while it was being opened again
+      request.cancel();
+      return;
     }
-    if (this.#agreed === undefined && this.#error !== undefined) throw this.#error;
-    if (this.#agreed === undefined) {
-      throw new ProtocolError("The subscription ended before it was acknowledged");
+    this.#request = request;
+    this.#agreed = undefined;
+    const acknowledged = new Promise<void>((resolve) => this.#acked = resolve);
+    this.#stop = connection.listen((message) => {
+      const meta = isObject(message.params) && isObject(message.params._meta)
+        ? message.params._meta
+        : {};
+      if (meta[META.subscriptionId] !== request.id || this.#ended) return;
+      const problem = this.#agreed === undefined
+        ? message.method === "notifications/subscriptions/acknowledged" &&
+            isObject(message.params?.notifications)
+          ? undefined
+          : `${message.method}, before the acknowledgment`
+        : notAgreed(message, this.#agreed);
+      if (problem !== undefined) {
+        this.#end(connection.distrust(`The subscription ${request.id} carried ${problem}`));
+        return;
+      }
+      if (this.#agreed === undefined) {
+        this.#agreed = (message.params as JsonObject).notifications as SubscriptionFilter;
+        this.#acked?.();
+      } else {
+        this.#queue.push(message);
+        this.#wake?.();
+      }
+    });
+    request.reply.then(() => this.#end(), (error) => this.#lost(connection, error));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, this.#timeoutMs));
+    await Promise.race([acknowledged, late]);
+    clearTimeout(timer);
+    if (this.#agreed !== undefined && !this.#ended) return;
+    request.cancel();
+    this.#stop();
+    if (this.#ended) {
+      throw this.#error ?? new ProtocolError("The subscription ended before it was acknowledged");
     }
-    return true;
+    throw new TimeoutError(
+      `subscriptions/listen was not acknowledged within ${this.#timeoutMs} ms`,
+    );
+  }
+
+  /**
+   * The subscription's request over `connection` failed with `error`: when
+   * the server exited after acknowledging it, open it again on the server
+   * started again; otherwise it ends with `error`.
+   */
+  #lost(connection: Connection<unknown>, error: unknown): void {
+    if (this.#ended) return;
+    if (this.#reopen === undefined || !connection.exited || this.#agreed === undefined) {
+      this.#end(error);
+      return;
+    }
+    if (this.#reopens === MAX_REOPENS) {
+      this.#end(
+        new ProtocolError(
+          `The subscription ended: ${(error as Error).message}, and it was opened again ` +
+            `${MAX_REOPENS} times already, on servers that each exited`,
+        ),
+      );
+      return;
+    }
+    this.#reopens++;
+    this.#stop();
+    this.#agreed = undefined;
+    this.#reopen().then(
+      (next) => next === undefined ? this.#end(error) : this.#attach(next.connection, next.request),
+    ).catch((failed) => this.#end(failed));
   }
 
   #end(error?: unknown): void {
@@ -190,5 +250,6 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       : error;
     this.#stop();
     this.#wake?.();
+    this.#acked?.();
   }
 }
