@@ -127,6 +127,12 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
       { type: "array", items: { type: "string", enum: ["A"] }, maxItems: null },
       /a "maxItems" that/,
     ],
+    // Choices of no elicitation shape, where ajv refuses what a check of their values takes.
+    [{ type: "string", enum: ["A", "B"], oneOf: TITLED }, /both an enum and a oneOf/],
+    [{ type: "array", items: { type: "string", enum: ["A"], maxLength: 0 } }, /items that are no/],
+    [{ type: "array", items: { anyOf: [{ const: "A", pattern: "^B$" }] } }, /items that are no/],
+    [{ type: "string", oneOf: [{ const: "A", title: "A", minLength: 2 }] }, /a oneOf that is no/],
+    [{ type: "string", oneOf: [TITLED[0], TITLED[0]] }, /a oneOf whose choices repeat/],
   ];
   for (const [field, named] of cases) {
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
@@ -140,6 +146,23 @@ Deno.test("formProblems names a form whose schema says what no elicitation form 
   assert.deepEqual(formProblems(form, {}), [
     'the form cannot be checked: its schema has "additionalProperties", which no elicitation form has',
   ]);
+  // Each of these ajv refuses to compile, or refuses every answer to; none took the answer unchecked.
+  const field = { x: { type: "string" } };
+  const cases: [JsonObject, RegExp][] = [
+    [{ type: "object", properties: field, required: "x" }, /a required that is no list of/],
+    [{ type: "object", properties: field, required: [1] }, /a required that is no list of/],
+    [{ type: "object", properties: [field.x] }, /properties that are no object/],
+    [{ type: "string", properties: field }, /the type "string"/],
+  ];
+  for (const [schema, named] of cases) {
+    const [problem] = formProblems(schema, { x: ["A", "B"] });
+    assert.match(
+      problem ?? "",
+      /^the form cannot be checked: its schema has /,
+      JSON.stringify(schema),
+    );
+    assert.match(problem, named);
+  }
 });
 
 Deno.test("formProblems refuses a key the form did not ask whose value no elicitation answer holds", () => {

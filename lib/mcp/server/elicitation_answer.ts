@@ -122,6 +122,16 @@ export function unreadForm(requested: unknown): string | undefined {
   const schema = isObject(requested) ? requested : {};
   const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
   if (unread !== undefined) return `its schema has "${unread}"`;
+  if (schema.type !== undefined && schema.type !== "object") {
+    return `its schema has the type ${JSON.stringify(schema.type)}`;
+  }
+  if (schema.properties !== undefined && !isObject(schema.properties)) {
+    return "its schema has properties that are no object";
+  }
+  const { required = [] } = schema;
+  if (!Array.isArray(required) || !required.every((key) => typeof key === "string")) {
+    return "its schema has a required that is no list of field names";
+  }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, field] of Object.entries(properties)) {
     const keyword = unreadKeyword(field);
@@ -170,6 +180,7 @@ function unreadKeyword(field: unknown): string | undefined {
   if ("enum" in field && choices({ type: "string", enum: field.enum }) === undefined) {
     return "an enum that is not a list of strings";
   }
+  if ("enum" in field && "oneOf" in field) return "both an enum and a oneOf";
   if (field.format !== undefined && !Object.hasOwn(FORMATS, String(field.format))) {
     return `the format ${JSON.stringify(field.format)}`;
   }
@@ -179,6 +190,11 @@ function unreadKeyword(field: unknown): string | undefined {
   ) {
     return "a oneOf that is no titled choices";
   }
+  // oneOf takes a value that matches exactly one choice: one given twice is taken by none.
+  const single = type === "string" && field.oneOf !== undefined
+    ? choices({ anyOf: field.oneOf })!
+    : [];
+  if (new Set(single).size < single.length) return "a oneOf whose choices repeat";
   return undefined;
 }
 
@@ -220,19 +236,26 @@ function choicesProblems(schema: JsonObject, value: unknown, name: string): stri
 
 /**
  * The values a field's choices allow: `{ type: "string", enum }`, or titled
- * choices `{ anyOf: [{ const, title }] }`; `undefined` when `items` is neither.
+ * choices `{ anyOf: [{ const, title }] }`, each saying nothing else;
+ * `undefined` when `items` is neither.
  */
 function choices(items: unknown): string[] | undefined {
   if (!isObject(items)) return undefined;
-  if (items.type === "string" && Array.isArray(items.enum)) {
+  if (saysOnly(items, ["type", "enum"]) && items.type === "string" && Array.isArray(items.enum)) {
     return items.enum.every((option) => typeof option === "string") ? items.enum : undefined;
   }
-  if (!Array.isArray(items.anyOf)) return undefined;
+  if (!saysOnly(items, ["anyOf"]) || !Array.isArray(items.anyOf)) return undefined;
   const values = items.anyOf.map((option) =>
-    isObject(option) && typeof option.const === "string" ? option.const : undefined
+    isObject(option) && saysOnly(option, ["const", "title"]) && typeof option.const === "string"
+      ? option.const
+      : undefined
   );
   return values.every((value) => value !== undefined) ? values as string[] : undefined;
 }
+
+/** Whether `schema` has no keyword but `keywords`. */
+const saysOnly = (schema: JsonObject, keywords: readonly string[]) =>
+  Object.keys(schema).every((keyword) => keywords.includes(keyword));
 
 /** Whether `size` lies within `least` and `most`, where each is a number; `unit` follows each. */
 function boundProblems(
