@@ -8,8 +8,12 @@
 // each time is not started again past MAX_REOPENS, the subscription ending
 // by name. And the client closed while it starts such a server again, or
 // after it exited: nothing is started again, and no process is left running.
+// A subscription acknowledged with more than was asked (2026-07-28: the
+// acknowledgment "reflects the subset the server agreed to honor"), refused
+// by name, where the real SDK v2 server acknowledges a subset.
 
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { Client } from "../../lib/mcp/client/client.ts";
 import { MAX_REOPENS } from "../../lib/mcp/client/subscription.ts";
 import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
@@ -110,4 +114,38 @@ Deno.test("a client closed while it starts a 2026-07-28 stdio server again, or a
       assertGroupGone(client.pid);
     });
   }
+});
+
+Deno.test("a subscription acknowledged with more than was asked is refused by name; the SDK v2 server acknowledges a subset", async () => {
+  const asked = {
+    toolsListChanged: true,
+    promptsListChanged: true,
+    resourceSubscriptions: ["x:/a"],
+  };
+  const { client, end } = await crashClient();
+  try {
+    await using subscription = await client.listen(asked);
+    const acknowledged = subscription.acknowledged;
+    for (const [key, value] of Object.entries(acknowledged)) {
+      assert.ok(
+        key === "resourceSubscriptions" || value === false ||
+          asked[key as "toolsListChanged"] === true,
+        key,
+      );
+    }
+  } finally {
+    await end();
+  }
+  const peer = fileURLToPath(new URL("../fixtures/modern_peer.ts", import.meta.url));
+  await using over = new Client([Deno.execPath(), "run", "--quiet", peer, "over-acknowledged"], {
+    versions: MCP_VERSIONS,
+  });
+  await over.initialize();
+  await assert.rejects(
+    over.listen({ toolsListChanged: true }),
+    (error: unknown) =>
+      error instanceof ProtocolError &&
+      /acknowledged promptsListChanged, resourceSubscriptions file:\/\/\/etc\/passwd, which were not asked/
+        .test(error.message),
+  );
 });

@@ -400,6 +400,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     return await Subscription.open(
       this.#connection as Connection<unknown>,
       request,
+      filter,
       this.#connection.timeoutMs,
       Array.isArray(this.#server) ? () => this.#listenAgain(filter) : undefined,
     );

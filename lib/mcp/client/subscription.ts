@@ -2,7 +2,7 @@
  * A client's side of `subscriptions/listen` (2026-07-28): a long-lived
  * request whose notifications carry its id (`io.modelcontextprotocol/
  * subscriptionId`), "the acknowledged filter" checked against what was
- * asked, each later notification checked against what was acknowledged
+ * asked (it "reflects the subset the server agreed to honor"), each later notification checked against what was acknowledged
  * (the server "MUST NOT send notification types the client has not
  * explicitly requested"), read as an async iterator, and ended by the
  * client (cancelled) or by the server (its result: "the subscription
@@ -66,6 +66,36 @@ export function notAgreed(
 }
 
 /**
+ * What the acknowledged filter `acknowledged` holds that the filter `asked`
+ * did not ask, each named; none, an empty list. A kind of change is
+ * acknowledged with `true` or `false`; `resourceSubscriptions` lists URIs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const asked = { toolsListChanged: true, resourceSubscriptions: ["file:///a", "file:///b"] };
+ * assert.deepEqual(notAsked({ toolsListChanged: true, resourceSubscriptions: ["file:///a"] }, asked), []);
+ * assert.deepEqual(notAsked({ promptsListChanged: true, resourceSubscriptions: ["file:///c"] }, asked), [
+ *   "promptsListChanged",
+ *   "resourceSubscriptions file:///c",
+ * ]);
+ * ```
+ */
+export function notAsked(acknowledged: JsonObject, asked: SubscriptionFilter): string[] {
+  return Object.entries(acknowledged).flatMap(([key, value]) => {
+    if (key !== "resourceSubscriptions") {
+      return typeof value === "boolean" && (!value || asked[key] === true) ? [] : [key];
+    }
+    if (!Array.isArray(value)) return [key];
+    return value.filter((uri) =>
+      typeof uri !== "string" || !asked.resourceSubscriptions?.includes(uri)
+    )
+      .map((uri) => `${key} ${typeof uri === "string" ? uri : JSON.stringify(uri)}`);
+  });
+}
+
+/**
  * How a subscription is opened again once the server it was open on has
  * exited: the server started again (its connection) and the
  * `subscriptions/listen` sent to it, or `undefined` when none was started.
@@ -94,6 +124,7 @@ export const MAX_REOPENS = 3;
  */
 export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDisposable {
   #request: OpenRequest;
+  readonly #asked: SubscriptionFilter;
   #stop: () => void = () => {};
   readonly #queue: JsonRpcNotification[] = [];
   readonly #timeoutMs: number;
@@ -106,25 +137,32 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
   #agreed?: SubscriptionFilter;
 
   /**
-   * Subscribe through `request` (a `subscriptions/listen` sent over
-   * `connection`), and wait, at most `timeoutMs`, for the server's
-   * acknowledgment; a server that acknowledges nothing, or sends what was
-   * not acknowledged, is distrusted. With `reopen`, it is opened again
+   * Subscribe through `request` (a `subscriptions/listen` of the filter
+   * `asked` sent over `connection`), and wait, at most `timeoutMs`, for the
+   * server's acknowledgment; a server that acknowledges nothing, or more than
+   * was asked, or sends what was not acknowledged, is distrusted. With `reopen`, it is opened again
    * (acknowledged within `timeoutMs` as well) when the server exits.
    */
   static async open(
     connection: Connection<unknown>,
     request: OpenRequest,
+    asked: SubscriptionFilter,
     timeoutMs: number,
     reopen?: Reopen,
   ): Promise<Subscription> {
-    const subscription = new Subscription(request, timeoutMs, reopen);
+    const subscription = new Subscription(request, asked, timeoutMs, reopen);
     await subscription.#attach(connection, request);
     return subscription;
   }
 
-  private constructor(request: OpenRequest, timeoutMs: number, reopen?: Reopen) {
+  private constructor(
+    request: OpenRequest,
+    asked: SubscriptionFilter,
+    timeoutMs: number,
+    reopen?: Reopen,
+  ) {
     this.#request = request;
+    this.#asked = asked;
     this.#timeoutMs = timeoutMs;
     this.#reopen = reopen;
   }
@@ -183,7 +221,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       const problem = this.#agreed === undefined
         ? message.method === "notifications/subscriptions/acknowledged" &&
             isObject(message.params?.notifications)
-          ? undefined
+          ? beyondAsked(message.params.notifications, this.#asked)
           : `${message.method}, before the acknowledgment`
         : notAgreed(message, this.#agreed);
       if (problem !== undefined) {
@@ -252,4 +290,12 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     this.#wake?.();
     this.#acked?.();
   }
+}
+
+/** Why the acknowledged filter `acknowledged` is more than `asked`, if it is. */
+function beyondAsked(acknowledged: JsonObject, asked: SubscriptionFilter): string | undefined {
+  const beyond = notAsked(acknowledged, asked);
+  return beyond.length === 0
+    ? undefined
+    : `an acknowledgment that acknowledged ${beyond.join(", ")}, which were not asked`;
 }
