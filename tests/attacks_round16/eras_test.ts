@@ -114,6 +114,19 @@ Deno.test("a client closed while it starts a 2026-07-28 stdio server again, or a
       assertGroupGone(client.pid);
     });
   }
+  await t.step("while it starts it again for a subscription", async () => {
+    const { client, log, end } = await crashClient();
+    try {
+      const subscription = await client.listen({ toolsListChanged: true });
+      await assert.rejects(client.callTool("crash"), exited);
+      await client.close();
+      await assert.rejects(subscription[Symbol.asyncIterator]().next(), ProtocolError);
+      assert.deepEqual(commandsHolding(log), [], "a server was started after the client closed");
+    } finally {
+      await end();
+    }
+    assertGroupGone(client.pid);
+  });
 });
 
 Deno.test("a subscription acknowledged with more than was asked is refused by name; the SDK v2 server acknowledges a subset", async () => {
