@@ -248,6 +248,10 @@ function messageSlips(message: Obj, context: Context): string[] {
     if (version === "2025-06-18" && message.method === "elicitation/create") {
       slips.push(...laterFormSlips(params));
     }
+    if (!modern && version !== "2025-11-25" && message.method === "sampling/createMessage") {
+      const offered = ["tools", "toolChoice"].filter((key) => key in params);
+      slips.push(...offered.map((key) => `its params carry ${key}, which came with 2025-11-25`));
+    }
     return slips;
   }
   const answered = asked.get(message.id);

@@ -10,14 +10,22 @@
 // after it exited: nothing is started again, and no process is left running.
 // A subscription acknowledged with more than was asked (2026-07-28: the
 // acknowledgment "reflects the subset the server agreed to honor"), refused
-// by name, where the real SDK v2 server acknowledges a subset.
+// by name, where the real SDK v2 server acknowledges a subset. And a
+// 2025-06-18 client (the SDK v2 client held to it, declaring sampling.tools
+// all the same) not sent 2025-11-25's tool-enabled sampling (tools,
+// toolChoice), which its version does not define.
 
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "../../lib/mcp/client/client.ts";
 import { MAX_REOPENS } from "../../lib/mcp/client/subscription.ts";
 import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import { GRAMMAR } from "../../servers/grammar.ts";
+import { recordingProxy } from "../_wire_proxy.ts";
+import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
 import { sdkV2Peer } from "../_peers.ts";
 
@@ -161,4 +169,58 @@ Deno.test("a subscription acknowledged with more than was asked is refused by na
       /acknowledged promptsListChanged, resourceSubscriptions file:\/\/\/etc\/passwd, which were not asked/
         .test(error.message),
   );
+});
+
+Deno.test("a 2025-06-18 client is not sent a sampling request that offers the model tools: the tool fails, saying so", async (t) => {
+  const weather = [{ name: "weather", inputSchema: { type: "object" } }];
+  const question = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
+  await using server = serveHttp({
+    ...GRAMMAR,
+    sessionTools: [{
+      name: "ask_with_tools",
+      description: "Asks the client's model, offering it a tool.",
+      inputSchema: { type: "object" },
+      run: async (_args, context) => {
+        const params = {
+          messages: question,
+          maxTokens: 8,
+          tools: weather,
+          toolChoice: { mode: "auto" },
+        };
+        const answer = await context.request("sampling/createMessage", params, "ask_with_tools");
+        return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
+      },
+    }],
+  });
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    await t.step(version, async () => {
+      await using proxy = recordingProxy(server.url);
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        capabilities: { sampling: { tools: {} } },
+        supportedProtocolVersions: [version],
+      });
+      const sunny = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
+      client.setRequestHandler("sampling/createMessage", () => sunny as never);
+      const sent = version === "2025-11-25";
+      try {
+        await client.connect(new StreamableHTTPClientTransport(proxy.url));
+        assert.equal(client.getNegotiatedProtocolVersion(), version);
+        const result = await client.callTool({ name: "ask_with_tools", arguments: {} });
+        const [{ text }] = result.content as { text: string }[];
+        assert.match(
+          text,
+          sent ? /Sunny/ : /offers the model tools.*2025-11-25; this session is 2025-06-18/,
+        );
+      } finally {
+        await client.close();
+      }
+      await proxy.settled();
+      const asked = proxy.exchanges.some((exchange) =>
+        exchange.responseBody.includes('"method":"sampling/createMessage"')
+      );
+      assert.equal(asked, sent, "whether the sampling request was sent");
+      // The interop tests' judge of the wire finds nothing of 2025-11-25 in a 2025-06-18 one.
+      assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version as Version, "server"), []);
+    });
+  }
 });

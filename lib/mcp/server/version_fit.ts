@@ -141,7 +141,8 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
  * Why the server's own request `method` with `params` cannot be sent in a
  * session of protocol version `version`, or `undefined` when it can:
  * elicitation came with 2025-06-18 (and its choices, defaults and mode with
- * 2025-11-25: see `newerElicitation`), and a sampling request may hold only the
+ * 2025-11-25: see `newerElicitation`), a sampling request may offer the
+ * model tools only from 2025-11-25, and it may hold only the
  * content types of the session's version, and a message's content as a list
  * of blocks only from 2025-11-25 (a version this library does not speak: no
  * reason).
@@ -158,6 +159,7 @@ function withObjectSchemasOnly(method: string, result: JsonObject): JsonObject {
  * const blocks = { messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], maxTokens: 8 };
  * assert.match(requestUnfit("sampling/createMessage", blocks, "2025-06-18")!, /came with 2025-11-25/);
  * assert.equal(requestUnfit("sampling/createMessage", blocks, "2025-11-25"), undefined);
+ * assert.match(requestUnfit("sampling/createMessage", { ...blocks, tools: [] }, "2025-06-18")!, /offers the model tools/);
  * ```
  */
 export function requestUnfit(
@@ -177,6 +179,11 @@ export function requestUnfit(
       `this session is ${version}: it is not sent`;
   }
   if (method !== "sampling/createMessage") return undefined;
+  const offered = ["tools", "toolChoice"].filter((key) => params[key] !== undefined);
+  if (offered.length > 0 && !versionFeatures(version).samplingTools) {
+    return `The sampling request offers the model tools (${offered.join(", ")}), which came ` +
+      `with 2025-11-25; this session is ${version}: it is not sent`;
+  }
   const messages = Array.isArray(params.messages) ? params.messages : [];
   // From 2025-11-25 a message's content may be a list of blocks.
   const listed = messages.some((message) => isObject(message) && Array.isArray(message.content));

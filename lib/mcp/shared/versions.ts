@@ -72,6 +72,11 @@ export interface VersionFeatures {
    */
   samplingContentArrays: boolean;
   /**
+   * A `sampling/createMessage` may offer the model tools (`tools`,
+   * `toolChoice`), to a client that declared `sampling.tools`.
+   */
+  samplingTools: boolean;
+  /**
    * An elicitation's form may hold 2025-11-25's choices: a `default` for
    * any field (not only a boolean's), single choices with titles (`oneOf`),
    * multiple choices (`type: "array"`); and its request a `mode`.
@@ -119,6 +124,7 @@ const LAST_LEGACY: VersionFeatures = {
   forbiddenOriginStatus: 403,
   schemaDialect: "2020-12",
   samplingContentArrays: true,
+  samplingTools: true,
   elicitationChoices: true,
   invalidArguments: "toolError",
   resourceNotFound: -32002,
@@ -138,6 +144,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    samplingTools: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
@@ -154,6 +161,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    samplingTools: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
@@ -170,6 +178,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
+    samplingTools: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
