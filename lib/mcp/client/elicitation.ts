@@ -40,13 +40,16 @@ export function elicitationProblem(params: JsonObject): string | undefined {
 
 /**
  * `result` with every property of `requestedSchema` that an accepting answer
- * left out filled from its `default`; any other answer unchanged.
+ * left out filled from its `default`, when that default is a value the field
+ * may hold (its type; one of its choices, if it offers some): a default that
+ * does not fit is the server's slip, not the user's answer. Any other answer
+ * unchanged.
  *
- * @example A user who accepts and types nothing gets every default
+ * @example A user who accepts and types nothing gets every default that fits
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const schema = { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer" } } };
+ * const schema = { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer", default: 1.5 } } };
  * assert.deepEqual(withDefaults(schema, { action: "accept", content: {} }), { action: "accept", content: { name: "John Doe" } });
  * assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
  * ```
@@ -56,9 +59,31 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
   const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
   const content: JsonObject = { ...result.content };
   for (const [name, schema] of Object.entries(properties)) {
-    if (!(name in content) && isObject(schema) && "default" in schema) {
+    if (!Object.hasOwn(content, name) && isObject(schema) && fits(schema, schema.default)) {
       content[name] = schema.default;
     }
   }
   return { ...result, content };
+}
+
+/** Whether `value` is one the field `schema` may hold: of its type, and among its choices if it offers some. */
+function fits(schema: JsonObject, value: unknown): boolean {
+  const items = isObject(schema.items) ? schema.items : {};
+  const choices = [schema.enum, schema.oneOf, items.enum, items.anyOf].find(Array.isArray)
+    ?.map((choice) => isObject(choice) ? choice.const : choice);
+  const offered = (item: unknown) => choices === undefined || choices.includes(item);
+  switch (schema.type) {
+    case "string":
+      return typeof value === "string" && offered(value);
+    case "number":
+      return typeof value === "number";
+    case "integer":
+      return Number.isInteger(value);
+    case "boolean":
+      return typeof value === "boolean";
+    case "array":
+      return Array.isArray(value) &&
+        value.every((item) => typeof item === "string" && offered(item));
+  }
+  return false;
 }
