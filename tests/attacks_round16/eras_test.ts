@@ -14,9 +14,9 @@
 // 2025-06-18 client (the SDK v2 client held to it, declaring sampling.tools
 // all the same) not sent 2025-11-25's tool-enabled sampling (tools,
 // toolChoice), which its version does not define. And the course's client,
-// asked a form whose defaults do not fit their fields (a choice not offered,
-// a number for a string), filling in none of them as the user's answer, in
-// either era; a field named "constructor" gets its default all the same.
+// asked by the SDK v2 server (tests/fixtures/round16_default_peer.ts) a form
+// whose default is a choice not offered, filling it in as no user's answer;
+// a field named "constructor" gets its default all the same.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
@@ -228,43 +228,14 @@ Deno.test("a 2025-06-18 client is not sent a sampling request that offers the mo
   }
 });
 
-Deno.test("the course's client fills in only the defaults that fit their fields, in either era", async (t) => {
-  const form = {
-    type: "object",
-    properties: {
-      size: { type: "string", enum: ["S", "L"], default: "XL" },
-      name: { type: "string", default: 42 },
-      count: { type: "integer", default: 1.5 },
-      gift: { type: "boolean", default: true },
-      constructor: { type: "string", default: "Ada" },
-      tier: { type: "string", oneOf: [{ const: "free", title: "Free" }], default: "gold" },
-      sizes: { type: "array", items: { anyOf: [{ const: "S", title: "Small" }] }, default: ["S"] },
-    },
-  };
-  await using server = serveHttp({
-    ...GRAMMAR,
-    sessionTools: [{
-      name: "order",
-      description: "Asks the user's order, and says what came back.",
-      inputSchema: { type: "object" },
-      run: async (_args, context) => {
-        const params = { message: "Your order?", requestedSchema: form };
-        const answer = await context.request("elicitation/create", params, "order");
-        return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
-      },
-    }],
+Deno.test("the course's client fills in only the defaults that fit their fields", async () => {
+  // The SDK v2 server sends a default of XL for a choice of S or L as it was given.
+  await using client = new Client(sdkV2Peer("modern", undefined, "round16_default_peer.ts"), {
+    versions: MCP_VERSIONS,
+    allowed: ["order"],
+    elicit: () => Promise.resolve({ action: "accept", content: {} }),
   });
-  for (const versions of [undefined, MCP_VERSIONS]) {
-    await t.step(versions === undefined ? "2025-11-25" : "2026-07-28", async () => {
-      await using client = new Client(server.url, {
-        ...(versions === undefined ? {} : { versions }),
-        allowed: ["order"],
-        elicit: () => Promise.resolve({ action: "accept", content: {} }),
-      });
-      await client.initialize();
-      await client.listTools();
-      const said = JSON.parse(await client.callTool("order"));
-      assert.deepEqual(said, { gift: true, constructor: "Ada", sizes: ["S"] });
-    });
-  }
+  await client.initialize();
+  await client.listTools();
+  assert.deepEqual(JSON.parse(await client.callTool("order")), { gift: true, constructor: "Ada" });
 });
