@@ -133,6 +133,10 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     [{ type: "array", items: { anyOf: [{ const: "A", pattern: "^B$" }] } }, /items that are no/],
     [{ type: "string", oneOf: [{ const: "A", title: "A", minLength: 2 }] }, /a oneOf that is no/],
     [{ type: "string", oneOf: [TITLED[0], TITLED[0]] }, /a oneOf whose choices repeat/],
+    // A default the field refuses, which a client fills in or shows the user as the answer.
+    [{ type: "string", enum: ["A", "B"], default: "C" }, /a default that does not fit it/],
+    [{ type: "integer", minimum: 1, default: 0 }, /a default that does not fit it/],
+    [{ type: "boolean", default: "yes" }, /a default that does not fit it/],
   ];
   for (const [field, named] of cases) {
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });

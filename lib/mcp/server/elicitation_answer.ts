@@ -225,6 +225,10 @@ function unreadKeyword(field: unknown): string | undefined {
     ? choices({ anyOf: field.oneOf })!
     : [];
   if (new Set(single).size < single.length) return "a oneOf whose choices repeat";
+  // A default is what the client may answer for the user: one the field refuses is no answer.
+  if ("default" in field && fieldProblems(field, field.default, "it").length > 0) {
+    return "a default that does not fit it";
+  }
   return undefined;
 }
 
