@@ -16,7 +16,10 @@
 // toolChoice), which its version does not define. And the course's client,
 // asked by the SDK v2 server (tests/fixtures/round16_default_peer.ts) a form
 // whose default is a choice not offered, filling it in as no user's answer;
-// a field named "constructor" gets its default all the same.
+// a field named "constructor" gets its default all the same. And a
+// 2025-11-25 client that did not declare sampling.context not asked to
+// include context (includeContext "thisServer"), as that version says a
+// server SHOULD NOT; at 2025-06-18, which has no such capability, it is.
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
@@ -238,4 +241,44 @@ Deno.test("the course's client fills in only the defaults that fit their fields"
   await client.initialize();
   await client.listTools();
   assert.deepEqual(JSON.parse(await client.callTool("order")), { gift: true, constructor: "Ada" });
+});
+
+Deno.test("a sampling request asks for context only of a 2025-11-25 client that declared sampling.context", async (t) => {
+  const question = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
+  await using server = serveHttp({
+    ...GRAMMAR,
+    sessionTools: [{
+      name: "ask_in_context",
+      description: "Asks the client's model, with this server's context.",
+      inputSchema: { type: "object" },
+      run: async (_args, context) => {
+        const params = { messages: question, maxTokens: 8, includeContext: "thisServer" };
+        const answer = await context.request("sampling/createMessage", params, "ask_in_context");
+        return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
+      },
+    }],
+  });
+  const cases = [
+    ["2025-11-25", {}, false],
+    ["2025-11-25", { context: {} }, true],
+    ["2025-06-18", {}, true],
+  ] as const;
+  for (const [version, sampling, sent] of cases) {
+    await t.step(`${version}, sampling ${JSON.stringify(sampling)}`, async () => {
+      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+        capabilities: { sampling },
+        supportedProtocolVersions: [version],
+      });
+      const sunny = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
+      client.setRequestHandler("sampling/createMessage", () => sunny as never);
+      try {
+        await client.connect(new StreamableHTTPClientTransport(server.url));
+        const result = await client.callTool({ name: "ask_in_context", arguments: {} });
+        const [{ text }] = result.content as { text: string }[];
+        assert.match(text, sent ? /Sunny/ : /did not declare \{"sampling":\{"context":\{\}\}\}/);
+      } finally {
+        await client.close();
+      }
+    });
+  }
 });

@@ -13,6 +13,7 @@
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { type McpVersion, versionFeatures } from "../shared/versions.ts";
 import { answerProblem, questionProblem } from "./answer_problem.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { ERROR_CODES } from "./replies.ts";
@@ -43,23 +44,38 @@ export class InputRequired extends Error {
   }
 }
 
-/** The capability a client declares to be asked `method` (with `params`). */
-function capabilityFor(method: string, params: JsonObject): JsonObject {
+/**
+ * The capability a client declares to be asked `method` (with `params`), in
+ * a session of `version` (2026-07-28 when not given).
+ */
+function capabilityFor(method: string, params: JsonObject, version?: McpVersion): JsonObject {
   switch (method) {
     case "elicitation/create":
       return params.mode === "url" ? { elicitation: { url: {} } } : { elicitation: {} };
     case "sampling/createMessage":
-      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`".
-      return { sampling: params.tools === undefined ? {} : { tools: {} } };
+      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`";
+      // 2025-11-25 on, they "SHOULD only use [thisServer, allServers] if the client declares … sampling.context".
+      return {
+        sampling: {
+          ...(params.tools === undefined ? {} : { tools: {} }),
+          ...(asksContext(params, version) ? { context: {} } : {}),
+        },
+      };
     case "roots/list":
       return { roots: {} };
   }
   throw new RpcError(ERROR_CODES.internalError, `A server cannot ask its client ${method}`);
 }
 
+/** Whether the sampling request `params` asks for context that, in a session of `version`, needs `sampling.context`. */
+const asksContext = (params: JsonObject, version?: McpVersion) =>
+  ["thisServer", "allServers"].includes(params.includeContext as string) &&
+  (version === undefined || versionFeatures(version).samplingCapabilities);
+
 /**
  * The capability a client must have declared to be asked `method` with
- * `params` (elicitation, in its mode; sampling, with tools or not; roots), when `capabilities`
+ * `params` (elicitation, in its mode; sampling, with tools or not, asking
+ * for context or not; roots) in a session of `version`, when `capabilities`
  * lack it; `undefined` when they have it, or `method` needs none.
  *
  * @example
@@ -72,6 +88,9 @@ function capabilityFor(method: string, params: JsonObject): JsonObject {
  * assert.deepEqual(undeclaredCapability("elicitation/create", { message: "Name?" }, { elicitation: { url: {} } }), { elicitation: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", {}, {}), { sampling: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", { tools: [] }, { sampling: {} }), { sampling: { tools: {} } });
+ * const inContext = { messages: [], maxTokens: 8, includeContext: "thisServer" };
+ * assert.deepEqual(undeclaredCapability("sampling/createMessage", inContext, { sampling: {} }, "2025-11-25"), { sampling: { context: {} } });
+ * assert.equal(undeclaredCapability("sampling/createMessage", inContext, { sampling: {} }, "2025-06-18"), undefined);
  * assert.equal(undeclaredCapability("ping", {}, {}), undefined);
  * ```
  */
@@ -79,9 +98,10 @@ export function undeclaredCapability(
   method: string,
   params: JsonObject,
   capabilities: JsonObject,
+  version?: McpVersion,
 ): JsonObject | undefined {
   if (!ASKABLE.has(method)) return undefined;
-  const needed = capabilityFor(method, params);
+  const needed = capabilityFor(method, params, version);
   return declares(capabilities, needed) ? undefined : needed;
 }
 

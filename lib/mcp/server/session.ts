@@ -23,7 +23,7 @@ import { isObject, isRequestId, type JsonObject, type RequestId } from "../share
 import { isLogLevel, type LogLevel } from "../shared/log_levels.ts";
 import { isModernRequest } from "../shared/meta.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
-import { LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
+import { isMcpVersion, LEGACY_VERSIONS, MCP_VERSIONS } from "../shared/versions.ts";
 import { refusedArguments } from "./argument_refusal.ts";
 import { ERROR_CODES, respond } from "./dispatch.ts";
 import { InputRequired, undeclaredCapability } from "./input_round.ts";
@@ -337,7 +337,13 @@ export class ServerSession {
       logLevel: this.#logLevel,
       send: (message) => this.#send(message, id),
       ask: (method, requestParams) => {
-        const needed = undeclaredCapability(method, requestParams, this.#clientCapabilities);
+        const version = isMcpVersion(this.#version) ? this.#version : undefined;
+        const needed = undeclaredCapability(
+          method,
+          requestParams,
+          this.#clientCapabilities,
+          version,
+        );
         const unfit = requestUnfit(method, requestParams, this.#version) ??
           questionProblem(method, requestParams) ??
           (needed && `The client did not declare ${JSON.stringify(needed)}: ${method} is not sent`);

@@ -180,7 +180,7 @@ export function requestUnfit(
   }
   if (method !== "sampling/createMessage") return undefined;
   const offered = ["tools", "toolChoice"].filter((key) => params[key] !== undefined);
-  if (offered.length > 0 && !versionFeatures(version).samplingTools) {
+  if (offered.length > 0 && !versionFeatures(version).samplingCapabilities) {
     return `The sampling request offers the model tools (${offered.join(", ")}), which came ` +
       `with 2025-11-25; this session is ${version}: it is not sent`;
   }

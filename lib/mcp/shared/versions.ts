@@ -72,10 +72,13 @@ export interface VersionFeatures {
    */
   samplingContentArrays: boolean;
   /**
-   * A `sampling/createMessage` may offer the model tools (`tools`,
-   * `toolChoice`), to a client that declared `sampling.tools`.
+   * Sampling's capability names what a client supports of it (2025-11-25
+   * on): a `sampling/createMessage` may offer the model tools (`tools`,
+   * `toolChoice`), to a client that declared `sampling.tools`, and asks for
+   * context (`includeContext` other than `"none"`) only of one that declared
+   * `sampling.context`.
    */
-  samplingTools: boolean;
+  samplingCapabilities: boolean;
   /**
    * An elicitation's form may hold 2025-11-25's choices: a `default` for
    * any field (not only a boolean's), single choices with titles (`oneOf`),
@@ -124,7 +127,7 @@ const LAST_LEGACY: VersionFeatures = {
   forbiddenOriginStatus: 403,
   schemaDialect: "2020-12",
   samplingContentArrays: true,
-  samplingTools: true,
+  samplingCapabilities: true,
   elicitationChoices: true,
   invalidArguments: "toolError",
   resourceNotFound: -32002,
@@ -144,7 +147,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
-    samplingTools: false,
+    samplingCapabilities: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
@@ -161,7 +164,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
-    samplingTools: false,
+    samplingCapabilities: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
@@ -178,7 +181,7 @@ const FEATURES: Readonly<Record<McpVersion, VersionFeatures>> = {
     ssePolling: false,
     schemaDialect: "draft-07",
     samplingContentArrays: false,
-    samplingTools: false,
+    samplingCapabilities: false,
     elicitationChoices: false,
     invalidArguments: "protocolError",
     resourceNotFound: -32002,
