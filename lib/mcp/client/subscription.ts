@@ -88,9 +88,8 @@ export function notAsked(acknowledged: JsonObject, asked: SubscriptionFilter): s
       return typeof value === "boolean" && (!value || asked[key] === true) ? [] : [key];
     }
     if (!Array.isArray(value)) return [key];
-    return value.filter((uri) =>
-      typeof uri !== "string" || !asked.resourceSubscriptions?.includes(uri)
-    )
+    const subscribed = new Set(asked.resourceSubscriptions);
+    return value.filter((uri) => typeof uri !== "string" || !subscribed.has(uri))
       .map((uri) => `${key} ${typeof uri === "string" ? uri : JSON.stringify(uri)}`);
   });
 }
