@@ -20,6 +20,8 @@
 // 2025-11-25 client that did not declare sampling.context not asked to
 // include context (includeContext "thisServer"), as that version says a
 // server SHOULD NOT; at 2025-06-18, which has no such capability, it is.
+// Nor one that did not declare sampling.tools asked with a toolChoice and no
+// tools (the client "MUST return an error if this field is provided").
 
 import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
@@ -27,6 +29,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "../../lib/mcp/client/client.ts";
 import { MAX_REOPENS } from "../../lib/mcp/client/subscription.ts";
 import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
+import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
+import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { serveHttp } from "../../lib/mcp/server/http_server.ts";
 import { GRAMMAR } from "../../servers/grammar.ts";
@@ -177,56 +181,112 @@ Deno.test("a subscription acknowledged with more than was asked is refused by na
   );
 });
 
-Deno.test("a 2025-06-18 client is not sent a sampling request that offers the model tools: the tool fails, saying so", async (t) => {
-  const weather = [{ name: "weather", inputSchema: { type: "object" } }];
-  const question = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
-  await using server = serveHttp({
-    ...GRAMMAR,
-    sessionTools: [{
-      name: "ask_with_tools",
-      description: "Asks the client's model, offering it a tool.",
-      inputSchema: { type: "object" },
-      run: async (_args, context) => {
-        const params = {
-          messages: question,
-          maxTokens: 8,
-          tools: weather,
-          toolChoice: { mode: "auto" },
-        };
-        const answer = await context.request("sampling/createMessage", params, "ask_with_tools");
-        return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
-      },
-    }],
+const QUESTION = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
+
+/** A tool of the course's server that asks the client's model with `extra` besides the question, and says what it said. */
+const askingModel = (name: string, extra: JsonObject): SessionTool => ({
+  name,
+  description: "Asks the client's model, and says what it said.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const params = { messages: QUESTION, maxTokens: 8, ...extra };
+    const answer = await context.request("sampling/createMessage", params, name);
+    return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
+  },
+});
+
+/** The course's HTTP server with the sampling tools below. */
+const SAMPLING_SERVER = {
+  ...GRAMMAR,
+  sessionTools: [
+    askingModel("ask_with_tools", {
+      tools: [{ name: "weather", inputSchema: { type: "object" } }],
+      toolChoice: { mode: "auto" },
+    }),
+    askingModel("ask_in_context", { includeContext: "thisServer" }),
+    askingModel("ask_choosing", { toolChoice: { mode: "none" } }),
+  ],
+};
+
+/**
+ * What the tool `name` of the server at `url` says to the SDK v2 client that
+ * declares `sampling` and speaks `version` (its model answers "Sunny"), and
+ * whether the sampling request was sent, with the wire judge's slips.
+ */
+async function sampledBy(
+  url: URL,
+  name: string,
+  sampling: JsonObject,
+  version: Version = "2025-11-25",
+): Promise<{ text: string; asked: boolean; slips: string[] }> {
+  await using proxy = recordingProxy(url);
+  const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+    capabilities: { sampling },
+    supportedProtocolVersions: [version],
   });
-  for (const version of ["2025-06-18", "2025-11-25"]) {
+  const sunny = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
+  client.setRequestHandler("sampling/createMessage", () => sunny as never);
+  let text: string;
+  try {
+    await client.connect(new StreamableHTTPClientTransport(proxy.url));
+    assert.equal(client.getNegotiatedProtocolVersion(), version);
+    const result = await client.callTool({ name, arguments: {} });
+    text = (result.content as { text: string }[])[0].text;
+  } finally {
+    await client.close();
+  }
+  await proxy.settled();
+  const asked = proxy.exchanges.some((exchange) =>
+    exchange.responseBody.includes('"method":"sampling/createMessage"')
+  );
+  return { text, asked, slips: eraSlips(httpWire(proxy.exchanges), version, "server") };
+}
+
+Deno.test("a 2025-06-18 client is not sent a sampling request that offers the model tools: the tool fails, saying so", async (t) => {
+  await using server = serveHttp(SAMPLING_SERVER);
+  for (const version of ["2025-06-18", "2025-11-25"] as const) {
     await t.step(version, async () => {
-      await using proxy = recordingProxy(server.url);
-      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
-        capabilities: { sampling: { tools: {} } },
-        supportedProtocolVersions: [version],
-      });
-      const sunny = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
-      client.setRequestHandler("sampling/createMessage", () => sunny as never);
       const sent = version === "2025-11-25";
-      try {
-        await client.connect(new StreamableHTTPClientTransport(proxy.url));
-        assert.equal(client.getNegotiatedProtocolVersion(), version);
-        const result = await client.callTool({ name: "ask_with_tools", arguments: {} });
-        const [{ text }] = result.content as { text: string }[];
-        assert.match(
-          text,
-          sent ? /Sunny/ : /offers the model tools.*2025-11-25; this session is 2025-06-18/,
-        );
-      } finally {
-        await client.close();
-      }
-      await proxy.settled();
-      const asked = proxy.exchanges.some((exchange) =>
-        exchange.responseBody.includes('"method":"sampling/createMessage"')
+      const { text, asked, slips } = await sampledBy(
+        server.url,
+        "ask_with_tools",
+        { tools: {} },
+        version,
+      );
+      assert.match(
+        text,
+        sent ? /Sunny/ : /offers the model tools.*2025-11-25; this session is 2025-06-18/,
       );
       assert.equal(asked, sent, "whether the sampling request was sent");
       // The interop tests' judge of the wire finds nothing of 2025-11-25 in a 2025-06-18 one.
-      assert.deepEqual(eraSlips(httpWire(proxy.exchanges), version as Version, "server"), []);
+      assert.deepEqual(slips, []);
+    });
+  }
+});
+
+Deno.test("a sampling request asks for context only of a 2025-11-25 client that declared sampling.context", async (t) => {
+  await using server = serveHttp(SAMPLING_SERVER);
+  const cases = [
+    ["2025-11-25", {}, false],
+    ["2025-11-25", { context: {} }, true],
+    ["2025-06-18", {}, true],
+  ] as const;
+  for (const [version, sampling, sent] of cases) {
+    await t.step(`${version}, sampling ${JSON.stringify(sampling)}`, async () => {
+      const { text, asked } = await sampledBy(server.url, "ask_in_context", sampling, version);
+      assert.match(text, sent ? /Sunny/ : /did not declare \{"sampling":\{"context":\{\}\}\}/);
+      assert.equal(asked, sent, "whether the sampling request was sent");
+    });
+  }
+});
+
+Deno.test("a sampling request with a toolChoice and no tools goes only to a client that declared sampling.tools", async (t) => {
+  await using server = serveHttp(SAMPLING_SERVER);
+  for (const [sampling, sent] of [[{}, false], [{ tools: {} }, true]] as const) {
+    await t.step(`sampling ${JSON.stringify(sampling)}`, async () => {
+      const { text, asked } = await sampledBy(server.url, "ask_choosing", sampling);
+      assert.match(text, sent ? /Sunny/ : /did not declare \{"sampling":\{"tools":\{\}\}\}/);
+      assert.equal(asked, sent, "whether the sampling request was sent");
     });
   }
 });
@@ -241,44 +301,4 @@ Deno.test("the course's client fills in only the defaults that fit their fields"
   await client.initialize();
   await client.listTools();
   assert.deepEqual(JSON.parse(await client.callTool("order")), { gift: true, constructor: "Ada" });
-});
-
-Deno.test("a sampling request asks for context only of a 2025-11-25 client that declared sampling.context", async (t) => {
-  const question = [{ role: "user", content: { type: "text", text: "Weather in Paris?" } }];
-  await using server = serveHttp({
-    ...GRAMMAR,
-    sessionTools: [{
-      name: "ask_in_context",
-      description: "Asks the client's model, with this server's context.",
-      inputSchema: { type: "object" },
-      run: async (_args, context) => {
-        const params = { messages: question, maxTokens: 8, includeContext: "thisServer" };
-        const answer = await context.request("sampling/createMessage", params, "ask_in_context");
-        return { content: [{ type: "text", text: JSON.stringify(answer.content) }] };
-      },
-    }],
-  });
-  const cases = [
-    ["2025-11-25", {}, false],
-    ["2025-11-25", { context: {} }, true],
-    ["2025-06-18", {}, true],
-  ] as const;
-  for (const [version, sampling, sent] of cases) {
-    await t.step(`${version}, sampling ${JSON.stringify(sampling)}`, async () => {
-      const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
-        capabilities: { sampling },
-        supportedProtocolVersions: [version],
-      });
-      const sunny = { role: "assistant", content: { type: "text", text: "Sunny" }, model: "m" };
-      client.setRequestHandler("sampling/createMessage", () => sunny as never);
-      try {
-        await client.connect(new StreamableHTTPClientTransport(server.url));
-        const result = await client.callTool({ name: "ask_in_context", arguments: {} });
-        const [{ text }] = result.content as { text: string }[];
-        assert.match(text, sent ? /Sunny/ : /did not declare \{"sampling":\{"context":\{\}\}\}/);
-      } finally {
-        await client.close();
-      }
-    });
-  }
 });

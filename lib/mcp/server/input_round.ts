@@ -53,11 +53,12 @@ function capabilityFor(method: string, params: JsonObject, version?: McpVersion)
     case "elicitation/create":
       return params.mode === "url" ? { elicitation: { url: {} } } : { elicitation: {} };
     case "sampling/createMessage":
-      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`";
+      // "Servers MUST NOT send tool-enabled sampling requests to Clients that have not declared … `sampling.tools`"
+      // (tools, or a toolChoice: "The client MUST return an error if this field is provided" without it);
       // 2025-11-25 on, they "SHOULD only use [thisServer, allServers] if the client declares … sampling.context".
       return {
         sampling: {
-          ...(params.tools === undefined ? {} : { tools: {} }),
+          ...(params.tools === undefined && params.toolChoice === undefined ? {} : { tools: {} }),
           ...(asksContext(params, version) ? { context: {} } : {}),
         },
       };
@@ -88,6 +89,7 @@ const asksContext = (params: JsonObject, version?: McpVersion) =>
  * assert.deepEqual(undeclaredCapability("elicitation/create", { message: "Name?" }, { elicitation: { url: {} } }), { elicitation: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", {}, {}), { sampling: {} });
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", { tools: [] }, { sampling: {} }), { sampling: { tools: {} } });
+ * assert.deepEqual(undeclaredCapability("sampling/createMessage", { toolChoice: { mode: "none" } }, { sampling: {} }), { sampling: { tools: {} } });
  * const inContext = { messages: [], maxTokens: 8, includeContext: "thisServer" };
  * assert.deepEqual(undeclaredCapability("sampling/createMessage", inContext, { sampling: {} }, "2025-11-25"), { sampling: { context: {} } });
  * assert.equal(undeclaredCapability("sampling/createMessage", inContext, { sampling: {} }, "2025-06-18"), undefined);
