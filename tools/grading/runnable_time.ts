@@ -25,14 +25,20 @@
  * for (const end = performance.now() + 50; performance.now() < end;);
  * clock.sample();
  * assert.ok(clock.ms >= 40 && clock.span >= 50);
+ * assert.ok(clock.queuedMs >= 0 && clock.queuedMs <= clock.ms);
  * const gone = new RunnableTime(2 ** 22 + 1);
  * gone.sample();
  * assert.equal(gone.ms, 0);
+ * assert.equal(gone.queuedMs, 0);
  * ```
  */
 export class RunnableTime {
   readonly #pid: number;
-  readonly #threads = new Map<string, { first: number; last: number }>();
+  readonly #threads = new Map<
+    string,
+    { first: number; last: number; queued: number; queuedBefore: number; reading: number }
+  >();
+  #reading = 0;
   #readings: { first: number; last: number } | undefined;
 
   constructor(pid: number) {
@@ -43,6 +49,7 @@ export class RunnableTime {
   sample(): void {
     const now = performance.now();
     this.#readings = { first: this.#readings?.first ?? now, last: now };
+    const reading = ++this.#reading;
     let tasks: Iterable<Deno.DirEntry>;
     try {
       tasks = Deno.readDirSync(`/proc/${this.#pid}/task`);
@@ -60,8 +67,20 @@ export class RunnableTime {
       const ns = running + waiting;
       if (!Number.isFinite(ns)) continue;
       const thread = this.#threads.get(name);
-      if (thread === undefined) this.#threads.set(name, { first: ns, last: ns });
-      else thread.last = ns;
+      if (thread === undefined) {
+        this.#threads.set(name, {
+          first: ns,
+          last: ns,
+          queued: waiting,
+          queuedBefore: waiting,
+          reading,
+        });
+      } else {
+        thread.last = ns;
+        thread.queuedBefore = thread.queued;
+        thread.queued = waiting;
+        thread.reading = reading;
+      }
     }
   }
 
@@ -74,6 +93,20 @@ export class RunnableTime {
   get ms(): number {
     let ns = 0;
     for (const { first, last } of this.#threads.values()) ns += last - first;
+    return ns / 1e6;
+  }
+
+  /**
+   * The milliseconds the thread that waited longest for a core waited
+   * between the last two readings (0 for a process gone by the last): time a
+   * busy machine (a classmate's process among others) kept the process from
+   * running, however many of its threads waited at once.
+   */
+  get queuedMs(): number {
+    let ns = 0;
+    for (const { queued, queuedBefore, reading } of this.#threads.values()) {
+      if (reading === this.#reading) ns = Math.max(ns, queued - queuedBefore);
+    }
     return ns / 1e6;
   }
 }

@@ -26,7 +26,8 @@
  * cases it touches, and nothing else; and whatever the code does, a learner's
  * grading ends within `learnerWallMs` of its processes' time (time the
  * grader's own event loop was held, judging a classmate's replies, is not
- * theirs).
+ * theirs, nor is time their processes waited for a core: a learner whose
+ * right code is slow keeps beside busy classmates what it keeps alone).
  *
  * @module
  */
@@ -93,7 +94,10 @@ export interface SandboxOptions {
   caseWallMs?: number;
   /** The most memory a process may hold (resident, ArrayBuffers included). @default {512 MiB} */
   memoryBytes?: number;
-  /** The wall-clock time all of one learner's processes may take together. @default {60000} */
+  /**
+   * The wall-clock time all of one learner's processes may take together, but
+   * for the time they waited for a core (a busy machine's, not theirs). @default {60000}
+   */
   learnerWallMs?: number;
   /** The CPU time all of one learner's processes may use together. @default {60000} */
   learnerCpuMs?: number;
@@ -455,15 +459,25 @@ async function runProcess(
   const threads = options.threads ?? THREADS;
   // The learner whose case runs is charged the time the process spends, from one reading to the
   // next: all its CPU time, and its wall-clock time while the grader watched (GAP_MS at most from
-  // one reading to the next).
+  // one reading to the next), but for the time it waited for a core (read every SAMPLE_MS), which
+  // a busy machine, a classmate's process among others, took from it.
   const learners = new Map(cases.map((c) => [keyOf(c), learnerOf(c.job)]));
   let budget = budgets.of(learnerOf(cases[0].job));
-  let charged = { at: performance.now(), cpuMs: 0 };
+  let charged = { at: performance.now(), cpuMs: 0, wallMs: 0 };
   const charge = (cpuMs: number) => {
     const at = performance.now();
-    budget.wallMs -= Math.min(at - charged.at, GAP_MS);
+    const wallMs = Math.min(at - charged.at, GAP_MS);
+    budget.wallMs -= wallMs;
     budget.cpuMs -= cpuMs - charged.cpuMs;
-    charged = { at, cpuMs };
+    charged = { at, cpuMs, wallMs: charged.wallMs + wallMs };
+  };
+  const queue = { clock: new RunnableTime(child.pid), sampled: performance.now() };
+  queue.clock.sample();
+  const giveBackQueued = () => {
+    queue.clock.sample();
+    queue.sampled = performance.now();
+    budget.wallMs += Math.min(queue.clock.queuedMs, charged.wallMs);
+    charged.wallMs = 0;
   };
   try {
     usage(child.pid);
@@ -483,6 +497,7 @@ async function runProcess(
     const now = usage(child.pid);
     if (now.resident === 0) return;
     charge(now.cpuMs);
+    if (performance.now() - queue.sampled >= SAMPLE_MS) giveBackQueued();
     if (now.resident > memoryBytes) stop(`its memory passed ${memoryBytes >> 20} MB`);
     else if (now.threads > threads) stop(`it ran more than ${threads} threads at once`);
     else if (budget.spent) stop(budget.why.replace("not tried: ", ""));
@@ -523,6 +538,7 @@ async function runProcess(
         const learner = learners.get(run.started);
         if (learner !== undefined && budgets.of(learner) !== budget) {
           charge(usage(child.pid).cpuMs || charged.cpuMs);
+          giveBackQueued();
           budget = budgets.of(learner);
         }
       }
@@ -550,6 +566,7 @@ async function runProcess(
     await writer.close().catch(() => {});
     const status = await child.status;
     charge(charged.cpuMs);
+    giveBackQueued();
     if (run.stopped === "") {
       run.stopped = status.code === 3
         ? "it ran out of time"

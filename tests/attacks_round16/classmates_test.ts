@@ -1,0 +1,62 @@
+// Round 16 of issue 38's red team: a hostile classmate in the same grading
+// batch, against the grader's newest machinery: the learner's time, and the
+// watermark probes a function's own stall leaves untried. Succeeded and
+// fixed (each test fails before its fix): an honest learner whose right code
+// is slow lost marks beside busy classmates that it kept alone, since its
+// time was charged the wall-clock time its process waited for a core (the
+// first test; in a class by `deno task grade --jobs 2` between two learners
+// spinning the runtime's blocking pool, a learner of 0.6 s a case kept 52/57
+// of Unit A, 57/57 alone).
+// Run:
+//   deno test -A tests/attacks_round16/classmates_test.ts
+
+import assert from "node:assert/strict";
+import { tree, UNIT_A } from "../_grading.ts";
+import { gradeLearner } from "../../tools/grading/grade_learner.ts";
+import { loadHoldouts } from "../../tools/grading/units/mod.ts";
+import { killGroup, spawnInOwnSession } from "../../tools/grading/own_session.ts";
+import { isRunning } from "../../lib/mcp/client/process_group.ts";
+
+Deno.test("an honest learner's slow but right code keeps its marks on a machine kept busy by others", async () => {
+  // Before: a learner's time was the wall-clock time their processes took, and a process that
+  // waited for a core (the machine shared with classmates' sandboxes, each a session of its own,
+  // or anything else) spent it as if it ran: with three spinning sessions a core here, this
+  // learner's answerFor (about 25 ms of CPU a call) earned 0 of 30, its probes "not tried: the
+  // 3 s this learner's grading may take ran out". Now the time a process's threads waited for a
+  // core is given back: charged so, it passed with 1.5 s, and failed with 0.9.
+  const slow = UNIT_A.replace(
+    "export function answerFor(requestId, message) {",
+    `let sink = 0;
+export function answerFor(requestId, message) {
+  for (let i = 0; i < 5e6; i++) sink = (sink * 31 + i) | 0;`,
+  );
+  const folder = await tree({ "ch14-a.ts": slow });
+  const learner = {
+    name: "slow",
+    submissions: [{
+      unit: "ch14-a",
+      code: { kind: "module" as const, path: `${folder}/ch14-a.ts` },
+    }],
+  };
+  const busy = Array.from(
+    { length: 3 * navigator.hardwareConcurrency },
+    () =>
+      spawnInOwnSession([Deno.execPath(), "eval", "for (;;);"], {
+        stdin: "null",
+        stdout: "null",
+        stderr: "null",
+      }),
+  );
+  try {
+    const [results] = await gradeLearner(learner, await loadHoldouts(), {
+      learnerWallMs: 3000,
+      functions: ["answerFor"],
+    });
+    const lost = results.tests.filter((t) => t.score !== t.max_score);
+    assert.deepEqual(lost.map((t) => `${t.name}: ${t.output}`), []);
+  } finally {
+    for (const child of busy) killGroup(child);
+    await Promise.all(busy.map((child) => child.status));
+  }
+  assert.ok(busy.every((child) => !isRunning(child.pid)));
+});
