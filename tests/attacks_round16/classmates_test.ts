@@ -21,14 +21,14 @@ Deno.test("an honest learner's slow but right code keeps its marks on a machine 
   // Before: a learner's time was the wall-clock time their processes took, and a process that
   // waited for a core (the machine shared with classmates' sandboxes, each a session of its own,
   // or anything else) spent it as if it ran: with three spinning sessions a core here, this
-  // learner's answerFor (about 25 ms of CPU a call) earned 0 of 30, its probes "not tried: the
-  // 3 s this learner's grading may take ran out". Now the time a process's threads waited for a
-  // core is given back: charged so, it passed with 1.5 s, and failed with 0.9.
+  // learner's answerFor (about 15 ms of CPU a call) earned 0 of 30, its probes "not tried: the
+  // 2 s this learner's grading may take ran out". Now the time a process's threads waited for a
+  // core is given back: charged so, it passed with 1.2 s, and failed with 0.7.
   const slow = UNIT_A.replace(
     "export function answerFor(requestId, message) {",
     `let sink = 0;
 export function answerFor(requestId, message) {
-  for (let i = 0; i < 5e6; i++) sink = (sink * 31 + i) | 0;`,
+  for (let i = 0; i < 3e6; i++) sink = (sink * 31 + i) | 0;`,
   );
   const folder = await tree({ "ch14-a.ts": slow });
   const learner = {
@@ -49,7 +49,7 @@ export function answerFor(requestId, message) {
   );
   try {
     const [results] = await gradeLearner(learner, await loadHoldouts(), {
-      learnerWallMs: 3000,
+      learnerWallMs: 2000,
       functions: ["answerFor"],
     });
     const lost = results.tests.filter((t) => t.score !== t.max_score);
