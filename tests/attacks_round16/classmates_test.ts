@@ -6,12 +6,16 @@
 // time was charged the wall-clock time its process waited for a core (the
 // first test; in a class by `deno task grade --jobs 2` between two learners
 // spinning the runtime's blocking pool, a learner of 0.6 s a case kept 52/57
-// of Unit A, 57/57 alone).
+// of Unit A, 57/57 alone); and a copy of a sealed function that stalls on a
+// call of its choosing kept what it passed before, when the probe came after
+// (the second).
 // Run:
 //   deno test -A tests/attacks_round16/classmates_test.ts
 
 import assert from "node:assert/strict";
-import { tree, UNIT_A } from "../_grading.ts";
+import { grade, tree, UNIT_A } from "../_grading.ts";
+import { base64, standaloneSeal } from "../_seals.ts";
+import { CH14_B } from "../catalogue/ch14_b.ts";
 import { gradeLearner } from "../../tools/grading/grade_learner.ts";
 import { loadHoldouts } from "../../tools/grading/units/mod.ts";
 import { killGroup, spawnInOwnSession } from "../../tools/grading/own_session.ts";
@@ -59,4 +63,32 @@ export function answerFor(requestId, message) {
     await Promise.all(busy.map((child) => child.status));
   }
   assert.ok(busy.every((child) => !isRunning(child.pid)));
+});
+
+Deno.test("a copy of a sealed function that stalls on a call of its choosing earns nothing for it", async () => {
+  // Before: a probe not tried after the function's own time-out or stops sent it to no second
+  // run, and its learner's time had not run out: a copy of splitFrames' seal that loops from its
+  // tenth call in a realm on kept the 7 visible cases and the 9 hidden ones it met first (16 of
+  // 31), whenever the sifting probes (drawn among the 24 hidden places) came after: 6 copies in
+  // 10 (here 5 copies, one class run). Now such a function is run again with its probes, as one
+  // whose probe came to no answer is: there they are answered as the seal answers them, or the
+  // check stalls among them.
+  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const [, transferProblems] = CH14_B;
+  const copy = `
+const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
+let calls = 0;
+export function splitFrames(buffer, limit) {
+  if (++calls >= 10) for (;;);
+  return run(buffer, limit);
+}
+${transferProblems.right["the worked solution's way"]}`;
+  const names = ["a", "b", "c", "d", "e"];
+  const files = Object.fromEntries(names.map((name) => [`${name}/ch14-b.ts`, copy]));
+  const { list } = await grade([await tree(files), "--jobs", "2"]);
+  assert.equal(list.length, names.length);
+  for (const results of list) {
+    const kept = results.tests.filter((t) => t.name.startsWith("splitFrames: ") && t.score > 0);
+    assert.deepEqual(kept.map((t) => t.name), [], results.submission);
+  }
 });

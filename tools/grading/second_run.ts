@@ -19,7 +19,7 @@
  * @module
  */
 
-import type { CaseResult, UnitJob } from "./sandbox.ts";
+import { type CaseResult, outOfLearnerTime, type UnitJob } from "./sandbox.ts";
 import type { GradedCase } from "./spec.ts";
 import { marksAnswered, type Watermark, withProbes } from "./watermark.ts";
 import { UNITS } from "./units/mod.ts";
@@ -134,16 +134,20 @@ export function secondRun(
 /**
  * Whether `own` (one function's results in the first run) sends it to be
  * checked again: a sifting probe answered as a seal answers it, or one that
- * came to no answer of its own (a refusal thrown outside the call, an exit,
- * a time-out), which no code is let to give in place of an answer; and it
- * passed a case, so that it has a mark to lose (a function that loops on
- * every case is not run again).
+ * came to no answer (a refusal thrown outside the call, an exit, a
+ * time-out, or not tried after the function's own stop or time-out before
+ * it), which no code is let to give in place of an answer: a copy that
+ * stalls on a call of its choosing would otherwise keep the cases it passed
+ * before, whenever the probe came after. Not one its learner's time left
+ * untried, which no second run has time for (`grade_learner.ts` leaves such
+ * a function unchecked). And it passed a case, so that it has a mark to
+ * lose (a function that loops on every case is not run again).
  */
 const sifted = (own: readonly CaseResult[]) =>
   own.some(({ watermark, status }) => watermark === undefined && status === "PASS") &&
   (marksAnswered(own).length > 0 ||
     own.some(({ unanswered, watermark }) =>
-      watermark !== undefined && unanswered !== undefined && !unanswered.startsWith("not tried")
+      watermark !== undefined && unanswered !== undefined && !outOfLearnerTime(unanswered)
     ));
 
 /**
