@@ -8,12 +8,13 @@
 // spinning the runtime's blocking pool, a learner of 0.6 s a case kept 52/57
 // of Unit A, 57/57 alone); and a copy of a sealed function that stalls on a
 // call of its choosing kept what it passed before, when the probe came after
-// (the second).
+// (the second), as did one that spent its unit's reply bytes first (the
+// third).
 // Run:
 //   deno test -A tests/attacks_round16/classmates_test.ts
 
 import assert from "node:assert/strict";
-import { grade, tree, UNIT_A } from "../_grading.ts";
+import { grade, type Results, tree, UNIT_A } from "../_grading.ts";
 import { base64, standaloneSeal } from "../_seals.ts";
 import { CH14_B } from "../catalogue/ch14_b.ts";
 import { gradeLearner } from "../../tools/grading/grade_learner.ts";
@@ -65,6 +66,37 @@ export function answerFor(requestId, message) {
   assert.ok(busy.every((child) => !isRunning(child.pid)));
 });
 
+/** Unit B's module: \`splitFrames\` over the seal, \`body\` before it hands a call on; the worked transferProblems. */
+async function splitFramesCopy(body: string): Promise<string> {
+  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const [, transferProblems] = CH14_B;
+  return `
+const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
+let calls = 0;
+export function splitFrames(buffer, limit) {
+  ${body}
+  return run(buffer, limit);
+}
+${transferProblems.right["the worked solution's way"]}`;
+}
+
+/** The copies below, graded as one class (once, when a test first asks): learner folder name to results. */
+let graded: Promise<Map<string, Results>> | undefined;
+const copies = () =>
+  graded ??= (async () => {
+    const stalling = await splitFramesCopy("if (++calls >= 10) for (;;);");
+    const sending = await splitFramesCopy('if (++calls >= 10) return "x".repeat(200_000);');
+    const files: Record<string, string> = { "sending/ch14-b.ts": sending };
+    for (const name of ["a", "b", "c", "d", "e"]) files[`stalling-${name}/ch14-b.ts`] = stalling;
+    const { list } = await grade([await tree(files), "--jobs", "2"]);
+    assert.equal(list.length, Object.keys(files).length);
+    return new Map(list.map((results) => [results.submission.split("/").at(-1)!, results]));
+  })();
+
+/** The names of the splitFrames cases `results` earned a mark for. */
+const splitFramesKept = (results: Results) =>
+  results.tests.filter((t) => t.name.startsWith("splitFrames: ") && t.score > 0).map((t) => t.name);
+
 Deno.test("a copy of a sealed function that stalls on a call of its choosing earns nothing for it", async () => {
   // Before: a probe not tried after the function's own time-out or stops sent it to no second
   // run, and its learner's time had not run out: a copy of splitFrames' seal that loops from its
@@ -73,22 +105,24 @@ Deno.test("a copy of a sealed function that stalls on a call of its choosing ear
   // 10 (here 5 copies, one class run). Now such a function is run again with its probes, as one
   // whose probe came to no answer is: there they are answered as the seal answers them, or the
   // check stalls among them.
-  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
-  const [, transferProblems] = CH14_B;
-  const copy = `
-const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
-let calls = 0;
-export function splitFrames(buffer, limit) {
-  if (++calls >= 10) for (;;);
-  return run(buffer, limit);
-}
-${transferProblems.right["the worked solution's way"]}`;
-  const names = ["a", "b", "c", "d", "e"];
-  const files = Object.fromEntries(names.map((name) => [`${name}/ch14-b.ts`, copy]));
-  const { list } = await grade([await tree(files), "--jobs", "2"]);
-  assert.equal(list.length, names.length);
-  for (const results of list) {
-    const kept = results.tests.filter((t) => t.name.startsWith("splitFrames: ") && t.score > 0);
-    assert.deepEqual(kept.map((t) => t.name), [], results.submission);
+  for (const [name, results] of await copies()) {
+    if (name.startsWith("stalling-")) assert.deepEqual(splitFramesKept(results), [], name);
   }
+});
+
+Deno.test("a copy of a sealed function that spends its unit's bytes before its probes earns nothing for it", async () => {
+  // Before: a copy of splitFrames' seal that sends 200 KB from its tenth call in a realm on
+  // spends the 2 MB its unit's replies may come in, and each case after is "not tried" for
+  // that, the probes too; in the second run (with the fix above) every call was so, which
+  // stopped nothing, and it kept 8 of 31 (16 before the fix above, when no probe not tried sent
+  // a function to a second run). Now a mark not tried for the unit's bytes stops its function,
+  // as one not tried for the learner's time does.
+  const results = (await copies()).get("sending")!;
+  assert.deepEqual(splitFramesKept(results), []);
+  assert.ok(
+    results.tests.some((t) =>
+      /splitFrames's check against the library's seals came to no answer \((not tried: )?what this unit's code sent back/
+        .test(t.output)
+    ),
+  );
 });

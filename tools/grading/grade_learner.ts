@@ -15,8 +15,8 @@ import type { Learner, Submission } from "./collect.ts";
 import { type FileCheck, lab02FileChecks, readReferences } from "../../lib/course/lab_02_files.ts";
 import {
   Budgets,
+  budgetSpent,
   type CaseResult,
-  outOfLearnerTime,
   runSandbox,
   type SandboxOptions,
   type UnitJob,
@@ -248,10 +248,11 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
  * answer on any call, twins and probes alike, is code that cannot tell the
  * token from the control (as code that answers them all wrong), and stops
  * nothing: such code loses the cases it stalls on, as any code does. But a
- * mark whose calls were not tried for the learner's time running out stops
- * its function wherever it came: a copy slow enough to spend its learner's
- * time (or a busy machine's minute) before the second run's probes would
- * otherwise keep the marks it passed in the first.
+ * mark whose calls were not tried for a budget its learner's cases share
+ * running out (their time, the unit's bytes) stops its function wherever it
+ * came: a copy slow enough to spend its learner's time before the second
+ * run's probes, or sending enough to spend its unit's bytes, would otherwise
+ * keep the marks it passed in the first.
  */
 function unanswered(probed: readonly Ran[]): Record<string, string> {
   const marks = new Map<
@@ -266,7 +267,7 @@ function unanswered(probed: readonly Ran[]): Record<string, string> {
     if (why === undefined) mark.answered = true;
     else {
       mark.stopped ??= why;
-      if (outOfLearnerTime(why)) mark.spent ??= why;
+      if (budgetSpent(why)) mark.spent ??= why;
     }
     marks.set(key, mark);
   }
@@ -280,16 +281,16 @@ function unanswered(probed: readonly Ran[]): Record<string, string> {
 
 /**
  * The graded functions of `ran` (a job's results) that passed a case, but
- * whose watermark probes the learner's time ran out before, with why: they
- * were never checked against the seals, and a copy slow enough to spend its
- * learner's time first (on a busy machine, a wall-clock minute) would
- * otherwise keep the marks it passed before.
+ * whose watermark probes a budget its learner's cases share ran out before
+ * (their time, the unit's bytes), with why: they were never checked against
+ * the seals, and a copy that spends it first (slow, or sending long replies)
+ * would otherwise keep the marks it passed before.
  */
 function untried(ran: readonly CaseResult[]): Record<string, string> {
   const stopped: Record<string, string> = {};
   for (const result of ran) {
     const { fn, watermark, unanswered } = result;
-    if (watermark === undefined || unanswered === undefined || !outOfLearnerTime(unanswered)) {
+    if (watermark === undefined || unanswered === undefined || !budgetSpent(unanswered)) {
       continue;
     }
     const passed = ran.some((other) =>

@@ -270,20 +270,25 @@ class Budget {
 }
 
 /**
- * Whether `problem` (why a case came to no answer) is its learner's time
- * running out, before the case or during it, rather than anything its code did.
+ * Whether `problem` (why a case came to no answer) is a budget its cases
+ * share running out, before the case or during it: its learner's time, or
+ * the bytes its unit's replies may come in. Such a case was not asked, or
+ * not heard, for what came before it, and no later run of the learner's
+ * has the budget to ask it again.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * assert.ok(outOfLearnerTime("not tried: the 60 s this learner's grading may take ran out"));
- * assert.ok(outOfLearnerTime("the 1.5 s this learner's grading may take ran out"));
- * assert.ok(!outOfLearnerTime("not tried: a case before it ran out of time"));
+ * assert.ok(budgetSpent("not tried: the 60 s this learner's grading may take ran out"));
+ * assert.ok(budgetSpent("the 1.5 s this learner's grading may take ran out"));
+ * assert.ok(budgetSpent("not tried: what this unit's code sent back, over its cases, passed the 2 MB it may"));
+ * assert.ok(!budgetSpent("not tried: a case before it ran out of time"));
  * ```
  */
-export function outOfLearnerTime(problem: string): boolean {
-  return /^(not tried: )?the \d+(\.\d+)? s this learner's grading may take ran out$/.test(problem);
+export function budgetSpent(problem: string): boolean {
+  return /^(not tried: )?(the \d+(\.\d+)? s this learner's grading may take ran out|what this unit's code sent back, over its cases, passed the \d+(\.\d+)? MB it may)$/
+    .test(problem);
 }
 
 /**

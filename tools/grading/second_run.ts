@@ -19,7 +19,7 @@
  * @module
  */
 
-import { type CaseResult, outOfLearnerTime, type UnitJob } from "./sandbox.ts";
+import { budgetSpent, type CaseResult, type UnitJob } from "./sandbox.ts";
 import type { GradedCase } from "./spec.ts";
 import { marksAnswered, type Watermark, withProbes } from "./watermark.ts";
 import { UNITS } from "./units/mod.ts";
@@ -138,16 +138,17 @@ export function secondRun(
  * time-out, or not tried after the function's own stop or time-out before
  * it), which no code is let to give in place of an answer: a copy that
  * stalls on a call of its choosing would otherwise keep the cases it passed
- * before, whenever the probe came after. Not one its learner's time left
- * untried, which no second run has time for (`grade_learner.ts` leaves such
- * a function unchecked). And it passed a case, so that it has a mark to
- * lose (a function that loops on every case is not run again).
+ * before, whenever the probe came after. Not one left untried for a budget
+ * its learner's cases share (their time, the unit's bytes), which no second
+ * run has left (`grade_learner.ts` leaves such a function unchecked). And it
+ * passed a case, so that it has a mark to lose (a function that loops on
+ * every case is not run again).
  */
 const sifted = (own: readonly CaseResult[]) =>
   own.some(({ watermark, status }) => watermark === undefined && status === "PASS") &&
   (marksAnswered(own).length > 0 ||
     own.some(({ unanswered, watermark }) =>
-      watermark !== undefined && unanswered !== undefined && !outOfLearnerTime(unanswered)
+      watermark !== undefined && unanswered !== undefined && !budgetSpent(unanswered)
     ));
 
 /**
