@@ -25,10 +25,10 @@ import { isRunning } from "../../lib/mcp/client/process_group.ts";
 Deno.test("an honest learner's slow but right code keeps its marks on a machine kept busy by others", async () => {
   // Before: a learner's time was the wall-clock time their processes took, and a process that
   // waited for a core (the machine shared with classmates' sandboxes, each a session of its own,
-  // or anything else) spent it as if it ran: with three spinning sessions a core here, this
+  // or anything else) spent it as if it ran: with four spinning sessions a core here, this
   // learner's answerFor (about 15 ms of CPU a call) earned 0 of 30, its probes "not tried: the
-  // 2 s this learner's grading may take ran out". Now the time a process's threads waited for a
-  // core is given back: charged so, it passed with 1.2 s, and failed with 0.7.
+  // 3 s this learner's grading may take ran out". Now the time a process's threads waited for a
+  // core is given back: charged so, it passed with 1 s, and failed with 0.7.
   const slow = UNIT_A.replace(
     "export function answerFor(requestId, message) {",
     `let sink = 0;
@@ -44,7 +44,7 @@ export function answerFor(requestId, message) {
     }],
   };
   const busy = Array.from(
-    { length: 3 * navigator.hardwareConcurrency },
+    { length: 4 * navigator.hardwareConcurrency },
     () =>
       spawnInOwnSession([Deno.execPath(), "eval", "for (;;);"], {
         stdin: "null",
@@ -54,7 +54,7 @@ export function answerFor(requestId, message) {
   );
   try {
     const [results] = await gradeLearner(learner, await loadHoldouts(), {
-      learnerWallMs: 2000,
+      learnerWallMs: 3000,
       functions: ["answerFor"],
     });
     const lost = results.tests.filter((t) => t.score !== t.max_score);
