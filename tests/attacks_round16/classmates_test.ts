@@ -9,7 +9,7 @@
 // of Unit A, 57/57 alone); and a copy of a sealed function that stalls on a
 // call of its choosing kept what it passed before, when the probe came after
 // (the second), as did one that spent its unit's reply bytes first (the
-// third).
+// third), and one whose module loads at random (the fourth).
 // Run:
 //   deno test -A tests/attacks_round16/classmates_test.ts
 
@@ -86,8 +86,15 @@ const copies = () =>
   graded ??= (async () => {
     const stalling = await splitFramesCopy("if (++calls >= 10) for (;;);");
     const sending = await splitFramesCopy('if (++calls >= 10) return "x".repeat(200_000);');
+    const loading = (await splitFramesCopy("")).replace(
+      "\nconst { splitFrames: run }",
+      "\nif (Math.random() < 0.5) for (;;);\nconst { splitFrames: run }",
+    );
     const files: Record<string, string> = { "sending/ch14-b.ts": sending };
-    for (const name of ["a", "b", "c", "d", "e"]) files[`stalling-${name}/ch14-b.ts`] = stalling;
+    for (const name of ["a", "b", "c", "d", "e"]) {
+      files[`stalling-${name}/ch14-b.ts`] = stalling;
+      files[`loading-${name}/ch14-b.ts`] = loading;
+    }
     const { list } = await grade([await tree(files), "--jobs", "2"]);
     assert.equal(list.length, Object.keys(files).length);
     return new Map(list.map((results) => [results.submission.split("/").at(-1)!, results]));
@@ -125,4 +132,16 @@ Deno.test("a copy of a sealed function that spends its unit's bytes before its p
         .test(t.output)
     ),
   );
+});
+
+Deno.test("a copy of a sealed function whose module loads at random earns nothing for it", async () => {
+  // Before: each realm loads the module again, and a copy whose load loops one time in two kept
+  // what it passed where its second run's probes met a realm that did not load (their calls
+  // never reached it: "not tried: the module did not finish loading", which stopped nothing):
+  // 8 or 15 of 31 in 4 gradings of 10 (here 5 copies, in the class above: with the fix reverted,
+  // one kept marks in 2 class runs of 3). Now a mark whose calls no loaded module heard stops its
+  // function, as one its learner's time left untried does.
+  for (const [name, results] of await copies()) {
+    if (name.startsWith("loading-")) assert.deepEqual(splitFramesKept(results), [], name);
+  }
 });

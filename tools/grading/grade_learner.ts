@@ -252,7 +252,10 @@ function pairsByKey(jobs: readonly UnitJob[], ran: readonly CaseResult[]) {
  * running out (their time, the unit's bytes) stops its function wherever it
  * came: a copy slow enough to spend its learner's time before the second
  * run's probes, or sending enough to spend its unit's bytes, would otherwise
- * keep the marks it passed in the first.
+ * keep the marks it passed in the first. So does a mark whose calls never
+ * reached the function, their realm's module not loading: code that loaded
+ * in the first run loads again, and a copy whose load is slow at random
+ * would otherwise keep what it passed where the second run's probes did not.
  */
 function unanswered(probed: readonly Ran[]): Record<string, string> {
   const marks = new Map<
@@ -267,7 +270,7 @@ function unanswered(probed: readonly Ran[]): Record<string, string> {
     if (why === undefined) mark.answered = true;
     else {
       mark.stopped ??= why;
-      if (budgetSpent(why)) mark.spent ??= why;
+      if (budgetSpent(why) || result.unloaded) mark.spent ??= why;
     }
     marks.set(key, mark);
   }

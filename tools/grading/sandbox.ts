@@ -69,6 +69,8 @@ export interface CaseResult {
   twin?: boolean;
   /** For a case that came to no answer (a time-out, an exit, the learner's time spent): what stopped it. */
   unanswered?: string;
+  /** For a probe whose realm's module did not load: `true` (its call never reached the function). */
+  unloaded?: true;
   /** The group of hidden cases it earns its mark with (`HiddenCase.group`). */
   group?: string;
 }
@@ -358,7 +360,7 @@ async function runRounds(
       const spentBudget = budgets.of(learnerOf(c.job)).spentFor(moduleOf(c.job));
       if (loadOutOfTime.has(moduleOf(c.job))) {
         const spent = spentModules.has(moduleOf(c.job));
-        replies.set(keyOf(c), later("the module did not finish loading", spent));
+        replies.set(keyOf(c), { ...later("the module did not finish loading", spent), load: true });
       } else if (outOfTime.has(fnKey(c))) {
         replies.set(keyOf(c), later("a case before it ran out of time", spentFns.has(fnKey(c))));
       } else if ((stops.get(fnKey(c)) ?? 0) >= MAX_STOPS) {
@@ -723,6 +725,7 @@ function judged({ job, fn, testCase }: PhaseCase, reply: Reply): CaseResult {
       watermark: answersAsSeal(reply, testCase.probe, normalize),
       ...(testCase.twin ? { twin: true } : {}),
       ...("problem" in reply ? { unanswered: String(reply.problem) } : {}),
+      ...(reply.load ? { unloaded: true } : {}),
     };
   }
   if ("problem" in reply) {
