@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import JavaScriptObfuscator from "javascript-obfuscator";
 import { fileURLToPath } from "node:url";
 import { releaseStub, sealedModules } from "../tools/release/sealed.ts";
-import { localImports } from "../tools/release/contents.ts";
 import { UNITS } from "../tools/grading/units/mod.ts";
 import { LAB_03 } from "./catalogue/lab_03.ts";
 
@@ -16,13 +15,9 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 let released: Promise<string> | undefined;
 
-/** The mask's schema compiler, which a bundle of it starts from. */
-const MASK_ENTRY = "lib/mask/json_schema_grammar.ts";
-
 /**
  * A folder holding `lib/mask/` as the learners' release holds it (each
- * sealed module a stub exporting its seal, the rest as they are, and the
- * library's modules it imports from outside it), with the
+ * sealed module a stub exporting its seal, the rest as they are), with the
  * project's `deno.json` and `deno.lock` so that it bundles: made once a
  * process, removed when it ends.
  */
@@ -41,14 +36,6 @@ export function releasedMask(): Promise<string> {
       if (sealed.includes(file)) await Deno.writeTextFile(`${folder}/${file}`, releaseStub(file));
       else await Deno.copyFile(`${ROOT}${file}`, `${folder}/${file}`);
     }
-    // And the library's modules outside lib/mask/ that it imports (ajv-formats' patterns, shared
-    // with the course's server), as the release holds them.
-    const outside = (await localImports(new URL("../", import.meta.url), [MASK_ENTRY]))
-      .filter((file) => !file.startsWith("lib/mask/"));
-    for (const file of outside) {
-      await Deno.mkdir(`${folder}/${file.slice(0, file.lastIndexOf("/"))}`, { recursive: true });
-      await Deno.copyFile(`${ROOT}${file}`, `${folder}/${file}`);
-    }
     return folder;
   })();
 }
@@ -64,7 +51,7 @@ export async function maskBundle(folder: string): Promise<string> {
         "--platform=deno",
         "--format=esm",
         `--output=${output}`,
-        MASK_ENTRY,
+        "lib/mask/json_schema_grammar.ts",
       ],
       cwd: folder,
     }).output();
