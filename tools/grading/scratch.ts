@@ -86,7 +86,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "lib/mcp/server/answer_problem.ts",
   "lib/mcp/server/elicitation_answer.ts",
   "lib/mcp/server/elicitation_fit.ts",
-  "lib/mcp/shared/format_patterns.ts",
+  "lib/mask/format_patterns.ts",
   "lib/mcp/shared/versions.ts",
   "lib/mcp/shared/meta.ts",
   "lib/mcp/shared/modern_errors.ts",

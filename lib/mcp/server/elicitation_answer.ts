@@ -17,7 +17,7 @@
  * @module
  */
 
-import { EMAIL, URI } from "../shared/format_patterns.ts";
+import { EMAIL, URI } from "../../mask/format_patterns.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 
 /** What the schema of a whole elicitation form may say (`requestedSchema`). */
@@ -41,7 +41,7 @@ const ANNOTATIONS = ["type", "title", "description", "default"];
 /**
  * The formats a string field may name, each with its test, as ajv-formats
  * (full mode) checks it, the course's tests holding each to its verdicts:
- * `email` and `uri` with its expressions (format_patterns.ts), `date` and
+ * `email` and `uri` with its expressions (`lib/mask/format_patterns.ts`), `date` and
  * `date-time` written here. The course's servers run with no npm package, so
  * ajv-formats itself is not imported.
  */

@@ -38,6 +38,7 @@ const GRAMMAR = mask(
   "count_step",
   "dfa_product",
   "exact_tests",
+  "format_patterns",
   "formats",
   "free_value",
   "grammar_matcher",
