@@ -47,6 +47,16 @@ export function sdkV2Peer(era: PeerEra, port?: number, fixture = "sdk_v2_peer.ts
   ];
 }
 
+/**
+ * The command of the SDK v2 server of `era` that exits in its `crash` tool
+ * (`tests/fixtures/round15_crash_peer.ts`), recording each run of it in `log`.
+ */
+export function crashPeer(era: PeerEra, log: string): string[] {
+  const command = sdkV2Peer(era, undefined, "round15_crash_peer.ts");
+  command.splice(command.indexOf("--quiet"), 0, `--allow-write=${log}`);
+  return [...command, log];
+}
+
 /** The command of the FastMCP server of `era`: over stdio, or over HTTP on `port`. */
 export function fastmcpPeer(era: PeerEra, port?: number): string[] {
   const http = port === undefined ? [] : ["http", String(port)];

@@ -31,14 +31,7 @@ import { GRAMMAR } from "../../servers/grammar.ts";
 import { recordingProxy } from "../_wire_proxy.ts";
 import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone } from "../_helpers.ts";
-import { type PeerEra, sdkV2Peer } from "../_peers.ts";
-
-/** The round 15 peer of `era` that exits in `crash`, recording each run of it in `log`. */
-function crashPeer(era: PeerEra, log: string): string[] {
-  const command = sdkV2Peer(era, undefined, "round15_crash_peer.ts");
-  command.splice(command.indexOf("--quiet"), 0, `--allow-write=${log}`);
-  return [...command, log];
-}
+import { crashPeer } from "../_peers.ts";
 
 /** The runs of `crash` that `log` records, one line each. */
 const crashes = (log: string) => Deno.readTextFileSync(log).split("\n").filter(Boolean);

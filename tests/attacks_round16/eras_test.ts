@@ -37,19 +37,12 @@ import { GRAMMAR } from "../../servers/grammar.ts";
 import { recordingProxy } from "../_wire_proxy.ts";
 import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
-import { sdkV2Peer } from "../_peers.ts";
-
-/** The round 15 peer (2026-07-28 alone) that exits in `crash`, recording each run of it in `log`. */
-function crashPeer(log: string): string[] {
-  const command = sdkV2Peer("modern", undefined, "round15_crash_peer.ts");
-  command.splice(command.indexOf("--quiet"), 0, `--allow-write=${log}`);
-  return [...command, log];
-}
+import { crashPeer, sdkV2Peer } from "../_peers.ts";
 
 /** A client of the crash peer, at 2026-07-28, recording in a new log; `end` closes it and ends whatever is left. */
 async function crashClient(): Promise<{ client: Client; log: string; end: () => Promise<void> }> {
   const log = await Deno.makeTempFile();
-  const client = new Client(crashPeer(log), {
+  const client = new Client(crashPeer("modern", log), {
     versions: MCP_VERSIONS,
     allowed: ["crash", "pid", "change"],
     timeoutMs: 20_000,
