@@ -5,9 +5,9 @@
 // real grader. Each hostile learner carries a seal encoded and tries to keep
 // its marks by telling a second-run realm from the first run's hidden realm,
 // or by keeping a whole mark's run from coming to an answer; each test
-// asserts what a defence must give: the function scored 0. Attempts that
-// still succeed are in OPEN, skipped unless ROUND10_OPEN=1, with what they
-// got. Each honest learner's own code must keep exactly the marks it earns.
+// asserts what a defence must give: the function scored 0, or, for a copy
+// that stalls, no hidden mark (what a table of the visible answers earns).
+// Each honest learner's own code must keep exactly the marks it earns.
 
 import assert from "node:assert/strict";
 import {
@@ -49,6 +49,8 @@ interface Learner {
   module: () => string | Promise<string>;
   /** Hostile: must score 0 as a copy. Honest: the marks (of all) its own code earns. */
   earns?: [number, number];
+  /** Hostile, a copy that stalls: must earn no hidden mark, as a table of the visible answers. */
+  table?: boolean;
 }
 
 const LEARNERS: Record<string, Learner> = {
@@ -90,10 +92,13 @@ export function authorize(name, catalog, allowed) {
   },
   // answerFor is the seal; it never settles a call of a shape the probes and twins have and its
   // visible cases do not (more than one text, a _meta, a text that is a name of the look, an id
-  // of the look): every mark's run comes wholly to no answer, which stops nothing.
+  // of the look): every mark's run comes wholly to no answer, which stops nothing. A stall ends
+  // its realm, so it loses every hidden mark (as honest code that stalls does) and keeps the
+  // visible ones: what a table of the visible cases' answers earns, with no seal at all.
   "stall-shapes-answerfor": {
     file: "ch14-a.ts",
     fn: "answerFor",
+    table: true,
     module: () =>
       answerForOver(
         `const texts = message?.result?.content ?? [];
@@ -129,22 +134,25 @@ export function authorize(name, catalog, allowed) {
   },
 };
 
-/** Attempts that still succeed, with what each got when last run. */
-const OPEN: Record<string, string> = {
-  // Any stall ends the realm, so it loses every hidden mark after its first (as honest code that
-  // stalls does), and keeps the visible ones: never flagged.
-  "stall-shapes-answerfor": "answerFor 5/23 (the visible marks), not flagged",
-};
-
 const list = await gradeClass(LEARNERS);
 
-for (const [name, { fn, earns }] of Object.entries(LEARNERS)) {
+for (const [name, { fn, earns, table }] of Object.entries(LEARNERS)) {
   Deno.test({
-    name: earns === undefined
+    name: table
+      ? `a seal behind ${name} earns no more for ${fn} than a table of its visible answers`
+      : earns === undefined
       ? `a seal behind ${name} earns nothing for ${fn}`
       : `${name}'s own ${fn} keeps what it earns`,
-    ignore: Object.hasOwn(OPEN, name) && Deno.env.get("ROUND10_OPEN") !== "1",
     fn() {
+      if (table) {
+        const { results, marks } = gradedMarks(list, name, fn);
+        const hidden = marks.filter((t) => /: hidden case \d+$/.test(t.name));
+        assert.ok(hidden.length > 0 && hidden.length < marks.length, report(results, fn));
+        return assert.ok(
+          hidden.every((t) => t.score === 0),
+          `kept hidden marks: ${report(results, fn)}`,
+        );
+      }
       if (earns === undefined) return assertEarnsNothing(list, name, fn);
       const { results, marks } = gradedMarks(list, name, fn);
       assert.ok(!flagged(results), `taken for a seal: ${report(results, fn)}`);
