@@ -352,6 +352,88 @@ async function openCollected(chromium: Chromium, server: LabServer, work: string
   }
 }
 
+/**
+ * The units of each lane, run side by side: a lane is a JupyterLab of its own
+ * whose kernels work in a folder of their own (two kernels of one folder
+ * would read each other's server logs), and runs its units' editions one
+ * after another. Most of a step is a kernel waiting on servers and deadlines
+ * (the steps one after another took 471 s of wall time on two idle cores and
+ * about half of one core's CPU time), so two lanes take about half as long.
+ * The lanes are balanced by their steps' times in that run.
+ */
+const LANES: readonly (readonly string[])[] = [
+  ["lab-04", "lab-01", "ch14-b"],
+  ["lab-02", "ch15", "lab-03", "ch14-a"],
+];
+
+/** The unit a notebook's path names: `notebooks/ch14-a.ipynb` is `ch14-a`. */
+const unitOf = (path: string) => path.slice(path.lastIndexOf("/") + 1, -".ipynb".length);
+
+/** Steps run side by side: the test's sanitizers are off, and so must theirs be. */
+const SIDE_BY_SIDE = { sanitizeOps: false, sanitizeResources: false, sanitizeExit: false };
+
+/**
+ * Lane `index`: its units' editions, then their copies with beginners'
+ * mistakes, in a JupyterLab of its own; the first lane then counts console
+ * lines, the second opens a collected notebook. Resolves to the processes
+ * that outlived its server.
+ */
+async function runLane(t: Deno.TestContext, chromium: Chromium, index: number): Promise<string[]> {
+  const units = LANES[index];
+  const step = (name: string, fn: () => Promise<void>) => t.step({ name, fn, ...SIDE_BY_SIDE });
+  const work = await Deno.makeTempDir({ prefix: "course-browser-work-" });
+  const server = await startLabServer(root, {
+    env: { COURSE_WORK: work },
+    log: `${shots}lab-server-${index + 1}.log`,
+  });
+  let leftovers: string[] = [];
+  try {
+    for (const edition of EDITIONS.filter((edition) => units.includes(unitOf(edition.path)))) {
+      await step(
+        `${edition.path}: ${edition.worked ? "every check passes" : "unfinished work is marked"}`,
+        () => runEdition(chromium, server, edition),
+      );
+    }
+    for (const unit of MISTAKEN_UNITS.filter((unit) => units.includes(unit))) {
+      const path = await mistakenCopy(unit);
+      try {
+        await step(
+          `${unit}, written with beginners' mistakes: each shows ✗ and what differs`,
+          () =>
+            runEdition(chromium, server, {
+              path,
+              shot: `${unit}-mistakes.png`,
+              worked: false,
+              mistaken: true,
+              lines: [],
+              pictures: [],
+            }),
+        );
+      } finally {
+        await Deno.remove(`${root}${path}`);
+      }
+    }
+    if (index === 0) {
+      await step("a cell's last console.log lines show under it, 3 runs of 6 cells", async () => {
+        const counts = await countInBrowser(chromium, server, "course", 3);
+        assert.deepEqual(counts, Array(3).fill({ lost: 0, misplaced: 0 }));
+      });
+    } else {
+      await step(
+        "a collected notebook, opened untrusted, shows its tables and pictures",
+        () => openCollected(chromium, server, work),
+      );
+    }
+  } finally {
+    try {
+      leftovers = await server.close();
+    } finally {
+      await Deno.remove(work, { recursive: true });
+    }
+  }
+  return leftovers;
+}
+
 Deno.test({
   name: "every edition of every unit in JupyterLab 4 in Chromium",
   // playwright-core keeps its connection to Chromium open between steps.
@@ -359,54 +441,22 @@ Deno.test({
   sanitizeResources: false,
   async fn(t) {
     await Deno.mkdir(shots, { recursive: true });
+    const units = LANES.flat();
+    assert.ok(
+      EDITIONS.every((edition) => units.includes(unitOf(edition.path))) &&
+        MISTAKEN_UNITS.every((unit) => units.includes(unit)),
+      `every unit is in a lane: ${units}`,
+    );
     const paths = EDITIONS.map((edition) => edition.path);
     const committed = await Promise.all(paths.map((path) => Deno.readTextFile(root + path)));
-    const work = await Deno.makeTempDir({ prefix: "course-browser-work-" });
-    const server = await startLabServer(root, {
-      env: { COURSE_WORK: work },
-      log: `${shots}lab-server.log`,
-    });
-    let leftovers: string[] = [];
-    try {
+    let lanes: PromiseSettledResult<string[]>[];
+    {
       await using chromium = await launchChromium();
-      for (const edition of EDITIONS) {
-        await t.step(
-          `${edition.path}: ${edition.worked ? "every check passes" : "unfinished work is marked"}`,
-          () => runEdition(chromium, server, edition),
-        );
-      }
-      for (const unit of MISTAKEN_UNITS) {
-        const path = await mistakenCopy(unit);
-        try {
-          await t.step(
-            `${unit}, written with beginners' mistakes: each shows ✗ and what differs`,
-            () =>
-              runEdition(chromium, server, {
-                path,
-                shot: `${unit}-mistakes.png`,
-                worked: false,
-                mistaken: true,
-                lines: [],
-                pictures: [],
-              }),
-          );
-        } finally {
-          await Deno.remove(`${root}${path}`);
-        }
-      }
-      await t.step("a cell's last console.log lines show under it, 3 runs of 6 cells", async () => {
-        const counts = await countInBrowser(chromium, server, "course", 3);
-        assert.deepEqual(counts, Array(3).fill({ lost: 0, misplaced: 0 }));
-      });
-      await t.step(
-        "a collected notebook, opened untrusted, shows its tables and pictures",
-        () => openCollected(chromium, server, work),
-      );
-    } finally {
-      leftovers = await server.close();
-      await Deno.remove(work, { recursive: true });
+      lanes = await Promise.allSettled(LANES.map((_, index) => runLane(t, chromium, index)));
     }
-    assert.deepEqual(leftovers, [], "processes outlived the JupyterLab server (now killed)");
+    for (const lane of lanes) if (lane.status === "rejected") throw lane.reason;
+    const leftovers = lanes.flatMap((lane) => lane.status === "fulfilled" ? lane.value : []);
+    assert.deepEqual(leftovers, [], "processes outlived the JupyterLab servers (now killed)");
     const after = await Promise.all(paths.map((path) => Deno.readTextFile(root + path)));
     assert.ok(after.every((text, i) => text === committed[i]), "a committed notebook changed");
   },
