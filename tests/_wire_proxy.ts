@@ -18,6 +18,8 @@ export interface Exchange {
   /** The body's pieces as they came, each with when, on the same clock as `at`. */
   chunks: { at: number; text: string }[];
   done: Promise<void>;
+  /** Cut the response off here, as a dropped connection would: its client's stream ends with no more. */
+  cut(): void;
 }
 
 /** A running proxy: its URL (the endpoint's path on the proxy), what crossed it, and how to stop it. */
@@ -74,6 +76,7 @@ export function recordingProxy(target: URL): RecordingProxy {
         responseBody: "",
         chunks: [],
         done: Promise.resolve(),
+        cut: () => abort.abort(),
       };
       exchanges.push(exchange);
       if (response.body === null) {

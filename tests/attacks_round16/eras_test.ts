@@ -74,6 +74,11 @@ Deno.test("a subscription open when a 2026-07-28 stdio server exits is opened ag
     pids.push(client.pid);
     assert.notEqual(pids[1], pids[0], "the server was not started again");
     assert.equal(await client.callTool("change"), "changed");
+    // Opened again, its new acknowledgment first (round 17: what changed meanwhile was not told).
+    assert.equal(
+      (await notifications.next()).value?.method,
+      "notifications/subscriptions/acknowledged",
+    );
     const { value } = await notifications.next();
     assert.equal(value?.method, "notifications/tools/list_changed");
     assert.deepEqual(subscription.acknowledged, { toolsListChanged: true });
@@ -92,6 +97,10 @@ Deno.test("a server that exits each time its subscription is opened again is sta
     const notifications = subscription[Symbol.asyncIterator]();
     for (let crash = 0; crash <= MAX_REOPENS; crash++) {
       await assert.rejects(client.callTool("crash"), exited);
+    }
+    for (let reopen = 1; reopen <= MAX_REOPENS; reopen++) {
+      const { value } = await notifications.next();
+      assert.equal(value?.method, "notifications/subscriptions/acknowledged");
     }
     await assert.rejects(
       notifications.next(),

@@ -385,8 +385,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * the request deadline, else `TimeoutError`). Refused with
    * `ProtocolError` before anything is sent in a legacy session, which has
    * no subscriptions. A stdio server that exits of its own accord is started
-   * again at once, and the subscription opened again there (see
-   * `Subscription`).
+   * again at once, and the subscription opened again there; over HTTP, one
+   * whose stream breaks is opened again (see `Subscription`).
    */
   async listen(filter: SubscriptionFilter): Promise<Subscription> {
     this.#era.handshake.require("listen");
@@ -402,14 +402,14 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       request,
       filter,
       this.#connection.timeoutMs,
-      Array.isArray(this.#server) ? () => this.#listenAgain(filter) : undefined,
+      () => this.#listenAgain(filter),
     );
   }
 
-  /** `filter`'s subscription sent to the server started again in place of one that exited, if one was. */
+  /** `filter`'s subscription sent again (to the server started again in place of one that exited), unless the client closed. */
   async #listenAgain(filter: SubscriptionFilter): ReturnType<Reopen> {
     await this.#ready();
-    if (this.#connection.ended) return undefined;
+    if (this.#closed || this.#connection.ended) return undefined;
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return { connection: this.#connection as Connection<unknown>, request };
   }

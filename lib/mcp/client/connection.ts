@@ -209,6 +209,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
           this.#cancel(id, "The client no longer wants it");
         }
       },
+      broke: () => this.#open.broke(reply),
     };
   }
 
@@ -318,7 +319,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
           else {
             // That reply alone is lost; a modern request whose stream broke is sent again.
             this.#pending.lose(item.id, item.reissue ? new Reissue(item.error) : item.error);
-            this.#open.drop(item.id, item.error);
+            this.#open.drop(item.id, item.error, item.reissue);
           }
         }
         if (this.#broken !== undefined) break;

@@ -30,6 +30,12 @@ export interface OpenRequest {
   readonly reply: Promise<JsonObject | undefined>;
   /** Cancel it: the server is told, and its reply, if one comes, is dropped. */
   cancel(): void;
+  /**
+   * Whether it ended because its stream broke before its result (Streamable
+   * HTTP, 2026-07-28): "a transport that closes without it indicates an
+   * unexpected disconnect, which the client MAY treat as a trigger to reconnect".
+   */
+  broke(): boolean;
 }
 
 /**
@@ -46,9 +52,22 @@ export interface OpenRequest {
  * assert.equal(open.settle({ jsonrpc: "2.0", id: 4, result: tagged }), true);
  * assert.deepEqual(await reply, tagged);
  * ```
+ *
+ * @example One whose stream broke is told apart from one that failed
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const open = new OpenRequests();
+ * const [broken, failed] = [open.add(1), open.add(2)];
+ * open.drop(1, new Error("the stream ended"), true);
+ * open.drop(2, new Error("the client is closed"));
+ * await Promise.allSettled([broken, failed]);
+ * assert.deepEqual([open.broke(broken), open.broke(failed)], [true, false]);
+ * ```
  */
 export class OpenRequests {
   readonly #open = new Map<RequestId, PromiseWithResolvers<JsonObject | undefined>>();
+  readonly #broke = new WeakSet<Promise<JsonObject | undefined>>();
 
   /** Keep the request `id` open; the promise settles with its end. */
   add(id: RequestId): Promise<JsonObject | undefined> {
@@ -57,12 +76,18 @@ export class OpenRequests {
     return waiting.promise;
   }
 
-  /** Stop waiting for `id`, failing it with `error`; whether it was open. */
-  drop(id: RequestId, error: unknown): boolean {
+  /** Stop waiting for `id`, failing it with `error` (`broke`: its stream broke); whether it was open. */
+  drop(id: RequestId, error: unknown, broke = false): boolean {
     const waiting = this.#open.get(id);
     this.#open.delete(id);
+    if (waiting !== undefined && broke) this.#broke.add(waiting.promise);
     waiting?.reject(error);
     return waiting !== undefined;
+  }
+
+  /** Whether the request whose end `reply` settles with was dropped because its stream broke. */
+  broke(reply: Promise<JsonObject | undefined>): boolean {
+    return this.#broke.has(reply);
   }
 
   /** The server ended `id` of its own accord (its `notifications/cancelled`): it ends, with no error and no result. */

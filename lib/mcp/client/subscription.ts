@@ -6,7 +6,10 @@
  * (the server "MUST NOT send notification types the client has not
  * explicitly requested"), read as an async iterator, and ended by the
  * client (cancelled) or by the server (its result: "the subscription
- * closed cleanly").
+ * closed cleanly"). One lost abruptly (a stdio server that exited, an HTTP
+ * stream that broke) is opened again, and its new acknowledgment is read
+ * like any notification: what changed meanwhile was not told, so the
+ * caller reads its lists again.
  *
  * @module
  */
@@ -95,30 +98,41 @@ export function notAsked(acknowledged: JsonObject, asked: SubscriptionFilter): s
 }
 
 /**
- * How a subscription is opened again once the server it was open on has
- * exited: the server started again (its connection) and the
- * `subscriptions/listen` sent to it, or `undefined` when none was started.
+ * How a subscription is opened again once it was lost abruptly: the
+ * `subscriptions/listen` sent again, to the server started again in place of
+ * one that exited (stdio) or to the same one (HTTP), with the connection it
+ * went over; `undefined` when none was sent (the client closed).
  */
 export type Reopen = () => Promise<
   { connection: Connection<unknown>; request: OpenRequest } | undefined
 >;
 
-/** How many times a subscription is opened again, at most, on a server started again. */
+/** How many times a subscription is opened again, at most. */
 export const MAX_REOPENS = 3;
 
 /**
  * An open subscription: the notifications it carries, in order, until it
- * ends. Made by `Client.listen`. On stdio, when the server exits of its own
- * accord after acknowledging it and the client starts it again, it is opened
- * again there (2026-07-28: the client "MUST re-send `subscriptions/listen` to
- * re-establish its subscriptions — the server holds no subscription state
- * across reconnections"), at most `MAX_REOPENS` times; what changed while
- * no server was there is not told.
+ * ends. Made by `Client.listen`. Lost abruptly after it was acknowledged, it
+ * is opened again, at most `MAX_REOPENS` times in all, then ends with a
+ * `ProtocolError` that says so: on stdio, when the server exits of its own
+ * accord and the client starts it again (2026-07-28: the client "MUST
+ * re-send `subscriptions/listen` to re-establish its subscriptions — the
+ * server holds no subscription state across reconnections"); over
+ * Streamable HTTP, when its stream breaks with no result ("an unexpected
+ * disconnect, which the client MAY treat as a trigger to reconnect").
+ * Nothing tells what changed while it was lost: once opened again, it
+ * carries the new `notifications/subscriptions/acknowledged` (its
+ * `params.notifications`, the filter agreed now), after which the caller
+ * reads again the lists it keeps (`listTools`, ...), as a client that
+ * subscribes for the first time would.
  *
  * @example
  * ```ts ignore
  * await using subscription = await client.listen({ toolsListChanged: true });
- * for await (const notification of subscription) console.log(notification.method);
+ * for await (const notification of subscription) {
+ *   // A list changed, or the subscription was opened again and changes may have been missed.
+ *   if (notification.method !== "notifications/resources/updated") await client.listTools();
+ * }
  * ```
  */
 export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDisposable {
@@ -230,12 +244,10 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       if (this.#agreed === undefined) {
         this.#agreed = (message.params as JsonObject).notifications as SubscriptionFilter;
         this.#acked?.();
-      } else {
-        this.#queue.push(message);
-        this.#wake?.();
-      }
+        if (this.#reopens > 0) this.#tell(message); // opened again: changes may have been missed
+      } else this.#tell(message);
     });
-    request.reply.then(() => this.#end(), (error) => this.#lost(connection, error));
+    request.reply.then(() => this.#end(), (error) => this.#lost(connection, request, error));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<void>((resolve) => timer = setTimeout(resolve, this.#timeoutMs));
     await Promise.race([acknowledged, late]);
@@ -251,14 +263,21 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     );
   }
 
+  /** Hand `message` to the caller. */
+  #tell(message: JsonRpcNotification): void {
+    this.#queue.push(message);
+    this.#wake?.();
+  }
+
   /**
-   * The subscription's request over `connection` failed with `error`: when
-   * the server exited after acknowledging it, open it again on the server
-   * started again; otherwise it ends with `error`.
+   * The subscription's `request` over `connection` failed with `error`: when
+   * it was lost abruptly after it was acknowledged (the server exited, or
+   * its stream broke), open it again; otherwise it ends with `error`.
    */
-  #lost(connection: Connection<unknown>, error: unknown): void {
+  #lost(connection: Connection<unknown>, request: OpenRequest, error: unknown): void {
     if (this.#ended) return;
-    if (this.#reopen === undefined || !connection.exited || this.#agreed === undefined) {
+    const abrupt = connection.exited || request.broke();
+    if (this.#reopen === undefined || !abrupt || this.#agreed === undefined) {
       this.#end(error);
       return;
     }
@@ -266,7 +285,9 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       this.#end(
         new ProtocolError(
           `The subscription ended: ${(error as Error).message}, and it was opened again ` +
-            `${MAX_REOPENS} times already, on servers that each exited`,
+            `${MAX_REOPENS} times already, ${
+              connection.exited ? "on servers that each exited" : "its stream broken each time"
+            }`,
         ),
       );
       return;
