@@ -8,13 +8,16 @@
  * content only where `tools` were offered, and only of a tool offered; with
  * `toolChoice` `"required"` the "Model MUST use at least one tool", with
  * `"none"` it "MUST NOT use any tools"; a `stopReason` of `"toolUse"` with
- * no tool used says what did not happen.
+ * no tool used says what did not happen. A model's message holds only what
+ * the session's version defines: a list of blocks, and `tool_use` and
+ * `tool_result` blocks, came with 2025-11-25, audio with 2025-03-26; no
+ * version's holds a resource.
  *
  * @module
  */
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { isMcpVersion, versionFeatures } from "../shared/versions.ts";
+import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
 import { formProblems, unreadForm } from "./elicitation_answer.ts";
 
 /**
@@ -32,6 +35,18 @@ import { formProblems, unreadForm } from "./elicitation_answer.ts";
  * const used = { ...text, content: [{ type: "tool_use", id: "1", name: "weather", input: {} }], stopReason: "toolUse" };
  * assert.equal(answerProblem("sampling/createMessage", asked, used), undefined);
  * assert.match(answerProblem("sampling/createMessage", { messages: [], maxTokens: 8 }, used)!, /no tools were offered/);
+ * ```
+ *
+ * @example A 2025-06-18 model's message holds one block, and no tool's use
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const asked = { messages: [], maxTokens: 8 };
+ * const listed = { role: "assistant", content: [{ type: "text", text: "Sunny" }], model: "m" };
+ * assert.match(answerProblem("sampling/createMessage", asked, listed, "2025-06-18")!, /list of content blocks, which came with 2025-11-25/);
+ * assert.equal(answerProblem("sampling/createMessage", asked, listed, "2025-11-25"), undefined);
+ * const result = { ...listed, content: { type: "tool_result", toolUseId: "1", content: [] } };
+ * assert.match(answerProblem("sampling/createMessage", asked, result, "2025-06-18")!, /tool_result content, which a 2025-06-18/);
  * ```
  */
 export function answerProblem(
@@ -54,7 +69,8 @@ export function answerProblem(
       if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
       if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
       if (typeof answer.model !== "string") return 'has no "model"';
-      return toolUseProblem(isObject(params) ? params : {}, answer.content, answer.stopReason);
+      return samplingContentProblem(answer.content, version) ??
+        toolUseProblem(isObject(params) ? params : {}, answer.content, answer.stopReason);
     case "roots/list":
       return Array.isArray(answer.roots) ? undefined : 'has no "roots" list';
   }
@@ -110,6 +126,34 @@ function formProblem(
   return problems.length === 0
     ? undefined
     : `does not fit the form it was asked with: ${problems.join("; ")}`;
+}
+
+/** The types of block a model's message may hold, of those a tool's result may. */
+const SAMPLED = ["text", "image", "audio"];
+
+/**
+ * Why a model's message `content` holds what a session of `version` does not
+ * define (a version this library does not speak, or none: the latest's rules).
+ */
+function samplingContentProblem(content: unknown, version?: string): string | undefined {
+  const spoken = isMcpVersion(version) ? version : LATEST_VERSION;
+  const { contentTypes, samplingContentArrays, samplingCapabilities } = versionFeatures(spoken);
+  const blocks = Array.isArray(content) ? content : [content];
+  if (Array.isArray(content) && !samplingContentArrays) {
+    return `holds a list of content blocks, which came with 2025-11-25; this session is ${spoken}`;
+  }
+  const types = [
+    ...contentTypes.filter((type) => SAMPLED.includes(type)),
+    ...(samplingCapabilities ? ["tool_use", "tool_result"] : []),
+  ];
+  const unheld = blocks.map((block) =>
+    isObject(block) && typeof block.type === "string" ? block.type : ""
+  )
+    .find((type) => !types.includes(type));
+  return unheld === undefined
+    ? undefined
+    : `holds ${unheld === "" ? "a block with no type" : `${unheld} content`}, ` +
+      `which a ${spoken} model's message does not (it holds ${types.join(", ")})`;
 }
 
 /** Why the tools a model's message `content` uses are not what `params` offered and required. */
