@@ -7,7 +7,8 @@
  * opened for what the server sends of its own accord, a dropped stream
  * resumed from its last event (`http_incoming.ts`), and the session DELETEd
  * at close. Modern (2026-07-28): no session, no GET stream, no resumption (a
- * request whose stream broke is re-issued with a new id), the standard
+ * request whose stream broke is re-issued with a new id, a subscription
+ * opened again: see `Subscription`), the standard
  * headers on every POST, and a request cancelled by closing its stream.
  *
  * @module

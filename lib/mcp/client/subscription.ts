@@ -141,7 +141,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
   #stop: () => void = () => {};
   readonly #queue: JsonRpcNotification[] = [];
   readonly #timeoutMs: number;
-  readonly #reopen?: Reopen;
+  readonly #reopen: Reopen;
   #reopens = 0;
   #wake?: () => void;
   #acked?: () => void;
@@ -153,15 +153,16 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
    * Subscribe through `request` (a `subscriptions/listen` of the filter
    * `asked` sent over `connection`), and wait, at most `timeoutMs`, for the
    * server's acknowledgment; a server that acknowledges nothing, or more than
-   * was asked, or sends what was not acknowledged, is distrusted. With `reopen`, it is opened again
-   * (acknowledged within `timeoutMs` as well) when the server exits.
+   * was asked, or sends what was not acknowledged, is distrusted. Lost
+   * abruptly, it is opened again with `reopen` (and acknowledged within
+   * `timeoutMs` as well).
    */
   static async open(
     connection: Connection<unknown>,
     request: OpenRequest,
     asked: SubscriptionFilter,
     timeoutMs: number,
-    reopen?: Reopen,
+    reopen: Reopen,
   ): Promise<Subscription> {
     const subscription = new Subscription(request, asked, timeoutMs, reopen);
     await subscription.#attach(connection, request);
@@ -172,7 +173,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     request: OpenRequest,
     asked: SubscriptionFilter,
     timeoutMs: number,
-    reopen?: Reopen,
+    reopen: Reopen,
   ) {
     this.#request = request;
     this.#asked = asked;
@@ -277,7 +278,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
   #lost(connection: Connection<unknown>, request: OpenRequest, error: unknown): void {
     if (this.#ended) return;
     const abrupt = connection.exited || request.broke();
-    if (this.#reopen === undefined || !abrupt || this.#agreed === undefined) {
+    if (!abrupt || this.#agreed === undefined) {
       this.#end(error);
       return;
     }
