@@ -9,8 +9,13 @@
 // Now it is opened again as on stdio (at most MAX_REOPENS times, then it ends
 // by name), and the caller is told, by the new acknowledgment, that what
 // changed while it was lost was not told; a client closed as its stream
-// breaks sends no subscription again.
+// breaks sends no subscription again. And a quiet subscription to the
+// course's server, behind an intermediary that closes idle streams: the
+// SDK v2 server keeps its streams alive with a comment every 15 s, as
+// 2026-07-28 encourages, the course's server sent nothing, so that the SDK v2
+// client, which never opens a subscription again, lost it for good.
 
+import { Client as SdkClient, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
 import { MAX_REOPENS } from "../../lib/mcp/client/subscription.ts";
@@ -132,4 +137,46 @@ Deno.test("a subscription whose HTTP stream breaks is opened again on the SDK v2
   await using server = await listeningServer(sdkV2Peer("dual", port), port);
   await t.step("broken once", () => brokenOnce(server.url));
   await t.step("broken each time", () => brokenEachTime(server.url));
+});
+
+/** Cut the response of `exchange` once nothing has crossed for `idleMs`, until the function returned is called. */
+function idleCutter(exchange: Exchange, idleMs: number): () => void {
+  let seen = exchange.chunks.length;
+  let quietSince = Date.now();
+  const timer = setInterval(() => {
+    if (exchange.chunks.length !== seen) [seen, quietSince] = [exchange.chunks.length, Date.now()];
+    else if (Date.now() - quietSince >= idleMs) exchange.cut();
+  }, idleMs / 10);
+  return () => clearInterval(timer);
+}
+
+Deno.test("a quiet subscription to the course's server outlives an intermediary that closes idle streams: the SDK v2 client still hears", async () => {
+  await using server = serveHttp(askingGrammar(), { keepAliveMs: 100 });
+  await using proxy = recordingProxy(server.url);
+  const client = new SdkClient({ name: "v2", version: "2.4.0" }, {
+    capabilities: {},
+    versionNegotiation: { mode: "auto" },
+  });
+  const heard = new Promise((resolve) =>
+    client.setNotificationHandler("notifications/tools/list_changed", () => resolve("heard"))
+  );
+  try {
+    await client.connect(new StreamableHTTPClientTransport(proxy.url));
+    const subscription = await client.listen({ toolsListChanged: true });
+    const stop = idleCutter(listens(proxy.exchanges)[0], 1000);
+    // Quiet for two and a half idle timeouts.
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    stop();
+    await client.callTool({ name: "change", arguments: {} });
+    const outcome = await Promise.race([
+      heard,
+      subscription.closed.then((why) => `closed: ${why}`),
+    ]);
+    assert.equal(outcome, "heard");
+    assert.match(listens(proxy.exchanges)[0].responseBody, /^: keep-alive$/m);
+    await subscription.close();
+  } finally {
+    await client.close();
+    await proxy.settled();
+  }
 });

@@ -10,7 +10,11 @@
  * stream cancels the request ("Closing the SSE response stream MUST be
  * treated by the server as cancellation of that request"), and so does a
  * client that goes away before its response has begun ("The server MUST
- * treat a client disconnect as cancellation of that request").
+ * treat a client disconnect as cancellation of that request"). A stream
+ * carries a comment every `keepAliveMs` while it is open, so that a quiet
+ * one (a subscription's, above all) is not closed by an intermediary's idle
+ * timeout ("servers are encouraged to periodically emit an SSE comment line
+ * … as a keep-alive").
  *
  * @module
  */
@@ -66,7 +70,8 @@ export function errorStatus(code: unknown): number {
  * when `options.signal` aborts (the server is closing), the request ends;
  * when `options.disconnected` aborts before the response has begun (the
  * client went away: a `Request`'s own `signal`), it is cancelled;
- * `options.done` is called once its handling is over.
+ * `options.done` is called once its handling is over. An event stream
+ * carries a comment every `options.keepAliveMs` (15 s unless said; 0: none).
  *
  * @example A method the server does not have is answered 404
  * ```ts
@@ -89,14 +94,17 @@ export function exchangeModern(
     signal?: AbortSignal;
     disconnected?: AbortSignal;
     done?: () => void;
+    keepAliveMs?: number;
   },
 ): Promise<Response> {
   const { promise, resolve } = Promise.withResolvers<Response>();
   let decide: ((response: Response) => void) | undefined = resolve;
   let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   let input!: ReadableStreamDefaultController<unknown>;
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
   const incoming = new ReadableStream<unknown>({ start: (c) => void (input = c) });
   const finish = () => {
+    clearInterval(keepAlive);
     try {
       stream?.close();
     } catch {
@@ -121,15 +129,28 @@ export function exchangeModern(
       // The request was done already.
     }
   };
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
   const openStream = () =>
     new ReadableStream<Uint8Array>({
-      start: (controller) => void (stream = controller),
+      start: (controller) => {
+        stream = controller;
+        if (keepAliveMs > 0) keepAlive = setInterval(() => write(": keep-alive\n\n"), keepAliveMs);
+      },
       cancel: () => {
         // The client closed the stream.
+        clearInterval(keepAlive);
         stream = undefined;
         cancel();
       },
     });
+  const write = (text: string) => {
+    try {
+      stream?.enqueue(encoder.encode(text));
+    } catch {
+      clearInterval(keepAlive);
+      stream = undefined; // the client went away
+    }
+  };
   const transport: ServerTransport = {
     era: "modern",
     incoming,
@@ -147,11 +168,7 @@ export function exchangeModern(
         }
         answer(new Response(openStream(), { status: 200, headers: SSE_HEADERS }));
       }
-      try {
-        stream?.enqueue(encoder.encode(sseEvent({ data: JSON.stringify(reply) })));
-      } catch {
-        stream = undefined; // the client went away
-      }
+      write(sseEvent({ data: JSON.stringify(reply) }));
       if (final) finish();
     },
     abandon(abandoned: RequestId) {

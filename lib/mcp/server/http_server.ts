@@ -57,6 +57,8 @@ export interface HttpServerOptions {
   maxSessions?: number;
   /** How long a session may go unused before it expires. @default {1800000} (30 minutes) */
   sessionTtlMs?: number;
+  /** How often a modern request's event stream carries a comment, kept alive; 0: never. @default {15000} */
+  keepAliveMs?: number;
   /** How many events of each stream are kept, to resume it after a drop. @default {64} */
   replayEvents?: number;
   /**
@@ -207,6 +209,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
         signal: stopping.signal,
         disconnected: request.signal,
         done: () => void modernInFlight--,
+        keepAliveMs: options.keepAliveMs,
       });
     }
     if (kind === "request" && message.method === "initialize") {
