@@ -22,6 +22,7 @@
 import type { JsonObject, RequestId } from "../shared/jsonrpc.ts";
 import { MODERN_ERRORS } from "../shared/modern_errors.ts";
 import { sseEvent } from "../shared/sse.ts";
+import { keepAlive } from "./keep_alive.ts";
 import { ERROR_CODES } from "./replies.ts";
 import type { RequestStateSeal } from "./request_state.ts";
 import type { ServerTransport } from "./server_transport.ts";
@@ -71,7 +72,7 @@ export function errorStatus(code: unknown): number {
  * when `options.disconnected` aborts before the response has begun (the
  * client went away: a `Request`'s own `signal`), it is cancelled;
  * `options.done` is called once its handling is over. An event stream
- * carries a comment every `options.keepAliveMs` (15 s unless said; 0: none).
+ * carries a comment every `options.keepAliveMs` (see `keepAlive`).
  *
  * @example A method the server does not have is answered 404
  * ```ts
@@ -101,10 +102,10 @@ export function exchangeModern(
   let decide: ((response: Response) => void) | undefined = resolve;
   let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   let input!: ReadableStreamDefaultController<unknown>;
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let quiet = () => {};
   const incoming = new ReadableStream<unknown>({ start: (c) => void (input = c) });
   const finish = () => {
-    clearInterval(keepAlive);
+    quiet();
     try {
       stream?.close();
     } catch {
@@ -129,28 +130,19 @@ export function exchangeModern(
       // The request was done already.
     }
   };
-  const keepAliveMs = options.keepAliveMs ?? 15_000;
   const openStream = () =>
     new ReadableStream<Uint8Array>({
       start: (controller) => {
         stream = controller;
-        if (keepAliveMs > 0) keepAlive = setInterval(() => write(": keep-alive\n\n"), keepAliveMs);
+        quiet = keepAlive(controller, options.keepAliveMs);
       },
       cancel: () => {
         // The client closed the stream.
-        clearInterval(keepAlive);
+        quiet();
         stream = undefined;
         cancel();
       },
     });
-  const write = (text: string) => {
-    try {
-      stream?.enqueue(encoder.encode(text));
-    } catch {
-      clearInterval(keepAlive);
-      stream = undefined; // the client went away
-    }
-  };
   const transport: ServerTransport = {
     era: "modern",
     incoming,
@@ -168,7 +160,11 @@ export function exchangeModern(
         }
         answer(new Response(openStream(), { status: 200, headers: SSE_HEADERS }));
       }
-      write(sseEvent({ data: JSON.stringify(reply) }));
+      try {
+        stream?.enqueue(encoder.encode(sseEvent({ data: JSON.stringify(reply) })));
+      } catch {
+        stream = undefined; // the client went away
+      }
       if (final) finish();
     },
     abandon(abandoned: RequestId) {

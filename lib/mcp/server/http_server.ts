@@ -57,7 +57,7 @@ export interface HttpServerOptions {
   maxSessions?: number;
   /** How long a session may go unused before it expires. @default {1800000} (30 minutes) */
   sessionTtlMs?: number;
-  /** How often a modern request's event stream carries a comment, kept alive; 0: never. @default {15000} */
+  /** How often a modern request's event stream carries a comment, kept alive (see `keepAlive`); 0: never. @default {15000} */
   keepAliveMs?: number;
   /** How many events of each stream are kept, to resume it after a drop. @default {64} */
   replayEvents?: number;
