@@ -33,10 +33,13 @@ const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const listens = (exchanges: Exchange[]) =>
   exchanges.filter((exchange) => exchange.requestBody.includes('"subscriptions/listen"'));
 
-/** A client of the server at `url` through a recording proxy, subscribed to its tool list. */
-async function subscribed(url: URL) {
+/**
+ * A client of the server at `url` through a recording proxy, subscribed to
+ * its tool list; its deadline `timeoutMs` (the client's default when not given).
+ */
+async function subscribed(url: URL, timeoutMs?: number) {
   const proxy = recordingProxy(url);
-  const client = new Client(proxy.url, { versions: MCP_VERSIONS, allowed: ["change"] });
+  const client = new Client(proxy.url, { versions: MCP_VERSIONS, allowed: ["change"], timeoutMs });
   await client.initialize();
   assert.equal(client.protocolVersion, "2026-07-28");
   await client.listTools();
@@ -96,7 +99,7 @@ async function brokenEachTime(url: URL): Promise<void> {
       (error: unknown) =>
         error instanceof ProtocolError &&
         new RegExp(
-          `ended before its reply, and it was opened again ${MAX_REOPENS} times already, ` +
+          `ended before its reply, and it was opened again ${MAX_REOPENS} times in a row already, ` +
             "its stream broken each time",
         ).test(error.message),
     );
@@ -106,10 +109,33 @@ async function brokenEachTime(url: URL): Promise<void> {
   }
 }
 
+/**
+ * A subscription broken now and then, each time after it stayed open for the
+ * client's deadline: opened again each time, more than MAX_REOPENS times.
+ */
+async function brokenNowAndThen(url: URL): Promise<void> {
+  const timeoutMs = 1500;
+  const { client, proxy, subscription, notifications, cut, end } = await subscribed(url, timeoutMs);
+  try {
+    for (let reopen = 1; reopen <= MAX_REOPENS + 1; reopen++) {
+      await new Promise((resolve) => setTimeout(resolve, timeoutMs + 100));
+      cut();
+      await next(notifications, ACKNOWLEDGED);
+    }
+    assert.equal(await client.callTool("change"), "changed");
+    await next(notifications, "notifications/tools/list_changed");
+    assert.equal(listens(proxy.exchanges).length, MAX_REOPENS + 2);
+    subscription.close();
+  } finally {
+    await end();
+  }
+}
+
 Deno.test("a subscription whose HTTP stream breaks is opened again on the course's server, and says so", async (t) => {
   await using server = serveHttp(askingGrammar());
   await t.step("broken once", () => brokenOnce(server.url));
   await t.step("broken each time", () => brokenEachTime(server.url));
+  await t.step("broken now and then", () => brokenNowAndThen(server.url));
   await t.step("a client closed as the stream breaks sends no subscription after", async () => {
     // Closed as soon as the cut is made, a turn of the event loop later, and a little later.
     for (const wait of [undefined, 0, 5, 20]) {

@@ -107,14 +107,19 @@ export type Reopen = () => Promise<
   { connection: Connection<unknown>; request: OpenRequest } | undefined
 >;
 
-/** How many times a subscription is opened again, at most. */
+/**
+ * How many times in a row a subscription is opened again, at most: one that
+ * then stays open for the client's deadline starts a new row.
+ */
 export const MAX_REOPENS = 3;
 
 /**
  * An open subscription: the notifications it carries, in order, until it
  * ends. Made by `Client.listen`. Lost abruptly after it was acknowledged, it
- * is opened again, at most `MAX_REOPENS` times in all, then ends with a
- * `ProtocolError` that says so: on stdio, when the server exits of its own
+ * is opened again, at most `MAX_REOPENS` times in a row (a subscription that
+ * stays open for the client's deadline after it was opened again starts a
+ * new row, so that a long one outlives a drop now and then), then ends with
+ * a `ProtocolError` that says so: on stdio, when the server exits of its own
  * accord and the client starts it again (2026-07-28: the client "MUST
  * re-send `subscriptions/listen` to re-establish its subscriptions — the
  * server holds no subscription state across reconnections"); over
@@ -143,6 +148,8 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
   readonly #timeoutMs: number;
   readonly #reopen: Reopen;
   #reopens = 0;
+  /** When the subscription was last acknowledged (`performance.now()`). */
+  #agreedAt = 0;
   #wake?: () => void;
   #acked?: () => void;
   #ended = false;
@@ -244,6 +251,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       }
       if (this.#agreed === undefined) {
         this.#agreed = (message.params as JsonObject).notifications as SubscriptionFilter;
+        this.#agreedAt = performance.now();
         this.#acked?.();
         if (this.#reopens > 0) this.#tell(message); // opened again: changes may have been missed
       } else this.#tell(message);
@@ -282,11 +290,13 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
       this.#end(error);
       return;
     }
+    // Open for the client's deadline since it was opened again: a new row begins.
+    if (performance.now() - this.#agreedAt >= this.#timeoutMs) this.#reopens = 0;
     if (this.#reopens === MAX_REOPENS) {
       this.#end(
         new ProtocolError(
           `The subscription ended: ${(error as Error).message}, and it was opened again ` +
-            `${MAX_REOPENS} times already, ${
+            `${MAX_REOPENS} times in a row already, ${
               connection.exited ? "on servers that each exited" : "its stream broken each time"
             }`,
         ),
