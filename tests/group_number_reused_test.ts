@@ -75,3 +75,18 @@ Deno.test({
     assert.fail("no attempt gave a new process the sandbox's number");
   },
 });
+
+Deno.test("the grader's killGroup of a reaped sandbox still kills what its group left running", async () => {
+  // The number of a group a live process is in is given to no one else: killGroup need not look.
+  const sandbox = spawnInOwnSession(["sh", "-c", "sleep 60 >/dev/null & echo $!"], {
+    stdout: "piped",
+  });
+  const left = Number(new TextDecoder().decode((await sandbox.output()).stdout));
+  assert.ok(isRunning(left), "the sleep did not outlive its shell");
+  assert.equal(readStat(left)?.pgrp, sandbox.pid);
+  killGroup(sandbox);
+  for (let wait = 0; wait < 100 && isRunning(left); wait++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(!isRunning(left), "what the sandbox left running outlived killGroup");
+});
