@@ -143,6 +143,8 @@ const REPLY_BYTES = 2 << 20;
  * edition sends is 70 KB (Lab 02's RpcLink).
  */
 const CASE_BYTES = 256 << 10;
+/** The problem of a case's reply past {@linkcode CASE_BYTES}, whether the runner or the grader finds it. */
+const CASE_TOO_LARGE = `what it sent back passed the ${CASE_BYTES >> 10} KB a case may`;
 /** How often a process's memory and CPU time are read. */
 const POLL_MS = 10;
 /**
@@ -517,6 +519,7 @@ async function runProcess(
     cpuMs: options.caseCpuMs ?? 1000,
     wallMs: options.caseWallMs ?? 10_000,
     caseBytes: CASE_BYTES,
+    caseTooLarge: CASE_TOO_LARGE,
     references: Object.fromEntries(scratch.references),
     units: Object.fromEntries(scratch.units),
     coverage: options.coverage,
@@ -554,11 +557,7 @@ async function runProcess(
         const owner = budgets.of(learners.get(key) ?? learnerOf(cases[0].job));
         const { reached, cpuMs } = record.reply;
         const reply = bytes.length > CASE_BYTES
-          ? {
-            problem: `what it sent back passed the ${CASE_BYTES >> 10} KB a case may`,
-            reached,
-            cpuMs,
-          }
+          ? { problem: CASE_TOO_LARGE, reached, cpuMs }
           : !owner.sent(record.result.key, bytes.length)
           ? { problem: owner.sentTooMuch, reached, cpuMs }
           : judgeable(record.reply, bytes.length);

@@ -70,6 +70,8 @@ export interface RunnerJob {
   wallMs: number;
   /** The most bytes a case's reply may be sent in: a larger one is reported as its problem. */
   caseBytes: number;
+  /** That problem, as the grader words it. */
+  caseTooLarge: string;
   /** The instructors' worked module for each unit that has one, as source, where the grader has it. */
   references: Record<string, string>;
   /** Each item's unit (for its reference), by its key. */
@@ -162,8 +164,7 @@ function reportResult(key: Record<string, unknown>, reply: Reply): void {
   const bytes = serialize({ result: key, reply });
   if (bytes.length <= job.caseBytes) return writeRecord(bytes);
   const { reached, cpuMs } = reply;
-  const problem = `what it sent back passed the ${job.caseBytes >> 10} KB a case may`;
-  report({ result: key, reply: { problem, reached, cpuMs } });
+  report({ result: key, reply: { problem: job.caseTooLarge, reached, cpuMs } });
 }
 
 /**
