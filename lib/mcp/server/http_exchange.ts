@@ -176,13 +176,16 @@ export function exchangeModern(
   };
   const session = new ServerSession(spec, transport, { seal: options.seal });
   // The server is closing: a subscription ends with its result, anything else is stopped.
-  options.signal?.addEventListener("abort", () => session.end(), { once: true });
+  const closing = () => session.end();
+  options.signal?.addEventListener("abort", closing, { once: true });
   // Gone before its response began (once it has, the stream's own cancel tells).
   options.disconnected?.addEventListener("abort", () => {
     if (decide !== undefined) cancel();
   }, { once: true });
   input.enqueue(message);
   void session.done.then(() => {
+    // Done: the server's signal, which outlives it, holds it no longer.
+    options.signal?.removeEventListener("abort", closing);
     // A request that ended with nothing sent (a cancelled one) still gets a response.
     decide?.(new Response(null, { status: 202 }));
     finish();
