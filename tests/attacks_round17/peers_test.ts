@@ -5,10 +5,19 @@
 // requests: each one's session stayed held by the server's own signal (a
 // listener for its closing, never taken away), about 8 KB a request for as
 // long as the server ran; measured in a process of its own with the
-// collector open (tests/fixtures/round17_held_per_request.ts).
+// collector open (tests/fixtures/round17_held_per_request.ts). And a stdio
+// server that exits mid-subscription and is started again as a 2025-11-25
+// one: the subscription sent again there ended with the server's "Method not
+// found", where the client knows the version it agreed, which has no
+// subscriptions; it ends naming it now, and nothing is left running.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { Client } from "../../lib/mcp/client/client.ts";
+import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
+import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { assertGroupGone, commandsHolding } from "../_helpers.ts";
+import { crashPeer } from "../_peers.ts";
 
 Deno.test("the course's HTTP server holds nothing of a modern request once it is answered", async () => {
   const measure = fileURLToPath(import.meta.resolve("../fixtures/round17_held_per_request.ts"));
@@ -21,4 +30,41 @@ Deno.test("the course's HTTP server holds nothing of a modern request once it is
   const perRequest = Number(new TextDecoder().decode(stdout).trim());
   // A request's session, held, is some 8 KB; what the heap's own noise leaves is under 1 KB.
   assert.ok(perRequest < 2048, `${perRequest} bytes held for each request answered`);
+});
+
+/** A shell word. */
+const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
+
+Deno.test("a subscription whose stdio server is started again as a 2025-11-25 one ends naming that version", async () => {
+  const log = await Deno.makeTempFile();
+  // Modern until it has crashed once (its log then holds a line), 2025-11-25 after.
+  const [modern, legacy] = [crashPeer("modern", log), crashPeer("2025-11-25", log)]
+    .map((command) => command.map(quoted).join(" "));
+  const client = new Client(
+    ["sh", "-c", `if [ -s ${quoted(log)} ]; then exec ${legacy}; else exec ${modern}; fi`],
+    { versions: MCP_VERSIONS, allowed: ["crash", "pid"], timeoutMs: 20_000 },
+  );
+  const pids: number[] = [];
+  try {
+    await client.initialize();
+    pids.push(client.pid);
+    assert.equal(client.protocolVersion, "2026-07-28");
+    await client.listTools();
+    const subscription = await client.listen({ toolsListChanged: true });
+    await assert.rejects(client.callTool("crash"), /exited with status 3/);
+    await assert.rejects(
+      subscription[Symbol.asyncIterator]().next(),
+      (error: unknown) =>
+        error instanceof ProtocolError && /2025-11-25/.test(error.message) &&
+        /subscriptions\/listen/.test(error.message),
+    );
+    pids.push(client.pid);
+    assert.equal(client.protocolVersion, "2025-11-25");
+    assert.equal(await client.callTool("pid"), String(client.pid));
+  } finally {
+    await client.close();
+    for (const { pid } of commandsHolding(log)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(log);
+  }
+  for (const pid of pids) assertGroupGone(pid);
 });

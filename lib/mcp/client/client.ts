@@ -390,11 +390,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    */
   async listen(filter: SubscriptionFilter): Promise<Subscription> {
     this.#era.handshake.require("listen");
-    if (this.#era.handshake.era !== "modern") {
-      throw new ProtocolError(
-        `subscriptions/listen came with 2026-07-28; this session is ${this.protocolVersion}`,
-      );
-    }
+    this.#requireSubscriptions();
     await this.#ready();
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return await Subscription.open(
@@ -406,10 +402,24 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     );
   }
 
-  /** `filter`'s subscription sent again (to the server started again in place of one that exited), unless the client closed. */
+  /** Refuse, with `ProtocolError`, a subscription in a legacy session, which has none. */
+  #requireSubscriptions(): void {
+    if (this.#era.handshake.era !== "modern") {
+      throw new ProtocolError(
+        `subscriptions/listen came with 2026-07-28; this session is ${this.protocolVersion}`,
+      );
+    }
+  }
+
+  /**
+   * `filter`'s subscription sent again (to the server started again in place
+   * of one that exited), unless the client closed; refused by name when the
+   * server started again agreed a legacy version.
+   */
   async #listenAgain(filter: SubscriptionFilter): ReturnType<Reopen> {
     await this.#ready();
     if (this.#closed || this.#connection.ended) return undefined;
+    this.#requireSubscriptions();
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return { connection: this.#connection as Connection<unknown>, request };
   }
