@@ -398,7 +398,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       request,
       filter,
       this.#connection.timeoutMs,
-      () => this.#listenAgain(filter),
+      (wanted) => this.#listenAgain(filter, wanted),
     );
   }
 
@@ -413,12 +413,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
 
   /**
    * `filter`'s subscription sent again (to the server started again in place
-   * of one that exited), unless the client closed; refused by name when the
-   * server started again agreed a legacy version.
+   * of one that exited), unless the client closed or it is `wanted` no more;
+   * refused by name when the server started again agreed a legacy version.
    */
-  async #listenAgain(filter: SubscriptionFilter): ReturnType<Reopen> {
+  async #listenAgain(filter: SubscriptionFilter, wanted: () => boolean): ReturnType<Reopen> {
     await this.#ready();
-    if (this.#closed || this.#connection.ended) return undefined;
+    if (this.#closed || this.#connection.ended || !wanted()) return undefined;
     this.#requireSubscriptions();
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return { connection: this.#connection as Connection<unknown>, request };

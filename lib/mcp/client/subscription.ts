@@ -101,9 +101,10 @@ export function notAsked(acknowledged: JsonObject, asked: SubscriptionFilter): s
  * How a subscription is opened again once it was lost abruptly: the
  * `subscriptions/listen` sent again, to the server started again in place of
  * one that exited (stdio) or to the same one (HTTP), with the connection it
- * went over; `undefined` when none was sent (the client closed).
+ * went over, unless `wanted()` says no more by then (the subscription was
+ * closed meanwhile); `undefined` when none was sent (that, or the client closed).
  */
-export type Reopen = () => Promise<
+export type Reopen = (wanted: () => boolean) => Promise<
   { connection: Connection<unknown>; request: OpenRequest } | undefined
 >;
 
@@ -227,7 +228,8 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
    * none comes within the deadline, and what ended it when it ended first.
    */
   async #attach(connection: Connection<unknown>, request: OpenRequest): Promise<void> {
-    if (this.#ended) { // closed while it was being opened again
+    if (this.#ended) { // closed as it was sent again: its end is no one's to hear
+      request.reply.catch(() => {});
       request.cancel();
       return;
     }
@@ -306,7 +308,7 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     this.#reopens++;
     this.#stop();
     this.#agreed = undefined;
-    this.#reopen().then(
+    this.#reopen(() => !this.#ended).then(
       (next) => next === undefined ? this.#end(error) : this.#attach(next.connection, next.request),
     ).catch((failed) => this.#end(failed));
   }
