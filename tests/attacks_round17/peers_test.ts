@@ -14,6 +14,10 @@
 // (the client still open): the client sent the subscription again to the new
 // server all the same, then cancelled it, and the cancelled request's end,
 // which no one heard, was an unhandled rejection that ends a Deno program.
+// And the caller's own requests while that server is started again (which
+// the subscription's re-open begins at once): each failed with "Call
+// initialize() before callTool()", the client's half-made handshake with the
+// new server taken for the caller's fault; they wait for the server now.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -39,16 +43,24 @@ Deno.test("the course's HTTP server holds nothing of a modern request once it is
 /** A shell word. */
 const quoted = (word: string) => `'${word.replaceAll("'", "'\\''")}'`;
 
-Deno.test("a subscription whose stdio server is started again as a 2025-11-25 one ends naming that version", async () => {
-  const log = await Deno.makeTempFile();
-  // Modern until it has crashed once (its log then holds a line), 2025-11-25 after.
-  const [modern, legacy] = [crashPeer("modern", log), crashPeer("2025-11-25", log)]
-    .map((command) => command.map(quoted).join(" "));
-  const client = new Client(
-    ["sh", "-c", `if [ -s ${quoted(log)} ]; then exec ${legacy}; else exec ${modern}; fi`],
-    { versions: MCP_VERSIONS, allowed: ["crash", "pid"], timeoutMs: 20_000 },
-  );
+/**
+ * A 2026-07-28 client of the stdio server `command` (crash peers that log to
+ * `log`), subscribed to its tool list, then `crash` called: its server exited
+ * once. `end` closes it, ends whatever is left, and checks each server gone.
+ */
+async function crashedOnce(command: string[], log: string) {
+  const client = new Client(command, {
+    versions: MCP_VERSIONS,
+    allowed: ["crash", "pid"],
+    timeoutMs: 20_000,
+  });
   const pids: number[] = [];
+  const end = async () => {
+    await client.close();
+    for (const { pid } of commandsHolding(log)) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(log);
+    for (const pid of pids) assertGroupGone(pid);
+  };
   try {
     await client.initialize();
     pids.push(client.pid);
@@ -56,6 +68,23 @@ Deno.test("a subscription whose stdio server is started again as a 2025-11-25 on
     await client.listTools();
     const subscription = await client.listen({ toolsListChanged: true });
     await assert.rejects(client.callTool("crash"), /exited with status 3/);
+    return { client, subscription, pids, end };
+  } catch (error) {
+    await end();
+    throw error;
+  }
+}
+
+Deno.test("a subscription whose stdio server is started again as a 2025-11-25 one ends naming that version", async () => {
+  const log = await Deno.makeTempFile();
+  // Modern until it has crashed once (its log then holds a line), 2025-11-25 after.
+  const [modern, legacy] = [crashPeer("modern", log), crashPeer("2025-11-25", log)]
+    .map((command) => command.map(quoted).join(" "));
+  const { client, subscription, pids, end } = await crashedOnce(
+    ["sh", "-c", `if [ -s ${quoted(log)} ]; then exec ${legacy}; else exec ${modern}; fi`],
+    log,
+  );
+  try {
     await assert.rejects(
       subscription[Symbol.asyncIterator]().next(),
       (error: unknown) =>
@@ -66,27 +95,17 @@ Deno.test("a subscription whose stdio server is started again as a 2025-11-25 on
     assert.equal(client.protocolVersion, "2025-11-25");
     assert.equal(await client.callTool("pid"), String(client.pid));
   } finally {
-    await client.close();
-    for (const { pid } of commandsHolding(log)) Deno.kill(pid, "SIGKILL");
-    await Deno.remove(log);
+    await end();
   }
-  for (const pid of pids) assertGroupGone(pid);
 });
 
 Deno.test("a subscription closed while its stdio server is started again is not sent again, and nothing rejects unheard", async () => {
   const [log, wire] = [await Deno.makeTempFile(), await Deno.makeTempFile()];
-  const client = new Client(tapped(wire, crashPeer("modern", log)), {
-    versions: MCP_VERSIONS,
-    allowed: ["crash", "pid"],
-    timeoutMs: 20_000,
-  });
-  const pids: number[] = [];
+  const { client, subscription, pids, end } = await crashedOnce(
+    tapped(wire, crashPeer("modern", log)),
+    log,
+  );
   try {
-    await client.initialize();
-    pids.push(client.pid);
-    await client.listTools();
-    const subscription = await client.listen({ toolsListChanged: true });
-    await assert.rejects(client.callTool("crash"), /exited with status 3/);
     subscription.close(); // while the server is started again
     // Started again: a subscription sent again would have gone before this call.
     assert.equal(await client.callTool("pid"), await client.callTool("pid"));
@@ -97,9 +116,32 @@ Deno.test("a subscription closed while its stdio server is started again is not 
       .filter((line) => / > .*"subscriptions\/listen"/.test(line));
     assert.equal(sent.length, 1, "the closed subscription was sent again");
   } finally {
-    await client.close();
-    for (const { pid } of commandsHolding(log)) Deno.kill(pid, "SIGKILL");
-    await Promise.all([Deno.remove(log), Deno.remove(wire)]);
+    await end();
+    await Deno.remove(wire);
   }
-  for (const pid of pids) assertGroupGone(pid);
+});
+
+Deno.test("requests made while a stdio server is started again for a subscription wait for it", async () => {
+  const log = await Deno.makeTempFile();
+  const { client, subscription, pids, end } = await crashedOnce(crashPeer("modern", log), log);
+  try {
+    // Started again at once, for the subscription: asked at points all through the start.
+    const asked = [0, 50, 100, 200, 400].map((ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)).then(() =>
+        Promise.all([client.callTool("pid"), client.listTools().then(Object.keys)])
+      )
+    );
+    const answers = await Promise.all(asked);
+    pids.push(client.pid);
+    assert.notEqual(pids[1], pids[0], "the server was not started again");
+    for (const [pid, tools] of answers) {
+      assert.equal(pid, String(pids[1]));
+      assert.ok(tools.includes("pid"));
+    }
+    const { value } = await subscription[Symbol.asyncIterator]().next();
+    assert.equal(value?.method, "notifications/subscriptions/acknowledged");
+    subscription.close();
+  } finally {
+    await end();
+  }
 });

@@ -15,6 +15,7 @@ import type { ClientTransport } from "./client_transport.ts";
 import { type Completion, completionOf, type CompletionRef } from "./completion.ts";
 import { Connection, type RequestOptions } from "./connection.ts";
 import { DualEra } from "./dual_era.ts";
+import type { Capability } from "./handshake.ts";
 import { HttpTransport } from "./http_transport.ts";
 import type { Resource, ResourceContents, ResourceTemplate } from "../shared/content.ts";
 import { ProtocolError } from "../shared/errors.ts";
@@ -220,7 +221,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * compiling them.
    */
   async listTools(): Promise<Record<string, Tool>> {
-    this.#era.handshake.require("listTools", "tools");
+    await this.#require("listTools", "tools");
     const catalog = await collectTools(
       this.#pages("tools/list"),
       this.#maxPages,
@@ -280,7 +281,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * resources.
    */
   async listResources(): Promise<Record<string, Resource>> {
-    this.#era.handshake.require("listResources", "resources");
+    await this.#require("listResources", "resources");
     return await collectResources(this.#pages("resources/list"), this.#maxPages);
   }
 
@@ -290,7 +291,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * {@linkcode Client.listResources} is.
    */
   async listResourceTemplates(): Promise<Record<string, ResourceTemplate>> {
-    this.#era.handshake.require("listResourceTemplates", "resources");
+    await this.#require("listResourceTemplates", "resources");
     return await collectResourceTemplates(this.#pages("resources/templates/list"), this.#maxPages);
   }
 
@@ -302,7 +303,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * with `ProtocolError`, and the connection with it.
    */
   async readResource(uri: string): Promise<ResourceContents[]> {
-    this.#era.handshake.require("readResource", "resources");
+    await this.#require("readResource", "resources");
     return await this.#checked("resources/read", { uri }, (result) => checkReadResult(uri, result));
   }
 
@@ -312,7 +313,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * before anything is sent, when the server offers no prompts.
    */
   async listPrompts(): Promise<Record<string, Prompt>> {
-    this.#era.handshake.require("listPrompts", "prompts");
+    await this.#require("listPrompts", "prompts");
     this.#prompts = await collectPrompts(this.#pages("prompts/list"), this.#maxPages);
     return { ...this.#prompts };
   }
@@ -326,7 +327,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * is refused with `ProtocolError`, and the connection with it.
    */
   async getPrompt(name: string, args: Record<string, string> = {}): Promise<PromptResult> {
-    this.#era.handshake.require("getPrompt", "prompts");
+    await this.#require("getPrompt", "prompts");
     checkPromptArguments(this.#prompts, name, args);
     const params = { name, arguments: args };
     return await this.#checked("prompts/get", params, (result) => checkPromptResult(name, result));
@@ -345,7 +346,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     argument: { name: string; value: string },
     context?: Record<string, string>,
   ): Promise<Completion> {
-    this.#era.handshake.require("complete", "completions");
+    await this.#require("complete", "completions");
     const params = {
       ref,
       argument,
@@ -371,11 +372,12 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    */
   async setLogLevel(level: LogLevel): Promise<void> {
     if (!isLogLevel(level)) throw new TypeError(`${JSON.stringify(level)} is not a log level`);
+    await this.#ready(); // the era of a server being started again is not known yet
     if (this.#era.handshake.era === "modern") {
       this.#era.logLevel = level;
       return;
     }
-    this.#era.handshake.require("setLogLevel", "logging");
+    await this.#require("setLogLevel", "logging");
     await this.#request("logging/setLevel", { level });
   }
 
@@ -389,9 +391,8 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * whose stream breaks is opened again (see `Subscription`).
    */
   async listen(filter: SubscriptionFilter): Promise<Subscription> {
-    this.#era.handshake.require("listen");
+    await this.#require("listen");
     this.#requireSubscriptions();
-    await this.#ready();
     const request = this.#era.open("subscriptions/listen", { notifications: filter });
     return await Subscription.open(
       this.#connection as Connection<unknown>,
@@ -400,6 +401,16 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       this.#connection.timeoutMs,
       (wanted) => this.#listenAgain(filter, wanted),
     );
+  }
+
+  /**
+   * Refuse `method` (see `Handshake.require`) before `initialize`, or with
+   * `ProtocolError` when the server lacks `capability`: the server's, once a
+   * server exited is started again (one being started has no handshake yet).
+   */
+  async #require(method: string, capability?: Capability): Promise<void> {
+    await this.#ready();
+    this.#era.handshake.require(method, capability);
   }
 
   /** Refuse, with `ProtocolError`, a subscription in a legacy session, which has none. */
@@ -432,13 +443,16 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
 
   /**
    * The checked result of calling the tool `name` with `args`, for `method`:
-   * everything `callTool` and `callToolResult` refuse alike. What is refused
-   * before sending is thrown at once, and becomes the rejection of the
-   * `async` method that awaits this.
+   * everything `callTool` and `callToolResult` refuse alike, before sending.
    */
-  #call(method: string, name: string, args: JsonObject, options: CallOptions): Promise<JsonObject> {
+  async #call(
+    method: string,
+    name: string,
+    args: JsonObject,
+    options: CallOptions,
+  ): Promise<JsonObject> {
     const deadline = performance.now() + this.#connection.timeoutMs;
-    this.#era.handshake.require(method, "tools");
+    await this.#require(method, "tools");
     const tool = toolToCall(name, args, {
       catalog: this.#catalog,
       allowed: this.#allowed,
@@ -454,19 +468,21 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       ...(token === undefined ? {} : { _meta: { progressToken: token } }),
     };
     // The progress is heard on the connection the call goes over: a server started again has a new one.
-    return this.#ready().then(() => {
-      const stop = token === undefined ? undefined : this.#connection.listen((message) => {
-        const progress = progressOf(message, token);
-        if (progress !== undefined) onProgress!(progress);
-      });
-      const version = this.#era.handshake.version;
-      return this.#checked(
+    const stop = token === undefined ? undefined : this.#connection.listen((message) => {
+      const progress = progressOf(message, token);
+      if (progress !== undefined) onProgress!(progress);
+    });
+    const version = this.#era.handshake.version;
+    try {
+      return await this.#checked(
         "tools/call",
         params,
         (result) => checkToolResult(name, result, { outputSchema: tool.outputSchema, version }),
         { deadline, headers },
-      ).finally(() => stop?.());
-    });
+      );
+    } finally {
+      stop?.();
+    }
   }
 
   /**
@@ -527,13 +543,13 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
    * requests it was answering failed with `ProtocolError` when it exited,
    * and none is sent again: a tool call may have had its effects. A legacy
    * server, whose session ended with it, is not started again; nor is any
-   * server once the client is closed.
+   * server once the client is closed. A request made while it is started
+   * again waits as well: its handshake is not done.
    */
   async #ready(): Promise<void> {
     const restart = !this.#closed && this.#era.handshake.era === "modern" &&
       Array.isArray(this.#server) && this.#connection.exited;
-    if (!restart) return;
-    this.#restarting ??= this.#restart().finally(() => this.#restarting = undefined);
+    if (restart) this.#restarting ??= this.#restart().finally(() => this.#restarting = undefined);
     await this.#restarting;
   }
 
