@@ -18,14 +18,23 @@
 // the subscription's re-open begins at once): each failed with "Call
 // initialize() before callTool()", the client's half-made handshake with the
 // new server taken for the caller's fault; they wait for the server now.
+// And a hostile HTTP server (a proxy in front of the course's server, which
+// cuts a subscription's stream once acknowledged and answers its re-sent
+// listen its own way): a re-opened subscription never acknowledged, or
+// acknowledged under another subscription's id, ended as if the server had
+// closed it cleanly (its cancelled request's end taken for the server's),
+// where its deadline passed; it ends with TimeoutError now. One acknowledged
+// wider than asked, or answered with an error, ends by name (held).
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { Client } from "../../lib/mcp/client/client.ts";
-import { ProtocolError } from "../../lib/mcp/shared/errors.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import { ProtocolError, TimeoutError } from "../../lib/mcp/shared/errors.ts";
+import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
-import { crashPeer, tapped } from "../_peers.ts";
+import { askingGrammar, crashPeer, tapped } from "../_peers.ts";
 
 Deno.test("the course's HTTP server holds nothing of a modern request once it is answered", async () => {
   const measure = fileURLToPath(import.meta.resolve("../fixtures/round17_held_per_request.ts"));
@@ -143,5 +152,114 @@ Deno.test("requests made while a stdio server is started again for a subscriptio
     subscription.close();
   } finally {
     await end();
+  }
+});
+
+/** How a hostile server answers a re-sent listen: from its body and the course's server's answer. */
+type Reanswer = (body: string, upstream: Response) => Response | Promise<Response>;
+
+/**
+ * A hostile server in front of the course's server at `target`: it cuts the
+ * first subscription's stream once its acknowledgment has passed, and
+ * answers the listen sent again with `reanswer`.
+ */
+function reopenedBy(target: URL, reanswer: Reanswer): Deno.HttpServer<Deno.NetAddr> {
+  let listens = 0;
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    const body = await request.text();
+    const headers = new Headers(request.headers);
+    headers.delete("host");
+    const upstream = await fetch(target, { method: request.method, headers, body: body || null });
+    if (!body.includes('"subscriptions/listen"')) return upstream;
+    if (++listens > 1) return reanswer(body, upstream);
+    return acknowledged(upstream, (passed) => passed, true);
+  });
+}
+
+/**
+ * `upstream`'s event stream as far as its acknowledgment, made `rewrite` of;
+ * then ended with no result (`cut`: broken), or left open until the client
+ * lets go of it.
+ */
+async function acknowledged(
+  upstream: Response,
+  rewrite: (passed: string) => string,
+  cut = false,
+): Promise<Response> {
+  const reader = upstream.body!.getReader();
+  const decoder = new TextDecoder();
+  let passed = "";
+  while (!passed.includes(ACKNOWLEDGED)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    passed += decoder.decode(value, { stream: true });
+  }
+  if (cut) await reader.cancel();
+  return new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(rewrite(passed)));
+        if (cut) controller.close();
+      },
+      cancel: () => reader.cancel(),
+    }),
+    { headers: upstream.headers },
+  );
+}
+
+const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+
+/** The course's server's answer with `from` replaced by `to`. */
+const rewritten = (from: RegExp, to: string): Reanswer => (_body, upstream) =>
+  acknowledged(upstream, (passed) => passed.replace(from, to));
+
+/** The answer `reply` to the request `body`, the course's server's own dropped. */
+const replaced = (reply: JsonObject): Reanswer => async (body, upstream) => {
+  await upstream.body?.cancel();
+  return Response.json({ jsonrpc: "2.0", id: JSON.parse(body).id, ...reply });
+};
+
+Deno.test("a subscription opened again over HTTP ends by name, however the hostile server answers its listen", async (t) => {
+  await using server = serveHttp(askingGrammar());
+  const never = async (_body: string, upstream: Response) => {
+    await upstream.body?.cancel();
+    return new Response(new ReadableStream(), { headers: { "content-type": "text/event-stream" } });
+  };
+  const cases: [string, Reanswer, (error: unknown) => boolean][] = [
+    [
+      "never answered",
+      never,
+      (error) =>
+        error instanceof TimeoutError && /not acknowledged within 1000 ms/.test(`${error}`),
+    ],
+    [
+      "acknowledged under another subscription's id",
+      rewritten(/("io.modelcontextprotocol\/subscriptionId":)\d+/g, "$1-1"),
+      (error) =>
+        error instanceof TimeoutError && /not acknowledged within 1000 ms/.test(`${error}`),
+    ],
+    [
+      "acknowledged wider than asked",
+      rewritten(/"toolsListChanged":true/, '"toolsListChanged":true,"promptsListChanged":true'),
+      (error) =>
+        error instanceof ProtocolError &&
+        /promptsListChanged, which were not asked/.test(`${error}`),
+    ],
+    [
+      "answered with an error",
+      replaced({ error: { code: -32603, message: "not again" } }),
+      (error) => error instanceof ProtocolError && /error -32603: not again/.test(`${error}`),
+    ],
+  ];
+  for (const [name, reanswer, ended] of cases) {
+    await t.step(name, async () => {
+      await using hostile = reopenedBy(server.url, reanswer);
+      const url = new URL(`http://127.0.0.1:${hostile.addr.port}${server.url.pathname}`);
+      await using client = new Client(url, { versions: MCP_VERSIONS, timeoutMs: 1000 });
+      await client.initialize();
+      await client.listTools();
+      const subscription = await client.listen({ toolsListChanged: true });
+      await assert.rejects(Array.fromAsync(subscription), ended);
+    });
   }
 });

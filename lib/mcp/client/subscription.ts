@@ -264,14 +264,13 @@ export class Subscription implements AsyncIterable<JsonRpcNotification>, AsyncDi
     await Promise.race([acknowledged, late]);
     clearTimeout(timer);
     if (this.#agreed !== undefined && !this.#ended) return;
+    const error = this.#ended
+      ? this.#error ?? new ProtocolError("The subscription ended before it was acknowledged")
+      : new TimeoutError(`subscriptions/listen was not acknowledged within ${this.#timeoutMs} ms`);
+    // Ended first, so that the request's end, cancelled, is not taken for the server's.
+    this.#end(error);
     request.cancel();
-    this.#stop();
-    if (this.#ended) {
-      throw this.#error ?? new ProtocolError("The subscription ended before it was acknowledged");
-    }
-    throw new TimeoutError(
-      `subscriptions/listen was not acknowledged within ${this.#timeoutMs} ms`,
-    );
+    throw error;
   }
 
   /** Hand `message` to the caller. */
