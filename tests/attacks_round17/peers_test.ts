@@ -24,7 +24,11 @@
 // acknowledged under another subscription's id, ended as if the server had
 // closed it cleanly (its cancelled request's end taken for the server's),
 // where its deadline passed; it ends with TimeoutError now. One acknowledged
-// wider than asked, or answered with an error, ends by name (held).
+// wider than asked, or answered with an error, ends by name (held). And a
+// careless client of the course's server, its keep-alive every 10 ms: forty
+// subscriptions opened and dropped, one whose stream is never read, one open
+// as the server closes: the server closes at once, and the test's sanitizers
+// find no timer left (held).
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -261,5 +265,46 @@ Deno.test("a subscription opened again over HTTP ends by name, however the hosti
       const subscription = await client.listen({ toolsListChanged: true });
       await assert.rejects(Array.fromAsync(subscription), ended);
     });
+  }
+});
+
+Deno.test("the course's server lets go of each subscription's keep-alive: many opened and dropped, one left unread, one open as it closes", async () => {
+  const server = serveHttp(askingGrammar(), { keepAliveMs: 10 });
+  const client = new Client(server.url, { versions: MCP_VERSIONS });
+  try {
+    await client.initialize();
+    for (let i = 0; i < 40; i++) (await client.listen({ toolsListChanged: true })).close();
+    // A raw client that asks for a subscription and never reads its stream.
+    const unread = await fetch(server.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: {
+          notifications: { toolsListChanged: true },
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    assert.equal(unread.status, 200);
+    const open = await client.listen({ toolsListChanged: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Closed with both open: each ends (the test's sanitizers find any timer left).
+    await server[Symbol.asyncDispose]();
+    assert.deepEqual(await Array.fromAsync(open), []);
+    await unread.body?.cancel();
+  } finally {
+    await client.close();
+    await server[Symbol.asyncDispose]();
   }
 });
