@@ -76,7 +76,12 @@ export async function* readSseEvents(
   stream: ReadableStream<Uint8Array>,
   { limit = 65536 }: ReadSseOptions = {},
 ): AsyncGenerator<SseEvent> {
-  let pending = new Uint8Array(0);
+  // The unfinished line so far (`pending[0, held)`), grown by doubling, and how much of it
+  // was searched for a line end: a line that comes a byte at a time is copied and searched
+  // once, not once a read.
+  let pending = new Uint8Array(256);
+  let held = 0;
+  let searched = 0;
   let eventBytes = 0;
   let data: string[] = [];
   let type: string | undefined;
@@ -87,13 +92,24 @@ export async function* readSseEvents(
   const tooLong = (bytes: number) =>
     new ProtocolError(`An event of ${bytes} bytes or more exceeds the ${limit}-byte limit`);
   for await (const chunk of stream) {
-    let bytes = pending.length === 0 ? chunk : concat(pending, chunk);
+    if (held + chunk.length > pending.length) {
+      const grown = new Uint8Array(Math.max(pending.length * 2, held + chunk.length));
+      grown.set(pending.subarray(0, held));
+      pending = grown;
+    }
+    pending.set(chunk, held);
+    held += chunk.length;
+    const bytes = pending.subarray(0, held);
     let start = 0;
     if (skipLf && bytes.length > 0) {
       if (bytes[0] === LF) start = 1;
       skipLf = false;
     }
-    for (let end = lineEnd(bytes, start); end !== -1; end = lineEnd(bytes, start)) {
+    for (
+      let end = lineEnd(bytes, Math.max(start, searched));
+      end !== -1;
+      end = lineEnd(bytes, start)
+    ) {
       eventBytes += end - start + 1;
       if (eventBytes > limit) throw tooLong(eventBytes);
       const line = decode(bytes.subarray(start, end));
@@ -134,9 +150,10 @@ export async function* readSseEvents(
       else if (field === "id" && !value.includes("\0")) [id, primed] = [value, true];
       else if (field === "retry" && /^\d+$/.test(value)) retry = Number(value);
     }
-    bytes = bytes.subarray(start);
-    if (eventBytes + bytes.length >= limit) throw tooLong(eventBytes + bytes.length);
-    pending = bytes.slice();
+    const rest = held - start;
+    if (eventBytes + rest >= limit) throw tooLong(eventBytes + rest);
+    if (start > 0) pending.copyWithin(0, start, held);
+    held = searched = rest;
   }
 }
 
@@ -154,11 +171,4 @@ function decode(bytes: Uint8Array): string {
   } catch {
     throw new ProtocolError("An event stream line is not valid UTF-8");
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const joined = new Uint8Array(a.length + b.length);
-  joined.set(a);
-  joined.set(b, a.length);
-  return joined;
 }
