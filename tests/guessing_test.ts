@@ -11,10 +11,14 @@
 // an answer from each pair of those features, each combination of their
 // values mapped so; and so do the partial answers named below. The guesses
 // are made from the units' case lists, so a new function or case is covered
-// by construction, and graded as a learner's modules through the grader's
-// own path (gradeTogether, in the sandbox, hidden cases included); the pairs,
-// too many for that, are judged here by the grader's own judge, and the best
-// of them graded in the sandbox as well.
+// by construction. Each guess at a function called on a case's arguments is
+// judged here, by the grader's own judge, and the best of them (at least
+// four) are also graded as learners' modules through the grader's own path
+// (gradeTogether, in the sandbox, hidden cases included), which must give
+// each the share judged here; a driver's guesses (a class driven, a model
+// given) are graded there all but the pairs, as are the partial answers.
+// Grading every guess in the sandbox took most of this file's three minutes
+// of CPU, and gave each guess the share judged here (2026-12-07).
 
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
@@ -30,11 +34,12 @@ import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 /** The most of a function's hidden marks a guess may earn. */
 const MOST = 0.2;
 /**
- * How many of a function's answers from two features, the best judged here
- * of those past half of `MOST`, are graded in the sandbox as well: each one
- * checks that the judging here is the grader's.
+ * How many of a function's guesses judged here are graded in the sandbox as
+ * well, each checking that the judging here is the grader's: the best
+ * `CHECKED` always, and then those past half of `MOST`, up to `MOST_GRADED`.
  */
-const PAIRS_GRADED = 4;
+const CHECKED = 4;
+const MOST_GRADED = 8;
 
 const ROOT = new URL("../", import.meta.url);
 const scratch = await Deno.makeTempDir({ prefix: "guessing-" });
@@ -107,6 +112,26 @@ function sourceOf(value: unknown): string {
 }
 
 /**
+ * Whether a guess's table takes the input `given` for its input `known`:
+ * deep-equal by own keys, NaN equal to itself, a function (which a driver
+ * makes of a case's data) equal to anything. Its source is a guess's too, so
+ * it names nothing outside itself; a table's answers judged here look inputs
+ * up with it as the guess does in the sandbox.
+ */
+function same(known: unknown, given: unknown): boolean {
+  if (typeof given === "function") return true;
+  if (known === given || (Number.isNaN(known) && Number.isNaN(given))) return true;
+  if (typeof known !== "object" || known === null || typeof given !== "object" || given === null) {
+    return false;
+  }
+  const keys = Object.keys(known);
+  return keys.length === Object.keys(given).length &&
+    keys.every((key) =>
+      same((known as Record<string, unknown>)[key], (given as Record<string, unknown>)[key])
+    );
+}
+
+/**
  * A learner's module exporting `name`, which answers `table`'s outcome for an
  * input deep-equal to one of its inputs (a function among the arguments,
  * which a driver makes of a case's data, matches anything), or, given
@@ -129,15 +154,7 @@ class Guessed extends Error {
     Object.defineProperty(this, "name", { value: name });
   }
 }
-const same = (known, given) => {
-  if (typeof given === "function") return true;
-  if (known === given || (Number.isNaN(known) && Number.isNaN(given))) return true;
-  if (typeof known !== "object" || known === null || typeof given !== "object" || given === null) {
-    return false;
-  }
-  const keys = Object.keys(known);
-  return keys.length === Object.keys(given).length && keys.every((key) => same(known[key], given[key]));
-};
+const same = ${same};
 const answer = (outcome) => {
   if ("threw" in outcome) throw new Guessed(outcome.threw, outcome.with);
   return structuredClone(outcome.returned);
@@ -290,14 +307,18 @@ function mostCommon<T>(outcomes: T[]): [T, number] {
 }
 
 /**
- * A guess from cheap features: what it reads, its module, and its answer on
- * each hidden case (an index into the visible cases' distinct outcomes).
+ * A guess: what it is, its module, and, where it is judged here, its answer
+ * on each hidden case (an index into the outcomes {@linkcode guesses} gives,
+ * whose first are the visible cases' distinct outcomes).
  */
-interface FeatureGuess {
+interface Guess {
   label: string;
   source: () => string;
-  answers: number[];
+  answers?: number[];
 }
+
+/** A guess from cheap features, whose answers are always known here. */
+type FeatureGuess = Guess & { answers: number[] };
 
 /** What a feature reads, in words. */
 function reading([index, property, kind, has]: Feature): string {
@@ -431,38 +452,57 @@ function stepsWithin(expected: unknown): Outcome[] {
 }
 
 /**
- * Every guess at `fn`: constants, tables with each constant for the rest,
- * and answers from one feature, as modules by what they are (`made`); and
- * answers from two features (`pairs`, too many to grade each in the sandbox).
+ * Every guess at `fn`, by what it is: constants, tables with each constant
+ * for the rest, answers from one feature and from two; and the outcomes
+ * their answers index. A guess at a function called on a case's arguments
+ * as they are is judged here (`answers`), as is every answer from two
+ * features; the others (a driver's) only where they are graded, in the
+ * sandbox.
  */
 function guesses(
   fn: GradedFunction,
   outcomes: Outcome[],
   hidden: readonly { args: readonly unknown[] }[],
-): { made: Map<string, string>; pairs: FeatureGuess[] } {
+): { made: Map<string, Guess>; pool: Outcome[] } {
   const constants: Outcome[] = [{ returned: undefined }, { returned: {} }, { threw: "Error" }];
   const driven = fn.driver === undefined ? [] : fn.cases.flatMap((c) => stepsWithin(c.expected));
   for (const outcome of [...outcomes, ...driven]) {
     if (!constants.some((known) => isDeepStrictEqual(known, outcome))) constants.push(outcome);
   }
+  const pool = distinctOutcomes([...outcomes, ...constants]);
+  const at = (outcome: Outcome) => pool.findIndex((known) => isDeepStrictEqual(known, outcome));
   const table = fn.cases.map((testCase, index): [unknown[], Outcome] => [
     testCase.args,
     outcomes[index],
   ]);
-  const made = new Map<string, string>();
+  const here = fn.driver === undefined;
+  const made = new Map<string, Guess>();
+  const add = (guess: Guess) => made.set(guess.label, guess);
   for (const constant of constants) {
     const shown = outcomeSource(constant).slice(0, 80);
-    made.set(`always ${shown}`, guess(fn.name, [], constant));
-    if (!BLIND_DRIVERS.includes(fn.driver ?? "")) {
-      made.set(`the visible answers, else ${shown}`, guess(fn.name, table, constant));
-    }
+    add({
+      label: `always ${shown}`,
+      source: () => guess(fn.name, [], constant),
+      answers: here ? hidden.map(() => at(constant)) : undefined,
+    });
+    if (BLIND_DRIVERS.includes(fn.driver ?? "")) continue;
+    // The table's lookup, as the guess makes it in the sandbox.
+    const looked = hidden.map(({ args }) => table.find(([input]) => same(input, args)));
+    add({
+      label: `the visible answers, else ${shown}`,
+      source: () => guess(fn.name, table, constant),
+      answers: here
+        ? looked.map((found) => at(found === undefined ? constant : found[1]))
+        : undefined,
+    });
   }
-  if (BLIND_DRIVERS.includes(fn.driver ?? "")) return { made, pairs: [] };
+  if (BLIND_DRIVERS.includes(fn.driver ?? "")) return { made, pool };
   const answered = new Set<string>();
   for (const single of featureGuesses(fn, outcomes, hidden, 1, answered)) {
-    made.set(single.label, single.source());
+    add({ ...single, answers: here ? single.answers : undefined });
   }
-  return { made, pairs: featureGuesses(fn, outcomes, hidden, 2, answered) };
+  for (const pair of featureGuesses(fn, outcomes, hidden, 2, answered)) add(pair);
+  return { made, pool };
 }
 
 /**
@@ -550,23 +590,33 @@ for (const spec of UNITS.values()) {
       await t.step(fn.name, async () => {
         const hidden = holdouts?.get(spec.unit)?.[fn.name] ?? [];
         const outcomes = await visibleOutcomes(fn, solutions[fn.name]);
-        const { made, pairs } = guesses(fn, outcomes, hidden);
-        // Every pair judged here; those that come near the limit graded in the sandbox too.
-        const here = judgedHere(fn, hidden, distinctOutcomes(outcomes));
-        const judged = pairs.map((pair) => ({ ...pair, share: here(pair.answers) }))
-          .sort((a, b) => b.share - a.share);
-        const checked = judged.filter(({ share }) => share > MOST / 2).slice(0, PAIRS_GRADED);
-        for (const pair of checked) made.set(pair.label, pair.source());
+        const { made, pool } = guesses(fn, outcomes, hidden);
+        // Every guess that can be judged here is; the best of them graded in the sandbox too.
+        const here = judgedHere(fn, hidden, pool);
+        const judged = [...made.values()].flatMap(({ answers, ...guess }) =>
+          answers === undefined ? [] : [{ ...guess, share: here(answers) }]
+        ).sort((a, b) => b.share - a.share);
+        const checked = judged.filter(({ share }, at) => at < CHECKED || share > MOST / 2)
+          .slice(0, MOST_GRADED);
+        const graded = new Map(
+          [...made.values()].filter(({ answers }) => answers === undefined)
+            .map(({ label, source }) => [label, source()]),
+        );
+        for (const guess of checked) graded.set(guess.label, guess.source());
         for (
           const [label, source] of Object.entries(PARTIAL_ANSWERS[`${spec.unit} ${fn.name}`] ?? {})
         ) {
-          made.set(label, source);
+          graded.set(label, source);
         }
-        const guessed = await earned(spec, fn, made);
+        const guessed = await earned(spec, fn, graded);
         const rule = TABLE_IS_THE_RULE.includes(`${spec.unit} ${fn.name}`);
         if (fn.driver === undefined) {
-          for (const pair of checked) {
-            assert.equal(guessed.get(pair.label)!.share, pair.share, `${pair.label}: judged here`);
+          for (const guess of checked) {
+            assert.equal(
+              guessed.get(guess.label)!.share,
+              guess.share,
+              `${guess.label}: judged here`,
+            );
           }
         }
         const over = [
