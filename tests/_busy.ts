@@ -13,11 +13,22 @@ export interface BusyLoops extends AsyncDisposable {
   pids: number[];
 }
 
+/** Options for {@linkcode busyLoops}. */
+export interface BusyOptions {
+  /**
+   * The one CPU the loops spin on (`taskset -c`), to be shared with a test's
+   * processes held to it too ({@linkcode onBusyCpu}). @default {any CPU}
+   */
+  cpu?: number;
+}
+
 /** Start `count` processes that spin on the CPU until they are disposed of. */
-export function busyLoops(count = 2): BusyLoops {
+export function busyLoops(count = 2, { cpu }: BusyOptions = {}): BusyLoops {
+  const loop = [Deno.execPath(), "eval", "for (;;) {}"];
+  const argv = cpu === undefined ? loop : onBusyCpu(cpu, loop);
   const loops = Array.from({ length: count }, () =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["eval", "for (;;) {}"],
+    new Deno.Command(argv[0], {
+      args: argv.slice(1),
       env: { COURSE_BUSY_LOOP: "1" },
       stdin: "null",
       stdout: "null",
@@ -30,6 +41,16 @@ export function busyLoops(count = 2): BusyLoops {
       await Promise.all(loops.map((loop) => loop.status));
     },
   };
+}
+
+/**
+ * `argv` held to CPU `cpu` (`taskset -c`), as is every process it starts:
+ * beside one loop held there ({@linkcode busyLoops}), it has at most half a
+ * CPU, less than beside two loops free on two CPUs (two thirds), for half
+ * their CPU time.
+ */
+export function onBusyCpu(cpu: number, argv: readonly string[]): string[] {
+  return ["taskset", "-c", String(cpu), ...argv];
 }
 
 /**
