@@ -4,9 +4,9 @@
 // which starts for the learner's copy of Unit A; the address it prints opens
 // that copy. A second `deno task lab` prints the first one's address and
 // starts nothing. Ended as Ctrl-C ends it (SIGINT to each process of its
-// group, here with no terminal on its stdin), it leaves nothing running. All of it with
-// two processes spinning on the CPU beside it, as on a learner's busy
-// machine: the test waits for what starts as long as it takes, bounded only
+// group, here with no terminal on its stdin), it leaves nothing running. All of it on
+// a busy machine, as a learner's may be (held to one CPU with a process spinning
+// on it): the test waits for what starts as long as it takes, bounded only
 // against a hang.
 
 import assert from "node:assert/strict";
@@ -14,12 +14,14 @@ import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { markedProcesses } from "./browser/lab_server.ts";
-import { busyLoops } from "./_busy.ts";
+import { busyLoops, onBusyCpu } from "./_busy.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/jupyter-lab`).then(() => true, () => false);
 const MARK = "COURSE_LAB_TASK_TEST";
+/** The CPU the task and its busy loop share. */
+const BUSY_CPU = 0;
 /** How long the test waits for JupyterLab, or a kernel, to start: a bound against a hang, not a timing. */
 const HANG_MS = 600_000;
 
@@ -99,7 +101,9 @@ Deno.test({
   name: "deno task lab serves JupyterLab at the course's root with the Deno kernel",
   ignore: !installed,
   async fn() {
-    await using _busy = busyLoops();
+    // One loop, and the task with all it starts, held to one CPU: as busy as two loops on two
+    // CPUs, for half their CPU time.
+    await using _busy = busyLoops(1, { cpu: BUSY_CPU });
     const course = await freshCourse();
     const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -118,15 +122,17 @@ Deno.test({
       JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
       [MARK]: mark,
     };
-    const task = new Deno.Command(Deno.execPath(), {
-      args: [
-        "task",
-        "lab",
-        "--no-browser",
-        `--port=${port}`,
-        "--port-retries=0",
-        `--IdentityProvider.token=${token}`,
-      ],
+    const [command, ...args] = onBusyCpu(BUSY_CPU, [
+      Deno.execPath(),
+      "task",
+      "lab",
+      "--no-browser",
+      `--port=${port}`,
+      "--port-retries=0",
+      `--IdentityProvider.token=${token}`,
+    ]);
+    const task = new Deno.Command(command, {
+      args,
       // Typed in a folder of the course, as `deno task` allows: INIT_CWD names it.
       cwd: `${course}/notebooks`,
       env,
