@@ -6,9 +6,12 @@
  * worked solutions run every case with no mutant on, and each case records
  * which mutants its code reached (StrykerJS's coverage, as its `perTest`
  * coverage analysis does); then each mutant runs only the cases that reach
- * it, many mutants to a sandbox, since they are the course's own code: the
- * visible ones, then the hidden ones for the mutants no visible case killed
- * (a mutant killed by a visible case lists only the visible cases it fails).
+ * it, many mutants to a sandbox, since they are the course's own code: its
+ * first visible case alone, where a driven case reaches it; then, for the
+ * mutants still living, every visible case (the first again, so that each
+ * runs after the cases it runs after in one realm); then the hidden ones for
+ * the mutants no visible case killed. A mutant lists the cases it failed in
+ * the round that killed it.
  * A mutant that fails a case is killed; one that no case reaches, or that
  * passes every case that reaches it, survives.
  *
@@ -142,12 +145,18 @@ export async function judgeMutants(
     for (const { id } of instrumented.mutants) {
       judged.get(id)!.reachedBy = reachedOf(id).reduce((sum, fn) => sum + fn.cases.length, 0);
     }
-    /** Each reached mutant's cases that `hidden` picks, graded many mutants to a sandbox. */
-    const judgeRound = async (ids: readonly string[], hidden: boolean) => {
+    /**
+     * Each reached mutant's cases that `hidden` picks (`first`: only the first of them),
+     * graded many mutants to a sandbox.
+     */
+    const judgeRound = async (ids: readonly string[], hidden: boolean, first = false) => {
       const jobs: UnitJob[] = ids.flatMap((id) => {
+        let kept = 0;
         const functions = reachedOf(id).map((fn) => ({
           ...fn,
-          cases: fn.cases.filter((testCase) => testCase.hidden === hidden),
+          cases: fn.cases.filter((testCase) =>
+            testCase.hidden === hidden && (!first || kept++ === 0)
+          ),
         })).filter((fn) => fn.cases.length > 0);
         return functions.length === 0 ? [] : [{ unit: spec.unit, key: id, functions }];
       });
@@ -184,11 +193,17 @@ export async function judgeMutants(
     // The visible cases first: a mutant one of them kills needs no hidden case to be judged
     // "killed by visible cases", and most are (about nine in ten), so their hidden cases,
     // which are most of the cases, are run only for the mutants the visible ones let live.
+    // And, for a mutant a driven case reaches, the first visible case alone before them: it
+    // runs first in a new realm either way, and kills most mutants that any visible case kills,
+    // where each driven case starts a realm (and a server) of its own. (A function called on
+    // its arguments runs its cases in one realm: there a round more costs more than it saves.)
     const reached = instrumented.mutants.map(({ id }) => id).filter((id) =>
       judged.get(id)!.reachedBy > 0
     );
-    await judgeRound(reached, false);
-    await judgeRound(reached.filter((id) => judged.get(id)!.failed.length === 0), true);
+    const living = () => reached.filter((id) => judged.get(id)!.failed.length === 0);
+    await judgeRound(reached.filter((id) => reachedOf(id).some((fn) => fn.driver)), false, true);
+    await judgeRound(living(), false);
+    await judgeRound(living(), true);
     return judged;
   } finally {
     await Deno.remove(folder, { recursive: true }).catch(() => {});

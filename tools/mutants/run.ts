@@ -44,7 +44,11 @@ export interface MutantOutcome {
    * `survived`: every case passes (or none reaches it).
    */
   status: "visible" | "hidden" | "survived";
-  /** The cases it fails, as `function: label` (hidden ones marked), or that none reaches it. */
+  /**
+   * The cases it failed in the round that killed it (for most, the first
+   * visible case alone), as `function: label` (hidden ones marked), or that
+   * none reaches it.
+   */
   detail: string[];
 }
 
