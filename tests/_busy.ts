@@ -44,6 +44,15 @@ export function busyLoops(count = 2, { cpu }: BusyOptions = {}): BusyLoops {
 }
 
 /**
+ * The CPU a busy test holds its loop and its processes to: the first this
+ * process may run on (`Cpus_allowed_list` in `/proc/self/status`), so that
+ * a machine or container that offers other CPUs than 0 runs it too.
+ */
+export const BUSY_CPU = Number(
+  /^Cpus_allowed_list:\s*(\d+)/m.exec(Deno.readTextFileSync("/proc/self/status"))![1],
+);
+
+/**
  * `argv` held to CPU `cpu` (`taskset -c`), as is every process it starts:
  * beside one loop held there ({@linkcode busyLoops}), it has at most half a
  * CPU, less than beside two loops free on two CPUs (two thirds), for half

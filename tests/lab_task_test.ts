@@ -14,14 +14,12 @@ import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { markedProcesses } from "./browser/lab_server.ts";
-import { busyLoops, onBusyCpu } from "./_busy.ts";
+import { BUSY_CPU, busyLoops, onBusyCpu } from "./_busy.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/jupyter-lab`).then(() => true, () => false);
 const MARK = "COURSE_LAB_TASK_TEST";
-/** The CPU the task and its busy loop share. */
-const BUSY_CPU = 0;
 /** How long the test waits for JupyterLab, or a kernel, to start: a bound against a hang, not a timing. */
 const HANG_MS = 600_000;
 

@@ -19,13 +19,11 @@ import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
-import { busyLoops, endLeftovers, onBusyCpu } from "./_busy.ts";
+import { BUSY_CPU, busyLoops, endLeftovers, onBusyCpu } from "./_busy.ts";
 import { courseFolder } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const installed = await Deno.stat(`${VENV}bin/python`).then(() => true, () => false);
-/** The CPU the walk and its busy loop share. */
-const BUSY_CPU = 0;
 const UNITS = ["ch14-a", "ch14-b", "lab-01", "lab-02", "lab-03", "ch15", "lab-04"];
 
 interface Seen {
