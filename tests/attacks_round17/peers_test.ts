@@ -258,7 +258,7 @@ Deno.test("a subscription opened again over HTTP ends by name, however the hosti
   for (const [name, reanswer, ended] of cases) {
     await t.step(name, async () => {
       await using hostile = reopenedBy(server.url, reanswer);
-      const url = new URL(`http://127.0.0.1:${hostile.addr.port}${server.url.pathname}`);
+      const url = new URL(`http://127.0.0.1:${hostile.addr.port}${server.url.pathname}`); // an HTTP URL's path
       await using client = new Client(url, { versions: MCP_VERSIONS, timeoutMs: 1000 });
       await client.initialize();
       await client.listTools();
