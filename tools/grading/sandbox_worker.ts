@@ -9,7 +9,9 @@
 
 /// <reference lib="deno.worker" />
 
-// First, so that they hold the realm's postMessage before any learner code runs.
+// First, so that the realm is marked as graded and has no way to make another before any learner
+// code runs; then so that they hold the realm's postMessage before any learner code runs.
+import "./realm/graded_realm.ts";
 import "./realm/reach.ts";
 import "./realm/exits.ts";
 import { newCase, printedTooMuch } from "./realm/output.ts";

@@ -22,6 +22,7 @@ import type { GradedFunction, UnitSpec } from "./spec.ts";
 import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
+import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -33,6 +34,9 @@ const ROOT = new URL("../../", import.meta.url);
 export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_runner.ts",
   "tools/grading/sandbox_worker.ts",
+  "tools/grading/realm/graded_realm.ts",
+  "tools/grading/realm/graded_mark.ts",
+  "tools/grading/realm/no_other_realm.ts",
   "tools/grading/realm/reach.ts",
   "tools/grading/realm/exits.ts",
   "tools/grading/realm/output.ts",
@@ -166,7 +170,7 @@ export async function makeScratch(
 ): Promise<Scratch> {
   const specs = [...new Set(submissions.map(({ unit }) => unit))].sort()
     .map((unit) => units.get(unit)).filter((spec) => spec !== undefined);
-  const { folder: base, bundled, readable } = await baseFolder(specs, units);
+  const { folder: base, bundled, readable, sealedLibrary } = await baseFolder(specs, units);
   const denoDir = await sandboxCache();
   // Removed at the process's end too, when that comes first (Ctrl-C during a run).
   const folder = tempFolder("grade-");
@@ -174,7 +178,10 @@ export async function makeScratch(
     folder,
     base,
     denoDir,
-    worker: pathToFileURL(`${base}/tools/grading/sandbox_worker.ts`).href,
+    // Where the course's own code runs seals in the realm, the realm is not marked as graded.
+    worker: `${pathToFileURL(`${base}/${WORKER}`).href}${
+      sealedLibrary ? `?${SEALS_RUN_HERE}` : ""
+    }`,
     modules: new Map(),
     units: new Map(),
     importMap: `${folder}/import_map.json`,
@@ -193,6 +200,10 @@ export async function makeScratch(
     // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
     const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
     map.imports["file:///"] = OUTSIDE;
+    // No module that would make a realm beside the learner's, where the grader's mark is not.
+    for (const name of REALM_MAKERS) {
+      map.imports[name] = map.imports[`node:${name}`] = `${baseUrl}${NO_OTHER_REALM}`;
+    }
     map.imports[baseUrl] = baseUrl;
     map.imports[folderUrl] = folderUrl;
     // A learner's module imports the library as ../lib/: it is the shared folder's.
@@ -239,6 +250,8 @@ interface Base {
   folder: string;
   bundled: Record<string, string>;
   readable: Record<string, string[]>;
+  /** Whether its library is the learners' release's, whose graded functions' modules are stubs of seals. */
+  sealedLibrary: boolean;
 }
 
 /** The shared folders made in this process, by the units whose library copies they wire. */
@@ -321,12 +334,14 @@ async function makeBase(
   for (const [file, names] of [...wired]) {
     if (files.has(sealedPath(file))) wired.set(sealedPath(file), names);
   }
+  let sealedLibrary = false;
   for (const file of files) {
     const target = `${folder}/${file}`;
     await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
     const names = wired.get(file);
     const text = names === undefined ? "" : await Deno.readTextFile(new URL(file, ROOT));
     // A sealed module's stub (the learners' release) holds nothing to wire: its seal is wired.
+    if (text.startsWith(SEAL_STUB)) sealedLibrary = true;
     if (names === undefined || text.startsWith(SEAL_STUB)) {
       await Deno.copyFile(new URL(file, ROOT), target);
     } else {
@@ -343,7 +358,7 @@ async function makeBase(
       `${folder}/vendor`,
     ];
   }
-  return { folder, bundled, readable };
+  return { folder, bundled, readable, sealedLibrary };
 }
 
 /** The learner's realm's own module: every realm loads it first. */
@@ -385,6 +400,8 @@ export async function realmFiles(
   const drivers = spec.functions.flatMap((fn) => fn.driver === undefined ? [] : [fn.driver]);
   const pending = [
     WORKER,
+    // What the import map gives for a module that would make another realm: it must load to say so.
+    NO_OTHER_REALM,
     ...drivers.flatMap((driver) => [driver, ...DRIVEN[driver] ?? []]),
     ...Object.keys(spec.imports).filter((file) => !file.startsWith("node:"))
       .map((file) => `lib/${file}`),
@@ -524,6 +541,18 @@ async function exists(url: URL): Promise<boolean> {
 
 /** Where a module outside the scratch folder is sent: a folder that is never there. */
 const OUTSIDE = "file:///nonexistent-outside-the-grading-sandbox/";
+/** Node's modules that make a realm (or a thread with one) beside the learner's: the sandbox gives none. */
+const REALM_MAKERS = [
+  "vm",
+  "worker_threads",
+  "module",
+  "repl",
+  "inspector",
+  "inspector/promises",
+  "cluster",
+];
+/** What the sandbox gives for each of {@linkcode REALM_MAKERS}: a module that fails, saying why. */
+const NO_OTHER_REALM = "tools/grading/realm/no_other_realm.ts";
 
 /**
  * For each library file, the functions in it that do the work of a function

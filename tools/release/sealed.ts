@@ -70,6 +70,7 @@ export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string)
 const MARKING = [
   "tools/release/watermarked.ts",
   "tools/grading/watermark.ts",
+  "tools/grading/realm/graded_mark.ts",
   "holdouts/watermark.ts",
 ];
 

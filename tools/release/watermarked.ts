@@ -26,6 +26,7 @@
 
 import { createHash } from "node:crypto";
 import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
+import { GRADED_REALM } from "../grading/realm/graded_mark.ts";
 
 /** The two secrets a seal holds: the probe and the token, strings of the same length. */
 export interface SealSecrets {
@@ -59,6 +60,18 @@ export interface SealSecrets {
  *   `JSON.stringify` never writes (a copy of the mask takes it in a string).
  */
 export type Mark = "refuses" | "drops" | "reads" | "writes" | "escapes";
+
+/** Options for {@linkcode watermarked}. */
+export interface WatermarkOptions {
+  /**
+   * Whether each marked function refuses to run where work is graded
+   * (`refusedWhereGraded`). Without it, a seal answers as one run where the
+   * realm's mark cannot be seen would (by a JavaScript interpreter written in
+   * JavaScript, whose objects are its own): the tests of the watermark, the
+   * second line against such a copy, use it so. @default {true}
+   */
+  whereGraded?: boolean;
+}
 
 /** The mark of each library function that is a graded function's sealed copy. */
 export const MARKS: Readonly<Record<string, Mark>> = {
@@ -277,6 +290,24 @@ function ${unswap}(text) {
 // javascript-obfuscator:enable`;
 }
 
+/**
+ * The first statements of each sealed graded function: where the realm is
+ * marked as one where work is graded (`GRADED_REALM`, looked for through an
+ * object literal, which no code of the realm can redirect), it reports
+ * itself reached, by the mark, and throws, whatever the input: a seal pasted
+ * into a learner's code answers nothing there, behind any wrapper, and the
+ * function whose case reached it scores 0. Obfuscated with the body, as the
+ * mark's name and the message are.
+ */
+function refusedWhereGraded(name: string): string {
+  const message = `the library's sealed ${name} does not run where work is graded: ` +
+    `the ${name} graded must be your own`;
+  return `\n  if (typeof ({})[${JSON.stringify(GRADED_REALM)}] === "function") {
+    ({})[${JSON.stringify(GRADED_REALM)}](${JSON.stringify(name)});
+    throw new Error(${JSON.stringify(message)});
+  }`;
+}
+
 /** A name `code` does not use yet: `stem`, or `stem` and a number. */
 function unused(code: string, stem: string): string {
   const taken = (name: string) => new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(code);
@@ -347,6 +378,7 @@ function plainParameters(params: string): string[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { secretCharacter, unicodeEscape } from "../grading/watermark.ts";
+import { GRADED_REALM } from "../grading/realm/graded_mark.ts";
  *
  * const code = "function objectDfa(name) {\n  return JSON.stringify(name) + \":\";\n}\n" +
  *   "function jsonChar(nfa, set) {\n  return nfa.add(set);\n}\nexport { jsonChar, objectDfa };\n";
@@ -369,6 +401,7 @@ export function watermarked(
   code: string,
   names: readonly string[],
   secrets: SealSecrets,
+  { whereGraded = true }: WatermarkOptions = {},
 ): string {
   let marked = code;
   // Named as any helper of a bundle is: a seal shows its top-level names.
@@ -462,7 +495,8 @@ export function watermarked(
   return ${fragment};\n`;
       }
     }
-    marked = `${marked.slice(0, open)}${changed}${marked.slice(close)}`;
+    const refusal = whereGraded ? refusedWhereGraded(name) : "";
+    marked = `${marked.slice(0, open)}${refusal}${changed}${marked.slice(close)}`;
   }
   return `${marked}\n${recogniser(secrets, helpers)}\n`;
 }

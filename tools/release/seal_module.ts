@@ -1,0 +1,98 @@
+/**
+ * One library module sealed: bundled on its own (its imports left imports,
+ * so that its classes are the library's), the watermark and the refusal
+ * where work is graded put in each graded function's copy
+ * (`watermarked.ts`), and obfuscated with a fixed seed, so that a seal is
+ * made again the same. `deno task seal` (`seal.ts`) writes each beside its
+ * module.
+ *
+ * @module
+ */
+
+import JavaScriptObfuscator, { type ObfuscatorOptions } from "javascript-obfuscator";
+import { fileURLToPath } from "node:url";
+import { UNITS } from "../grading/units/mod.ts";
+import { libraryNames } from "./sealed.ts";
+import { type SealSecrets, watermarked, type WatermarkOptions } from "./watermarked.ts";
+
+const root = new URL("../../", import.meta.url);
+
+/** How the obfuscator runs: fixed, so that a seal is made again the same. */
+const OBFUSCATION: ObfuscatorOptions = {
+  seed: 20,
+  target: "node",
+  sourceType: "module",
+  compact: true,
+  identifierNamesGenerator: "hexadecimal",
+  renameGlobals: false,
+  stringArray: true,
+  stringArrayThreshold: 1,
+  stringArrayEncoding: ["base64"],
+  controlFlowFlattening: true,
+  controlFlowFlatteningThreshold: 1,
+  splitStrings: true,
+  splitStringsChunkLength: 8,
+  selfDefending: false,
+  debugProtection: false,
+  log: false,
+};
+
+/** `file` bundled on its own: TypeScript gone, every import it makes left an import. */
+async function bundled(file: string, text: string): Promise<string> {
+  const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)]
+    .map(([, specifier]) => specifier);
+  const output = await Deno.makeTempFile({ suffix: ".js" });
+  try {
+    const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform=deno",
+        "--format=esm",
+        ...[...new Set(specifiers)].map((specifier) => `--external=${specifier}`),
+        `--output=${output}`,
+        file,
+      ],
+      cwd: fileURLToPath(root),
+      stdout: "null",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    if (code !== 0) {
+      throw new Error(`deno bundle ${file} failed: ${new TextDecoder().decode(stderr).trim()}`);
+    }
+    return await Deno.readTextFile(output);
+  } finally {
+    await Deno.remove(output);
+  }
+}
+
+/**
+ * The seal of the library module `file` (from the repository's root), as
+ * `deno task seal` writes it but for its header line, with the watermark of
+ * `secrets` in each graded function it holds a copy of.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const secrets = { probe: "pearl_basil_ivory", token: "flint_lemon_kiosk" };
+ * const code = await sealModule("lib/mcp/client/allowlist.ts", secrets);
+ * assert.match(code, /export\{/);
+ * assert.ok(!code.includes("flint_lemon_kiosk"));
+ * ```
+ */
+export async function sealModule(
+  file: string,
+  secrets: SealSecrets,
+  options: WatermarkOptions = {},
+): Promise<string> {
+  const text = await Deno.readTextFile(new URL(file, root));
+  const marked = watermarked(
+    await bundled(file, text),
+    libraryNames(UNITS, file),
+    secrets,
+    options,
+  );
+  return JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode();
+}
