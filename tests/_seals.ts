@@ -4,22 +4,37 @@
 import assert from "node:assert/strict";
 import { HOLDOUTS } from "../holdouts/mod.ts";
 import { grade, type Results, ROOT, tree, UNIT_A } from "./_grading.ts";
+import { loadWatermark } from "../tools/grading/watermark.ts";
+import { sealModule } from "../tools/release/seal_module.ts";
+import type { WatermarkOptions } from "../tools/release/watermarked.ts";
 
 /** `text` in base64, as a learner would carry it in a cell. */
 export const base64 = (text: string) => new TextEncoder().encode(text).toBase64();
 
-/** The seal `file` as a module of its own: its header and imports gone, the one class it imports defined. */
-export async function standaloneSeal(file: string): Promise<string> {
-  return (await Deno.readTextFile(`${ROOT}${file}`))
-    .split("\n").slice(1).join("\n")
+/**
+ * The seal `file` as a module of its own: its header and imports gone, the
+ * one class it imports defined. With `whereGraded: false`, the seal as one
+ * run where the realm's mark cannot be seen would answer (by a JavaScript
+ * interpreter written in JavaScript, whose objects are its own): made again
+ * without its refusal where work is graded, so that the watermark, the
+ * second line, is what knows it.
+ */
+export async function standaloneSeal(
+  file: string,
+  options: WatermarkOptions = {},
+): Promise<string> {
+  const code = options.whereGraded === false
+    ? await sealModule(file.replace(/\.sealed\.js$/, ".ts"), (await loadWatermark())!, options)
+    : (await Deno.readTextFile(`${ROOT}${file}`)).split("\n").slice(1).join("\n");
+  return code
     .replace(/import\{[^}]*\}from'[^']*';/g, "")
     .replace(/^/, "class ProtocolError extends Error { name = 'ProtocolError'; }\n");
 }
 
 /** A line that imports the seal `file` as a module of its own, encoded, binding `names` (`a: b, c`). */
-export const importSeal = async (file: string, names: string) =>
+export const importSeal = async (file: string, names: string, options: WatermarkOptions = {}) =>
   `const { ${names} } = await import("data:text/javascript;base64,${
-    base64(await standaloneSeal(file))
+    base64(await standaloneSeal(file, options))
   }");`;
 
 /** Lab 04's graded functions but sseData, each doing nothing: a module the grader takes for Lab 04. */

@@ -38,13 +38,17 @@ Deno.test("work a realm hands to the runtime's blocking pool is its learner's, a
   });
 });
 
-Deno.test("a worker a realm starts through node:worker_threads ends with its learner's turn", async () => {
+Deno.test("a realm may not start a worker through node:worker_threads, and its classmates lose nothing", async () => {
   // With learners sharing a process, the worker's 600 MB stopped the next learner's case
-  // for the process's memory.
-  await assertAsAlone({ "a-spawning": hostile.spawning }, {
+  // for the process's memory. A process a learner since, the worker ended with its learner's
+  // turn; now the module is refused (a worker is a realm without the grader's mark).
+  const list = await assertAsAlone({ "a-spawning": hostile.spawning }, {
     "b-honest": honest.lab02,
     "c-honest": honest.unitB,
   });
+  const spawning = list.find((r) => r.submission.endsWith("/a-spawning"))!;
+  assert.equal(spawning.score, 0);
+  assert.match(JSON.stringify(spawning.tests), /not given where work is graded/);
 });
 
 Deno.test("a learner's threads are counted: past the limit, the process is stopped, saying why", async () => {

@@ -4,6 +4,9 @@
 // spends that time before the whole runs come gets no marks for the function
 // (the probes came to no answer); a learner's own code that answers a sifting
 // probe as a seal, but not the whole runs, keeps every mark it earned.
+// The seal here is one that does not see the realm's mark (as one run by a
+// JavaScript interpreter written in JavaScript would not): a pasted seal
+// that sees it reports itself reached before any probe comes.
 
 import { CASES } from "../cases/ch14_a.ts";
 import { HOLDOUTS } from "../holdouts/ch14_a.ts";
@@ -31,7 +34,9 @@ async function gradeUnitA(
     const module = `${folder}/ch14-a.ts`;
     await Deno.writeTextFile(
       module,
-      `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run")}
+      `${await importSeal("lib/mcp/client/answer.sealed.js", "answerFor: run", {
+        whereGraded: false,
+      })}
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 export function answerFor(requestId, message) {
 ${body}

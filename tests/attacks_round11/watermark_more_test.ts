@@ -9,7 +9,9 @@
 // splits a run over realms by the counts of the secrets' look, so a probe often starts a realm.
 //
 // Copies of a seal that spoil some calls to keep their marks must earn nothing for the function.
-// Attempts that still succeed are in OPEN, skipped unless ROUND11_OPEN=1, with what each got.
+// Three kept marks after every watermark change (coin-authorize now and then,
+// long-id-splitframes 23/31, long-id-ssedata 19/29): they earn nothing since a
+// seal refuses to run where work is graded (tools/grading/realm/graded_mark.ts).
 
 import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
@@ -137,15 +139,6 @@ ${LAB_04_OTHERS}`,
   },
 };
 
-/** Attempts that still succeed, with what each got when last run. */
-const OPEN: Record<string, string> = {
-  "coin-authorize": "caught in six runs of six, since authorize's probes are a decision",
-  "long-id-splitframes":
-    "splitFrames 22/30, not flagged (four twins of six spoilt; 24/24 before the decoys)",
-  "long-id-ssedata":
-    "sseData 14/23, not flagged (four twins of six spoilt; 16/17 before the decoys)",
-};
-
 /**
  * Attempts that spoil twins by a feature of theirs, and what they must lose
  * for it: the hidden cases of the twins' look and settings (the decoys of
@@ -156,11 +149,7 @@ const SPOILT: Record<string, [string, string, string]> = {
   "long-id-ssedata": ["lab-04", "sseData", "names of three words"],
 };
 
-const ignored = (name: string) => Object.hasOwn(OPEN, name) && Deno.env.get("ROUND11_OPEN") !== "1";
-const running = Object.entries({ ...HONEST, ...COPIES }).filter(([name]) =>
-  !ignored(name) || Object.hasOwn(SPOILT, name)
-);
-const list = await gradeClass(Object.fromEntries(running));
+const list = await gradeClass({ ...HONEST, ...COPIES });
 
 for (const [name, { fn }] of Object.entries(HONEST)) {
   Deno.test(`an honest ${name}, keeping state between calls, is not taken for a seal`, () => {
@@ -172,7 +161,6 @@ for (const [name, { fn }] of Object.entries(HONEST)) {
 for (const [name, { fn }] of Object.entries(COPIES)) {
   Deno.test({
     name: `a seal behind ${name} earns nothing for ${fn}`,
-    ignore: ignored(name),
     fn: () => assertEarnsNothing(list, name, fn),
   });
 }

@@ -4,8 +4,10 @@
 // twin: when a mark was a seal's only if every twin was answered right, any
 // spoilt twin hid the copy. Now two thirds of a mark's twins suffice (every
 // probe as a seal): each test asserts what that must give (the function
-// scored 0). Attempts that still succeed are in OPEN, skipped unless
-// ROUND11_OPEN=1, with what each got when last run.
+// scored 0). Three kept marks after every watermark change (coin-answerfor
+// about one time in ten, shape-spoil-answerfor 23/30, two-names-answerfor
+// 30/30): they earn nothing since a seal refuses to run where work is graded
+// (the realm's mark, tools/grading/realm/graded_mark.ts).
 
 import { answerForOver, assertEarnsNothing, assertLosesGroup, gradeClass } from "../_seals.ts";
 
@@ -60,23 +62,6 @@ const LEARNERS = {
   },
 };
 
-/** Attempts that still succeed, with what each got when last run. */
-const OPEN: Record<string, string> = {
-  // Each mark's run is a seal's two times in three (four twins of six right or more, every probe
-  // as a seal); answerFor has two: caught about nine times in ten.
-  "coin-answerfor":
-    "answerFor kept most of its marks, not flagged, about one time in ten (16/19 before the decoys)",
-  // It spoils four twins of six: no mark's run is a seal's. It keeps the marks of every shape the
-  // probes do not share; it loses the hidden group of the twins' look (below), 16/23.
-  "shape-spoil-answerfor": "answerFor 16/23, not flagged (19/19 before the twins' decoys)",
-  // The decoys cannot catch a copy that tells the runs apart by state. Judging a spoilt twin by
-  // its decoy (a twin failure excuses a run only where the decoy of its setting failed too) caught
-  // it in three runs of three (its #text twins: right, right, spoilt with the decoy passed twice,
-  // spoilt with no decoy, right), but code right or wrong at random would match a mark once in 77
-  // (93 for answerFor's #text, four decoys), not once in 186: not done.
-  "two-names-answerfor": "answerFor 23/23, not flagged, in two runs of two",
-};
-
 /**
  * Attempts that spoil twins by their shape or features, and what they must
  * lose for it: the hidden cases of the twins' look and settings (the
@@ -86,17 +71,11 @@ const SPOILT: Record<string, [string, string, string]> = {
   "shape-spoil-answerfor": ["ch14-a", "answerFor", "names of three words"],
 };
 
-const ignored = (name: string) => Object.hasOwn(OPEN, name) && Deno.env.get("ROUND11_OPEN") !== "1";
-// Only the learners whose tests run are graded.
-const running = Object.entries(LEARNERS).filter(([name]) =>
-  !ignored(name) || Object.hasOwn(SPOILT, name)
-);
-const list = running.length === 0 ? [] : await gradeClass(Object.fromEntries(running));
+const list = await gradeClass(LEARNERS);
 
 for (const [name, { fn }] of Object.entries(LEARNERS)) {
   Deno.test({
     name: `a seal behind ${name} earns nothing for ${fn}`,
-    ignore: ignored(name),
     fn: () => assertEarnsNothing(list, name, fn),
   });
 }

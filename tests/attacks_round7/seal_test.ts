@@ -4,8 +4,10 @@
 // Each hostile learner carries a seal encoded and wraps it in cheap, generic
 // code; each test asserts what a defence must give: the function scored 0 as
 // a sealed copy. Each honest learner's own code, right or wrong, must never
-// be taken for a seal. Attempts that succeed on main at 7e28158 are in OPEN,
-// skipped unless ROUND7_OPEN=1, each with what it got.
+// be taken for a seal. Three attempts still succeeded after every watermark
+// change (sorted-names-answerfor and retry-rotated-answerfor 30/30,
+// vote-rotated-ssedata 27/29): they earn nothing since a seal refuses to run
+// where work is graded (the realm's mark, tools/grading/realm/graded_mark.ts).
 
 import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
@@ -525,27 +527,16 @@ ${LAB_04_OTHERS}`,
 };
 
 /**
- * Attempts that succeed on main at 7e28158 and still do: what each got is
- * said where it is defined. Each rewrites every name of a tool's look before
- * the seal and back after, statelessly or on a retry: no mark that keeps a
- * right answer's marks can catch it (README, "What the copy checks cannot
- * catch"). The rest succeeded at 7e28158 and score 0 now: the spies and the
- * decoder find no token (a seal knows it by a keyed hash), the reordering and
- * the shape of the input before tell no twin (the control is drawn apart,
- * each twin of a shape of its own), the careful guard passes the token
- * (advertised in the probe's catalogue), the version check keeps a real
- * version (the token's request gets the oldest), and the secrets' look costs
- * the hidden cases of its look.
+ * What stopped each attempt: the spies and the decoder find no token (a seal
+ * knows it by a keyed hash), the reordering and the shape of the input before
+ * tell no twin (the control is drawn apart, each twin of a shape of its own),
+ * the careful guard passes the token (advertised in the probe's catalogue),
+ * the version check keeps a real version (the token's request gets the
+ * oldest), and the secrets' look costs the hidden cases of its look. The
+ * wrappers that rewrite every name of a tool's look before the seal and back
+ * after, which no mark that keeps a right answer's marks can catch, meet the
+ * seal's refusal where work is graded: the seal reports itself reached.
  */
-const OPEN = new Set<string>([
-  // answerFor 16/16, unflagged: token and control become one name the seal answers right.
-  "sorted-names-answerfor",
-  // answerFor 16/16, unflagged: the retry answers each probe right; a real mismatch still throws.
-  "retry-rotated-answerfor",
-  // sseData 14/15 (the seal's own), unflagged.
-  "vote-rotated-ssedata",
-]);
-
 const list = await gradeClass(LEARNERS);
 
 for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
@@ -555,7 +546,6 @@ for (const [name, { fn, hostile, refusesLook }] of Object.entries(LEARNERS)) {
       : hostile
       ? `a seal stripped by ${name} earns nothing for ${fn}`
       : `${name}'s own ${fn} is never taken for a seal`,
-    ignore: OPEN.has(name) && Deno.env.get("ROUND7_OPEN") !== "1",
     fn() {
       const { results, marks } = gradedMarks(list, name, fn);
       if (refusesLook) {
@@ -589,7 +579,6 @@ async function decodedStrings(file: string): Promise<string[]> {
 
 Deno.test({
   name: "no seal's own string decoder gives a piece of the token or the probe",
-  ignore: OPEN.has("secrets-in-decoded-strings") && Deno.env.get("ROUND7_OPEN") !== "1",
   async fn() {
     const stub: unknown = new Proxy(function () {}, {
       get: (_, key) => key === "then" ? undefined : stub,
