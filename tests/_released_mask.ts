@@ -17,7 +17,8 @@ let released: Promise<string> | undefined;
 
 /**
  * A folder holding `lib/mask/` as the learners' release holds it (each
- * sealed module a stub exporting its seal, the rest as they are), with the
+ * sealed module a stub exporting its seal, the rest as they are), and the
+ * format expressions it builds automata from (`lib/formats/`), with the
  * project's `deno.json` and `deno.lock` so that it bundles: made once a
  * process, removed when it ends.
  */
@@ -28,13 +29,15 @@ export function releasedMask(): Promise<string> {
     for (const file of ["deno.json", "deno.lock"]) {
       await Deno.copyFile(`${ROOT}${file}`, `${folder}/${file}`);
     }
-    await Deno.mkdir(`${folder}/lib/mask`, { recursive: true });
     const sealed = sealedModules(UNITS);
-    for await (const entry of Deno.readDir(`${ROOT}lib/mask`)) {
-      const file = `lib/mask/${entry.name}`;
-      if (entry.name.endsWith("_test.ts")) continue;
-      if (sealed.includes(file)) await Deno.writeTextFile(`${folder}/${file}`, releaseStub(file));
-      else await Deno.copyFile(`${ROOT}${file}`, `${folder}/${file}`);
+    for (const lib of ["lib/formats", "lib/mask"]) {
+      await Deno.mkdir(`${folder}/${lib}`, { recursive: true });
+      for await (const entry of Deno.readDir(`${ROOT}${lib}`)) {
+        const file = `${lib}/${entry.name}`;
+        if (entry.name.endsWith("_test.ts")) continue;
+        if (sealed.includes(file)) await Deno.writeTextFile(`${folder}/${file}`, releaseStub(file));
+        else await Deno.copyFile(`${ROOT}${file}`, `${folder}/${file}`);
+      }
     }
     return folder;
   })();

@@ -19,7 +19,9 @@ const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
  * other. `outside` names what a layer may import from beyond lib/.
  */
 const LAYERS: { folders: string[]; outside: string[] }[] = [
-  // the token mask (lib/mask/) sits at the bottom beside the wire, and imports nothing of it
+  // string formats as ajv-formats checks them, below the two that use them and of neither
+  { folders: ["formats"], outside: [] },
+  // the token mask (lib/mask/) sits beside the wire, and imports nothing of it
   { folders: ["mcp/shared", "mask"], outside: [] },
   { folders: ["mcp/client", "mcp/server"], outside: [] },
   // The MCP library's entry point (mcp/mod.ts), above its three folders.
@@ -106,6 +108,9 @@ Deno.test("the layer check catches an import that runs up", () => {
   assert.equal(violation("containment/policy.ts", "../../servers/intruder.ts"), undefined);
   assert.equal(violation("mcp/mod.ts", "./server/dispatch.ts"), undefined);
   assert.match(violation("mcp/shared/errors.ts", "../mod.ts")!, /higher layer/);
+  assert.match(violation("mcp/shared/jsonrpc.ts", "../../mask/formats.ts")!, /beside its own/);
+  assert.match(violation("formats/format_patterns.ts", "../mask/formats.ts")!, /higher layer/);
+  assert.equal(violation("mask/formats.ts", "../formats/format_patterns.ts"), undefined);
   assert.deepEqual(
     specifiers(
       ' * import { a } from "./a.ts";\nexport { b } from "./b.ts";\nawait import("./c.ts");',

@@ -15,7 +15,7 @@
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa } from "./byte_nfa.ts";
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { EMAIL, URI } from "./format_patterns.ts";
+import { EMAIL, URI } from "../formats/format_patterns.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
 import { regexFragment } from "./regex_grammar.ts";
 

@@ -4,7 +4,7 @@
  * `inputResponses` entry): the shape its method's result must have, and, for
  * sampling, whether the model's message is what was asked, and, for
  * elicitation, whether an accepted form fits the schema it was asked with
- * (elicitation_answer.ts). 2025-11-25's tool-enabled sampling: `tool_use`
+ * (`lib/mcp/shared/elicitation_form.ts`). 2025-11-25's tool-enabled sampling: `tool_use`
  * content only where `tools` were offered, and only of a tool offered; with
  * `toolChoice` `"required"` the "Model MUST use at least one tool", with
  * `"none"` it "MUST NOT use any tools"; a `stopReason` of `"toolUse"` with
@@ -18,7 +18,7 @@
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
-import { formProblems, unreadForm } from "./elicitation_answer.ts";
+import { formProblems, unreadForm } from "../shared/elicitation_form.ts";
 
 /**
  * Why `answer` is not what the question `method` with `params` asked for, if

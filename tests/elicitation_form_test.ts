@@ -1,11 +1,12 @@
-// The course's server's check of an accepted elicitation form (ajv-formats' own
+// The check of an elicitation form both sides of the course's library hold
+// (a server's of an accepted answer, a client's of a default; ajv-formats' own
 // format tests, full mode), against ajv's verdicts on a form of
 // every field an elicitation schema defines: the same answers pass, and the
 // same fail. And what no elicitation schema has, named rather than passed.
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { formProblems } from "../lib/mcp/server/elicitation_answer.ts";
+import { formProblems } from "../lib/mcp/shared/elicitation_form.ts";
 import { schemaProblems } from "../lib/mask/validate.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 

@@ -1,10 +1,11 @@
 /**
  * Two string formats as ajv-formats 3.0.1 (full mode, which ajv uses after
  * `addFormats(ajv)`) checks them, as expressions' sources (unanchored, read
- * case-insensitively), in a module that imports nothing: the token mask builds
- * automata from them (`lib/mask/formats.ts`), and the course's servers, which
- * run with no npm package, check elicitation answers with them
- * (`lib/mcp/server/elicitation_answer.ts`).
+ * case-insensitively), in a module that imports nothing, below both layers
+ * that use it: the token mask builds automata from them (`lib/mask/formats.ts`),
+ * and the MCP library, which runs with no npm package in the course's servers,
+ * checks an elicitation form's fields and answers with them, on both sides
+ * (`lib/mcp/shared/elicitation_form.ts`).
  *
  * @example
  * ```ts

@@ -1,14 +1,18 @@
 /**
- * A server's check of a form the user filled in (an accepted
+ * The check of an elicitation form, written once for both sides of MCP: a
+ * server's check of the form the user filled in (an accepted
  * `elicitation/create`'s `content`) against the schema it asked with, as
  * the specification says a server SHOULD ("Servers SHOULD validate received
  * data matches the requested schema", 2025-11-25; "Both parties SHOULD
- * validate elicitation content against the provided schema", 2025-06-18).
+ * validate elicitation content against the provided schema", 2025-06-18),
+ * and a client's check of each field's `default` before it answers with it
+ * (`lib/mcp/client/elicitation.ts`).
  * It reads exactly the restricted form an elicitation schema may take
- * (`PrimitiveSchemaDefinition`): a flat object of strings (`minLength`,
+ * (`PrimitiveSchemaDefinition`, the same from 2025-11-25 to 2026-07-28): a
+ * flat object of strings (`minLength`,
  * `maxLength`, `format` of email, uri, date or date-time, `enum` with
  * `enumNames`, or titled choices in `oneOf`), numbers and integers
- * (`minimum`, `maximum`), booleans, and, from 2025-11-25, multiple choices
+ * (`minimum`, `maximum`; no `exclusiveMinimum` or `exclusiveMaximum`), booleans, and, from 2025-11-25, multiple choices
  * (`type: "array"`, `items` of an `enum` or of titled choices in `anyOf`,
  * `minItems`, `maxItems`); `required` names the fields that must be filled
  * in. A server that asks a form with more than that learns so by name
@@ -17,8 +21,8 @@
  * @module
  */
 
-import { EMAIL, URI } from "../../mask/format_patterns.ts";
-import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { EMAIL, URI } from "../../formats/format_patterns.ts";
+import { isObject, type JsonObject } from "./jsonrpc.ts";
 
 /** What the schema of a whole elicitation form may say (`requestedSchema`). */
 const FORM_KEYWORDS = ["$schema", "type", "title", "description", "properties", "required"];
@@ -41,7 +45,7 @@ const ANNOTATIONS = ["type", "title", "description", "default"];
 /**
  * The formats a string field may name, each with its test, as ajv-formats
  * (full mode) checks it, the course's tests holding each to its verdicts:
- * `email` and `uri` with its expressions (`lib/mask/format_patterns.ts`), `date` and
+ * `email` and `uri` with its expressions (`lib/formats/format_patterns.ts`), `date` and
  * `date-time` written here. The course's servers run with no npm package, so
  * ajv-formats itself is not imported.
  */
@@ -164,7 +168,7 @@ export function unreadForm(requested: unknown): string | undefined {
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, field] of Object.entries(properties)) {
-    const keyword = unreadKeyword(field);
+    const keyword = fieldProblem(field);
     if (keyword !== undefined) return `its field ${name} has ${keyword}`;
   }
   return undefined;
@@ -197,8 +201,24 @@ function fieldProblems(schema: JsonObject, value: unknown, name: string): string
   return choicesProblems(schema, value, name);
 }
 
-/** The keyword, or type, of `field` that an elicitation form's field cannot have, named. */
-function unreadKeyword(field: unknown): string | undefined {
+/**
+ * What the field schema `field` says that no elicitation form's field says
+ * (a keyword, a type, a format, choices of another shape), or a `default`
+ * that breaks the field's own type, choices, bounds or format, named;
+ * `undefined` when this check reads all of it and its default, if it has
+ * one, fits it. A client fills in only a default its field leaves no
+ * problem with ({@linkcode unreadForm} names the same of a whole form).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Ada" }), undefined);
+ * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Al" }), "a default that does not fit it");
+ * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }), '"exclusiveMinimum"');
+ * ```
+ */
+export function fieldProblem(field: unknown): string | undefined {
   if (!isObject(field)) return "no object";
   const type = String(field.type);
   if (!Object.hasOwn(FIELD_KEYWORDS, type)) return `the type ${JSON.stringify(field.type)}`;
