@@ -12,10 +12,10 @@ import type { ElicitResult } from "../lib/mcp/client/elicitation.ts";
 import type { Sample } from "../lib/mcp/client/sampling.ts";
 import { ProtocolError, ToolError } from "../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
-import type { McpVersion } from "../lib/mcp/shared/versions.ts";
+import { MCP_VERSIONS, type McpVersion } from "../lib/mcp/shared/versions.ts";
 import { eraSlips, httpWire, transcriptWire, type WireMessage } from "./_era_wire.ts";
 import { assertGroupGone } from "./_helpers.ts";
-import { ORDER } from "./_peers.ts";
+import { ORDER, type PeerEra, sdkV2Peer } from "./_peers.ts";
 import { recordingProxy } from "./_wire_proxy.ts";
 
 const TOOLS = ["ask", "count_slowly", "describe", "refuse", "word_count"];
@@ -247,4 +247,21 @@ function answerEach(params: JsonObject): ElicitResult {
   const schema = params.requestedSchema as { properties?: Record<string, unknown> } | undefined;
   const fields = Object.keys(schema?.properties ?? {});
   return { action: "accept", content: Object.fromEntries(fields.map((field) => [field, "Ada"])) };
+}
+
+/**
+ * What the SDK v2 server of `era` (tests/fixtures/form_peer.ts) received
+ * from the course's client when it asked `form` and the user accepted,
+ * typing nothing: the defaults the client filled in.
+ */
+export async function formAnswered(era: PeerEra, form: JsonObject): Promise<unknown> {
+  const command = [...sdkV2Peer(era, undefined, "form_peer.ts"), JSON.stringify(form)];
+  await using client = new Client(command, {
+    versions: MCP_VERSIONS,
+    allowed: ["order"],
+    elicit: () => Promise.resolve({ action: "accept", content: {} }),
+  });
+  await client.initialize();
+  await client.listTools();
+  return JSON.parse(await client.callTool("order"));
 }

@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { withDefaults } from "../lib/mcp/client/elicitation.ts";
 import { formProblems } from "../lib/mcp/shared/elicitation_form.ts";
 import { schemaProblems } from "../lib/mask/validate.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
@@ -80,6 +81,41 @@ Deno.test("formProblems agrees with ajv on every kind of elicitation field", () 
     { numRuns: 3000 },
   );
   assert.ok(fitting > 300, `only ${fitting} of 3000 answers fit: the check was hardly tried`);
+});
+
+/** A value each field of FORM takes, so that defaults that fit are tried as often as not. */
+const FITS: Record<string, unknown> = {
+  size: "S",
+  tier: "pro",
+  name: "Ada",
+  email: "ada@example.com",
+  day: "2024-02-29",
+  at: "2026-04-30T10:00:00Z",
+  site: "urn:isbn:0451450523",
+  count: 9,
+  weight: 0.5,
+  gift: true,
+  sizes: ["S", "L"],
+  tiers: [],
+};
+/** A field of FORM, and a default for it: a value it takes, or any value. */
+const defaulted = fc.constantFrom(...Object.entries(FORM.properties)).chain(([name, field]) =>
+  fc.tuple(fc.constant(name), fc.constant(field), fc.oneof(value, fc.constant(FITS[name])))
+);
+
+Deno.test("the client fills in a default exactly when ajv takes it under its own field", () => {
+  let filled = 0;
+  fc.assert(
+    fc.property(defaulted, ([name, field, fallback]) => {
+      const schema = { type: "object", properties: { [name]: { ...field, default: fallback } } };
+      const { content } = withDefaults(schema, { action: "accept", content: {} });
+      const fits = schemaProblems(field, fallback).length === 0;
+      if (fits) filled++;
+      assert.deepEqual(content, fits ? { [name]: fallback } : {}, JSON.stringify(schema));
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(filled > 200, `only ${filled} of 2000 defaults fit: the check was hardly tried`);
 });
 
 Deno.test("formProblems agrees with ajv on each formatted string in each format", () => {

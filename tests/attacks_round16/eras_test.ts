@@ -14,7 +14,7 @@
 // 2025-06-18 client (the SDK v2 client held to it, declaring sampling.tools
 // all the same) not sent 2025-11-25's tool-enabled sampling (tools,
 // toolChoice), which its version does not define. And the course's client,
-// asked by the SDK v2 server (tests/fixtures/round16_default_peer.ts) a form
+// asked by the SDK v2 server (tests/fixtures/form_peer.ts) a form
 // whose default is a choice not offered, filling it in as no user's answer;
 // a field named "constructor" gets its default all the same. And a
 // 2025-11-25 client that did not declare sampling.context not asked to
@@ -37,7 +37,8 @@ import { GRAMMAR } from "../../servers/grammar.ts";
 import { recordingProxy } from "../_wire_proxy.ts";
 import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
-import { crashPeer, sdkV2Peer } from "../_peers.ts";
+import { crashPeer } from "../_peers.ts";
+import { formAnswered } from "../_peer_sessions.ts";
 
 /** A client of the crash peer, at 2026-07-28, recording in a new log; `end` closes it and ends whatever is left. */
 async function crashClient(): Promise<{ client: Client; log: string; end: () => Promise<void> }> {
@@ -293,14 +294,17 @@ Deno.test("a sampling request with a toolChoice and no tools goes only to a clie
   }
 });
 
+/** Round 16's form: a size (S or L, its default XL), a gift (its default true) and a constructor (its default "Ada"). */
+const ORDER_FORM = {
+  type: "object",
+  properties: {
+    size: { type: "string", enum: ["S", "L"], default: "XL" },
+    gift: { type: "boolean", default: true },
+    constructor: { type: "string", default: "Ada" },
+  },
+};
+
 Deno.test("the course's client fills in only the defaults that fit their fields", async () => {
   // The SDK v2 server sends a default of XL for a choice of S or L as it was given.
-  await using client = new Client(sdkV2Peer("modern", undefined, "round16_default_peer.ts"), {
-    versions: MCP_VERSIONS,
-    allowed: ["order"],
-    elicit: () => Promise.resolve({ action: "accept", content: {} }),
-  });
-  await client.initialize();
-  await client.listTools();
-  assert.deepEqual(JSON.parse(await client.callTool("order")), { gift: true, constructor: "Ada" });
+  assert.deepEqual(await formAnswered("modern", ORDER_FORM), { gift: true, constructor: "Ada" });
 });

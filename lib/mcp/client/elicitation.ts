@@ -2,11 +2,12 @@
  * What a client answers a server's `elicitation/create` with: the user's
  * answer, as the caller's `elicit` function gives it, with every field the
  * user left out filled from its `default` in the requested schema, as 2025-11-25
- * asks of clients (SEP-1034).
+ * asks of clients (SEP-1034), where that default fits its own field.
  *
  * @module
  */
 
+import { fieldProblem } from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 
 /** The user's answer to a server's question. */
@@ -40,16 +41,23 @@ export function elicitationProblem(params: JsonObject): string | undefined {
 
 /**
  * `result` with every property of `requestedSchema` that an accepting answer
- * left out filled from its `default`, when that default is a value the field
- * may hold (its type; one of its choices, if it offers some): a default that
- * does not fit is the server's slip, not the user's answer. Any other answer
- * unchanged.
+ * left out filled from its `default`, when that default is one the field's
+ * own schema takes: of its type, one of its choices (`enum`, `oneOf`, a
+ * multiple choice's `items`), within its bounds (`minLength`, `maxLength`,
+ * `minimum`, `maximum`, `minItems`, `maxItems`) and of its `format` (email,
+ * uri, date, date-time), by the same check the course's servers hold answers
+ * to (`fieldProblem`, `lib/mcp/shared/elicitation_form.ts`). A default its
+ * field refuses, or that sits in a field saying what no elicitation form says
+ * (`exclusiveMinimum`, a `pattern`: nothing here can vouch for it), is the
+ * server's slip, not the user's answer: that field is left out, as the user
+ * left it, and the rest of the answer is as it was. Nothing is thrown at the
+ * user for the server's form. Any other answer unchanged.
  *
  * @example A user who accepts and types nothing gets every default that fits
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const schema = { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer", default: 1.5 } } };
+ * const schema = { type: "object", properties: { name: { type: "string", default: "John Doe" }, age: { type: "integer", minimum: 18, default: 1 } } };
  * assert.deepEqual(withDefaults(schema, { action: "accept", content: {} }), { action: "accept", content: { name: "John Doe" } });
  * assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
  * ```
@@ -58,32 +66,13 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
   if (result.action !== "accept" || !isObject(requestedSchema)) return result;
   const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
   const content: JsonObject = { ...result.content };
-  for (const [name, schema] of Object.entries(properties)) {
-    if (!Object.hasOwn(content, name) && isObject(schema) && fits(schema, schema.default)) {
-      content[name] = schema.default;
+  for (const [name, field] of Object.entries(properties)) {
+    if (
+      !Object.hasOwn(content, name) && isObject(field) && "default" in field &&
+      fieldProblem(field) === undefined
+    ) {
+      content[name] = field.default;
     }
   }
   return { ...result, content };
-}
-
-/** Whether `value` is one the field `schema` may hold: of its type, and among its choices if it offers some. */
-function fits(schema: JsonObject, value: unknown): boolean {
-  const items = isObject(schema.items) ? schema.items : {};
-  const choices = [schema.enum, schema.oneOf, items.enum, items.anyOf].find(Array.isArray)
-    ?.map((choice) => isObject(choice) ? choice.const : choice);
-  const offered = (item: unknown) => choices === undefined || choices.includes(item);
-  switch (schema.type) {
-    case "string":
-      return typeof value === "string" && offered(value);
-    case "number":
-      return typeof value === "number";
-    case "integer":
-      return Number.isInteger(value);
-    case "boolean":
-      return typeof value === "boolean";
-    case "array":
-      return Array.isArray(value) &&
-        value.every((item) => typeof item === "string" && offered(item));
-  }
-  return false;
 }

@@ -1,0 +1,115 @@
+// withDefaults fills a field the user left out only with a default its own
+// field takes: one that breaks the field's bounds, choices or format in the
+// same requested schema is the server's slip, and the field is left out; a
+// field that says what no elicitation form's field says (a bound 2026-07-28
+// does not define, a pattern) has its default left out too, since nothing
+// can vouch for it. The rest of the answer is as it was, and nothing throws.
+
+import assert from "node:assert/strict";
+import type { JsonObject } from "../shared/jsonrpc.ts";
+import { type ElicitResult, withDefaults } from "./elicitation.ts";
+
+const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
+const SIZES = { type: "string", enum: ["S", "M", "L"] };
+
+/** Each field with a default its own schema refuses, by the bound it breaks. */
+const BROKEN: Record<string, JsonObject> = {
+  minLength: { type: "string", minLength: 3, default: "Al" },
+  // Code points, as JSON Schema counts them: two emoji are four UTF-16 units.
+  maxLength: { type: "string", maxLength: 3, default: "😀😀😀😀" },
+  minimum: { type: "number", minimum: 1, default: 0.5 },
+  maximum: { type: "integer", maximum: 9, default: 12 },
+  exclusiveMinimum: { type: "number", exclusiveMinimum: 0, default: 0 },
+  exclusiveMaximum: { type: "integer", exclusiveMaximum: 5, default: 5 },
+  enum: { type: "string", enum: ["S", "L"], default: "XL" },
+  oneOf: { type: "string", oneOf: TITLED, default: "gold" },
+  enumNames: { type: "string", enum: ["S"], enumNames: ["Small"], default: "L" },
+  minItems: { type: "array", items: SIZES, minItems: 2, default: ["S"] },
+  maxItems: { type: "array", items: { anyOf: TITLED }, maxItems: 1, default: ["free", "pro"] },
+  items: { type: "array", items: SIZES, default: ["S", "XL"] },
+  email: { type: "string", format: "email", default: "ada" },
+  uri: { type: "string", format: "uri", default: "example.com" },
+  date: { type: "string", format: "date", default: "2026-02-30" },
+  "date-time": { type: "string", format: "date-time", default: "2026-04-30T10:00:00" },
+  type: { type: "integer", default: 1.5 },
+  boolean: { type: "boolean", default: "yes" },
+  // No elicitation form's field has a pattern: the default is not vouched for, though it fits.
+  pattern: { type: "string", pattern: "^[A-Z]+$", default: "ADA" },
+};
+
+/** Each field with a default that fits it, each at its bound. */
+const FITTING: Record<string, JsonObject> = {
+  name: { type: "string", minLength: 3, maxLength: 3, default: "Ada" },
+  wide: { type: "string", maxLength: 3, default: "😀😀😀" },
+  count: { type: "integer", minimum: 1, maximum: 9, default: 9 },
+  weight: { type: "number", minimum: 0.5, default: 0.5 },
+  size: { type: "string", enum: ["S", "L"], default: "L" },
+  tier: { type: "string", oneOf: TITLED, default: "pro" },
+  sizes: { type: "array", items: SIZES, minItems: 1, maxItems: 2, default: ["S", "L"] },
+  tiers: { type: "array", items: { anyOf: TITLED }, default: [] },
+  contact: { type: "string", format: "email", default: "ada@example.com" },
+  site: { type: "string", format: "uri", default: "https://example.com/a?b=c" },
+  day: { type: "string", format: "date", default: "2024-02-29" },
+  at: { type: "string", format: "date-time", default: "2026-04-30T10:00:00Z" },
+  gift: { type: "boolean", default: false },
+};
+
+const accepted = (content: JsonObject = {}): ElicitResult => ({ action: "accept", content });
+const form = (properties: Record<string, JsonObject>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+});
+
+Deno.test("withDefaults leaves out a default that breaks its own field, bound by bound", () => {
+  for (const [bound, field] of Object.entries(BROKEN)) {
+    assert.deepEqual(withDefaults(form({ x: field }), accepted()), accepted(), bound);
+  }
+});
+
+Deno.test("withDefaults fills each default that fits its field, at its bound", () => {
+  const filled = Object.fromEntries(
+    Object.entries(FITTING).map(([name, field]) => [name, field.default]),
+  );
+  assert.deepEqual(withDefaults(form(FITTING), accepted()), accepted(filled as JsonObject));
+});
+
+Deno.test("withDefaults leaves the rest of the answer as it was beside a default left out", () => {
+  const fields = { ...FITTING, ...BROKEN };
+  const schema = form(fields, Object.keys(fields));
+  const result = withDefaults(schema, accepted({ minLength: "Alan", name: "Bea" }));
+  const filled = Object.fromEntries(
+    Object.entries(FITTING).map(([name, field]) => [name, field.default]),
+  );
+  // The user's own answers are never checked or changed: the server judges them.
+  assert.deepEqual(result, accepted({ ...filled, minLength: "Alan", name: "Bea" } as JsonObject));
+  assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
+  assert.deepEqual(withDefaults(schema, { action: "cancel" }), { action: "cancel" });
+});
+
+Deno.test("withDefaults never throws at the user for the server's form", () => {
+  const odd: unknown[] = [
+    undefined,
+    null,
+    "form",
+    [],
+    { properties: [] },
+    { properties: { x: null, y: "string", z: [] } },
+    { properties: { x: { type: "string", minLength: "3", default: "Al" } } },
+    { properties: { x: { type: "array", items: null, default: ["S"] } } },
+    { properties: { x: { type: "string", format: "hostname", default: "example.com" } } },
+  ];
+  for (const schema of odd) {
+    assert.deepEqual(withDefaults(schema, accepted({ y: 1 })), accepted({ y: 1 }), String(schema));
+  }
+});
+
+Deno.test("withDefaults fills a field named as an object's own keys are", () => {
+  // JSON.parse makes "__proto__" an own key of the form; its default is an own key of the answer.
+  const schema = JSON.parse(
+    '{"type":"object","properties":{"__proto__":{"type":"string","default":"Ada"},' +
+      '"constructor":{"type":"boolean","default":true}}}',
+  );
+  const result = withDefaults(schema, accepted());
+  assert.equal(JSON.stringify(result.content), '{"__proto__":"Ada","constructor":true}');
+});
