@@ -5,7 +5,8 @@
  * that starts a stdio server or reaches an HTTP one and never accepts a
  * wrong answer, and the server side, over stdio and Streamable HTTP. It
  * imports nothing of the course, so it can be lifted out as a package of its
- * own; the course's notebooks import its files one by one, so that a learner
+ * own, with `lib/formats/` (the email and uri expressions it shares with the
+ * token mask); the course's notebooks import its files one by one, so that a learner
  * sees where each name comes from.
  *
  * @example A server's reply matched to its request, and a frame past its limit refused
