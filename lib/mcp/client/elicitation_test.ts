@@ -6,6 +6,7 @@
 // can vouch for it. The rest of the answer is as it was, and nothing throws.
 
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import type { JsonObject } from "../shared/jsonrpc.ts";
 import { type ElicitResult, withDefaults } from "./elicitation.ts";
 
@@ -102,6 +103,33 @@ Deno.test("withDefaults never throws at the user for the server's form", () => {
   for (const schema of odd) {
     assert.deepEqual(withDefaults(schema, accepted({ y: 1 })), accepted({ y: 1 }), String(schema));
   }
+});
+
+Deno.test("withDefaults never throws for a generated form, whatever its fields hold", () => {
+  const keys = fc.constantFrom(
+    ...["type", "enum", "enumNames", "oneOf", "items", "anyOf", "const", "format", "default"],
+    ...["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems", "constructor"],
+  );
+  const words = ["string", "integer", "array", "email", "date-time", "constructor", "toString"];
+  const leaf = fc.oneof(fc.constantFrom(...words), fc.double(), fc.boolean(), fc.constant(null));
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: "small" },
+      leaf,
+      fc.array(tie("value"), { maxLength: 3 }),
+      fc.dictionary(keys, tie("value"), { maxKeys: 4 }),
+    ),
+  }));
+  const properties = fc.dictionary(fc.string(), fc.dictionary(keys, value, { maxKeys: 6 }));
+  fc.assert(
+    fc.property(properties, (fields) => {
+      // As it arrives: parsed from JSON (no -0, NaN or undefined).
+      const schema = JSON.parse(JSON.stringify({ type: "object", properties: fields }));
+      const { content } = withDefaults(schema, accepted({ note: "kept" }));
+      assert.equal(content!.note, "kept");
+    }),
+    { numRuns: 2000 },
+  );
 });
 
 Deno.test("withDefaults fills a field named as an object's own keys are", () => {
