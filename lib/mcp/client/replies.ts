@@ -61,8 +61,9 @@ export function replyToServer(request: JsonRpcRequest): JsonRpcResponse {
  * The reply to the server's request `request`, as {@linkcode replyToServer}
  * gives it, except that `elicitation/create` is answered by `elicit`, when
  * given and the version agreed has elicitation (before 2025-06-18 there is
- * no such method: -32601, and `elicit` is never asked), with the schema's
- * defaults filled in (see `withDefaults`); a URL-mode question is refused
+ * no such method: -32601, and `elicit` is never asked), with each of the
+ * schema's defaults that its own field takes filled in where the user left
+ * it out (see `withDefaults`); a URL-mode question is refused
  * with -32602, since this client declares form mode only ("Clients MUST
  * return an error … for a mode they did not declare"). And
  * `sampling/createMessage` is answered by `sample`, when given: its params
