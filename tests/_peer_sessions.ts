@@ -15,7 +15,7 @@ import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 import { MCP_VERSIONS, type McpVersion } from "../lib/mcp/shared/versions.ts";
 import { eraSlips, httpWire, transcriptWire, type WireMessage } from "./_era_wire.ts";
 import { assertGroupGone } from "./_helpers.ts";
-import { ORDER, type PeerEra, sdkV2Peer } from "./_peers.ts";
+import { ORDER } from "./_peers.ts";
 import { recordingProxy } from "./_wire_proxy.ts";
 
 const TOOLS = ["ask", "count_slowly", "describe", "refuse", "word_count"];
@@ -250,12 +250,11 @@ function answerEach(params: JsonObject): ElicitResult {
 }
 
 /**
- * What the SDK v2 server of `era` (tests/fixtures/form_peer.ts) received
- * from the course's client when it asked `form` and the user accepted,
- * typing nothing: the defaults the client filled in.
+ * What the stdio server `command`, whose tool `order` asks a form (such as
+ * `formPeer` in tests/_peers.ts), received from the course's client when the
+ * user accepted, typing nothing: the defaults the client filled in.
  */
-export async function formAnswered(era: PeerEra, form: JsonObject): Promise<unknown> {
-  const command = [...sdkV2Peer(era, undefined, "form_peer.ts"), JSON.stringify(form)];
+export async function formAnswered(command: readonly string[]): Promise<unknown> {
   await using client = new Client(command, {
     versions: MCP_VERSIONS,
     allowed: ["order"],

@@ -57,6 +57,23 @@ export function crashPeer(era: PeerEra, log: string): string[] {
   return [...command, log];
 }
 
+/**
+ * The command of the SDK v2 server of `era` whose tool `order` asks `form`
+ * just as written (`tests/fixtures/form_peer.ts`), over stdio.
+ */
+export function formPeer(era: PeerEra, form: JsonObject): string[] {
+  return [...sdkV2Peer(era, undefined, "form_peer.ts"), JSON.stringify(form)];
+}
+
+/**
+ * The command of the FastMCP server whose tool `order` asks the form FastMCP
+ * makes of a pydantic model, two defaults breaking their fields' bounds
+ * (`tests/fixtures/fastmcp_form_peer.py`), over stdio.
+ */
+export function fastmcpFormPeer(): string[] {
+  return [PYTHON, `${root}tests/fixtures/fastmcp_form_peer.py`];
+}
+
 /** The command of the FastMCP server of `era`: over stdio, or over HTTP on `port`. */
 export function fastmcpPeer(era: PeerEra, port?: number): string[] {
   const http = port === undefined ? [] : ["http", String(port)];

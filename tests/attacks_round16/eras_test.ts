@@ -37,7 +37,7 @@ import { GRAMMAR } from "../../servers/grammar.ts";
 import { recordingProxy } from "../_wire_proxy.ts";
 import { eraSlips, httpWire, type Version } from "../_era_wire.ts";
 import { assertGroupGone, commandsHolding } from "../_helpers.ts";
-import { crashPeer } from "../_peers.ts";
+import { crashPeer, formPeer } from "../_peers.ts";
 import { formAnswered } from "../_peer_sessions.ts";
 
 /** A client of the crash peer, at 2026-07-28, recording in a new log; `end` closes it and ends whatever is left. */
@@ -306,5 +306,6 @@ const ORDER_FORM = {
 
 Deno.test("the course's client fills in only the defaults that fit their fields", async () => {
   // The SDK v2 server sends a default of XL for a choice of S or L as it was given.
-  assert.deepEqual(await formAnswered("modern", ORDER_FORM), { gift: true, constructor: "Ada" });
+  const received = await formAnswered(formPeer("modern", ORDER_FORM));
+  assert.deepEqual(received, { gift: true, constructor: "Ada" });
 });

@@ -10,10 +10,14 @@
 // which sends a plain JSON form just as written, in each era (a multi round-
 // trip request at 2026-07-28, the server's own request at 2025-11-25), the
 // client accepting with nothing typed: the server receives no such field,
-// and every default that fits.
+// and every default that fits. FastMCP makes such a form of a pydantic model
+// as Python servers write one (pydantic never checks a default against its
+// field's bounds): its two bad defaults came back too
+// (tests/fixtures/fastmcp_form_peer.py).
 
 import assert from "node:assert/strict";
 import { formAnswered } from "../_peer_sessions.ts";
+import { fastmcpFormPeer, formPeer, pythonInstalled } from "../_peers.ts";
 
 const SIZES = { type: "string", enum: ["S", "M", "L"] };
 
@@ -53,7 +57,17 @@ Deno.test("the course's client sends no default that breaks its own field's boun
   );
   for (const era of ["modern", "2025-11-25"] as const) {
     await t.step(era === "modern" ? "2026-07-28, a multi round-trip request" : era, async () => {
-      assert.deepEqual(await formAnswered(era, FORM), fitting);
+      assert.deepEqual(await formAnswered(formPeer(era, FORM)), fitting);
     });
   }
+});
+
+Deno.test({
+  name:
+    "the course's client sends FastMCP none of a pydantic form's defaults that break their bounds",
+  ignore: !pythonInstalled,
+  fn: async () => {
+    // name's "Al" is shorter than its minLength 3, tubs' 12 above its maximum 9.
+    assert.deepEqual(await formAnswered(fastmcpFormPeer()), { count: 3, size: "L", gift: true });
+  },
 });
