@@ -171,9 +171,23 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     [{ type: "string", oneOf: [{ const: "A", title: "A", minLength: 2 }] }, /a oneOf that is no/],
     [{ type: "string", oneOf: [TITLED[0], TITLED[0]] }, /a oneOf whose choices repeat/],
     // A default the field refuses, which a client fills in or shows the user as the answer.
-    [{ type: "string", enum: ["A", "B"], default: "C" }, /a default that does not fit it/],
-    [{ type: "integer", minimum: 1, default: 0 }, /a default that does not fit it/],
-    [{ type: "boolean", default: "yes" }, /a default that does not fit it/],
+    [
+      { type: "string", enum: ["A", "B"], default: "C" },
+      /a default that does not fit it \(it must be one of: A, B\)/,
+    ],
+    [
+      { type: "integer", minimum: 1, default: 0 },
+      /a default that does not fit it \(it must be at least 1\)/,
+    ],
+    [
+      { type: "boolean", default: "yes" },
+      /a default that does not fit it \(it must be true or false\)/,
+    ],
+    [{ type: "string", format: "date", default: "2026-02-30" }, /fit it \(it must be a date\)/],
+    [
+      { type: "array", items: { type: "string", enum: ["A"] }, maxItems: 0, default: ["A"] },
+      /fit it \(it must be at most 0 choices\)/,
+    ],
   ];
   for (const [field, named] of cases) {
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });

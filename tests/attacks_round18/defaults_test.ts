@@ -13,9 +13,17 @@
 // and every default that fits. FastMCP makes such a form of a pydantic model
 // as Python servers write one (pydantic never checks a default against its
 // field's bounds): its two bad defaults came back too
-// (tests/fixtures/fastmcp_form_peer.py).
+// (tests/fixtures/fastmcp_form_peer.py). The course's own server, by the same
+// check, asks no such form in either era: its tool fails naming the bound the
+// default breaks, and the user is never asked.
 
 import assert from "node:assert/strict";
+import { Client } from "../../lib/mcp/client/client.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
+import { ProtocolError, ToolError } from "../../lib/mcp/shared/errors.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { GRAMMAR } from "../../servers/grammar.ts";
 import { formAnswered } from "../_peer_sessions.ts";
 import { fastmcpFormPeer, formPeer, pythonInstalled } from "../_peers.ts";
 
@@ -70,4 +78,42 @@ Deno.test({
     // name's "Al" is shorter than its minLength 3, tubs' 12 above its maximum 9.
     assert.deepEqual(await formAnswered(fastmcpFormPeer()), { count: 3, size: "L", gift: true });
   },
+});
+
+/** A tool of the course's server that asks the form of one field whose default breaks its minLength. */
+const ASK_NICK: SessionTool = {
+  name: "ask_nick",
+  description: "Asks a nickname of at least 3 characters, its default too short.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const requestedSchema = { type: "object", properties: { nick: BROKEN.nick } };
+    await context.request("elicitation/create", { message: "Nickname?", requestedSchema }, "nick");
+    return { content: [{ type: "text", text: "asked" }] };
+  },
+};
+
+Deno.test("the course's server asks no form whose default breaks its field, in either era, naming the bound", async (t) => {
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_NICK] });
+  // At 2026-07-28 the server's own slip fails the call (-32603); in a handshake session, the tool.
+  const eras = [[MCP_VERSIONS, ProtocolError], [LEGACY_VERSIONS, ToolError]] as const;
+  for (const [versions, failure] of eras) {
+    await t.step(failure === ProtocolError ? "2026-07-28" : "the handshake", async () => {
+      let asked = 0;
+      await using client = new Client(server.url, {
+        versions,
+        allowed: ["ask_nick"],
+        elicit: () => Promise.resolve({ action: "accept", content: (asked++, {}) }),
+      });
+      await client.initialize();
+      await client.listTools();
+      await assert.rejects(
+        client.callTool("ask_nick"),
+        (error: Error) =>
+          error instanceof failure &&
+          /its field nick has a default that does not fit it \(it must be at least 3 characters long\)/
+            .test(error.message),
+      );
+      assert.equal(asked, 0, "the user was asked a form whose default its own field refuses");
+    });
+  }
 });

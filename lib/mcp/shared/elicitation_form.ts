@@ -214,7 +214,7 @@ function fieldProblems(schema: JsonObject, value: unknown, name: string): string
  * import assert from "node:assert/strict";
  *
  * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Ada" }), undefined);
- * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Al" }), "a default that does not fit it");
+ * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Al" }), "a default that does not fit it (it must be at least 3 characters long)");
  * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }), '"exclusiveMinimum"');
  * ```
  */
@@ -246,10 +246,8 @@ export function fieldProblem(field: unknown): string | undefined {
     : [];
   if (new Set(single).size < single.length) return "a oneOf whose choices repeat";
   // A default is what the client may answer for the user: one the field refuses is no answer.
-  if ("default" in field && fieldProblems(field, field.default, "it").length > 0) {
-    return "a default that does not fit it";
-  }
-  return undefined;
+  const [misfit] = "default" in field ? fieldProblems(field, field.default, "it") : [];
+  return misfit === undefined ? undefined : `a default that does not fit it (${misfit})`;
 }
 
 /** The problems with the string `value` of the field `name`. */
