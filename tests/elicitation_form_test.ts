@@ -193,6 +193,8 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
     assert.match(problem, /^the form cannot be checked: its field x has /);
     assert.match(problem, named);
+    // A default is not what no form has: it is named with the bound it breaks, and no more.
+    assert.equal(problem.endsWith(", which no elicitation form has"), !("default" in field));
   }
 });
 

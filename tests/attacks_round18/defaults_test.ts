@@ -110,7 +110,7 @@ Deno.test("the course's server asks no form whose default breaks its field, in e
         client.callTool("ask_nick"),
         (error: Error) =>
           error instanceof failure &&
-          /its field nick has a default that does not fit it \(it must be at least 3 characters long\)/
+          /its field nick has a default that does not fit it \(it must be at least 3 characters long\): it is not sent/
             .test(error.message),
       );
       assert.equal(asked, 0, "the user was asked a form whose default its own field refuses");

@@ -97,8 +97,7 @@ export function questionProblem(method: string, params: JsonObject): string | un
   const unread = unreadForm(params.requestedSchema);
   return unread === undefined
     ? undefined
-    : `The elicitation's form cannot be checked: ${unread}, ` +
-      "which no elicitation form has: it is not sent";
+    : `The elicitation's form cannot be checked: ${unread}: it is not sent`;
 }
 
 /**

@@ -117,7 +117,7 @@ function matching(pattern: string): (text: string) => boolean {
 export function formProblems(requested: unknown, content: JsonObject, lists = true): string[] {
   const unread = unreadForm(requested);
   if (unread !== undefined) {
-    return [`the form cannot be checked: ${unread}, which no elicitation form has`];
+    return [`the form cannot be checked: ${unread}`];
   }
   const schema = isObject(requested) ? requested : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
@@ -140,36 +140,37 @@ export function formProblems(requested: unknown, content: JsonObject, lists = tr
 
 /**
  * What the elicitation schema `requested` says that no elicitation form
- * says (a keyword, a type, a format, choices of another shape), naming where;
- * `undefined` when this check reads it all.
+ * says (a keyword, a type, a format, choices of another shape), or a field's
+ * default that its own field refuses, naming where;
+ * `undefined` when this check reads it all and every default fits.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
  * const code = { type: "string", pattern: "^[A-Z]+$" };
- * assert.equal(unreadForm({ type: "object", properties: { code } }), 'its field code has "pattern"');
+ * assert.equal(unreadForm({ type: "object", properties: { code } }), 'its field code has "pattern", which no elicitation form has');
  * assert.equal(unreadForm({ type: "object", properties: { code: { type: "string" } } }), undefined);
  * ```
  */
 export function unreadForm(requested: unknown): string | undefined {
   const schema = isObject(requested) ? requested : {};
   const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
-  if (unread !== undefined) return `its schema has "${unread}"`;
+  if (unread !== undefined) return `its schema has "${unread}"${UNREAD}`;
   if (schema.type !== undefined && schema.type !== "object") {
-    return `its schema has the type ${JSON.stringify(schema.type)}`;
+    return `its schema has the type ${JSON.stringify(schema.type)}${UNREAD}`;
   }
   if (schema.properties !== undefined && !isObject(schema.properties)) {
-    return "its schema has properties that are no object";
+    return `its schema has properties that are no object${UNREAD}`;
   }
   const { required = [] } = schema;
   if (!Array.isArray(required) || !required.every((key) => typeof key === "string")) {
-    return "its schema has a required that is no list of field names";
+    return `its schema has a required that is no list of field names${UNREAD}`;
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, field] of Object.entries(properties)) {
-    const keyword = fieldProblem(field);
-    if (keyword !== undefined) return `its field ${name} has ${keyword}`;
+    const problem = fieldProblem(field);
+    if (problem !== undefined) return `its field ${name} has ${problem}`;
   }
   return undefined;
 }
@@ -215,10 +216,24 @@ function fieldProblems(schema: JsonObject, value: unknown, name: string): string
  *
  * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Ada" }), undefined);
  * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Al" }), "a default that does not fit it (it must be at least 3 characters long)");
- * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }), '"exclusiveMinimum"');
+ * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }), '"exclusiveMinimum", which no elicitation form has');
  * ```
  */
 export function fieldProblem(field: unknown): string | undefined {
+  const unread = unreadKeyword(field);
+  if (unread !== undefined) return `${unread}${UNREAD}`;
+  // Read whole, it is an object. A default is what the client may answer for the user: one the
+  // field refuses is no answer.
+  const read = field as JsonObject;
+  const [misfit] = "default" in read ? fieldProblems(read, read.default, "it") : [];
+  return misfit === undefined ? undefined : `a default that does not fit it (${misfit})`;
+}
+
+/** What follows a keyword, type or shape this check does not read, where it is named. */
+const UNREAD = ", which no elicitation form has";
+
+/** The keyword, or type, of `field` that an elicitation form's field cannot have, named. */
+function unreadKeyword(field: unknown): string | undefined {
   if (!isObject(field)) return "no object";
   const type = String(field.type);
   if (!Object.hasOwn(FIELD_KEYWORDS, type)) return `the type ${JSON.stringify(field.type)}`;
@@ -245,9 +260,7 @@ export function fieldProblem(field: unknown): string | undefined {
     ? choices({ anyOf: field.oneOf })!
     : [];
   if (new Set(single).size < single.length) return "a oneOf whose choices repeat";
-  // A default is what the client may answer for the user: one the field refuses is no answer.
-  const [misfit] = "default" in field ? fieldProblems(field, field.default, "it") : [];
-  return misfit === undefined ? undefined : `a default that does not fit it (${misfit})`;
+  return undefined;
 }
 
 /** The problems with the string `value` of the field `name`. */
