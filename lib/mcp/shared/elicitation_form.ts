@@ -9,10 +9,10 @@
  * (`lib/mcp/client/elicitation.ts`).
  * It reads exactly the restricted form an elicitation schema may take
  * (`PrimitiveSchemaDefinition`, the same from 2025-11-25 to 2026-07-28): a
- * flat object of strings (`minLength`,
- * `maxLength`, `format` of email, uri, date or date-time, `enum` with
- * `enumNames`, or titled choices in `oneOf`), numbers and integers
- * (`minimum`, `maximum`; no `exclusiveMinimum` or `exclusiveMaximum`), booleans, and, from 2025-11-25, multiple choices
+ * flat object of strings (`minLength`, `maxLength`, `format` of email, uri,
+ * date or date-time, `enum` with `enumNames`, or titled choices in `oneOf`),
+ * numbers and integers (`minimum`, `maximum`; no `exclusiveMinimum` or
+ * `exclusiveMaximum`), booleans, and, from 2025-11-25, multiple choices
  * (`type: "array"`, `items` of an `enum` or of titled choices in `anyOf`,
  * `minItems`, `maxItems`); `required` names the fields that must be filled
  * in. A server that asks a form with more than that learns so by name
