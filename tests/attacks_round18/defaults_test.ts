@@ -14,8 +14,10 @@
 // as Python servers write one (pydantic never checks a default against its
 // field's bounds): its two bad defaults came back too
 // (tests/fixtures/fastmcp_form_peer.py). The course's own server, by the same
-// check, asks no such form in either era: its tool fails naming the bound the
-// default breaks, and the user is never asked.
+// check, asks no such form in either era: the call (2026-07-28) or the tool
+// (a handshake session) fails naming the bound the default breaks, where it
+// named none and said the form had what no elicitation form has; the user is
+// never asked.
 
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
@@ -102,7 +104,10 @@ Deno.test("the course's server asks no form whose default breaks its field, in e
       await using client = new Client(server.url, {
         versions,
         allowed: ["ask_nick"],
-        elicit: () => Promise.resolve({ action: "accept", content: (asked++, {}) }),
+        elicit: () => {
+          asked++;
+          return Promise.resolve({ action: "accept", content: {} });
+        },
       });
       await client.initialize();
       await client.listTools();
