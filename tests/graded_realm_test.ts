@@ -6,7 +6,8 @@
 // `process.getBuiltinModule`, Deno's internals and WebAssembly are gone.
 // Each learner below carries Unit A's seal of answerFor into a realm of its
 // own by one of those ways, behind a wrapper the watermark cannot see past;
-// each earned every mark before.
+// each earned every mark before. None of it costs a realm that uses none of
+// node's modules anything: node's process and node:events are not loaded for it.
 
 import assert from "node:assert/strict";
 import {
@@ -95,6 +96,13 @@ const vm = createRequire(import.meta.url)("vm");`),
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () => over(`const vm = process.getBuiltinModule("vm");`),
+  },
+  "process-builtin-vm": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      over(`import process from "node:process";
+const vm = process.getBuiltinModule("vm");`),
   },
   "dynamic-vm": {
     file: "ch14-a.ts",

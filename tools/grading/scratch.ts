@@ -37,6 +37,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/realm/graded_realm.ts",
   "tools/grading/realm/graded_mark.ts",
   "tools/grading/realm/no_other_realm.ts",
+  "tools/grading/realm/node_process.ts",
   "tools/grading/realm/reach.ts",
   "tools/grading/realm/exits.ts",
   "tools/grading/realm/output.ts",
@@ -200,15 +201,18 @@ export async function makeScratch(
     // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
     const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
     map.imports["file:///"] = OUTSIDE;
-    // No module that would make a realm beside the learner's, where the grader's mark is not.
+    // No module that would make a realm beside the learner's, where the grader's mark is not;
+    // node's process without the way to node's modules past this map.
     for (const name of REALM_MAKERS) {
       map.imports[name] = map.imports[`node:${name}`] = `${baseUrl}${NO_OTHER_REALM}`;
     }
+    map.imports.process = map.imports["node:process"] = `${baseUrl}${NODE_PROCESS}`;
+    const scopes = { [`${baseUrl}${NODE_PROCESS}`]: { "node:process": "node:process" } };
     map.imports[baseUrl] = baseUrl;
     map.imports[folderUrl] = folderUrl;
     // A learner's module imports the library as ../lib/: it is the shared folder's.
     map.imports[`${folderUrl}lib/`] = `${baseUrl}lib/`;
-    await Deno.writeTextFile(scratch.importMap, JSON.stringify(map));
+    await Deno.writeTextFile(scratch.importMap, JSON.stringify({ ...map, scopes }));
     for (const submission of submissions) {
       const spec = units.get(submission.unit);
       if (submission.code === undefined || spec === undefined) continue;
@@ -400,8 +404,10 @@ export async function realmFiles(
   const drivers = spec.functions.flatMap((fn) => fn.driver === undefined ? [] : [fn.driver]);
   const pending = [
     WORKER,
-    // What the import map gives for a module that would make another realm: it must load to say so.
+    // What the import map gives for a module that would make another realm (it must load to say
+    // so), and for node:process.
     NO_OTHER_REALM,
+    NODE_PROCESS,
     ...drivers.flatMap((driver) => [driver, ...DRIVEN[driver] ?? []]),
     ...Object.keys(spec.imports).filter((file) => !file.startsWith("node:"))
       .map((file) => `lib/${file}`),
@@ -553,6 +559,8 @@ const REALM_MAKERS = [
 ];
 /** What the sandbox gives for each of {@linkcode REALM_MAKERS}: a module that fails, saying why. */
 const NO_OTHER_REALM = "tools/grading/realm/no_other_realm.ts";
+/** What the sandbox gives for `node:process`: node's, without `getBuiltinModule`. */
+const NODE_PROCESS = "tools/grading/realm/node_process.ts";
 
 /**
  * For each library file, the functions in it that do the work of a function
