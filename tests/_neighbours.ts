@@ -22,10 +22,10 @@ export type HostileKind = "loud" | "deriving" | "spawning" | "nested" | "notes";
  *   little in its last visible case: the process's output limit, all but used.
  * - `deriving`: hands key derivation to the runtime's blocking pool, which
  *   ending a realm does not stop: the process's CPU time.
- * - `spawning`: starts its own module again as a node:worker_threads worker,
- *   which outlived the realm, waited past the memory check between learners,
- *   then took 600 MB: the process's memory. The sandbox now refuses the
- *   module (a worker is a realm without the grader's mark).
+ * - `spawning`: reaches for a node:worker_threads worker of its own module
+ *   (which the sandbox now refuses to make: a worker is a realm without the
+ *   grader's mark), waits past the memory check between learners, then takes
+ *   600 MB: the process's memory.
  * - `nested`: a block nested 3,000 deep, which the copy check fingerprints at
  *   a cost of depth times size: the grader's own time (and memory).
  * - `notes`: a notebook cell of 40,000 comment lines, which reading its

@@ -237,6 +237,7 @@ Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden
 Deno.test("a Lab 03 assignment gives nothing for the functions an obfuscated copy of the release's mask steps", async () => {
   // The package holds the watermark's probes and the mask's seals: a character step taken from
   // the release's mask, obfuscated and carried in base64, under the worked edition's other cells.
+  // The mask's seals see the realm's mark there and report themselves reached.
   const copy = obfuscated(
     `${maskAnswers(await releasedMaskBundle())}\nexport { isComplete, start, step };\n`,
     7,
@@ -254,7 +255,7 @@ const { isComplete, prefixStatus, start, step } = copy;`;
     assert.ok(tests.some((test) => /hidden case/.test(test.name)), fn);
     for (const test of tests) {
       assert.equal(test.score, 0, test.name);
-      assert.match(test.output, /copy of the library's own .*\b(objectDfa|jsonChar), sealed/);
+      assert.match(test.output, /reaches the library's own (objectDfa|jsonChar)/);
     }
   }
   const own = results.tests.filter((test) => /^(buildTrie|nextMove): /.test(test.name));
