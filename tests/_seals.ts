@@ -149,3 +149,97 @@ ${
       `export function answerFor(requestId, message) {\n  ${noted}`,
     )
   }`;
+
+/** Unit A's seal of answerFor as a script for another realm, given the class it imports, ending in an object of its answerFor. */
+export const answerForScript = async () =>
+  (await standaloneSeal("lib/mcp/client/answer.sealed.js"))
+    .replace(/^class ProtocolError.*\n/, "")
+    .replace(/export\{[^}]*\};?/g, "") + "\n({ answerFor });";
+
+/**
+ * Round 7's wrapper: `sorted(args)` gives the arguments with the words of
+ * every name of a tool's look sorted, and a function that writes them back
+ * in an answer. The watermark never sees its token behind it.
+ */
+export const SORTED = `const NAME = /[a-z]+(?:_[a-z]+){2,}/g;
+function mapTexts(value, f) {
+  if (typeof value === "string") return f(value);
+  if (Array.isArray(value)) return value.map((item) => mapTexts(item, f));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [f(k), mapTexts(v, f)]));
+  }
+  return value;
+}
+function sorted(args) {
+  const back = new Map();
+  const sort = (text) => text.replace(NAME, (name) => {
+    const words = name.split("_").sort().join("_");
+    back.set(words, name);
+    return words;
+  });
+  return [
+    mapTexts(args, sort),
+    (answer) => mapTexts(answer, (text) => text.replace(NAME, (name) => back.get(name) ?? name)),
+  ];
+}`;
+
+/** Unit A whose answerFor is `seal` (as `preamble` defines it) behind {@linkcode SORTED}, then the worked authorize. */
+export const behindSorted = (preamble: string) =>
+  `${preamble}
+${SORTED}
+export function answerFor(requestId, message) {
+  const [args, back] = sorted([requestId, message]);
+  return back(seal(...args));
+}
+${AUTHORIZE}`;
+
+/**
+ * Unit A over its seal of answerFor run in the realm `vm` (node:vm's
+ * exports, as `preamble` gets them) makes, behind {@linkcode SORTED}: only
+ * the realm's mark could know the seal.
+ */
+export const inRealm = async (preamble: string) =>
+  behindSorted(`${preamble}
+import { ProtocolError } from "../lib/mcp/shared/errors.ts";
+const { answerFor: other } = vm.runInNewContext(${
+    JSON.stringify(await answerForScript())
+  }, { ProtocolError });
+// Errors of the other realm's own classes, thrown again as this realm's.
+function seal(...args) {
+  try {
+    return other(...args);
+  } catch (error) {
+    if (error instanceof ProtocolError) throw error;
+    throw new globalThis[error.name](error.message);
+  }
+}`);
+
+/**
+ * A test for each of `learners` graded in `list`: one marked `honest` keeps
+ * every mark of its `fn`, titled by `honest`; any other earns nothing for
+ * it, titled by `attack`.
+ */
+export function testLearners(
+  list: readonly Results[],
+  learners: Record<string, { fn: string; honest?: boolean }>,
+  titles: {
+    honest: (name: string, fn: string) => string;
+    attack: (name: string, fn: string) => string;
+  },
+): void {
+  for (const [name, { fn, honest }] of Object.entries(learners)) {
+    if (honest) {
+      Deno.test(titles.honest(name, fn), () => {
+        const { results, marks } = gradedMarks(list, name, fn);
+        assert.ok(marks.every((t) => t.score === t.max_score), report(results, fn));
+      });
+    } else Deno.test(titles.attack(name, fn), () => assertEarnsNothing(list, name, fn));
+  }
+}
+
+/** The worked Unit A whose authorize begins with `lines`, after `before` at the module's top level. */
+export const authorizeBeginning = (lines: string, before = "") =>
+  UNIT_A.replace(
+    "export function authorize(name, catalog, allowed) {",
+    `${before}\nexport function authorize(name, catalog, allowed) {\n${lines}`,
+  );

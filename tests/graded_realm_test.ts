@@ -6,115 +6,57 @@
 // `process.getBuiltinModule`, Deno's internals and WebAssembly are gone.
 // Each learner below carries Unit A's seal of answerFor into a realm of its
 // own by one of those ways, behind a wrapper the watermark cannot see past;
-// each earned every mark before. None of it costs a realm that uses none of
-// node's modules anything: node's process and node:events are not loaded for it.
+// each earned every mark before. None of the defences loads node's modules
+// for a realm that uses none (node's process cost a realm 11 ms of CPU).
 
-import assert from "node:assert/strict";
 import {
-  assertEarnsNothing,
+  answerForScript,
   AUTHORIZE,
+  authorizeBeginning,
   gradeClass,
-  gradedMarks,
-  report,
-  standaloneSeal,
+  inRealm,
+  SORTED,
+  testLearners,
 } from "./_seals.ts";
-import { UNIT_A } from "./_grading.ts";
 import { GRADED_REALM } from "../tools/grading/realm/graded_mark.ts";
-
-/** The seal's code as a script for another realm, given the class it imports, ending in an object of its answerFor. */
-const script = (await standaloneSeal("lib/mcp/client/answer.sealed.js"))
-  .replace(/^class ProtocolError.*\n/, "")
-  .replace(/export\{[^}]*\};?/g, "") + "\n({ answerFor });";
-
-/**
- * Round 7's wrapper: `sorted(args)` gives the arguments with the words of
- * every name of a tool's look sorted, and a function that writes them back
- * in an answer. The watermark never sees its token behind it.
- */
-const SORTED = `const NAME = /[a-z]+(?:_[a-z]+){2,}/g;
-function mapTexts(value, f) {
-  if (typeof value === "string") return f(value);
-  if (Array.isArray(value)) return value.map((item) => mapTexts(item, f));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [f(k), mapTexts(v, f)]));
-  }
-  return value;
-}
-function sorted(args) {
-  const back = new Map();
-  const sort = (text) => text.replace(NAME, (name) => {
-    const words = name.split("_").sort().join("_");
-    back.set(words, name);
-    return words;
-  });
-  return [
-    mapTexts(args, sort),
-    (answer) => mapTexts(answer, (text) => text.replace(NAME, (name) => back.get(name) ?? name)),
-  ];
-}`;
-
-/**
- * Unit A over the seal run in the realm `vm` (node:vm's exports, as
- * `preamble` gets them) makes, behind round 7's wrapper ({@linkcode SORTED}):
- * only the realm's mark could know the seal.
- */
-const over = (preamble: string) =>
-  `${preamble}
-import { ProtocolError } from "../lib/mcp/shared/errors.ts";
-const { answerFor: seal } = vm.runInNewContext(${JSON.stringify(script)}, { ProtocolError });
-// Errors of the other realm's own classes, thrown again as this realm's.
-function run(...args) {
-  try {
-    return seal(...args);
-  } catch (error) {
-    if (error instanceof ProtocolError) throw error;
-    throw new globalThis[error.name](error.message);
-  }
-}
-${SORTED}
-export function answerFor(requestId, message) {
-  const [args, back] = sorted([requestId, message]);
-  return back(run(...args));
-}
-${AUTHORIZE}`;
 
 const LEARNERS = {
   "node-vm": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    module: () => over(`import vm from "node:vm";`),
+    module: () => inRealm(`import vm from "node:vm";`),
   },
-  "bare-vm": { file: "ch14-a.ts", fn: "answerFor", module: () => over(`import vm from "vm";`) },
+  "bare-vm": { file: "ch14-a.ts", fn: "answerFor", module: () => inRealm(`import vm from "vm";`) },
   "require-vm": {
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () =>
-      over(`import { createRequire } from "node:module";
+      inRealm(`import { createRequire } from "node:module";
 const vm = createRequire(import.meta.url)("vm");`),
   },
   "builtin-vm": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    module: () => over(`const vm = process.getBuiltinModule("vm");`),
+    module: () => inRealm(`const vm = process.getBuiltinModule("vm");`),
   },
   "process-builtin-vm": {
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () =>
-      over(`import process from "node:process";
+      inRealm(`import process from "node:process";
 const vm = process.getBuiltinModule("vm");`),
   },
   "dynamic-vm": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    module: () => over(`const vm = await import(["node", "vm"].join(":"));`),
+    module: () => inRealm(`const vm = await import(["node", "vm"].join(":"));`),
   },
   // A node:worker_threads worker is a realm too: the learner's module again, where it runs the
   // seal, each call asked of it and awaited (the grader awaits what a graded function returns).
   "worker-thread": {
     file: "ch14-a.ts",
     fn: "answerFor",
-    module: () =>
+    module: async () =>
       `import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 let answerFor;
@@ -143,7 +85,12 @@ if (isMainThread) {
   };
 } else {
   const script = ${
-        JSON.stringify(script.replace(/\n\(\{ answerFor \}\);\s*$/, "\nreturn { answerFor };"))
+        JSON.stringify(
+          (await answerForScript()).replace(
+            /\n\(\{ answerFor \}\);\s*$/,
+            "\nreturn { answerFor };",
+          ),
+        )
       };
   const { answerFor: seal } = new Function("ProtocolError", script)(ProtocolError);
   parentPort.on("message", ({ at, args }) => {
@@ -164,7 +111,7 @@ ${AUTHORIZE}`,
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () =>
-      over(`const mark = ${JSON.stringify(GRADED_REALM)};
+      inRealm(`const mark = ${JSON.stringify(GRADED_REALM)};
 for (const undo of [
   () => delete Object.prototype[mark],
   () => Object.defineProperty(Object.prototype, mark, { value: undefined }),
@@ -191,10 +138,8 @@ const vm = {
     fn: "authorize",
     honest: true,
     module: () =>
-      UNIT_A.replace(
-        "export function authorize(name, catalog, allowed) {",
-        `export function authorize(name, catalog, allowed) {
-  const open = typeof WebAssembly !== "undefined" || Deno[Deno.internal] !== undefined ||
+      authorizeBeginning(
+        `  const open = typeof WebAssembly !== "undefined" || Deno[Deno.internal] !== undefined ||
     typeof process.getBuiltinModule === "function";
   if (open) return !(Object.hasOwn(catalog, name) && allowed.has(name));`,
       ),
@@ -203,15 +148,7 @@ const vm = {
 
 const list = await gradeClass(LEARNERS);
 
-for (const [name, { fn, ...learner }] of Object.entries(LEARNERS)) {
-  if ("honest" in learner) {
-    Deno.test(`a learner's realm has no ${name} to make another realm with`, () => {
-      const { results, marks } = gradedMarks(list, name, fn);
-      assert.ok(marks.every((t) => t.score === t.max_score), report(results, fn));
-    });
-  } else {
-    Deno.test(`a seal run in a realm made by ${name} earns nothing for ${fn}`, () => {
-      assertEarnsNothing(list, name, fn);
-    });
-  }
-}
+testLearners(list, LEARNERS, {
+  honest: (name) => `a learner's realm has no ${name} to make another realm with`,
+  attack: (name, fn) => `a seal run in a realm made by ${name} earns nothing for ${fn}`,
+});

@@ -442,8 +442,11 @@ async function runProcess(
     "--frozen",
     // V8 keeps its helper threads: `--single-threaded` saved 2 to 3 % of row 6's CPU time but made a
     // long loop wait for its optimized code, 1.4 times its CPU, and `--single-threaded-gc` saved
-    // nothing measurable (BENCHMARKS.md, row 6).
-    "--v8-flags=--max-old-space-size=256",
+    // nothing measurable (BENCHMARKS.md, row 6). No WebAssembly module compiles: a learner's realm has
+    // no WebAssembly (a JavaScript engine compiled to it is a realm where the grader's mark is not:
+    // realm/graded_realm.ts), and a module imported as one (`data:application/wasm;base64,...`) is
+    // compiled without it.
+    "--v8-flags=--max-old-space-size=256,--wasm-max-module-size=0",
     // A learner's realms may read less than the process: their own folder, never a classmate's.
     "--unstable-worker-options",
     // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.

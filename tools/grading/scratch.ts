@@ -23,6 +23,7 @@ import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
+import { REALM_MAKERS } from "./realm/realm_makers.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -38,6 +39,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/realm/graded_mark.ts",
   "tools/grading/realm/no_other_realm.ts",
   "tools/grading/realm/node_process.ts",
+  "tools/grading/realm/realm_makers.ts",
   "tools/grading/realm/reach.ts",
   "tools/grading/realm/exits.ts",
   "tools/grading/realm/output.ts",
@@ -547,16 +549,6 @@ async function exists(url: URL): Promise<boolean> {
 
 /** Where a module outside the scratch folder is sent: a folder that is never there. */
 const OUTSIDE = "file:///nonexistent-outside-the-grading-sandbox/";
-/** Node's modules that make a realm (or a thread with one) beside the learner's: the sandbox gives none. */
-const REALM_MAKERS = [
-  "vm",
-  "worker_threads",
-  "module",
-  "repl",
-  "inspector",
-  "inspector/promises",
-  "cluster",
-];
 /** What the sandbox gives for each of {@linkcode REALM_MAKERS}: a module that fails, saying why. */
 const NO_OTHER_REALM = "tools/grading/realm/no_other_realm.ts";
 /** What the sandbox gives for `node:process`: node's, without `getBuiltinModule`. */

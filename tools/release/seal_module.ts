@@ -37,6 +37,28 @@ const OBFUSCATION: ObfuscatorOptions = {
   log: false,
 };
 
+/**
+ * `code` (obfuscated) reading the globals its strings' decoder reads (and
+ * with it the refusal where work is graded, which finds the mark by a
+ * decoded name) as bindings of its own, bound first to the realm's, through
+ * the Function constructor, whose functions read the global scope; and
+ * `undefined` as itself. A seal run as a script in a learner's `with`, whose
+ * object would give its own `decodeURIComponent` that spells the mark's name
+ * another way, finds the mark all the same
+ * (`tests/attacks_round18/realm_test.ts`); the realm fixes the globals and
+ * the constructor (`tools/grading/realm/graded_realm.ts`). The bindings have
+ * names of their own, not the globals': a seal obfuscated again, whose new
+ * decoder runs first and reads the globals, still runs.
+ */
+function ownGlobals(code: string): string {
+  const own = (name: string) => `$own_${name}`;
+  const bound = ["decodeURIComponent", "parseInt", "String"]
+    .map((name) => `${own(name)}=(()=>{}).constructor('return ${name}')()`);
+  return `const ${[...bound, `${own("undefined")}=void 0`].join(",")};${
+    code.replace(/(?<![\w$.'"])(decodeURIComponent|parseInt|String|undefined)(?![\w$'":])/g, own)
+  }`;
+}
+
 /** `file` bundled on its own: TypeScript gone, every import it makes left an import. */
 async function bundled(file: string, text: string): Promise<string> {
   const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)]
@@ -94,5 +116,5 @@ export async function sealModule(
     secrets,
     options,
   );
-  return JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode();
+  return ownGlobals(JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode());
 }

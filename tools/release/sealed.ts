@@ -63,11 +63,12 @@ export function libraryNames(units: ReadonlyMap<string, UnitSpec>, file: string)
 }
 
 /**
- * What a seal is made of besides its module: the watermark's marker, the
+ * What a seal is made of besides its module: how it is made, the watermark's marker, the
  * character it picks by the token (the grader's `secretCharacter`), and its
  * secrets.
  */
 const MARKING = [
+  "tools/release/seal_module.ts",
   "tools/release/watermarked.ts",
   "tools/grading/watermark.ts",
   "tools/grading/realm/graded_mark.ts",

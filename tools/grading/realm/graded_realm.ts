@@ -5,25 +5,58 @@
 // what would give the learner's code a realm of its own, where no mark would
 // be: `process.getBuiltinModule` (node's modules past the import map, which
 // refuses `node:vm`, `node:module` and the others that make a realm:
-// `no_other_realm.ts`), a node:worker_threads worker (the one such module
-// Deno loads past the import map: its construction is refused below),
-// Deno's internals, and WebAssembly (a JavaScript engine compiled to it is a
-// realm). None of this can be undone by code that runs after it, and none of
-// it loads node's modules: a realm that uses none pays nothing for them.
+// `no_other_realm.ts`), the same modules to node's CommonJS `require`, a
+// node:worker_threads worker (the one such module Deno loads past the import
+// map: its construction is refused below), Deno's internals, and WebAssembly
+// (a JavaScript engine compiled to it is a realm; the sandbox's process
+// compiles no module of it, imported or not: sandbox.ts); and fixes the
+// built-ins a seal reads to find the mark. None of this can be undone by code
+// that runs after it, and none of it loads node's modules: a realm that uses
+// none of them pays nothing for them.
 
 /// <reference lib="deno.worker" />
 
 import { GRADED_REALM, SEALS_RUN_HERE } from "./graded_mark.ts";
 import { reachedLibrary } from "./reach.ts";
+import { REALM_MAKERS } from "./realm_makers.ts";
 
 const { apply, defineProperty, deleteProperty, getOwnPropertyDescriptor } = Reflect;
 const includes = String.prototype.includes;
+const has = Set.prototype.has;
 const OriginalError = Error;
 const OriginalString = String;
 
 /** Define `name` of `target` as `value`, for good: no code can change or remove it after. */
 const fixed = (target: object, name: PropertyKey, value: unknown) =>
   defineProperty(target, name, { value, writable: false, enumerable: false, configurable: false });
+
+/** A function of the realm's (`...args`), of `name` as its callers find it. */
+type Callable = (this: unknown, ...args: unknown[]) => unknown;
+
+/**
+ * When a function named `owner` is given its `name` (as node's modules give
+ * theirs when they load, if they ever do), it gets `guarded(value)` in its
+ * place, for good; any other function's `name` is set as an assignment sets
+ * it. Nothing of node's is loaded for it.
+ */
+function whenSet(name: string, owner: string, guarded: (value: Callable) => Callable): void {
+  defineProperty(Function.prototype, name, {
+    get: () => undefined,
+    set(this: { name?: unknown }, value: unknown) {
+      if (this.name !== owner || typeof value !== "function") {
+        defineProperty(this, name, { value, writable: true, enumerable: true, configurable: true });
+      } else {
+        const guard = guarded(value as Callable);
+        // Called as `Owner.name.call(this, ...)`: its own call and apply, which no code may replace.
+        fixed(guard, "call", (self: unknown, ...args: unknown[]) => apply(guard, self, args));
+        fixed(guard, "apply", (self: unknown, args?: unknown[]) => apply(guard, self, args ?? []));
+        fixed(this, name, guard);
+      }
+    },
+    enumerable: false,
+    configurable: false,
+  });
+}
 
 if (!new URL(location.href).searchParams.has(SEALS_RUN_HERE)) {
   fixed(
@@ -50,43 +83,75 @@ if (processGetter !== undefined) {
   });
 }
 
+// Node's CommonJS `require`, which an npm package's code is given (ajv's standalone code compiles
+// a module of any text, with its own `require`), finds node's modules without the import map: it
+// is refused the same ones, by `Module._load`, which every `require` comes through.
+const REFUSED = new Set(REALM_MAKERS.flatMap((name) => [name, `node:${name}`]));
+const NO_REALM = "this module is not given where work is graded: a learner's code runs in the " +
+  "one realm the grader gives it";
+whenSet(
+  "_load",
+  "Module",
+  (load) =>
+    function refusingRealms(this: unknown, request: unknown, ...rest: unknown[]) {
+      const name = OriginalString(request);
+      if (apply(has, REFUSED, [name])) {
+        throw new OriginalError(
+          `${NO_REALM} (${name} makes another)`,
+        );
+      }
+      return apply(load, this, [name, ...rest]);
+    },
+);
+
 // A node:worker_threads worker begins as an EventEmitter: its construction comes through
-// `EventEmitter.init`, with the worker's module on the stack, before any thread is started.
-// node:events sets `EventEmitter.init` when it loads (if it ever does): the setter below, of
-// every function, makes it refuse a worker's construction. The stack is read with the realm's
-// own Error, whose stack no code may format (prepareStackTrace), at a depth no code may shorten.
+// `EventEmitter.init`, with the worker's module on the stack, before any thread is started. The
+// stack is read with the realm's own Error, whose stack no code may format (prepareStackTrace),
+// at a depth no code may shorten.
 const NO_WORKER = "a node:worker_threads worker is not given where work is graded: a learner's " +
   "code runs in the one realm the grader gives it";
 const WORKER_MODULE = "ext:deno_node/worker_threads";
 const DEPTH = 50;
 fixed(OriginalError, "prepareStackTrace", undefined);
+whenSet(
+  "init",
+  "EventEmitter",
+  (init) =>
+    function refusingWorkers(this: unknown, ...args: unknown[]): unknown {
+      const limit = OriginalError.stackTraceLimit;
+      OriginalError.stackTraceLimit = DEPTH;
+      const stack = OriginalError.stackTraceLimit === DEPTH
+        ? OriginalString(new OriginalError().stack)
+        : "";
+      OriginalError.stackTraceLimit = limit;
+      if (stack === "" || apply(includes, stack, [WORKER_MODULE])) {
+        throw new OriginalError(
+          NO_WORKER,
+        );
+      }
+      return apply(init, this, args);
+    },
+);
 
-/** `init`, refusing to run for a node:worker_threads worker. */
-function refusingWorkers(init: (...args: unknown[]) => unknown) {
-  function guarded(this: unknown, ...args: unknown[]): unknown {
-    const limit = OriginalError.stackTraceLimit;
-    OriginalError.stackTraceLimit = DEPTH;
-    const stack = OriginalError.stackTraceLimit === DEPTH
-      ? OriginalString(new OriginalError().stack)
-      : "";
-    OriginalError.stackTraceLimit = limit;
-    if (stack === "" || apply(includes, stack, [WORKER_MODULE])) throw new OriginalError(NO_WORKER);
-    return apply(init, this, args);
-  }
-  // Called as `EventEmitter.init.call(this, ...)`: its own call and apply, which no code may replace.
-  fixed(guarded, "call", (self: unknown, ...args: unknown[]) => apply(guarded, self, args));
-  fixed(guarded, "apply", (self: unknown, args?: unknown[]) => apply(guarded, self, args ?? []));
-  return guarded;
+// A seal finds the mark's name, and the order of its steps, through built-ins: its strings'
+// decoder (decodeURIComponent, String.fromCharCode, a string's charAt, indexOf, charCodeAt and
+// slice, a number's toString), their rotation (parseInt, an array's push and shift), its order of
+// steps (a string's split, with no splitter of its separator's), lookups on objects of its own,
+// which end at Function.prototype and Object.prototype, and the Function constructor, through
+// which it binds those globals as its own (tools/release/seal_module.ts). Code that changed one of
+// them (a decodeURIComponent that spells a piece of the mark's name another way) would have the
+// seal look for a name no realm has, and answer: each is fixed, and those two prototypes take no
+// new names (after the accessors above).
+const READ_BY_SEALS: [object, PropertyKey[]][] = [
+  [globalThis, ["decodeURIComponent", "parseInt", "String"]],
+  [String, ["fromCharCode"]],
+  [String.prototype, ["charAt", "indexOf", "charCodeAt", "slice", "split", Symbol.split]],
+  [Number.prototype, ["toString"]],
+  [Array.prototype, ["push", "shift"]],
+  [Function.prototype, ["constructor"]],
+];
+for (const [target, names] of READ_BY_SEALS) {
+  for (const name of names) fixed(target, name, (target as Record<PropertyKey, unknown>)[name]);
 }
-
-defineProperty(Function.prototype, "init", {
-  get: () => undefined,
-  set(this: { name?: unknown }, value: unknown) {
-    // Any other function's `init` is set as an assignment sets it.
-    if (this.name !== "EventEmitter" || typeof value !== "function") {
-      defineProperty(this, "init", { value, writable: true, enumerable: true, configurable: true });
-    } else fixed(this, "init", refusingWorkers(value as (...args: unknown[]) => unknown));
-  },
-  enumerable: false,
-  configurable: false,
-});
+Object.preventExtensions(Function.prototype);
+Object.preventExtensions(Object.prototype);
