@@ -455,6 +455,35 @@ Deno.test("the release names no file or folder it does not hold, and how it was 
   }
 });
 
+Deno.test("a clone of the release shows nothing set-up, JupyterLab or the units put in the course folder", async () => {
+  // A new learner's clone, set up and run through Chapter 15, showed `node_modules/` (84 MB, the
+  // filesystem server's packages) and `tools/inspector/node_modules/` as untracked: the release's
+  // .gitignore named only work/ and .venv/, so `git add -A` took them in.
+  const clone = await Deno.makeTempDir({ dir: scratch, prefix: "clone " });
+  await Deno.copyFile(`${release}/.gitignore`, `${clone}/.gitignore`);
+  const written = [
+    "work/.gitkeep",
+    "work/ch14-a.ipynb",
+    "work/ch14-a/ch14-unit-a-handoff-v1.json",
+    ".venv/bin/python", // tools/setup.sh
+    "tools/inspector/node_modules/@modelcontextprotocol/inspector/package.json", // tools/setup.sh
+    "node_modules/@modelcontextprotocol/server-filesystem/package.json", // Chapter 15
+    "notebooks/.ipynb_checkpoints/ch14-a-checkpoint.ipynb", // JupyterLab, a handout opened
+  ];
+  for (const path of written) {
+    await Deno.mkdir(`${clone}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });
+    await Deno.writeTextFile(`${clone}/${path}`, "");
+  }
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: clone, stdout: "piped" }).output();
+  assert.ok((await git("init", "-q")).success);
+  const { stdout } = await git("status", "--porcelain", "--untracked-files=all");
+  assert.deepEqual(new TextDecoder().decode(stdout).trim().split("\n").sort(), [
+    "?? .gitignore",
+    "?? work/.gitkeep",
+  ]);
+});
+
 Deno.test("the release's README says what to hand in: the saved notebook, with its submission JSON", () => {
   // A new learner who followed the README to the end found no word of what to hand in: not the
   // notebook, nor that the grader reads it as saved, nor that the submission JSON alone earns nothing.

@@ -15,6 +15,19 @@ import { UNITS } from "../grading/units/mod.ts";
 const root = new URL("../../", import.meta.url);
 const MARK = ".course-release";
 const target = Deno.args[0] ?? fileURLToPath(new URL("release/", root));
+/**
+ * What git ignores in a clone of the release: the learner's work, and what set-up and the units
+ * put in the course folder (JupyterLab's environment, the Inspector's npm packages, the packages
+ * Chapter 15 installs to run the filesystem server, JupyterLab's checkpoints of a handout).
+ */
+const IGNORED = [
+  "/work/*",
+  "!/work/.gitkeep",
+  "/.venv/",
+  "/tools/inspector/node_modules/",
+  "/node_modules/",
+  ".ipynb_checkpoints/",
+];
 
 try {
   await prepare(target);
@@ -42,7 +55,7 @@ try {
     JSON.stringify(learnersLock(lock, learners), null, 2) + "\n",
   );
   await Deno.writeTextFile(`${target}/README.md`, await learnersReadme());
-  await Deno.writeTextFile(`${target}/.gitignore`, "/work/*\n!/work/.gitkeep\n/.venv/\n");
+  await Deno.writeTextFile(`${target}/.gitignore`, IGNORED.map((line) => `${line}\n`).join(""));
   await Deno.writeTextFile(`${target}/${MARK}`, `built from the instructors' repository\n`);
   console.log(`release: ${files.length + 4} files in ${target}`);
 } catch (error) {
