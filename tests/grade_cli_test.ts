@@ -142,6 +142,26 @@ Deno.test("the grader refuses an unknown --unit, and a run with no path", async 
   assert.equal(none.code, 2);
 });
 
+Deno.test("the grader answers --help with its usage, and names an unknown option", async () => {
+  // A new learner's `deno task grade --help` was refused with Node's advice to write
+  // `-- "--help"`, which the grader then took for a file that does not exist.
+  const task = (...args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "grade", ...args],
+      cwd: root,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const help = await task("--help");
+  assert.equal(help.code, 0);
+  assert.match(new TextDecoder().decode(help.stdout), /^usage: deno task grade PATH\.\.\./);
+  const unknown = await task("--verbose", `${root}notebooks/ch14-b.ipynb`);
+  assert.equal(unknown.code, 2);
+  const said = new TextDecoder().decode(unknown.stderr);
+  assert.match(said, /^grade: unknown option --verbose\nusage: deno task grade PATH/);
+  assert.doesNotMatch(said, /-- "--verbose"/);
+});
+
 Deno.test("a bad input does not stop the others from being graded", async () => {
   const { code, list } = await grade(`${scratch}/missing.json`, `${root}solutions/ch14-a.ipynb`);
   assert.equal(code, 2);

@@ -36,10 +36,24 @@ try {
   parsed = parseArgs({
     args: Deno.args,
     allowPositionals: true,
-    options: { json: { type: "string" }, unit: { type: "string" }, jobs: { type: "string" } },
+    options: {
+      json: { type: "string" },
+      unit: { type: "string" },
+      jobs: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
 } catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`);
+  // Node's own words for an unknown option advise `-- "--help"`, which names a file here.
+  const unknown = (error as Error).message.match(/^Unknown option '([^']*)'/);
+  fail(`${unknown === null ? (error as Error).message : `unknown option ${unknown[1]}`}\n${USAGE}`);
+}
+if (parsed.values.help) {
+  console.log(
+    `${USAGE}\nGrades each PATH (your notebook, work/UNIT.ipynb; a submission JSON; a folder of ` +
+      "them) on the course's cases, in a sandbox, and says which pass.",
+  );
+  Deno.exit(0);
 }
 if (parsed.positionals.length === 0) fail(`name at least one PATH\n${USAGE}`);
 const asked = Number(parsed.values.jobs ?? navigator.hardwareConcurrency);
