@@ -118,3 +118,31 @@ Deno.test("a copy of the lab that was Lab 03 (now Lab 04) is moved aside with a 
     await Deno.remove(folder, { recursive: true });
   }
 });
+
+Deno.test("a copy the learner renamed in work/ is still theirs: no starter is made beside it", async () => {
+  // A new learner renamed work/ch14-a.ipynb in JupyterLab, as the README allows ("a new name is
+  // fine"); the next `deno task lab` made a fresh starter beside it, said "(edit this one)" and
+  // opened it, and `deno task grade work` graded the empty starter, 0/10, skipping their 10/10.
+  const folder = await Deno.makeTempDir({ prefix: "course-renamed-" });
+  try {
+    await Deno.mkdir(`${folder}/notebooks`);
+    await Deno.copyFile(`${root}notebooks/ch14-a.ipynb`, `${folder}/notebooks/ch14-a.ipynb`);
+    await learnerCopies({ root: folder });
+    await Deno.rename(`${folder}/work/ch14-a.ipynb`, `${folder}/work/my unit a.ipynb`);
+    const [kept] = await learnerCopies({ root: folder });
+    assert.equal(kept.action, "kept");
+    assert.equal(kept.copy, "work/my unit a.ipynb");
+    assert.match(kept.note ?? "", /^Your copy of ch14-a: work\/my unit a\.ipynb/);
+    await assert.rejects(Deno.stat(`${folder}/work/ch14-a.ipynb`), Deno.errors.NotFound);
+    // Asked for, a fresh starter comes under the unit's name, the renamed copy left as it is.
+    const [fresh] = await learnerCopies({ root: folder, fresh: ["ch14-a"] });
+    assert.equal(fresh.action, "made");
+    await Deno.stat(`${folder}/work/my unit a.ipynb`);
+    // A copy a fresh starter moved aside is not the learner's copy: a starter comes in its place.
+    await Deno.remove(`${folder}/work/my unit a.ipynb`);
+    await Deno.rename(`${folder}/work/ch14-a.ipynb`, `${folder}/work/ch14-a.before-1.ipynb`);
+    assert.equal((await learnerCopies({ root: folder }))[0].action, "made");
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});

@@ -3,9 +3,9 @@
 // starts JupyterLab from the course's virtual environment on 127.0.0.1 with
 // the course folder as its root (lib/, notebooks/ and work/ all in its file
 // browser), the Deno kernel the only one offered, and its address opening
-// the learner's Unit A, work/ch14-a.ipynb. When JupyterLab already runs for
-// this course folder, it prints that one's address instead of starting
-// another on the same files. Extra arguments go to jupyter-lab, such as
+// the learner's Unit A, work/ch14-a.ipynb (or their copy of it they renamed).
+// When JupyterLab already runs for this course folder, it prints that one's
+// address instead of starting another on the same files. Extra arguments go to jupyter-lab, such as
 // `deno task lab --no-browser`. Ctrl-C stops it, and the kernels it started.
 
 import { fileURLToPath } from "node:url";
@@ -15,11 +15,10 @@ import { withoutTypedIn } from "./grading/typed_path.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
-const FIRST = "work/ch14-a.ipynb";
+/** The unit whose copy the address opens: Unit A, the first. */
+const FIRST = "ch14-a";
 /** The only kernel offered: Deno's, as `deno jupyter --install` names it. */
 const KERNEL = "deno";
-/** The page that opens the learner's Unit A, from the server's root. */
-const OPENS = `/lab/tree/${FIRST}`;
 
 if (!await Deno.stat(lab).then(() => true, () => false)) {
   console.error(
@@ -28,11 +27,16 @@ if (!await Deno.stat(lab).then(() => true, () => false)) {
   );
   Deno.exit(1);
 }
-for (const copy of await learnerCopies({ root })) {
+const copies = await learnerCopies({ root });
+for (const copy of copies) {
   if (copy.action === "made") {
     console.log(`Your copy of ${copy.unit}: ${copy.copy} (edit this one)`);
   } else if (copy.note !== undefined) console.log(copy.note);
 }
+/** The page that opens the learner's Unit A (under a name of their own, if they renamed it). */
+const OPENS = `/lab/tree/${
+  encodeURI(copies.find(({ unit }) => unit === FIRST)?.copy ?? `work/${FIRST}.ipynb`)
+}`;
 const running = await runningFor(root);
 if (running !== undefined) {
   console.log(

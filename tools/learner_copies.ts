@@ -18,7 +18,8 @@ export interface CopyResult {
   /** The learner's copy, relative to the course folder. */
   copy: string;
   /**
-   * `made`: a fresh starter; `kept`: the learner's copy was already there;
+   * `made`: a fresh starter; `kept`: the learner's copy was already there
+   * (`work/UNIT.ipynb`, or a notebook of the unit in `work/` they renamed);
    * `replaced`: moved aside for a fresh starter; `renamed`: a copy of a unit
    * the course has since renumbered, moved aside (see {@linkcode RENUMBERED}).
    */
@@ -50,7 +51,7 @@ export interface LearnerCopiesOptions {
 
 /**
  * Make `work/UNIT.ipynb` from `notebooks/UNIT.ipynb` for every unit that has
- * no copy yet; for the units in `fresh`, first move the learner's copy to
+ * no copy yet (a notebook of the unit the learner renamed in `work/` is theirs); for the units in `fresh`, first move the learner's copy to
  * `work/UNIT.before-TIME.ipynb`, so nothing is ever lost. Throws `Error`
  * naming the unit when `fresh` names a unit with no student edition.
  *
@@ -83,6 +84,7 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
   await Deno.mkdir(`${root}work`, { recursive: true });
   const time = (options.now ?? new Date()).toISOString().slice(0, 19).replaceAll(":", "-");
   const results: CopyResult[] = await movedAsideRenumbered(root, time);
+  let renamed: Map<string, string> | undefined;
   for (const unit of units) {
     const copy = `work/${unit}.ipynb`;
     const exists = await Deno.stat(`${root}${copy}`).then(() => true, () => false);
@@ -93,11 +95,53 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
     } else if (exists) {
       results.push({ unit, copy, action: "kept" });
       continue;
+    } else if (!fresh.includes(unit)) {
+      // A copy the learner renamed is still theirs: a starter beside it would be taken for it.
+      renamed ??= await renamedCopies(root);
+      const theirs = renamed.get(unit);
+      if (theirs !== undefined) {
+        results.push({
+          unit,
+          copy: theirs,
+          action: "kept",
+          note:
+            `Your copy of ${unit}: ${theirs} (a name of your own: no starter is made beside it)`,
+        });
+        continue;
+      }
     }
     await Deno.copyFile(`${root}notebooks/${unit}.ipynb`, `${root}${copy}`);
     results.push({ unit, copy, action: movedTo ? "replaced" : "made", movedTo });
   }
   return results;
+}
+
+/**
+ * The notebooks in `root`'s `work/` itself that the learner renamed, by the
+ * unit their metadata names (the first by name where two are one unit's):
+ * not a copy named for its unit, nor a copy a fresh starter moved aside
+ * (`UNIT.before-TIME.ipynb`).
+ */
+async function renamedCopies(root: string): Promise<Map<string, string>> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${root}work`)) {
+    if (entry.isFile && /^[^.].*\.ipynb$/.test(entry.name) && !/\.before-/.test(entry.name)) {
+      names.push(entry.name);
+    }
+  }
+  const found = new Map<string, string>();
+  for (const name of names.sort()) {
+    let unit: unknown;
+    try {
+      unit = JSON.parse(await Deno.readTextFile(`${root}work/${name}`))?.metadata?.course?.unit;
+    } catch {
+      continue; // Not a notebook: nothing to tell its unit by.
+    }
+    if (typeof unit === "string" && name !== `${unit}.ipynb` && !found.has(unit)) {
+      found.set(unit, `work/${name}`);
+    }
+  }
+  return found;
 }
 
 /**
