@@ -162,6 +162,21 @@ Deno.test("the grader answers --help with its usage, and names an unknown option
   assert.doesNotMatch(said, /-- "--verbose"/);
 });
 
+Deno.test("what a handout saved when run, in work/handouts/, is not a second submission", async () => {
+  // A handout run where it is saves under work/handouts/ (lib/course/course.ts), where it once
+  // saved over the learner's own work/UNIT/; the learner's work/ then holds two of the unit's JSON.
+  const claims = JSON.stringify(await submission());
+  const dir = await folder({
+    "work/ch14-b.ipynb": await Deno.readTextFile(`${root}notebooks/ch14-b.ipynb`),
+    "work/ch14-b/ch14-b-submission-v1.json": claims,
+    "work/handouts/ch14-b/ch14-b-submission-v1.json": claims,
+  });
+  const { code, err, list } = await grade(`${dir}/work`);
+  assert.equal(code, 0, err);
+  assert.deepEqual(list.map((results) => results.unit), ["ch14-b"]);
+  assert.match(err, /skipped .*\/work\/handouts: what a handout .* saved when run/);
+});
+
 Deno.test("a bad input does not stop the others from being graded", async () => {
   const { code, list } = await grade(`${scratch}/missing.json`, `${root}solutions/ch14-a.ipynb`);
   assert.equal(code, 2);

@@ -1,7 +1,7 @@
-// Where the notebooks save: a student edition (its kernel runs in notebooks/,
-// a learner's copy in work/) saves under work/; a worked edition (its kernel
-// runs in solutions/) under work/worked/, so an instructor's run never
-// overwrites a learner's submission; COURSE_WORK overrides both.
+// Where the notebooks save: a learner's copy (its kernel runs in work/) saves
+// under work/; a handout run where it is (notebooks/) under work/handouts/,
+// and a worked edition (its kernel runs in solutions/) under work/worked/, so
+// that neither overwrites a learner's submission; COURSE_WORK overrides all.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -22,9 +22,11 @@ async function workFrom(folder: string, env: Record<string, string> = {}): Promi
   return new TextDecoder().decode(stdout).trim();
 }
 
-Deno.test("a worked edition saves apart from the learner's work", async () => {
+Deno.test("a worked edition, or a handout, saves apart from the learner's work", async () => {
+  // A new learner who opened the handout notebooks/ch14-a.ipynb and ran it had their COMPLETED
+  // work/ch14-a/ch14-unit-a-handoff-v1.json, saved by their own copy, replaced by an INCOMPLETE one.
   const work = new URL("../work/", import.meta.url).href;
-  assert.equal(await workFrom("notebooks"), work);
+  assert.equal(await workFrom("notebooks"), `${work}handouts/`);
   assert.equal(await workFrom("work"), work);
   assert.equal(await workFrom("solutions"), `${work}worked/`);
   assert.equal(

@@ -19,9 +19,10 @@ const ROOT = new URL("../../", import.meta.url);
  * The folder where learners' work and the servers' logs are kept: `work/` in
  * the project; `work/worked/` for a worked edition (an instructors'
  * notebook, whose kernel runs in their worked editions' folder), so that an instructor's run never
- * overwrites a learner's files; or the folder named by the `COURSE_WORK`
- * environment variable (the tests and the autograder give each run a folder
- * of its own).
+ * overwrites a learner's files; `work/handouts/` for a handout run where it is (`notebooks/`),
+ * so that a learner who opens one never overwrites what their own copy saved; or the folder
+ * named by the `COURSE_WORK` environment variable (the tests and the autograder give each run a
+ * folder of its own).
  */
 export const WORK = workFolder();
 
@@ -33,15 +34,19 @@ function workFolder(): URL {
     // Without permission to read the environment, the default stands.
   }
   if (chosen === undefined || chosen === "") {
-    return new URL(inSolutions() ? "work/worked/" : "work/", ROOT);
+    if (runsIn("solutions")) return new URL("work/worked/", ROOT);
+    return new URL(runsIn("notebooks") ? "work/handouts/" : "work/", ROOT);
   }
   return pathToFileURL(resolve(chosen) + "/");
 }
 
-/** Whether this code runs in the worked editions' folder, as a worked edition's kernel does. */
-function inSolutions(): boolean {
+/**
+ * Whether this code runs in the course's `folder`, as the kernel of a notebook there does (the
+ * worked editions' `solutions`, the handouts' `notebooks`).
+ */
+function runsIn(folder: string): boolean {
   try {
-    return Deno.realPathSync(Deno.cwd()) === Deno.realPathSync(new URL("solutions", ROOT));
+    return Deno.realPathSync(Deno.cwd()) === Deno.realPathSync(new URL(folder, ROOT));
   } catch {
     return false; // without permission to read the folders, the default stands
   }

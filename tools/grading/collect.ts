@@ -538,7 +538,7 @@ async function filesUnder(
   for (const entry of entries) {
     const path = join(folder, entry.name);
     if (course && entry.isDirectory && !WORK.includes(entry.name)) continue;
-    const not = entry.isDirectory ? notTheLearners(entry.name, entries) : undefined;
+    const not = entry.isDirectory ? notTheLearners(folder, entry.name, entries) : undefined;
     if (not !== undefined) notes.push(`skipped ${path}: ${not}`);
     else if (entry.isDirectory && !walk.cut) {
       try {
@@ -555,13 +555,22 @@ async function filesUnder(
 }
 
 /**
- * Why the folder `name` among `siblings` holds no work of the learner's,
- * or undefined when it may: the course's library that Lab 01 copies beside
- * the learner's server (a `lib/` beside the server's `import_map.json`), and
- * what `deno task starter` moved aside when the course renumbered a unit
- * (`work/UNIT.before-TIME/`, the old unit's saved work under its old name).
+ * Why the folder `name` among `siblings` in `parent` holds no work of the
+ * learner's, or undefined when it may: the course's library that Lab 01
+ * copies beside the learner's server (a `lib/` beside the server's
+ * `import_map.json`), what `deno task starter` moved aside when the course
+ * renumbered a unit (`work/UNIT.before-TIME/`, the old unit's saved work
+ * under its old name), and what a handout or a worked edition saved when
+ * run where it is (`work/handouts/`, `work/worked/`, lib/course/course.ts).
  */
-function notTheLearners(name: string, siblings: readonly Deno.DirEntry[]): string | undefined {
+function notTheLearners(
+  parent: string,
+  name: string,
+  siblings: readonly Deno.DirEntry[],
+): string | undefined {
+  if (basename(parent) === "work" && (name === "handouts" || name === "worked")) {
+    return "what a handout or a worked edition saved when run, not the learner's copy";
+  }
   if (
     name === "lib" && siblings.some((entry) => entry.isFile && entry.name === "import_map.json")
   ) {
