@@ -484,6 +484,16 @@ Deno.test("a clone of the release shows nothing set-up, JupyterLab or the units 
   ]);
 });
 
+Deno.test("the release's set-up never has npm advise updating npm itself", () => {
+  // A new learner's set-up printed npm's "New minor version of npm available! ... To update run:
+  // npm install -g npm@11.21.3" (npm shows it, --loglevel=error or not, in a new HOME): advice to
+  // change the machine's npm, which the course neither needs nor asks for.
+  const commands = released.get("tools/setup.sh")!.split("\n")
+    .filter((line) => /^\s*(as_root )?npm (install|ci)\b/.test(line));
+  assert.ok(commands.length >= 2, commands.join("\n"));
+  assert.deepEqual(commands.filter((line) => !line.includes("--no-update-notifier")), []);
+});
+
 Deno.test("the release's README says what to hand in: the saved notebook, with its submission JSON", () => {
   // A new learner who followed the README to the end found no word of what to hand in: not the
   // notebook, nor that the grader reads it as saved, nor that the submission JSON alone earns nothing.

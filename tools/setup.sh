@@ -51,9 +51,9 @@ if ! command -v deno >/dev/null 2>&1; then
   # when allowed by name (earlier npm takes the option as a setting it does not use).
   npm_global=$(npm prefix -g)
   if mkdir -p "$npm_global/lib" 2>/dev/null && [ -w "$npm_global/lib" ]; then
-    npm install -g --no-fund --no-audit --allow-scripts=deno "deno@$DENO_VERSION"
+    npm install -g --no-fund --no-audit --no-update-notifier --allow-scripts=deno "deno@$DENO_VERSION"
   else
-    as_root npm install -g --no-fund --no-audit --allow-scripts=deno "deno@$DENO_VERSION"
+    as_root npm install -g --no-fund --no-audit --no-update-notifier --allow-scripts=deno "deno@$DENO_VERSION"
   fi
   if ! command -v deno >/dev/null 2>&1; then
     say "Deno is installed in $npm_global/bin, which is not on your PATH: add it, then run set-up again" >&2
@@ -140,7 +140,7 @@ INSPECTOR_DIR="$COURSE/tools/inspector"
 if [ ! -f "$INSPECTOR_DIR/node_modules/@modelcontextprotocol/inspector/package.json" ]; then
   say "installing the MCP Inspector for Lab 01 from the npm registry"
   # npm ci refuses the lock file for want of that missing package; install keeps to it.
-  npm install --prefix "$INSPECTOR_DIR" --no-save --ignore-scripts --no-fund --no-audit --loglevel=error
+  npm install --prefix "$INSPECTOR_DIR" --no-save --ignore-scripts --no-fund --no-audit --no-update-notifier --loglevel=error
 fi
 
 # The workshop hub (deno task hub, and its test): JupyterHub, the learners' JupyterLab,
@@ -161,7 +161,7 @@ if { [ "$WANT" = hub ] || [ "$WANT" = test ]; } && [ -d "$COURSE/tools/hub" ]; t
   fi
   if [ ! -x "$COURSE/tools/hub/node_modules/.bin/configurable-http-proxy" ]; then
     say "installing configurable-http-proxy for the hub from the npm registry"
-    npm ci --prefix "$COURSE/tools/hub" --no-fund --no-audit --loglevel=error
+    npm ci --prefix "$COURSE/tools/hub" --no-fund --no-audit --no-update-notifier --loglevel=error
   fi
 fi
 
@@ -183,7 +183,7 @@ if [ "$WANT" = test ] && [ -d "$CONFORMANCE_DIR" ] &&
   { [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.1/package.json" ] ||
     [ ! -f "$CONFORMANCE_DIR/node_modules/conformance-0.2/package.json" ]; }; then
   say "installing the MCP conformance suite and Node 22 from the npm registry"
-  npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --loglevel=error
+  npm ci --prefix "$CONFORMANCE_DIR" --ignore-scripts --no-fund --no-audit --no-update-notifier --loglevel=error
 fi
 
 # Without the virtual environment, Debian's executor runs the notebooks headless.
