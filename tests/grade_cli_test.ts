@@ -177,6 +177,17 @@ Deno.test("what a handout saved when run, in work/handouts/, is not a second sub
   assert.match(err, /skipped .*\/work\/handouts: what a handout .* saved when run/);
 });
 
+Deno.test("a handout graded where it is is named as a handout, with the learner's copy", async () => {
+  // A new learner who wrote in notebooks/ch14-b.ipynb and checked it with `deno task grade` got
+  // its marks without a word that nobody grades a handout, nor where their own copy is.
+  const { code, err } = await grade(`${root}notebooks/ch14-b.ipynb`);
+  assert.equal(code, 0, err);
+  assert.match(
+    err,
+    /^grade: note: .*notebooks\/ch14-b\.ipynb is the course's handout, which nobody grades: your own copy is work\/ch14-b\.ipynb/m,
+  );
+});
+
 Deno.test("a bad input does not stop the others from being graded", async () => {
   const { code, list } = await grade(`${scratch}/missing.json`, `${root}solutions/ch14-a.ipynb`);
   assert.equal(code, 2);

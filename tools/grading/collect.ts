@@ -15,6 +15,7 @@
  */
 
 import { basename, dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type EvidenceKind, firstEvidenceProblem } from "../../lib/course/evidence.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { NotebookError, parseNotebook } from "../editions/notebook.ts";
@@ -73,6 +74,9 @@ const MAX_LEARNER_ENTRIES = 10_000;
  * the rest are counted in one line (9,000 links, hidden files and folders moved aside were 9,000 notes).
  */
 const MAX_LEARNER_LINES = 20;
+
+/** The course's own handouts, beside this grader: what is written in them, nobody grades. */
+const HANDOUTS = fileURLToPath(new URL("../../notebooks", import.meta.url));
 
 /** One learner's work on one unit. */
 export interface Submission {
@@ -254,6 +258,12 @@ async function learnerFrom(
       continue;
     }
     if ("code" in read) {
+      if (dirname(resolve(file)) === HANDOUTS) {
+        notes.push(
+          `${file} is the course's handout, which nobody grades: your own copy is ` +
+            `work/${basename(file)} (deno task lab makes it)`,
+        );
+      }
       if (submission.code === undefined) submission.code = read.code;
       else {
         const chosen = preferredCode(read.unit, submission.code.path, read.code.path);
