@@ -217,6 +217,22 @@ Deno.test("deno task autograder refuses a package without a unit, or with points
   }
 });
 
+Deno.test("deno task autograder named a folder asks for the package's file there", async () => {
+  // Named a folder (`deno task autograder --unit ch14-a DIR`), it built the whole package, then
+  // said only "Is a directory (os error 21): writefile 'DIR'".
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "autograder", "--unit", "ch14-a", scratch],
+    cwd: repository,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 1);
+  assert.match(
+    new TextDecoder().decode(stderr),
+    /^autograder: .* is a folder: name the package's file, such as .*\/autograder\.zip\nusage: /,
+  );
+});
+
 Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden cases included", async () => {
   const nb = JSON.parse(await read("solutions/ch14-b.ipynb"));
   const sealed = await read("lib/mcp/shared/framing.sealed.js");

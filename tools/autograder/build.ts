@@ -60,6 +60,16 @@ function options() {
   }
   if (positionals.length > 1) throw new Error(USAGE);
   const target = positionals[0] ?? fileURLToPath(new URL("autograder.zip", root));
+  let folder = false;
+  try {
+    folder = Deno.statSync(target).isDirectory;
+  } catch {
+    // A new file, as the package should be.
+  }
+  if (folder) {
+    const file = `${target.replace(/\/+$/, "")}/autograder.zip`;
+    throw new Error(`${target} is a folder: name the package's file, such as ${file}\n${USAGE}`);
+  }
   return { assignment: { unit: values.unit, points, hidden }, target };
 }
 
