@@ -197,17 +197,29 @@ Deno.test("a Lab 01 assignment grades cells that import library files the packag
   near(results.score, 10);
 });
 
-Deno.test("deno task autograder refuses a package without a unit, or with points that are not", async () => {
+Deno.test("deno task autograder refuses a package without a unit, with points that are not, or named a folder", async () => {
+  const zip = `${scratch}/refused.zip`;
   for (
     const [args, message] of [
-      [[], new RegExp(`name the assignment's unit \\(one of ${[...UNITS.keys()].join(", ")}\\)`)],
-      [["--unit", "ch99"], /unknown unit ch99/],
-      [["--unit", "ch14-a", "--points=-3"], /--points must be a positive number, not -3/],
-      [["--unit", "ch14-a", "--hidden", "later"], /--hidden must be one of hidden, after_due_date/],
+      [
+        [zip],
+        new RegExp(`name the assignment's unit \\(one of ${[...UNITS.keys()].join(", ")}\\)`),
+      ],
+      [["--unit", "ch99", zip], /unknown unit ch99/],
+      [["--unit", "ch14-a", "--points=-3", zip], /--points must be a positive number, not -3/],
+      [
+        ["--unit", "ch14-a", "--hidden", "later", zip],
+        /--hidden must be one of hidden, after_due_date/,
+      ],
+      // Named a folder, it built the whole package, then said only "Is a directory (os error 21)".
+      [
+        ["--unit", "ch14-a", scratch],
+        /is a folder: name the package's file, such as .*\/autograder\.zip\nusage: /,
+      ],
     ] as const
   ) {
     const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "-q", "autograder", ...args, `${scratch}/refused.zip`],
+      args: ["task", "-q", "autograder", ...args],
       cwd: repository,
       stdout: "null",
       stderr: "piped",
@@ -215,22 +227,6 @@ Deno.test("deno task autograder refuses a package without a unit, or with points
     assert.equal(code, 1);
     assert.match(new TextDecoder().decode(stderr), message);
   }
-});
-
-Deno.test("deno task autograder named a folder asks for the package's file there", async () => {
-  // Named a folder (`deno task autograder --unit ch14-a DIR`), it built the whole package, then
-  // said only "Is a directory (os error 21): writefile 'DIR'".
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "autograder", "--unit", "ch14-a", scratch],
-    cwd: repository,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  assert.equal(code, 1);
-  assert.match(
-    new TextDecoder().decode(stderr),
-    /^autograder: .* is a folder: name the package's file, such as .*\/autograder\.zip\nusage: /,
-  );
 });
 
 Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden cases included", async () => {
