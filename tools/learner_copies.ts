@@ -51,7 +51,8 @@ export interface LearnerCopiesOptions {
 
 /**
  * Make `work/UNIT.ipynb` from `notebooks/UNIT.ipynb` for every unit that has
- * no copy yet (a notebook of the unit the learner renamed in `work/` is theirs); for the units in `fresh`, first move the learner's copy to
+ * no copy yet (a notebook of the unit the learner renamed in `work/` is
+ * theirs); for the units in `fresh`, first move the learner's copy to
  * `work/UNIT.before-TIME.ipynb`, so nothing is ever lost. Throws `Error`
  * naming the unit when `fresh` names a unit with no student edition.
  *
