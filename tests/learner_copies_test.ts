@@ -138,8 +138,15 @@ Deno.test("a copy the learner renamed in work/ is still theirs: no starter is ma
     const [fresh] = await learnerCopies({ root: folder, fresh: ["ch14-a"] });
     assert.equal(fresh.action, "made");
     await Deno.stat(`${folder}/work/my unit a.ipynb`);
+    // One moved into a sub-folder cannot run there: a starter comes, with a note of where it went.
+    await Deno.mkdir(`${folder}/work/sub`);
+    await Deno.rename(`${folder}/work/my unit a.ipynb`, `${folder}/work/sub/ch14-a.ipynb`);
+    await Deno.remove(`${folder}/work/ch14-a.ipynb`);
+    const [moved] = await learnerCopies({ root: folder });
+    assert.equal(moved.action, "made");
+    assert.match(moved.note ?? "", /work\/sub\/ch14-a\.ipynb is also ch14-a's, in a sub-folder/);
+    await Deno.remove(`${folder}/work/sub`, { recursive: true });
     // A copy a fresh starter moved aside is not the learner's copy: a starter comes in its place.
-    await Deno.remove(`${folder}/work/my unit a.ipynb`);
     await Deno.rename(`${folder}/work/ch14-a.ipynb`, `${folder}/work/ch14-a.before-1.ipynb`);
     assert.equal((await learnerCopies({ root: folder }))[0].action, "made");
   } finally {

@@ -29,9 +29,10 @@ if (!await Deno.stat(lab).then(() => true, () => false)) {
 }
 const copies = await learnerCopies({ root });
 for (const copy of copies) {
-  if (copy.action === "made") {
+  if (copy.note !== undefined) console.log(copy.note);
+  else if (copy.action === "made") {
     console.log(`Your copy of ${copy.unit}: ${copy.copy} (edit this one)`);
-  } else if (copy.note !== undefined) console.log(copy.note);
+  }
 }
 /** The page that opens the learner's Unit A (under a name of their own, if they renamed it). */
 const OPENS = `/lab/tree/${

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The course folder. */
@@ -85,11 +86,12 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
   await Deno.mkdir(`${root}work`, { recursive: true });
   const time = (options.now ?? new Date()).toISOString().slice(0, 19).replaceAll(":", "-");
   const results: CopyResult[] = await movedAsideRenumbered(root, time);
-  let renamed: Map<string, string> | undefined;
+  let elsewhere: Map<string, string> | undefined;
   for (const unit of units) {
     const copy = `work/${unit}.ipynb`;
     const exists = await Deno.stat(`${root}${copy}`).then(() => true, () => false);
     let movedTo: string | undefined;
+    let note: string | undefined;
     if (exists && fresh.includes(unit)) {
       movedTo = `work/${unit}.before-${time}.ipynb`;
       await Deno.rename(`${root}${copy}`, `${root}${movedTo}`);
@@ -98,9 +100,9 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
       continue;
     } else if (!fresh.includes(unit)) {
       // A copy the learner renamed is still theirs: a starter beside it would be taken for it.
-      renamed ??= await renamedCopies(root);
-      const theirs = renamed.get(unit);
-      if (theirs !== undefined) {
+      elsewhere ??= await copiesElsewhere(root);
+      const theirs = elsewhere.get(unit);
+      if (theirs !== undefined && dirname(theirs) === "work") {
         results.push({
           unit,
           copy: theirs,
@@ -110,36 +112,56 @@ export async function learnerCopies(options: LearnerCopiesOptions = {}): Promise
         });
         continue;
       }
+      // One moved into a sub-folder cannot run there: a starter is made, saying where it went.
+      if (theirs !== undefined) {
+        note = `Your copy of ${unit}: ${copy}, a fresh starter; ${theirs} is also ${unit}'s, ` +
+          "in a sub-folder of work/, where it cannot find the course's library: if your work " +
+          "is there, drag it back into work/ in place of the starter";
+      }
     }
     await Deno.copyFile(`${root}notebooks/${unit}.ipynb`, `${root}${copy}`);
-    results.push({ unit, copy, action: movedTo ? "replaced" : "made", movedTo });
+    const made: CopyResult = { unit, copy, action: movedTo ? "replaced" : "made", movedTo };
+    results.push(note === undefined ? made : { ...made, note });
   }
   return results;
 }
 
 /**
- * The notebooks in `root`'s `work/` itself that the learner renamed, by the
- * unit their metadata names (the first by name where two are one unit's):
- * not a copy named for its unit, nor a copy a fresh starter moved aside
- * (`UNIT.before-TIME.ipynb`).
+ * The learner's copies of each unit in `root`'s `work/` under another name
+ * than the unit's, by the unit their metadata names: first those in `work/`
+ * itself (renamed), then those in a sub-folder of it (moved there, where a
+ * notebook cannot find the course's library), the first by name where two
+ * are one unit's. Not a copy a fresh starter moved aside
+ * (`UNIT.before-TIME.ipynb`), nor what a handout or a worked edition saved
+ * when run (`work/handouts/`, `work/worked/`).
  */
-async function renamedCopies(root: string): Promise<Map<string, string>> {
-  const names: string[] = [];
+async function copiesElsewhere(root: string): Promise<Map<string, string>> {
+  const paths: string[] = [];
+  const folders: string[] = [];
+  const notebook = (name: string) => /^[^.].*\.ipynb$/.test(name) && !/\.before-/.test(name);
   for await (const entry of Deno.readDir(`${root}work`)) {
-    if (entry.isFile && /^[^.].*\.ipynb$/.test(entry.name) && !/\.before-/.test(entry.name)) {
-      names.push(entry.name);
+    if (entry.isFile && notebook(entry.name)) paths.push(`work/${entry.name}`);
+    const course = ["handouts", "worked"].includes(entry.name) || entry.name.startsWith(".");
+    if (entry.isDirectory && !course) folders.push(entry.name);
+  }
+  paths.sort();
+  for (const folder of folders.sort()) {
+    const inside: string[] = [];
+    for await (const entry of Deno.readDir(`${root}work/${folder}`)) {
+      if (entry.isFile && notebook(entry.name)) inside.push(`work/${folder}/${entry.name}`);
     }
+    paths.push(...inside.sort());
   }
   const found = new Map<string, string>();
-  for (const name of names.sort()) {
+  for (const path of paths) {
     let unit: unknown;
     try {
-      unit = JSON.parse(await Deno.readTextFile(`${root}work/${name}`))?.metadata?.course?.unit;
+      unit = JSON.parse(await Deno.readTextFile(`${root}${path}`))?.metadata?.course?.unit;
     } catch {
       continue; // Not a notebook: nothing to tell its unit by.
     }
-    if (typeof unit === "string" && name !== `${unit}.ipynb` && !found.has(unit)) {
-      found.set(unit, `work/${name}`);
+    if (typeof unit === "string" && path !== `work/${unit}.ipynb` && !found.has(unit)) {
+      found.set(unit, path);
     }
   }
   return found;

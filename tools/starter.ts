@@ -13,8 +13,8 @@ try {
   for (const copy of await learnerCopies({ fresh: Deno.args })) {
     if (copy.action === "replaced") {
       console.log(`${copy.copy}: a fresh starter; your earlier copy is ${copy.movedTo}`);
-    } else if (copy.action === "made") console.log(`${copy.copy}: a fresh starter`);
-    else if (copy.note !== undefined) console.log(copy.note);
+    } else if (copy.note !== undefined) console.log(copy.note);
+    else if (copy.action === "made") console.log(`${copy.copy}: a fresh starter`);
   }
 } catch (error) {
   console.error((error as Error).message);
