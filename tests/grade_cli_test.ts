@@ -142,7 +142,7 @@ Deno.test("the grader refuses an unknown --unit, and a run with no path", async 
   assert.equal(none.code, 2);
 });
 
-Deno.test("the grader answers --help with its usage, and names an unknown option", async () => {
+Deno.test("the grader answers --help with its usage, names an unknown option, and a --json it cannot write", async () => {
   // A new learner's `deno task grade --help` was refused with Node's advice to write
   // `-- "--help"`, which the grader then took for a file that does not exist.
   const task = (...args: string[]) =>
@@ -160,6 +160,15 @@ Deno.test("the grader answers --help with its usage, and names an unknown option
   const said = new TextDecoder().decode(unknown.stderr);
   assert.match(said, /^grade: unknown option --verbose\nusage: deno task grade PATH/);
   assert.doesNotMatch(said, /-- "--verbose"/);
+  // A results file in no folder, or a folder, was found only once every learner was graded, and
+  // then as Deno's uncaught NotFound with its stack.
+  const unwritable = [[`${scratch}/none/r.json`, /no folder/], [scratch, /is a folder/]] as const;
+  for (const [json, why] of unwritable) {
+    const refused = await task(`${root}notebooks/ch14-b.ipynb`, "--json", json);
+    assert.equal(refused.code, 2);
+    assert.match(new TextDecoder().decode(refused.stderr), why);
+    assert.equal(new TextDecoder().decode(refused.stdout), "", "graded before refusing");
+  }
 });
 
 Deno.test("what a handout saved when run, in work/handouts/, is not a second submission", async () => {

@@ -15,6 +15,7 @@
 // several). A path that cannot be graded is reported in one line, the others
 // are still graded, and the exit status is then 2.
 
+import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { predictionNote } from "../lib/containment/effect.ts";
@@ -70,6 +71,15 @@ const folders = {
     : undefined,
   runIn: Deno.cwd(),
 };
+const json = parsed.values.json === undefined ? undefined : typedPath(parsed.values.json, folders);
+// Before anyone is graded: a results file that cannot be written would waste the whole run.
+if (json !== undefined) {
+  const [folder, target] = await Promise.all(
+    [dirname(json), json].map((path) => Deno.stat(path).catch(() => undefined)),
+  );
+  if (folder?.isDirectory !== true) fail(`--json: no folder ${dirname(json)} to write ${json} in`);
+  if (target?.isDirectory) fail(`--json: ${json} is a folder: name the results file`);
+}
 // Ctrl-C, a stop, or the terminal closed: an ending like any other, so that the grader's scratch
 // folders go as at the end of a run (their `unload` handlers), where the signal left them in TMPDIR.
 for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
@@ -112,11 +122,9 @@ for (const note of notes) console.error(printable(`grade: note: ${note}`));
 for (const { path, problem } of problems) {
   console.error(printable(`grade: ${path}: ${problem}${notMadeYet(path, problem)}`));
 }
-if (parsed.values.json !== undefined) {
-  await Deno.writeTextFile(
-    typedPath(parsed.values.json, folders),
-    JSON.stringify(all.length === 1 ? all[0] : all, null, 2) + "\n",
-  );
+if (json !== undefined) {
+  await Deno.writeTextFile(json, JSON.stringify(all.length === 1 ? all[0] : all, null, 2) + "\n")
+    .catch((error) => fail(`--json: cannot write ${json}: ${error.message}`));
 }
 if (learners.length === 0 && problems.length === 0) fail("no submissions found");
 Deno.exit(problems.length > 0 ? 2 : 0);
