@@ -7,6 +7,8 @@
 
 /// <reference lib="deno.worker" />
 
+import { fixed } from "./fixed.ts";
+
 const post = globalThis.postMessage.bind(globalThis);
 
 /** `end`, called only after the main thread has been told the realm ends with `code`. */
@@ -20,8 +22,6 @@ function told<A extends unknown[]>(end: (...args: A) => unknown, code: (...args:
 }
 
 const codeOf = (code?: unknown) => (typeof code === "number" ? code : 0);
-const fixed = (target: object, name: string, value: unknown) =>
-  Object.defineProperty(target, name, { value, writable: false, configurable: false });
 
 fixed(Deno, "exit", told(Deno.exit.bind(Deno), codeOf));
 fixed(globalThis, "close", told(globalThis.close.bind(globalThis), () => 0));

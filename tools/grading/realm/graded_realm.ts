@@ -16,6 +16,7 @@
 
 /// <reference lib="deno.worker" />
 
+import { fixed } from "./fixed.ts";
 import { GRADED_REALM, SEALS_RUN_HERE } from "./graded_mark.ts";
 import { reachedLibrary } from "./reach.ts";
 import { REALM_MAKERS } from "./realm_makers.ts";
@@ -25,10 +26,6 @@ const includes = String.prototype.includes;
 const has = Set.prototype.has;
 const OriginalError = Error;
 const OriginalString = String;
-
-/** Define `name` of `target` as `value`, for good: no code can change or remove it after. */
-const fixed = (target: object, name: PropertyKey, value: unknown) =>
-  defineProperty(target, name, { value, writable: false, enumerable: false, configurable: false });
 
 /** A function of the realm's (`...args`), of `name` as its callers find it. */
 type Callable = (this: unknown, ...args: unknown[]) => unknown;
