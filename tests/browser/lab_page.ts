@@ -68,7 +68,10 @@ declare const DOMParser: new () => {
   parseFromString(text: string, type: string): PageElement;
 };
 interface LabNotebookPanel {
-  context: { contentsModel: { writable: boolean } | null };
+  context: {
+    contentsModel: { writable: boolean } | null;
+    model: { dirty: boolean; getMetadata(key: string): { version?: string } | undefined };
+  };
   sessionContext: { session: { kernel: { status: string } | null } | null };
   content: {
     widgets: {
@@ -100,6 +103,23 @@ export async function openNotebook(page: Page, url: string, timeoutMs = 120_000)
   if (writable !== false) {
     throw new Error(`The page could save the notebook (writable: ${writable})`);
   }
+}
+
+/**
+ * Whether the open notebook shows as modified once JupyterLab has written its
+ * kernel's `language_info` into it (which it does when the kernel answers):
+ * a notebook that held another showed modified before anything was done.
+ */
+export async function openedModified(page: Page, timeoutMs = 60_000): Promise<boolean> {
+  await page.waitForFunction(
+    () =>
+      window.jupyterapp?.shell.currentWidget?.context.model.getMetadata("language_info")
+        ?.version !== undefined,
+    undefined,
+    { timeout: timeoutMs, polling: 250 },
+  );
+  return await page.evaluate(() => window.jupyterapp?.shell.currentWidget?.context.model.dirty) ??
+    true;
 }
 
 /**

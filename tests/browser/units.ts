@@ -15,6 +15,7 @@ import { countInBrowser } from "./console_lines.ts";
 import { type LabServer, startLabServer } from "./lab_server.ts";
 import { MISTAKEN_UNITS, mistakenCopy } from "./mistakes.ts";
 import {
+  openedModified,
   openHints,
   openNotebook,
   photographFailures,
@@ -285,6 +286,7 @@ async function runEdition(chromium: Chromium, server: LabServer, edition: Editio
   const base = `${shots}${edition.shot.replace(/\.png$/, "")}`;
   try {
     await openNotebook(page, server.notebookUrl(edition.path));
+    assert.equal(await openedModified(page), false, `${edition.path} opened modified`);
     let result: Settled;
     let hints: { summary: string; open: boolean }[] = [];
     let wide: string[] = [];

@@ -5,6 +5,7 @@
 
 import { denoFmt } from "../deno_fmt.ts";
 import { dropHidden } from "./drop_hidden.ts";
+import { kernelMetadata } from "./kernel_metadata.ts";
 import { markEdition } from "./mark_edition.ts";
 import { apply, formatNotebook, NotebookError, parseNotebook, type Transform } from "./notebook.ts";
 import { replaceSolutions } from "./replace_solutions.ts";
@@ -12,12 +13,12 @@ import { stripOutputs } from "./strip_outputs.ts";
 
 /** How the worked edition of `unit` is stored: as written, never run. */
 export function worked(unit: string): Transform[] {
-  return [stripOutputs, markEdition(unit, "worked")];
+  return [stripOutputs, kernelMetadata, markEdition(unit, "worked")];
 }
 
 /** How the student edition of `unit` is made from its worked edition. */
 export function student(unit: string): Transform[] {
-  return [dropHidden, replaceSolutions, stripOutputs, markEdition(unit, "student")];
+  return [dropHidden, replaceSolutions, stripOutputs, kernelMetadata, markEdition(unit, "student")];
 }
 
 const root = new URL("../../", import.meta.url);
