@@ -67,7 +67,7 @@ export function formPeer(era: PeerEra, form: JsonObject): string[] {
 
 /**
  * The command of the FastMCP server whose tool `order` asks the form FastMCP
- * makes of a pydantic model, two defaults breaking their fields' bounds
+ * makes of a pydantic model, four defaults breaking their fields' bounds
  * (`tests/fixtures/fastmcp_form_peer.py`), over stdio.
  */
 export function fastmcpFormPeer(): string[] {

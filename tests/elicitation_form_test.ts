@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { withDefaults } from "../lib/mcp/client/elicitation.ts";
 import { formProblems } from "../lib/mcp/shared/elicitation_form.ts";
 import { schemaProblems } from "../lib/mask/validate.ts";
+import { linearPattern } from "../lib/mcp/shared/linear_pattern.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
 
 const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
@@ -116,6 +117,40 @@ Deno.test("the client fills in a default exactly when ajv takes it under its own
     { numRuns: 2000 },
   );
   assert.ok(filled > 200, `only ${filled} of 2000 defaults fit: the check was hardly tried`);
+});
+
+/** Fields of the keywords servers add beyond the specification (FastMCP's gt, lt, pattern). */
+const BEYOND: Record<string, JsonObject> = {
+  price: { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 10 },
+  level: { type: "integer", exclusiveMinimum: 1, maximum: 4 },
+  code: { type: "string", pattern: "^[A-Z]{2}\\d{2}$" },
+  tag: { type: "string", pattern: "b", maxLength: 3 },
+};
+/** Values near those fields' edges, and any others. */
+const edges = fc.oneof(
+  fc.constantFrom(0, 10, 1, 2, 1.5, 9.99, 4, "AB12", "ab12", "AB123", "b", "abc", "abcd", "xbx"),
+  fc.integer({ min: -2, max: 12 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -2, max: 12 }),
+  fc.string({ maxLength: 4 }),
+);
+
+Deno.test("read as the client reads it, an exclusive bound or a pattern agrees with ajv, for answers and defaults", () => {
+  const reading = { patterns: linearPattern };
+  let fitting = 0;
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.entries(BEYOND)), edges, ([name, field], value) => {
+      const fits = schemaProblems(field, value).length === 0;
+      if (fits) fitting++;
+      const form = { type: "object", properties: { [name]: field } };
+      const ours = formProblems(form, { [name]: value } as JsonObject, reading);
+      assert.equal(ours.length === 0, fits, `${name} ${JSON.stringify(value)}: ${ours}`);
+      const withDefault = { type: "object", properties: { [name]: { ...field, default: value } } };
+      const { content } = withDefaults(withDefault, { action: "accept", content: {} });
+      assert.deepEqual(content, fits ? { [name]: value } : {}, `${name} ${JSON.stringify(value)}`);
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(fitting > 200, `only ${fitting} of 2000 values fit: the check was hardly tried`);
 });
 
 Deno.test("formProblems agrees with ajv on each formatted string in each format", () => {

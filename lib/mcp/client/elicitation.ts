@@ -9,6 +9,14 @@
 
 import { fieldProblem } from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
+import { linearPattern } from "../shared/linear_pattern.ts";
+
+/**
+ * How this client reads a server's form: the specification's keywords, and
+ * the `exclusiveMinimum`, `exclusiveMaximum` and `pattern` servers add (a
+ * pattern run by RE2, as every pattern of a server's is).
+ */
+const READING = { patterns: linearPattern };
 
 /** The user's answer to a server's question. */
 export interface ElicitResult extends JsonObject {
@@ -44,14 +52,16 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * left out filled from its `default`, when that default is one the field's
  * own schema takes: of its type, one of its choices (`enum`, `oneOf`, a
  * multiple choice's `items`), within its bounds (`minLength`, `maxLength`,
- * `minimum`, `maximum`, `minItems`, `maxItems`) and of its `format` (email,
- * uri, date, date-time), by the same check the course's servers hold answers
- * to (`fieldProblem`, `lib/mcp/shared/elicitation_form.ts`). A default its
- * field refuses, or that sits in a field saying what no elicitation form says
- * (`exclusiveMinimum`, a `pattern`: nothing here can vouch for it), is the
- * server's slip, not the user's answer: that field is left out, as the user
- * left it, and the rest of the answer is as it was. Nothing is thrown at the
- * user for the server's form. Any other answer unchanged.
+ * `minimum`, `maximum`, `minItems`, `maxItems`, and the `exclusiveMinimum`,
+ * `exclusiveMaximum` servers such as FastMCP add), of its `format` (email,
+ * uri, date, date-time) and matching its `pattern` (run by RE2), by the same
+ * check the course's servers hold answers to (`fieldProblem`,
+ * `lib/mcp/shared/elicitation_form.ts`). A default its field refuses, or
+ * that sits in a field saying what this check does not read (a `multipleOf`,
+ * a pattern RE2 cannot run: nothing here can vouch for it), is the server's
+ * slip, not the user's answer: that field is left out, as the user left it,
+ * and the rest of the answer is as it was. Nothing is thrown at the user for
+ * the server's form. Any other answer unchanged.
  *
  * @example A user who accepts and types nothing gets every default that fits
  * ```ts
@@ -69,7 +79,7 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
   for (const [name, field] of Object.entries(properties)) {
     if (
       !Object.hasOwn(content, name) && isObject(field) && "default" in field &&
-      fieldProblem(field) === undefined
+      fieldProblem(field, READING) === undefined
     ) {
       content[name] = field.default;
     }

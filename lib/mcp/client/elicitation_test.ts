@@ -1,9 +1,12 @@
 // withDefaults fills a field the user left out only with a default its own
 // field takes: one that breaks the field's bounds, choices or format in the
-// same requested schema is the server's slip, and the field is left out; a
-// field that says what no elicitation form's field says (a bound 2026-07-28
-// does not define, a pattern) has its default left out too, since nothing
-// can vouch for it. The rest of the answer is as it was, and nothing throws.
+// same requested schema is the server's slip, and the field is left out. The
+// bounds and pattern servers add beyond the specification (exclusiveMinimum,
+// exclusiveMaximum, pattern: FastMCP writes them for pydantic's gt, lt and
+// pattern) are read as JSON Schema reads them, a pattern run by RE2; a field
+// that says what the check does not read (a pattern RE2 cannot run) has its
+// default left out, since nothing can vouch for it. The rest of the answer is
+// as it was, and nothing throws.
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -34,8 +37,9 @@ const BROKEN: Record<string, JsonObject> = {
   "date-time": { type: "string", format: "date-time", default: "2026-04-30T10:00:00" },
   type: { type: "integer", default: 1.5 },
   boolean: { type: "boolean", default: "yes" },
-  // No elicitation form's field has a pattern: the default is not vouched for, though it fits.
-  pattern: { type: "string", pattern: "^[A-Z]+$", default: "ADA" },
+  pattern: { type: "string", pattern: "^[A-Z]+$", default: "ada" },
+  // A pattern RE2 cannot run: the default is not vouched for, though it fits.
+  backreference: { type: "string", pattern: "^(a)\\1$", default: "aa" },
 };
 
 /** Each field with a default that fits it, each at its bound. */
@@ -53,6 +57,9 @@ const FITTING: Record<string, JsonObject> = {
   day: { type: "string", format: "date", default: "2024-02-29" },
   at: { type: "string", format: "date-time", default: "2026-04-30T10:00:00Z" },
   gift: { type: "boolean", default: false },
+  above: { type: "number", exclusiveMinimum: 0, default: 0.5 },
+  below: { type: "integer", exclusiveMaximum: 5, default: 4 },
+  code: { type: "string", pattern: "^[A-Z]{2}\\d{2}$", default: "AB12" },
 };
 
 const accepted = (content: JsonObject = {}): ElicitResult => ({ action: "accept", content });
@@ -82,7 +89,7 @@ Deno.test("withDefaults leaves the rest of the answer as it was beside a default
   const filled = Object.fromEntries(
     Object.entries(FITTING).map(([name, field]) => [name, field.default]),
   );
-  // The user's own answers are never checked or changed: the server judges them.
+  // The user's own answers are never changed here.
   assert.deepEqual(result, accepted({ ...filled, minLength: "Alan", name: "Bea" } as JsonObject));
   assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
   assert.deepEqual(withDefaults(schema, { action: "cancel" }), { action: "cancel" });

@@ -120,7 +120,7 @@ function formProblem(
   const problems = formProblems(
     params.requestedSchema,
     isObject(answer.content) ? answer.content : {},
-    !isMcpVersion(version) || versionFeatures(version).elicitationChoices,
+    { lists: !isMcpVersion(version) || versionFeatures(version).elicitationChoices },
   );
   return problems.length === 0
     ? undefined

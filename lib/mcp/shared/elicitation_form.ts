@@ -18,6 +18,14 @@
  * in. A server that asks a form with more than that learns so by name
  * rather than take an answer nobody checked.
  *
+ * Neither version defines `exclusiveMinimum`, `exclusiveMaximum` or
+ * `pattern`, yet servers send them (FastMCP writes them for pydantic's `gt`,
+ * `lt` and `pattern`). A client reading another server's form reads them too,
+ * as JSON Schema does, when it is given a way to run a pattern in linear time
+ * ({@linkcode FormReading}): its user's answer and the form's defaults are
+ * held to them. The course's own servers give none, so the same check names
+ * each as what no elicitation form has, and no such form is asked.
+ *
  * @module
  */
 
@@ -36,8 +44,44 @@ const FIELD_KEYWORDS: Record<string, readonly string[]> = {
   array: ["items", "minItems", "maxItems"],
 };
 
+/** What a field may say beyond either specification, read only given a way to run patterns. */
+const BEYOND: Record<string, readonly string[]> = {
+  string: ["pattern"],
+  number: ["exclusiveMinimum", "exclusiveMaximum"],
+  integer: ["exclusiveMinimum", "exclusiveMaximum"],
+};
+
 /** The keywords that bound a field, each a number. */
-const BOUNDS = ["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems"];
+const BOUNDS = [
+  ...["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems"],
+  ...["exclusiveMinimum", "exclusiveMaximum"],
+];
+
+/** A compiled `pattern`: whether it matches somewhere in a text. */
+export interface FormPattern {
+  /** Whether the pattern matches somewhere in `text`. */
+  test(text: string): boolean;
+}
+
+/** How a form is read: as the specification defines it, or also with the keywords servers add. */
+export interface FormReading {
+  /**
+   * Compiles a field's `pattern`, throwing for one it cannot run (the
+   * client's `linearPattern`, RE2, which never backtracks). Given it, a
+   * number's `exclusiveMinimum` and `exclusiveMaximum` and a string's
+   * `pattern` are read as JSON Schema reads them; without it, each is named
+   * as what no elicitation form has.
+   *
+   * @default {undefined} (the specification's keywords only, as the course's servers ask)
+   */
+  patterns?: (source: string) => FormPattern;
+}
+
+/** How a filled-in form is checked. */
+export interface FormOptions extends FormReading {
+  /** Whether a key the form does not ask may hold a list of strings (2025-11-25 on). @default {true} */
+  lists?: boolean;
+}
 
 /** Annotations any field may carry: they constrain nothing. */
 const ANNOTATIONS = ["type", "title", "description", "default"];
@@ -114,8 +158,13 @@ function matching(pattern: string): (text: string) => boolean {
  * assert.deepEqual(formProblems(requested, { email: "ada" }), ["missing size", "email must be an email"]);
  * ```
  */
-export function formProblems(requested: unknown, content: JsonObject, lists = true): string[] {
-  const unread = unreadForm(requested);
+export function formProblems(
+  requested: unknown,
+  content: JsonObject,
+  options: FormOptions = {},
+): string[] {
+  const { lists = true } = options;
+  const unread = unreadForm(requested, options);
   if (unread !== undefined) {
     return [`the form cannot be checked: ${unread}`];
   }
@@ -133,7 +182,7 @@ export function formProblems(requested: unknown, content: JsonObject, lists = tr
           `${name} is not a string, number, boolean${lists ? " or list of strings" : ""}`,
         );
       }
-    } else problems.push(...fieldProblems(field as JsonObject, value, name));
+    } else problems.push(...fieldProblems(field as JsonObject, value, name, options));
   }
   return problems;
 }
@@ -153,7 +202,7 @@ export function formProblems(requested: unknown, content: JsonObject, lists = tr
  * assert.equal(unreadForm({ type: "object", properties: { code: { type: "string" } } }), undefined);
  * ```
  */
-export function unreadForm(requested: unknown): string | undefined {
+export function unreadForm(requested: unknown, reading: FormReading = {}): string | undefined {
   const schema = isObject(requested) ? requested : {};
   const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
   if (unread !== undefined) return `its schema has "${unread}"${UNREAD}`;
@@ -169,7 +218,7 @@ export function unreadForm(requested: unknown): string | undefined {
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, field] of Object.entries(properties)) {
-    const problem = fieldProblem(field);
+    const problem = fieldProblem(field, reading);
     if (problem !== undefined) return `its field ${name} has ${problem}`;
   }
   return undefined;
@@ -181,11 +230,16 @@ const isPlain = (value: unknown, lists: boolean) =>
   (lists && Array.isArray(value) && value.every((item) => typeof item === "string"));
 
 /** The problems with the value of the field `name`, under its schema (one `unreadForm` reads). */
-function fieldProblems(schema: JsonObject, value: unknown, name: string): string[] {
+function fieldProblems(
+  schema: JsonObject,
+  value: unknown,
+  name: string,
+  reading: FormReading,
+): string[] {
   switch (schema.type) {
     case "string":
       return typeof value === "string"
-        ? stringProblems(schema, value, name)
+        ? stringProblems(schema, value, name, reading)
         : [`${name} must be a string`];
     case "number":
     case "integer": {
@@ -193,7 +247,10 @@ function fieldProblems(schema: JsonObject, value: unknown, name: string): string
         ? Number.isInteger(value)
         : typeof value === "number" && Number.isFinite(value);
       return fits
-        ? boundProblems(schema.minimum, schema.maximum, value as number, name, "")
+        ? [
+          ...boundProblems(schema.minimum, schema.maximum, value as number, name, ""),
+          ...exclusiveProblems(schema, value as number, name),
+        ]
         : [`${name} must be ${schema.type === "integer" ? "an integer" : "a number"}`];
     }
     case "boolean":
@@ -218,14 +275,24 @@ function fieldProblems(schema: JsonObject, value: unknown, name: string): string
  * assert.equal(fieldProblem({ type: "string", minLength: 3, default: "Al" }), "a default that does not fit it (it must be at least 3 characters long)");
  * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }), '"exclusiveMinimum", which no elicitation form has');
  * ```
+ *
+ * @example Read with a way to run patterns, as a client reads another server's form
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const patterns = (source: string) => new RegExp(source, "u");
+ * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 1 }, { patterns }), undefined);
+ * assert.equal(fieldProblem({ type: "number", exclusiveMinimum: 0, default: 0 }, { patterns }), "a default that does not fit it (it must be more than 0)");
+ * assert.equal(fieldProblem({ type: "string", pattern: "^[A-Z]+$", default: "ab" }, { patterns }), 'a default that does not fit it (it must match the pattern "^[A-Z]+$")');
+ * ```
  */
-export function fieldProblem(field: unknown): string | undefined {
-  const unread = unreadKeyword(field);
+export function fieldProblem(field: unknown, reading: FormReading = {}): string | undefined {
+  const unread = unreadKeyword(field, reading);
   if (unread !== undefined) return `${unread}${UNREAD}`;
   // Read whole, it is an object. A default is what the client may answer for the user: one the
   // field refuses is no answer.
   const read = field as JsonObject;
-  const [misfit] = "default" in read ? fieldProblems(read, read.default, "it") : [];
+  const [misfit] = "default" in read ? fieldProblems(read, read.default, "it", reading) : [];
   return misfit === undefined ? undefined : `a default that does not fit it (${misfit})`;
 }
 
@@ -233,15 +300,20 @@ export function fieldProblem(field: unknown): string | undefined {
 const UNREAD = ", which no elicitation form has";
 
 /** The keyword, or type, of `field` that an elicitation form's field cannot have, named. */
-function unreadKeyword(field: unknown): string | undefined {
+function unreadKeyword(field: unknown, reading: FormReading): string | undefined {
   if (!isObject(field)) return "no object";
   const type = String(field.type);
   if (!Object.hasOwn(FIELD_KEYWORDS, type)) return `the type ${JSON.stringify(field.type)}`;
-  const allowed = [...ANNOTATIONS, ...FIELD_KEYWORDS[type]];
+  const beyond = reading.patterns === undefined ? [] : BEYOND[type] ?? [];
+  const allowed = [...ANNOTATIONS, ...FIELD_KEYWORDS[type], ...beyond];
   const unread = Object.keys(field).find((keyword) => !allowed.includes(keyword));
   if (unread !== undefined) return `"${unread}"`;
   const bound = BOUNDS.find((keyword) => keyword in field && typeof field[keyword] !== "number");
   if (bound !== undefined) return `a "${bound}" that is not a number`;
+  if ("pattern" in field) {
+    const unrun = patternProblem(field.pattern, reading.patterns!);
+    if (unrun !== undefined) return unrun;
+  }
   if ("enum" in field && choices({ type: "string", enum: field.enum }) === undefined) {
     return "an enum that is not a list of strings";
   }
@@ -263,8 +335,37 @@ function unreadKeyword(field: unknown): string | undefined {
   return undefined;
 }
 
+/** Why `pattern` cannot be run by `patterns`, if it cannot. */
+function patternProblem(
+  pattern: unknown,
+  patterns: (source: string) => FormPattern,
+): string | undefined {
+  if (typeof pattern !== "string") return 'a "pattern" that is not a string';
+  try {
+    patterns(pattern);
+  } catch (error) {
+    return `the pattern ${JSON.stringify(pattern)}, which cannot be run: ${
+      error instanceof Error ? error.message : error
+    }`;
+  }
+  return undefined;
+}
+
+/** The problems with the number `value` of the field `name` under its exclusive bounds. */
+function exclusiveProblems(schema: JsonObject, value: number, name: string): string[] {
+  const { exclusiveMinimum: above, exclusiveMaximum: below } = schema;
+  if (typeof above === "number" && value <= above) return [`${name} must be more than ${above}`];
+  if (typeof below === "number" && value >= below) return [`${name} must be less than ${below}`];
+  return [];
+}
+
 /** The problems with the string `value` of the field `name`. */
-function stringProblems(schema: JsonObject, value: string, name: string): string[] {
+function stringProblems(
+  schema: JsonObject,
+  value: string,
+  name: string,
+  reading: FormReading,
+): string[] {
   const allowed = Array.isArray(schema.enum)
     ? schema.enum
     : schema.oneOf === undefined
@@ -284,6 +385,10 @@ function stringProblems(schema: JsonObject, value: string, name: string): string
   );
   if (format !== undefined && !FORMATS[format](value)) {
     problems.push(`${name} must be ${format === "email" ? "an email" : `a ${format}`}`);
+  }
+  // unreadKeyword read a pattern only with a way to run it, and ran it.
+  if (typeof schema.pattern === "string" && !reading.patterns!(schema.pattern).test(value)) {
+    problems.push(`${name} must match the pattern ${JSON.stringify(schema.pattern)}`);
   }
   return problems;
 }
