@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { withDefaults } from "../lib/mcp/client/elicitation.ts";
-import { formProblems } from "../lib/mcp/shared/elicitation_form.ts";
+import { formProblems, unreadForm } from "../lib/mcp/shared/elicitation_form.ts";
 import { schemaProblems } from "../lib/mask/validate.ts";
 import { linearPattern } from "../lib/mcp/shared/linear_pattern.ts";
 import type { JsonObject } from "../lib/mcp/shared/jsonrpc.ts";
@@ -205,7 +205,18 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     [{ type: "array", items: { anyOf: [{ const: "A", pattern: "^B$" }] } }, /items that are no/],
     [{ type: "string", oneOf: [{ const: "A", title: "A", minLength: 2 }] }, /a oneOf that is no/],
     [{ type: "string", oneOf: [TITLED[0], TITLED[0]] }, /a oneOf whose choices repeat/],
-    // A default the field refuses, which a client fills in or shows the user as the answer.
+  ];
+  for (const [field, named] of cases) {
+    const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
+    assert.match(problem, /^the form cannot be checked: its field x has /);
+    assert.match(problem, named);
+    assert.ok(problem.endsWith(", which no elicitation form has"), problem);
+  }
+});
+
+Deno.test("unreadForm names a default its field refuses, by the bound it breaks; an answer is checked all the same", () => {
+  // A default the field refuses, which a client fills in or shows the user as the answer.
+  const cases: [JsonObject, RegExp][] = [
     [
       { type: "string", enum: ["A", "B"], default: "C" },
       /a default that does not fit it \(it must be one of: A, B\)/,
@@ -225,11 +236,19 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     ],
   ];
   for (const [field, named] of cases) {
-    const [problem] = formProblems({ type: "object", properties: { x: field } }, { x: "A" });
-    assert.match(problem, /^the form cannot be checked: its field x has /);
+    const form = { type: "object", properties: { x: field } };
+    const problem = unreadForm(form) ?? "";
+    assert.match(problem, /^its field x has a default that does not fit it/);
     assert.match(problem, named);
     // A default is not what no form has: it is named with the bound it breaks, and no more.
-    assert.equal(problem.endsWith(", which no elicitation form has"), !("default" in field));
+    assert.ok(!problem.endsWith(", which no elicitation form has"), problem);
+    // The answer to such a form is checked by its field's rules: the default is no part of it.
+    const { default: fallback, ...rules } = field;
+    const answer = { x: fallback ?? null };
+    assert.deepEqual(
+      formProblems(form, answer),
+      formProblems({ ...form, properties: { x: rules } }, answer),
+    );
   }
 });
 

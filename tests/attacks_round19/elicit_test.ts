@@ -4,14 +4,24 @@
 // so a form with the exclusiveMinimum, exclusiveMaximum or pattern servers add
 // (FastMCP writes them for pydantic's gt, lt and pattern; 2025-11-25's and
 // 2026-07-28's PrimitiveSchemaDefinition define none) had none of its
-// defaults filled in, fitting ones too. The client now reads them as JSON
-// Schema does, a pattern run by RE2, and fills in the defaults that fit them.
-// Asked by the SDK v2 server in each era (tests/fixtures/form_peer.ts) and by
-// FastMCP (tests/fixtures/fastmcp_form_peer.py, in round 18's test).
+// defaults filled in, fitting ones too. And the user's own answer (the
+// application's elicit function's) was never checked by the client: a value
+// past maxLength, outside its bounds, not among its choices, a required field
+// missing, a field the form never asked were sent to the server as they were.
+// Now each is refused with FormAnswerError naming the field and the rule
+// before anything is sent: at 2026-07-28 no retry goes out; a legacy server's
+// own request gets the JSON-RPC error -32603 and never the answer; the call
+// fails, and the next one is answered. Asked by the SDK v2 server in each era
+// (tests/fixtures/form_peer.ts, behind the wire tap, which records what
+// reached it) and by FastMCP (tests/fixtures/fastmcp_form_peer.py).
 
 import assert from "node:assert/strict";
+import { Client } from "../../lib/mcp/client/client.ts";
+import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
+import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
+import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { formAnswered } from "../_peer_sessions.ts";
-import { formPeer } from "../_peers.ts";
+import { fastmcpFormPeer, formPeer, pythonInstalled, tapped } from "../_peers.ts";
 
 /** Defaults under the keywords servers add: the first three fit, the last three do not. */
 const BEYOND = {
@@ -34,4 +44,100 @@ Deno.test("the client fills in defaults that fit an exclusive bound or a pattern
       });
     });
   }
+});
+
+/** A form of every rule a user's answer can break. */
+const ORDER_FORM = {
+  type: "object",
+  properties: {
+    code: { type: "string", maxLength: 3 },
+    tubs: { type: "integer", minimum: 1, maximum: 9 },
+    size: { type: "string", enum: ["S", "L"] },
+    price: { type: "number", exclusiveMinimum: 0 },
+    tag: { type: "string", pattern: "^[A-Z]+$" },
+  },
+  required: ["code"],
+};
+/** Answers that break ORDER_FORM, each with the field and rule its refusal names. */
+const MISFITS: [JsonObject, RegExp][] = [
+  [{ code: "ABCD" }, /code must be at most 3 characters long/],
+  [{ code: "ABC", tubs: 12 }, /tubs must be at most 9/],
+  [{ code: "ABC", size: "XL" }, /size must be one of: S, L/],
+  [{ tubs: 3 }, /missing code/],
+  [{ code: "ABC", age: 30 }, /age is not a field of the form/],
+  [{ code: "ABC", price: 0 }, /price must be more than 0/],
+  [{ code: "ABC", tag: "abc" }, /tag must match the pattern "\^\[A-Z\]\+\$"/],
+];
+const FITTING = { code: "ABC", tubs: 3, size: "S", price: 1.5, tag: "AB" };
+
+/** What a call's error says, as text, when the client refused the answer for `rule`. */
+const refusal = (rule: RegExp) => new RegExp(`^FormAnswerError: .*${rule.source}`);
+
+/**
+ * Calls `order` on `server` once for each of `answers`, the user giving that
+ * answer: what each call gave, the text or the error.
+ */
+async function ordered(server: string[], answers: JsonObject[]): Promise<unknown[]> {
+  let answer: JsonObject = {};
+  await using client = new Client(server, {
+    versions: MCP_VERSIONS,
+    allowed: ["order"],
+    elicit: () => Promise.resolve({ action: "accept", content: answer } as ElicitResult),
+  });
+  await client.initialize();
+  await client.listTools();
+  const said: unknown[] = [];
+  for (answer of answers) {
+    said.push(await client.callTool("order").then(JSON.parse, (error) => error));
+  }
+  return said;
+}
+
+Deno.test("the client sends no answer its form refuses, naming the field and the rule", async (t) => {
+  for (const era of ["modern", "2025-11-25"] as const) {
+    await t.step(era === "modern" ? "2026-07-28, a multi round-trip request" : era, async () => {
+      const wire = await Deno.makeTempFile({ prefix: "elicit19-wire-" });
+      try {
+        const server = tapped(wire, formPeer(era, ORDER_FORM));
+        const said = await ordered(server, [...MISFITS.map(([answer]) => answer), FITTING]);
+        MISFITS.forEach(([answer, named], index) => {
+          assert.match(String(said[index]), refusal(named), JSON.stringify(answer));
+        });
+        // The connection is kept: the answer that fits reaches the server, as it was.
+        assert.deepEqual(said.at(-1), FITTING);
+        // What reached the server: the answer that fits, and no other.
+        const sent = (await Deno.readTextFile(wire)).split("\n")
+          .filter((line) => / > /.test(line)).map((line) => line.split(" > ")[1]);
+        const accepted = sent.filter((line) => line.includes('"accept"'));
+        assert.equal(accepted.length, 1, accepted.join("\n"));
+        assert.ok(accepted[0].includes(JSON.stringify(FITTING)), accepted[0]);
+        // A legacy server's own question is answered with an error, once a misfit.
+        const errors = sent.filter((line) => line.includes('"code":-32603'));
+        assert.equal(errors.length, era === "modern" ? 0 : MISFITS.length, errors.join("\n"));
+      } finally {
+        await Deno.remove(wire);
+      }
+    });
+  }
+});
+
+Deno.test({
+  name: "the client sends FastMCP no answer its pydantic form refuses by gt, lt or pattern",
+  ignore: !pythonInstalled,
+  fn: async () => {
+    const fits = { name: "Ada", tubs: 2, count: 3, size: "S", gift: false };
+    const said = await ordered(fastmcpFormPeer(), [
+      { ...fits, price: 10, code: "AB12", level: 1, flavor: "Mint" },
+      { ...fits, price: 2, code: "ab12", level: 1, flavor: "Mint" },
+      { ...fits, price: 2, code: "AB12", level: 0, flavor: "Mint" },
+      { ...fits, price: 2, code: "AB12", level: 1, flavor: "Mint" },
+    ]);
+    const named = [
+      /price must be less than 10/,
+      /code must match the pattern/,
+      /level must be more than 0/,
+    ];
+    named.forEach((rule, index) => assert.match(String(said[index]), refusal(rule)));
+    assert.deepEqual(said[3], { ...fits, price: 2, code: "AB12", level: 1, flavor: "Mint" });
+  },
 });

@@ -27,6 +27,7 @@ import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
 import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
 import { ServerAsks } from "./server_asks.ts";
+import { FormAnswerError } from "./elicitation.ts";
 import { type OpenRequest, OpenRequests } from "./open_requests.ts";
 import type { McpVersion } from "../shared/versions.ts";
 
@@ -353,7 +354,12 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
         this.#fail(error as ProtocolError);
         return;
       }
-      answered.catch((error) => this.#fail(error));
+      answered.catch((error) => {
+        if (!(error instanceof FormAnswerError)) return this.#fail(error);
+        // The user's answer, not the server, failed: each request waiting is ended, the server kept.
+        const reason = "The user's answer to the server's form did not fit it";
+        for (const id of this.#pending.abandon(error)) this.#cancel(id, reason);
+      });
     } else this.#notified(message);
   }
 

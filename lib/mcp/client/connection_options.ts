@@ -41,7 +41,9 @@ export interface ConnectionOptions extends ServerProcessOptions {
   maxInFlight?: number;
   /**
    * Answers the server's `elicitation/create`; with it, the client declares
-   * the `elicitation` capability. @default {undefined} (it is "method not found")
+   * the `elicitation` capability. An answer that does not fit the form is
+   * not sent: the request waiting fails with `FormAnswerError`
+   * (`checkedAnswer`). @default {undefined} (it is "method not found")
    */
   elicit?: Elicit;
   /**

@@ -2,12 +2,15 @@
  * What a client answers a server's `elicitation/create` with: the user's
  * answer, as the caller's `elicit` function gives it, with every field the
  * user left out filled from its `default` in the requested schema, as 2025-11-25
- * asks of clients (SEP-1034), where that default fits its own field.
+ * asks of clients (SEP-1034), where that default fits its own field; and
+ * only when the whole answer fits the form ("Clients SHOULD validate all
+ * responses against the provided schema", 2025-11-25's security
+ * considerations).
  *
  * @module
  */
 
-import { fieldProblem } from "../shared/elicitation_form.ts";
+import { fieldProblem, formProblems, unreadForm } from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { linearPattern } from "../shared/linear_pattern.ts";
 
@@ -85,4 +88,85 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
     }
   }
   return { ...result, content };
+}
+
+/**
+ * The user's answer to a server's form does not fit the form: nothing of it
+ * is sent. `problems` names each field and the rule it breaks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const error = new FormAnswerError(["code must be at most 3 characters long"]);
+ * assert.equal(error.name, "FormAnswerError");
+ * assert.match(error.message, /code must be at most 3 characters long/);
+ * ```
+ */
+export class FormAnswerError extends TypeError {
+  /** What is wrong with the answer, a field and its rule each. */
+  readonly problems: readonly string[];
+
+  /** An answer with `problems`. */
+  constructor(problems: readonly string[]) {
+    super(
+      `The user's answer does not fit the server's form, so it is not sent: ${problems.join("; ")}`,
+    );
+    this.name = "FormAnswerError";
+    this.problems = problems;
+  }
+}
+
+/** How {@linkcode checkedAnswer} checks an answer. */
+export interface AnswerOptions {
+  /** Whether a field may hold a list of choices (2025-11-25 on; 2025-06-18's forms hold none). @default {true} */
+  lists?: boolean;
+}
+
+/**
+ * What the client sends for the user's answer `result` to a form asked with
+ * `requestedSchema`: {@linkcode withDefaults}' answer, when an accepted one
+ * fits the form, by the check the course's servers hold answers to
+ * (`formProblems`, reading the keywords servers add beyond the
+ * specification); and a field the form never asked for is refused, since the
+ * server is sent nothing its user was not asked. An answer that does not fit
+ * throws {@linkcode FormAnswerError}, naming each field and rule, before
+ * anything is sent: the caller's request fails with it, and the server is
+ * told only that its question failed (a JSON-RPC error to a legacy server's
+ * own request; at 2026-07-28 no retry at all). Not `decline` nor `cancel`:
+ * each says what the user did not do (refuse, or dismiss the form), and the
+ * server would act on it (offer something else, ask again later); an error
+ * is "the client fails to process the request", which a server MUST handle.
+ * A declined or cancelled answer, or one to a form this check cannot read
+ * (the server's slip: nothing holds the answer to it), is as it was; a
+ * default the form's field refuses does not keep its answer from being
+ * checked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const schema = { type: "object", properties: { code: { type: "string", maxLength: 3 }, n: { type: "integer", default: 1 } } };
+ * assert.deepEqual(checkedAnswer(schema, { action: "accept", content: { code: "ABC" } }), { action: "accept", content: { code: "ABC", n: 1 } });
+ * assert.throws(() => checkedAnswer(schema, { action: "accept", content: { code: "ABCD" } }), FormAnswerError);
+ * assert.throws(() => checkedAnswer(schema, { action: "accept", content: { age: 3 } }), /age is not a field of the form/);
+ * ```
+ */
+export function checkedAnswer(
+  requestedSchema: unknown,
+  result: ElicitResult,
+  options: AnswerOptions = {},
+): ElicitResult {
+  const answer = withDefaults(requestedSchema, result);
+  const unread = unreadForm(requestedSchema, { ...READING, defaults: false });
+  if (answer.action !== "accept" || unread !== undefined) {
+    return answer;
+  }
+  const problems = formProblems(requestedSchema, answer.content ?? {}, {
+    ...READING,
+    lists: options.lists,
+    onlyAsked: true,
+  });
+  if (problems.length > 0) throw new FormAnswerError(problems);
+  return answer;
 }

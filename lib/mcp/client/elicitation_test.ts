@@ -89,7 +89,7 @@ Deno.test("withDefaults leaves the rest of the answer as it was beside a default
   const filled = Object.fromEntries(
     Object.entries(FITTING).map(([name, field]) => [name, field.default]),
   );
-  // The user's own answers are never changed here.
+  // The user's own answers are never changed here: checkedAnswer judges them.
   assert.deepEqual(result, accepted({ ...filled, minLength: "Alan", name: "Bea" } as JsonObject));
   assert.deepEqual(withDefaults(schema, { action: "decline" }), { action: "decline" });
   assert.deepEqual(withDefaults(schema, { action: "cancel" }), { action: "cancel" });

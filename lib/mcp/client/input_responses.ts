@@ -17,7 +17,7 @@
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import type { McpVersion } from "../shared/versions.ts";
-import { type Elicit, elicitationProblem, withDefaults } from "./elicitation.ts";
+import { checkedAnswer, type Elicit, elicitationProblem } from "./elicitation.ts";
 import { type Sample, samplingRequest, samplingResult } from "./sampling.ts";
 
 /**
@@ -43,7 +43,8 @@ export interface InputAnswers {
  * (`inputResponses`) and, if the result had one, its `requestState`. Throws
  * `ProtocolError` for a result that is not well formed or asks what the
  * client did not declare; an answer function that fails rejects with its
- * error, wrapped.
+ * error, wrapped; a user's answer that does not fit its form, with
+ * `FormAnswerError` (`checkedAnswer`): no retry is sent.
  *
  * @example A question answered, and the state echoed as it came
  * ```ts
@@ -51,7 +52,7 @@ export interface InputAnswers {
  *
  * const result = {
  *   resultType: "input_required",
- *   inputRequests: { user_name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: {} } } } },
+ *   inputRequests: { user_name: { method: "elicitation/create", params: { message: "Name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } } },
  *   requestState: "opaque.state",
  * };
  * const elicit = () => Promise.resolve({ action: "accept" as const, content: { name: "Ada" } });
@@ -115,7 +116,7 @@ async function answer(
       }
       const problem = elicitationProblem(params);
       if (problem !== undefined) throw refused(`asks ${key}, which ${problem}`);
-      return withDefaults(params.requestedSchema, await elicit(params));
+      return checkedAnswer(params.requestedSchema, await elicit(params));
     }
     case "sampling/createMessage": {
       if (sample === undefined) {

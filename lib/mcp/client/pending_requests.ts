@@ -105,6 +105,19 @@ export class PendingRequests {
     waiting.reject(error);
   }
 
+  /**
+   * Fail every request in flight with `error`, its late reply dropped where
+   * it may be cancelled: the ids returned, for the caller to cancel.
+   */
+  abandon(error: unknown): RequestId[] {
+    const waiting = [...this.#waiting.values()];
+    this.#waiting.clear();
+    const cancelled = waiting.filter(({ cancellable }) => cancellable).map(({ id }) => id);
+    for (const id of cancelled) this.#cancelled.add(id);
+    for (const request of waiting) request.reject(error);
+    return cancelled;
+  }
+
   /** Fail every request in flight with `error`, at once. */
   rejectAll(error: unknown): void {
     const waiting = [...this.#waiting.values()];

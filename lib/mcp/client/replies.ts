@@ -11,7 +11,7 @@
 
 import { isObject, type JsonRpcRequest, type JsonRpcResponse } from "../shared/jsonrpc.ts";
 import { type McpVersion, versionFeatures } from "../shared/versions.ts";
-import { type Elicit, elicitationProblem, withDefaults } from "./elicitation.ts";
+import { checkedAnswer, type Elicit, elicitationProblem } from "./elicitation.ts";
 import { type Sample, samplingRequest, samplingResult } from "./sampling.ts";
 
 /** How this client answers what a server may ask it, where it offers to. */
@@ -63,7 +63,8 @@ export function replyToServer(request: JsonRpcRequest): JsonRpcResponse {
  * given and the version agreed has elicitation (before 2025-06-18 there is
  * no such method: -32601, and `elicit` is never asked), with each of the
  * schema's defaults that its own field takes filled in where the user left
- * it out (see `withDefaults`); a URL-mode question is refused
+ * it out, and the answer sent only where it fits the form, throwing
+ * `FormAnswerError` otherwise (see `checkedAnswer`); a URL-mode question is refused
  * with -32602, since this client declares form mode only ("Clients MUST
  * return an error … for a mode they did not declare"). And
  * `sampling/createMessage` is answered by `sample`, when given: its params
@@ -100,7 +101,8 @@ export async function answerServer(
     const params = isObject(request.params) ? request.params : {};
     const problem = elicitationProblem(params);
     if (problem !== undefined) return invalid(problem);
-    const result = withDefaults(params.requestedSchema, await elicit(params));
+    const lists = version === undefined || versionFeatures(version).elicitationChoices;
+    const result = checkedAnswer(params.requestedSchema, await elicit(params), { lists });
     return { jsonrpc: "2.0", id: request.id, result };
   }
   if (request.method === "sampling/createMessage" && sample !== undefined) {

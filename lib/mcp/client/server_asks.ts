@@ -6,7 +6,10 @@
  * cancellation's receiver should "Not send a response for the cancelled
  * request"), and the model or user it waits on is told through its signal.
  * A modern (2026-07-28) server sends no requests at all ("The server MUST NOT
- * write JSON-RPC requests"): one that does is refused.
+ * write JSON-RPC requests"): one that does is refused. A user's answer that
+ * does not fit the form (`FormAnswerError`, see `checkedAnswer`) is not
+ * sent: the server gets the JSON-RPC error -32603 in its place, and the
+ * error goes to the caller.
  *
  * @module
  */
@@ -14,6 +17,7 @@
 import { ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcRequest, JsonRpcResponse, RequestId } from "../shared/jsonrpc.ts";
 import { type McpVersion, versionFeatures } from "../shared/versions.ts";
+import { FormAnswerError } from "./elicitation.ts";
 import { answerServer, type ServerAnswers } from "./replies.ts";
 
 /**
@@ -52,6 +56,8 @@ export class ServerAsks {
    * modern server asks (before the caller reads another message: a reply
    * written right after the request must find the server distrusted), and
    * rejects with it when answering fails; the caller distrusts the server.
+   * Rejects with `FormAnswerError`, the server told -32603, for a user's
+   * answer that does not fit the form; the server is not at fault.
    */
   ask(request: JsonRpcRequest, version: McpVersion | undefined): Promise<void> {
     if (version !== undefined && versionFeatures(version).era === "modern") {
@@ -68,7 +74,19 @@ export class ServerAsks {
         if (!asked.signal.aborted) this.#send(reply);
       },
       (error) => {
-        throw new ProtocolError("Answering the server failed", { cause: error });
+        if (!(error instanceof FormAnswerError)) {
+          throw new ProtocolError("Answering the server failed", { cause: error });
+        }
+        // The server hears that its question failed, not what the user answered.
+        if (this.#asked.get(request.id) === asked) this.#asked.delete(request.id);
+        if (!asked.signal.aborted) {
+          this.#send({
+            jsonrpc: "2.0",
+            id: request.id,
+            error: { code: -32603, message: "The user's answer did not fit the form: not sent" },
+          });
+        }
+        throw error;
       },
     );
   }

@@ -75,12 +75,26 @@ export interface FormReading {
    * @default {undefined} (the specification's keywords only, as the course's servers ask)
    */
   patterns?: (source: string) => FormPattern;
+  /**
+   * Whether a field's default that its field refuses is named: a server
+   * asks no such form, and a client fills in no such default; an answer is
+   * checked all the same, its fields' rules being read.
+   *
+   * @default {true}
+   */
+  defaults?: boolean;
 }
 
 /** How a filled-in form is checked. */
 export interface FormOptions extends FormReading {
   /** Whether a key the form does not ask may hold a list of strings (2025-11-25 on). @default {true} */
   lists?: boolean;
+  /**
+   * Whether a key the form does not ask is refused: a client sends the
+   * server nothing its user was not asked, where a server takes what the
+   * schema leaves open. @default {false}
+   */
+  onlyAsked?: boolean;
 }
 
 /** Annotations any field may carry: they constrain nothing. */
@@ -163,8 +177,8 @@ export function formProblems(
   content: JsonObject,
   options: FormOptions = {},
 ): string[] {
-  const { lists = true } = options;
-  const unread = unreadForm(requested, options);
+  const { lists = true, onlyAsked = false } = options;
+  const unread = unreadForm(requested, { ...options, defaults: false });
   if (unread !== undefined) {
     return [`the form cannot be checked: ${unread}`];
   }
@@ -177,7 +191,8 @@ export function formProblems(
     const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (field === undefined) {
       // The form's schema leaves other keys open; ElicitResult's content holds plain values only.
-      if (!isPlain(value, lists)) {
+      if (onlyAsked) problems.push(`${name} is not a field of the form`);
+      else if (!isPlain(value, lists)) {
         problems.push(
           `${name} is not a string, number, boolean${lists ? " or list of strings" : ""}`,
         );
@@ -218,7 +233,9 @@ export function unreadForm(requested: unknown, reading: FormReading = {}): strin
   }
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const [name, field] of Object.entries(properties)) {
-    const problem = fieldProblem(field, reading);
+    const problem = reading.defaults === false
+      ? unreadKeyword(field, reading)?.concat(UNREAD)
+      : fieldProblem(field, reading);
     if (problem !== undefined) return `its field ${name} has ${problem}`;
   }
   return undefined;
