@@ -7,7 +7,9 @@
 // defaults filled in, fitting ones too. And the user's own answer (the
 // application's elicit function's) was never checked by the client: a value
 // past maxLength, outside its bounds, not among its choices, a required field
-// missing, a field the form never asked were sent to the server as they were.
+// missing, a field the form never asked were sent to the server as they were,
+// and so was an answer of no action the specification has, or a declined one
+// holding content.
 // Now each is refused with FormAnswerError naming the field and the rule
 // before anything is sent: at 2026-07-28 no retry goes out; a legacy server's
 // own request gets the JSON-RPC error -32603 and never the answer; the call
@@ -58,15 +60,18 @@ const ORDER_FORM = {
   },
   required: ["code"],
 };
-/** Answers that break ORDER_FORM, each with the field and rule its refusal names. */
+const accept = (content: JsonObject) => ({ action: "accept", content });
+/** Answers that break ORDER_FORM, or are no answer, each with the field and rule its refusal names. */
 const MISFITS: [JsonObject, RegExp][] = [
-  [{ code: "ABCD" }, /code must be at most 3 characters long/],
-  [{ code: "ABC", tubs: 12 }, /tubs must be at most 9/],
-  [{ code: "ABC", size: "XL" }, /size must be one of: S, L/],
-  [{ tubs: 3 }, /missing code/],
-  [{ code: "ABC", age: 30 }, /age is not a field of the form/],
-  [{ code: "ABC", price: 0 }, /price must be more than 0/],
-  [{ code: "ABC", tag: "abc" }, /tag must match the pattern "\^\[A-Z\]\+\$"/],
+  [accept({ code: "ABCD" }), /code must be at most 3 characters long/],
+  [accept({ code: "ABC", tubs: 12 }), /tubs must be at most 9/],
+  [accept({ code: "ABC", size: "XL" }), /size must be one of: S, L/],
+  [accept({ tubs: 3 }), /missing code/],
+  [accept({ code: "ABC", age: 30 }), /age is not a field of the form/],
+  [accept({ code: "ABC", price: 0 }), /price must be more than 0/],
+  [accept({ code: "ABC", tag: "abc" }), /tag must match the pattern "\^\[A-Z\]\+\$"/],
+  [{ action: "ok", content: { code: "ABC" } }, /has no "action" of accept, decline or cancel/],
+  [{ action: "decline", content: { code: "ABC" } }, /only an accepted form holds/],
 ];
 const FITTING = { code: "ABC", tubs: 3, size: "S", price: 1.5, tag: "AB" };
 
@@ -75,14 +80,15 @@ const refusal = (rule: RegExp) => new RegExp(`^FormAnswerError: .*${rule.source}
 
 /**
  * Calls `order` on `server` once for each of `answers`, the user giving that
- * answer: what each call gave, the text or the error.
+ * answer (an `ElicitResult`, or not quite one): what each call gave, the text
+ * or the error.
  */
 async function ordered(server: string[], answers: JsonObject[]): Promise<unknown[]> {
   let answer: JsonObject = {};
   await using client = new Client(server, {
     versions: MCP_VERSIONS,
     allowed: ["order"],
-    elicit: () => Promise.resolve({ action: "accept", content: answer } as ElicitResult),
+    elicit: () => Promise.resolve(answer as ElicitResult),
   });
   await client.initialize();
   await client.listTools();
@@ -99,7 +105,7 @@ Deno.test("the client sends no answer its form refuses, naming the field and the
       const wire = await Deno.makeTempFile({ prefix: "elicit19-wire-" });
       try {
         const server = tapped(wire, formPeer(era, ORDER_FORM));
-        const said = await ordered(server, [...MISFITS.map(([answer]) => answer), FITTING]);
+        const said = await ordered(server, [...MISFITS.map(([answer]) => answer), accept(FITTING)]);
         MISFITS.forEach(([answer, named], index) => {
           assert.match(String(said[index]), refusal(named), JSON.stringify(answer));
         });
@@ -108,7 +114,7 @@ Deno.test("the client sends no answer its form refuses, naming the field and the
         // What reached the server: the answer that fits, and no other.
         const sent = (await Deno.readTextFile(wire)).split("\n")
           .filter((line) => / > /.test(line)).map((line) => line.split(" > ")[1]);
-        const accepted = sent.filter((line) => line.includes('"accept"'));
+        const accepted = sent.filter((line) => line.includes('"action"'));
         assert.equal(accepted.length, 1, accepted.join("\n"));
         assert.ok(accepted[0].includes(JSON.stringify(FITTING)), accepted[0]);
         // A legacy server's own question is answered with an error, once a misfit.
@@ -127,10 +133,10 @@ Deno.test({
   fn: async () => {
     const fits = { name: "Ada", tubs: 2, count: 3, size: "S", gift: false };
     const said = await ordered(fastmcpFormPeer(), [
-      { ...fits, price: 10, code: "AB12", level: 1, flavor: "Mint" },
-      { ...fits, price: 2, code: "ab12", level: 1, flavor: "Mint" },
-      { ...fits, price: 2, code: "AB12", level: 0, flavor: "Mint" },
-      { ...fits, price: 2, code: "AB12", level: 1, flavor: "Mint" },
+      accept({ ...fits, price: 10, code: "AB12", level: 1, flavor: "Mint" }),
+      accept({ ...fits, price: 2, code: "ab12", level: 1, flavor: "Mint" }),
+      accept({ ...fits, price: 2, code: "AB12", level: 0, flavor: "Mint" }),
+      accept({ ...fits, price: 2, code: "AB12", level: 1, flavor: "Mint" }),
     ]);
     const named = [
       /price must be less than 10/,

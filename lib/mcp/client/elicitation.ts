@@ -10,7 +10,8 @@
  * @module
  */
 
-import { fieldProblem, formProblems, unreadForm } from "../shared/elicitation_form.ts";
+import { elicitAnswerProblem } from "../shared/elicit_answer.ts";
+import { fieldProblem, unreadForm } from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { linearPattern } from "../shared/linear_pattern.ts";
 
@@ -76,9 +77,10 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * ```
  */
 export function withDefaults(requestedSchema: unknown, result: ElicitResult): ElicitResult {
-  if (result.action !== "accept" || !isObject(requestedSchema)) return result;
+  const { action, content: given = {} } = result;
+  if (action !== "accept" || !isObject(requestedSchema) || !isObject(given)) return result;
   const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
-  const content: JsonObject = { ...result.content };
+  const content: JsonObject = { ...given };
   for (const [name, field] of Object.entries(properties)) {
     if (
       !Object.hasOwn(content, name) && isObject(field) && "default" in field &&
@@ -91,36 +93,25 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
 }
 
 /**
- * The user's answer to a server's form does not fit the form: nothing of it
- * is sent. `problems` names each field and the rule it breaks.
+ * The user's answer to a server's question is no answer to it (it does not
+ * fit the form, naming each field and rule; or its action or content is of
+ * no answer): nothing of it is sent.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const error = new FormAnswerError(["code must be at most 3 characters long"]);
+ * const error = new FormAnswerError("does not fit the form it was asked with: code must be at most 3 characters long");
  * assert.equal(error.name, "FormAnswerError");
- * assert.match(error.message, /code must be at most 3 characters long/);
+ * assert.equal(error.message, "The user's answer does not fit the form it was asked with: code must be at most 3 characters long; it is not sent");
  * ```
  */
 export class FormAnswerError extends TypeError {
-  /** What is wrong with the answer, a field and its rule each. */
-  readonly problems: readonly string[];
-
-  /** An answer with `problems`. */
-  constructor(problems: readonly string[]) {
-    super(
-      `The user's answer does not fit the server's form, so it is not sent: ${problems.join("; ")}`,
-    );
+  /** An answer with `problem`, a phrase that follows "the user's answer". */
+  constructor(problem: string) {
+    super(`The user's answer ${problem}; it is not sent`);
     this.name = "FormAnswerError";
-    this.problems = problems;
   }
-}
-
-/** How {@linkcode checkedAnswer} checks an answer. */
-export interface AnswerOptions {
-  /** Whether a field may hold a list of choices (2025-11-25 on; 2025-06-18's forms hold none). @default {true} */
-  lists?: boolean;
 }
 
 /**
@@ -137,10 +128,13 @@ export interface AnswerOptions {
  * each says what the user did not do (refuse, or dismiss the form), and the
  * server would act on it (offer something else, ask again later); an error
  * is "the client fails to process the request", which a server MUST handle.
- * A declined or cancelled answer, or one to a form this check cannot read
- * (the server's slip: nothing holds the answer to it), is as it was; a
- * default the form's field refuses does not keep its answer from being
- * checked.
+ * An answer with an action other than accept, decline or cancel, or
+ * content that is no object or not an accepted form's, is refused the same
+ * way (`elicitAnswerProblem`, the server's check too). A declined or
+ * cancelled answer is as it was; one to a form this check cannot read (the
+ * server's slip) is held only to what every answer is (its values strings,
+ * numbers, booleans or lists of strings); a default the form's field refuses
+ * does not keep its answer from being checked.
  *
  * @example
  * ```ts
@@ -155,18 +149,15 @@ export interface AnswerOptions {
 export function checkedAnswer(
   requestedSchema: unknown,
   result: ElicitResult,
-  options: AnswerOptions = {},
 ): ElicitResult {
   const answer = withDefaults(requestedSchema, result);
-  const unread = unreadForm(requestedSchema, { ...READING, defaults: false });
-  if (answer.action !== "accept" || unread !== undefined) {
-    return answer;
-  }
-  const problems = formProblems(requestedSchema, answer.content ?? {}, {
-    ...READING,
-    lists: options.lists,
-    onlyAsked: true,
-  });
-  if (problems.length > 0) throw new FormAnswerError(problems);
+  // A form this check cannot read holds the answer only to what every answer is.
+  const read = unreadForm(requestedSchema, { ...READING, defaults: false }) === undefined;
+  const problem = elicitAnswerProblem(
+    { requestedSchema: read ? requestedSchema : {} },
+    answer,
+    { ...READING, onlyAsked: read },
+  );
+  if (problem !== undefined) throw new FormAnswerError(problem);
   return answer;
 }

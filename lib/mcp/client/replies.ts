@@ -101,8 +101,7 @@ export async function answerServer(
     const params = isObject(request.params) ? request.params : {};
     const problem = elicitationProblem(params);
     if (problem !== undefined) return invalid(problem);
-    const lists = version === undefined || versionFeatures(version).elicitationChoices;
-    const result = checkedAnswer(params.requestedSchema, await elicit(params), { lists });
+    const result = checkedAnswer(params.requestedSchema, await elicit(params));
     return { jsonrpc: "2.0", id: request.id, result };
   }
   if (request.method === "sampling/createMessage" && sample !== undefined) {

@@ -4,7 +4,7 @@
  * `inputResponses` entry): the shape its method's result must have, and, for
  * sampling, whether the model's message is what was asked, and, for
  * elicitation, whether an accepted form fits the schema it was asked with
- * (`lib/mcp/shared/elicitation_form.ts`). 2025-11-25's tool-enabled sampling: `tool_use`
+ * (`lib/mcp/shared/elicit_answer.ts`). 2025-11-25's tool-enabled sampling: `tool_use`
  * content only where `tools` were offered, and only of a tool offered; with
  * `toolChoice` `"required"` the "Model MUST use at least one tool", with
  * `"none"` it "MUST NOT use any tools"; a `stopReason` of `"toolUse"` with
@@ -18,7 +18,8 @@
 
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { isMcpVersion, LATEST_VERSION, versionFeatures } from "../shared/versions.ts";
-import { formProblems, unreadForm } from "../shared/elicitation_form.ts";
+import { unreadForm } from "../shared/elicitation_form.ts";
+import { elicitAnswerProblem } from "../shared/elicit_answer.ts";
 
 /**
  * Why `answer` is not what the question `method` with `params` asked for, if
@@ -58,13 +59,9 @@ export function answerProblem(
   if (!isObject(answer)) return "is not an object";
   switch (method) {
     case "elicitation/create":
-      if (!["accept", "decline", "cancel"].includes(answer.action as string)) {
-        return 'has no "action" of accept, decline or cancel';
-      }
-      if ("content" in answer && !isObject(answer.content)) {
-        return "has content that is not an object";
-      }
-      return formProblem(isObject(params) ? params : {}, answer, version);
+      return elicitAnswerProblem(isObject(params) ? params : {}, answer, {
+        lists: !isMcpVersion(version) || versionFeatures(version).elicitationChoices,
+      });
     case "sampling/createMessage":
       if (answer.role !== "assistant" && answer.role !== "user") return 'has no "role"';
       if (!isObject(answer.content) && !Array.isArray(answer.content)) return 'has no "content"';
@@ -98,33 +95,6 @@ export function questionProblem(method: string, params: JsonObject): string | un
   return unread === undefined
     ? undefined
     : `The elicitation's form cannot be checked: ${unread}: it is not sent`;
-}
-
-/**
- * Why an accepted form's content does not fit the schema the elicitation
- * `params` asked with (form mode); or why an answer that is no accepted form
- * (declined, cancelled, or of a URL) has content at all.
- */
-function formProblem(
-  params: JsonObject,
-  answer: JsonObject,
-  version: string | undefined,
-): string | undefined {
-  if (answer.action !== "accept" || params.mode === "url") {
-    // ElicitResult's content: "only present when action is 'accept' and mode was 'form'".
-    return "content" in answer
-      ? `has content, which only an accepted form holds (its action is ${answer.action}` +
-        `${params.mode === "url" ? ", of a URL" : ""})`
-      : undefined;
-  }
-  const problems = formProblems(
-    params.requestedSchema,
-    isObject(answer.content) ? answer.content : {},
-    { lists: !isMcpVersion(version) || versionFeatures(version).elicitationChoices },
-  );
-  return problems.length === 0
-    ? undefined
-    : `does not fit the form it was asked with: ${problems.join("; ")}`;
 }
 
 /** The types of block a model's message may hold, of those a tool's result may. */
