@@ -42,8 +42,9 @@ export interface ConnectionOptions extends ServerProcessOptions {
   /**
    * Answers the server's `elicitation/create`; with it, the client declares
    * the `elicitation` capability. An answer that does not fit the form is
-   * not sent: the request waiting fails with `FormAnswerError`
-   * (`checkedAnswer`). @default {undefined} (it is "method not found")
+   * not sent: each request waiting fails with `FormAnswerError`
+   * (`checkedAnswer`) and is cancelled, since the server's question names
+   * none of them (one, with `maxInFlight` 1). @default {undefined} (it is "method not found")
    */
   elicit?: Elicit;
   /**

@@ -57,7 +57,8 @@ export class ServerAsks {
    * written right after the request must find the server distrusted), and
    * rejects with it when answering fails; the caller distrusts the server.
    * Rejects with `FormAnswerError`, the server told -32603, for a user's
-   * answer that does not fit the form; the server is not at fault.
+   * answer that does not fit the form (the server is not at fault), unless
+   * the server cancelled its question first: then nothing is sent or failed.
    */
   ask(request: JsonRpcRequest, version: McpVersion | undefined): Promise<void> {
     if (version !== undefined && versionFeatures(version).era === "modern") {
@@ -77,15 +78,15 @@ export class ServerAsks {
         if (!(error instanceof FormAnswerError)) {
           throw new ProtocolError("Answering the server failed", { cause: error });
         }
-        // The server hears that its question failed, not what the user answered.
         if (this.#asked.get(request.id) === asked) this.#asked.delete(request.id);
-        if (!asked.signal.aborted) {
-          this.#send({
-            jsonrpc: "2.0",
-            id: request.id,
-            error: { code: -32603, message: "The user's answer did not fit the form: not sent" },
-          });
-        }
+        // A question the server withdrew, or a connection closing, fails nothing more.
+        if (asked.signal.aborted) return;
+        // The server hears that its question failed, not what the user answered.
+        this.#send({
+          jsonrpc: "2.0",
+          id: request.id,
+          error: { code: -32603, message: "The user's answer did not fit the form: not sent" },
+        });
         throw error;
       },
     );
