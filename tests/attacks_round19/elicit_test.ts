@@ -15,13 +15,17 @@
 // own request gets the JSON-RPC error -32603 and never the answer; the call
 // fails, and the next one is answered. Asked by the SDK v2 server in each era
 // (tests/fixtures/form_peer.ts, behind the wire tap, which records what
-// reached it) and by FastMCP (tests/fixtures/fastmcp_form_peer.py).
+// reached it), by FastMCP (tests/fixtures/fastmcp_form_peer.py), and by the
+// course's own server over HTTP in each era.
 
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
 import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
-import { MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { serveHttp } from "../../lib/mcp/server/http_server.ts";
+import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
+import { GRAMMAR } from "../../servers/grammar.ts";
 import { formAnswered } from "../_peer_sessions.ts";
 import { fastmcpFormPeer, formPeer, pythonInstalled, tapped } from "../_peers.ts";
 
@@ -146,4 +150,39 @@ Deno.test({
     named.forEach((rule, index) => assert.match(String(said[index]), refusal(rule)));
     assert.deepEqual(said[3], { ...fits, price: 2, code: "AB12", level: 1, flavor: "Mint" });
   },
+});
+
+/** A tool of the course's server that asks a code of at most 3 characters, and says what came back. */
+const ASK_CODE: SessionTool = {
+  name: "ask_code",
+  description: "Asks a code of at most 3 characters.",
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const requestedSchema = {
+      type: "object",
+      properties: { code: { type: "string", maxLength: 3 } },
+    };
+    const params = { message: "Code?", requestedSchema };
+    const answer = await context.request("elicitation/create", params, "code");
+    return { content: [{ type: "text", text: JSON.stringify(answer) }] };
+  },
+};
+
+Deno.test("over HTTP, the course's server in either era gets no misfit answer, and the next call is answered", async (t) => {
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: [ASK_CODE] });
+  for (const versions of [MCP_VERSIONS, LEGACY_VERSIONS]) {
+    await t.step(versions === MCP_VERSIONS ? "2026-07-28" : "the handshake", async () => {
+      let content: JsonObject = { code: "ABCD" };
+      await using client = new Client(server.url, {
+        versions,
+        allowed: ["ask_code"],
+        elicit: () => Promise.resolve({ action: "accept", content }),
+      });
+      await client.initialize();
+      await client.listTools();
+      await assert.rejects(client.callTool("ask_code"), refusal(/code must be at most 3/));
+      content = { code: "ABC" };
+      assert.deepEqual(JSON.parse(await client.callTool("ask_code")), accept(content));
+    });
+  }
 });
