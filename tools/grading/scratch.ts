@@ -94,6 +94,8 @@ export const SANDBOX_FILES: readonly string[] = [
   "lib/mcp/server/answer_problem.ts",
   "lib/mcp/server/elicitation_fit.ts",
   "lib/mcp/shared/elicitation_form.ts",
+  "lib/mcp/shared/_form_formats.ts",
+  "lib/mcp/shared/_form_values.ts",
   "lib/mcp/shared/elicit_answer.ts",
   "lib/formats/format_patterns.ts",
   "lib/mcp/shared/versions.ts",

@@ -29,7 +29,8 @@
  * @module
  */
 
-import { EMAIL, URI } from "../../formats/format_patterns.ts";
+import { FORMATS } from "./_form_formats.ts";
+import { choices, fieldProblems } from "./_form_values.ts";
 import { isObject, type JsonObject } from "./jsonrpc.ts";
 
 /** What the schema of a whole elicitation form may say (`requestedSchema`). */
@@ -99,53 +100,6 @@ export interface FormOptions extends FormReading {
 
 /** Annotations any field may carry: they constrain nothing. */
 const ANNOTATIONS = ["type", "title", "description", "default"];
-
-/**
- * The formats a string field may name, each with its test, as ajv-formats
- * (full mode) checks it, the course's tests holding each to its verdicts:
- * `email` and `uri` with its expressions (`lib/formats/format_patterns.ts`), `date` and
- * `date-time` written here. The course's servers run with no npm package, so
- * ajv-formats itself is not imported.
- */
-const FORMATS: Record<string, (text: string) => boolean> = {
-  email: matching(EMAIL),
-  uri: matching(URI),
-  date: (text) => isDate(text),
-  "date-time": (text) => {
-    const parts = text.split(/t|\s/i);
-    return parts.length === 2 && isDate(parts[0]) && isTime(parts[1]);
-  },
-};
-
-/** RFC 3339's full-date, a day the month has. */
-function isDate(text: string): boolean {
-  const match = /^(\d{4})-(\d\d)-(\d\d)$/.exec(text);
-  if (match === null) return false;
-  const [year, month, day] = match.slice(1).map(Number);
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  return days !== undefined && day >= 1 && day <= days;
-}
-
-/** RFC 3339's full-time, with its offset; a leap second only at 23:59 UTC. */
-function isTime(text: string): boolean {
-  const match = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)$/i.exec(text);
-  if (match === null) return false;
-  const [hour, minute, second] = match.slice(1, 4).map(Number);
-  const sign = match[5] === "-" ? -1 : 1;
-  const [offsetHours, offsetMinutes] = [Number(match[6] ?? 0), Number(match[7] ?? 0)];
-  if (offsetHours > 23 || offsetMinutes > 59) return false;
-  if (hour <= 23 && minute <= 59 && second < 60) return true;
-  const utcMinute = minute - offsetMinutes * sign;
-  const utcHour = hour - offsetHours * sign - (utcMinute < 0 ? 1 : 0);
-  return [23, -1].includes(utcHour) && [59, -1].includes(utcMinute) && second < 61;
-}
-
-/** A test of the whole text against the expression `pattern`, ignoring case. */
-function matching(pattern: string): (text: string) => boolean {
-  const expression = new RegExp(`^(?:${pattern})$`, "i");
-  return (text) => expression.test(text);
-}
 
 /**
  * What is wrong with the filled-in form `content` under the elicitation
@@ -246,36 +200,6 @@ const isPlain = (value: unknown, lists: boolean) =>
   ["string", "number", "boolean"].includes(typeof value) ||
   (lists && Array.isArray(value) && value.every((item) => typeof item === "string"));
 
-/** The problems with the value of the field `name`, under its schema (one `unreadForm` reads). */
-function fieldProblems(
-  schema: JsonObject,
-  value: unknown,
-  name: string,
-  reading: FormReading,
-): string[] {
-  switch (schema.type) {
-    case "string":
-      return typeof value === "string"
-        ? stringProblems(schema, value, name, reading)
-        : [`${name} must be a string`];
-    case "number":
-    case "integer": {
-      const fits = schema.type === "integer"
-        ? Number.isInteger(value)
-        : typeof value === "number" && Number.isFinite(value);
-      return fits
-        ? [
-          ...boundProblems(schema.minimum, schema.maximum, value as number, name, ""),
-          ...exclusiveProblems(schema, value as number, name),
-        ]
-        : [`${name} must be ${schema.type === "integer" ? "an integer" : "a number"}`];
-    }
-    case "boolean":
-      return typeof value === "boolean" ? [] : [`${name} must be true or false`];
-  }
-  return choicesProblems(schema, value, name);
-}
-
 /**
  * What the field schema `field` says that no elicitation form's field says
  * (a keyword, a type, a format, choices of another shape), or a `default`
@@ -366,95 +290,4 @@ function patternProblem(
     }`;
   }
   return undefined;
-}
-
-/** The problems with the number `value` of the field `name` under its exclusive bounds. */
-function exclusiveProblems(schema: JsonObject, value: number, name: string): string[] {
-  const { exclusiveMinimum: above, exclusiveMaximum: below } = schema;
-  if (typeof above === "number" && value <= above) return [`${name} must be more than ${above}`];
-  if (typeof below === "number" && value >= below) return [`${name} must be less than ${below}`];
-  return [];
-}
-
-/** The problems with the string `value` of the field `name`. */
-function stringProblems(
-  schema: JsonObject,
-  value: string,
-  name: string,
-  reading: FormReading,
-): string[] {
-  const allowed = Array.isArray(schema.enum)
-    ? schema.enum
-    : schema.oneOf === undefined
-    ? undefined
-    : choices({ anyOf: schema.oneOf });
-  if (allowed !== undefined && !allowed.includes(value)) {
-    return [`${name} must be one of: ${allowed.join(", ")}`];
-  }
-  const format = schema.format === undefined ? undefined : String(schema.format);
-  const problems = boundProblems(
-    schema.minLength,
-    schema.maxLength,
-    // JSON Schema counts characters as code points, not UTF-16 units.
-    [...value].length,
-    name,
-    " characters long",
-  );
-  if (format !== undefined && !FORMATS[format](value)) {
-    problems.push(`${name} must be ${format === "email" ? "an email" : `a ${format}`}`);
-  }
-  // unreadKeyword read a pattern only with a way to run it, and ran it.
-  if (typeof schema.pattern === "string" && !reading.patterns!(schema.pattern).test(value)) {
-    problems.push(`${name} must match the pattern ${JSON.stringify(schema.pattern)}`);
-  }
-  return problems;
-}
-
-/** The problems with a multiple choice's `value` (2025-11-25's `type: "array"`). */
-function choicesProblems(schema: JsonObject, value: unknown, name: string): string[] {
-  if (!Array.isArray(value)) return [`${name} must be a list of choices`];
-  const allowed = choices(schema.items)!;
-  const strange = value.find((item) => typeof item !== "string" || !allowed.includes(item));
-  if (strange !== undefined) {
-    return [`${name} holds ${JSON.stringify(strange)}: each must be one of: ${allowed.join(", ")}`];
-  }
-  return boundProblems(schema.minItems, schema.maxItems, value.length, name, " choices");
-}
-
-/**
- * The values a field's choices allow: `{ type: "string", enum }`, or titled
- * choices `{ anyOf: [{ const, title }] }`, each saying nothing else;
- * `undefined` when `items` is neither.
- */
-function choices(items: unknown): string[] | undefined {
-  if (!isObject(items)) return undefined;
-  if (saysOnly(items, ["type", "enum"]) && items.type === "string" && Array.isArray(items.enum)) {
-    return items.enum.every((option) => typeof option === "string") ? items.enum : undefined;
-  }
-  if (!saysOnly(items, ["anyOf"]) || !Array.isArray(items.anyOf)) return undefined;
-  const values = items.anyOf.map((option) =>
-    isObject(option) && saysOnly(option, ["const", "title"]) && typeof option.const === "string"
-      ? option.const
-      : undefined
-  );
-  return values.every((value) => value !== undefined) ? values as string[] : undefined;
-}
-
-/** Whether `schema` has no keyword but `keywords`. */
-const saysOnly = (schema: JsonObject, keywords: readonly string[]) =>
-  Object.keys(schema).every((keyword) => keywords.includes(keyword));
-
-/** Whether `size` lies within `least` and `most`, where each is a number; `unit` follows each. */
-function boundProblems(
-  least: unknown,
-  most: unknown,
-  size: number,
-  name: string,
-  unit: string,
-): string[] {
-  if (typeof least === "number" && size < least) {
-    return [`${name} must be at least ${least}${unit}`];
-  }
-  if (typeof most === "number" && size > most) return [`${name} must be at most ${most}${unit}`];
-  return [];
 }
