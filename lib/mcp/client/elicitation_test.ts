@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonObject } from "../shared/jsonrpc.ts";
-import { type ElicitResult, withDefaults } from "./elicitation.ts";
+import { checkedAnswer, type ElicitResult, withDefaults } from "./elicitation.ts";
 
 const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
 const SIZES = { type: "string", enum: ["S", "M", "L"] };
@@ -147,4 +147,15 @@ Deno.test("withDefaults fills a field named as an object's own keys are", () => 
   );
   const result = withDefaults(schema, accepted());
   assert.equal(JSON.stringify(result.content), '{"__proto__":"Ada","constructor":true}');
+});
+
+Deno.test("checkedAnswer takes a key the form requires though no field describes it, and refuses one it never asked", () => {
+  const schema = { type: "object", properties: {}, required: ["name"] };
+  assert.deepEqual(checkedAnswer(schema, accepted({ name: "Ada" })), accepted({ name: "Ada" }));
+  assert.throws(() => checkedAnswer(schema, accepted({})), /missing name/);
+  assert.throws(
+    () => checkedAnswer(schema, accepted({ name: "Ada", age: 3 })),
+    /age is not a field of the form/,
+  );
+  assert.throws(() => checkedAnswer(schema, accepted({ name: { a: 1 } })), /name is not a string/);
 });

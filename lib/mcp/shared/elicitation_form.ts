@@ -91,9 +91,9 @@ export interface FormOptions extends FormReading {
   /** Whether a key the form does not ask may hold a list of strings (2025-11-25 on). @default {true} */
   lists?: boolean;
   /**
-   * Whether a key the form does not ask is refused: a client sends the
-   * server nothing its user was not asked, where a server takes what the
-   * schema leaves open. @default {false}
+   * Whether a key the form does not ask (in `properties` or `required`) is
+   * refused: a client sends the server nothing its user was not asked, where
+   * a server takes what the schema leaves open. @default {false}
    */
   onlyAsked?: boolean;
 }
@@ -145,8 +145,10 @@ export function formProblems(
     const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (field === undefined) {
       // The form's schema leaves other keys open; ElicitResult's content holds plain values only.
-      if (onlyAsked) problems.push(`${name} is not a field of the form`);
-      else if (!isPlain(value, lists)) {
+      // A key the form requires is asked, though it has no field of its own.
+      if (onlyAsked && !required.includes(name)) {
+        problems.push(`${name} is not a field of the form`);
+      } else if (!isPlain(value, lists)) {
         problems.push(
           `${name} is not a string, number, boolean${lists ? " or list of strings" : ""}`,
         );
