@@ -5,8 +5,10 @@
  * the specification says a server SHOULD ("Servers SHOULD validate received
  * data matches the requested schema", 2025-11-25; "Both parties SHOULD
  * validate elicitation content against the provided schema", 2025-06-18),
- * and a client's check of each field's `default` before it answers with it
- * (`lib/mcp/client/elicitation.ts`).
+ * and a client's check of each field's `default`, and of its user's whole
+ * answer, before it sends them (`lib/mcp/client/elicitation.ts`; the shape
+ * of an answer around the form, its action and content, is
+ * `elicit_answer.ts`'s).
  * It reads exactly the restricted form an elicitation schema may take
  * (`PrimitiveSchemaDefinition`, the same from 2025-11-25 to 2026-07-28): a
  * flat object of strings (`minLength`, `maxLength`, `format` of email, uri,
