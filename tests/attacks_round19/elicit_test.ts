@@ -186,3 +186,42 @@ Deno.test("over HTTP, the course's server in either era gets no misfit answer, a
     });
   }
 });
+
+/** A tool of the course's server that would ask a form with a keyword no elicitation form has. */
+const askBeyond = (keyword: keyof typeof BEYOND): SessionTool => ({
+  name: `ask_${keyword}`,
+  description: `Asks a form whose field ${keyword} says what no elicitation form says.`,
+  inputSchema: { type: "object" },
+  run: async (_args, context) => {
+    const requestedSchema = { type: "object", properties: { [keyword]: BEYOND[keyword] } };
+    await context.request("elicitation/create", { message: "?", requestedSchema }, keyword);
+    return { content: [{ type: "text", text: "asked" }] };
+  },
+});
+
+Deno.test("the course's server, by the same check, asks no form with an exclusive bound or a pattern, naming it", async (t) => {
+  const named = { above: "exclusiveMinimum", below: "exclusiveMaximum", code: "pattern" } as const;
+  const keywords = Object.keys(named) as (keyof typeof named)[];
+  await using server = serveHttp({ ...GRAMMAR, sessionTools: keywords.map(askBeyond) });
+  for (const versions of [MCP_VERSIONS, LEGACY_VERSIONS]) {
+    await t.step(versions === MCP_VERSIONS ? "2026-07-28" : "the handshake", async () => {
+      let asked = 0;
+      // A client each: at 2026-07-28 the server's slip fails the call (-32603), and the client
+      // trusts that connection no more.
+      for (const keyword of keywords) {
+        await using client = new Client(server.url, {
+          versions,
+          allowed: [`ask_${keyword}`],
+          elicit: () => (asked++, Promise.resolve({ action: "accept", content: {} })),
+        });
+        await client.initialize();
+        await client.listTools();
+        const which = new RegExp(
+          `its field ${keyword} has "${named[keyword]}", which no elicitation`,
+        );
+        await assert.rejects(client.callTool(`ask_${keyword}`), which);
+      }
+      assert.equal(asked, 0, "the user was asked a form no elicitation schema defines");
+    });
+  }
+});
