@@ -53,7 +53,8 @@ export function elicitationProblem(params: JsonObject): string | undefined {
 
 /**
  * `result` with every property of `requestedSchema` that an accepting answer
- * left out filled from its `default`, when that default is one the field's
+ * left out (or gave as `undefined`, which JSON leaves out: such a key is
+ * dropped) filled from its `default`, when that default is one the field's
  * own schema takes: of its type, one of its choices (`enum`, `oneOf`, a
  * multiple choice's `items`), within its bounds (`minLength`, `maxLength`,
  * `minimum`, `maximum`, `minItems`, `maxItems`, and the `exclusiveMinimum`,
@@ -80,7 +81,10 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
   const { action, content: given = {} } = result;
   if (action !== "accept" || !isObject(requestedSchema) || !isObject(given)) return result;
   const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
-  const content: JsonObject = { ...given };
+  // A key whose value is undefined is left out, as JSON sends it: its default may fill it.
+  const content: JsonObject = Object.fromEntries(
+    Object.entries(given).filter(([, value]) => value !== undefined),
+  );
   for (const [name, field] of Object.entries(properties)) {
     if (
       !Object.hasOwn(content, name) && isObject(field) && "default" in field &&

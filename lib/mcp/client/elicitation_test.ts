@@ -159,3 +159,12 @@ Deno.test("checkedAnswer takes a key the form requires though no field describes
   );
   assert.throws(() => checkedAnswer(schema, accepted({ name: { a: 1 } })), /name is not a string/);
 });
+
+Deno.test("a key whose value is undefined is left out, as JSON sends it: its default fills it, and nothing refuses it", () => {
+  const schema = form({
+    name: { type: "string", minLength: 2, default: "Ada" },
+    nick: { type: "string" },
+  });
+  const result = checkedAnswer(schema, accepted({ name: undefined, nick: undefined }));
+  assert.deepEqual(result, accepted({ name: "Ada" }));
+});
