@@ -190,6 +190,7 @@ Deno.test("formProblems names what no elicitation schema has, rather than pass a
     [{ type: "string", pattern: "^[A-Z]+$" }, /has "pattern"/],
     [{ type: "string", format: "hostname" }, /the format "hostname"/],
     [{ type: "object", properties: {} }, /the type "object"/],
+    [{ type: ["string"] }, /the type \["string"\]/],
     [{ type: "array", items: { type: "string" } }, /items that are no choices/],
     [{ type: "string", oneOf: [{ type: "string" }] }, /a oneOf that is no titled choices/],
     [{ type: "number", enum: [1, 2] }, /has "enum"/],

@@ -105,6 +105,9 @@ Deno.test("withDefaults never throws at the user for the server's form", () => {
     { properties: { x: null, y: "string", z: [] } },
     { properties: { x: { type: "string", minLength: "3", default: "Al" } } },
     { properties: { x: { type: "array", items: null, default: ["S"] } } },
+    // A list of types, which String() reads as the one type it holds.
+    { properties: { x: { type: ["string"], default: [[]] } } },
+    { properties: { x: { type: ["array"], items: { type: "string", enum: ["S"] }, default: 1 } } },
     { properties: { x: { type: "string", format: "hostname", default: "example.com" } } },
   ];
   for (const schema of odd) {

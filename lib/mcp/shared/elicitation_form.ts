@@ -247,8 +247,11 @@ const UNREAD = ", which no elicitation form has";
 /** The keyword, or type, of `field` that an elicitation form's field cannot have, named. */
 function unreadKeyword(field: unknown, reading: FormReading): string | undefined {
   if (!isObject(field)) return "no object";
-  const type = String(field.type);
-  if (!Object.hasOwn(FIELD_KEYWORDS, type)) return `the type ${JSON.stringify(field.type)}`;
+  // One type, named as a string: ["string"] reads as "string" to String(), but is a list of types.
+  const { type } = field;
+  if (typeof type !== "string" || !Object.hasOwn(FIELD_KEYWORDS, type)) {
+    return `the type ${JSON.stringify(type)}`;
+  }
   const beyond = reading.patterns === undefined ? [] : BEYOND[type] ?? [];
   const allowed = [...ANNOTATIONS, ...FIELD_KEYWORDS[type], ...beyond];
   const unread = Object.keys(field).find((keyword) => !allowed.includes(keyword));
