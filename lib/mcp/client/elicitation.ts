@@ -132,13 +132,13 @@ export class FormAnswerError extends TypeError {
  * each says what the user did not do (refuse, or dismiss the form), and the
  * server would act on it (offer something else, ask again later); an error
  * is "the client fails to process the request", which a server MUST handle.
- * An answer with an action other than accept, decline or cancel, or
- * content that is no object or not an accepted form's, is refused the same
- * way (`elicitAnswerProblem`, the server's check too). A declined or
- * cancelled answer is as it was; one to a form this check cannot read (the
- * server's slip) is held only to what every answer is (its values strings,
- * numbers, booleans or lists of strings); a default the form's field refuses
- * does not keep its answer from being checked.
+ * An answer that is no object, or has an action other than accept, decline
+ * or cancel, or content that is no object or not an accepted form's, is
+ * refused the same way (`elicitAnswerProblem`, the server's check too). A
+ * declined or cancelled answer is as it was; one to a form this check cannot
+ * read (the server's slip) is held only to what every answer is (its values
+ * strings, numbers, booleans or lists of strings); a default the form's
+ * field refuses does not keep its answer from being checked.
  *
  * @example
  * ```ts
@@ -154,6 +154,8 @@ export function checkedAnswer(
   requestedSchema: unknown,
   result: ElicitResult,
 ): ElicitResult {
+  // An elicit function of JavaScript's may give anything; what is no object is no answer.
+  if (!isObject(result)) throw new FormAnswerError("is not an object");
   const answer = withDefaults(requestedSchema, result);
   // A form this check cannot read holds the answer only to what every answer is.
   const read = unreadForm(requestedSchema, { ...READING, defaults: false }) === undefined;

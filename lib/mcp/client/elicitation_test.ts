@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonObject } from "../shared/jsonrpc.ts";
-import { checkedAnswer, type ElicitResult, withDefaults } from "./elicitation.ts";
+import { checkedAnswer, type ElicitResult, FormAnswerError, withDefaults } from "./elicitation.ts";
 
 const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
 const SIZES = { type: "string", enum: ["S", "M", "L"] };
@@ -170,4 +170,14 @@ Deno.test("a key whose value is undefined is left out, as JSON sends it: its def
   });
   const result = checkedAnswer(schema, accepted({ name: undefined, nick: undefined }));
   assert.deepEqual(result, accepted({ name: "Ada" }));
+});
+
+Deno.test("checkedAnswer names an answer that is no object as no answer, with FormAnswerError", () => {
+  for (const result of [undefined, null, "accept", ["accept"]]) {
+    assert.throws(
+      () => checkedAnswer(form({}), result as unknown as ElicitResult),
+      (error: Error) => error instanceof FormAnswerError && /is not an object/.test(error.message),
+      String(result),
+    );
+  }
 });
