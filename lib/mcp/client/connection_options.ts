@@ -44,7 +44,8 @@ export interface ConnectionOptions extends ServerProcessOptions {
    * the `elicitation` capability. An answer that does not fit the form is
    * not sent: each request waiting fails with `FormAnswerError`
    * (`checkedAnswer`) and is cancelled, since the server's question names
-   * none of them (one, with `maxInFlight` 1). @default {undefined} (it is "method not found")
+   * none of them (one, with `maxInFlight` 1); with none waiting, only the
+   * server hears of it, by -32603. @default {undefined} (it is "method not found")
    */
   elicit?: Elicit;
   /**
