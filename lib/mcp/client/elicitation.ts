@@ -11,16 +11,39 @@
  */
 
 import { elicitAnswerProblem } from "../shared/elicit_answer.ts";
-import { fieldProblem, unreadForm } from "../shared/elicitation_form.ts";
+import { fieldProblem, type FormReading, unreadForm } from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
-import { linearPattern } from "../shared/linear_pattern.ts";
+import { type LinearPattern, linearPattern } from "../shared/linear_pattern.ts";
+
+/**
+ * The most patterns this client compiles for one form: RE2 runs each in
+ * linear time, but compiling one can take tens of milliseconds
+ * (`[\p{L}\p{N}]{1,1000}`), and a server's form may hold thousands. A field
+ * whose pattern is past them is one the check cannot read.
+ */
+export const MAX_FORM_PATTERNS = 16;
 
 /**
  * How this client reads a server's form: the specification's keywords, and
- * the `exclusiveMinimum`, `exclusiveMaximum` and `pattern` servers add (a
- * pattern run by RE2, as every pattern of a server's is).
+ * the `exclusiveMinimum`, `exclusiveMaximum` and `pattern` servers add, each
+ * pattern compiled by RE2, as every pattern of a server's is, once, and no
+ * more than {@linkcode MAX_FORM_PATTERNS} of them: a reading for one form.
  */
-const READING = { patterns: linearPattern };
+function formReading(): { patterns: (source: string) => LinearPattern } {
+  const compiled = new Map<string, LinearPattern>();
+  return {
+    patterns: (source) => {
+      let pattern = compiled.get(source);
+      if (pattern !== undefined) return pattern;
+      if (compiled.size >= MAX_FORM_PATTERNS) {
+        throw new RangeError(`this client compiles at most ${MAX_FORM_PATTERNS} patterns a form`);
+      }
+      pattern = linearPattern(source);
+      compiled.set(source, pattern);
+      return pattern;
+    },
+  };
+}
 
 /** The user's answer to a server's question. */
 export interface ElicitResult extends JsonObject {
@@ -63,7 +86,8 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * check the course's servers hold answers to (`fieldProblem`,
  * `lib/mcp/shared/elicitation_form.ts`). A default its field refuses, or
  * that sits in a field saying what this check does not read (a `multipleOf`,
- * a pattern RE2 cannot run: nothing here can vouch for it), is the server's
+ * a pattern RE2 cannot run, or one past the {@linkcode MAX_FORM_PATTERNS}
+ * it compiles a form: nothing here can vouch for it), is the server's
  * slip, not the user's answer: that field is left out, as the user left it,
  * and the rest of the answer is as it was. Nothing is thrown at the user for
  * the server's form. Any other answer unchanged.
@@ -78,6 +102,15 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * ```
  */
 export function withDefaults(requestedSchema: unknown, result: ElicitResult): ElicitResult {
+  return filled(requestedSchema, result, formReading());
+}
+
+/** {@linkcode withDefaults}' answer, its form read with `reading`. */
+function filled(
+  requestedSchema: unknown,
+  result: ElicitResult,
+  reading: FormReading,
+): ElicitResult {
   const { action, content: given = {} } = result;
   if (action !== "accept" || !isObject(requestedSchema) || !isObject(given)) return result;
   const properties = isObject(requestedSchema.properties) ? requestedSchema.properties : {};
@@ -88,7 +121,7 @@ export function withDefaults(requestedSchema: unknown, result: ElicitResult): El
   for (const [name, field] of Object.entries(properties)) {
     if (
       !Object.hasOwn(content, name) && isObject(field) && "default" in field &&
-      fieldProblem(field, READING) === undefined
+      fieldProblem(field, reading) === undefined
     ) {
       content[name] = field.default;
     }
@@ -156,13 +189,15 @@ export function checkedAnswer(
 ): ElicitResult {
   // An elicit function of JavaScript's may give anything; what is no object is no answer.
   if (!isObject(result)) throw new FormAnswerError("is not an object");
-  const answer = withDefaults(requestedSchema, result);
+  // One reading for the whole answer: each pattern compiled once, at most MAX_FORM_PATTERNS.
+  const reading = formReading();
+  const answer = filled(requestedSchema, result, reading);
   // A form this check cannot read holds the answer only to what every answer is.
-  const read = unreadForm(requestedSchema, { ...READING, defaults: false }) === undefined;
+  const read = unreadForm(requestedSchema, { ...reading, defaults: false }) === undefined;
   const problem = elicitAnswerProblem(
     { requestedSchema: read ? requestedSchema : {} },
     answer,
-    { ...READING, onlyAsked: read },
+    { ...reading, onlyAsked: read },
   );
   if (problem !== undefined) throw new FormAnswerError(problem);
   return answer;

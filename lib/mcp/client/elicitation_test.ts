@@ -11,7 +11,13 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import type { JsonObject } from "../shared/jsonrpc.ts";
-import { checkedAnswer, type ElicitResult, FormAnswerError, withDefaults } from "./elicitation.ts";
+import {
+  checkedAnswer,
+  type ElicitResult,
+  FormAnswerError,
+  MAX_FORM_PATTERNS,
+  withDefaults,
+} from "./elicitation.ts";
 
 const TITLED = [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }];
 const SIZES = { type: "string", enum: ["S", "M", "L"] };
@@ -180,4 +186,26 @@ Deno.test("checkedAnswer names an answer that is no object as no answer, with Fo
       String(result),
     );
   }
+});
+
+Deno.test("a form's patterns are compiled once each, and none past MAX_FORM_PATTERNS: those fields are not read", () => {
+  const fields = (source: (index: number) => string) =>
+    Object.fromEntries(
+      Array.from({ length: 3 * MAX_FORM_PATTERNS }, (_, index) => {
+        return [`f${index}`, { type: "string", pattern: source(index), default: "x1" }];
+      }),
+    );
+  // One pattern for every field: compiled once, every default filled.
+  const same = fields(() => "^x\\d$");
+  assert.deepEqual(
+    withDefaults(form(same), accepted()).content,
+    Object.fromEntries(Object.keys(same).map((name) => [name, "x1"])),
+  );
+  // A pattern of its own for each: the first MAX_FORM_PATTERNS are read, the rest not.
+  const distinct = fields((index) => `^x\\d$|^y${index}$`);
+  const { content } = withDefaults(form(distinct), accepted());
+  assert.deepEqual(Object.keys(content!), Object.keys(distinct).slice(0, MAX_FORM_PATTERNS));
+  // Such a form cannot be read whole: its answer is held to what every answer is, no more.
+  assert.equal(checkedAnswer(form(distinct), accepted({ f0: "zz" })).content!.f0, "zz");
+  assert.throws(() => checkedAnswer(form(distinct), accepted({ f0: [1] })), FormAnswerError);
 });
