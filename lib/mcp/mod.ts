@@ -105,6 +105,7 @@ export { answerFor, type AnswerFunction } from "./client/answer.ts";
 export { type Authorize, authorize } from "./client/allowlist.ts";
 export { type CallOptions, Client, type InitializeOptions } from "./client/client.ts";
 export type { Completion, CompletionRef } from "./client/completion.ts";
+export { type Elicit, type ElicitResult, FormAnswerError } from "./client/elicitation.ts";
 export type { LogMessage, Progress } from "./client/server_news.ts";
 export { Subscription, type SubscriptionFilter } from "./client/subscription.ts";
 export { type ProbeOutcome, probeOutcome } from "./client/negotiation.ts";
