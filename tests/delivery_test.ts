@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { Client } from "../lib/mcp/client/client.ts";
 import { deliveryCommand, freshLog, serverCalls } from "../lib/course/course.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
-import { transferProblems } from "../lib/mcp/shared/schema.ts";
+import { transferProblems } from "../lib/mcp/shared/transfer_problems.ts";
 
 Deno.test("record_delivery records valid arguments and refuses the rest before sending", async () => {
   const log = await freshLog("test-delivery");

@@ -429,7 +429,7 @@ import { argumentProblems } from "../lib/mcp/server/arguments.ts";
 export function transferProblems(schema, args) { return argumentProblems(schema, args); }
 export function splitFrames(buffer, limit) { return [[], buffer]; }`,
     "b3/ch14-b.ts": `
-const { transferProblems: theirs } = await import("../lib/mcp/shared/" + "schema.ts");
+const { transferProblems: theirs } = await import("../lib/mcp/shared/" + "transfer_problems.ts");
 export function transferProblems(schema, args) { return theirs(schema, args); }
 export function splitFrames(buffer, limit) { return [[], buffer]; }`,
     "s1/ch14-a.ts": `
@@ -464,7 +464,7 @@ ${LAB_04_OTHERS}`,
   const expected = [
     ["b1", "lib/mcp/shared/framing.ts", ["splitFrames", "transferProblems"]],
     ["b2", "lib/mcp/server/arguments.ts", ["splitFrames", "transferProblems"]],
-    ["b3", "lib/mcp/shared/schema.ts", ["splitFrames", "transferProblems"]],
+    ["b3", "lib/mcp/shared/transfer_problems.ts", ["splitFrames", "transferProblems"]],
     ["s1", "lib/mcp/client/answer.sealed.js", ["answerFor", "authorize"]],
     ["s2", "lib/mcp/client/answer.sealed.js", ["answerFor", "authorize"]],
     ["l1", "lib/mcp/server/dispatch.ts", ["negotiateVersion", "handleMessage"]],
@@ -491,6 +491,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
     ],
     "ch14-b": [
       "lib/mcp/shared/framing.ts",
+      "lib/mcp/shared/transfer_problems.ts",
       "lib/mcp/shared/schema.ts",
       "lib/mcp/server/arguments.ts",
     ],

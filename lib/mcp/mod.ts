@@ -77,7 +77,8 @@ export {
   parseMessage,
   type RequestId,
 } from "./shared/jsonrpc.ts";
-export { compileSchema, schemaProblems, transferProblems } from "./shared/schema.ts";
+export { compileSchema, schemaProblems } from "./shared/schema.ts";
+export { transferProblems } from "./shared/transfer_problems.ts";
 export { readSseEvents, type SseEvent, sseEvent } from "./shared/sse.ts";
 export {
   type Annotations,

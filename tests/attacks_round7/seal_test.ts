@@ -593,8 +593,8 @@ Deno.test({
       "lib/mcp/client/answer.sealed.js",
       "lib/mcp/server/dispatch.sealed.js",
       "lib/mcp/shared/framing.sealed.js",
-      "lib/mcp/shared/schema.sealed.js",
       "lib/mcp/shared/sse.sealed.js",
+      "lib/mcp/shared/transfer_problems.sealed.js",
     ];
     const pieces: string[] = [];
     for (const file of seals) {

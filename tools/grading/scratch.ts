@@ -400,7 +400,7 @@ const DRIVEN: Record<string, readonly string[]> = {
  * const read = (file: string) => Deno.readTextFile(new URL(file, root));
  * const files = await realmFiles(UNITS.get("ch14-b")!, read);
  * assert.ok(files.includes("lib/grading/not_implemented.ts"));
- * assert.ok(!files.includes("lib/mcp/shared/schema.ts"), "Unit B's transferProblems is there");
+ * assert.ok(!files.includes("lib/mcp/shared/transfer_problems.ts"), "Unit B's transferProblems is there");
  * ```
  */
 export async function realmFiles(

@@ -20,7 +20,7 @@ export const CH14_B: UnitSpec = {
       name: "transferProblems",
       cell: "transfer-problems",
       cases: CASES.transferProblems,
-      library: [{ file: "lib/mcp/shared/schema.ts", name: "transferProblems" }],
+      library: [{ file: "lib/mcp/shared/transfer_problems.ts", name: "transferProblems" }],
     },
   ],
   claims(submission) {
