@@ -15,6 +15,7 @@ import "./realm/graded_realm.ts";
 import "./realm/reach.ts";
 import "./realm/exits.ts";
 import { newCase, printedTooMuch } from "./realm/output.ts";
+import { withWhyNoNewNames } from "./realm/no_new_names.ts";
 import { threwOutcome } from "../../lib/grading/threw_outcome.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
@@ -113,7 +114,10 @@ self.onmessage = async (event: MessageEvent) => {
       reply = { returned: run.status, timed: run.message.startsWith("did not finish") };
     }
   } catch (error) {
-    reply = threwOutcome(error);
+    const threw = threwOutcome(error);
+    reply = threw.message === undefined
+      ? threw
+      : { ...threw, message: withWhyNoNewNames(threw.message) };
   }
   const printed = stop?.();
   if (printedTooMuch()) reply = { problem: "it printed too much" };
@@ -188,7 +192,7 @@ function thrownAt(error: unknown, url: string): string {
  * folder) is named from the repository's root, with why it is refused.
  */
 function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = withWhyNoNewNames(error instanceof Error ? error.message : String(error));
   const refused = /Requires read access to "([^"]+)"/.exec(message)?.[1];
   if (refused === undefined) return oneLine(message).slice(0, 300);
   const what = refused.startsWith(BASE) ? refused.slice(BASE.length) : "a file outside its folder";

@@ -39,6 +39,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/realm/graded_mark.ts",
   "tools/grading/realm/fixed.ts",
   "tools/grading/realm/no_other_realm.ts",
+  "tools/grading/realm/no_new_names.ts",
   "tools/grading/realm/node_process.ts",
   "tools/grading/realm/realm_makers.ts",
   "tools/grading/realm/reach.ts",

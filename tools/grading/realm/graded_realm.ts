@@ -10,7 +10,8 @@
 // map: its construction is refused below), Deno's internals, and WebAssembly
 // (a JavaScript engine compiled to it is a realm; the sandbox's process
 // compiles no module of it, imported or not: sandbox.ts); and fixes the
-// built-ins a seal reads to find the mark. None of this can be undone by code
+// built-ins a seal reads to find the mark (an object of the learner's may
+// still have a name of its own). None of this can be undone by code
 // that runs after it, and none of it loads node's modules: a realm that uses
 // none of them pays nothing for them.
 
@@ -24,7 +25,9 @@ import { REALM_MAKERS } from "./realm_makers.ts";
 const { apply, defineProperty, deleteProperty, getOwnPropertyDescriptor } = Reflect;
 const includes = String.prototype.includes;
 const has = Set.prototype.has;
+const defineOwn = Object.defineProperty;
 const OriginalError = Error;
+const OriginalTypeError = TypeError;
 const OriginalString = String;
 
 /** A function of the realm's (`...args`), of `name` as its callers find it. */
@@ -49,6 +52,36 @@ function whenSet(name: string, owner: string, guarded: (value: Callable) => Call
         fixed(guard, "apply", (self: unknown, args?: unknown[]) => apply(guard, self, args ?? []));
         fixed(this, name, guard);
       }
+    },
+    enumerable: false,
+    configurable: false,
+  });
+}
+
+/**
+ * Fix `name` of `target` (called `label`) for good as a seal reads it, yet
+ * let code give an object of its own that name, as it could were the name
+ * not fixed: a non-writable name refuses an assignment to every object that
+ * inherits it (JavaScript's "override mistake": `queue.push = ...` on an
+ * array, `text.split = ...` on a String object, `Name.fromCharCode = ...` on
+ * a subclass of String). It becomes an accessor no code can change (as
+ * Hardened JavaScript's enablePropertyOverrides makes it) whose getter gives
+ * the original, and whose setter defines the name, as an assignment does, on
+ * the object assigned to, and refuses on `target` itself.
+ */
+function overridable(label: string, target: object, name: PropertyKey): void {
+  const original = (target as Record<PropertyKey, unknown>)[name];
+  const spelled = typeof name === "symbol" ? `[${OriginalString(name.description)}]` : `.${name}`;
+  defineOwn(target, name, {
+    get: () => original,
+    set(this: unknown, value: unknown) {
+      if (this === target) {
+        throw new OriginalTypeError(
+          `${label}${spelled} cannot be assigned where work is graded (the library's seals ` +
+            "read it): give the name to an object of your own",
+        );
+      }
+      defineOwn(this, name, { value, writable: true, enumerable: true, configurable: true });
     },
     enumerable: false,
     configurable: false,
@@ -138,17 +171,25 @@ whenSet(
 // which it binds those globals as its own (tools/release/seal_module.ts). Code that changed one of
 // them (a decodeURIComponent that spells a piece of the mark's name another way) would have the
 // seal look for a name no realm has, and answer: each is fixed, and those two prototypes take no
-// new names (after the accessors above).
-const READ_BY_SEALS: [object, PropertyKey[]][] = [
-  [globalThis, ["decodeURIComponent", "parseInt", "String"]],
-  [String, ["fromCharCode"]],
-  [String.prototype, ["charAt", "indexOf", "charCodeAt", "slice", "split", Symbol.split]],
-  [Number.prototype, ["toString"]],
-  [Array.prototype, ["push", "shift"]],
-  [Function.prototype, ["constructor"]],
+// new names (after the accessors above): the decoder's cache is an object literal, and its "set
+// up already" flag and its base64 decoding are read from the decoder, a function, so that a
+// learner who gave Object.prototype the cache's entries, or Function.prototype the flag and a
+// decoding of their own, would respell the mark's name all the same
+// (tests/graded_realm_overrides_test.ts).
+const READ_BY_SEALS: [string, object, PropertyKey[]][] = [
+  ["globalThis", globalThis, ["decodeURIComponent", "parseInt", "String"]],
+  ["String", String, ["fromCharCode"]],
+  [
+    "String.prototype",
+    String.prototype,
+    ["charAt", "indexOf", "charCodeAt", "slice", "split", Symbol.split],
+  ],
+  ["Number.prototype", Number.prototype, ["toString"]],
+  ["Array.prototype", Array.prototype, ["push", "shift"]],
+  ["Function.prototype", Function.prototype, ["constructor"]],
 ];
-for (const [target, names] of READ_BY_SEALS) {
-  for (const name of names) fixed(target, name, (target as Record<PropertyKey, unknown>)[name]);
+for (const [label, target, names] of READ_BY_SEALS) {
+  for (const name of names) overridable(label, target, name);
 }
 Object.preventExtensions(Function.prototype);
 Object.preventExtensions(Object.prototype);

@@ -1,0 +1,284 @@
+// The built-ins a seal reads to find the realm's mark are fixed where work is
+// graded (tools/grading/realm/graded_realm.ts), and honest code that gives an
+// object of its own one of those names keeps its marks: an array's own push
+// or shift, a String object's own split, a function's own constructor, a
+// Number object's own toString, a subclass's own fromCharCode, a scope of
+// the global object's own parseInt. As non-writable data properties they
+// refused each of those assignments (JavaScript's "override mistake"), and
+// each learner below lost every mark; they are now accessors, as Hardened
+// JavaScript's enablePropertyOverrides makes them, that define the name on
+// the object assigned to, and refuse only on the object they belong to.
+//
+// Object.prototype and Function.prototype still take no new names, since a
+// seal's string decoder looks names up through them: a learner who gives
+// Object.prototype the decoder's cache entries for the pieces of the mark's
+// name, or Function.prototype its "already set up" flag and a decoder of the
+// learner's, has the seal look for a name no realm has, and would keep every
+// mark. A learner's polyfill there fails, and is told why in one line.
+
+import assert from "node:assert/strict";
+import {
+  authorizeBeginning,
+  base64,
+  behindSorted,
+  gradeClass,
+  gradedMarks,
+  importSeal,
+  standaloneSeal,
+  testLearners,
+} from "./_seals.ts";
+import { GRADED_REALM } from "../tools/grading/realm/graded_mark.ts";
+
+/** The seal of answerFor, as the learners' release ships it, less its header line. */
+const SEAL = "lib/mcp/client/answer.sealed.js";
+const sealText = await standaloneSeal(SEAL);
+/** The seal's string decoder, by the name the string array's rotation calls it by. */
+const DECODER = /\(function\(\w+,\w+\)\{const \w+=(\w+),/.exec(sealText)![1];
+
+/**
+ * What a learner who reads the seal finds out with the seal's own decoder:
+ * each key of the decoder's cache (an object literal, looked up through
+ * Object.prototype) that holds a piece of the mark's name, with the piece.
+ */
+async function markPieces(): Promise<Record<number, string>> {
+  const { decoder } = await import(
+    `data:text/javascript;base64,${base64(`${sealText}\nexport { ${DECODER} as decoder };`)}`
+  );
+  const decoded = new Map<number, string>();
+  for (let at = 0; at < 0x2000; at++) {
+    try {
+      decoded.set(at, decoder(at));
+    } catch {
+      // Not an index of the string array.
+    }
+  }
+  const offset = Math.min(...decoded.keys());
+  const pieces: Record<number, string> = {};
+  for (const [at, text] of decoded) {
+    if (text.length > 2 && GRADED_REALM.includes(text)) pieces[at - offset] = text;
+  }
+  assert.ok(Object.keys(pieces).length > 0, "the seal's decoder spells no piece of the mark");
+  return pieces;
+}
+
+/** The two names the decoder keeps on itself: "set up already", and the base64 decoding it set up. */
+const [SET_UP, DECODE] = (() => {
+  const setUp = new RegExp(`if\\(${DECODER}\\['(\\w+)'\\]===\\$own_undefined\\)`).exec(sealText);
+  const decode = new RegExp(`${DECODER}\\['(\\w+)'\\]=\\w+,`).exec(sealText);
+  return [setUp![1], decode![1]];
+})();
+
+/** Each name a seal reads, on the object it is fixed on, as graded_realm.ts fixes them. */
+const FIXED = `[
+  [globalThis, ["decodeURIComponent", "parseInt", "String"]],
+  [String, ["fromCharCode"]],
+  [String.prototype, ["charAt", "indexOf", "charCodeAt", "slice", "split", Symbol.split]],
+  [Number.prototype, ["toString"]],
+  [Array.prototype, ["push", "shift"]],
+  [Function.prototype, ["constructor"]],
+]`;
+
+const LEARNERS = {
+  "own-push-and-shift": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  const queue = [];
+  let pushed = 0;
+  queue.push = (item) => (pushed++, Array.prototype.push.call(queue, item));
+  queue.shift = () => Array.prototype.shift.call(queue);
+  queue.push(name);
+  if (pushed !== 1 || queue.shift() !== name) return !Object.hasOwn(catalog, name);`,
+      ),
+  },
+  "own-split": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  const asked = new String(name);
+  asked.split = () => [String(asked)];
+  if (asked.split("_")[0] !== name) return !Object.hasOwn(catalog, name);`,
+      ),
+  },
+  "own-constructor": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  if (check.constructor !== "a check") return !Object.hasOwn(catalog, name);`,
+        `function check() {}
+check.constructor = "a check";`,
+      ),
+  },
+  "own-toString": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  const count = new Number(allowed.size);
+  count.toString = () => count.valueOf() + " allowed";
+  if (\`\${count}\` !== allowed.size + " allowed") return !Object.hasOwn(catalog, name);`,
+      ),
+  },
+  // A subclass's own static, a scope over the global object, Object.assign, and a String object's
+  // own splitter: each gives an object of the learner's a name a seal reads.
+  "own-inherited-names": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  if (Name.fromCharCode(97).shout() !== "A" || scope.parseInt("08") !== 8 || scope.String(1) !== "#1") return !allowed.has(name);
+  const log = Object.assign([], { push(item) { return Array.prototype.push.call(this, item); } });
+  if (log.push(name) !== 1 || "a-b".split(dash).join("|") !== "a|b") return !Object.hasOwn(catalog, name);`,
+        `class Name extends String {
+  shout() { return this.toUpperCase(); }
+}
+Name.fromCharCode = (...codes) => new Name(String.fromCharCode(...codes));
+const scope = Object.create(globalThis);
+scope.parseInt = (text) => Number.parseInt(text, 10);
+scope.String = (value) => "#" + String(value);
+const dash = new String("-");
+dash[Symbol.split] = (text) => text.split("-");`,
+      ),
+  },
+  // Every way to write each fixed name on the object it is fixed on (an assignment, Reflect.set,
+  // the accessor's own setter, defineProperty, delete) is refused, and what a seal reads (through a
+  // string, a number, an array, a function, the global object) is the original after them all, and
+  // after an own name on an instance of each; the two prototypes take no new names. authorize
+  // answers right only then.
+  "fixed-names-held": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  if (moved.length > 0) return !Object.hasOwn(catalog, name);`,
+        `const moved = [];
+const other = function () { return "the learner's"; };
+const through = new Map([[String.prototype, "x"], [Number.prototype, 1], [Array.prototype, []], [Function.prototype, () => {}], [globalThis, globalThis], [String, String]]);
+for (const [target, names] of ${FIXED}) {
+  for (const name of names) {
+    const original = target[name];
+    const setter = Object.getOwnPropertyDescriptor(target, name).set;
+    const instance = Object.create(target);
+    instance[name] = other;
+    if (!Object.hasOwn(instance, name) || instance[name] !== other) moved.push("an instance's own " + String(name));
+    for (const write of [
+      () => { target[name] = other; },
+      () => { if (!Reflect.set(target, name, other)) throw new TypeError("refused"); },
+      () => { if (!Reflect.set(target, name, other, target)) throw new TypeError("refused"); },
+      () => setter.call(target, other),
+      () => Object.defineProperty(target, name, { value: other }),
+      () => Object.defineProperty(target, name, { get: () => other }),
+      () => { if (!Reflect.deleteProperty(target, name)) throw new TypeError("refused"); },
+    ]) {
+      try {
+        write();
+        moved.push(String(name) + " written by " + write);
+      } catch {
+        // refused
+      }
+    }
+    if (target[name] !== original || through.get(target)[name] !== original) moved.push(String(name) + " changed");
+  }
+}
+for (const target of [Object.prototype, Function.prototype]) {
+  try {
+    target.added = other;
+    moved.push("a name added");
+  } catch {
+    // refused
+  }
+}`,
+      ),
+  },
+  // Object.prototype given, for each call of the seal, the decoder's cache entries for the pieces of
+  // the mark's name, each spelled with a 0 after it: the cache is an object literal.
+  "cache-poisoned": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: async () =>
+      behindSorted(`${await importSeal(SEAL, "answerFor: run")}
+const PIECES = ${JSON.stringify(await markPieces())};
+function seal(...args) {
+  const given = [];
+  for (const [key, piece] of Object.entries(PIECES)) {
+    try {
+      Object.defineProperty(Object.prototype, key, { value: piece + "\\u0000", configurable: true });
+      given.push(key);
+    } catch {
+      // refused
+    }
+  }
+  try {
+    return run(...args);
+  } finally {
+    for (const key of given) delete Object.prototype[key];
+  }
+}`),
+  },
+  // Function.prototype given the decoder's "set up already" flag and a base64 decoding of the
+  // learner's, which spells each piece of the mark's name with a 0 after it, before the seal loads.
+  "decoder-preset": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      behindSorted(`const mark = ${JSON.stringify(GRADED_REALM)};
+const swapCase = (c) => c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+function decode(text) {
+  const bytes = atob([...text].map(swapCase).join(""));
+  const plain = decodeURIComponent([...bytes].map((b) => "%" + b.charCodeAt(0).toString(16).padStart(2, "0")).join(""));
+  return plain.length > 2 && mark.includes(plain) ? plain + "\\u0000" : plain;
+}
+try {
+  Function.prototype[${JSON.stringify(SET_UP)}] = true;
+  Function.prototype[${JSON.stringify(DECODE)}] = decode;
+} catch {
+  // refused
+}
+const { answerFor: seal } = await import("data:text/javascript;base64,${base64(sealText)}");`),
+  },
+};
+
+// A polyfill on Object.prototype as the module loads, and one on Function.prototype as a case runs:
+// each fails, saying why.
+const POLYFILLS = {
+  "object-polyfill": {
+    file: "ch14-a.ts",
+    module: () =>
+      authorizeBeginning(
+        "",
+        `Object.prototype.hasKey = function (key) { return Object.hasOwn(this, key); };`,
+      ),
+  },
+  "function-polyfill": {
+    file: "ch14-a.ts",
+    module: () => authorizeBeginning(`  Function.prototype.once ??= function () { return this; };`),
+  },
+};
+
+const list = await gradeClass({ ...LEARNERS, ...POLYFILLS });
+
+testLearners(list, LEARNERS, {
+  honest: (name, fn) => `the learner ${name} keeps every mark of ${fn}`,
+  attack: (name, fn) => `a seal run with ${name} earns nothing for ${fn}`,
+});
+
+for (const name of Object.keys(POLYFILLS)) {
+  Deno.test(`the learner ${name} is told why a prototype a seal reads through takes no new name`, () => {
+    const { results } = gradedMarks(list, name, "authorize");
+    const said = results.tests.find((t) => t.name.startsWith("authorize: ") && t.score === 0);
+    console.log(said?.output);
+    assert.match(
+      said?.output ?? "",
+      /Object\.prototype and Function\.prototype are not, where work is graded: seals read/,
+    );
+  });
+}
