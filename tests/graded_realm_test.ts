@@ -19,6 +19,7 @@ import {
   testLearners,
 } from "./_seals.ts";
 import { GRADED_REALM } from "../tools/grading/realm/graded_mark.ts";
+import { NO_OTHER_REALM } from "../tools/grading/realm/realm_makers.ts";
 
 const LEARNERS = {
   "node-vm": {
@@ -142,6 +143,29 @@ const vm = {
         `  const open = typeof WebAssembly !== "undefined" || Deno[Deno.internal] !== undefined ||
     typeof process.getBuiltinModule === "function";
   if (open) return !(Object.hasOwn(catalog, name) && allowed.has(name));`,
+      ),
+  },
+  // A realm maker asked for by an import, and by node's \`require\` (ajv's standalone code loads
+  // require-from-string, which requires node:module), each refused in the one message that names
+  // every module refused: authorize answers right only where both say it. The import map's message
+  // named all but node:inspector/promises, and require's only the module asked for.
+  "vm-by-import-or-require": {
+    file: "ch14-a.ts",
+    fn: "authorize",
+    honest: true,
+    module: () =>
+      authorizeBeginning(
+        `  if (said.length !== 2 || said.some((message) => message !== ${
+          JSON.stringify(NO_OTHER_REALM)
+        })) return !Object.hasOwn(catalog, name);`,
+        `const said = [];
+for (const name of [["node", "vm"].join(":"), "ajv/dist/standalone/instance.js"]) {
+  try {
+    await import(name);
+  } catch (error) {
+    said.push(error.message);
+  }
+}`,
       ),
   },
 };

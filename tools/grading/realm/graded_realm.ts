@@ -20,7 +20,7 @@
 import { fixed } from "./fixed.ts";
 import { GRADED_REALM, SEALS_RUN_HERE } from "./graded_mark.ts";
 import { reachedLibrary } from "./reach.ts";
-import { REALM_MAKERS } from "./realm_makers.ts";
+import { NO_OTHER_REALM, REALM_MAKERS } from "./realm_makers.ts";
 
 const { apply, defineProperty, deleteProperty, getOwnPropertyDescriptor } = Reflect;
 const includes = String.prototype.includes;
@@ -117,19 +117,13 @@ if (processGetter !== undefined) {
 // a module of any text, with its own `require`), finds node's modules without the import map: it
 // is refused the same ones, by `Module._load`, which every `require` comes through.
 const REFUSED = new Set(REALM_MAKERS.flatMap((name) => [name, `node:${name}`]));
-const NO_REALM = "this module is not given where work is graded: a learner's code runs in the " +
-  "one realm the grader gives it";
 whenSet(
   "_load",
   "Module",
   (load) =>
     function refusingRealms(this: unknown, request: unknown, ...rest: unknown[]) {
       const name = OriginalString(request);
-      if (apply(has, REFUSED, [name])) {
-        throw new OriginalError(
-          `${NO_REALM} (${name} makes another)`,
-        );
-      }
+      if (apply(has, REFUSED, [name])) throw new OriginalError(NO_OTHER_REALM);
       return apply(load, this, [name, ...rest]);
     },
 );
