@@ -126,8 +126,9 @@ check.constructor = "a check";`,
   if (\`\${count}\` !== allowed.size + " allowed") return !Object.hasOwn(catalog, name);`,
       ),
   },
-  // A subclass's own static, a scope over the global object, Object.assign, and a String object's
-  // own splitter: each gives an object of the learner's a name a seal reads.
+  // A subclass's own static, a scope over the global object, Object.assign, a subclass's prototype's
+  // own push, and a String object's own splitter: each gives an object of the learner's a name a
+  // seal reads.
   "own-inherited-names": {
     file: "ch14-a.ts",
     fn: "authorize",
@@ -136,7 +137,7 @@ check.constructor = "a check";`,
       authorizeBeginning(
         `  if (Name.fromCharCode(97).shout() !== "A" || scope.parseInt("08") !== 8 || scope.String(1) !== "#1") return !allowed.has(name);
   const log = Object.assign([], { push(item) { return Array.prototype.push.call(this, item); } });
-  if (log.push(name) !== 1 || "a-b".split(dash).join("|") !== "a|b") return !Object.hasOwn(catalog, name);`,
+  if (log.push(name) !== 1 || new Stack().push(name) !== 1 || "a-b".split(dash).join("|") !== "a|b") return !Object.hasOwn(catalog, name);`,
         `class Name extends String {
   shout() { return this.toUpperCase(); }
 }
@@ -144,6 +145,8 @@ Name.fromCharCode = (...codes) => new Name(String.fromCharCode(...codes));
 const scope = Object.create(globalThis);
 scope.parseInt = (text) => Number.parseInt(text, 10);
 scope.String = (value) => "#" + String(value);
+class Stack extends Array {}
+Stack.prototype.push = function (item) { return Array.prototype.push.call(this, item); };
 const dash = new String("-");
 dash[Symbol.split] = (text) => text.split("-");`,
       ),
