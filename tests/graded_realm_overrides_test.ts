@@ -154,8 +154,8 @@ dash[Symbol.split] = (text) => text.split("-");`,
   // Every way to write each fixed name on the object it is fixed on (an assignment, Reflect.set,
   // the accessor's own setter, defineProperty, delete) is refused, and what a seal reads (through a
   // string, a number, an array, a function, the global object) is the original after them all, and
-  // after an own name on an instance of each; the two prototypes take no new names. authorize
-  // answers right only then.
+  // after an own name on an instance of each (a String, Number, array, function, subclass, scope);
+  // the two prototypes take no new names. authorize answers right only then.
   "fixed-names-held": {
     file: "ch14-a.ts",
     fn: "authorize",
@@ -166,11 +166,12 @@ dash[Symbol.split] = (text) => text.split("-");`,
         `const moved = [];
 const other = function () { return "the learner's"; };
 const through = new Map([[String.prototype, "x"], [Number.prototype, 1], [Array.prototype, []], [Function.prototype, () => {}], [globalThis, globalThis], [String, String]]);
+const instances = new Map([[String.prototype, () => new String("x")], [Number.prototype, () => new Number(1)], [Array.prototype, () => []], [Function.prototype, () => function () {}], [globalThis, () => Object.create(globalThis)], [String, () => class extends String {}]]);
 for (const [target, names] of ${FIXED}) {
   for (const name of names) {
     const original = target[name];
     const setter = Object.getOwnPropertyDescriptor(target, name).set;
-    const instance = Object.create(target);
+    const instance = instances.get(target)();
     instance[name] = other;
     if (!Object.hasOwn(instance, name) || instance[name] !== other) moved.push("an instance's own " + String(name));
     for (const write of [
