@@ -164,12 +164,13 @@ whenSet(
 // which end at Function.prototype and Object.prototype, and the Function constructor, through
 // which it binds those globals as its own (tools/release/seal_module.ts). Code that changed one of
 // them (a decodeURIComponent that spells a piece of the mark's name another way) would have the
-// seal look for a name no realm has, and answer: each is fixed, and those two prototypes take no
-// new names (after the accessors above): the decoder's cache is an object literal, and its "set
-// up already" flag and its base64 decoding are read from the decoder, a function, so that a
-// learner who gave Object.prototype the cache's entries, or Function.prototype the flag and a
-// decoding of their own, would respell the mark's name all the same
-// (tests/graded_realm_overrides_test.ts).
+// seal look for a name no realm has, and answer: each is fixed (`overridable`), and those two
+// prototypes take no new names (after the accessors above): the decoder's cache is an object
+// literal, and its "set up already" flag and its base64 decoding are read from the decoder, a
+// function, so that a learner who gave Object.prototype the cache's entries, or Function.prototype
+// the flag and a decoding of their own, would respell the mark's name all the same
+// (tests/graded_realm_overrides_test.ts). A polyfill there fails, and the grader says why
+// (`no_new_names.ts`).
 const READ_BY_SEALS: [string, object, PropertyKey[]][] = [
   ["globalThis", globalThis, ["decodeURIComponent", "parseInt", "String"]],
   ["String", String, ["fromCharCode"]],
