@@ -14,7 +14,8 @@
 // Object.prototype the decoder's cache entries for the pieces of the mark's
 // name, or Function.prototype its "already set up" flag and a decoder of the
 // learner's, has the seal look for a name no realm has, and would keep every
-// mark. A learner's polyfill there fails, and is told why in one line.
+// mark. A learner's polyfill there fails, and is told why in one line; so is
+// a learner's replacement of a fixed name on the object it is fixed on.
 
 import assert from "node:assert/strict";
 import {
@@ -251,11 +252,16 @@ const { answerFor: seal } = await import("data:text/javascript;base64,${base64(s
   },
 };
 
-// A polyfill on Object.prototype as the module loads, and one on Function.prototype as a case runs:
-// each fails, saying why.
-const POLYFILLS = {
+// What a learner whose code changes what the realm fixes meets, and is told: a polyfill on
+// Object.prototype as the module loads, and one on Function.prototype as a case runs, fail saying
+// why those prototypes take no new names; a split of the learner's own on String.prototype fails
+// saying the name is the seals'. Each loses the marks its code cannot earn there.
+const NO_NEW_NAMES =
+  /Object\.prototype and Function\.prototype are not, where work is graded: seals read/;
+const TOLD = {
   "object-polyfill": {
     file: "ch14-a.ts",
+    said: NO_NEW_NAMES,
     module: () =>
       authorizeBeginning(
         "",
@@ -264,25 +270,34 @@ const POLYFILLS = {
   },
   "function-polyfill": {
     file: "ch14-a.ts",
+    said: NO_NEW_NAMES,
     module: () => authorizeBeginning(`  Function.prototype.once ??= function () { return this; };`),
+  },
+  "split-replaced": {
+    file: "ch14-a.ts",
+    said:
+      /String\.prototype\.split cannot be assigned where work is graded \(the library's seals read it\)/,
+    module: () =>
+      authorizeBeginning(
+        "",
+        `const split = String.prototype.split;
+String.prototype.split = function (separator, limit) { return split.call(this, separator, limit); };`,
+      ),
   },
 };
 
-const list = await gradeClass({ ...LEARNERS, ...POLYFILLS });
+const list = await gradeClass({ ...LEARNERS, ...TOLD });
 
 testLearners(list, LEARNERS, {
   honest: (name, fn) => `the learner ${name} keeps every mark of ${fn}`,
   attack: (name, fn) => `a seal run with ${name} earns nothing for ${fn}`,
 });
 
-for (const name of Object.keys(POLYFILLS)) {
-  Deno.test(`the learner ${name} is told why a prototype a seal reads through takes no new name`, () => {
+for (const [name, { said }] of Object.entries(TOLD)) {
+  Deno.test(`the learner ${name} is told why the realm refuses what its code changes`, () => {
     const { results } = gradedMarks(list, name, "authorize");
-    const said = results.tests.find((t) => t.name.startsWith("authorize: ") && t.score === 0);
-    console.log(said?.output);
-    assert.match(
-      said?.output ?? "",
-      /Object\.prototype and Function\.prototype are not, where work is graded: seals read/,
-    );
+    const failed = results.tests.find((t) => t.name.startsWith("authorize: ") && t.score === 0);
+    console.log(failed?.output);
+    assert.match(failed?.output ?? "", said);
   });
 }
