@@ -253,8 +253,8 @@ const { answerFor: seal } = await import("data:text/javascript;base64,${base64(s
 };
 
 // What a learner whose code changes what the realm fixes meets, and is told: a polyfill on
-// Object.prototype as the module loads, and one on Function.prototype as a case runs, fail saying
-// why those prototypes take no new names; a split of the learner's own on String.prototype fails
+// Object.prototype as the module loads, and one on Function.prototype as a case runs or in a timer
+// of its own (an error outside any case), fail saying why those prototypes take no new names; a split of the learner's own on String.prototype fails
 // saying the name is the seals'. Each loses the marks its code cannot earn there.
 const NO_NEW_NAMES =
   /Object\.prototype and Function\.prototype are not, where work is graded: seals read/;
@@ -272,6 +272,15 @@ const TOLD = {
     file: "ch14-a.ts",
     said: NO_NEW_NAMES,
     module: () => authorizeBeginning(`  Function.prototype.once ??= function () { return this; };`),
+  },
+  "timer-polyfill": {
+    file: "ch14-a.ts",
+    said: NO_NEW_NAMES,
+    module: () =>
+      authorizeBeginning(
+        `  setTimeout(() => { Function.prototype.later = () => {}; }, 0);
+  return new Promise((resolve) => setTimeout(() => resolve(Object.hasOwn(catalog, name) && allowed.has(name)), 100));`,
+      ),
   },
   "split-replaced": {
     file: "ch14-a.ts",

@@ -36,6 +36,7 @@ import { deserialize, serialize } from "node:v8";
 import type * as ServerBridge from "./host/server_bridge.ts";
 import type * as ClientHost from "./host/client_host.ts";
 import type * as ClientDriver from "./drivers/lab_02_client.ts";
+import { withWhyNoNewNames } from "./realm/no_new_names.ts";
 
 /**
  * How a case is run: a function called on its arguments, a function given a
@@ -236,7 +237,10 @@ class Realm {
     this.worker.onerror = (event) => {
       event.preventDefault();
       this.#waiting?.({
-        problem: `the code failed outside any case: ${event.message}`.slice(0, 300),
+        problem: `the code failed outside any case: ${withWhyNoNewNames(event.message)}`.slice(
+          0,
+          300,
+        ),
       });
     };
   }

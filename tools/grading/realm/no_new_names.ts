@@ -8,8 +8,8 @@
  * @module
  */
 
-/** V8's message for a name an object that takes no new names refused. */
-const NOT_EXTENSIBLE = /^Cannot (?:add|define) property .+, object is not extensible$/;
+/** V8's message for a name an object that takes no new names refused (after `Uncaught TypeError: `, uncaught). */
+const NOT_EXTENSIBLE = /(?:^|: )Cannot (?:add|define) property .+, object is not extensible$/;
 
 /** What follows V8's message: the two prototypes, and why (within the 200 characters a case's line shows). */
 const WHY = " (Object.prototype and Function.prototype are not, where work is graded: seals read " +
@@ -25,6 +25,10 @@ const WHY = " (Object.prototype and Function.prototype are not, where work is gr
  *
  * assert.match(
  *   withWhyNoNewNames("Cannot add property once, object is not extensible"),
+ *   /Function\.prototype are not, where work is graded/,
+ * );
+ * assert.match(
+ *   withWhyNoNewNames("Uncaught TypeError: Cannot add property once, object is not extensible"),
  *   /Function\.prototype are not, where work is graded/,
  * );
  * assert.equal(withWhyNoNewNames("x is not defined"), "x is not defined");
