@@ -236,12 +236,8 @@ class Realm {
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
-      this.#waiting?.({
-        problem: `the code failed outside any case: ${withWhyNoNewNames(event.message)}`.slice(
-          0,
-          300,
-        ),
-      });
+      const said = withWhyNoNewNames(event.message);
+      this.#waiting?.({ problem: `the code failed outside any case: ${said}`.slice(0, 300) });
     };
   }
 
