@@ -273,12 +273,14 @@ const TOLD = {
     said: NO_NEW_NAMES,
     module: () => authorizeBeginning(`  Function.prototype.once ??= function () { return this; };`),
   },
+  // Only in the last visible case (the one case of a name every object inherits), so that no other
+  // case waits on the realm the error ended.
   "timer-polyfill": {
     file: "ch14-a.ts",
     said: NO_NEW_NAMES,
     module: () =>
       authorizeBeginning(
-        `  setTimeout(() => { Function.prototype.later = () => {}; }, 0);
+        `  if (name === "toString") setTimeout(() => { Function.prototype.later = () => {}; }, 0);
   return new Promise((resolve) => setTimeout(() => resolve(Object.hasOwn(catalog, name) && allowed.has(name)), 100));`,
       ),
   },
