@@ -24,7 +24,7 @@ const WHY = " (Object.prototype and Function.prototype are not, where work is gr
  * import assert from "node:assert/strict";
  *
  * assert.match(
- *   withWhyNoNewNames("Cannot add property once, object is not extensible"),
+ *   withWhyNoNewNames("Cannot define property hasKey, object is not extensible"),
  *   /Function\.prototype are not, where work is graded/,
  * );
  * assert.match(
