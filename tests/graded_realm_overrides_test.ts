@@ -36,23 +36,28 @@ const sealText = await standaloneSeal(SEAL);
 /** The seal's string decoder, by the name the string array's rotation calls it by. */
 const DECODER = /\(function\(\w+,\w+\)\{const \w+=(\w+),/.exec(sealText)![1];
 
+/** Each string of the seal's string array, decoded by the seal's own decoder, by the index its code asks it by. */
+const decoded = await (async () => {
+  const { decoder } = await import(
+    `data:text/javascript;base64,${base64(`${sealText}\nexport { ${DECODER} as decoder };`)}`
+  );
+  const strings = new Map<number, string>();
+  for (let at = 0; at < 0x2000; at++) {
+    try {
+      strings.set(at, decoder(at));
+    } catch {
+      // Not an index of the string array.
+    }
+  }
+  return strings;
+})();
+
 /**
  * What a learner who reads the seal finds out with the seal's own decoder:
  * each key of the decoder's cache (an object literal, looked up through
  * Object.prototype) that holds a piece of the mark's name, with the piece.
  */
-async function markPieces(): Promise<Record<number, string>> {
-  const { decoder } = await import(
-    `data:text/javascript;base64,${base64(`${sealText}\nexport { ${DECODER} as decoder };`)}`
-  );
-  const decoded = new Map<number, string>();
-  for (let at = 0; at < 0x2000; at++) {
-    try {
-      decoded.set(at, decoder(at));
-    } catch {
-      // Not an index of the string array.
-    }
-  }
+function markPieces(): Record<number, string> {
   const offset = Math.min(...decoded.keys());
   const pieces: Record<number, string> = {};
   for (const [at, text] of decoded) {
@@ -211,7 +216,7 @@ for (const target of [Object.prototype, Function.prototype]) {
     fn: "answerFor",
     module: async () =>
       behindSorted(`${await importSeal(SEAL, "answerFor: run")}
-const PIECES = ${JSON.stringify(await markPieces())};
+const PIECES = ${JSON.stringify(markPieces())};
 function seal(...args) {
   const given = [];
   for (const [key, piece] of Object.entries(PIECES)) {
@@ -249,6 +254,44 @@ try {
   // refused
 }
 const { answerFor: seal } = await import("data:text/javascript;base64,${base64(sealText)}");`),
+  },
+  // Array.prototype given an accessor for the index past the seal's string array's last, before the
+  // seal loads: the rotation's push writes that index through the prototype, and the setter is
+  // handed the array, where the learner respells each piece of the mark's name (encoded as the
+  // seal's decoder reads it) with a 0 after it.
+  "array-hooked": {
+    file: "ch14-a.ts",
+    fn: "answerFor",
+    module: () =>
+      behindSorted(`const mark = ${JSON.stringify(GRADED_REALM)};
+const swapCase = (c) => c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+function decode(text) {
+  const bytes = atob([...text].map(swapCase).join(""));
+  return decodeURIComponent([...bytes].map((b) => "%" + b.charCodeAt(0).toString(16).padStart(2, "0")).join(""));
+}
+const encode = (plain) =>
+  [...btoa(String.fromCharCode(...new TextEncoder().encode(plain))).replace(/=+$/, "")].map(swapCase).join("");
+const at = ${decoded.size - 1};
+let strings;
+Object.defineProperty(Array.prototype, at, {
+  configurable: true,
+  get() { return undefined; },
+  set(value) {
+    Object.defineProperty(this, at, { value, writable: true, enumerable: true, configurable: true });
+    strings ??= this;
+  },
+});
+const { answerFor: seal } = await import("data:text/javascript;base64,${base64(sealText)}");
+delete Array.prototype[at];
+for (let i = 0; strings !== undefined && i < strings.length; i++) {
+  let plain;
+  try {
+    plain = decode(strings[i]);
+  } catch {
+    continue;
+  }
+  if (plain.length > 2 && mark.includes(plain)) strings[i] = encode(plain + "\\u0000");
+}`),
   },
 };
 

@@ -59,6 +59,32 @@ function ownGlobals(code: string): string {
   }`;
 }
 
+/**
+ * `code` (obfuscated) with its string array, which its decoder reads and its
+ * rotation shifts and pushes, made an object of no prototype that holds the
+ * strings as the array did, with an array's push and shift of its own (read
+ * from an array, where the realm fixes them). An array's push writes the
+ * index past its last through Array.prototype, where a learner's accessor for
+ * that index was handed the array and respelled the mark's name's pieces in
+ * it, so that the seal looked for a name no realm has
+ * (`tests/graded_realm_overrides_test.ts`). Throws `Error` when the code has
+ * no string array of the obfuscator's form.
+ */
+function ownStrings(code: string): string {
+  const found = /(function _0x[0-9a-f]+\(\)\{const _0x[0-9a-f]+=)\[([^\]]*)\];/.exec(code);
+  const strings = found?.[2].match(/'[^'\\]*'/g) ?? [];
+  if (found === null || strings.join(",") !== found[2]) {
+    throw new Error("the obfuscated code has no string array of the obfuscator's form");
+  }
+  const held = strings.map((text, at) => `${at}:${text}`).join(",");
+  return code.replace(
+    found[0],
+    `${
+      found[1]
+    }{__proto__:null,push:[]['push'],shift:[]['shift'],length:${strings.length},${held}};`,
+  );
+}
+
 /** `file` bundled on its own: TypeScript gone, every import it makes left an import. */
 async function bundled(file: string, text: string): Promise<string> {
   const specifiers = [...text.matchAll(/^(?:import|export)\b[^;]*?from\s+"([^"]+)"/gms)]
@@ -116,5 +142,7 @@ export async function sealModule(
     secrets,
     options,
   );
-  return ownGlobals(JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode());
+  return ownGlobals(
+    ownStrings(JavaScriptObfuscator.obfuscate(marked, OBFUSCATION).getObfuscatedCode()),
+  );
 }
