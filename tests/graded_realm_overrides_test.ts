@@ -74,6 +74,20 @@ const [SET_UP, DECODE] = (() => {
   return [setUp![1], decode![1]];
 })();
 
+/**
+ * A learner's own decoding of the seal's strings (`decoded`: the
+ * obfuscator's base64, whose alphabet begins with the small letters, then
+ * percent-decoding), as a learner who reads the seal writes it, and
+ * `respelled`, which spells each piece of the mark's name with a 0 after it.
+ */
+const RESPELLING = `const mark = ${JSON.stringify(GRADED_REALM)};
+const swapCase = (c) => c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
+function decoded(text) {
+  const bytes = atob([...text].map(swapCase).join(""));
+  return decodeURIComponent([...bytes].map((b) => "%" + b.charCodeAt(0).toString(16).padStart(2, "0")).join(""));
+}
+const respelled = (plain) => plain.length > 2 && mark.includes(plain) ? plain + "\\u0000" : plain;`;
+
 /** Each name a seal reads, on the object it is fixed on, as graded_realm.ts fixes them. */
 const FIXED = `[
   [globalThis, ["decodeURIComponent", "parseInt", "String"]],
@@ -240,16 +254,10 @@ function seal(...args) {
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () =>
-      behindSorted(`const mark = ${JSON.stringify(GRADED_REALM)};
-const swapCase = (c) => c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
-function decode(text) {
-  const bytes = atob([...text].map(swapCase).join(""));
-  const plain = decodeURIComponent([...bytes].map((b) => "%" + b.charCodeAt(0).toString(16).padStart(2, "0")).join(""));
-  return plain.length > 2 && mark.includes(plain) ? plain + "\\u0000" : plain;
-}
+      behindSorted(`${RESPELLING}
 try {
   Function.prototype[${JSON.stringify(SET_UP)}] = true;
-  Function.prototype[${JSON.stringify(DECODE)}] = decode;
+  Function.prototype[${JSON.stringify(DECODE)}] = (text) => respelled(decoded(text));
 } catch {
   // refused
 }
@@ -263,12 +271,7 @@ const { answerFor: seal } = await import("data:text/javascript;base64,${base64(s
     file: "ch14-a.ts",
     fn: "answerFor",
     module: () =>
-      behindSorted(`const mark = ${JSON.stringify(GRADED_REALM)};
-const swapCase = (c) => c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
-function decode(text) {
-  const bytes = atob([...text].map(swapCase).join(""));
-  return decodeURIComponent([...bytes].map((b) => "%" + b.charCodeAt(0).toString(16).padStart(2, "0")).join(""));
-}
+      behindSorted(`${RESPELLING}
 const encode = (plain) =>
   [...btoa(String.fromCharCode(...new TextEncoder().encode(plain))).replace(/=+$/, "")].map(swapCase).join("");
 const at = ${decoded.size - 1};
@@ -284,13 +287,12 @@ Object.defineProperty(Array.prototype, at, {
 const { answerFor: seal } = await import("data:text/javascript;base64,${base64(sealText)}");
 delete Array.prototype[at];
 for (let i = 0; strings !== undefined && i < strings.length; i++) {
-  let plain;
   try {
-    plain = decode(strings[i]);
+    const plain = decoded(strings[i]);
+    if (respelled(plain) !== plain) strings[i] = encode(respelled(plain));
   } catch {
-    continue;
+    // Not a string the decoder reads.
   }
-  if (plain.length > 2 && mark.includes(plain)) strings[i] = encode(plain + "\\u0000");
 }`),
   },
 };
