@@ -33,6 +33,7 @@ async function freshCourse(): Promise<string> {
       "tools/learner_copies.ts",
       "tools/grading/typed_path.ts",
       "tools/jupyter/jupyter.ts",
+      "tools/jupyter/held_lab.py",
     ]
   ) {
     await Deno.mkdir(`${course}/${file}`.replace(/\/[^/]+$/, ""), { recursive: true });
@@ -50,6 +51,67 @@ async function freshCourse(): Promise<string> {
 
 async function answer(url: string): Promise<Response | undefined> {
   return await fetch(url, { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
+}
+
+/** Wait, as long as JupyterLab takes to start, until `base` answers, failing if `task` ends first. */
+async function untilAnswering(base: string, token: string, task: Deno.ChildProcess) {
+  const ended = task.status.then(() => true);
+  const deadline = Date.now() + HANG_MS;
+  while (!(await answer(`${base}api/status?token=${token}`))?.ok) {
+    const waited = new Promise<false>((resolve) => setTimeout(() => resolve(false), 250));
+    assert.ok(
+      !await Promise.race([ended, waited]),
+      "deno task lab ended before JupyterLab answered",
+    );
+    assert.ok(Date.now() < deadline, `JupyterLab did not answer within ${HANG_MS / 1000} s`);
+  }
+}
+
+/** A free port on 127.0.0.1. */
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  listener.close();
+  return (listener.addr as Deno.NetAddr).port;
+}
+
+/** The arguments of `deno task lab` on `port` alone, with `token`, and no browser. */
+function labTask(port: number, token: string): string[] {
+  return [
+    "task",
+    "lab",
+    "--no-browser",
+    `--port=${port}`,
+    "--port-retries=0",
+    `--IdentityProvider.token=${token}`,
+  ];
+}
+
+/** Start `command` (a `deno task lab`) in `cwd` with `env`: the process, and all it will print. */
+function startLab(command: string[], cwd: string, env: Record<string, string>) {
+  const task = new Deno.Command(command[0], {
+    args: command.slice(1),
+    cwd,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = Promise.all(
+    [task.stdout, task.stderr].map((stream) => new Response(stream).text()),
+  );
+  return { task, output };
+}
+
+/** The environment of a `deno task lab` of the test's: Jupyter's folders in `home`, and `mark`. */
+async function labEnv(home: string, mark: string): Promise<Record<string, string>> {
+  return {
+    NO_COLOR: "1",
+    ...await denoKernelEnv(),
+    JUPYTER_CONFIG_DIR: `${home}/config`,
+    JUPYTER_RUNTIME_DIR: `${home}/runtime`,
+    JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
+    [MARK]: mark,
+  };
 }
 
 /** Execute `code` in the kernel behind `url`; resolve with what it printed once it is idle. */
@@ -104,42 +166,18 @@ Deno.test({
     await using _busy = busyLoops(1, { cpu: BUSY_CPU });
     const course = await freshCourse();
     const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = (listener.addr as Deno.NetAddr).port;
-    listener.close();
+    const port = freePort();
     const token = crypto.randomUUID();
     const mark = crypto.randomUUID();
     // A mark of the second `deno task lab`'s own: what it starts carries it, whatever the first
     // one starts meanwhile (on a busy machine, the first one's kernel may still be starting).
     const secondMark = crypto.randomUUID();
-    const env = {
-      NO_COLOR: "1",
-      ...await denoKernelEnv(),
-      JUPYTER_CONFIG_DIR: `${home}/config`,
-      JUPYTER_RUNTIME_DIR: `${home}/runtime`,
-      JUPYTERLAB_WORKSPACES_DIR: `${home}/workspaces`,
-      [MARK]: mark,
-    };
-    const [command, ...args] = onBusyCpu(BUSY_CPU, [
-      Deno.execPath(),
-      "task",
-      "lab",
-      "--no-browser",
-      `--port=${port}`,
-      "--port-retries=0",
-      `--IdentityProvider.token=${token}`,
-    ]);
-    const task = new Deno.Command(command, {
-      args,
-      // Typed in a folder of the course, as `deno task` allows: INIT_CWD names it.
-      cwd: `${course}/notebooks`,
+    const env = await labEnv(home, mark);
+    // Typed in a folder of the course, as `deno task` allows: INIT_CWD names it.
+    const { task, output } = startLab(
+      onBusyCpu(BUSY_CPU, [Deno.execPath(), ...labTask(port, token)]),
+      `${course}/notebooks`,
       env,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    const output = Promise.all(
-      [task.stdout, task.stderr].map((stream) => new Response(stream).text()),
     );
     const base = `http://127.0.0.1:${port}/`;
     let shown = "";
@@ -150,16 +188,7 @@ Deno.test({
     };
     try {
       // As long as JupyterLab takes to start on a busy machine, while the task still runs.
-      const ended = task.status.then(() => true);
-      const deadline = Date.now() + HANG_MS;
-      while (!(await answer(`${base}api/status?token=${token}`))?.ok) {
-        const waited = new Promise<false>((resolve) => setTimeout(() => resolve(false), 250));
-        assert.ok(
-          !await Promise.race([ended, waited]),
-          "deno task lab ended before JupyterLab answered",
-        );
-        assert.ok(Date.now() < deadline, `JupyterLab did not answer within ${HANG_MS / 1000} s`);
-      }
+      await untilAnswering(base, token, task);
       const rootNames = (await api("contents/")).content.map((item: { name: string }) => item.name);
       for (const name of ["lib", "notebooks", "work"]) assert.ok(rootNames.includes(name), name);
       const work = (await api("contents/work")).content.map((item: { name: string }) => item.name);
@@ -238,5 +267,58 @@ Deno.test({
     }
     // The address JupyterLab prints opens the learner's Unit A, not the Launcher.
     assert.match(shown, /\/lab\/tree\/work\/ch14-a\.ipynb\?token=/);
+  },
+});
+
+Deno.test({
+  name: "a deno task lab SIGKILLed leaves no JupyterLab running, and the next one starts",
+  ignore: !installed,
+  async fn() {
+    // Killed, JupyterLab served on with its kernels (in a session of its own, it hears no signal of
+    // the task's group), and the next `deno task lab` said to stop it with Ctrl-C in a terminal
+    // that no longer ran it.
+    const course = await freshCourse();
+    const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
+    const port = freePort();
+    const token = crypto.randomUUID();
+    const marks: string[] = [];
+    try {
+      // First the task alone, as `kill -9 PID` kills it; then the task with tools/lab.ts, as an
+      // editor's force stop kills the task's process group. Each time, on the same port and
+      // runtime folder, the next one starts.
+      for (const killed of ["the task", "its group"]) {
+        const mark = crypto.randomUUID();
+        marks.push(mark);
+        const { task, output } = startLab(
+          [Deno.execPath(), ...labTask(port, token)],
+          course,
+          await labEnv(home, mark),
+        );
+        await untilAnswering(`http://127.0.0.1:${port}/`, token, task);
+        const group = readStat(task.pid)!.pgrp;
+        const victims = killed === "the task"
+          ? [task.pid]
+          : markedProcesses(MARK, mark).map(({ pid }) => pid)
+            .filter((pid) => readStat(pid)?.pgrp === group);
+        for (const pid of victims) Deno.kill(pid, "SIGKILL");
+        await task.status;
+        const deadline = Date.now() + HANG_MS;
+        while (markedProcesses(MARK, mark).length > 0 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        assert.deepEqual(
+          markedProcesses(MARK, mark).map(({ cmdline }) => cmdline),
+          [],
+          `still running once ${killed} was SIGKILLed`,
+        );
+        // Nothing holds the task's pipes open any more.
+        assert.doesNotMatch((await output).join(""), /already runs/);
+      }
+    } finally {
+      const left = marks.flatMap((mark) => markedProcesses(MARK, mark));
+      for (const { pid } of left) Deno.kill(pid, "SIGKILL");
+      await Deno.remove(course, { recursive: true });
+      await Deno.remove(home, { recursive: true });
+    }
   },
 });

@@ -6,7 +6,8 @@
 // the learner's Unit A, work/ch14-a.ipynb (or their copy of it they renamed).
 // When JupyterLab already runs for this course folder, it prints that one's
 // address instead of starting another on the same files. Extra arguments go to jupyter-lab, such as
-// `deno task lab --no-browser`. Ctrl-C stops it, and the kernels it started.
+// `deno task lab --no-browser`. Ctrl-C stops it, and the kernels it started; so does the end of
+// this program or of the task that ran it, however it comes (a SIGKILL included).
 
 import { fileURLToPath } from "node:url";
 import { VENV } from "./jupyter/jupyter.ts";
@@ -15,6 +16,8 @@ import { withoutTypedIn } from "./grading/typed_path.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
+/** JupyterLab for as long as its standard input stays open (see the file). */
+const HELD = fileURLToPath(new URL("jupyter/held_lab.py", import.meta.url));
 /** The unit whose copy the address opens: Unit A, the first. */
 const FIRST = "ch14-a";
 /** The only kernel offered: Deno's, as `deno jupyter --install` names it. */
@@ -50,8 +53,9 @@ if (running !== undefined) {
 }
 // JupyterLab refuses to run as root unless told to (containers and CI machines often are root).
 const asRoot = Deno.uid() === 0 ? ["--allow-root"] : [];
-const child = new Deno.Command(lab, {
+const child = new Deno.Command(`${VENV}bin/python`, {
   args: [
+    HELD,
     "--ip=127.0.0.1",
     `--ServerApp.root_dir=${root}`,
     `--LabApp.default_url=${OPENS}`,
@@ -73,18 +77,26 @@ const child = new Deno.Command(lab, {
   // on its stdin (an editor running the task), Jupyter takes SIGINT for KeyboardInterrupt and
   // leaves with its kernels still running; with one, it asks whether to shut down.
   detached: true,
-  stdin: "null",
+  // A pipe this program holds and never writes to: its end, when this program ends however it
+  // ends, is JupyterLab's SIGTERM (held_lab.py).
+  stdin: "piped",
   stdout: "inherit",
   stderr: "inherit",
 }).spawn();
 let stopping = false;
-// Ctrl-C, a stop, or the terminal closed: JupyterLab told once.
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-  Deno.addSignalListener(signal, () => {
-    if (!stopping) child.kill("SIGTERM");
-    stopping = true;
-  });
-}
+/** JupyterLab told to stop, once. */
+const stop = () => {
+  if (!stopping) child.kill("SIGTERM");
+  stopping = true;
+};
+// Ctrl-C, a stop, or the terminal closed.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) Deno.addSignalListener(signal, stop);
+// The task that ran this program ended (SIGKILLed, it told nothing): this program's parent is then
+// another process.
+const parent = Deno.ppid;
+setInterval(() => {
+  if (Deno.ppid !== parent) stop();
+}, 1000);
 Deno.exit((await child.status).code);
 
 /**
