@@ -22,6 +22,8 @@ const installed = await Deno.stat(`${VENV}bin/jupyter-lab`).then(() => true, () 
 const MARK = "COURSE_LAB_TASK_TEST";
 /** How long the test waits for JupyterLab, or a kernel, to start: a bound against a hang, not a timing. */
 const HANG_MS = 600_000;
+/** How long the test waits for JupyterLab to stop once its task is gone: a bound, not a timing. */
+const STOP_MS = 60_000;
 
 /** A fresh course folder: the files `deno task lab` uses, the library and the environment linked. */
 async function freshCourse(): Promise<string> {
@@ -302,14 +304,14 @@ Deno.test({
             .filter((pid) => readStat(pid)?.pgrp === group);
         for (const pid of victims) Deno.kill(pid, "SIGKILL");
         await task.status;
-        const deadline = Date.now() + HANG_MS;
+        const deadline = Date.now() + STOP_MS;
         while (markedProcesses(MARK, mark).length > 0 && Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 250));
         }
         assert.deepEqual(
           markedProcesses(MARK, mark).map(({ cmdline }) => cmdline),
           [],
-          `still running once ${killed} was SIGKILLed`,
+          `still running ${STOP_MS / 1000} s after ${killed} was SIGKILLed`,
         );
         // Nothing holds the task's pipes open any more.
         assert.doesNotMatch((await output).join(""), /already runs/);
