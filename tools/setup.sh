@@ -64,6 +64,10 @@ case "$(deno --version | head -n 1)" in
   "deno 2.9."*) ;;
   *) say "warning: the course is built for Deno 2.9; found $(deno --version | head -n 1)" >&2 ;;
 esac
+# The learners' release ships its pins as tools/deno.lock, and no deno.lock, which `deno task`
+# would fetch every package of before running any task: set-up puts them in place (until then, each
+# task says to run set-up; tools/set_up_first.ts).
+if [ -f "$COURSE/tools/deno.lock" ]; then cp "$COURSE/tools/deno.lock" "$COURSE/"; fi
 # Every npm package deno.json imports, as its lock file pins it, into Deno's cache with its registry
 # entry: the notebooks' kernels, `deno task lab` and the grader then run with no network. Without
 # it, the first of them fetched all of them, so a learner offline after set-up could start none.

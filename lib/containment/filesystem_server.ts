@@ -1,7 +1,7 @@
 /**
  * A server that is not a Deno program: the published Node server
- * `@modelcontextprotocol/server-filesystem`, at the version `deno.json`
- * pins, installed from Deno's cache into the course's `node_modules/` and
+ * `@modelcontextprotocol/server-filesystem`, at the version the course
+ * imports, installed from Deno's cache into the course's `node_modules/` and
  * run by Node. It keeps a careful check of its own on the folders it is
  * given; Chapter 15 gives it `/` (a careless configuration, or a bug, stands
  * in for any server that does more than it should) and watches what the
@@ -12,7 +12,7 @@
 
 import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
-import config from "../../deno.json" with { type: "json" };
+import { courseImports } from "../course/course_imports.ts";
 import { Client } from "../mcp/client/client.ts";
 import { INTRUDER_LINE } from "../../servers/intruder.ts";
 import type { Layer, Observation } from "./attempts.ts";
@@ -50,7 +50,7 @@ export async function installFilesystemServer(): Promise<FilesystemServer> {
         "--quiet",
         "--node-modules-dir=auto",
         "--entrypoint",
-        config.imports[PACKAGE],
+        (await courseImports(new URL("../../", import.meta.url)))[PACKAGE],
       ],
       cwd: ROOT,
       env: { NO_COLOR: "1" },

@@ -20,6 +20,7 @@ import { type Notebook, parseNotebook, sourceOf } from "../editions/notebook.ts"
 import type { Submission } from "./collect.ts";
 import type { GradedFunction, UnitSpec } from "./spec.ts";
 import { removeTempFolder, tempFolder } from "../../lib/course/temp_folders.ts";
+import { courseImports } from "../../lib/course/course_imports.ts";
 import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
@@ -203,7 +204,7 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => removeTempFolder(folder),
   };
   try {
-    const map = importMap(await packages());
+    const map = importMap(await courseImports(ROOT));
     Object.assign(map.imports, bundled);
     // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
     const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
@@ -449,7 +450,7 @@ export async function realmFiles(
  * ```
  */
 async function bundlePackages(folder: string, files: string[]): Promise<Record<string, string>> {
-  const names = Object.keys(await packages());
+  const names = Object.keys(await courseImports(ROOT));
   const packageOf = (specifier: string) =>
     names.find((name) => specifier === name || specifier.startsWith(`${name}/`));
   // The names imported from each specifier, by the package it is of.
@@ -757,7 +758,7 @@ export async function libraryFiles(units: ReadonlyMap<string, UnitSpec>): Promis
   for (const file of copies) {
     if (await exists(new URL(sealedPath(file), ROOT))) pending.push(sealedPath(file));
   }
-  const names = Object.keys(await packages());
+  const names = Object.keys(await courseImports(ROOT));
   const isPackage = (specifier: string) =>
     names.some((name) =>
       specifier === name || specifier.startsWith(name.endsWith("/") ? name : `${name}/`)
@@ -786,12 +787,6 @@ const BARE_IMPORTS = /(?:^|[;}])\s*import\s*(["'])([^"']+)\1/gm;
 
 /** The modules a module imports or exports from, in readable or sealed (one-line) code. */
 const IMPORTS = /(?:^|[;}])\s*(?:import|export)\b[^;"']*?from\s*(["'])([^"']+)\1/gm;
-
-/** The packages `deno.json` imports, by the name the library imports them by. */
-async function packages(): Promise<Record<string, string>> {
-  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
-  return config.imports ?? {};
-}
 
 /**
  * The graded cells of `spec`'s worked edition as a module that imports the

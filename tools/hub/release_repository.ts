@@ -27,6 +27,9 @@ export async function publishRelease(
   repository: string,
 ): Promise<string> {
   await must(Deno.execPath(), ["task", "-q", "release", folder], ROOT);
+  // The pins in place, as set-up puts them (the hub's learners run no set-up: the hub fills Deno's
+  // cache), committed though the release's .gitignore names them.
+  await Deno.copyFile(`${folder}/tools/deno.lock`, `${folder}/deno.lock`);
   try {
     await Deno.stat(`${repository}/HEAD`);
   } catch {
@@ -40,6 +43,7 @@ export async function publishRelease(
   }
   const git = ["--git-dir", repository, "--work-tree", folder];
   await must("git", [...git, "add", "--all"], folder);
+  await must("git", [...git, "add", "--force", "deno.lock"], folder);
   const changed = await new Deno.Command("git", {
     args: [...git, "diff", "--cached", "--quiet", "HEAD"],
     cwd: folder,

@@ -8,7 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 import { releaseFiles } from "./contents.ts";
-import { learnersConfig, learnersLock } from "./deno_config.ts";
+import { learnersConfig, learnersLock, releaseConfig } from "./deno_config.ts";
 import { moduleDocumentation, releaseStub, sealedModules, staleSeals } from "./sealed.ts";
 import { UNITS } from "../grading/units/mod.ts";
 
@@ -17,12 +17,14 @@ const MARK = ".course-release";
 const target = Deno.args[0] ?? fileURLToPath(new URL("release/", root));
 /**
  * What git ignores in a clone of the release: the learner's work, and what set-up and the units
- * put in the course folder (JupyterLab's environment, the Inspector's npm packages, the packages
- * Chapter 15 installs to run the filesystem server, JupyterLab's checkpoints of a handout).
+ * put in the course folder (the pins in place, JupyterLab's environment, the Inspector's npm
+ * packages, the packages Chapter 15 installs to run the filesystem server, JupyterLab's
+ * checkpoints of a handout).
  */
 const IGNORED = [
   "/work/*",
   "!/work/.gitkeep",
+  "/deno.lock",
   "/.venv/",
   "/tools/inspector/node_modules/",
   "/node_modules/",
@@ -48,16 +50,19 @@ try {
   // A package the release's code (its modules and notebooks) never names is one only the
   // instructors' tools use.
   const learners = learnersConfig(config, (name) => code.some((text) => text.includes(name)));
-  await Deno.writeTextFile(`${target}/deno.json`, JSON.stringify(learners, null, 2) + "\n");
+  const { config: shipped, map } = releaseConfig(learners);
+  await Deno.writeTextFile(`${target}/deno.json`, JSON.stringify(shipped, null, 2) + "\n");
+  await Deno.writeTextFile(`${target}/import_map.json`, JSON.stringify(map, null, 2) + "\n");
+  // The pins, which set-up copies to deno.lock (see tools/set_up_first.ts).
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", root)));
   await Deno.writeTextFile(
-    `${target}/deno.lock`,
+    `${target}/tools/deno.lock`,
     JSON.stringify(learnersLock(lock, learners), null, 2) + "\n",
   );
   await Deno.writeTextFile(`${target}/README.md`, await learnersReadme());
   await Deno.writeTextFile(`${target}/.gitignore`, IGNORED.map((line) => `${line}\n`).join(""));
   await Deno.writeTextFile(`${target}/${MARK}`, `built from the instructors' repository\n`);
-  console.log(`release: ${files.length + 4} files in ${target}`);
+  console.log(`release: ${files.length + 5} files in ${target}`);
 } catch (error) {
   console.error(`release: ${(error as Error).message}`);
   Deno.exit(1);

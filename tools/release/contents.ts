@@ -30,6 +30,7 @@ const FOLDERS = [
 const FILES = ["tools/setup.sh", "work/.gitkeep"];
 /** Programs a learner runs (the grader for a self-check, JupyterLab, a fresh starter), with what the grader's sandbox runs; their local imports come too. */
 const PROGRAMS = [
+  "tools/set_up_first.ts",
   "tools/lab.ts",
   "tools/starter.ts",
   "tools/grade.ts",

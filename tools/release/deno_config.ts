@@ -7,6 +7,7 @@
  */
 
 import { type DenoLock, packageOf, prunedLock } from "../autograder/pruned_lock.ts";
+import { importMap } from "../grading/scratch.ts";
 
 /** The tasks a learner's copy keeps: those whose files it holds. */
 const LEARNER_TASKS = ["grade", "lab", "starter"];
@@ -68,4 +69,46 @@ export function learnersLock(lock: DenoLock, learners: Record<string, unknown>):
   const imports = Object.values((learners.imports ?? {}) as Record<string, string>);
   const used = new Set(imports.filter((value) => value.startsWith("npm:")).map(packageOf));
   return prunedLock(lock, [...used].sort());
+}
+
+/**
+ * The learners' `deno.json` as the release ships it, from `learners` (as
+ * `learnersConfig` makes it): its imports in an import map of their own
+ * (`import_map.json`, with the prefix entries `deno.json` implies), and each
+ * task run after `tools/set_up_first.ts`, which says to run set-up until it
+ * has. With its imports in `deno.json`, or a `deno.lock` beside it, `deno
+ * task` fetches every npm package they name before it runs any task.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const { config, map } = releaseConfig({
+ *   tasks: { grade: "deno run tools/grade.ts" },
+ *   imports: { ajv: "npm:ajv@8.20.0" },
+ * });
+ * assert.deepEqual(config, {
+ *   tasks: {
+ *     grade: "deno run -q --allow-read --allow-run tools/set_up_first.ts grade && deno run tools/grade.ts",
+ *   },
+ *   importMap: "./import_map.json",
+ * });
+ * assert.deepEqual(map.imports, { ajv: "npm:ajv@8.20.0", "ajv/": "npm:/ajv@8.20.0/" });
+ * ```
+ */
+export function releaseConfig(
+  learners: Record<string, unknown>,
+): { config: Record<string, unknown>; map: { imports: Record<string, string> } } {
+  const { imports = {}, tasks = {}, ...rest } = learners as {
+    imports?: Record<string, string>;
+    tasks?: Record<string, string>;
+  };
+  const guarded = Object.entries(tasks).map(([name, command]) => [
+    name,
+    `deno run -q --allow-read --allow-run tools/set_up_first.ts ${name} && ${command}`,
+  ]);
+  return {
+    config: { ...rest, tasks: Object.fromEntries(guarded), importMap: "./import_map.json" },
+    map: importMap(imports),
+  };
 }
