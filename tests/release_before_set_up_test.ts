@@ -119,3 +119,25 @@ Deno.test("once the pins are in place and Deno's cache holds them, the tasks run
     await Deno.remove(`${course}/deno.lock`);
   }
 });
+
+Deno.test("pins changed since set-up (a fixed release taken) have each task say to run set-up again", async () => {
+  // The machine's cache, offline: what a pin that set-up has not fetched needs is not in it.
+  const env = await fresh({
+    ...OFFLINE,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+  });
+  const map = `${course}/import_map.json`;
+  const shipped = await Deno.readTextFile(map);
+  await Deno.copyFile(`${course}/tools/deno.lock`, `${course}/deno.lock`);
+  try {
+    // A fixed release pins another ajv; the pins in place are set-up's, of the release before.
+    await Deno.writeTextFile(map, shipped.replaceAll("ajv@8.20.0", "ajv@8.17.1"));
+    const graded = await deno(["task", "-q", "grade", "work/ch14-b.ipynb"], env);
+    assert.equal(graded.code, 1, graded.stderr);
+    assert.match(graded.stderr, /^grade: the course is not set up on this machine yet: run `sh/);
+    assert.equal(graded.stderr.trimEnd().split("\n").length, 1, graded.stderr);
+  } finally {
+    await Deno.writeTextFile(map, shipped);
+    await Deno.remove(`${course}/deno.lock`);
+  }
+});
