@@ -141,3 +141,22 @@ Deno.test("pins changed since set-up (a fixed release taken) have each task say 
     await Deno.remove(`${course}/deno.lock`);
   }
 });
+
+Deno.test("set-up cut off from the npm registry puts no pins in place: each task still says to run it", async () => {
+  // The pins were put in place before the packages were fetched: the next `deno task` fetched them
+  // (offline, Deno's network error again).
+  const env = await fresh(OFFLINE);
+  const setup = await new Deno.Command("sh", {
+    args: ["tools/setup.sh"],
+    cwd: course,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(setup.code, 1);
+  assert.match(new TextDecoder().decode(setup.stderr), /^setup: could not fetch the npm packages/m);
+  assert.ok(!await Deno.stat(`${course}/deno.lock`).then(() => true, () => false));
+  await Deno.remove(env.DENO_DIR, { recursive: true });
+  await saysSetUpFirst(env);
+});

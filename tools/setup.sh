@@ -64,17 +64,20 @@ case "$(deno --version | head -n 1)" in
   "deno 2.9."*) ;;
   *) say "warning: the course is built for Deno 2.9; found $(deno --version | head -n 1)" >&2 ;;
 esac
-# The learners' release ships its pins as tools/deno.lock, and no deno.lock, which `deno task`
-# would fetch every package of before running any task: set-up puts them in place (until then, each
-# task says to run set-up; tools/set_up_first.ts).
-if [ -f "$COURSE/tools/deno.lock" ]; then cp "$COURSE/tools/deno.lock" "$COURSE/"; fi
 # Every npm package deno.json imports, as its lock file pins it, into Deno's cache with its registry
 # entry: the notebooks' kernels, `deno task lab` and the grader then run with no network. Without
 # it, the first of them fetched all of them, so a learner offline after set-up could start none.
-if ! (cd "$COURSE" && deno install --quiet); then
+# The learners' release ships its pins as tools/deno.lock and no deno.lock, which `deno task` would
+# fetch every package of before running any task: set-up puts them in place once all they pin is
+# fetched (until then, each task says to run set-up; tools/set_up_first.ts).
+pins=
+if [ -f "$COURSE/tools/deno.lock" ]; then pins="--frozen --lock=tools/deno.lock"; fi
+# shellcheck disable=SC2086 # $pins is two words, or none
+if ! (cd "$COURSE" && deno install --quiet $pins); then
   say "could not fetch the npm packages the course imports (deno install, above): set-up needs the npm registry once; run it again where it is reachable" >&2
   exit 1
 fi
+if [ -n "$pins" ]; then cp "$COURSE/tools/deno.lock" "$COURSE/"; fi
 # The grader bundles the npm packages its sandbox loads (`deno bundle`), with an esbuild that Deno
 # fetches from the npm registry the first time it bundles: now, so that grading needs no network.
 warm=$(mktemp -d)
