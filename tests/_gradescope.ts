@@ -25,6 +25,25 @@ export function certificateSettings(): Record<string, string> {
   );
 }
 
+/**
+ * Run a course's set-up, `sh tools/setup.sh`, in the course folder `course` with `env` alone: its
+ * exit code, and all it said (standard output, then standard error).
+ */
+export async function setUpCourse(
+  course: string,
+  env: Record<string, string>,
+): Promise<{ code: number; said: string }> {
+  const { code, stdout, stderr } = await new Deno.Command("sh", {
+    args: ["tools/setup.sh"],
+    cwd: course,
+    env,
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code, said: new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr) };
+}
+
 /** Run `deno task` with `args` in the repository; what it printed, failing unless it succeeds. */
 export async function task(...args: string[]): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {

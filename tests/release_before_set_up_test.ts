@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { certificateSettings } from "./_gradescope.ts";
+import { certificateSettings, setUpCourse } from "./_gradescope.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "before set-up " });
@@ -146,16 +146,9 @@ Deno.test("set-up cut off from the npm registry puts no pins in place: each task
   // The pins were put in place before the packages were fetched: the next `deno task` fetched them
   // (offline, Deno's network error again).
   const env = await fresh(OFFLINE);
-  const setup = await new Deno.Command("sh", {
-    args: ["tools/setup.sh"],
-    cwd: course,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(setup.code, 1);
-  assert.match(new TextDecoder().decode(setup.stderr), /^setup: could not fetch the npm packages/m);
+  const { code, said } = await setUpCourse(course, env);
+  assert.equal(code, 1, said);
+  assert.match(said, /^setup: could not fetch the npm packages/m);
   assert.ok(!await Deno.stat(`${course}/deno.lock`).then(() => true, () => false));
   await Deno.remove(env.DENO_DIR, { recursive: true });
   await saysSetUpFirst(env);

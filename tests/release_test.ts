@@ -11,7 +11,7 @@ import { loadWatermark } from "../tools/grading/watermark.ts";
 import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
 import { packageOf } from "../tools/autograder/pruned_lock.ts";
-import { certificateSettings } from "./_gradescope.ts";
+import { certificateSettings, setUpCourse } from "./_gradescope.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -375,20 +375,12 @@ Deno.test({
       }
       await Deno.symlink(python310!, `${machine}/bin/python3`);
       await Deno.symlink(Deno.execPath(), `${machine}/bin/deno`);
-      const setup = await new Deno.Command("sh", {
-        args: ["tools/setup.sh"],
-        cwd: course,
-        env: {
-          HOME: machine,
-          PATH: `${machine}/bin`,
-          DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-          ...certificateSettings(),
-        },
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
+      const { said } = await setUpCourse(course, {
+        HOME: machine,
+        PATH: `${machine}/bin`,
+        DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+        ...certificateSettings(),
+      });
       assert.match(
         said,
         /^setup: warning: JupyterLab's pins need Python 3\.11 or later, and python3 here is Python 3\.10\.\d+: deno task lab needs a newer one/m,

@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { UNITS } from "../../tools/grading/units/mod.ts";
 import { suiteMarkEnv } from "../../tools/suite_mark.ts";
 import { markedProcesses } from "../browser/lab_server.ts";
-import { certificateSettings, GradescopeImage, task } from "../_gradescope.ts";
+import { certificateSettings, GradescopeImage, setUpCourse, task } from "../_gradescope.ts";
 import { KernelChannel } from "../_kernel_channel.ts";
 
 const repository = fileURLToPath(new URL("../../", import.meta.url));
@@ -176,16 +176,8 @@ Deno.test("the learners' release sets up on a fresh machine, and every unit runs
   const { env, deno } = await freshMachine();
 
   let start = performance.now();
-  const setup = await new Deno.Command("sh", {
-    args: ["tools/setup.sh"],
-    cwd: course,
-    env,
-    clearEnv: true,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const said = new TextDecoder().decode(setup.stdout) + new TextDecoder().decode(setup.stderr);
-  assert.equal(setup.code, 0, said);
+  const { code, said } = await setUpCourse(course, env);
+  assert.equal(code, 0, said);
   console.log(`sh tools/setup.sh: ${since(start)}`);
   assert.match(said, /^setup: ready: deno 2\.9\.6 .*, JupyterLab 4\.\d+\.\d+ in \.venv\/$/m);
   // The virtual environment is Debian's own Python's, the one a fresh Debian machine has.
