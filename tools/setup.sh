@@ -72,7 +72,7 @@ esac
 # fetched (until then, each task says to run set-up; tools/set_up_first.ts).
 pins=
 if [ -f "$COURSE/tools/deno.lock" ]; then pins="--frozen --lock=tools/deno.lock"; fi
-# shellcheck disable=SC2086 # $pins is two words, or none
+# shellcheck disable=SC2086 # $pins splits into its flags, or is empty
 if ! (cd "$COURSE" && deno install --quiet $pins); then
   say "could not fetch the npm packages the course imports (deno install, above): set-up needs the npm registry once; run it again where it is reachable" >&2
   exit 1
