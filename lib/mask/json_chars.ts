@@ -12,12 +12,7 @@
 
 import { ByteDfa } from "./byte_dfa.ts";
 import { ByteNfa, type Fragment } from "./byte_nfa.ts";
-
-/** A set of code points as sorted, disjoint, inclusive ranges. */
-export type CharSet = [number, number][];
-
-/** Every code point. */
-export const ANY_CHAR: CharSet = [[0, 0x10ffff]];
+import type { CharSet } from "./char_set.ts";
 
 /** How `JSON.stringify` writes code point `code` inside a string. *
  * @example

@@ -18,21 +18,7 @@ import { objectTests } from "./object_branches.ts";
 import { allowsNone, Atoms, type Formula, isRecord } from "./presence.ts";
 import { type Frame, type Reached, reachedKey } from "./schema_frame.ts";
 import { EMPTY, union } from "./_schema_parts.ts";
-
-/** What the object grammar needs from the schema compiler. */
-export interface ValueCompiler {
-  /** The automaton of a value that satisfies every one of `conjuncts` (none: any value), at `frame`. */
-  at(conjuncts: Reached[], frame: Frame, path: string): ByteDfa;
-  /** The same, of objects only. */
-  objectsAt(conjuncts: Reached[], frame: Frame, path: string): ByteDfa;
-  /** Schemas with their `$ref`s followed and `allOf` spread; unsupported keywords refused. */
-  flatten(entries: Reached[], path: string): Reached[];
-  /** The automaton of a JSON string other than these (a key not declared). */
-  keyDfa(excluded: string[]): ByteDfa;
-}
-
-/** The most atoms (names, value tests, other names) the grammar tracks at once. */
-export const MAX_TRACKED = 14;
+import { MAX_TRACKED, type ValueCompiler } from "./object_compiler.ts";
 
 /**
  * The automaton of an object under every one of `entries` (flattened, each

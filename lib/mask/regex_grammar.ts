@@ -9,7 +9,8 @@
 
 import type { ByteNfa, Fragment } from "./byte_nfa.ts";
 import { UnsupportedSchemaError } from "./errors.ts";
-import { ANY_CHAR, type CharSet, jsonChar } from "./json_chars.ts";
+import { ANY_CHAR, type CharSet } from "./char_set.ts";
+import { jsonChar } from "./json_chars.ts";
 
 /** A parsed expression. */
 type Node =
