@@ -3,7 +3,8 @@
 // model is seeded and small enough to print.
 
 import assert from "node:assert/strict";
-import { measureStandIn, standInModel } from "../lib/course/stand_in.ts";
+import { standInModel } from "../lib/course/stand_in.ts";
+import { measureStandIn } from "../tools/release/record_lab_03.ts";
 import {
   BigramModel,
   DEFAULT_MAX_TOKENS,

@@ -1,21 +1,13 @@
 /**
- * The stand-in model of Lab 03 and what the mask does to it: a bigram model
- * trained on example calls of the grammar server's four tools, sampled with
- * and without the mask, and the calls that fail their schema counted.
+ * The stand-in model of Lab 03: a bigram model trained on example calls of
+ * the grammar server's four tools. What the library's mask does to its calls
+ * is recorded by the instructors' build (`recorded.ts`).
  *
  * @module
  */
 
-import {
-  BigramModel,
-  compileJsonSchema,
-  generateArguments,
-  generateUnmasked,
-  inSchemaOrder,
-  MaxTokensError,
-  o200kVocabulary,
-} from "../mask/mod.ts";
-import { GRAMMAR_TOOLS } from "./grammar_tools.ts";
+import { BigramModel } from "../mask/bigram_model.ts";
+import { o200kVocabulary } from "../mask/vocabulary.ts";
 import type { Sample } from "../mcp/client/sampling.ts";
 
 /** One example call: a tool's name and its arguments. */
@@ -107,76 +99,4 @@ export function standInSample(model: BigramModel = standInModel()): Sample {
     }
     return Promise.resolve({ text: vocabulary.decode(written), model: STAND_IN_NAME, stopReason });
   };
-}
-
-/** What sampling one tool's arguments did, with and without the mask. */
-export interface StandInRow {
-  tool: string;
-  samples: number;
-  /** Unmasked calls that fail the schema (ajv), or are not JSON, or never stop. */
-  unmaskedInvalid: number;
-  /** Masked calls that fail the schema: always 0, or the mask is wrong. */
-  maskedInvalid: number;
-  /** Masked calls still unfinished after the token budget (valid so far, never wrong). */
-  maskedUnfinished: number;
-  /** One failing unmasked call, to show. */
-  example?: string;
-}
-
-/**
- * Sample each of the four tools' arguments `samples` times from the
- * stand-in model (temperature 1, seeded), unmasked and masked, and count
- * the calls ajv refuses.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- *
- * const rows = measureStandIn({ samples: 3 });
- * assert.equal(rows.length, 4);
- * assert.ok(rows.every((row) => row.maskedInvalid === 0));
- * ```
- */
-export function measureStandIn(
-  options: { samples?: number; seed?: number; maxTokens?: number } = {},
-): StandInRow[] {
-  const samples = options.samples ?? 20;
-  const maxTokens = options.maxTokens ?? 48;
-  const vocabulary = o200kVocabulary();
-  const model = standInModel().model;
-  return GRAMMAR_TOOLS.map((tool, toolIndex) => {
-    const compiled = compileJsonSchema(tool.inputSchema, vocabulary);
-    const row: StandInRow = {
-      tool: tool.name,
-      samples,
-      unmaskedInvalid: 0,
-      maskedInvalid: 0,
-      maskedUnfinished: 0,
-    };
-    for (let index = 0; index < samples; index++) {
-      const seed = (options.seed ?? 1) * 7919 + toolIndex * 1000 + index;
-      const free = generateUnmasked(tool, model, { vocabulary, temperature: 1, seed, maxTokens });
-      if (free.problems.length > 0) {
-        row.unmaskedInvalid++;
-        row.example ??= free.text;
-      }
-      try {
-        const masked = generateArguments(tool, model, {
-          compiled,
-          temperature: 1,
-          seed,
-          maxTokens,
-        });
-        if (masked.problems.length > 0) row.maskedInvalid++;
-        // the mask writes properties in the schema's order
-        if (JSON.stringify(inSchemaOrder(masked.arguments, tool.inputSchema)) !== masked.text) {
-          row.maskedInvalid++;
-        }
-      } catch (error) {
-        if (!(error instanceof MaxTokensError)) throw error;
-        row.maskedUnfinished++;
-      }
-    }
-    return row;
-  });
 }

@@ -1,0 +1,60 @@
+// Lab 03's recording (`lib/course/recorded/lab_03.json`), which the learners'
+// release reads in place of the mask's withheld modules: made from the code
+// as it is, equal to what the library's mask does now, and refused, by name,
+// when it is missing or out of shape.
+
+import assert from "node:assert/strict";
+import { recordedLab03, RecordingError } from "../lib/course/recorded.ts";
+import { recordingSource, recordLab03 } from "../tools/release/record_lab_03.ts";
+
+const root = new URL("../", import.meta.url);
+
+Deno.test("Lab 03's recording is what the library's mask does now, but for its milliseconds", async () => {
+  const recorded = await recordedLab03();
+  const fresh = await recordLab03(root);
+  assert.equal(recorded.source, await recordingSource(root), "stale: run `deno task record`");
+  assert.deepEqual(recorded.standIn, fresh.standIn);
+  const cuts = (masks: typeof fresh.masks) =>
+    Object.fromEntries(Object.entries(masks).map(([tool, { cuts }]) => [tool, cuts]));
+  assert.deepEqual(cuts(recorded.masks), cuts(fresh.masks));
+  // Counts and hashes: no token list.
+  assert.ok(
+    Object.values(recorded.masks).every(({ cuts }) => cuts.every((cut) => cut.allowed > 0)),
+  );
+  assert.ok(recorded.standIn.every((row) => row.maskedInvalid === 0));
+});
+
+Deno.test("a recording missing, not JSON, or edited out of shape is a RecordingError naming the file and deno task record", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "recorded-" });
+  try {
+    const good = JSON.parse(
+      await Deno.readTextFile(new URL("lib/course/recorded/lab_03.json", root)),
+    );
+    const edited = structuredClone(good);
+    edited.masks.conjugate.cuts[0].allowed = -1;
+    const cases: [string, string | undefined, RegExp][] = [
+      ["missing.json", undefined, /no such file/],
+      ["broken.json", "{", /not JSON/],
+      ["no-rows.json", JSON.stringify({ ...good, standIn: [] }), /no standIn rows/],
+      [
+        "edited.json",
+        JSON.stringify(edited),
+        /conjugate's cut is not a prefix, a count and a hash/,
+      ],
+    ];
+    for (const [name, text, why] of cases) {
+      const file = new URL(`file://${folder}/${name}`);
+      if (text !== undefined) await Deno.writeTextFile(file, text);
+      await assert.rejects(recordedLab03(file), (error: Error) => {
+        assert.ok(error instanceof RecordingError, name);
+        assert.equal(error.name, "RecordingError");
+        assert.ok(error.message.startsWith(`${file.pathname}: `), error.message);
+        assert.match(error.message, why);
+        assert.match(error.message, /`deno task record` writes it$/);
+        return true;
+      });
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
