@@ -1,8 +1,10 @@
-// Lab 03's mask as a learner holds it in the release (`lib/mask/`, its sealed
-// modules as stubs over their seals), bundled and obfuscated as a learner
-// could, and Lab 03's graded functions as a learner who copies it would write
-// them: shared by the watermark's tests, the grader's hostile ones and the
-// autograder's.
+// Lab 03's mask as a learner holds it in a release handed out before the
+// mask's two sealed modules were withheld (`lib/mask/`, those two as stubs
+// over their seals; a release built now holds no runnable form of them),
+// bundled and obfuscated as a learner could, and Lab 03's graded functions as
+// a learner who copies it would write them: shared by the watermark's tests,
+// the grader's hostile ones and the autograder's, which keep judging copies
+// of those releases' seals.
 
 import assert from "node:assert/strict";
 import JavaScriptObfuscator from "javascript-obfuscator";
@@ -16,7 +18,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 let released: Promise<string> | undefined;
 
 /**
- * A folder holding `lib/mask/` as the learners' release holds it (each
+ * A folder holding `lib/mask/` as a release handed out before held it (each
  * sealed module a stub exporting its seal, the rest as they are), and the
  * format expressions it builds automata from (`lib/formats/`), with the
  * project's `deno.json` and `deno.lock` so that it bundles: made once a

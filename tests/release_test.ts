@@ -12,6 +12,7 @@ import { runNotebook } from "../tools/run_notebook.ts";
 import { blockForms, bodyForm, MIN_TOKENS } from "../tools/grading/code_form.ts";
 import { packageOf } from "../tools/autograder/pruned_lock.ts";
 import { certificateSettings, setUpCourse } from "./_gradescope.ts";
+import { WITHHELD } from "../tools/release/withheld.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -573,6 +574,84 @@ Deno.test("each sealed module in the release shows what it exports, with its doc
   // The client's ajv check ships readable: Unit B's check by hand is a module of its own.
   assert.match(all.get("lib/mcp/shared/schema.ts")!, /^export function schemaProblems\(/m);
   assert.ok(!all.has("lib/mcp/shared/schema.sealed.js"));
+});
+
+/** What `code` prints when `deno eval` runs it in the release's folder, as JSON. */
+async function evalInRelease(code: string): Promise<unknown> {
+  const { code: exit, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", code],
+    cwd: release,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(exit, 0, new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+Deno.test("the release holds Lab 03's mask withheld: no seal of it, and no Lab 03 case's schema, visible or hidden, compiles", async () => {
+  // The release held lib/mask/object_grammar.sealed.js and json_chars.sealed.js: a learner could
+  // run them where Lab 03 is graded, and every case of its four mask functions was answered.
+  for (const file of Object.keys(WITHHELD)) {
+    assert.ok(
+      !released.has(file.replace(/\.ts$/, ".sealed.js")),
+      `${file}'s seal is in the release`,
+    );
+  }
+  const holdouts = (await loadHoldouts())!.get("lab-03")!;
+  const schemas = new Set<string>();
+  for (const fn of UNITS.get("lab-03")!.functions) {
+    if (fn.library === undefined) continue;
+    for (const testCase of [...fn.cases, ...holdouts[fn.name] ?? []]) {
+      schemas.add(JSON.stringify(testCase.args[0]));
+    }
+  }
+  const json = `${scratch}/lab-03 schemas.json`;
+  await Deno.writeTextFile(json, JSON.stringify([...schemas].map((text) => JSON.parse(text))));
+  const outcomes = await evalInRelease(`
+    import { compileJsonSchema, o200kVocabulary } from "./lib/mask/mod.ts";
+    const vocabulary = o200kVocabulary();
+    const outcomes = [];
+    for (const schema of JSON.parse(await Deno.readTextFile(${JSON.stringify(json)}))) {
+      try {
+        compileJsonSchema(schema, vocabulary);
+        outcomes.push("compiled " + JSON.stringify(schema));
+      } catch (error) {
+        outcomes.push(error.name);
+      }
+    }
+    console.log(JSON.stringify(outcomes));
+  `) as string[];
+  assert.ok(schemas.size >= 10, `${schemas.size} schemas`);
+  assert.deepEqual(outcomes, Array(schemas.size).fill("WithheldError"));
+});
+
+Deno.test("each withheld module in the release exports its module's names, each a function that throws a WithheldError naming it", async () => {
+  for (const file of Object.keys(WITHHELD)) {
+    const names = Object.keys(await import(`${root}${file}`)).sort();
+    const thrown = await evalInRelease(`
+      const module = await import("./${file}");
+      const thrown = {};
+      for (const name of Object.keys(module).sort()) {
+        try {
+          module[name]();
+          thrown[name] = "returned";
+        } catch (error) {
+          thrown[name] = error.name + ": " + error.message;
+        }
+      }
+      console.log(JSON.stringify(thrown));
+    `) as Record<string, string>;
+    assert.deepEqual(Object.keys(thrown), names, file);
+    for (const name of names) {
+      assert.match(
+        thrown[name],
+        new RegExp(
+          `^WithheldError: ${name} \\(${file}\\) is withheld .*Lab 03 .*recorded/lab_03\\.json`,
+        ),
+      );
+    }
+    assert.match(released.get(file)!, /What it exports, as `deno doc` shows it/, file);
+  }
 });
 
 /**

@@ -3,13 +3,15 @@
 // the visible cases, the set-up, a README for learners and the grader for a
 // self-check on the visible cases. It holds no worked edition, no hidden case
 // and no test, and each library module that implements a graded function only
-// sealed (`sealed.ts`): it refuses to build from a stale seal. DIR must be new, empty, or a release this command built
+// sealed (`sealed.ts`), or withheld (`withheld.ts`): it refuses to build from a stale seal. DIR must be new, empty, or a release this command built
 // before (it is then replaced): nothing else is ever deleted.
 
 import { fileURLToPath } from "node:url";
 import { releaseFiles } from "./contents.ts";
 import { learnersConfig, learnersLock, releaseConfig } from "./deno_config.ts";
 import { moduleDocumentation, releaseStub, sealedModules, staleSeals } from "./sealed.ts";
+import { WITHHELD, withheldNames, withheldStub } from "./withheld.ts";
+import { sealedPath } from "../grading/library_copies.ts";
 import { UNITS } from "../grading/units/mod.ts";
 
 const root = new URL("../../", import.meta.url);
@@ -36,12 +38,22 @@ try {
   const sealed = sealedModules(UNITS);
   const stale = await staleSeals(root, sealed);
   if (stale.length > 0) throw new Error(stale.join("; "));
-  const files = await releaseFiles(root);
+  const withheld = Object.keys(WITHHELD);
+  // A withheld module's seal stays with the instructors.
+  const files = (await releaseFiles(root)).filter((file) =>
+    !withheld.some((module) => file === sealedPath(module))
+  );
   const code: string[] = [];
   for (const file of files) {
     const to = `${target}/${file}`;
     await Deno.mkdir(to.slice(0, to.lastIndexOf("/")), { recursive: true });
-    if (sealed.includes(file)) {
+    if (withheld.includes(file)) {
+      const names = await withheldNames(root, file);
+      await Deno.writeTextFile(
+        to,
+        withheldStub(file, names, await moduleDocumentation(root, file)),
+      );
+    } else if (sealed.includes(file)) {
       await Deno.writeTextFile(to, releaseStub(file, await moduleDocumentation(root, file)));
     } else await Deno.copyFile(new URL(file, root), to);
     if (/\.(ts|mts|js|ipynb)$/.test(file)) code.push(await Deno.readTextFile(to));

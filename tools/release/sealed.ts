@@ -150,21 +150,36 @@ export function sealedHash(sealed: string): string | undefined {
  */
 export function releaseStub(file: string, documentation = ""): string {
   const seal = sealedPath(file).slice(file.lastIndexOf("/") + 1);
-  const documented = documentation.trim() === "" ? [] : [
-    "//",
-    "// What it exports, as `deno doc` shows it:",
-    "//",
-    ...documentation.trimEnd().split("\n").map((line) => `// ${line}`.trimEnd()),
-  ];
   return [
     SEAL_STUB,
     file.startsWith("lib/mask/")
       ? "// since the mask is what Lab 03 has you rebuild in small: read the rest of lib/mask/."
       : "// so that the course can run it before you have written it: write your own in the notebook.",
-    ...documented,
+    ...documentationLines(documentation),
     `export * from "./${seal}";`,
     "",
   ].join("\n");
+}
+
+/**
+ * `documentation`, what a module exports as `deno doc` shows it, as comment
+ * lines under a heading; none when it is empty.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(documentationLines(""), []);
+ * assert.equal(documentationLines("function a()\n  A.").at(-1), "//   A.");
+ * ```
+ */
+export function documentationLines(documentation: string): string[] {
+  return documentation.trim() === "" ? [] : [
+    "//",
+    "// What it exports, as `deno doc` shows it:",
+    "//",
+    ...documentation.trimEnd().split("\n").map((line) => `// ${line}`.trimEnd()),
+  ];
 }
 
 /**

@@ -1,0 +1,95 @@
+/**
+ * The library modules the learners' release withholds: nothing the release
+ * runs needs them, so it holds, in place of each, a module whose every
+ * function throws a `WithheldError`, and no seal of it. Their seals stay in
+ * the instructors' repository (releases handed out before hold them, and the
+ * autograder keeps judging copies of them).
+ *
+ * @module
+ */
+
+import { documentationLines } from "./sealed.ts";
+
+/** Why a module is withheld: the unit that has the learner write it, and what the course shows instead. */
+export interface Withholding {
+  /** The unit, as its notebook names itself, e.g. `Lab 03`. */
+  unit: string;
+  /** The file of the release holding the library's results, as recorded. */
+  recorded: string;
+}
+
+/** The withheld modules, by path, with why. */
+export const WITHHELD: Readonly<Record<string, Withholding>> = {
+  "lib/mask/object_grammar.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
+  "lib/mask/json_chars.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
+};
+
+/**
+ * The names `file` (under `root`) exports when it runs, sorted: each must be
+ * a function, since a withheld module's stub can only throw.
+ *
+ * @throws {Error} naming any export that is not a function.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const root = new URL("../../", import.meta.url);
+ * assert.deepEqual(await withheldNames(root, "lib/mask/object_grammar.ts"), ["objectDfa"]);
+ * ```
+ */
+export async function withheldNames(root: URL, file: string): Promise<string[]> {
+  const module = await import(new URL(file, root).href);
+  const names = Object.keys(module).sort();
+  const others = names.filter((name) => typeof module[name] !== "function");
+  if (others.length > 0) {
+    throw new Error(
+      `${file} is withheld, so it may export only functions; move ${
+        others.join(", ")
+      } to a readable module`,
+    );
+  }
+  return names;
+}
+
+/**
+ * What the release holds at `file`'s path, withheld: `documentation` (as
+ * `deno doc` shows the module) in comments, then, for each of `names`, a
+ * function that throws a `WithheldError` naming it, its module, the unit
+ * that has the learner write it, and where the recorded results are. It
+ * imports nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const stub = withheldStub("lib/mask/json_chars.ts", ["jsonChar"], "function jsonChar(nfa, set)");
+ * assert.match(stub, /^\/\/ function jsonChar\(nfa, set\)$/m);
+ * assert.match(stub, /^export function jsonChar\(\.\.\._args: unknown\[\]\): never \{$/m);
+ * assert.doesNotMatch(stub, /import/);
+ * ```
+ */
+export function withheldStub(file: string, names: readonly string[], documentation = ""): string {
+  const { unit, recorded } = WITHHELD[file];
+  return [
+    `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
+    `// Each of its functions throws a WithheldError; the course shows the library's results as`,
+    `// recorded by the instructors' build, in ${recorded}.`,
+    ...documentationLines(documentation),
+    "",
+    "class WithheldError extends Error {",
+    '  override name = "WithheldError";',
+    "}",
+    "",
+    ...names.flatMap((name) => [
+      `export function ${name}(..._args: unknown[]): never {`,
+      `  throw new WithheldError(${
+        JSON.stringify(
+          `${name} (${file}) is withheld from the learners' release: ${unit} has you write it; ` +
+            `the course shows the library's results as recorded, in ${recorded}`,
+        )
+      });`,
+      "}",
+      "",
+    ]),
+  ].join("\n");
+}
