@@ -119,7 +119,7 @@ function wholeTokens(vocabulary: Vocabulary): boolean[] {
  * import assert from "node:assert/strict";
  *
  * const masks = await measureMasks();
- * assert.deepEqual(masks.conjugate.cuts.map((cut) => cut.prefix), ["", '{"', '{"verb":"', '{"verb":"eat","tense":"past_simple","person":"3']);
+ * assert.deepEqual(masks.conjugate.cuts.map((cut) => cut.prefix), ["", '{"', '{"verb":"', '{"verb":"eat","tense":"past_simple","person":"3s']);
  * assert.equal(masks.conjugate.cuts[0].allowed, 2);
  * ```
  */
