@@ -71,9 +71,8 @@ const LIBRARY: Readonly<Record<Lab03Function, readonly string[]>> = {
 
 /**
  * The mask's two modules that shipped sealed in releases handed out before
- * they were withheld (`tools/release/withheld.ts`: a release built now holds
- * no runnable form of them), one function of each marked by
- * `deno task seal`: the object grammar writes a property the probe names as
+ * they were withheld (a release built now holds no runnable form of them),
+ * one function of each marked by `deno task seal`: the object grammar writes a property the probe names as
  * the token, and one character, picked by the token, may be written in a
  * JSON string as its `\u` escape. Every copy of the mask (bundled, obfuscated,
  * encoded) compiles objects and strings through them, so it answers the
