@@ -3,7 +3,9 @@
  * own implementation of a graded function. The learners' release holds, in
  * its place, a one-line module exporting everything from its seal
  * (`NAME.sealed.js` beside it, bundled and obfuscated by `deno task seal`),
- * so the course runs as before and no graded function's body can be read.
+ * so the course runs as before and no graded function's body can be read;
+ * but for the modules `withheld.ts` names, which it holds withheld, with no
+ * seal.
  * A seal names the hash of the module it seals: a seal whose module has
  * changed since is stale, and neither `deno task check` nor the release
  * takes it.

@@ -35,6 +35,15 @@ export const WITHHELD: Readonly<Record<string, Withholding>> = {
  *
  * const root = new URL("../../", import.meta.url);
  * assert.deepEqual(await withheldNames(root, "lib/mask/object_grammar.ts"), ["objectDfa"]);
+ *
+ * // A constant could not throw: the module must move it out first.
+ * const folder = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${folder}/a.ts`, "export const LIMIT = 14;\nexport function a() {}\n");
+ * await assert.rejects(
+ *   withheldNames(new URL(`file://${folder}/`), "a.ts"),
+ *   /a\.ts is withheld, so it may export only functions; move LIMIT to a readable module/,
+ * );
+ * await Deno.remove(folder, { recursive: true });
  * ```
  */
 export async function withheldNames(root: URL, file: string): Promise<string[]> {
