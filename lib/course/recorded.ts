@@ -4,7 +4,8 @@
  * file): the learners' release holds no runnable form of the mask's objects
  * and strings' characters (`lib/mask/object_grammar.ts`, `json_chars.ts`
  * are withheld), so its two steps that showed the library's mask at work
- * show this. Counts and hashes only: no token list, no text the mask wrote.
+ * show this: counts and hashes, and one call per tool the stand-in wrote with
+ * no mask that fails its schema; no token list, and nothing the mask wrote.
  *
  * @module
  */
