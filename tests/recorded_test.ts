@@ -5,7 +5,13 @@
 
 import assert from "node:assert/strict";
 import { recordedLab03, RecordingError } from "../lib/course/recorded.ts";
-import { recordingSource, recordLab03 } from "../tools/release/record_lab_03.ts";
+import {
+  RECORDING,
+  recordingSource,
+  recordLab03,
+  staleRecording,
+} from "../tools/release/record_lab_03.ts";
+import { walk } from "../tools/release/contents.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -54,6 +60,37 @@ Deno.test("a recording missing, not JSON, or edited out of shape is a RecordingE
         return true;
       });
     }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("a recording made before the mask changed is stale, and says to run deno task record", async () => {
+  const folder = await Deno.makeTempDir({ prefix: "recorded-root-" });
+  try {
+    const copy = new URL(`file://${folder}/`);
+    const files = [
+      ...await walk(root, "lib/mask"),
+      ...await walk(root, "lib/formats"),
+      "lib/course/grammar_tools.ts",
+      "lib/course/stand_in.ts",
+      "lib/course/recorded.ts",
+      "tools/release/record_lab_03.ts",
+      RECORDING,
+    ];
+    for (const file of files) {
+      const to = new URL(file, copy);
+      await Deno.mkdir(new URL(".", to), { recursive: true });
+      await Deno.copyFile(new URL(file, root), to);
+    }
+    assert.equal(await staleRecording(copy), undefined);
+    await Deno.writeTextFile(new URL("lib/mask/compile.ts", copy), "// changed\n", {
+      append: true,
+    });
+    assert.equal(
+      await staleRecording(copy),
+      "lib/course/recorded/lab_03.json is stale (the mask or its recorder changed): run `deno task record`",
+    );
   } finally {
     await Deno.remove(folder, { recursive: true });
   }

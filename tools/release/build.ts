@@ -3,7 +3,8 @@
 // the visible cases, the set-up, a README for learners and the grader for a
 // self-check on the visible cases. It holds no worked edition, no hidden case
 // and no test, and each library module that implements a graded function only
-// sealed (`sealed.ts`), or withheld (`withheld.ts`): it refuses to build from a stale seal. DIR must be new, empty, or a release this command built
+// sealed (`sealed.ts`), or withheld (`withheld.ts`): it refuses to build from a stale seal or
+// recording (`record_lab_03.ts`). DIR must be new, empty, or a release this command built
 // before (it is then replaced): nothing else is ever deleted.
 
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,7 @@ import { releaseFiles } from "./contents.ts";
 import { learnersConfig, learnersLock, releaseConfig } from "./deno_config.ts";
 import { moduleDocumentation, releaseStub, sealedModules, staleSeals } from "./sealed.ts";
 import { WITHHELD, withheldNames, withheldStub } from "./withheld.ts";
+import { staleRecording } from "./record_lab_03.ts";
 import { sealedPath } from "../grading/library_copies.ts";
 import { UNITS } from "../grading/units/mod.ts";
 
@@ -37,6 +39,8 @@ try {
   await prepare(target);
   const sealed = sealedModules(UNITS);
   const stale = await staleSeals(root, sealed);
+  const staleRecorded = await staleRecording(root);
+  if (staleRecorded !== undefined) stale.push(staleRecorded);
   if (stale.length > 0) throw new Error(stale.join("; "));
   const withheld = Object.keys(WITHHELD);
   // A withheld module's seal stays with the instructors.

@@ -4,29 +4,20 @@
 // `--check`, write nothing and fail when the recording is missing, malformed,
 // or made from code that has changed since.
 
-import { fileURLToPath } from "node:url";
-import { RECORDED_LAB_03, recordedLab03 } from "../../lib/course/recorded.ts";
-import { recordingSource, recordLab03 } from "./record_lab_03.ts";
+import { RECORDING, recordLab03, staleRecording } from "./record_lab_03.ts";
 
 const root = new URL("../../", import.meta.url);
-const shown = fileURLToPath(RECORDED_LAB_03).slice(fileURLToPath(root).length);
 
 try {
   if (Deno.args.includes("--check")) {
-    const { source } = await recordedLab03();
-    if (source !== await recordingSource(root)) {
-      throw new Error(
-        `${shown} is stale (the mask or its recorder changed): run \`deno task record\``,
-      );
-    }
-    console.log(`record: ${shown} fresh`);
+    const stale = await staleRecording(root);
+    if (stale !== undefined) throw new Error(stale);
+    console.log(`record: ${RECORDING} fresh`);
   } else {
-    await Deno.mkdir(new URL(".", RECORDED_LAB_03), { recursive: true });
-    await Deno.writeTextFile(
-      RECORDED_LAB_03,
-      JSON.stringify(await recordLab03(root), null, 2) + "\n",
-    );
-    console.log(`record: ${shown}`);
+    const file = new URL(RECORDING, root);
+    await Deno.mkdir(new URL(".", file), { recursive: true });
+    await Deno.writeTextFile(file, JSON.stringify(await recordLab03(root), null, 2) + "\n");
+    console.log(`record: ${RECORDING}`);
   }
 } catch (error) {
   console.error(`record: ${(error as Error).message}`);

@@ -20,7 +20,12 @@ import {
 } from "../../lib/mask/mod.ts";
 import { GRAMMAR_TOOLS } from "../../lib/course/grammar_tools.ts";
 import { sha256Hex } from "../../lib/course/manifest.ts";
-import type { RecordedCut, RecordedLab03, StandInRow } from "../../lib/course/recorded.ts";
+import {
+  type RecordedCut,
+  type RecordedLab03,
+  recordedLab03,
+  type StandInRow,
+} from "../../lib/course/recorded.ts";
 import { standInModel } from "../../lib/course/stand_in.ts";
 import { walk } from "./contents.ts";
 
@@ -189,4 +194,25 @@ export async function recordLab03(root: URL): Promise<RecordedLab03> {
     standIn: measureStandIn({ samples: 10 }),
     masks: await measureMasks(),
   };
+}
+
+/** Where the recording is, under the repository's root. */
+export const RECORDING = "lib/course/recorded/lab_03.json";
+
+/**
+ * Why the recording under `root` cannot be shipped: it was made from code
+ * that has changed since (or it is missing or malformed, a `RecordingError`);
+ * undefined when it is fresh.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(await staleRecording(new URL("../../", import.meta.url)), undefined);
+ * ```
+ */
+export async function staleRecording(root: URL): Promise<string | undefined> {
+  const { source } = await recordedLab03(new URL(RECORDING, root));
+  if (source === await recordingSource(root)) return undefined;
+  return `${RECORDING} is stale (the mask or its recorder changed): run \`deno task record\``;
 }
