@@ -55,7 +55,7 @@ try {
       const names = await withheldNames(root, file);
       await Deno.writeTextFile(
         to,
-        withheldStub(file, names, await moduleDocumentation(root, file)),
+        withheldStub(file, names, { documentation: await moduleDocumentation(root, file) }),
       );
     } else if (sealed.includes(file)) {
       await Deno.writeTextFile(to, releaseStub(file, await moduleDocumentation(root, file)));

@@ -60,6 +60,16 @@ export async function withheldNames(root: URL, file: string): Promise<string[]> 
   return names;
 }
 
+/** Options of {@linkcode withheldStub}. */
+export interface WithheldStubOptions {
+  /**
+   * What the module exports, as `deno doc` shows it, kept in comments.
+   *
+   * @default {""}
+   */
+  documentation?: string;
+}
+
 /**
  * What the release holds at `file`'s path, withheld: `documentation` (as
  * `deno doc` shows the module) in comments, then, for each of `names`, a
@@ -71,13 +81,20 @@ export async function withheldNames(root: URL, file: string): Promise<string[]> 
  * ```ts
  * import assert from "node:assert/strict";
  *
- * const stub = withheldStub("lib/mask/json_chars.ts", ["jsonChar"], "function jsonChar(nfa, set)");
+ * const stub = withheldStub("lib/mask/json_chars.ts", ["jsonChar"], {
+ *   documentation: "function jsonChar(nfa, set)",
+ * });
  * assert.match(stub, /^\/\/ function jsonChar\(nfa, set\)$/m);
  * assert.match(stub, /^export function jsonChar\(\.\.\._args: unknown\[\]\): never \{$/m);
  * assert.doesNotMatch(stub, /import/);
  * ```
  */
-export function withheldStub(file: string, names: readonly string[], documentation = ""): string {
+export function withheldStub(
+  file: string,
+  names: readonly string[],
+  options: WithheldStubOptions = {},
+): string {
+  const { documentation = "" } = options;
   const { unit, recorded } = WITHHELD[file];
   return [
     `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
