@@ -30,7 +30,7 @@ Deno.test("Lab 03's recording is what the library's mask does now, but for its m
   assert.ok(recorded.standIn.every((row) => row.maskedInvalid === 0));
 });
 
-Deno.test("a recording missing, not JSON, or edited out of shape is a RecordingError naming the file and deno task record", async () => {
+Deno.test("a recording missing, not JSON, edited out of shape or short of a tool is a RecordingError naming the file and deno task record", async () => {
   const folder = await Deno.makeTempDir({ prefix: "recorded-" });
   try {
     const good = JSON.parse(
@@ -38,6 +38,8 @@ Deno.test("a recording missing, not JSON, or edited out of shape is a RecordingE
     );
     const edited = structuredClone(good);
     edited.masks.conjugate.cuts[0].allowed = -1;
+    const noTool = structuredClone(good);
+    delete noTool.masks.lookup_spanish;
     const cases: [string, string | undefined, RegExp][] = [
       ["missing.json", undefined, /no such file/],
       ["broken.json", "{", /not JSON/],
@@ -47,6 +49,7 @@ Deno.test("a recording missing, not JSON, or edited out of shape is a RecordingE
         JSON.stringify(edited),
         /conjugate's cut is not a prefix, a count and a hash/,
       ],
+      ["no-tool.json", JSON.stringify(noTool), /no masks of lookup_spanish/],
     ];
     for (const [name, text, why] of cases) {
       const file = new URL(`file://${folder}/${name}`);

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { GRAMMAR_TOOLS } from "./grammar_tools.ts";
+
 /** What sampling one tool's arguments did, with and without the mask. */
 export interface StandInRow {
   tool: string;
@@ -101,7 +103,13 @@ function shapeProblem(value: unknown): string | undefined {
       return `${row.tool}'s example is not a string`;
     }
   }
-  if (!isRecord(value.masks) || Object.keys(value.masks).length === 0) return "no masks";
+  if (!isRecord(value.masks)) return "no masks";
+  for (const { name } of GRAMMAR_TOOLS) {
+    if (!value.standIn.some((row) => isRecord(row) && row.tool === name)) {
+      return `no standIn row of ${name}`;
+    }
+    if (!Object.hasOwn(value.masks, name)) return `no masks of ${name}`;
+  }
   for (const [tool, mask] of Object.entries(value.masks)) {
     if (!isRecord(mask) || typeof mask.ms !== "number" || !Array.isArray(mask.cuts)) {
       return `${tool}'s mask has no ms and cuts`;
