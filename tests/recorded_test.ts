@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { recordedLab03, RecordingError } from "../lib/course/recorded.ts";
 import {
   RECORDING,
+  recordingFiles,
   recordingSource,
   recordLab03,
   staleRecording,
 } from "../tools/release/record_lab_03.ts";
-import { walk } from "../tools/release/contents.ts";
 
 const root = new URL("../", import.meta.url);
 
@@ -72,15 +72,7 @@ Deno.test("a recording made before the mask changed is stale, and says to run de
   const folder = await Deno.makeTempDir({ prefix: "recorded-root-" });
   try {
     const copy = new URL(`file://${folder}/`);
-    const files = [
-      ...await walk(root, "lib/mask"),
-      ...await walk(root, "lib/formats"),
-      "lib/course/grammar_tools.ts",
-      "lib/course/stand_in.ts",
-      "lib/course/recorded.ts",
-      "tools/release/record_lab_03.ts",
-      RECORDING,
-    ];
+    const files = [...await recordingFiles(root), RECORDING];
     for (const file of files) {
       const to = new URL(file, copy);
       await Deno.mkdir(new URL(".", to), { recursive: true });

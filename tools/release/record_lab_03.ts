@@ -156,7 +156,7 @@ export async function measureMasks(): Promise<RecordedLab03["masks"]> {
   return masks;
 }
 
-/** What the recording is made from, besides the course's mask and the recorder's own files. */
+/** What the recording is made from, besides `lib/mask/` and `lib/formats/`. */
 const SOURCES = [
   "lib/course/grammar_tools.ts",
   "lib/course/stand_in.ts",
@@ -165,9 +165,27 @@ const SOURCES = [
 ];
 
 /**
- * The SHA-256, in hex, of the code the recording under `root` is made from:
- * `lib/mask/` and `lib/formats/` (tests and seals left out), the stand-in
- * model, the tools' schemas, and this recorder.
+ * The files under `root` the recording is made from, sorted: `lib/mask/` and
+ * `lib/formats/` (tests and seals left out), the stand-in model, the tools'
+ * schemas, the recording's shape, and this recorder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const files = await recordingFiles(new URL("../../", import.meta.url));
+ * assert.ok(files.includes("lib/mask/object_grammar.ts"));
+ * assert.ok(!files.some((file) => file.endsWith(".sealed.js") || file.endsWith("_test.ts")));
+ * ```
+ */
+export async function recordingFiles(root: URL): Promise<string[]> {
+  return [...await walk(root, "lib/mask"), ...await walk(root, "lib/formats"), ...SOURCES]
+    .filter((file) => !file.endsWith("_test.ts") && !file.endsWith(".sealed.js")).sort();
+}
+
+/**
+ * The SHA-256, in hex, of the code the recording under `root` is made from
+ * ({@linkcode recordingFiles}): each file's path and text.
  *
  * @example
  * ```ts
@@ -177,16 +195,24 @@ const SOURCES = [
  * ```
  */
 export async function recordingSource(root: URL): Promise<string> {
-  const files = [...await walk(root, "lib/mask"), ...await walk(root, "lib/formats"), ...SOURCES]
-    .filter((file) => !file.endsWith("_test.ts") && !file.endsWith(".sealed.js")).sort();
   const texts = [];
-  for (const file of files) texts.push(file, await Deno.readTextFile(new URL(file, root)));
+  for (const file of await recordingFiles(root)) {
+    texts.push(file, await Deno.readTextFile(new URL(file, root)));
+  }
   return await sha256Hex(new TextEncoder().encode(texts.join("\0")));
 }
 
 /**
- * Lab 03's recording, computed from the library under `root`: 10 calls of
- * each tool by the stand-in model, and the masks of {@linkcode measureMasks}.
+ * Lab 03's recording: the hash of its sources under `root`, 10 calls of each
+ * tool by the stand-in model ({@linkcode measureStandIn}), and the masks of
+ * {@linkcode measureMasks}. Not run as a test here: `tests/recorded_test.ts`
+ * compares it with the committed recording.
+ *
+ * @example
+ * ```ts ignore
+ * const recorded = await recordLab03(new URL("../../", import.meta.url));
+ * console.log(recorded.standIn.map((row) => `${row.tool}: ${row.unmaskedInvalid} of 10`));
+ * ```
  */
 export async function recordLab03(root: URL): Promise<RecordedLab03> {
   return {
