@@ -14,14 +14,15 @@ import { documentationLines } from "./sealed.ts";
 export interface Withholding {
   /** The unit, as its notebook names itself, e.g. `Lab 03`. */
   unit: string;
-  /** The file of the release holding the library's results, as recorded. */
-  recorded: string;
+  /** The file of the release holding the library's results, as recorded; none where nothing runs them. */
+  recorded?: string;
 }
 
 /** The withheld modules, by path, with why. */
 export const WITHHELD: Readonly<Record<string, Withholding>> = {
   "lib/mask/object_grammar.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mask/json_chars.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
+  "lib/mcp/shared/transfer_problems.ts": { unit: "Unit B" },
 };
 
 /**
@@ -96,10 +97,12 @@ export function withheldStub(
 ): string {
   const { documentation = "" } = options;
   const { unit, recorded } = WITHHELD[file];
+  const instead = recorded === undefined
+    ? "nothing in the course runs the library's"
+    : `the course shows the library's results as recorded, in ${recorded}`;
   return [
     `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
-    `// Each of its functions throws a WithheldError; the course shows the library's results as`,
-    `// recorded by the instructors' build, in ${recorded}.`,
+    `// Each of its functions throws a WithheldError: ${instead}.`,
     ...documentationLines(documentation),
     "",
     "class WithheldError extends Error {",
@@ -110,8 +113,7 @@ export function withheldStub(
       `export function ${name}(..._args: unknown[]): never {`,
       `  throw new WithheldError(${
         JSON.stringify(
-          `${name} (${file}) is withheld from the learners' release: ${unit} has you write it; ` +
-            `the course shows the library's results as recorded, in ${recorded}`,
+          `${name} (${file}) is withheld from the learners' release: ${unit} has you write it; ${instead}`,
         )
       });`,
       "}",
