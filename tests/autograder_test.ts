@@ -246,9 +246,10 @@ Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden
   assert.ok(transfer.length > 0 && transfer.every((test) => test.score > 0));
 });
 
-Deno.test("a Lab 03 assignment gives nothing for the functions an obfuscated copy of the release's mask steps", async () => {
+Deno.test("a Lab 03 assignment gives nothing for the functions an obfuscated copy of a handed-out release's mask steps", async () => {
   // The package holds the watermark's probes and the mask's seals: a character step taken from
-  // the release's mask, obfuscated and carried in base64, under the worked edition's other cells.
+  // a handed-out release's mask, obfuscated and carried in base64, under the worked edition's
+  // other cells.
   // The mask's seals see the realm's mark there and report themselves reached.
   const copy = obfuscated(
     `${maskAnswers(await releasedMaskBundle())}\nexport { isComplete, start, step };\n`,

@@ -1178,14 +1178,14 @@ function assertMaskSealed(results: Results, how: "form" | "reached"): void {
 const nextMoveRight = LAB_03_CATALOGUE.find((c) => c.fn === "nextMove")!
   .right["the worked solution's way"];
 
-Deno.test("Lab 03 over an obfuscated bundle of the release's mask earns nothing for the functions that step it", async () => {
+Deno.test("Lab 03 over an obfuscated bundle of a handed-out release's mask earns nothing for the functions that step it", async () => {
   // This earned every mark of the five (prefixStatus 71 of 71), unflagged.
   const module = obfuscated(maskAnswers(await releasedMaskBundle()), 3);
   const [results] = (await grade(await tree({ "mallory/lab-03.ts": module + nextMoveRight }))).list;
   assertMaskSealed(results, "form");
 });
 
-Deno.test("Lab 03 over the release's mask obfuscated twice, carried in base64, behind a type guard and a try/catch, earns nothing for it", async () => {
+Deno.test("Lab 03 over a handed-out release's mask obfuscated twice, carried in base64, behind a type guard and a try/catch, earns nothing for it", async () => {
   // Each function guards its arguments and throws errors of its own words over the copy, which
   // is obfuscated once and then again, with another seed and encoding, and carried encoded:
   // nothing of a form is left, and the probes are valid input, answered in what the copy returns.
@@ -1247,7 +1247,7 @@ export function decode(...args) {
   );
 });
 
-Deno.test("Lab 03 over the release's mask obfuscated, its complete calls checked as a careful client checks them, earns nothing for it", async () => {
+Deno.test("Lab 03 over a handed-out release's mask obfuscated, its complete calls checked as a careful client checks them, earns nothing for it", async () => {
   // A call the copy calls complete is taken only when it is JSON as JSON.stringify writes it and
   // names only the schema's properties, and decode throws on one that is not: a check a learner
   // writes anyway, which took back every answer of the mask's seal that was a complete call.
