@@ -302,7 +302,7 @@ for (let i = 0; strings !== undefined && i < strings.length; i++) {
 // of its own (an error outside any case), fail saying why those prototypes take no new names; a split of the learner's own on String.prototype fails
 // saying the name is the seals'. Each loses the marks its code cannot earn there.
 const NO_NEW_NAMES =
-  /Object\.prototype and Function\.prototype are not, where work is graded: seals read/;
+  /if it is Object\.prototype or Function\.prototype: they take no new names where work is graded/;
 const TOLD = {
   "object-polyfill": {
     file: "ch14-a.ts",
