@@ -5,12 +5,16 @@
 // Function.prototype take no new names, and an error V8 gives for a refused
 // name is told why (tools/grading/realm/no_new_names.ts).
 //
-// An honest learner's own error was told wrong. A learner whose code added
+// Two honest learners' own errors were told wrong. A learner whose code added
 // a name to a frozen object of its own met V8's "object is not extensible",
 // and the grader added that Object.prototype and Function.prototype are not,
 // as if those had refused it: V8's words name no object, so every such error
 // was taken for the prototypes'. It is now told that only if the object is
-// one of them is that the reason.
+// one of them is that the reason. And a learner whose strict code gave a
+// string (a primitive) a name the realm fixes (`name.split = ...`), which V8
+// refuses as "Cannot create property 'split' on string ...", was told
+// "Object.defineProperty called on non-object", the setter's own words: the
+// setter now refuses a primitive in V8's.
 //
 // Held: the setters, pulled out and called with another `this` (each of the
 // fixed objects, Object.prototype, a Proxy of the prototype, a Proxy that
@@ -92,6 +96,11 @@ const BUGGY = {
         `  if (name === "toString") Object.freeze(seen)[name] = true;`,
         "const seen = {};",
       ),
+  },
+  "string-given-split": {
+    file: "ch14-a.ts",
+    said: /Cannot create property 'split' on string 'toString'/,
+    module: () => authorizeBeginning(`  if (name === "toString") name.split = () => [name];`),
   },
 };
 

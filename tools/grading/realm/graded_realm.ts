@@ -67,7 +67,8 @@ function whenSet(name: string, owner: string, guarded: (value: Callable) => Call
  * a subclass of String). It becomes an accessor no code can change (as
  * Hardened JavaScript's enablePropertyOverrides makes it) whose getter gives
  * the original, and whose setter defines the name, as an assignment does, on
- * the object assigned to, and refuses on `target` itself.
+ * the object assigned to, and refuses on `target` itself and, as strict code's
+ * assignment does, on a primitive.
  */
 function overridable(label: string, target: object, name: PropertyKey): void {
   const original = (target as Record<PropertyKey, unknown>)[name];
@@ -79,6 +80,14 @@ function overridable(label: string, target: object, name: PropertyKey): void {
         throw new OriginalTypeError(
           `${label}${spelled} cannot be assigned where work is graded (the library's seals ` +
             "read it): give the name to an object of your own",
+        );
+      }
+      if ((typeof this !== "object" || this === null) && typeof this !== "function") {
+        // A primitive (`text.split = ...`) takes no name: refused in V8's words for strict code.
+        throw new OriginalTypeError(
+          `Cannot create property '${OriginalString(name)}' on ${typeof this} '${
+            OriginalString(this)
+          }'`,
         );
       }
       defineOwn(this, name, { value, writable: true, enumerable: true, configurable: true });
