@@ -29,7 +29,10 @@
 // answerFor behind round 7's wrapper earns nothing. The seal's string store
 // is module-scoped, of no prototype, with push and shift read from an array
 // through the fixed accessors as the seal loads: nothing of the learner's
-// runs on it. An honest classmate graded in the same class keeps every mark.
+// runs on it. No getter of the learner's runs during a seal's reads before
+// its refusal: only authorize reads its arguments first, and only a string's
+// own characters (its watermark's unswapping). An honest classmate graded in
+// the same class keeps every mark.
 
 import assert from "node:assert/strict";
 import { UNIT_A } from "../_grading.ts";
