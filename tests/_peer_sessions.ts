@@ -255,12 +255,32 @@ function answerEach(params: JsonObject): ElicitResult {
  * user accepted, typing nothing: the defaults the client filled in.
  */
 export async function formAnswered(command: readonly string[]): Promise<unknown> {
+  const [said] = await formAnswers(command, [{ action: "accept", content: {} }]);
+  if (said instanceof Error) throw said;
+  return said;
+}
+
+/**
+ * Calls `order` on the stdio server `command` (as {@linkcode formAnswered})
+ * once for each of `answers`, in one session, the user giving that answer (an
+ * `ElicitResult`, or not quite one): what each call gave, the server's text
+ * as JSON or the call's error.
+ */
+export async function formAnswers(
+  command: readonly string[],
+  answers: readonly JsonObject[],
+): Promise<unknown[]> {
+  let answer: JsonObject = {};
   await using client = new Client(command, {
     versions: MCP_VERSIONS,
     allowed: ["order"],
-    elicit: () => Promise.resolve({ action: "accept", content: {} }),
+    elicit: () => Promise.resolve(answer as ElicitResult),
   });
   await client.initialize();
   await client.listTools();
-  return JSON.parse(await client.callTool("order"));
+  const said: unknown[] = [];
+  for (answer of answers) {
+    said.push(await client.callTool("order").then(JSON.parse, (error) => error));
+  }
+  return said;
 }

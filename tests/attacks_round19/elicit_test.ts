@@ -20,13 +20,12 @@
 
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
-import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { serveHttp } from "../../lib/mcp/server/http_server.ts";
 import type { SessionTool } from "../../lib/mcp/server/session_spec.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS } from "../../lib/mcp/shared/versions.ts";
 import { GRAMMAR } from "../../servers/grammar.ts";
-import { formAnswered } from "../_peer_sessions.ts";
+import { formAnswered, formAnswers } from "../_peer_sessions.ts";
 import { fastmcpFormPeer, formPeer, pythonInstalled, tapped } from "../_peers.ts";
 
 /** Defaults under the keywords servers add: the first three fit, the last three do not. */
@@ -82,34 +81,16 @@ const FITTING = { code: "ABC", tubs: 3, size: "S", price: 1.5, tag: "AB" };
 /** What a call's error says, as text, when the client refused the answer for `rule`. */
 const refusal = (rule: RegExp) => new RegExp(`^FormAnswerError: .*${rule.source}`);
 
-/**
- * Calls `order` on `server` once for each of `answers`, the user giving that
- * answer (an `ElicitResult`, or not quite one): what each call gave, the text
- * or the error.
- */
-async function ordered(server: string[], answers: JsonObject[]): Promise<unknown[]> {
-  let answer: JsonObject = {};
-  await using client = new Client(server, {
-    versions: MCP_VERSIONS,
-    allowed: ["order"],
-    elicit: () => Promise.resolve(answer as ElicitResult),
-  });
-  await client.initialize();
-  await client.listTools();
-  const said: unknown[] = [];
-  for (answer of answers) {
-    said.push(await client.callTool("order").then(JSON.parse, (error) => error));
-  }
-  return said;
-}
-
 Deno.test("the client sends no answer its form refuses, naming the field and the rule", async (t) => {
   for (const era of ["modern", "2025-11-25"] as const) {
     await t.step(era === "modern" ? "2026-07-28, a multi round-trip request" : era, async () => {
       const wire = await Deno.makeTempFile({ prefix: "elicit19-wire-" });
       try {
         const server = tapped(wire, formPeer(era, ORDER_FORM));
-        const said = await ordered(server, [...MISFITS.map(([answer]) => answer), accept(FITTING)]);
+        const said = await formAnswers(server, [
+          ...MISFITS.map(([answer]) => answer),
+          accept(FITTING),
+        ]);
         MISFITS.forEach(([answer, named], index) => {
           assert.match(String(said[index]), refusal(named), JSON.stringify(answer));
         });
@@ -136,7 +117,7 @@ Deno.test({
   ignore: !pythonInstalled,
   fn: async () => {
     const fits = { name: "Ada", tubs: 2, count: 3, size: "S", gift: false };
-    const said = await ordered(fastmcpFormPeer(), [
+    const said = await formAnswers(fastmcpFormPeer(), [
       accept({ ...fits, price: 10, code: "AB12", level: 1, flavor: "Mint" }),
       accept({ ...fits, price: 2, code: "ab12", level: 1, flavor: "Mint" }),
       accept({ ...fits, price: 2, code: "AB12", level: 0, flavor: "Mint" }),

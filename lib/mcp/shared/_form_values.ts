@@ -85,9 +85,16 @@ function stringProblems(
 function choicesProblems(schema: JsonObject, value: unknown, name: string): string[] {
   if (!Array.isArray(value)) return [`${name} must be a list of choices`];
   const allowed = choices(schema.items)!;
-  const strange = value.find((item) => typeof item !== "string" || !allowed.includes(item));
-  if (strange !== undefined) {
-    return [`${name} holds ${JSON.stringify(strange)}: each must be one of: ${allowed.join(", ")}`];
+  // findIndex, not find: an item that is undefined (or a hole, which JSON writes as null) is strange.
+  const at = Array.from(value).findIndex((item) =>
+    typeof item !== "string" || !allowed.includes(item)
+  );
+  if (at !== -1) {
+    return [
+      `${name} holds ${String(JSON.stringify(value[at]))}: each must be one of: ${
+        allowed.join(", ")
+      }`,
+    ];
   }
   return boundProblems(schema.minItems, schema.maxItems, value.length, name, " choices");
 }

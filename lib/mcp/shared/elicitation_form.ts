@@ -199,10 +199,14 @@ export function unreadForm(requested: unknown, reading: FormReading = {}): strin
   return undefined;
 }
 
-/** Whether `value` is one of the values an elicitation answer's content holds (a list, if `lists`). */
+/**
+ * Whether `value` is one of the values an elicitation answer's content holds
+ * (a list, if `lists`), as JSON carries it: a number JSON writes as null
+ * (NaN, Infinity) is none, nor a list with a hole, which `every` skips.
+ */
 const isPlain = (value: unknown, lists: boolean) =>
-  ["string", "number", "boolean"].includes(typeof value) ||
-  (lists && Array.isArray(value) && value.every((item) => typeof item === "string"));
+  ["string", "boolean"].includes(typeof value) || Number.isFinite(value) ||
+  (lists && Array.isArray(value) && Array.from(value).every((item) => typeof item === "string"));
 
 /**
  * What the field schema `field` says that no elicitation form's field says
