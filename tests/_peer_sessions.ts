@@ -262,17 +262,18 @@ export async function formAnswered(command: readonly string[]): Promise<unknown>
 
 /**
  * Calls `order` on the stdio server `command` (as {@linkcode formAnswered})
- * once for each of `answers`, in one session, the user giving that answer (an
- * `ElicitResult`, or not quite one): what each call gave, the server's text
- * as JSON or the call's error.
+ * once for each of `answers`, in one session speaking `versions`, the user
+ * giving that answer (an `ElicitResult`, or not quite one): what each call
+ * gave, the server's text as JSON or the call's error.
  */
 export async function formAnswers(
   command: readonly string[],
   answers: readonly JsonObject[],
+  versions: readonly McpVersion[] = MCP_VERSIONS,
 ): Promise<unknown[]> {
   let answer: JsonObject = {};
   await using client = new Client(command, {
-    versions: MCP_VERSIONS,
+    versions,
     allowed: ["order"],
     elicit: () => Promise.resolve(answer as ElicitResult),
   });

@@ -66,6 +66,17 @@ export function formPeer(era: PeerEra, form: JsonObject): string[] {
 }
 
 /**
+ * The command of the SDK v1 server whose tool `order` asks `form` just as
+ * written, the SDK checking the answer against it with ajv
+ * (`tests/fixtures/sdk_v1_form_peer.ts`), over stdio.
+ */
+export function sdkV1FormPeer(form: JsonObject): string[] {
+  const script = `${root}tests/fixtures/sdk_v1_form_peer.ts`;
+  const run = ["run", "--config", CONFIG, "--frozen", "--quiet", script, JSON.stringify(form)];
+  return [Deno.execPath(), ...run];
+}
+
+/**
  * The command of the FastMCP server whose tool `order` asks the form FastMCP
  * makes of a pydantic model, four defaults breaking their fields' bounds
  * (`tests/fixtures/fastmcp_form_peer.py`), over stdio.

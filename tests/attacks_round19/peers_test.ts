@@ -11,11 +11,22 @@
 // value of a key the form requires but defines no field for, or of any key
 // of a form the check cannot read, and went out as null. Each is refused now,
 // naming the field, and the next answer still goes through unchanged.
+//
+// And a pattern read otherwise than the form's own reading: RE2's `\s` is
+// ASCII's white space, JavaScript's (JSON Schema's pattern is ECMA-262's)
+// Unicode's and the line terminators, and RE2's `.` matches `\r`, U+2028 and
+// U+2029. The client filled in defaults such a field refuses, and the SDK v1
+// server, which checks each answer with ajv, refused the answer
+// ("data/tag must match pattern"); an honest "a\u00a0b" for `^a\sb$` was
+// refused by the client, and its fitting default withheld. The SDK v1 server
+// (tests/fixtures/sdk_v1_form_peer.ts) at 2025-06-18 and 2025-11-25 and the
+// SDK v2 server at 2026-07-28 ask such a form.
 
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
+import { LEGACY_VERSIONS, MCP_VERSIONS, type McpVersion } from "../../lib/mcp/shared/versions.ts";
 import { formAnswers } from "../_peer_sessions.ts";
-import { formPeer, type PeerEra, tapped } from "../_peers.ts";
+import { formPeer, type PeerEra, sdkV1FormPeer, tapped } from "../_peers.ts";
 
 const SIZES = { type: "string", enum: ["S", "L"] };
 const accept = (content: JsonObject) => ({ action: "accept", content });
@@ -89,5 +100,59 @@ Deno.test("the client sends no list with a hole or undefined in it, nor a number
         assert.ok(!sent[0].includes("null"), sent[0]);
       },
     );
+  }
+});
+
+/**
+ * Patterns JSON Schema reads as JavaScript does, where RE2 reads them
+ * otherwise: `\s` is Unicode's white space and the line terminators (RE2's is
+ * ASCII's alone), and `.` matches no line terminator (RE2's matches \r, U+2028
+ * and U+2029). `word` says `[\S\s]`, "any character", the common idiom.
+ */
+const SPACES = {
+  type: "object",
+  properties: {
+    tag: { type: "string", pattern: "^\\S+$", default: "a\u00a0b" },
+    line: { type: "string", pattern: "^.+$", default: "a\rb" },
+    word: { type: "string", pattern: "^[\\S\\s]{2}$", default: "\u2028\u00a0" },
+    gap: { type: "string", pattern: "^a\\sb$", default: "a\u3000b" },
+  },
+};
+/** Answers SPACES refuses, as JavaScript reads its patterns, each with its field. */
+const SPACE_MISFITS: [JsonObject, string][] = [
+  [accept({ tag: "a\u00a0b" }), "tag"],
+  [accept({ tag: "a\vb" }), "tag"],
+  [accept({ tag: "a\ufeffb" }), "tag"],
+  [accept({ line: "a\u2028b" }), "line"],
+  [accept({ line: "a\rb" }), "line"],
+  [accept({ gap: "a_b" }), "gap"],
+];
+/** What the user typed honestly: every field fits, by either reading. */
+const SPACE_HONEST = { tag: "Ada", line: "a line", word: "\n\u00e9", gap: "a\u00a0b" };
+
+Deno.test("the client reads a form's pattern as JavaScript does: no default nor answer its \\s or . refuses", async (t) => {
+  // The SDK v1 server checks each answer with ajv, as JSON Schema reads patterns; the SDK v2
+  // server says what reached it.
+  const peers: [string, string[], readonly McpVersion[]][] = [
+    ["the SDK v1 server at 2025-06-18", sdkV1FormPeer(SPACES), ["2025-06-18"]],
+    ["the SDK v1 server at 2025-11-25", sdkV1FormPeer(SPACES), LEGACY_VERSIONS],
+    ["the SDK v2 server at 2026-07-28", formPeer("modern", SPACES), MCP_VERSIONS],
+  ];
+  for (const [peer, command, versions] of peers) {
+    await t.step(peer, async () => {
+      const answers = [
+        accept({}),
+        ...SPACE_MISFITS.map(([answer]) => answer),
+        accept(SPACE_HONEST),
+      ];
+      const said = await formAnswers(command, answers, versions);
+      // Of the defaults, word's and gap's fit their fields, and only they are filled in.
+      assert.deepEqual(said[0], { word: "\u2028\u00a0", gap: "a\u3000b" });
+      SPACE_MISFITS.forEach(([answer, field], index) => {
+        const rule = new RegExp(`${field} must match the pattern`);
+        assert.match(String(said[index + 1]), refusal(rule), JSON.stringify(answer));
+      });
+      assert.deepEqual(said.at(-1), SPACE_HONEST);
+    });
   }
 });

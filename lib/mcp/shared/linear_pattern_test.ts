@@ -33,3 +33,28 @@ Deno.test("linearPattern's patterns are told apart by their text", () => {
   assert.equal(String(linearPattern("^a$")), "/^a$/");
   assert.notEqual(String(linearPattern("^a$")), String(linearPattern("^b$")));
 });
+
+Deno.test("linearPattern reads \\s, \\S and . as JavaScript does, in a class and out", () => {
+  const patterns = [
+    "^\\s$",
+    "^\\S$",
+    "^.$",
+    "^[^\\s]$",
+    "^[\\S\\s]$",
+    "^[.\\s]$",
+    "^\\.$",
+    "^[\\]\\S]$",
+  ];
+  const texts = ["a", ".", "]", " ", "\t", "\v", "\n", "\r", "\u00a0", "\u1680", "\u2005", "\u200b"]
+    .concat(["\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff", "\uff01", "😀", "\u0085"]);
+  for (const pattern of patterns) {
+    const expected = new RegExp(pattern, "u");
+    for (const text of texts) {
+      assert.equal(
+        linearPattern(pattern).test(text),
+        expected.test(text),
+        `${pattern} on ${JSON.stringify(text)}`,
+      );
+    }
+  }
+});
