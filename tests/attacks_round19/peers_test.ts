@@ -8,8 +8,8 @@
 // in it (a JavaScript form library's empty slot), passed the multiple
 // choice's check and the check of a key no field defines, and went out with
 // null in it; and a number JSON cannot carry (NaN, Infinity) passed as a
-// value of a key the form requires but defines no field for, or of any key
-// of a form the check cannot read, and went out as null. Each is refused now,
+// value of a key the form requires but defines no field for, or of a field
+// the check cannot read, and went out as null. Each is refused now,
 // naming the field, and the next answer still goes through unchanged.
 //
 // And a pattern read otherwise than the form's own reading: RE2's `\s` is
@@ -21,6 +21,16 @@
 // refused by the client, and its fitting default withheld. The SDK v1 server
 // (tests/fixtures/sdk_v1_form_peer.ts) at 2025-06-18 and 2025-11-25 and the
 // SDK v2 server at 2026-07-28 ask such a form.
+//
+// And one field the check cannot read (a keyword it does not know, a pattern
+// RE2 refuses, a 17th distinct pattern) made the whole form unread: every
+// answer was held only to what any answer is, so a value past another
+// field's maximum, or breaking another field's pattern, or a key the form
+// never asked went to the server, which refused it
+// ("data/tubs must be <= 9"). Which 16 patterns were read also hung on the
+// answer: a field the user filled in was compiled last. Now each field the
+// check reads holds its rules, one it cannot read only what any answer's
+// value is, and the fields read are the form's first, whatever the answer.
 
 import assert from "node:assert/strict";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
@@ -61,10 +71,11 @@ const CHOICES = {
   properties: { sizes: { type: "array", items: SIZES, maxItems: 2 } },
   required: ["ghost"],
 };
-/** A form the check cannot read (uniqueItems is no elicitation form's): held to what every answer is. */
+/** A field the check cannot read (uniqueItems is no elicitation form's): held to what every answer is. */
 const UNREAD = {
   type: "object",
   properties: { sizes: { type: "array", items: SIZES, uniqueItems: true } },
+  required: ["note"],
 };
 
 Deno.test("the client sends no list with a hole or undefined in it, nor a number JSON writes as null", async (t) => {
@@ -77,15 +88,15 @@ Deno.test("the client sends no list with a hole or undefined in it, nor a number
       [accept({ ghost: Infinity }), /ghost is not a string, number, boolean/],
     ], { sizes: ["S", "L"], ghost: "x" }],
     ["2025-11-25", UNREAD, [
-      [accept({ sizes: ["S", undefined] }), /sizes is not a string, number, boolean/],
+      [accept({ sizes: ["S", undefined], note: "x" }), /sizes is not a string, number, boolean/],
       // deno-lint-ignore no-sparse-arrays
-      [accept({ sizes: [, "S"] }), /sizes is not a string, number, boolean/],
+      [accept({ sizes: [, "S"], note: "x" }), /sizes is not a string, number, boolean/],
       [accept({ sizes: ["S"], note: -Infinity }), /note is not a string, number, boolean/],
     ], { sizes: ["L"], note: 2.5 }],
   ];
   for (const [era, form, misfits, honest] of cases) {
     await t.step(
-      `${era}, ${form === UNREAD ? "a form the check cannot read" : "its form read"}`,
+      `${era}, ${form === UNREAD ? "a field the check cannot read" : "its form read"}`,
       async () => {
         const { said, sent } = await askedBy(era, form, [
           ...misfits.map(([a]) => a),
@@ -118,41 +129,91 @@ const SPACES = {
     gap: { type: "string", pattern: "^a\\sb$", default: "a\u3000b" },
   },
 };
-/** Answers SPACES refuses, as JavaScript reads its patterns, each with its field. */
-const SPACE_MISFITS: [JsonObject, string][] = [
-  [accept({ tag: "a\u00a0b" }), "tag"],
-  [accept({ tag: "a\vb" }), "tag"],
-  [accept({ tag: "a\ufeffb" }), "tag"],
-  [accept({ line: "a\u2028b" }), "line"],
-  [accept({ line: "a\rb" }), "line"],
-  [accept({ gap: "a_b" }), "gap"],
+/** Answers SPACES refuses, as JavaScript reads its patterns, each with the rule its refusal names. */
+const SPACE_MISFITS: [JsonObject, RegExp][] = [
+  [accept({ tag: "a\u00a0b" }), /tag must match the pattern/],
+  [accept({ tag: "a\vb" }), /tag must match the pattern/],
+  [accept({ tag: "a\ufeffb" }), /tag must match the pattern/],
+  [accept({ line: "a\u2028b" }), /line must match the pattern/],
+  [accept({ line: "a\rb" }), /line must match the pattern/],
+  [accept({ gap: "a_b" }), /gap must match the pattern/],
 ];
 /** What the user typed honestly: every field fits, by either reading. */
 const SPACE_HONEST = { tag: "Ada", line: "a line", word: "\n\u00e9", gap: "a\u00a0b" };
 
-Deno.test("the client reads a form's pattern as JavaScript does: no default nor answer its \\s or . refuses", async (t) => {
-  // The SDK v1 server checks each answer with ajv, as JSON Schema reads patterns; the SDK v2
-  // server says what reached it.
+/**
+ * Asks `form` of the SDK v1 server at 2025-06-18 and at 2025-11-25 (which
+ * checks each answer with ajv, reading every field as JSON Schema does) and
+ * of the SDK v2 server at 2026-07-28 (which says what reached it), a step
+ * each: the user accepts typing nothing (the server receives `defaults`),
+ * then gives each of `misfits` (each refused by the client, naming its
+ * rule), then `honest` (received unchanged).
+ */
+async function heldByEachEra(
+  t: Deno.TestContext,
+  form: JsonObject,
+  { defaults, misfits, honest }: {
+    defaults: JsonObject;
+    misfits: [JsonObject, RegExp][];
+    honest: JsonObject;
+  },
+): Promise<void> {
   const peers: [string, string[], readonly McpVersion[]][] = [
-    ["the SDK v1 server at 2025-06-18", sdkV1FormPeer(SPACES), ["2025-06-18"]],
-    ["the SDK v1 server at 2025-11-25", sdkV1FormPeer(SPACES), LEGACY_VERSIONS],
-    ["the SDK v2 server at 2026-07-28", formPeer("modern", SPACES), MCP_VERSIONS],
+    ["the SDK v1 server at 2025-06-18", sdkV1FormPeer(form), ["2025-06-18"]],
+    ["the SDK v1 server at 2025-11-25", sdkV1FormPeer(form), LEGACY_VERSIONS],
+    ["the SDK v2 server at 2026-07-28", formPeer("modern", form), MCP_VERSIONS],
   ];
   for (const [peer, command, versions] of peers) {
     await t.step(peer, async () => {
-      const answers = [
-        accept({}),
-        ...SPACE_MISFITS.map(([answer]) => answer),
-        accept(SPACE_HONEST),
-      ];
+      const answers = [accept({}), ...misfits.map(([answer]) => answer), accept(honest)];
       const said = await formAnswers(command, answers, versions);
-      // Of the defaults, word's and gap's fit their fields, and only they are filled in.
-      assert.deepEqual(said[0], { word: "\u2028\u00a0", gap: "a\u3000b" });
-      SPACE_MISFITS.forEach(([answer, field], index) => {
-        const rule = new RegExp(`${field} must match the pattern`);
+      assert.deepEqual(said[0], defaults);
+      misfits.forEach(([answer, rule], index) => {
         assert.match(String(said[index + 1]), refusal(rule), JSON.stringify(answer));
       });
-      assert.deepEqual(said.at(-1), SPACE_HONEST);
+      assert.deepEqual(said.at(-1), honest);
     });
   }
+}
+
+Deno.test("the client reads a form's pattern as JavaScript does: no default nor answer its \\s or . refuses", async (t) => {
+  // Of the defaults, word's and gap's fit their fields, and only they are filled in.
+  const defaults = { word: "\u2028\u00a0", gap: "a\u3000b" };
+  await heldByEachEra(t, SPACES, { defaults, misfits: SPACE_MISFITS, honest: SPACE_HONEST });
+});
+
+/**
+ * A form the check cannot read whole: one field says what no form says, one
+ * has a pattern RE2 cannot run, and of 17 distinct patterns the last is past
+ * MAX_FORM_PATTERNS; the rest it reads.
+ */
+const ODD = {
+  type: "object",
+  properties: {
+    tubs: { type: "integer", maximum: 9, default: 3 },
+    code: { type: "string", pattern: "^[A-Z]+$" },
+    ...Object.fromEntries(
+      Array.from(
+        { length: 16 },
+        (_, index) => [`p${index}`, { type: "string", pattern: `^p${index}$` }],
+      ),
+    ),
+    note: { type: "string", "x-widget": "area", default: "hi" },
+    twice: { type: "string", pattern: "^(a)\\1$" },
+  },
+  required: ["tubs"],
+};
+/** Answers ODD refuses, each with the rule its refusal names. */
+const ODD_MISFITS: [JsonObject, RegExp][] = [
+  [accept({ tubs: 12, note: "hi" }), /tubs must be at most 9/],
+  [accept({ tubs: 2, code: "ab" }), /code must match the pattern/],
+  [accept({ tubs: 2, p0: "p1" }), /p0 must match the pattern/],
+  [accept({ tubs: 2, note: { text: "hi" } }), /note is not a string, number, boolean/],
+  [accept({ tubs: 2, age: 30 }), /age is not a field of the form/],
+];
+const ODD_HONEST = { tubs: 2, code: "AB", p0: "p0", p15: "p15", note: "hi", twice: "aa" };
+
+Deno.test("a field the client cannot read leaves every other field's rules held", async (t) => {
+  // tubs' default fits; note's field cannot be read, so nothing vouches for its default.
+  await heldByEachEra(t, ODD, { defaults: { tubs: 3 }, misfits: ODD_MISFITS, honest: ODD_HONEST });
 });

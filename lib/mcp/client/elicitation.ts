@@ -11,7 +11,12 @@
  */
 
 import { elicitAnswerProblem } from "../shared/elicit_answer.ts";
-import { fieldProblem, type FormReading, unreadForm } from "../shared/elicitation_form.ts";
+import {
+  fieldProblem,
+  formProblems,
+  type FormReading,
+  unreadForm,
+} from "../shared/elicitation_form.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { type LinearPattern, linearPattern } from "../shared/linear_pattern.ts";
 
@@ -168,10 +173,13 @@ export class FormAnswerError extends TypeError {
  * An answer that is no object, or has an action other than accept, decline
  * or cancel, or content that is no object or not an accepted form's, is
  * refused the same way (`elicitAnswerProblem`, the server's check too). A
- * declined or cancelled answer is as it was; one to a form this check cannot
- * read (the server's slip) is held only to what every answer is (its values
- * strings, numbers, booleans or lists of strings); a default the form's
- * field refuses does not keep its answer from being checked.
+ * declined or cancelled answer is as it was. A field this check cannot read
+ * (the server's slip: a keyword it does not know, a pattern RE2 refuses)
+ * holds only what every answer's values are (strings, numbers, booleans or
+ * lists of strings), and every other field is held to its rules all the
+ * same; a form it cannot read at all (its schema says what no form says)
+ * holds the whole answer only so. A default the form's field refuses does
+ * not keep its answer from being checked.
  *
  * @example
  * ```ts
@@ -191,14 +199,71 @@ export function checkedAnswer(
   if (!isObject(result)) throw new FormAnswerError("is not an object");
   // One reading for the whole answer: each pattern compiled once, at most MAX_FORM_PATTERNS.
   const reading = formReading();
+  // The form read first, in its fields' order: which fields are read is the form's, not the answer's.
+  const unread = unreadFields(requestedSchema, reading);
   const answer = filled(requestedSchema, result, reading);
-  // A form this check cannot read holds the answer only to what every answer is.
-  const read = unreadForm(requestedSchema, { ...reading, defaults: false }) === undefined;
-  const problem = elicitAnswerProblem(
-    { requestedSchema: read ? requestedSchema : {} },
-    answer,
-    { ...reading, onlyAsked: read },
-  );
+  const problem = answerProblem(requestedSchema, answer, { ...reading, unread });
   if (problem !== undefined) throw new FormAnswerError(problem);
   return answer;
+}
+
+/** The fields of the form `requestedSchema` that `reading` cannot read, each on its own. */
+function unreadFields(requestedSchema: unknown, reading: FormReading): Set<string> {
+  const properties = isObject(requestedSchema) && isObject(requestedSchema.properties)
+    ? requestedSchema.properties
+    : {};
+  const options = { ...reading, defaults: false };
+  return new Set(
+    Object.keys(properties).filter((name) =>
+      unreadForm({ properties: { [name]: properties[name] } }, options) !== undefined
+    ),
+  );
+}
+
+/**
+ * Why `answer` is no answer to the form `requestedSchema`, read with
+ * `reading` field by field, `unread` naming the fields it cannot read: each
+ * field the check reads holds its value to its rules, whatever another field
+ * says; a field it cannot read (a keyword it does not know, a pattern RE2
+ * refuses or past MAX_FORM_PATTERNS) holds only what every answer's values
+ * are; a form it cannot read at all (its schema says what no form says)
+ * holds the whole answer so.
+ */
+function answerProblem(
+  requestedSchema: unknown,
+  answer: ElicitResult,
+  { unread, ...reading }: FormReading & { unread: Set<string> },
+): string | undefined {
+  const schema = isObject(requestedSchema) ? requestedSchema : {};
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  const options = { ...reading, defaults: false };
+  const isRead = ([name]: [string, unknown]) => !unread.has(name);
+  const read = {
+    ...schema,
+    properties: Object.fromEntries(Object.entries(properties).filter(isRead)),
+    required: required.filter((name) => !unread.has(name)),
+  };
+  if (unreadForm(read, options) !== undefined) {
+    return elicitAnswerProblem({ requestedSchema: {} }, answer, reading);
+  }
+  const { action, content } = answer;
+  if (action !== "accept" || !isObject(content)) {
+    return elicitAnswerProblem({ requestedSchema: read }, answer, reading);
+  }
+  const given = Object.entries(content);
+  const problems = [
+    ...formProblems(read, Object.fromEntries(given.filter(isRead)), {
+      ...reading,
+      onlyAsked: true,
+    }),
+    // A field it cannot read holds what every answer's values are, and is there if required.
+    ...formProblems(
+      { required: required.filter((name) => unread.has(name)) },
+      Object.fromEntries(given.filter((entry) => !isRead(entry))),
+    ),
+  ];
+  return problems.length === 0
+    ? undefined
+    : `does not fit the form it was asked with: ${problems.join("; ")}`;
 }
