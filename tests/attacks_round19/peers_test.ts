@@ -33,6 +33,8 @@
 // value is, and the fields read are the form's first, whatever the answer.
 
 import assert from "node:assert/strict";
+import { Client } from "../../lib/mcp/client/client.ts";
+import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, type McpVersion } from "../../lib/mcp/shared/versions.ts";
 import { formAnswers } from "../_peer_sessions.ts";
@@ -216,4 +218,48 @@ const ODD_HONEST = { tubs: 2, code: "AB", p0: "p0", p15: "p15", note: "hi", twic
 Deno.test("a field the client cannot read leaves every other field's rules held", async (t) => {
   // tubs' default fits; note's field cannot be read, so nothing vouches for its default.
   await heldByEachEra(t, ODD, { defaults: { tubs: 3 }, misfits: ODD_MISFITS, honest: ODD_HONEST });
+});
+
+/**
+ * A legacy server that asks in odd turns (tests/fixtures/sdk_v1_form_peer.ts):
+ * twice at once, the user's first answer a misfit; a question it withdraws
+ * before the user answers; another question after the client's -32603.
+ */
+Deno.test("a server that asks twice at once, withdraws its question or asks again after -32603 gets no misfit, and the session goes on", async () => {
+  const form = { type: "object", properties: { code: { type: "string", maxLength: 3 } } };
+  const wire = await Deno.makeTempFile({ prefix: "peers19-wire-" });
+  try {
+    /** The user's answers, in turn, each after its delay in ms; then "Q", at once. */
+    const answers: [JsonObject, number][] = [];
+    await using client = new Client(tapped(wire, sdkV1FormPeer(form)), {
+      versions: LEGACY_VERSIONS,
+      allowed: ["order", "twice", "withdrawn", "again"],
+      elicit: async () => {
+        const [answer, delay] = answers.shift() ?? [accept({ code: "Q" }), 0];
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        return answer as ElicitResult;
+      },
+    });
+    await client.initialize();
+    await client.listTools();
+    const called = (tool: string) => client.callTool(tool).then(JSON.parse, String);
+    const tooLong = refusal(/code must be at most 3 characters long/);
+    answers.push([accept({ code: "ABCD" }), 0], [accept({ code: "AB" }), 50]);
+    assert.match(await called("twice"), tooLong);
+    assert.deepEqual(await called("order"), { code: "Q" });
+    // The server withdraws its question after 200 ms; the user answers at 400 ms.
+    answers.push([accept({ code: "WDN" }), 400]);
+    assert.match(await called("withdrawn"), /aborted/);
+    assert.deepEqual(await called("order"), { code: "Q" });
+    answers.push([accept({ code: "ABCD" }), 0], [accept({ code: "XY" }), 0]);
+    assert.match(await called("again"), tooLong);
+    assert.deepEqual(await called("order"), { code: "Q" });
+    // What reached the server: no misfit, and no answer to the question it withdrew.
+    const sent = (await Deno.readTextFile(wire)).split("\n").filter((line) => / > /.test(line));
+    const leaked = sent.filter((line) => /ABCD|WDN/.test(line));
+    assert.deepEqual(leaked, []);
+    assert.equal(sent.filter((line) => line.includes('"code":-32603')).length, 2);
+  } finally {
+    await Deno.remove(wire);
+  }
 });
