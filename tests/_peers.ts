@@ -78,11 +78,13 @@ export function sdkV1FormPeer(form: JsonObject): string[] {
 
 /**
  * The command of the FastMCP server whose tool `order` asks the form FastMCP
- * makes of a pydantic model, four defaults breaking their fields' bounds
+ * makes of a pydantic model, four defaults breaking their fields' bounds, or
+ * with `model` "odd" a form with a multipleOf beside bounds and a pattern
  * (`tests/fixtures/fastmcp_form_peer.py`), over stdio.
  */
-export function fastmcpFormPeer(): string[] {
-  return [PYTHON, `${root}tests/fixtures/fastmcp_form_peer.py`];
+export function fastmcpFormPeer(model: "order" | "odd" = "order"): string[] {
+  const script = [PYTHON, `${root}tests/fixtures/fastmcp_form_peer.py`];
+  return model === "odd" ? [...script, model] : script;
 }
 
 /** The command of the FastMCP server of `era`: over stdio, or over HTTP on `port`. */

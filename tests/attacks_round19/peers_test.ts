@@ -38,7 +38,14 @@ import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, type McpVersion } from "../../lib/mcp/shared/versions.ts";
 import { formAnswers } from "../_peer_sessions.ts";
-import { formPeer, type PeerEra, sdkV1FormPeer, tapped } from "../_peers.ts";
+import {
+  fastmcpFormPeer,
+  formPeer,
+  type PeerEra,
+  pythonInstalled,
+  sdkV1FormPeer,
+  tapped,
+} from "../_peers.ts";
 
 const SIZES = { type: "string", enum: ["S", "L"] };
 const accept = (content: JsonObject) => ({ action: "accept", content });
@@ -262,4 +269,23 @@ Deno.test("a server that asks twice at once, withdraws its question or asks agai
   } finally {
     await Deno.remove(wire);
   }
+});
+
+Deno.test({
+  name:
+    "FastMCP's form with a multipleOf the client cannot read still has its bounds and pattern held",
+  ignore: !pythonInstalled,
+  fn: async () => {
+    const said = await formAnswers(fastmcpFormPeer("odd"), [
+      accept({}),
+      accept({ count: 2, ratio: 5 }),
+      accept({ count: 2, nick: "A\u00a0da" }),
+      accept({ count: 4, ratio: 1, nick: "Ada" }),
+    ]);
+    // count's default is left out: nothing here vouches for its multipleOf.
+    assert.deepEqual(said[0], { ratio: 0.5, nick: "Ada" });
+    assert.match(String(said[1]), refusal(/ratio must be at most 1/));
+    assert.match(String(said[2]), refusal(/nick must match the pattern/));
+    assert.deepEqual(said[3], { count: 4, ratio: 1, nick: "Ada" });
+  },
 });
