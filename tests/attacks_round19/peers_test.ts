@@ -80,10 +80,10 @@ const CHOICES = {
   properties: { sizes: { type: "array", items: SIZES, maxItems: 2 } },
   required: ["ghost"],
 };
-/** A field the check cannot read (uniqueItems is no elicitation form's): held to what every answer is. */
+/** A field the check cannot read (an "x-widget" is no elicitation form's): held to what every answer is. */
 const UNREAD = {
   type: "object",
-  properties: { sizes: { type: "array", items: SIZES, uniqueItems: true } },
+  properties: { sizes: { type: "array", items: SIZES, "x-widget": "checkboxes" } },
   required: ["note"],
 };
 
@@ -273,19 +273,23 @@ Deno.test("a server that asks twice at once, withdraws its question or asks agai
 
 Deno.test({
   name:
-    "FastMCP's form with a multipleOf the client cannot read still has its bounds and pattern held",
+    "FastMCP's form with a multipleOf the client cannot read still has its bounds, pattern and set of choices held",
   ignore: !pythonInstalled,
   fn: async () => {
     const said = await formAnswers(fastmcpFormPeer("odd"), [
       accept({}),
       accept({ count: 2, ratio: 5 }),
       accept({ count: 2, nick: "A\u00a0da" }),
-      accept({ count: 4, ratio: 1, nick: "Ada" }),
+      accept({ count: 2, sizes: ["S", "XL"] }),
+      accept({ count: 2, sizes: ["S", "S"] }),
+      accept({ count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] }),
     ]);
     // count's default is left out: nothing here vouches for its multipleOf.
-    assert.deepEqual(said[0], { ratio: 0.5, nick: "Ada" });
+    assert.deepEqual(said[0], { ratio: 0.5, nick: "Ada", sizes: ["S"] });
     assert.match(String(said[1]), refusal(/ratio must be at most 1/));
     assert.match(String(said[2]), refusal(/nick must match the pattern/));
-    assert.deepEqual(said[3], { count: 4, ratio: 1, nick: "Ada" });
+    assert.match(String(said[3]), refusal(/sizes holds "XL": each must be one of: S, L/));
+    assert.match(String(said[4]), refusal(/sizes must not give a choice twice/));
+    assert.deepEqual(said[5], { count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] });
   },
 });

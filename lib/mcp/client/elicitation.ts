@@ -30,7 +30,8 @@ export const MAX_FORM_PATTERNS = 16;
 
 /**
  * How this client reads a server's form: the specification's keywords, and
- * the `exclusiveMinimum`, `exclusiveMaximum` and `pattern` servers add, each
+ * the `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` and `pattern`
+ * servers add, each
  * pattern compiled by RE2, as every pattern of a server's is, once, and no
  * more than {@linkcode MAX_FORM_PATTERNS} of them: a reading for one form.
  */
@@ -86,7 +87,8 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * own schema takes: of its type, one of its choices (`enum`, `oneOf`, a
  * multiple choice's `items`), within its bounds (`minLength`, `maxLength`,
  * `minimum`, `maximum`, `minItems`, `maxItems`, and the `exclusiveMinimum`,
- * `exclusiveMaximum` servers such as FastMCP add), of its `format` (email,
+ * `exclusiveMaximum` and `uniqueItems` servers such as FastMCP add), of its
+ * `format` (email,
  * uri, date, date-time) and matching its `pattern` (run by RE2), by the same
  * check the course's servers hold answers to (`fieldProblem`,
  * `lib/mcp/shared/elicitation_form.ts`). A default its field refuses, or

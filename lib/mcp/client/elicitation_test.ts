@@ -211,3 +211,18 @@ Deno.test("a form's patterns are compiled once each, and none past MAX_FORM_PATT
   assert.equal(checkedAnswer(form(distinct), accepted({ [last]: "zz" })).content![last], "zz");
   assert.throws(() => checkedAnswer(form(distinct), accepted({ [last]: [1] })), FormAnswerError);
 });
+
+Deno.test("checkedAnswer reads a multiple choice's uniqueItems, as FastMCP writes a set of choices", () => {
+  const items = { type: "string", enum: ["S", "L"] };
+  const schema = form({ sizes: { type: "array", items, uniqueItems: true, default: ["S", "S"] } });
+  assert.deepEqual(withDefaults(schema, accepted()), accepted({}));
+  assert.throws(
+    () => checkedAnswer(schema, accepted({ sizes: ["S", "S"] })),
+    /must not give a choice/,
+  );
+  assert.throws(() => checkedAnswer(schema, accepted({ sizes: ["S", "XL"] })), /holds "XL"/);
+  assert.deepEqual(
+    checkedAnswer(schema, accepted({ sizes: ["L", "S"] })),
+    accepted({ sizes: ["L", "S"] }),
+  );
+});

@@ -96,6 +96,10 @@ function choicesProblems(schema: JsonObject, value: unknown, name: string): stri
       }`,
     ];
   }
+  // A set's choices (uniqueItems, which only a client reads) are each given once.
+  if (schema.uniqueItems === true && new Set(value).size < value.length) {
+    return [`${name} must not give a choice twice`];
+  }
   return boundProblems(schema.minItems, schema.maxItems, value.length, name, " choices");
 }
 

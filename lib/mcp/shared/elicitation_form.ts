@@ -20,9 +20,9 @@
  * in. A server that asks a form with more than that learns so by name
  * rather than take an answer nobody checked.
  *
- * Neither version defines `exclusiveMinimum`, `exclusiveMaximum` or
- * `pattern`, yet servers send them (FastMCP writes them for pydantic's `gt`,
- * `lt` and `pattern`). A client reading another server's form reads them too,
+ * Neither version defines `exclusiveMinimum`, `exclusiveMaximum`,
+ * `pattern` or a multiple choice's `uniqueItems`, yet servers send them
+ * (FastMCP writes them for pydantic's `gt`, `lt`, `pattern` and a `set`). A client reading another server's form reads them too,
  * as JSON Schema does, when it is given a way to run a pattern in linear time
  * ({@linkcode FormReading}): its user's answer and the form's defaults are
  * held to them. The course's own servers give none, so the same check names
@@ -52,6 +52,7 @@ const BEYOND: Record<string, readonly string[]> = {
   string: ["pattern"],
   number: ["exclusiveMinimum", "exclusiveMaximum"],
   integer: ["exclusiveMinimum", "exclusiveMaximum"],
+  array: ["uniqueItems"],
 };
 
 /** The keywords that bound a field, each a number. */
@@ -71,9 +72,9 @@ export interface FormReading {
   /**
    * Compiles a field's `pattern`, throwing for one it cannot run (the
    * client's `linearPattern`, RE2, which never backtracks). Given it, a
-   * number's `exclusiveMinimum` and `exclusiveMaximum` and a string's
-   * `pattern` are read as JSON Schema reads them; without it, each is named
-   * as what no elicitation form has.
+   * number's `exclusiveMinimum` and `exclusiveMaximum`, a string's
+   * `pattern` and a multiple choice's `uniqueItems` are read as JSON Schema
+   * reads them; without it, each is named as what no elicitation form has.
    *
    * @default {undefined} (the specification's keywords only, as the course's servers ask)
    */
@@ -262,6 +263,9 @@ function unreadKeyword(field: unknown, reading: FormReading): string | undefined
   if (unread !== undefined) return `"${unread}"`;
   const bound = BOUNDS.find((keyword) => keyword in field && typeof field[keyword] !== "number");
   if (bound !== undefined) return `a "${bound}" that is not a number`;
+  if ("uniqueItems" in field && typeof field.uniqueItems !== "boolean") {
+    return 'a "uniqueItems" that is not true or false';
+  }
   if ("pattern" in field) {
     const unrun = patternProblem(field.pattern, reading.patterns!);
     if (unrun !== undefined) return unrun;
