@@ -194,10 +194,12 @@ Deno.test("the client reads a form's pattern as JavaScript does: no default nor 
 /**
  * A form the check cannot read whole: one field says what no form says, one
  * has a pattern RE2 cannot run, and of 17 distinct patterns the last is past
- * MAX_FORM_PATTERNS; the rest it reads.
+ * MAX_FORM_PATTERNS; the rest it reads, and the form's additionalProperties.
  */
 const ODD = {
   type: "object",
+  // As zod's toJSONSchema writes every object (a server's form written with z.object()).
+  additionalProperties: false,
   properties: {
     tubs: { type: "integer", maximum: 9, default: 3 },
     code: { type: "string", pattern: "^[A-Z]+$" },
@@ -282,6 +284,7 @@ Deno.test({
       accept({ count: 2, nick: "A\u00a0da" }),
       accept({ count: 2, sizes: ["S", "XL"] }),
       accept({ count: 2, sizes: ["S", "S"] }),
+      accept({ count: 2, extra: "x" }),
       accept({ count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] }),
     ]);
     // count's default is left out: nothing here vouches for its multipleOf.
@@ -290,6 +293,7 @@ Deno.test({
     assert.match(String(said[2]), refusal(/nick must match the pattern/));
     assert.match(String(said[3]), refusal(/sizes holds "XL": each must be one of: S, L/));
     assert.match(String(said[4]), refusal(/sizes must not give a choice twice/));
-    assert.deepEqual(said[5], { count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] });
+    assert.match(String(said[5]), refusal(/extra is not a field of the form/));
+    assert.deepEqual(said[6], { count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] });
   },
 });

@@ -226,3 +226,16 @@ Deno.test("checkedAnswer reads a multiple choice's uniqueItems, as FastMCP write
     accepted({ sizes: ["L", "S"] }),
   );
 });
+
+Deno.test("checkedAnswer reads a form's additionalProperties, as FastMCP writes pydantic's extra=\"forbid\"", () => {
+  const schema = {
+    ...form({ tubs: { type: "integer", maximum: 9 } }),
+    additionalProperties: false,
+  };
+  assert.throws(() => checkedAnswer(schema, accepted({ tubs: 12 })), /tubs must be at most 9/);
+  assert.throws(
+    () => checkedAnswer(schema, accepted({ age: 3 })),
+    /age is not a field of the form/,
+  );
+  assert.deepEqual(checkedAnswer(schema, accepted({ tubs: 2 })), accepted({ tubs: 2 }));
+});
