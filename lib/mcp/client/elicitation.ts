@@ -109,14 +109,27 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * ```
  */
 export function withDefaults(requestedSchema: unknown, result: ElicitResult): ElicitResult {
-  return filled(requestedSchema, result, formReading());
+  return filled(requestedSchema, result, readForm(requestedSchema));
 }
 
-/** {@linkcode withDefaults}' answer, its form read with `reading`. */
+/** A form read: how, and the fields that reading cannot read. */
+type ReadForm = FormReading & { unread: Set<string> };
+
+/**
+ * The form `requestedSchema` read first, in its fields' order, so that which
+ * fields are read (the first MAX_FORM_PATTERNS patterns) is the form's, not
+ * the answer's.
+ */
+function readForm(requestedSchema: unknown): ReadForm {
+  const reading = formReading();
+  return { ...reading, unread: unreadFields(requestedSchema, reading) };
+}
+
+/** {@linkcode withDefaults}' answer, its form read as `{ unread, ...reading }` says. */
 function filled(
   requestedSchema: unknown,
   result: ElicitResult,
-  reading: FormReading,
+  { unread, ...reading }: ReadForm,
 ): ElicitResult {
   const { action, content: given = {} } = result;
   if (action !== "accept" || !isObject(requestedSchema) || !isObject(given)) return result;
@@ -127,8 +140,8 @@ function filled(
   );
   for (const [name, field] of Object.entries(properties)) {
     if (
-      !Object.hasOwn(content, name) && isObject(field) && "default" in field &&
-      fieldProblem(field, reading) === undefined
+      !Object.hasOwn(content, name) && !unread.has(name) && isObject(field) &&
+      "default" in field && fieldProblem(field, reading) === undefined
     ) {
       content[name] = field.default;
     }
@@ -200,11 +213,9 @@ export function checkedAnswer(
   // An elicit function of JavaScript's may give anything; what is no object is no answer.
   if (!isObject(result)) throw new FormAnswerError("is not an object");
   // One reading for the whole answer: each pattern compiled once, at most MAX_FORM_PATTERNS.
-  const reading = formReading();
-  // The form read first, in its fields' order: which fields are read is the form's, not the answer's.
-  const unread = unreadFields(requestedSchema, reading);
-  const answer = filled(requestedSchema, result, reading);
-  const problem = answerProblem(requestedSchema, answer, { ...reading, unread });
+  const form = readForm(requestedSchema);
+  const answer = filled(requestedSchema, result, form);
+  const problem = answerProblem(requestedSchema, answer, form);
   if (problem !== undefined) throw new FormAnswerError(problem);
   return answer;
 }
@@ -234,7 +245,7 @@ function unreadFields(requestedSchema: unknown, reading: FormReading): Set<strin
 function answerProblem(
   requestedSchema: unknown,
   answer: ElicitResult,
-  { unread, ...reading }: FormReading & { unread: Set<string> },
+  { unread, ...reading }: ReadForm,
 ): string | undefined {
   const schema = isObject(requestedSchema) ? requestedSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};

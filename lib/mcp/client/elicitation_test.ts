@@ -205,6 +205,9 @@ Deno.test("a form's patterns are compiled once each, and none past MAX_FORM_PATT
   const distinct = fields((index) => `^x\\d$|^y${index}$`);
   const { content } = withDefaults(form(distinct), accepted());
   assert.deepEqual(Object.keys(content!), Object.keys(distinct).slice(0, MAX_FORM_PATTERNS));
+  // The same first ones, whatever the user filled in: f0's answer does not make room for another.
+  const given = withDefaults(form(distinct), accepted({ f0: "y0" })).content!;
+  assert.deepEqual(Object.keys(given), Object.keys(distinct).slice(0, MAX_FORM_PATTERNS));
   // The fields read hold their answers to their patterns; those past them, to what every answer is.
   const last = `f${3 * MAX_FORM_PATTERNS - 1}`;
   assert.throws(() => checkedAnswer(form(distinct), accepted({ f0: "zz" })), /f0 must match/);
