@@ -297,3 +297,25 @@ Deno.test({
     assert.deepEqual(said[6], { count: 4, ratio: 1, nick: "Ada", sizes: ["L", "S"] });
   },
 });
+
+Deno.test("a 2026-07-28 server that asks twice in one request gets no retry once an answer misfits, and the next call is answered", async () => {
+  const form = { type: "object", properties: { code: { type: "string", maxLength: 3 } } };
+  const wire = await Deno.makeTempFile({ prefix: "peers19-wire-" });
+  try {
+    const answers = [{ code: "ABCD" }, { code: "AB" }, { code: "XY" }, { code: "Z" }];
+    await using client = new Client(tapped(wire, formPeer("modern", form)), {
+      versions: MCP_VERSIONS,
+      allowed: ["twice"],
+      elicit: () => Promise.resolve({ action: "accept", content: answers.shift()! }),
+    });
+    await client.initialize();
+    await client.listTools();
+    const called = () => client.callTool("twice").then(JSON.parse, String);
+    assert.match(await called(), refusal(/code must be at most 3 characters long/));
+    assert.deepEqual(await called(), [{ code: "AB" }, { code: "XY" }]);
+    const sent = (await Deno.readTextFile(wire)).split("\n").filter((line) => / > /.test(line));
+    assert.deepEqual(sent.filter((line) => line.includes("ABCD")), []);
+  } finally {
+    await Deno.remove(wire);
+  }
+});
