@@ -192,9 +192,11 @@ export class FormAnswerError extends TypeError {
  * (the server's slip: a keyword it does not know, a pattern RE2 refuses)
  * holds only what every answer's values are (strings, numbers, booleans or
  * lists of strings), and every other field is held to its rules all the
- * same; a form it cannot read at all (its schema says what no form says)
- * holds the whole answer only so. A default the form's field refuses does
- * not keep its answer from being checked.
+ * same, whatever else the form's schema says (a keyword of its own it does
+ * not read, such as a `minProperties`, is held to nothing); a form that is
+ * no object's, or whose `required` is no list of names, holds the whole
+ * answer only so. A default the form's field refuses does not keep its
+ * answer from being checked.
  *
  * @example
  * ```ts
@@ -239,8 +241,9 @@ function unreadFields(requestedSchema: unknown, reading: FormReading): Set<strin
  * field the check reads holds its value to its rules, whatever another field
  * says; a field it cannot read (a keyword it does not know, a pattern RE2
  * refuses or past MAX_FORM_PATTERNS) holds only what every answer's values
- * are; a form it cannot read at all (its schema says what no form says)
- * holds the whole answer so.
+ * are; a keyword of the form's own it does not read, nothing; a form that
+ * is no object's, or whose `required` is no list of names, holds the whole
+ * answer so.
  */
 function answerProblem(
   requestedSchema: unknown,
@@ -252,8 +255,10 @@ function answerProblem(
   const required = Array.isArray(schema.required) ? schema.required : [];
   const options = { ...reading, defaults: false };
   const isRead = ([name]: [string, unknown]) => !unread.has(name);
+  // Of the form's own keywords, those that give its fields' rules: another (the server's slip,
+  // such as a minProperties) leaves those rules held all the same.
   const read = {
-    ...schema,
+    ...(schema.type === undefined ? {} : { type: schema.type }),
     properties: Object.fromEntries(Object.entries(properties).filter(isRead)),
     required: required.filter((name) => !unread.has(name)),
   };
