@@ -35,6 +35,7 @@
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
 import type { ElicitResult } from "../../lib/mcp/client/elicitation.ts";
+import { ToolError } from "../../lib/mcp/shared/errors.ts";
 import type { JsonObject } from "../../lib/mcp/shared/jsonrpc.ts";
 import { LEGACY_VERSIONS, MCP_VERSIONS, type McpVersion } from "../../lib/mcp/shared/versions.ts";
 import { formAnswers } from "../_peer_sessions.ts";
@@ -321,4 +322,29 @@ Deno.test("a 2026-07-28 server that asks twice in one request gets no retry once
   } finally {
     await Deno.remove(wire);
   }
+});
+
+Deno.test("an elicit function that fails in a legacy session is the client's failure, told the server as -32603: the session goes on", async () => {
+  const form = { type: "object", properties: { code: { type: "string", maxLength: 3 } } };
+  let asked = 0;
+  await using client = new Client(sdkV1FormPeer(form), {
+    versions: LEGACY_VERSIONS,
+    allowed: ["order"],
+    elicit: () =>
+      asked++ === 0
+        ? Promise.reject(new Error("the form's window was closed"))
+        : Promise.resolve(accept({ code: "AB" }) as ElicitResult),
+  });
+  await client.initialize();
+  await client.listTools();
+  // The server's tool fails as the server reports it, naming the user's side, not the server.
+  await assert.rejects(
+    client.callTool("order"),
+    (error: Error) =>
+      error instanceof ToolError &&
+      /-32603: The user could not be asked: Error: the form's window was closed/.test(
+        error.message,
+      ),
+  );
+  assert.deepEqual(JSON.parse(await client.callTool("order")), { code: "AB" });
 });

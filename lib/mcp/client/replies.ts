@@ -11,7 +11,12 @@
 
 import { isObject, type JsonRpcRequest, type JsonRpcResponse } from "../shared/jsonrpc.ts";
 import { type McpVersion, versionFeatures } from "../shared/versions.ts";
-import { checkedAnswer, type Elicit, elicitationProblem } from "./elicitation.ts";
+import {
+  checkedAnswer,
+  type Elicit,
+  elicitationProblem,
+  type ElicitResult,
+} from "./elicitation.ts";
 import { type Sample, samplingRequest, samplingResult } from "./sampling.ts";
 
 /** How this client answers what a server may ask it, where it offers to. */
@@ -64,7 +69,9 @@ export function replyToServer(request: JsonRpcRequest): JsonRpcResponse {
  * no such method: -32601, and `elicit` is never asked), with each of the
  * schema's defaults that its own field takes filled in where the user left
  * it out, and the answer sent only where it fits the form, throwing
- * `FormAnswerError` otherwise (see `checkedAnswer`); a URL-mode question is refused
+ * `FormAnswerError` otherwise (see `checkedAnswer`); an `elicit` that fails
+ * is answered as an internal error (-32603), as a failing model is, the
+ * connection kept; a URL-mode question is refused
  * with -32602, since this client declares form mode only ("Clients MUST
  * return an error … for a mode they did not declare"). And
  * `sampling/createMessage` is answered by `sample`, when given: its params
@@ -96,13 +103,27 @@ export async function answerServer(
     id: request.id,
     error: { code: -32602, message: `Invalid params: ${why}` },
   });
+  // The client's own side failing (its user's form, its model) is no fault of the server's.
+  const failed = (who: string, error: unknown): JsonRpcResponse => {
+    const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { jsonrpc: "2.0", id: request.id, error: { code: -32603, message: `${who}: ${said}` } };
+  };
   const elicits = version === undefined || versionFeatures(version).elicitation;
   if (request.method === "elicitation/create" && elicit !== undefined && elicits) {
     const params = isObject(request.params) ? request.params : {};
     const problem = elicitationProblem(params);
     if (problem !== undefined) return invalid(problem);
-    const result = checkedAnswer(params.requestedSchema, await elicit(params));
-    return { jsonrpc: "2.0", id: request.id, result };
+    let answer: ElicitResult;
+    try {
+      answer = await elicit(params);
+    } catch (error) {
+      return failed("The user could not be asked", error);
+    }
+    return {
+      jsonrpc: "2.0",
+      id: request.id,
+      result: checkedAnswer(params.requestedSchema, answer),
+    };
   }
   if (request.method === "sampling/createMessage" && sample !== undefined) {
     const checked = samplingRequest(request.params, version);
@@ -111,12 +132,7 @@ export async function answerServer(
       const answer = await sample(checked, { signal: signal ?? new AbortController().signal });
       return { jsonrpc: "2.0", id: request.id, result: samplingResult(answer) };
     } catch (error) {
-      const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      return {
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code: -32603, message: `The client's model failed: ${said}` },
-      };
+      return failed("The client's model failed", error);
     }
   }
   return replyToServer(request);
