@@ -31,6 +31,10 @@
 // answer: a field the user filled in was compiled last. Now each field the
 // check reads holds its rules, one it cannot read only what any answer's
 // value is, and the fields read are the form's first, whatever the answer.
+//
+// And an elicit function that fails in a legacy session was taken for the
+// server's fault ("Answering the server failed"), the connection distrusted
+// and the next call failed; it is answered -32603 now, as a failing model is.
 
 import assert from "node:assert/strict";
 import { Client } from "../../lib/mcp/client/client.ts";
