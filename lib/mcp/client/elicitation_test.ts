@@ -230,7 +230,7 @@ Deno.test("checkedAnswer reads a multiple choice's uniqueItems, as FastMCP write
   );
 });
 
-Deno.test("checkedAnswer reads a form's additionalProperties, as FastMCP writes pydantic's extra=\"forbid\"", () => {
+Deno.test("checkedAnswer holds a form's fields to their rules whatever else the form says, such as zod's additionalProperties", () => {
   const schema = {
     ...form({ tubs: { type: "integer", maximum: 9 } }),
     additionalProperties: false,

@@ -22,8 +22,9 @@
  *
  * Neither version defines `exclusiveMinimum`, `exclusiveMaximum`,
  * `pattern` or a multiple choice's `uniqueItems`, yet servers send them
- * (FastMCP writes them for pydantic's `gt`, `lt`, `pattern` and a `set`). A client reading another server's form reads them too,
- * as JSON Schema does, when it is given a way to run a pattern in linear time
+ * (FastMCP writes them for pydantic's `gt`, `lt`, `pattern` and a `set`). A
+ * client reading another server's form reads them too, as JSON Schema does,
+ * when it is given a way to run a pattern in linear time
  * ({@linkcode FormReading}): its user's answer and the form's defaults are
  * held to them. The course's own servers give none, so the same check names
  * each as what no elicitation form has, and no such form is asked.
@@ -73,9 +74,8 @@ export interface FormReading {
    * Compiles a field's `pattern`, throwing for one it cannot run (the
    * client's `linearPattern`, RE2, which never backtracks). Given it, a
    * number's `exclusiveMinimum` and `exclusiveMaximum`, a string's
-   * `pattern`, a multiple choice's `uniqueItems` and the form's
-   * `additionalProperties` are read as JSON Schema reads them; without it,
-   * each is named as what no elicitation form has.
+   * `pattern` and a multiple choice's `uniqueItems` are read as JSON Schema
+   * reads them; without it, each is named as what no elicitation form has.
    *
    * @default {undefined} (the specification's keywords only, as the course's servers ask)
    */
@@ -179,16 +179,8 @@ export function formProblems(
  */
 export function unreadForm(requested: unknown, reading: FormReading = {}): string | undefined {
   const schema = isObject(requested) ? requested : {};
-  // additionalProperties (FastMCP writes false for pydantic's extra="forbid"): a client reads it,
-  // sending no key its form does not ask in any case.
-  const keywords = reading.patterns === undefined
-    ? FORM_KEYWORDS
-    : [...FORM_KEYWORDS, "additionalProperties"];
-  const unread = Object.keys(schema).find((keyword) => !keywords.includes(keyword));
+  const unread = Object.keys(schema).find((keyword) => !FORM_KEYWORDS.includes(keyword));
   if (unread !== undefined) return `its schema has "${unread}"${UNREAD}`;
-  if ("additionalProperties" in schema && typeof schema.additionalProperties !== "boolean") {
-    return `its schema has an "additionalProperties" that is not true or false${UNREAD}`;
-  }
   if (schema.type !== undefined && schema.type !== "object") {
     return `its schema has the type ${JSON.stringify(schema.type)}${UNREAD}`;
   }
