@@ -198,15 +198,15 @@ Deno.test("the client reads a form's pattern as JavaScript does: no default nor 
 
 /**
  * A form the check cannot read whole: one field says what no form says, one
- * has a pattern RE2 cannot run, and of 17 distinct patterns the last is past
- * MAX_FORM_PATTERNS, and the form says a maxProperties; the rest it reads, and
- * the form's additionalProperties.
+ * has a pattern RE2 cannot run, of 17 distinct patterns the last is past
+ * MAX_FORM_PATTERNS, and the form itself says what no form says; the rest,
+ * its other fields' rules, it reads.
  */
 const ODD = {
   type: "object",
-  // As zod's toJSONSchema writes every object (a server's form written with z.object()).
+  // Keywords of the form's own the check does not read: additionalProperties, as zod's
+  // toJSONSchema writes every object (a server's form written with z.object()), and another.
   additionalProperties: false,
-  // A keyword of the form's own the check does not read: its fields' rules are held all the same.
   maxProperties: 30,
   properties: {
     tubs: { type: "integer", maximum: 9, default: 3 },
