@@ -1,8 +1,10 @@
 // Round 19 of the red team, as a peer of the other era: servers of each era
-// (the SDK v2 server at 2026-07-28, at 2025-11-25 and at 2025-06-18, behind
-// the wire tap that records what reached it) ask forms of odd shapes, and the
-// course's client's check of its user's answer (checkedAnswer, round 19) and
-// of the form's defaults (withDefaults) is held to what the server then reads.
+// (the SDK v2 server at 2026-07-28 and 2025-11-25, behind the wire tap that
+// records what reached it; the SDK v1 server at 2025-11-25 and 2025-06-18,
+// which checks each answer with ajv; FastMCP 4.2.3) ask forms of odd shapes,
+// and the course's client's check of its user's answer (checkedAnswer, round
+// 19) and of the form's defaults (withDefaults) is held to what the server
+// then reads.
 //
 // Two holes in what every answer is: a list holding undefined, or with a hole
 // in it (a JavaScript form library's empty slot), passed the multiple
@@ -31,6 +33,10 @@
 // answer: a field the user filled in was compiled last. Now each field the
 // check reads holds its rules, one it cannot read only what any answer's
 // value is, and the fields read are the form's first, whatever the answer.
+// So does a form whose own schema says what no form says (a maxProperties,
+// or the additionalProperties false zod's toJSONSchema writes). And a
+// multiple choice's uniqueItems, which FastMCP writes for a pydantic set, is
+// read: its choices went unchecked.
 //
 // And an elicit function that fails in a legacy session was taken for the
 // server's fault ("Answering the server failed"), the connection distrusted
