@@ -358,3 +358,56 @@ Deno.test("an elicit function that fails in a legacy session is the client's fai
   );
   assert.deepEqual(JSON.parse(await client.callTool("order")), { code: "AB" });
 });
+
+/** An honest form of every shape the specification gives a field, its bounds at their edges. */
+const HONEST_FORM = {
+  type: "object",
+  properties: {
+    size: { type: "string", enum: ["S", "L"], enumNames: ["Small", "Large"], default: "S" },
+    tier: {
+      type: "string",
+      oneOf: [{ const: "free", title: "Free" }, { const: "pro", title: "Pro" }],
+    },
+    picks: {
+      type: "array",
+      items: { anyOf: [{ const: "a", title: "A" }, { const: "b", title: "B" }] },
+      minItems: 1,
+      maxItems: 2,
+    },
+    when: { type: "string", format: "date-time" },
+    day: { type: "string", format: "date" },
+    email: { type: "string", format: "email" },
+    site: { type: "string", format: "uri" },
+    big: { type: "number", minimum: -1e308, maximum: 1e308 },
+    n: { type: "integer", minimum: 1.5, maximum: 2.5 },
+    name: { type: "string", minLength: 1, maxLength: 3 },
+    ok: { type: "boolean", default: false },
+  },
+  required: ["size"],
+};
+
+Deno.test("an honest form of each era gets the user's honest answer unchanged, and its misfits named", async (t) => {
+  const honest = {
+    size: "L",
+    tier: "pro",
+    picks: ["a", "b"],
+    when: "2016-12-31T23:59:60Z",
+    day: "2024-02-29",
+    email: "first.last+tag@sub.example.org",
+    site: "urn:isbn:0451450523",
+    big: 1e308,
+    n: 2,
+    name: "\u{1F600}\u{1F600}\u{1F600}",
+    ok: true,
+  };
+  await heldByEachEra(t, HONEST_FORM, {
+    defaults: { size: "S", ok: false },
+    misfits: [
+      [accept({ n: 1 }), /n must be at least 1.5/],
+      [accept({ picks: [] }), /picks must be at least 1 choices/],
+      [accept({ day: "2023-02-29" }), /day must be a date/],
+      [accept({ name: "\u{1F600}".repeat(4) }), /name must be at most 3 characters long/],
+    ],
+    honest,
+  });
+});
