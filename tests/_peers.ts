@@ -79,7 +79,7 @@ export function sdkV1FormPeer(form: JsonObject): string[] {
 /**
  * The command of the FastMCP server whose tool `order` asks the form FastMCP
  * makes of a pydantic model, four defaults breaking their fields' bounds, or
- * with `model` "odd" a form with a multipleOf beside bounds and a pattern
+ * with `model` "odd" a form with a multipleOf, bounds, a pattern and a set
  * (`tests/fixtures/fastmcp_form_peer.py`), over stdio.
  */
 export function fastmcpFormPeer(model: "order" | "odd" = "order"): string[] {

@@ -30,8 +30,8 @@ export const MAX_FORM_PATTERNS = 16;
 
 /**
  * How this client reads a server's form: the specification's keywords, and
- * the `exclusiveMinimum`, `exclusiveMaximum`, `uniqueItems` and `pattern`
- * servers add, each pattern compiled by RE2, as every pattern of a server's
+ * the `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`, `uniqueItems`
+ * and `pattern` servers add, each pattern compiled by RE2, as every pattern of a server's
  * is, once, and no more than {@linkcode MAX_FORM_PATTERNS} of them: a
  * reading for one form.
  */
@@ -87,15 +87,14 @@ export function elicitationProblem(params: JsonObject): string | undefined {
  * own schema takes: of its type, one of its choices (`enum`, `oneOf`, a
  * multiple choice's `items`), within its bounds (`minLength`, `maxLength`,
  * `minimum`, `maximum`, `minItems`, `maxItems`, and the `exclusiveMinimum`,
- * `exclusiveMaximum` and `uniqueItems` servers such as FastMCP add), of its
- * `format` (email, uri, date, date-time) and matching its `pattern` (run by
- * RE2), by the same check the course's servers hold answers to
- * (`fieldProblem`, `lib/mcp/shared/elicitation_form.ts`). A default its
- * field refuses, or that sits in a field saying what this check does not
- * read (a `multipleOf`, a pattern RE2 cannot run, or one past the
- * {@linkcode MAX_FORM_PATTERNS} it compiles a form: nothing here can vouch
- * for it), is the server's
- * slip, not the user's answer: that field is left out, as the user left it,
+ * `exclusiveMaximum`, `multipleOf` and `uniqueItems` servers such as
+ * FastMCP add), of its `format` (email, uri, date, date-time) and matching
+ * its `pattern` (run by RE2), by the same check the course's servers hold
+ * answers to (`fieldProblem`, `lib/mcp/shared/elicitation_form.ts`). A
+ * default its field refuses, or that sits in a field saying what this check
+ * does not read (a keyword it does not know, a pattern RE2 cannot run, or
+ * one past the {@linkcode MAX_FORM_PATTERNS} it compiles a form: nothing
+ * here can vouch for it), is the server's slip, not the user's answer: that field is left out, as the user left it,
  * and the rest of the answer is as it was. Nothing is thrown at the user for
  * the server's form. Any other answer unchanged.
  *

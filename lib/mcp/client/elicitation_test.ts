@@ -242,3 +242,24 @@ Deno.test("checkedAnswer holds a form's fields to their rules whatever else the 
   );
   assert.deepEqual(checkedAnswer(schema, accepted({ tubs: 2 })), accepted({ tubs: 2 }));
 });
+
+Deno.test("checkedAnswer reads a number's multipleOf as JSON Schema says it, as FastMCP writes pydantic's multiple_of", () => {
+  const schema = form({
+    count: { type: "integer", multipleOf: 2, default: 3 },
+    step: { type: "number", multipleOf: 0.5 },
+  });
+  assert.deepEqual(withDefaults(schema, accepted()), accepted({}));
+  assert.throws(
+    () => checkedAnswer(schema, accepted({ count: 3 })),
+    /count must be a multiple of 2/,
+  );
+  assert.throws(
+    () => checkedAnswer(schema, accepted({ step: 0.3 })),
+    /step must be a multiple of 0.5/,
+  );
+  const fits = accepted({ count: -4, step: 1.5 });
+  assert.deepEqual(checkedAnswer(schema, fits), fits);
+  // One that is not more than 0 is no multipleOf JSON Schema has: the field is not read.
+  const zero = form({ count: { type: "integer", multipleOf: 0, default: 2 } });
+  assert.deepEqual(withDefaults(zero, accepted()), accepted({}));
+});

@@ -39,11 +39,15 @@ export function fieldProblems(
   return choicesProblems(schema, value, name);
 }
 
-/** The problems with the number `value` of the field `name` under its exclusive bounds. */
+/** The problems with the number `value` of the field `name` under its exclusive bounds and multipleOf. */
 function exclusiveProblems(schema: JsonObject, value: number, name: string): string[] {
-  const { exclusiveMinimum: above, exclusiveMaximum: below } = schema;
+  const { exclusiveMinimum: above, exclusiveMaximum: below, multipleOf: step } = schema;
   if (typeof above === "number" && value <= above) return [`${name} must be more than ${above}`];
   if (typeof below === "number" && value >= below) return [`${name} must be less than ${below}`];
+  // As JSON Schema says it: the value divided by multipleOf is an integer (0.3 of 0.1 is not).
+  if (typeof step === "number" && !Number.isInteger(value / step)) {
+    return [`${name} must be a multiple of ${step}`];
+  }
   return [];
 }
 

@@ -21,8 +21,9 @@
  * rather than take an answer nobody checked.
  *
  * Neither version defines `exclusiveMinimum`, `exclusiveMaximum`,
- * `pattern` or a multiple choice's `uniqueItems`, yet servers send them
- * (FastMCP writes them for pydantic's `gt`, `lt`, `pattern` and a `set`). A
+ * `multipleOf`, `pattern` or a multiple choice's `uniqueItems`, yet servers
+ * send them (FastMCP writes them for pydantic's `gt`, `lt`, `multiple_of`,
+ * `pattern` and a `set`). A
  * client reading another server's form reads them too, as JSON Schema does,
  * when it is given a way to run a pattern in linear time
  * ({@linkcode FormReading}): its user's answer and the form's defaults are
@@ -51,15 +52,15 @@ const FIELD_KEYWORDS: Record<string, readonly string[]> = {
 /** What a field may say beyond either specification, read only given a way to run patterns. */
 const BEYOND: Record<string, readonly string[]> = {
   string: ["pattern"],
-  number: ["exclusiveMinimum", "exclusiveMaximum"],
-  integer: ["exclusiveMinimum", "exclusiveMaximum"],
+  number: ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+  integer: ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
   array: ["uniqueItems"],
 };
 
 /** The keywords that bound a field, each a number. */
 const BOUNDS = [
   ...["minLength", "maxLength", "minimum", "maximum", "minItems", "maxItems"],
-  ...["exclusiveMinimum", "exclusiveMaximum"],
+  ...["exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
 ];
 
 /** A compiled `pattern`: whether it matches somewhere in a text. */
@@ -73,9 +74,10 @@ export interface FormReading {
   /**
    * Compiles a field's `pattern`, throwing for one it cannot run (the
    * client's `linearPattern`, RE2, which never backtracks). Given it, a
-   * number's `exclusiveMinimum` and `exclusiveMaximum`, a string's
-   * `pattern` and a multiple choice's `uniqueItems` are read as JSON Schema
-   * reads them; without it, each is named as what no elicitation form has.
+   * number's `exclusiveMinimum`, `exclusiveMaximum` and `multipleOf`, a
+   * string's `pattern` and a multiple choice's `uniqueItems` are read as JSON
+   * Schema reads them; without it, each is named as what no elicitation form
+   * has.
    *
    * @default {undefined} (the specification's keywords only, as the course's servers ask)
    */
@@ -264,6 +266,9 @@ function unreadKeyword(field: unknown, reading: FormReading): string | undefined
   if (unread !== undefined) return `"${unread}"`;
   const bound = BOUNDS.find((keyword) => keyword in field && typeof field[keyword] !== "number");
   if (bound !== undefined) return `a "${bound}" that is not a number`;
+  if ("multipleOf" in field && !((field.multipleOf as number) > 0)) {
+    return 'a "multipleOf" that is not more than 0';
+  }
   if ("uniqueItems" in field && typeof field.uniqueItems !== "boolean") {
     return 'a "uniqueItems" that is not true or false';
   }
