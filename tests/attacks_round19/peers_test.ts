@@ -35,8 +35,10 @@
 // value is, and the fields read are the form's first, whatever the answer.
 // So does a form whose own schema says what no form says (a maxProperties,
 // or the additionalProperties false zod's toJSONSchema writes). And a
-// multiple choice's uniqueItems, which FastMCP writes for a pydantic set, is
-// read: its choices went unchecked.
+// multiple choice's uniqueItems, which FastMCP writes for a pydantic set, and
+// a number's multipleOf, for pydantic's multiple_of, are read: the set's
+// choices went unchecked, and FastMCP's pydantic refused a count of 3 for a
+// multiple of 2.
 //
 // And an elicit function that fails in a legacy session was taken for the
 // server's fault ("Answering the server failed"), the connection distrusted
