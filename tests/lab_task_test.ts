@@ -116,6 +116,45 @@ async function labEnv(home: string, mark: string): Promise<Record<string, string
   };
 }
 
+/** A `deno task lab` of `eachLab`'s, answering: the task, all it will print, its mark and group. */
+interface StartedLab {
+  task: Deno.ChildProcess;
+  output: Promise<string[]>;
+  mark: string;
+  group: number;
+}
+
+/**
+ * For each of `rounds`, a `deno task lab` started in one fresh course, on one port and
+ * runtime folder, and handed to `end` once JupyterLab answers, to be ended; any process of
+ * theirs left running is killed, and the course removed, at the end.
+ */
+async function eachLab<T>(rounds: readonly T[], end: (round: T, lab: StartedLab) => Promise<void>) {
+  const course = await freshCourse();
+  const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
+  const port = freePort();
+  const token = crypto.randomUUID();
+  const marks: string[] = [];
+  try {
+    for (const round of rounds) {
+      const mark = crypto.randomUUID();
+      marks.push(mark);
+      const { task, output } = startLab(
+        [Deno.execPath(), ...labTask(port, token)],
+        course,
+        await labEnv(home, mark),
+      );
+      await untilAnswering(`http://127.0.0.1:${port}/`, token, task);
+      await end(round, { task, output, mark, group: readStat(task.pid)!.pgrp });
+    }
+  } finally {
+    const left = marks.flatMap((mark) => markedProcesses(MARK, mark));
+    for (const { pid } of left) Deno.kill(pid, "SIGKILL");
+    await Deno.remove(course, { recursive: true });
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
 /** Execute `code` in the kernel behind `url`; resolve with what it printed once it is idle. */
 function runCell(url: string, code: string): Promise<string> {
   const socket = new WebSocket(url);
@@ -278,49 +317,50 @@ Deno.test({
   async fn() {
     // Killed, JupyterLab served on with its kernels (in a session of its own, it hears no signal of
     // the task's group), and the next `deno task lab` said to stop it with Ctrl-C in a terminal
-    // that no longer ran it.
-    const course = await freshCourse();
-    const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
-    const port = freePort();
-    const token = crypto.randomUUID();
-    const marks: string[] = [];
-    try {
-      // First the task alone, as `kill -9 PID` kills it; then the task with tools/lab.ts, as an
-      // editor's force stop kills the task's process group. Each time, on the same port and
-      // runtime folder, the next one starts.
-      for (const killed of ["the task", "its group"]) {
-        const mark = crypto.randomUUID();
-        marks.push(mark);
-        const { task, output } = startLab(
-          [Deno.execPath(), ...labTask(port, token)],
-          course,
-          await labEnv(home, mark),
-        );
-        await untilAnswering(`http://127.0.0.1:${port}/`, token, task);
-        const group = readStat(task.pid)!.pgrp;
-        const victims = killed === "the task"
-          ? [task.pid]
-          : markedProcesses(MARK, mark).map(({ pid }) => pid)
-            .filter((pid) => readStat(pid)?.pgrp === group);
-        for (const pid of victims) Deno.kill(pid, "SIGKILL");
-        await task.status;
-        const deadline = Date.now() + STOP_MS;
-        while (markedProcesses(MARK, mark).length > 0 && Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-        assert.deepEqual(
-          markedProcesses(MARK, mark).map(({ cmdline }) => cmdline),
-          [],
-          `still running ${STOP_MS / 1000} s after ${killed} was SIGKILLed`,
-        );
-        // Nothing holds the task's pipes open any more.
-        assert.doesNotMatch((await output).join(""), /already runs/);
+    // that no longer ran it. First the task alone, as `kill -9 PID` kills it; then the task with
+    // tools/lab.ts, as an editor's force stop kills the task's process group. Each time, on the
+    // same port and runtime folder, the next one starts.
+    await eachLab(["the task", "its group"], async (killed, { task, output, mark, group }) => {
+      const victims = killed === "the task"
+        ? [task.pid]
+        : markedProcesses(MARK, mark).map(({ pid }) => pid)
+          .filter((pid) => readStat(pid)?.pgrp === group);
+      for (const pid of victims) Deno.kill(pid, "SIGKILL");
+      await task.status;
+      const deadline = Date.now() + STOP_MS;
+      while (markedProcesses(MARK, mark).length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
       }
-    } finally {
-      const left = marks.flatMap((mark) => markedProcesses(MARK, mark));
-      for (const { pid } of left) Deno.kill(pid, "SIGKILL");
-      await Deno.remove(course, { recursive: true });
-      await Deno.remove(home, { recursive: true });
-    }
+      assert.deepEqual(
+        markedProcesses(MARK, mark).map(({ cmdline }) => cmdline),
+        [],
+        `still running ${STOP_MS / 1000} s after ${killed} was SIGKILLed`,
+      );
+      // Nothing holds the task's pipes open any more.
+      assert.doesNotMatch((await output).join(""), /already runs/);
+    });
+  },
+});
+
+Deno.test({
+  name: "deno task lab stopped by Ctrl-C or a closed terminal ends in JupyterLab's own words",
+  ignore: !installed,
+  async fn() {
+    // held_lab.py's thread that waits for the end of JupyterLab's input held stdin's lock as
+    // JupyterLab stopped: each stop but a SIGKILL ended in `Fatal Python error:
+    // _enter_buffered_busy` and a dump of threads to the learner's terminal, and exit code 134. (A
+    // stop of the task alone, SIGTERM, takes the same way out: tools/lab.ts's SIGTERM to JupyterLab.)
+    // Ctrl-C and a closed terminal reach each process of the task's group.
+    await eachLab(["SIGINT", "SIGHUP"] as const, async (signal, { task, output, mark, group }) => {
+      for (const { pid } of markedProcesses(MARK, mark)) {
+        if (readStat(pid)?.pgrp === group) Deno.kill(pid, signal);
+      }
+      const { code } = await task.status;
+      const shown = (await output).join("");
+      assert.doesNotMatch(shown, /Fatal Python error|Traceback/, signal);
+      assert.match(shown, /received signal 15, stopping/, signal);
+      assert.equal(code, 0, `${signal}: ${shown}`);
+      assert.deepEqual(markedProcesses(MARK, mark).map(({ cmdline }) => cmdline), []);
+    });
   },
 });

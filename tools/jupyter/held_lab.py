@@ -7,6 +7,9 @@ of its own, hears no signal of its group: without this, it served on, with its k
 next `deno task lab` sent the learner to a terminal that no longer ran it. At the end of its
 input, JupyterLab gets the SIGTERM tools/lab.ts sends on Ctrl-C, and stops its kernels, then
 itself.
+It reads the pipe's file descriptor itself, not `sys.stdin`: a thread that waits in `sys.stdin`
+holds the lock of stdin's buffer, which Python takes as it exits, and each stop but a SIGKILL
+ended in `Fatal Python error: _enter_buffered_busy` and a dump of threads.
 """
 
 import os
@@ -18,7 +21,7 @@ from jupyterlab.labapp import main
 
 
 def stop_at_end_of_input():
-    while sys.stdin.buffer.read1(65536):
+    while os.read(sys.stdin.fileno(), 65536):
         pass
     os.kill(os.getpid(), signal.SIGTERM)
 
