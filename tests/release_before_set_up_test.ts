@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { certificateSettings, setUpCourse } from "./_gradescope.ts";
+import { markedProcesses } from "./browser/lab_server.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "before set-up " });
@@ -152,4 +153,60 @@ Deno.test("set-up cut off from the npm registry puts no pins in place: each task
   assert.ok(!await Deno.stat(`${course}/deno.lock`).then(() => true, () => false));
   await Deno.remove(env.DENO_DIR, { recursive: true });
   await saysSetUpFirst(env);
+});
+
+Deno.test("set-up stopped with Ctrl-C says, in one line, to run it again; the tasks still run", async () => {
+  // Ctrl-C as set-up asked JupyterLab its version (its last step, a second of Python's imports)
+  // printed Python's KeyboardInterrupt and some 60 lines of its stack, and nothing of what to do.
+  // The course's environment, as set-up leaves it, and the machine's Deno cache: set-up has
+  // little to do but that last step.
+  const env = await fresh({
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+    MARK: crypto.randomUUID(),
+  });
+  const venv = `${course}/.venv`;
+  await Deno.mkdir(venv);
+  await Deno.symlink(`${root}.venv/bin`, `${venv}/bin`);
+  await Deno.copyFile(`${root}.venv/.course-pins`, `${venv}/.course-pins`);
+  await Deno.symlink(
+    `${root}tools/inspector/node_modules`,
+    `${course}/tools/inspector/node_modules`,
+  );
+  try {
+    const setUp = new Deno.Command("sh", {
+      args: ["tools/setup.sh"],
+      cwd: course,
+      env,
+      clearEnv: true,
+      detached: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const said = Promise.all([setUp.stdout, setUp.stderr].map((it) => new Response(it).text()));
+    // Ctrl-C reaches each process of the terminal's group: set-up's, here.
+    while (
+      !markedProcesses("MARK", env.MARK).some(({ cmdline }) =>
+        /jupyter-lab --version/.test(cmdline)
+      )
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    Deno.kill(-setUp.pid, "SIGINT");
+    const { code } = await setUp.status;
+    const [stdout, stderr] = await said;
+    assert.notEqual(code, 0, stdout);
+    assert.doesNotMatch(stderr, /Traceback|KeyboardInterrupt/);
+    assert.deepEqual(stderr.trimEnd().split("\n"), [
+      "setup: stopped before it finished: run `sh tools/setup.sh` again (it installs only what is missing)",
+    ]);
+    // What it had put in place by then holds: the tasks run.
+    const started = await deno(["task", "-q", "starter", "ch14-b"], { ...env, ...OFFLINE });
+    assert.equal(started.code, 0, started.stderr);
+  } finally {
+    const made = [venv, "tools/inspector/node_modules", "deno.lock", "work/ch14-b.ipynb"];
+    for (const path of made) {
+      await Deno.remove(path.startsWith("/") ? path : `${course}/${path}`, { recursive: true })
+        .catch(() => {});
+    }
+  }
 });

@@ -29,6 +29,9 @@ if [ "$WANT" = hub ] && [ ! -d "$COURSE/tools/hub" ]; then
 fi
 
 say() { printf 'setup: %s\n' "$*"; }
+# Ctrl-C: what a step leaves half done, the next run does again (the pins go in place once all
+# they pin is fetched, a virtual environment is stamped once complete): say to run it again.
+trap 'say "stopped before it finished: run \`sh tools/setup.sh\` again (it installs only what is missing)" >&2; exit 130' INT
 
 as_root() {
   if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else
@@ -209,7 +212,7 @@ fi
 sh "$COURSE/tools/jupyter/register_kernel.sh" || { say "deno jupyter --install failed"; exit 1; }
 
 if [ -x "$VENV/bin/jupyter-lab" ]; then
-  say "ready: $(deno --version | head -n 1), JupyterLab $("$VENV/bin/jupyter-lab" --version) in .venv/"
+  say "ready: $(deno --version | head -n 1), JupyterLab $("$VENV/bin/jupyter-lab" --version 2>/dev/null) in .venv/"
 else
   say "ready for headless runs: $(deno --version | head -n 1), $(jupyter-nbconvert --version 2>/dev/null | sed 's/^/nbconvert /') from Debian"
 fi
