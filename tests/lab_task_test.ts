@@ -364,3 +364,28 @@ Deno.test({
     });
   },
 });
+
+Deno.test("deno task lab without JupyterLab says, in one line, to run set-up", async () => {
+  // Set-up stopped before JupyterLab was in, or a Python too old for its pins: the task said it
+  // in two lines, the second of them the one with what to do.
+  const course = await freshCourse();
+  try {
+    await Deno.remove(`${course}/.venv`);
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "lab", "--no-browser"],
+      cwd: course,
+      env: { NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(code, 1);
+    assert.equal(new TextDecoder().decode(stdout), "");
+    assert.deepEqual(new TextDecoder().decode(stderr).trimEnd().split("\n"), [
+      "lab: JupyterLab is not installed in this course folder yet: run `sh tools/setup.sh` (it " +
+      "installs JupyterLab into .venv/ from PyPI, and Deno's kernel), then `deno task lab` again",
+    ]);
+  } finally {
+    await Deno.remove(course, { recursive: true });
+  }
+});

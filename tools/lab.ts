@@ -24,9 +24,10 @@ const FIRST = "ch14-a";
 const KERNEL = "deno";
 
 if (!await Deno.stat(lab).then(() => true, () => false)) {
+  // One line, as each task's word on set-up (tools/set_up_first.ts).
   console.error(
-    "JupyterLab is not installed in this course folder yet. Run `sh tools/setup.sh`:\n" +
-      "it installs JupyterLab from PyPI into .venv/ (and Deno's kernel), then run `deno task lab` again.",
+    "lab: JupyterLab is not installed in this course folder yet: run `sh tools/setup.sh` (it " +
+      "installs JupyterLab into .venv/ from PyPI, and Deno's kernel), then `deno task lab` again",
   );
   Deno.exit(1);
 }
