@@ -116,8 +116,12 @@ async function labEnv(home: string, mark: string): Promise<Record<string, string
   };
 }
 
-/** A `deno task lab` of `eachLab`'s, answering: the task, all it will print, its mark and group. */
+/**
+ * A `deno task lab` of `eachLab`'s, answering: the task, all it will print, its mark and group,
+ * and the address of JupyterLab's REST API with its token.
+ */
 interface StartedLab {
+  api: (path: string) => string;
   task: Deno.ChildProcess;
   output: Promise<string[]>;
   mark: string;
@@ -145,7 +149,9 @@ async function eachLab<T>(rounds: readonly T[], end: (round: T, lab: StartedLab)
         await labEnv(home, mark),
       );
       await untilAnswering(`http://127.0.0.1:${port}/`, token, task);
-      await end(round, { task, output, mark, group: readStat(task.pid)!.pgrp });
+      const group = readStat(task.pid)!.pgrp;
+      const api = (path: string) => `http://127.0.0.1:${port}/api/${path}?token=${token}`;
+      await end(round, { api, task, output, mark, group });
     }
   } finally {
     const left = marks.flatMap((mark) => markedProcesses(MARK, mark));
@@ -388,4 +394,49 @@ Deno.test("deno task lab without JupyterLab says, in one line, to run set-up", a
   } finally {
     await Deno.remove(course, { recursive: true });
   }
+});
+
+Deno.test({
+  name:
+    "a JupyterLab killed under its deno task lab takes its kernels with it, and the task says so",
+  ignore: !installed,
+  async fn() {
+    // Killed from outside (SIGKILL, or the machine short of memory), JupyterLab stopped none of its
+    // kernels, each in a session of its own: they ran on, and the task ended without a word.
+    await eachLab(["SIGKILL"] as const, async (signal, { api, task, output, mark }) => {
+      const session = await fetch(api("sessions"), {
+        method: "POST",
+        body: JSON.stringify({
+          path: "work/ch14-a.ipynb",
+          type: "notebook",
+          kernel: { name: "deno" },
+        }),
+      });
+      assert.ok(session.ok, `a kernel: ${session.status}`);
+      await session.body?.cancel();
+      const marked = (part: string) =>
+        markedProcesses(MARK, mark).filter(({ cmdline }) => cmdline.includes(part));
+      const deadline = Date.now() + HANG_MS;
+      while (marked("jupyter --kernel").length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      assert.equal(marked("jupyter --kernel").length, 1, "the kernel did not start");
+      for (const { pid } of marked("held_lab.py")) Deno.kill(pid, signal);
+      await task.status;
+      const stopped = Date.now() + STOP_MS;
+      while (markedProcesses(MARK, mark).length > 0 && Date.now() < stopped) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      // Before the task's output: a kernel left running holds its pipes open.
+      const left = markedProcesses(MARK, mark);
+      for (const { pid } of left) Deno.kill(pid, "SIGKILL");
+      const lines = (await output).join("").trimEnd().split("\n");
+      assert.equal(
+        lines.at(-1),
+        `lab: JupyterLab was stopped from outside (${signal}), and its kernels with it: what the ` +
+          "notebooks had not saved is lost; run `deno task lab` again",
+      );
+      assert.deepEqual(left.map(({ cmdline }) => cmdline), []);
+    });
+  },
 });

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { VENV } from "./jupyter/jupyter.ts";
 import { learnerCopies } from "./learner_copies.ts";
 import { withoutTypedIn } from "./grading/typed_path.ts";
+import { isRunning, signalGroup } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const lab = `${VENV}bin/jupyter-lab`;
@@ -98,7 +99,37 @@ const parent = Deno.ppid;
 setInterval(() => {
   if (Deno.ppid !== parent) stop();
 }, 1000);
-Deno.exit((await child.status).code);
+const ended = await child.status;
+if (ended.signal !== null) {
+  // Killed (SIGKILL, say, or the machine short of memory), JupyterLab stopped none of its kernels:
+  // each runs on in a session of its own until stopped here.
+  for (const kernel of kernelsOf(child.pid)) signalGroup(kernel, "SIGTERM");
+  if (!stopping) {
+    console.error(
+      `lab: JupyterLab was stopped from outside (${ended.signal}), and its kernels with it: what ` +
+        "the notebooks had not saved is lost; run `deno task lab` again",
+    );
+  }
+}
+Deno.exit(ended.code);
+
+/**
+ * The kernels that the JupyterLab of process `pid` started and that still run: Jupyter names it in
+ * each kernel's environment (`JPY_PARENT_PID`), and starts each in a session of its own.
+ */
+function kernelsOf(pid: number): number[] {
+  const kernels = [];
+  for (const { name } of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(name) || !isRunning(name)) continue;
+    try {
+      const environ = Deno.readTextFileSync(`/proc/${name}/environ`).split("\0");
+      if (environ.includes(`JPY_PARENT_PID=${pid}`)) kernels.push(Number(name));
+    } catch {
+      // Gone, or not this user's.
+    }
+  }
+  return kernels;
+}
 
 /**
  * The JupyterLab server already running for the course folder `folder`, as
