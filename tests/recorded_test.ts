@@ -4,6 +4,7 @@
 // when it is missing or out of shape.
 
 import assert from "node:assert/strict";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { recordedLab03, RecordingError } from "../lib/course/recorded.ts";
 import {
   RECORDING,
@@ -31,7 +32,7 @@ Deno.test("Lab 03's recording is what the library's mask does now, but for its m
 });
 
 Deno.test("a recording missing, not JSON, edited out of shape or short of a tool is a RecordingError naming the file and deno task record", async () => {
-  const folder = await Deno.makeTempDir({ prefix: "recorded-" });
+  const folder = await Deno.makeTempDir({ prefix: "recorded test " });
   try {
     const good = JSON.parse(
       await Deno.readTextFile(new URL("lib/course/recorded/lab_03.json", root)),
@@ -52,12 +53,12 @@ Deno.test("a recording missing, not JSON, edited out of shape or short of a tool
       ["no-tool.json", JSON.stringify(noTool), /no masks of lookup_spanish/],
     ];
     for (const [name, text, why] of cases) {
-      const file = new URL(`file://${folder}/${name}`);
+      const file = pathToFileURL(`${folder}/${name}`);
       if (text !== undefined) await Deno.writeTextFile(file, text);
       await assert.rejects(recordedLab03(file), (error: Error) => {
         assert.ok(error instanceof RecordingError, name);
         assert.equal(error.name, "RecordingError");
-        assert.ok(error.message.startsWith(`${file.pathname}: `), error.message);
+        assert.ok(error.message.startsWith(`${fileURLToPath(file)}: `), error.message);
         assert.match(error.message, why);
         assert.match(error.message, /`deno task record` writes it$/);
         return true;

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { fileURLToPath } from "node:url";
 import { GRAMMAR_TOOLS } from "./grammar_tools.ts";
 
 /** What sampling one tool's arguments did, with and without the mask. */
@@ -70,7 +71,7 @@ export class RecordingError extends Error {
 export async function recordedLab03(file: URL = RECORDED_LAB_03): Promise<RecordedLab03> {
   const refuse = (why: string) =>
     new RecordingError(
-      `${file.pathname}: ${why}; the instructors' \`deno task record\` writes it`,
+      `${fileURLToPath(file)}: ${why}; the instructors' \`deno task record\` writes it`,
     );
   let value: unknown;
   try {
