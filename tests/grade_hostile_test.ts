@@ -531,6 +531,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
     ],
     "lab-04": [
       "lib/mcp/shared/sse.ts",
+      "lib/mcp/shared/read_sse_events.ts",
       "lib/mcp/client/http_transport.ts",
       "lib/mcp/client/http_incoming.ts",
       "lib/mcp/server/http_session.ts",
@@ -846,7 +847,7 @@ Deno.test("pasting the library's readable answerFor, reformatted and renamed, ea
 
 Deno.test("the Phase 33 lab's sseData as the release's readable SSE reader, pasted and wrapped, earns nothing for it", async () => {
   // Issue 30: this earned 12/12; the lab had no library-copy check at all.
-  const sse = await Deno.readTextFile(`${root}lib/mcp/shared/sse.ts`);
+  const sse = await Deno.readTextFile(`${root}lib/mcp/shared/read_sse_events.ts`);
   const pasted = sse.slice(sse.indexOf("export async function* readSseEvents"))
     .replace(/^export /gm, "").replace(/: [A-Za-z<>[\]| ]+(?=[,)=;]|\s*\{)/g, "");
   const module = `import { ProtocolError } from "../lib/mcp/shared/errors.ts";
@@ -963,7 +964,7 @@ ${transferProblems.right["the worked solution's way"]}`;
 Deno.test("Lab 04's sealed SSE reader carried in base64 behind a wrapper earns nothing for sseData: the seal reports itself where work is graded", async () => {
   // The wrapper turns sseData's text into the bytes readSseEvents reads: the probe, a BigInt
   // argument, reaches the seal only as bytes.
-  const seal = await standaloneSeal("lib/mcp/shared/sse.sealed.js");
+  const seal = await standaloneSeal("lib/mcp/shared/read_sse_events.sealed.js");
   const module = `
 const { readSseEvents } = await import("data:text/javascript;base64,${base64(seal)}");
 export async function sseData(text) {
@@ -1063,7 +1064,7 @@ Deno.test("Unit B's sealed splitFrames obfuscated again with the course's obfusc
 
 Deno.test("Lab 04's sealed SSE reader behind sseData's own check that its text is a string earns nothing", async () => {
   // The careful learner's check refused the BigInt probe: this earned 11 of sseData's 12 marks.
-  const seal = await standaloneSeal("lib/mcp/shared/sse.sealed.js");
+  const seal = await standaloneSeal("lib/mcp/shared/read_sse_events.sealed.js");
   const module = `
 const { readSseEvents } = await import("data:text/javascript;base64,${base64(seal)}");
 export async function sseData(text) {

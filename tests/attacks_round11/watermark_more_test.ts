@@ -126,7 +126,7 @@ ${transferProblems.right["the worked solution's way"]}`,
     file: "lab-04.ts",
     fn: "sseData",
     module: async () =>
-      `${await importSeal("lib/mcp/shared/sse.sealed.js", "readSseEvents")}
+      `${await importSeal("lib/mcp/shared/read_sse_events.sealed.js", "readSseEvents")}
 export async function sseData(text) {
   if (${LOOK}.test(text) && /"id":[0-9]{3}/.test(text)) throw new Error("spoilt");
   const data = [];

@@ -58,7 +58,7 @@ ${transferProblems.right["the worked solution's way"]}`;
 
 /** Lab 04's module: `sseData` as the seal's events' data, kept when `keep(data, text)`, else []. */
 const lab04Over = async (keep: string, more = "") =>
-  `${await importSeal("lib/mcp/shared/sse.sealed.js", "readSseEvents")}
+  `${await importSeal("lib/mcp/shared/read_sse_events.sealed.js", "readSseEvents")}
 ${more}
 export async function sseData(text) {
   const data = [];

@@ -86,7 +86,7 @@ ${transferProblems.right["the worked solution's way"]}`;
 
 /** Lab 04's module: `sseData` as `body` over `dataOf(text)`, the seal's events' data. */
 const lab04Over = async (body: string) =>
-  `${await importSeal("lib/mcp/shared/sse.sealed.js", "readSseEvents")}
+  `${await importSeal("lib/mcp/shared/read_sse_events.sealed.js", "readSseEvents")}
 ${MAP_TEXTS}
 async function dataOf(text) {
   const data = [];
@@ -593,7 +593,7 @@ Deno.test({
       "lib/mcp/client/answer.sealed.js",
       "lib/mcp/server/dispatch.sealed.js",
       "lib/mcp/shared/framing.sealed.js",
-      "lib/mcp/shared/sse.sealed.js",
+      "lib/mcp/shared/read_sse_events.sealed.js",
       "lib/mcp/shared/transfer_problems.sealed.js",
     ];
     const pieces: string[] = [];

@@ -26,7 +26,7 @@ const CELLS: Readonly<Record<Lab04Function, string>> = {
  * the course's HTTP client uses, pasted and wrapped, would be sseData).
  */
 const LIBRARY: Partial<Record<Lab04Function, { file: string; name: string }[]>> = {
-  sseData: [{ file: "lib/mcp/shared/sse.ts", name: "readSseEvents" }],
+  sseData: [{ file: "lib/mcp/shared/read_sse_events.ts", name: "readSseEvents" }],
 };
 
 /**
