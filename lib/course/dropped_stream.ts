@@ -9,13 +9,17 @@
  * the stream with a GET that sends `Last-Event-ID`. The server's own account
  * of each call ({@linkcode HeldCalls}) says which happened, whatever the
  * machine's clock does: each call holds after its first step until the
- * lesson releases it, or its request is cancelled.
+ * lesson releases it, or its request is cancelled. Each stream is read with
+ * the learner's own `sseData`, which tells no event id: the id to resume
+ * from is the server's own record of the events it wrote.
  *
  * @module
  */
 
 import { isObject, type JsonObject, type RequestId } from "../mcp/shared/jsonrpc.ts";
-import { readSseEvents } from "../mcp/shared/sse.ts";
+import { readSseWith } from "../mcp/shared/read_sse_with.ts";
+import type { SseData } from "../mcp/shared/sse.ts";
+import { type HttpServer, serveHttp } from "../mcp/server/http_server.ts";
 import type { SessionSpec } from "../mcp/server/session_spec.ts";
 
 /** How a call the server held ended. */
@@ -31,10 +35,9 @@ export type CallEnd = "cancelled" | "finished";
  * ```ts
  * import assert from "node:assert/strict";
  * import { Client } from "../mcp/client/client.ts";
- * import { serveHttp } from "../mcp/server/http_server.ts";
  *
  * const held = new HeldCalls();
- * await using server = serveHttp(held.spec);
+ * await using server = held.serve();
  * await using client = new Client(server.url, { allowed: ["count_slowly"] });
  * await client.initialize();
  * await client.listTools();
@@ -43,12 +46,14 @@ export type CallEnd = "cancelled" | "finished";
  * assert.equal(await answer, "counted to 3");
  * assert.equal(await held.ended(1), "finished");
  * assert.deepEqual(held.account(), ["call 1: step 1, step 2, step 3, finished"]);
+ * assert.equal(held.lastEventId, null); // no progress asked: one JSON reply, no event written
  * ```
  */
 export class HeldCalls {
   readonly #steps: string[][] = [];
   readonly #gates = new Map<number, PromiseWithResolvers<void>>();
   readonly #ends = new Map<number, PromiseWithResolvers<CallEnd>>();
+  #lastEventId: string | null = null;
 
   /** The server, for `serveHttp`. */
   readonly spec: SessionSpec = {
@@ -85,6 +90,16 @@ export class HeldCalls {
     }],
   };
 
+  /** Serve {@linkcode HeldCalls.spec} over Streamable HTTP, keeping the id of each event it writes. */
+  serve(): HttpServer {
+    return serveHttp(this.spec, { onEvent: (id) => void (this.#lastEventId = id) });
+  }
+
+  /** The id of the last event a legacy session's stream wrote, `null` before any. */
+  get lastEventId(): string | null {
+    return this.#lastEventId;
+  }
+
   /** Let call `n` (1 for the first to begin) go on past step 1, now or once it begins. */
   release(n: number): void {
     once(this.#gates, n).resolve();
@@ -117,7 +132,7 @@ function once<T>(map: Map<number, PromiseWithResolvers<T>>, key: number): Promis
 interface Dropped {
   /** The messages read before the drop. */
   before: JsonObject[];
-  /** The id of the last event read, `null` when the stream named none. */
+  /** The id of the last event the server wrote before the drop, `null` when it named none. */
   lastEventId: string | null;
 }
 
@@ -131,6 +146,7 @@ export interface DropDecisions {
     string
   >;
   recoverStream(request: JsonObject, lastEventId: string | null, nextId: RequestId): Recovery;
+  sseData: SseData;
 }
 
 /** What the client did after the drop, and what came of it. */
@@ -145,7 +161,7 @@ export interface Recovered extends Dropped {
 
 /** Options for {@linkcode breakAndRecover}. */
 export interface BreakOptions {
-  /** The learner's decisions: the POST's headers, and what to do once the stream broke. */
+  /** The learner's decisions: the POST's headers, what to do once the stream broke, and the data of a stream's events. */
   decisions: DropDecisions;
   /** The server's account of its calls, and the hold on each. */
   held: HeldCalls;
@@ -157,8 +173,10 @@ export interface BreakOptions {
 
 /**
  * POST `request` (a `tools/call` of `count_slowly` with a progress token)
- * to `url` with the learner's headers, read its first message, drop the
- * connection, and do what the learner's `recoverStream` decides: re-issue
+ * to `url` (served by `held`) with the learner's headers, read its first
+ * message with the learner's `sseData`, drop the connection, and do what
+ * the learner's `recoverStream` decides, given the id of the last event the
+ * server wrote (its own record, `held.lastEventId`): re-issue
  * the request with a POST, or resume its stream with a GET. The call that
  * request concerns (the new one, or the first) is let go on once its
  * response begins; the first call is never let go on otherwise, so that it
@@ -168,7 +186,7 @@ export interface BreakOptions {
  * @example
  * ```ts ignore
  * const held = new HeldCalls();
- * await using server = serveHttp(held.spec);
+ * await using server = held.serve();
  * const done = await breakAndRecover(server.url, call, { decisions, held, nextId: 3 });
  * // done.decision: { reissue: { ...call, id: 3 } }; held.account(): call 1 cancelled, call 2 finished
  * ```
@@ -189,7 +207,7 @@ export async function breakAndRecover(
       }, not an event stream`,
     );
   }
-  const dropped = await readThenDrop(posted.body);
+  const dropped = await readThenDrop(posted.body, decisions.sseData, held);
   // Whatever the learner's function returned: only a decision it can act on is acted on.
   const decision: unknown = decisions.recoverStream(
     structuredClone(request),
@@ -217,8 +235,7 @@ export async function breakAndRecover(
   held.release(call);
   const after: JsonObject[] = [];
   if (response.ok && response.body !== null) {
-    for await (const event of readSseEvents(response.body)) {
-      if (event.data === "") continue;
+    for await (const event of readSseWith(response.body, decisions.sseData, { limit: LIMIT })) {
       const message = JSON.parse(event.data) as JsonObject;
       after.push(message);
       if (message.id === id && !("method" in message)) break;
@@ -226,15 +243,22 @@ export async function breakAndRecover(
   } else await response.body?.cancel();
   return { ...dropped, decision, status: response.status, after };
 }
-/** Read `body` up to its first message, then drop the connection. */
-async function readThenDrop(body: ReadableStream<Uint8Array>): Promise<Dropped> {
+/** The most bytes a stream read here may take. */
+const LIMIT = 1 << 20;
+
+/**
+ * Read `body` with `sseData` up to its first message, then drop the
+ * connection; the last event id is the server's own record, from `held`.
+ */
+async function readThenDrop(
+  body: ReadableStream<Uint8Array>,
+  sseData: SseData,
+  held: HeldCalls,
+): Promise<Dropped> {
   const before: JsonObject[] = [];
-  let lastEventId: string | null = null;
-  for await (const event of readSseEvents(body)) {
-    if (event.id !== undefined) lastEventId = event.id;
-    if (event.data === "") continue;
+  for await (const event of readSseWith(body, sseData, { limit: LIMIT })) {
     before.push(JSON.parse(event.data));
     break; // leaving the loop cancels the body: the connection drops
   }
-  return { before, lastEventId };
+  return { before, lastEventId: held.lastEventId };
 }

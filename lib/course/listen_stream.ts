@@ -1,15 +1,16 @@
 /**
  * Lab 04's subscription: a `subscriptions/listen` of today's protocol
  * (2026-07-28) POSTed with the learner's headers, and its response stream
- * read one message at a time, as it comes, until it ends: the stream that
- * replaced the handshake era's GET stream.
+ * read with the learner's `sseData` one message at a time, as it comes,
+ * until it ends: the stream that replaced the handshake era's GET stream.
  *
  * @module
  */
 
 import type { JsonObject } from "../mcp/shared/jsonrpc.ts";
 import { withRequestMeta } from "../mcp/shared/meta.ts";
-import { readSseEvents } from "../mcp/shared/sse.ts";
+import { readSseWith } from "../mcp/shared/read_sse_with.ts";
+import type { SseData } from "../mcp/shared/sse.ts";
 
 /** An open subscription's stream. */
 export interface ListenStream {
@@ -21,11 +22,21 @@ export interface ListenStream {
   close(): Promise<void>;
 }
 
+/** The learner's decisions a subscription needs: its POST's headers, and the data of its events. */
+export interface ListenDecisions {
+  postHeaders(message: JsonObject, session: Record<string, never>): Record<string, string>;
+  sseData: SseData;
+}
+
+/** The most bytes a subscription's stream may take here. */
+const LIMIT = 1 << 20;
+
 /**
  * POST the `subscriptions/listen` request `id` for `filter` (the kinds of
- * change to be told of) to the MCP endpoint `url`, with the headers
- * `postHeaders` gives it, and open its stream. A response that is not an
- * event stream is a stream of nothing.
+ * change to be told of) to the MCP endpoint `url`, with the headers the
+ * learner's `postHeaders` gives it, and open its stream, read with the
+ * learner's `sseData`. A response that is not an event stream is a stream
+ * of nothing.
  *
  * @example
  * ```ts
@@ -36,12 +47,13 @@ export interface ListenStream {
  *
  * const changes = new ChangeFeed();
  * const server = serveHttp({ name: "s", version: "1.0.0", tools: [], changes });
- * const headers = (message: Record<string, unknown>) => ({
+ * const postHeaders = (message: Record<string, unknown>) => ({
  *   "content-type": "application/json",
  *   accept: "application/json, text/event-stream",
  *   ...standardHeaders(String(message.method), message.params),
  * });
- * const listening = await openListen(server.url, { toolsListChanged: true }, headers, 7);
+ * const sseData = (text: string) => [...text.matchAll(/^data: (.*)\n\n/gm)].map((m) => m[1]);
+ * const listening = await openListen(server.url, { toolsListChanged: true }, { postHeaders, sseData }, 7);
  * assert.equal((await listening.next())?.method, "notifications/subscriptions/acknowledged");
  * changes.toolsChanged();
  * assert.equal((await listening.next())?.method, "notifications/tools/list_changed");
@@ -54,7 +66,7 @@ export interface ListenStream {
 export async function openListen(
   url: URL,
   filter: JsonObject,
-  postHeaders: (message: JsonObject, session: Record<string, never>) => Record<string, string>,
+  decisions: ListenDecisions,
   id = 1,
 ): Promise<ListenStream> {
   const params = withRequestMeta({ notifications: filter }, {
@@ -65,22 +77,21 @@ export async function openListen(
   const request = { jsonrpc: "2.0", id, method: "subscriptions/listen", params };
   const response = await fetch(url, {
     method: "POST",
-    headers: postHeaders(request, {}),
+    headers: decisions.postHeaders(request, {}),
     body: JSON.stringify(request),
   });
   const streamed = response.headers.get("content-type")?.startsWith("text/event-stream");
   if (!streamed || response.body === null) await response.body?.cancel();
   const events = streamed && response.body !== null
-    ? readSseEvents(response.body)[Symbol.asyncIterator]()
+    ? readSseWith(response.body, decisions.sseData, { limit: LIMIT })[Symbol.asyncIterator]()
     : undefined;
   return {
     status: response.status,
     async next() {
-      for (;;) {
-        const read = await events?.next();
-        if (read === undefined || read.done) return undefined;
-        if (read.value.data !== "") return JSON.parse(read.value.data) as JsonObject;
-      }
+      const read = await events?.next();
+      return read === undefined || read.done
+        ? undefined
+        : JSON.parse(read.value.data) as JsonObject;
     },
     async close() {
       await events?.return?.(undefined);

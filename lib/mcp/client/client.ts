@@ -130,7 +130,11 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
     const server = this.#server;
     const options = this.#options;
     const reached = server instanceof URL
-      ? new HttpTransport(server, { limit: options.limit, graceMs: options.graceMs })
+      ? new HttpTransport(server, {
+        limit: options.limit,
+        graceMs: options.graceMs,
+        sseData: options.sseData,
+      })
       : server;
     this.#connection = new Connection(
       reached as readonly string[] | ClientTransport<ClosedWith<S>>,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { SseData } from "../shared/sse.ts";
 import type { McpVersion } from "../shared/versions.ts";
 import type { Authorize } from "./allowlist.ts";
 import type { ClientTransport } from "./client_transport.ts";
@@ -40,6 +41,12 @@ export interface ClientOptions extends ConnectionOptions {
   maxRounds?: number;
   /** Receives the server's log messages (see `setLogLevel`). @default {undefined} (they are dropped) */
   onLog?: (message: LogMessage) => void;
+  /**
+   * Over Streamable HTTP, reads event streams in place of the library's
+   * reader: a learner's own `sseData` (see `HttpTransportOptions.sseData`).
+   * The learners' release reads them with nothing else. @default {undefined} (the library's `readSseEvents`)
+   */
+  sseData?: SseData;
 }
 
 /** A server as a client is given it: a command to start (stdio), an MCP endpoint's URL (Streamable HTTP), or a transport. */

@@ -13,7 +13,8 @@ import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcRequest } from "../shared/jsonrpc.ts";
 import { declaredVersion } from "../shared/meta.ts";
-import { readSseEvents } from "../shared/sse.ts";
+import { readSseWith } from "../shared/read_sse_with.ts";
+import { readSseEvents, type SseData, type SseEvent } from "../shared/sse.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
 import { carried } from "./carried.ts";
 import { type Incoming, Unanswered } from "./client_transport.ts";
@@ -29,6 +30,12 @@ export interface HttpIncomingOptions {
   maxRetries?: number;
   /** Aborted when the client is done: nothing more is read or delivered. @default {undefined} (never) */
   signal?: AbortSignal;
+  /**
+   * Reads event streams in place of the library's reader (see `readSseWith`):
+   * a learner's own `sseData`. A stream read with it tells no event id, so
+   * none is resumed. @default {undefined} (the library's `readSseEvents`)
+   */
+  sseData?: SseData;
 }
 
 const encoder = new TextEncoder();
@@ -61,6 +68,7 @@ export class HttpIncoming {
   readonly #retryMs: number;
   readonly #maxRetries: number;
   readonly #signal?: AbortSignal;
+  readonly #sseData?: SseData;
   readonly #notes: string[] = [];
   #controller!: ReadableStreamDefaultController<readonly Incoming[]>;
   #serverRetryMs?: number;
@@ -72,6 +80,7 @@ export class HttpIncoming {
     this.#retryMs = options.retryMs ?? 500;
     this.#maxRetries = options.maxRetries ?? 3;
     this.#signal = options.signal;
+    this.#sseData = options.sseData;
     this.stream = new ReadableStream({ start: (c) => void (this.#controller = c) });
   }
 
@@ -207,8 +216,19 @@ export class HttpIncoming {
     lastEventId?: string,
   ): Promise<{ answered: boolean; lastEventId?: string }> {
     let answered = false;
+    let events: AsyncIterable<SseEvent>;
     try {
-      for await (const event of readSseEvents(body, { limit: this.#limit })) {
+      events = this.#sseData === undefined
+        ? readSseEvents(body, { limit: this.#limit })
+        : readSseWith(body, this.#sseData, { limit: this.#limit });
+    } catch (error) {
+      // No reader here (the learners' release withholds the library's): nothing can be read.
+      await body.cancel();
+      this.refuse(new ProtocolError(`An event stream cannot be read: ${describeError(error)}`));
+      return { answered: true };
+    }
+    try {
+      for await (const event of events) {
         if (event.id !== undefined) lastEventId = event.id;
         if (event.retry !== undefined) this.#serverRetryMs = event.retry;
         if (event.event !== undefined && event.event !== "message") continue;

@@ -18,6 +18,7 @@ import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../shared/jsonrpc.ts";
 import { declaredVersion } from "../shared/meta.ts";
+import type { SseData } from "../shared/sse.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
 import {
   type ClientTransport,
@@ -45,6 +46,12 @@ export interface HttpTransportOptions {
   maxRetries?: number;
   /** Open the GET stream after the handshake, for what the server sends unasked. @default {true} */
   listen?: boolean;
+  /**
+   * Reads event streams in place of the library's reader: a learner's own
+   * `sseData` (see `HttpIncomingOptions.sseData`; the learners' release
+   * reads them with nothing else). @default {undefined} (the library's `readSseEvents`)
+   */
+  sseData?: SseData;
 }
 
 /** What closing an HTTP transport did. */
@@ -109,6 +116,7 @@ export class HttpTransport implements ClientTransport<SessionEnd> {
       retryMs,
       maxRetries,
       signal,
+      sseData: options.sseData,
     });
   }
 

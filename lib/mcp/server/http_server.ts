@@ -35,6 +35,7 @@ import { messageKind } from "./message_kind.ts";
 import { HttpSession } from "./http_session.ts";
 import { OriginCheck } from "./origin_check.ts";
 import { RequestStateSeal } from "./request_state.ts";
+import type { EventWatcher } from "./resumable_stream.ts";
 import type { SessionSpec } from "./session_spec.ts";
 
 /** Options for {@linkcode serveHttp}. */
@@ -67,6 +68,12 @@ export interface HttpServerOptions {
    * @default {true}
    */
   getStream?: boolean;
+  /**
+   * Told of each event a legacy session's stream writes, with the id a
+   * client resumes after (a lesson's own record of what the server sent).
+   * @default {undefined}
+   */
+  onEvent?: EventWatcher;
 }
 
 /** A running Streamable HTTP endpoint. */
@@ -219,7 +226,7 @@ export function serveHttp(spec: SessionSpec, options: HttpServerOptions = {}): H
       if (sessions.size >= maxSessions) {
         return refusal(503, `All ${maxSessions} sessions are in use`);
       }
-      const session = new HttpSession(spec, replay, seal);
+      const session = new HttpSession(spec, replay, { seal, onEvent: options.onEvent });
       sessions.set(session.id, session);
       session.done.finally(() => sessions.delete(session.id));
       const response = await session.exchange(message.id as RequestId, message);

@@ -11,7 +11,7 @@
 import type { JsonObject, RequestId } from "../shared/jsonrpc.ts";
 import { jsonReply, refusal } from "./http_replies.ts";
 import type { RequestStateSeal } from "./request_state.ts";
-import { ResumableStream } from "./resumable_stream.ts";
+import { type EventWatcher, ResumableStream } from "./resumable_stream.ts";
 import type { ServerTransport } from "./server_transport.ts";
 import { ServerSession } from "./session.ts";
 import type { SessionSpec } from "./session_spec.ts";
@@ -50,6 +50,7 @@ export class HttpSession implements ServerTransport {
   /** When the client last used the session (`Date.now()`), for expiring it. */
   lastSeen = Date.now();
   readonly #keep: number;
+  readonly #onEvent?: EventWatcher;
   readonly #streams = new Map<string, ResumableStream>();
   readonly #exchanges = new Map<RequestId, Exchange>();
   /** The newest GET stream: what the session sends unasked goes there, and on no other. */
@@ -63,12 +64,18 @@ export class HttpSession implements ServerTransport {
 
   /**
    * Start serving `spec`; each stream keeps its last `keep` events, for
-   * resuming; the server's requests share `seal`.
+   * resuming, and tells `onEvent` of each; the server's requests share `seal`.
    */
-  constructor(spec: SessionSpec, keep: number, seal?: RequestStateSeal) {
+  constructor(
+    spec: SessionSpec,
+    keep: number,
+    options: { seal?: RequestStateSeal; onEvent?: EventWatcher } = {},
+  ) {
+    const { seal, onEvent } = options;
     this.#keep = keep;
+    this.#onEvent = onEvent;
     this.#incoming = new ReadableStream({ start: (c) => void (this.#controller = c) });
-    this.#unrelated = new ResumableStream("get0", keep);
+    this.#unrelated = new ResumableStream("get0", keep, { onEvent });
     this.#streams.set("get0", this.#unrelated);
     this.#session = new ServerSession(spec, this, { seal });
     this.done = this.#session.done;
@@ -113,7 +120,9 @@ export class HttpSession implements ServerTransport {
   listen(lastEventId: string | null): Response {
     if (lastEventId === null) {
       if (this.#unrelated.open) {
-        this.#unrelated = new ResumableStream(`get${++this.#gets}`, this.#keep);
+        this.#unrelated = new ResumableStream(`get${++this.#gets}`, this.#keep, {
+          onEvent: this.#onEvent,
+        });
         this.#streams.set(this.#unrelated.id, this.#unrelated);
         const oldest = `get${this.#gets - KEEP_GETS}`;
         this.#streams.get(oldest)?.finish();
@@ -180,7 +189,9 @@ export class HttpSession implements ServerTransport {
   }
 
   #openStream(): ResumableStream {
-    const stream = new ResumableStream(`p${this.#nextStream++}`, this.#keep);
+    const stream = new ResumableStream(`p${this.#nextStream++}`, this.#keep, {
+      onEvent: this.#onEvent,
+    });
     this.#streams.set(stream.id, stream);
     // Keep the latest streams only: older finished ones can no longer be resumed.
     for (const [id, old] of this.#streams) {

@@ -16,6 +16,9 @@ const SSE_HEADERS = {
 };
 const encoder = new TextEncoder();
 
+/** Told of each event a resumable stream writes: its id, and the message it carries. */
+export type EventWatcher = (id: string, message: JsonObject) => void;
+
 /**
  * An event stream named `id`, keeping its last `keep` events. Its events'
  * ids are `ID:N`, N counting from 0; at most one response is written to at a
@@ -39,8 +42,19 @@ export class ResumableStream {
   #finished = false;
   #next = 0;
 
-  /** A stream named `id` (the prefix of its events' ids), keeping its last `keep` events. */
-  constructor(readonly id: string, readonly keep: number) {}
+  readonly #onEvent?: EventWatcher;
+
+  /**
+   * A stream named `id` (the prefix of its events' ids), keeping its last
+   * `keep` events; `onEvent` is told of each event as it is written.
+   */
+  constructor(
+    readonly id: string,
+    readonly keep: number,
+    options: { onEvent?: EventWatcher } = {},
+  ) {
+    this.#onEvent = options.onEvent;
+  }
 
   /** Whether a response is being written to now. */
   get open(): boolean {
@@ -55,7 +69,9 @@ export class ResumableStream {
   /** Write `message` as the next event, and keep it. */
   write(message: JsonObject): void {
     const n = this.#next++;
-    const text = sseEvent({ id: `${this.id}:${n}`, data: JSON.stringify(message) });
+    const id = `${this.id}:${n}`;
+    this.#onEvent?.(id, message);
+    const text = sseEvent({ id, data: JSON.stringify(message) });
     this.#events.push({ n, text });
     if (this.#events.length > this.keep) this.#events.shift();
     try {
