@@ -647,6 +647,72 @@ Deno.test("the release holds Unit B's transferProblems, which nothing in it runs
   assert.equal(outcome, "WithheldError");
 });
 
+Deno.test("the release holds Lab 04's SSE reader withheld: no seal of it, and its HTTP Client reads an event stream only with the learner's sseData", async () => {
+  // The release held lib/mcp/shared/sse.sealed.js: behind a type guard, the seal earned sseData 11/12.
+  assert.ok(
+    ![...released.keys()].some((name) => /^lib\/mcp\/shared\/.*sse.*\.sealed\.js$/.test(name)),
+  );
+  const outcomes = await evalInRelease(`
+    import { Client } from "./lib/mcp/client/client.ts";
+    import { serveHttp } from "./lib/mcp/server/http_server.ts";
+    import { readSseEvents, sseEvent } from "./lib/mcp/shared/sse.ts";
+    const outcomes = {};
+    const text = sseEvent({ id: "e1", data: "one" });
+    try {
+      await Array.fromAsync(readSseEvents(ReadableStream.from([new TextEncoder().encode(text)])));
+      outcomes.readSseEvents = "read";
+    } catch (error) {
+      outcomes.readSseEvents = error.name;
+    }
+    // A call that reports progress is answered with an event stream.
+    const tool = {
+      name: "slow",
+      description: "Reports progress, then answers.",
+      inputSchema: { type: "object", properties: {} },
+      run: (_args, context) => {
+        context.progress(1, 2);
+        return { content: [{ type: "text", text: "done" }], isError: false };
+      },
+    };
+    await using server = serveHttp({ name: "s", version: "1.0.0", tools: [], sessionTools: [tool] });
+    // A learner's sseData, as Lab 04's worked edition writes it (event data, one line each).
+    const sseData = (text) => {
+      const lines = text.split(/\\r\\n|\\r|\\n/);
+      lines.pop();
+      const events = [];
+      let data = [];
+      for (const line of lines) {
+        if (line === "") {
+          if (data.length > 0) events.push(data.join("\\n"));
+          data = [];
+        } else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      return events;
+    };
+    for (const [how, options] of [["without", {}], ["with", { sseData }]]) {
+      const client = new Client(server.url, { allowed: ["slow"], timeoutMs: 5000, ...options });
+      try {
+        await client.initialize();
+        await client.listTools();
+        const progress = [];
+        const answer = await client.callTool("slow", {}, { onProgress: (p) => progress.push(p.progress) });
+        outcomes[how] = answer + " after progress " + progress.join();
+      } catch (error) {
+        outcomes[how] = error.name + ": " + error.message;
+      } finally {
+        await client.close();
+      }
+    }
+    console.log(JSON.stringify(outcomes));
+  `) as Record<string, string>;
+  assert.equal(outcomes.readSseEvents, "WithheldError");
+  assert.match(
+    outcomes.without,
+    /^ProtocolError: .*An event stream cannot be read: readSseEvents \(lib\/mcp\/shared\/read_sse_events\.ts\) is withheld .* Lab 04 has you write it; the course runs your sseData in its place/,
+  );
+  assert.equal(outcomes.with, "done after progress 1");
+});
+
 Deno.test("each withheld module in the release exports its module's names, each a function that throws a WithheldError naming it", async () => {
   for (const file of Object.keys(WITHHELD)) {
     const names = Object.keys(await import(`${root}${file}`)).sort();
@@ -664,12 +730,14 @@ Deno.test("each withheld module in the release exports its module's names, each 
       console.log(JSON.stringify(thrown));
     `) as Record<string, string>;
     assert.deepEqual(Object.keys(thrown), names, file);
-    const { unit, recorded } = WITHHELD[file];
+    const { unit, recorded, yours } = WITHHELD[file];
     for (const name of names) {
       const why = `WithheldError: ${name} (${file}) is withheld from the learners' release: ` +
         `${unit} has you write it; `;
       assert.ok(thrown[name].startsWith(why), thrown[name]);
-      assert.ok(thrown[name].includes(recorded ?? "nothing in the course runs"), thrown[name]);
+      const instead = recorded ??
+        (yours === undefined ? "nothing in the course runs" : `your ${yours}`);
+      assert.ok(thrown[name].includes(instead), thrown[name]);
     }
     assert.match(released.get(file)!, /What it exports, as `deno doc` shows it/, file);
   }

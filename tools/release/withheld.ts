@@ -16,6 +16,8 @@ export interface Withholding {
   unit: string;
   /** The file of the release holding the library's results, as recorded; none where nothing runs them. */
   recorded?: string;
+  /** The learner's function the course runs in the library's place, e.g. `sseData`; none where it runs none. */
+  yours?: string;
 }
 
 /** The withheld modules, by path, with why. */
@@ -23,6 +25,7 @@ export const WITHHELD: Readonly<Record<string, Withholding>> = {
   "lib/mask/object_grammar.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mask/json_chars.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mcp/shared/transfer_problems.ts": { unit: "Unit B" },
+  "lib/mcp/shared/read_sse_events.ts": { unit: "Lab 04", yours: "sseData" },
 };
 
 /**
@@ -75,8 +78,9 @@ export interface WithheldStubOptions {
  * What the release holds at `file`'s path, withheld: `documentation` (as
  * `deno doc` shows the module) in comments, then, for each of `names`, a
  * function that throws a `WithheldError` naming it, its module, the unit
- * that has the learner write it, and where the recorded results are. It
- * imports nothing.
+ * that has the learner write it, and what the course shows or runs in its
+ * place (the recorded results, or the learner's own function). It imports
+ * nothing.
  *
  * @example
  * ```ts
@@ -96,10 +100,12 @@ export function withheldStub(
   options: WithheldStubOptions = {},
 ): string {
   const { documentation = "" } = options;
-  const { unit, recorded } = WITHHELD[file];
-  const instead = recorded === undefined
-    ? "nothing in the course runs the library's"
-    : `the course shows the library's results as recorded, in ${recorded}`;
+  const { unit, recorded, yours } = WITHHELD[file];
+  const instead = recorded !== undefined
+    ? `the course shows the library's results as recorded, in ${recorded}`
+    : yours !== undefined
+    ? `the course runs your ${yours} in its place`
+    : "nothing in the course runs the library's";
   return [
     `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
     `// Each of its functions throws a WithheldError: ${instead}.`,
