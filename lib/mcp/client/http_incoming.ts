@@ -33,7 +33,8 @@ export interface HttpIncomingOptions {
   /**
    * Reads event streams in place of the library's reader (see `readSseWith`):
    * a learner's own `sseData`. A stream read with it tells no event id, so
-   * none is resumed. @default {undefined} (the library's `readSseEvents`)
+   * none is resumed, and is held whole, so `limit` bounds each stream (the
+   * GET stream's too), not each event. @default {undefined} (the library's `readSseEvents`)
    */
   sseData?: SseData;
 }

@@ -21,7 +21,9 @@ export interface ReadSseWithOptions {
  * completes, as `{ data }`: a function of the text tells no id, type or
  * `retry`, so a stream read so cannot be resumed. The text is decoded from
  * UTF-8 (a leading byte order mark dropped) and held whole, so `limit`
- * bounds the stream, not each event. Throws {@linkcode ProtocolError} when
+ * bounds the stream, not each event; `sseData` reads it all again after
+ * each read that brings a line end, so a stream costs up to its length
+ * times its reads. Throws {@linkcode ProtocolError} when
  * the stream passes `limit` bytes or is not UTF-8, or when `sseData` throws
  * or gives anything but a list of strings that begins with those it gave
  * before.
@@ -53,11 +55,14 @@ export async function* readSseWith(
         `An event stream of ${bytes} bytes or more exceeds the ${limit}-byte limit`,
       );
     }
+    let read: string;
     try {
-      text += decoder.decode(chunk, { stream: true });
+      read = decoder.decode(chunk, { stream: true });
     } catch {
       throw new ProtocolError("An event stream is not valid UTF-8");
     }
+    text += read;
+    if (!/[\r\n]/.test(read)) continue; // only a line end can complete an event
     const data = dataOf(sseData, text);
     if (given.some((item, i) => data[i] !== item)) {
       throw new ProtocolError("sseData gave other data for events it had read before");

@@ -16,6 +16,15 @@ Deno.test("readSseWith yields each event once, as the text that completes it arr
   ]);
 });
 
+Deno.test("readSseWith reads the text again only after a read that brings a line end", async () => {
+  const text = "data: " + "x".repeat(1000) + "\n\n";
+  let calls = 0;
+  const counted = (all: string) => (calls++, sseData(all));
+  const events = await Array.fromAsync(readSseWith(bytes(...text), counted));
+  assert.equal(events.length, 1);
+  assert.equal(calls, 2);
+});
+
 Deno.test("readSseWith decodes a character split across reads, and drops a leading byte order mark", async () => {
   const euro = new TextEncoder().encode("\uFEFFdata: €\n\n");
   const stream = bytes(euro.subarray(0, 11), euro.subarray(11));
