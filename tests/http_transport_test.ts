@@ -280,6 +280,44 @@ Deno.test("a client survives a stream that drops before its reply, resuming from
   }
 });
 
+Deno.test("a client given a learner's sseData reads event streams with it, and so resumes none", async () => {
+  // The learners' release holds no reader of its own: its Client reads with the learner's sseData.
+  const sseData = (text: string) => [...text.matchAll(/^data: (.*)\n\n/gm)].map((m) => m[1]);
+  const resumedFrom: (string | null)[] = [];
+  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request) => {
+    if (request.method === "GET") {
+      resumedFrom.push(request.headers.get("last-event-id"));
+      return new Response(null, { status: 405 });
+    }
+    const message = await request.json();
+    if (!("id" in message)) return new Response(null, { status: 202 });
+    const note = { jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } };
+    const reply = { jsonrpc: "2.0", id: message.id, result: { read: true } };
+    // The first request's stream drops after its notification; the second carries its reply.
+    const events = [note, ...message.id === 1 ? [] : [reply]];
+    return new Response(
+      events.map((m) => sseEvent({ id: "s:0", data: JSON.stringify(m) })).join(""),
+      {
+        headers: { "content-type": "text/event-stream" },
+      },
+    );
+  });
+  try {
+    const url = `http://127.0.0.1:${http.addr.port}/mcp`;
+    await using connection = new Connection(new HttpTransport(url, { listen: false, sseData }));
+    await assert.rejects(
+      connection.request("tools/call", {}),
+      (error) =>
+        error instanceof ProtocolError &&
+        /carried no event id to resume it from/.test(error.message),
+    );
+    assert.deepEqual(resumedFrom, []);
+    assert.deepEqual(await connection.request("tools/call", {}), { read: true });
+  } finally {
+    await http.shutdown();
+  }
+});
+
 Deno.test("the course's HTTP server replays a dropped stream's events to a GET with Last-Event-ID", async () => {
   await using server = serveHttp(SPEC);
   const session = await openSession(server.url);

@@ -79,7 +79,8 @@ export {
 } from "./shared/jsonrpc.ts";
 export { compileSchema, schemaProblems } from "./shared/schema.ts";
 export { transferProblems } from "./shared/transfer_problems.ts";
-export { readSseEvents, type SseEvent, sseEvent } from "./shared/sse.ts";
+export { readSseEvents, type SseData, type SseEvent, sseEvent } from "./shared/sse.ts";
+export { readSseWith } from "./shared/read_sse_with.ts";
 export {
   type Annotations,
   type ContentBlock,
