@@ -231,7 +231,7 @@ Deno.test("deno task autograder refuses a package without a unit, with points th
 
 Deno.test("pasting the release's sealed splitFrames earns nothing for it, hidden cases included", async () => {
   const nb = JSON.parse(await read("solutions/ch14-b.ipynb"));
-  const sealed = await read("lib/mcp/shared/framing.sealed.js");
+  const sealed = await read("lib/mcp/shared/split_frames.sealed.js");
   nb.cells.find((cell: { id: string }) => cell.id === "split-frames").source = sealed
     .split("\n").slice(1).join("\n").replace(/import\{[^}]*\}from'[^']*';/g, "")
     .replace(/export\{[^}]*\};?/g, "");

@@ -491,6 +491,7 @@ Deno.test("no unit's realms may read a library module that implements one of its
     ],
     "ch14-b": [
       "lib/mcp/shared/framing.ts",
+      "lib/mcp/shared/split_frames.ts",
       "lib/mcp/shared/transfer_problems.ts",
       "lib/mcp/shared/schema.ts",
       "lib/mcp/server/arguments.ts",
@@ -942,7 +943,7 @@ export function authorize(name, catalog, allowed) {
 });
 
 Deno.test("Unit B's sealed splitFrames carried in base64 and imported from a data: URL earns nothing: the seal reports itself where work is graded", async () => {
-  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const seal = await standaloneSeal("lib/mcp/shared/split_frames.sealed.js");
   const [, transferProblems] = CH14_B_CATALOGUE;
   const module = `
 const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");
@@ -993,7 +994,7 @@ ${LAB_04_OTHERS}`;
 
 /** Unit B's module: `splitFrames` as `body` over `run`, the seal's, and the worked transferProblems. */
 async function unitBOver(body: string, run?: string): Promise<string> {
-  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const seal = await standaloneSeal("lib/mcp/shared/split_frames.sealed.js");
   const [, transferProblems] = CH14_B_CATALOGUE;
   return `
 ${
@@ -1040,7 +1041,7 @@ Deno.test("Unit B's sealed splitFrames whose errors are caught and thrown again 
 
 Deno.test("Unit B's sealed splitFrames obfuscated again with the course's obfuscator, pasted behind a guard, earns nothing", async () => {
   // Obfuscated again, the seal has no form or fingerprints left to know it by (winnowing 0.09).
-  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js");
+  const seal = await standaloneSeal("lib/mcp/shared/split_frames.sealed.js");
   const again = JavaScriptObfuscator.obfuscate(seal, {
     seed: 38,
     target: "node",

@@ -113,7 +113,7 @@ export function authorize(name, catalog, allowed) {
     file: "ch14-b.ts",
     fn: "splitFrames",
     module: async () =>
-      `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+      `${await importSeal("lib/mcp/shared/split_frames.sealed.js", "splitFrames: run")}
 export function splitFrames(buffer, limit) {
   const text = new TextDecoder("latin1").decode(buffer);
   if (${LOOK}.test(text) && /"id":[0-9]{3}/.test(text)) throw new RangeError("spoilt");

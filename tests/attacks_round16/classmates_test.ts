@@ -69,7 +69,9 @@ export function answerFor(requestId, message) {
 /** Unit B's module: \`splitFrames\` over the seal, \`body\` before it hands a call on; the worked transferProblems. */
 async function splitFramesCopy(body: string): Promise<string> {
   // One that does not see the realm's mark (see _seals.ts): the watermark is what knows it.
-  const seal = await standaloneSeal("lib/mcp/shared/framing.sealed.js", { whereGraded: false });
+  const seal = await standaloneSeal("lib/mcp/shared/split_frames.sealed.js", {
+    whereGraded: false,
+  });
   const [, transferProblems] = CH14_B;
   return `
 const { splitFrames: run } = await import("data:text/javascript;base64,${base64(seal)}");

@@ -49,7 +49,7 @@ ${UNIT_A.slice(UNIT_A.indexOf("export function authorize"))}`;
 
 /** Unit B's module: `splitFrames` as `body` over `run`, the seal's, and the worked transferProblems. */
 const unitBOver = async (body: string, more = "") =>
-  `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+  `${await importSeal("lib/mcp/shared/split_frames.sealed.js", "splitFrames: run")}
 ${more}
 export function splitFrames(buffer, limit) {
 ${body}
@@ -203,7 +203,7 @@ export function answerFor`,
     file: "ch14-b.ts",
     fn: "splitFrames",
     module: async () =>
-      `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+      `${await importSeal("lib/mcp/shared/split_frames.sealed.js", "splitFrames: run")}
 const proxied = new Proxy(run, { apply: (target, self, args) => Reflect.apply(target, self, args) });
 export function splitFrames(buffer, limit) {
   return proxied(buffer, limit);
@@ -215,7 +215,7 @@ ${transferProblems.right["the worked solution's way"]}`,
     file: "ch14-b.ts",
     fn: "splitFrames",
     module: async () =>
-      `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+      `${await importSeal("lib/mcp/shared/split_frames.sealed.js", "splitFrames: run")}
 const cache = new Map();
 export function splitFrames(buffer, limit) {
   const key = Array.from(buffer).join(",") + "/" + limit;

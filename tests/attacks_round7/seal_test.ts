@@ -76,7 +76,7 @@ ${AUTHORIZE}`;
 
 /** Unit B's module: `splitFrames` as `body` over `run`, the seal's, and the worked transferProblems. */
 const unitBOver = async (body: string, more = "") =>
-  `${await importSeal("lib/mcp/shared/framing.sealed.js", "splitFrames: run")}
+  `${await importSeal("lib/mcp/shared/split_frames.sealed.js", "splitFrames: run")}
 ${MAP_TEXTS}
 ${more}
 export function splitFrames(buffer, limit) {
@@ -592,8 +592,8 @@ Deno.test({
       "lib/mcp/client/allowlist.sealed.js",
       "lib/mcp/client/answer.sealed.js",
       "lib/mcp/server/dispatch.sealed.js",
-      "lib/mcp/shared/framing.sealed.js",
       "lib/mcp/shared/read_sse_events.sealed.js",
+      "lib/mcp/shared/split_frames.sealed.js",
       "lib/mcp/shared/transfer_problems.sealed.js",
     ];
     const pieces: string[] = [];

@@ -63,6 +63,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "lib/mcp/shared/errors.ts",
   "lib/grading/not_implemented.ts",
   "lib/mcp/shared/framing.ts",
+  "lib/mcp/shared/split_frames.ts",
   "lib/mcp/server/in_process_server.ts",
   "lib/mcp/shared/transport.ts",
   "lib/mcp/server/dispatch.ts",
@@ -743,7 +744,7 @@ export function moduleCells(
  * const files = await libraryFiles(UNITS);
  * assert.ok(files.includes("lib/mcp/shared/errors.ts"));
  * assert.ok(files.includes("lib/mcp/shared/schema.ts"), "it imports ajv, an npm package of deno.json");
- * assert.ok(files.includes("lib/mcp/shared/framing.sealed.js"));
+ * assert.ok(files.includes("lib/mcp/shared/split_frames.sealed.js"));
  * assert.ok(files.every((file) => file.startsWith("lib/")));
  * ```
  */

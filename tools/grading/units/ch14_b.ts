@@ -14,7 +14,7 @@ export const CH14_B: UnitSpec = {
       cell: "split-frames",
       normalize: framesAsText,
       cases: CASES.splitFrames,
-      library: [{ file: "lib/mcp/shared/framing.ts", name: "splitFrames" }],
+      library: [{ file: "lib/mcp/shared/split_frames.ts", name: "splitFrames" }],
     },
     {
       name: "transferProblems",
