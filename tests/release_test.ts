@@ -4,7 +4,7 @@
 // grades a completed student edition to full marks on the visible cases.
 
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL as toFileUrl } from "node:url";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
 import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { loadWatermark } from "../tools/grading/watermark.ts";
@@ -14,6 +14,7 @@ import { packageOf } from "../tools/autograder/pruned_lock.ts";
 import { certificateSettings, setUpCourse } from "./_gradescope.ts";
 import { sealedModules } from "../tools/release/sealed.ts";
 import { WITHHELD } from "../tools/release/withheld.ts";
+import { STARTER_HUSK } from "../tools/grading/library_copies.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const scratch = await Deno.makeTempDir({ prefix: "release test " });
@@ -715,7 +716,8 @@ Deno.test("the release holds Lab 04's SSE reader withheld: no seal of it, and it
 });
 
 Deno.test("each withheld module in the release exports its module's names, each a function that throws a WithheldError naming it", async () => {
-  for (const file of Object.keys(WITHHELD)) {
+  // A module withheld with its unit's starter as its husk runs: see Unit B's splitFrames below.
+  for (const file of Object.keys(WITHHELD).filter((file) => !WITHHELD[file].starter)) {
     const names = Object.keys(await import(`${root}${file}`)).sort();
     const thrown = await evalInRelease(`
       const module = await import("./${file}");
@@ -742,6 +744,77 @@ Deno.test("each withheld module in the release exports its module's names, each 
     }
     assert.match(released.get(file)!, /What it exports, as `deno doc` shows it/, file);
   }
+});
+
+/**
+ * `deno task grade` of each of `notebooks` (ch14-b, by path) run in `folder`
+ * (the release, or the instructors' repository): for each, its splitFrames
+ * rows, `{ name, score, output }`.
+ */
+async function splitFramesRows(folder: string, notebooks: string[]) {
+  const json = `${scratch}/split-frames-${crypto.randomUUID()}.json`;
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "grade", ...notebooks, "--json", json],
+    cwd: folder,
+    stderr: "piped",
+    stdout: "null",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  // One object for one submission, an array for several.
+  const results: { tests: { name: string; score: number; output: string }[] }[] = [
+    JSON.parse(await Deno.readTextFile(json)),
+  ].flat();
+  return results.map(({ tests }) => tests.filter((t) => t.name.startsWith("splitFrames: ")));
+}
+
+/** The sum of `rows`' scores. */
+const scored = (rows: { score: number }[]) => rows.reduce((sum, row) => sum + row.score, 0);
+
+Deno.test("the release holds Unit B's splitFrames as the unit's starter, no seal of it", async () => {
+  // The release held framing.sealed.js, splitFrames with readFrames: a learner pasted the seal into
+  // the ✏️ cell and kept splitFrames 17/17 (issue 38, item 8).
+  const file = "lib/mcp/shared/split_frames.ts";
+  assert.ok(!released.has(file.replace(/\.ts$/, ".sealed.js")));
+  const husk = released.get(file)!;
+  assert.ok(husk.startsWith(STARTER_HUSK), husk);
+  // Graded as a learner's answer where the marks are given (the instructors' grader, hidden cases
+  // included), the husk earns what the untouched student edition's starter earns, and no more.
+  const student = await Deno.readTextFile(`${release}/notebooks/ch14-b.ipynb`);
+  const pasted = parseNotebook(student, "pasted");
+  pasted.cells.find((cell) => cell.id === "split-frames")!.source = husk.replace(/^export /gm, "");
+  await Deno.mkdir(`${scratch}/starter`);
+  await Deno.mkdir(`${scratch}/husk`);
+  await Deno.writeTextFile(`${scratch}/starter/ch14-b.ipynb`, student);
+  await Deno.writeTextFile(`${scratch}/husk/ch14-b.ipynb`, JSON.stringify(pasted));
+  const notebooks = [`${scratch}/starter/ch14-b.ipynb`, `${scratch}/husk/ch14-b.ipynb`];
+  const [starter, pastedHusk] = await splitFramesRows(root, notebooks);
+  assert.ok(starter.some((row) => /hidden/.test(row.name)));
+  assert.ok(scored(pastedHusk) <= scored(starter), JSON.stringify(pastedHusk));
+  assert.ok(scored(starter) < starter.length, "the starter checks no limit: it loses marks");
+  // The release's self-check takes the starter for the learner's own, as it is, and not for a
+  // copy of the library's (which every learner would be told before writing a line).
+  const [selfChecked] = await splitFramesRows(release, [notebooks[0]]);
+  assert.ok(scored(selfChecked) > 0);
+  for (const row of selfChecked) assert.doesNotMatch(row.output, /copy of the library/, row.name);
+});
+
+Deno.test("the release's client is bounded only with your splitFrames: the oversized reply is a ProtocolError with the worked one", async () => {
+  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/ch14-b.ipynb`), "worked")
+    .cells.find((cell) => cell.id === "split-frames")!;
+  const module = `${scratch}/worked split frames.ts`;
+  await Deno.writeTextFile(module, sourceOf(worked).replace(/^function /m, "export function "));
+  const outcomes = await evalInRelease(`
+    import { tryMode } from "./lib/course/failure_modes.ts";
+    import { splitFrames } from ${JSON.stringify(toFileUrl(module).href)};
+    const outcomes = [];
+    for (const options of [{ splitFrames }, {}]) {
+      const { outcome, leftRunning } = await tryMode("oversized", options);
+      outcomes.push(outcome, leftRunning);
+    }
+    console.log(JSON.stringify(outcomes));
+  `);
+  // Without yours, the release's library reads the 200,000-byte reply whole (the starter).
+  assert.deepEqual(outcomes, ["ProtocolError", 0, "answered 4 and 3", 0]);
 });
 
 /**

@@ -17,7 +17,7 @@
 
 import { blockForms, bodyTokens, form, type Token, tokens } from "./code_form.ts";
 import { type Fingerprint, fingerprints, hashSimilarity } from "../similarity/winnow.ts";
-import { sealedPath } from "./library_copies.ts";
+import { sealedPath, STARTER_HUSK } from "./library_copies.ts";
 import type { UnitSpec } from "./spec.ts";
 
 const ROOT = new URL("../../", import.meta.url);
@@ -84,6 +84,8 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
           if (error instanceof Deno.errors.NotFound) continue;
           throw error;
         }
+        // The learners' release's husk of a copy is the unit's starter, which every learner starts from.
+        if (text.startsWith(STARTER_HUSK)) continue;
         const body = bodyTokens(text, name);
         if (body === undefined) continue;
         const bodyForm = form(body);

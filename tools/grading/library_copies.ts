@@ -24,6 +24,13 @@ export const REACH_MODULE = "tools/grading/realm/reach.ts";
 export const SEAL_STUB = "// This module of the library ships sealed (bundled and obfuscated),";
 
 /**
+ * The first line of a library module the learners' release holds as the
+ * starter of the unit that has the learner write it: no copy of the
+ * library's function, since every learner starts from it.
+ */
+export const STARTER_HUSK = "// The learners' release holds this module of the library as";
+
+/**
  * The seal of the library module `file`: its bundled, obfuscated copy beside it.
  *
  * @example

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { releaseFiles } from "./contents.ts";
 import { learnersConfig, learnersLock, releaseConfig } from "./deno_config.ts";
 import { moduleDocumentation, releaseStub, sealedModules, staleSeals } from "./sealed.ts";
-import { WITHHELD, withheldNames, withheldStub } from "./withheld.ts";
+import { starterHusk, WITHHELD, withheldNames, withheldStub } from "./withheld.ts";
 import { staleRecording } from "./record_lab_03.ts";
 import { sealedPath } from "../grading/library_copies.ts";
 import { UNITS } from "../grading/units/mod.ts";
@@ -55,7 +55,9 @@ try {
       const names = await withheldNames(root, file);
       await Deno.writeTextFile(
         to,
-        withheldStub(file, names, { documentation: await moduleDocumentation(root, file) }),
+        WITHHELD[file].starter === undefined
+          ? withheldStub(file, names, { documentation: await moduleDocumentation(root, file) })
+          : await starterHusk(root, file, names),
       );
     } else if (sealed.includes(file)) {
       await Deno.writeTextFile(to, releaseStub(file, await moduleDocumentation(root, file)));

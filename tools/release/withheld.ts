@@ -1,14 +1,20 @@
 /**
  * The library modules the learners' release withholds: nothing the release
  * runs needs them, so it holds, in place of each, a module whose every
- * function throws a `WithheldError`, and no seal of it. Their seals stay in
- * the instructors' repository (releases handed out before hold them, and the
- * autograder keeps judging copies of them).
+ * function throws a `WithheldError`, or, where the course runs it before
+ * the learner has written it and the unit's starter does that job, the
+ * starter itself ({@linkcode starterHusk}); and no seal of it. Their seals
+ * stay in the instructors' repository (releases handed out before hold them,
+ * and the autograder keeps judging copies of them).
  *
  * @module
  */
 
 import { documentationLines } from "./sealed.ts";
+import { STARTER_HUSK } from "../grading/library_copies.ts";
+import { topLevelStatements } from "../grading/cells.ts";
+import { replaceMarked } from "../editions/markers.ts";
+import { parseNotebook, sourceOf } from "../editions/notebook.ts";
 
 /** Why a module is withheld: the unit that has the learner write it, and what the course shows instead. */
 export interface Withholding {
@@ -18,6 +24,12 @@ export interface Withholding {
   recorded?: string;
   /** The learner's function the course runs in the library's place, e.g. `sseData`; none where it runs none. */
   yours?: string;
+  /**
+   * Where the release runs the module before the learner writes it: the
+   * worked edition, and the id of its ✏️ cell whose starter (as the student
+   * edition holds it) the release holds in the module's place.
+   */
+  starter?: { notebook: string; cell: string };
 }
 
 /** The withheld modules, by path, with why. */
@@ -26,6 +38,10 @@ export const WITHHELD: Readonly<Record<string, Withholding>> = {
   "lib/mask/json_chars.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mcp/shared/transfer_problems.ts": { unit: "Unit B" },
   "lib/mcp/shared/read_sse_events.ts": { unit: "Lab 04", yours: "sseData" },
+  "lib/mcp/shared/split_frames.ts": {
+    unit: "Unit B",
+    starter: { notebook: "solutions/ch14-b.ipynb", cell: "split-frames" },
+  },
 };
 
 /**
@@ -125,5 +141,65 @@ export function withheldStub(
       "}",
       "",
     ]),
+  ].join("\n");
+}
+
+/**
+ * What the release holds at `file`'s path when {@linkcode WITHHELD} gives it
+ * a starter: that ✏️ cell of the worked edition under `root`, as the
+ * student edition holds it (the editions' own `replaceMarked`), each of
+ * `names` exported, under one paragraph saying what it is and what it does
+ * not check. Its first line is {@linkcode STARTER_HUSK}, by which the
+ * release's self-check knows it for no copy of the library's.
+ *
+ * @throws {Error} naming the cell when it declares no function of `names`.
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const root = new URL("../../", import.meta.url);
+ * const husk = await starterHusk(root, "lib/mcp/shared/split_frames.ts", ["splitFrames"]);
+ * assert.match(husk, /^export function splitFrames\(buffer: Uint8Array, limit: number\)/m);
+ * assert.doesNotMatch(husk, /RangeError|Your turn/);
+ * await assert.rejects(
+ *   starterHusk(root, "lib/mcp/shared/split_frames.ts", ["readFrames"]),
+ *   /cell split-frames of solutions\/ch14-b\.ipynb declares no function readFrames/,
+ * );
+ * ```
+ */
+export async function starterHusk(
+  root: URL,
+  file: string,
+  names: readonly string[],
+): Promise<string> {
+  const { unit, starter } = WITHHELD[file];
+  if (starter === undefined) throw new Error(`${file} is withheld with no starter`);
+  const { notebook, cell: id } = starter;
+  const cell = parseNotebook(await Deno.readTextFile(new URL(notebook, root)), notebook).cells
+    .find((cell) => cell.id === id);
+  if (cell === undefined) throw new Error(`${notebook} has no cell ${id}`);
+  const statements = topLevelStatements(replaceMarked(sourceOf(cell)));
+  const functions = names.map((name) => {
+    const found = statements.find((s) => s.kind === "function" && s.name === name);
+    if (found === undefined) {
+      throw new Error(`cell ${id} of ${notebook} declares no function ${name} for ${file}`);
+    }
+    // From the declaration on: the cell's own comments before it speak to the learner.
+    return `export ${found.text.slice(found.text.search(/(async\s+)?function\b/))}`;
+  });
+  return [
+    `${STARTER_HUSK} ${unit}'s starter.`,
+    `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
+    "",
+    "/**",
+    ` * ${unit}'s starter (its ✏️ cell ${id}) in the library's place: it splits lines and checks`,
+    " * no limit. So the release's library reads frames with no byte limit (`readFrames`, the",
+    " * `Client`, the course's servers) unless given your function: `readFrames`'s `split` option,",
+    " * or the `Client`'s `splitFrames` option.",
+    " *",
+    " * @module",
+    " */",
+    "",
+    ...functions.flatMap((text) => [text, ""]),
   ].join("\n");
 }

@@ -21,7 +21,13 @@ export type SplitFrames = (buffer: Uint8Array, limit: number) => [Uint8Array[], 
 export interface ReadFramesOptions {
   /** The most bytes one frame may take, newline included. @default {65536} */
   limit?: number;
-  /** How to split the bytes; a learner's own function can be passed. @default {splitFrames} */
+  /**
+   * How to split the bytes; a learner's own function can be passed. In the
+   * learners' release the default is Unit B's starter, which checks no
+   * limit: there, only a function passed here bounds a frame.
+   *
+   * @default {splitFrames}
+   */
   split?: SplitFrames;
   /** Stops reading (and cancels the stream) when aborted. @default {undefined} */
   signal?: AbortSignal;
