@@ -40,7 +40,8 @@ export interface ReadFramesOptions {
  * Each chunk is scanned once for a newline; the bytes are handed to `split`
  * only when a line is complete or the waiting bytes have reached the limit,
  * so reading is linear in the bytes received and never holds more than about
- * `limit` bytes plus one chunk. A refusal from `split`, or a stream that ends
+ * `limit` bytes plus one chunk. A `split` that lets the waiting bytes pass
+ * the limit is asked again only as they double, so reading stays linear. A refusal from `split`, or a stream that ends
  * in the middle of a line, is thrown as a {@linkcode ProtocolError}. When
  * reading stops, the stream is released for others to read, and cancelled
  * only if `signal` aborted: the caller decides whether to drain or cancel it.
@@ -72,12 +73,15 @@ export async function* readFrames(
   signal?.addEventListener("abort", stop, { once: true });
   let waiting: Uint8Array[] = [];
   let waitingBytes = 0;
+  // The waiting bytes go to `split` again only once a line ends or they reach this: the limit,
+  // or twice what a split that refused nothing left waiting (Unit B's starter checks no limit).
+  let asked = limit;
   try {
     while (!signal?.aborted) {
       // Valid only until the next read: whatever is kept from it is copied.
       const chunk = await chunks.read();
       if (chunk === undefined) break;
-      if (chunk.indexOf(NEWLINE) === -1 && waitingBytes + chunk.length < limit) {
+      if (chunk.indexOf(NEWLINE) === -1 && waitingBytes + chunk.length < asked) {
         waiting.push(chunk.slice());
         waitingBytes += chunk.length;
         continue;
@@ -91,6 +95,7 @@ export async function* readFrames(
       }
       waiting = rest.length > 0 ? [rest] : [];
       waitingBytes = rest.length;
+      asked = Math.max(limit, 2 * waitingBytes);
       if (frames.length > 0) yield frames;
     }
     if (waitingBytes > 0 && !signal?.aborted) {

@@ -172,6 +172,24 @@ Deno.test("readFrames reads with the split function it is given", async () => {
   await assert.rejects(collect(chunked(x(20) + "\n", [4]), 8), ProtocolError);
 });
 
+Deno.test("readFrames hands a split that checks no limit each waiting byte a bounded number of times", async () => {
+  // The learners' release reads with Unit B's starter, which checks nothing: a 256 KiB line in
+  // 1 KiB chunks was joined and handed over again at every chunk, 32 MiB in all.
+  let handed = 0;
+  const starter: SplitFrames = (buffer) => {
+    handed += buffer.length;
+    const at = buffer.lastIndexOf(10);
+    const lines = at === -1 ? [] : text(buffer.subarray(0, at)).split("\n").map(bytes);
+    return [lines, buffer.subarray(at + 1)];
+  };
+  const line = x(256 * 1024);
+  assert.deepEqual(await collect(chunked(line + "\n", [1024]), 1024, starter), [line]);
+  assert.ok(handed <= 4 * line.length, `${handed} bytes handed over for a line of ${line.length}`);
+  // A split whose own limit is 8 KiB, though asked less often, still refuses before the line ends.
+  const laxer: SplitFrames = (buffer, limit) => splitFrames(buffer, 8 * limit);
+  await assert.rejects(collect(chunked(line, [1024]), 1024, laxer), /8192-byte limit/);
+});
+
 Deno.test("readFrames releases the stream, uncancelled, after a refusal", async () => {
   const stream = chunked(x(20) + "\nafter\n", [30]);
   await assert.rejects(collect(stream, 8), ProtocolError);
