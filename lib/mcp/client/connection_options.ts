@@ -17,11 +17,15 @@ export type Direction = ">" | "<";
 export interface ConnectionOptions extends ServerProcessOptions {
   /** The deadline for each request, in milliseconds. @default {30000} */
   timeoutMs?: number;
-  /** The most bytes one incoming frame may take, newline included. @default {65536} */
+  /**
+   * The most bytes one incoming frame may take, newline included, as
+   * `splitFrames` enforces it (the learners' release's default, Unit B's
+   * starter, does not: pass yours). @default {65536}
+   */
   limit?: number;
   /** Decides whether a reply answers the waiting request. @default {answerFor} */
   answer?: AnswerFunction;
-  /** Splits incoming bytes into frames. @default {splitFrames} */
+  /** Splits incoming bytes into frames, holding them to `limit`. @default {splitFrames} */
   splitFrames?: SplitFrames;
   /** Receives every message on the wire, as sent or received, one line each. @default {undefined} */
   transcript?: (direction: Direction, line: string) => void;
