@@ -26,10 +26,12 @@ export interface Withholding {
   yours?: string;
   /**
    * Where the release runs the module before the learner writes it: the
-   * worked edition, and the id of its ✏️ cell whose starter (as the student
-   * edition holds it) the release holds in the module's place.
+   * worked edition, the id of its ✏️ cell whose starter (as the student
+   * edition holds it) the release holds in the module's place, and the
+   * lines of one paragraph saying what the starter does not do and what
+   * that means.
    */
-  starter?: { notebook: string; cell: string };
+  starter?: { notebook: string; cell: string; paragraph: readonly string[] };
 }
 
 /** The withheld modules, by path, with why. */
@@ -40,7 +42,15 @@ export const WITHHELD: Readonly<Record<string, Withholding>> = {
   "lib/mcp/shared/read_sse_events.ts": { unit: "Lab 04", yours: "sseData" },
   "lib/mcp/shared/split_frames.ts": {
     unit: "Unit B",
-    starter: { notebook: "solutions/ch14-b.ipynb", cell: "split-frames" },
+    starter: {
+      notebook: "solutions/ch14-b.ipynb",
+      cell: "split-frames",
+      paragraph: [
+        "It splits lines and checks no limit, so the release's library reads frames with no",
+        "byte limit (`readFrames`, the `Client`, the course's servers) unless given your",
+        "function: `readFrames`'s `split` option, or the `Client`'s `splitFrames` option.",
+      ],
+    },
   },
 };
 
@@ -148,8 +158,7 @@ export function withheldStub(
  * What the release holds at `file`'s path when {@linkcode WITHHELD} gives it
  * a starter: that ✏️ cell of the worked edition under `root`, as the
  * student edition holds it (the editions' own `replaceMarked`), each of
- * `names` exported, under one paragraph saying what it is and what it does
- * not check. Its first line is {@linkcode STARTER_HUSK}, by which the
+ * `names` exported, under its one paragraph. Its first line is {@linkcode STARTER_HUSK}, by which the
  * release's self-check knows it for no copy of the library's.
  *
  * @throws {Error} naming the cell when it declares no function of `names`.
@@ -174,7 +183,7 @@ export async function starterHusk(
 ): Promise<string> {
   const { unit, starter } = WITHHELD[file];
   if (starter === undefined) throw new Error(`${file} is withheld with no starter`);
-  const { notebook, cell: id } = starter;
+  const { notebook, cell: id, paragraph } = starter;
   const cell = parseNotebook(await Deno.readTextFile(new URL(notebook, root)), notebook).cells
     .find((cell) => cell.id === id);
   if (cell === undefined) throw new Error(`${notebook} has no cell ${id}`);
@@ -192,10 +201,8 @@ export async function starterHusk(
     `// ${file} is withheld from the learners' release: ${unit} has you write what it does.`,
     "",
     "/**",
-    ` * ${unit}'s starter (its ✏️ cell ${id}) in the library's place: it splits lines and checks`,
-    " * no limit. So the release's library reads frames with no byte limit (`readFrames`, the",
-    " * `Client`, the course's servers) unless given your function: `readFrames`'s `split` option,",
-    " * or the `Client`'s `splitFrames` option.",
+    ` * ${unit}'s starter (its ✏️ cell ${id}), in the library's place.`,
+    ...paragraph.map((line) => ` * ${line}`),
     " *",
     " * @module",
     " */",
