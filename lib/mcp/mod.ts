@@ -9,14 +9,13 @@
  * token mask); the course's notebooks import its files one by one, so that a learner
  * sees where each name comes from.
  *
- * @example A server's reply matched to its request, and a frame past its limit refused
+ * @example A server's reply matched to its request
  * ```ts
  * import assert from "node:assert/strict";
- * import { answerFor, ProtocolError, splitFrames } from "./mod.ts";
+ * import { answerFor, ProtocolError } from "./mod.ts";
  *
  * assert.deepEqual(answerFor(1, { jsonrpc: "2.0", id: 1, result: { ok: true } }), { ok: true });
  * assert.throws(() => answerFor(1, { jsonrpc: "2.0", id: "1", result: {} }), ProtocolError);
- * assert.throws(() => splitFrames(new TextEncoder().encode("x".repeat(9)), 8), RangeError);
  * ```
  *
  * @module

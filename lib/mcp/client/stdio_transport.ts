@@ -2,6 +2,8 @@
  * The stdio transport as a client sees it: a server it starts as a child
  * process, newline-delimited messages on the child's stdin and stdout, read
  * through `readFrames` with a byte limit, and the child's exit noticed at once.
+ * The limit is `splitFrames`' to hold: in the learners' release, whose
+ * `splitFrames` is Unit B's starter, only a learner's own passed in holds it.
  *
  * @module
  */

@@ -1,6 +1,7 @@
 /**
  * The stdio transport as a server sees it: the client's messages, one a
- * line, read from this process's stdin with a byte limit, and its own
+ * line, read from this process's stdin with a byte limit (none in the
+ * learners' release, whose `splitFrames` is Unit B's starter), and its own
  * written to stdout, one a line. A `ServerSession` over it serves the same as
  * over HTTP.
  *
