@@ -4,17 +4,17 @@
 // which starts for the learner's copy of Unit A; the address it prints opens
 // that copy. A second `deno task lab` prints the first one's address and
 // starts nothing. Ended as Ctrl-C ends it (SIGINT to each process of its
-// group, here with no terminal on its stdin), it leaves nothing running. All of it on
-// a busy machine, as a learner's may be (held to one CPU with a process spinning
-// on it): the test waits for what starts as long as it takes, bounded only
-// against a hang.
+// group, here with no terminal on its stdin), it leaves nothing running. All
+// of it on a busy machine, as a learner's may be (held to half of one CPU):
+// the test waits for what starts as long as it takes, bounded only against a
+// hang.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { markedProcesses } from "./browser/lab_server.ts";
-import { BUSY_CPU, busyLoops, onBusyCpu } from "./_busy.ts";
+import { halfCpu } from "./_busy.ts";
 import { readStat } from "../lib/mcp/client/process_group.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -208,9 +208,8 @@ Deno.test({
   name: "deno task lab serves JupyterLab at the course's root with the Deno kernel",
   ignore: !installed,
   async fn() {
-    // One loop, and the task with all it starts, held to one CPU: as busy as two loops on two
-    // CPUs, for half their CPU time.
-    await using _busy = busyLoops(1, { cpu: BUSY_CPU });
+    // The task with all it starts held to half of one CPU: as busy as beside two loops on two CPUs.
+    await using cpu = await halfCpu();
     const course = await freshCourse();
     const home = await Deno.makeTempDir({ prefix: "course-lab-home-" });
     const port = freePort();
@@ -222,7 +221,7 @@ Deno.test({
     const env = await labEnv(home, mark);
     // Typed in a folder of the course, as `deno task` allows: INIT_CWD names it.
     const { task, output } = startLab(
-      onBusyCpu(BUSY_CPU, [Deno.execPath(), ...labTask(port, token)]),
+      cpu.argv([Deno.execPath(), ...labTask(port, token)]),
       `${course}/notebooks`,
       env,
     );

@@ -10,16 +10,16 @@
 // trusts a flag an earlier cell set, and a playground a step needs is made
 // again. Last, Restart & Run All with everything written: every step passes,
 // and every prediction is right. All of it on a busy machine, as a learner's
-// may be: the walk held to one CPU with a process spinning on it; and after the
-// first Run All and the last, with the kernel still running, no process it
-// started is left running.
+// may be: the walk held to half of one CPU; and after the first Run All and
+// the last, with the kernel still running, no process it started is left
+// running.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { VENV } from "../tools/jupyter/jupyter.ts";
 import { denoKernelEnv } from "../tools/jupyter/kernelspec.ts";
 import { nestedSuiteMark, SUITE_MARK } from "../tools/suite_mark.ts";
-import { BUSY_CPU, busyLoops, endLeftovers, onBusyCpu } from "./_busy.ts";
+import { endLeftovers, halfCpu } from "./_busy.ts";
 import { courseFolder } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
@@ -49,14 +49,11 @@ async function walk(unit: string): Promise<Walk> {
   const copy = `${folder}/work/${unit}.ipynb`;
   await Deno.copyFile(`${root}notebooks/${unit}.ipynb`, copy);
   const mark = nestedSuiteMark();
-  // One loop and the walk (the kernel and all it starts) held to one CPU: the kernel has at
-  // most half of it, as busy as beside two loops on two CPUs, for half their CPU time.
-  await using _busy = busyLoops(1, { cpu: BUSY_CPU });
+  // The walk (the kernel and all it starts) held to half of one CPU: as busy as beside two loops
+  // on two CPUs.
+  await using cpu = await halfCpu();
   try {
-    const [command, ...args] = onBusyCpu(BUSY_CPU, [
-      `${VENV}bin/python`,
-      `${root}tests/kernel_walk.py`,
-    ]);
+    const [command, ...args] = cpu.argv([`${VENV}bin/python`, `${root}tests/kernel_walk.py`]);
     const child = new Deno.Command(command, {
       args,
       stdin: "piped",
