@@ -120,11 +120,29 @@ function marksOf(results: Results[]) {
 }
 
 /**
+ * Each different piece of honest work's results graded alone, once for this
+ * test file: the same work graded alone again is the same work done twice
+ * (Lab 02's worked notebook alone is 10 s of CPU).
+ */
+const aloneGraded = new Map<string, Promise<Results[]>>();
+
+/** `own`'s results, graded alone (in a folder of its own, by itself), once for this test file. */
+function gradedAlone(own: Files): Promise<Results[]> {
+  const key = JSON.stringify(own);
+  let graded = aloneGraded.get(key);
+  if (graded === undefined) {
+    graded = tree(under("alone", own)).then(async (folder) => (await grade([folder])).list);
+    aloneGraded.set(key, graded);
+  }
+  return graded;
+}
+
+/**
  * Grade `hostile` and `honest` learners (folder name to files) as one class
  * with `deno task grade --jobs JOBS`, then each honest learner's work alone
- * (once for each different piece of work), and assert that each honest
- * learner got in the class what their work gets alone, every mark. The
- * class's results.
+ * (once for each different piece of work in this test file), and assert
+ * that each honest learner got in the class what their work gets alone,
+ * every mark. The class's results.
  */
 export async function assertAsAlone(
   hostile: Record<string, Files>,
@@ -136,14 +154,9 @@ export async function assertAsAlone(
     Object.assign(files, under(name, own));
   }
   const { list: inClass } = await grade([await tree(files), "--jobs", String(jobs)]);
-  const alone = new Map<string, Results[]>();
-  for (const own of Object.values(honest)) {
-    const key = JSON.stringify(own);
-    if (!alone.has(key)) alone.set(key, (await grade([await tree(under("alone", own))])).list);
-  }
   for (const [name, own] of Object.entries(honest)) {
     const mine = inClass.filter((r) => r.submission.split("/").at(-1) === name);
-    const theirs = alone.get(JSON.stringify(own))!;
+    const theirs = await gradedAlone(own);
     assert.ok(theirs.every(full), `${name}'s work alone: ${JSON.stringify(marksOf(theirs))}`);
     assert.deepEqual(marksOf(mine), marksOf(theirs), `${name}'s marks in the class`);
   }
