@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { full, grade, type Results, ROOT, tree, UNIT_A, unitBPasses } from "./_grading.ts";
+import { SUITE_SHARED } from "../tools/suite_mark.ts";
 
 const worked = (name: string) => Deno.readTextFile(`${ROOT}solutions/${name}`);
 
@@ -121,26 +122,53 @@ function marksOf(results: Results[]) {
 
 /**
  * Each different piece of honest work's results graded alone, once for this
- * test file: the same work graded alone again is the same work done twice
- * (Lab 02's worked notebook alone is 10 s of CPU).
+ * test file, and once for a whole test run where the run gives its files a
+ * folder to share (SUITE_SHARED): the same work graded alone again is the
+ * same work done twice (Lab 02's worked notebook alone is 10 s of CPU, and
+ * five files grade it).
  */
 const aloneGraded = new Map<string, Promise<Results[]>>();
 
-/** `own`'s results, graded alone (in a folder of its own, by itself), once for this test file. */
-function gradedAlone(own: Files): Promise<Results[]> {
+/**
+ * `own`'s results, graded alone (in a folder of its own, by itself), once for
+ * this test file or this test run.
+ */
+export function gradedAlone(own: Files): Promise<Results[]> {
   const key = JSON.stringify(own);
   let graded = aloneGraded.get(key);
   if (graded === undefined) {
-    graded = tree(under("alone", own)).then(async (folder) => (await grade([folder])).list);
+    graded = sharedOnce(key, async () => (await grade([await tree(under("alone", own))])).list);
     aloneGraded.set(key, graded);
   }
   return graded;
 }
 
 /**
+ * What `make` makes for `key`, kept in the test run's shared folder (if it
+ * has one) for the run's other files: written whole under a name of its own,
+ * then renamed, so that a file never reads half of it.
+ */
+async function sharedOnce(key: string, make: () => Promise<Results[]>): Promise<Results[]> {
+  const shared = Deno.env.get(SUITE_SHARED);
+  if (shared === undefined) return await make();
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  const kept = `${shared}/alone-${new Uint8Array(digest).toHex()}.json`;
+  try {
+    return JSON.parse(await Deno.readTextFile(kept));
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  const made = await make();
+  const written = `${kept}.${crypto.randomUUID()}`;
+  await Deno.writeTextFile(written, JSON.stringify(made));
+  await Deno.rename(written, kept);
+  return made;
+}
+
+/**
  * Grade `hostile` and `honest` learners (folder name to files) as one class
  * with `deno task grade --jobs JOBS`, then each honest learner's work alone
- * (once for each different piece of work in this test file), and assert
+ * (once for each different piece of work: {@linkcode gradedAlone}), and assert
  * that each honest learner got in the class what their work gets alone,
  * every mark. The class's results.
  */

@@ -17,7 +17,7 @@
 import assert from "node:assert/strict";
 import { cpuUsage } from "node:process";
 import { grade, tree, UNIT_A } from "../_grading.ts";
-import { honestWork } from "../_neighbours.ts";
+import { gradedAlone, honestWork } from "../_neighbours.ts";
 import { gradeLearner } from "../../tools/grading/grade_learner.ts";
 
 const honest = await honestWork();
@@ -32,13 +32,11 @@ async function scores(files: Record<string, string>): Promise<Record<string, str
 }
 
 /** Honest Lab 02's score graded alone, full marks (counted from its cases, never written down). */
-let alone: Promise<string> | undefined;
-function honestLab02(): Promise<string> {
-  alone ??= scores(honest.lab02).then((said) => {
-    assert.match(said["lab-02"], /^(\d+)\/\1$/, `honest Lab 02 alone: ${said["lab-02"]}`);
-    return said["lab-02"];
-  });
-  return alone;
+async function honestLab02(): Promise<string> {
+  const [results] = await gradedAlone(honest.lab02);
+  const said = `${results.score}/${results.max_score}`;
+  assert.match(said, /^(\d+)\/\1$/, `honest Lab 02 alone: ${said}`);
+  return said;
 }
 
 Deno.test("a function that returns a long string by mistake costs its own cases, not the learner's other units", async () => {
