@@ -8,8 +8,10 @@
  * module as submitted) and an import map; the shared one, made once per
  * process, the library files those modules may import, the sandbox's worker
  * and the drivers it runs, and the lock file for the npm packages the library
- * uses (ajv), which the sandbox takes from Deno's cache. Sharing it is what
- * lets Deno compile those files once, rather than once per learner.
+ * uses (ajv), which the sandbox takes from Deno's cache. The MCP SDKs are
+ * not among the packages graded code is given ({@linkcode withoutSdks}).
+ * Sharing it is what lets Deno compile those files once, rather than once
+ * per learner.
  *
  * @module
  */
@@ -125,7 +127,10 @@ export interface Scratch {
   units: Map<string, string>;
   /** The import map the sandbox resolves modules with. */
   importMap: string;
-  /** The lock file that fixes npm packages' versions (and their dependencies'), so none is looked up. */
+  /**
+   * The lock file that fixes npm packages' versions (and their dependencies'),
+   * so none is looked up; it names no MCP SDK, so none loads.
+   */
   lock: string;
   /**
    * Deno's cache for the sandbox (its `DENO_DIR`), made once per process and
@@ -205,7 +210,7 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => removeTempFolder(folder),
   };
   try {
-    const map = importMap(await courseImports(ROOT));
+    const map = importMap(withoutSdks(await courseImports(ROOT)));
     Object.assign(map.imports, bundled);
     // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
     const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
@@ -361,7 +366,9 @@ async function makeBase(
       await Deno.writeTextFile(target, wiredCopy(text, file, names));
     }
   }
-  await Deno.copyFile(new URL("deno.lock", ROOT), `${folder}/deno.lock`);
+  const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
+  lock.specifiers = withoutSdks(lock.specifiers ?? {});
+  await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock));
   const bundled = await bundlePackages(folder, [...files]);
   const readable: Record<string, string[]> = {};
   for (const spec of specs) {
@@ -543,6 +550,35 @@ async function bundleOnce(name: string, entry: string, file: string): Promise<Ui
  * readable or sealed (one-line) code: its names and its specifier.
  */
 const NAMED_IMPORTS = /(?:^|[;}])\s*import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/gm;
+
+/**
+ * The npm packages graded code is never given, by the prefix of their names:
+ * the MCP SDKs, whose clients and transports do what the units have the
+ * learner write (the v2 client's transport hands an `EventSourceParserStream`
+ * to any stream it is given: round 20 read `sseData`'s answers with it).
+ */
+const SDKS = "@modelcontextprotocol/";
+
+/**
+ * `entries` (an import map's imports, or a lock file's specifiers) less those
+ * of {@linkcode SDKS}: the sandbox's import map does not name them, and its
+ * frozen lock file refuses an `npm:` specifier of them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(
+ *   withoutSdks({ ajv: "npm:ajv@8.20.0", "@modelcontextprotocol/client": "npm:@modelcontextprotocol/client@2.4.0", "npm:@modelcontextprotocol/sdk@1.32.2": "1.32.2" }),
+ *   { ajv: "npm:ajv@8.20.0" },
+ * );
+ * ```
+ */
+export function withoutSdks(entries: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(entries).filter(([key]) => !key.replace(/^npm:\/?/, "").startsWith(SDKS)),
+  );
+}
 
 /** Whether `url` names a file that exists. */
 async function exists(url: URL): Promise<boolean> {

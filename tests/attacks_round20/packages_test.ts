@@ -1,0 +1,79 @@
+// Round 20 of the red team, as a learner who holds the learners' release:
+// Lab 04's SSE reader is withheld there, but the npm packages set-up installs
+// are not, and the grading sandbox gave graded code every package of the
+// course's import map (and any `npm:` specifier its lock file named). The MCP
+// SDKs read a response's event stream with eventsource-parser's
+// EventSourceParserStream, which neither exports; but the v2 client's
+// transport builds one as soon as it is handed a stream, so a stand-in
+// stream's `pipeThrough` is given the parser itself. An `sseData` that runs
+// each text through it earned 28 of Lab 04's 29 sseData marks, hidden cases
+// included, unflagged, whether it named the package by the import map's name
+// or by an `npm:` specifier.
+// Now the sandbox gives graded code no MCP SDK (the course's other packages,
+// which honest code may use, stay: round 18's honest-imports): its import map
+// does not name them, and its frozen lock file names no `npm:` specifier of
+// them, so neither way loads; the learner is told, in one line, that an MCP
+// SDK is not what graded code may import. An honest classmate in the same
+// class keeps every mark.
+
+import assert from "node:assert/strict";
+import { ROOT } from "../_grading.ts";
+import { gradeClass, gradedMarks, LAB_04_OTHERS, report } from "../_seals.ts";
+
+/** Lab 04 whose sseData runs each text through the SDK's parser, imported from `specifier`. */
+const throughSdkParser = (specifier: string) =>
+  `const { StreamableHTTPClientTransport } = await import(${JSON.stringify(specifier)});
+let Parser;
+const waiting = { getReader: () => ({ read: () => new Promise(() => {}) }) };
+// Handed a stream, the transport pipes it through a new EventSourceParserStream at once.
+new StreamableHTTPClientTransport(new URL("http://127.0.0.1:9/"))._handleSseStream(
+  { pipeThrough: () => ({ pipeThrough: (parser) => { Parser = parser.constructor; return waiting; } }) },
+  {},
+  false,
+);
+export async function sseData(text) {
+  const data = [];
+  for await (const event of ReadableStream.from([text]).pipeThrough(new Parser())) {
+    data.push(event.data);
+  }
+  return data;
+}
+${LAB_04_OTHERS}`;
+
+const ATTACKS = {
+  "sdk-v2-by-name": {
+    file: "lab-04.ts",
+    module: () => throughSdkParser("@modelcontextprotocol/client"),
+  },
+  "sdk-v1-by-npm-specifier": {
+    file: "lab-04.ts",
+    module: () => throughSdkParser("npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js"),
+  },
+};
+
+const list = await gradeClass({
+  ...ATTACKS,
+  "honest-classmate": {
+    file: "lab-04.ipynb",
+    module: () => Deno.readTextFile(`${ROOT}solutions/lab-04.ipynb`),
+  },
+});
+
+for (const name of Object.keys(ATTACKS)) {
+  Deno.test(`${name}: the MCP SDK's SSE parser earns sseData nothing, and the learner is told why in one line`, () => {
+    const { results, marks } = gradedMarks(list, name, "sseData");
+    assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+    const said = marks[0].output ?? "";
+    assert.match(
+      said,
+      /it imports \S*@modelcontextprotocol\/\S+, an MCP SDK: graded code may import none, since their clients do what the units have you write/,
+    );
+    assert.doesNotMatch(said, /lockfile|\n\s+at /);
+  });
+}
+
+Deno.test("the honest classmate keeps every mark of Lab 04 beside them", () => {
+  const { results } = gradedMarks(list, "honest-classmate", "sseData");
+  const lost = results.tests.filter((t) => t.score !== t.max_score);
+  assert.deepEqual(lost.map((t) => `${t.name}: ${t.output}`), []);
+});
