@@ -40,6 +40,13 @@ export async function sseData(text) {
 }
 ${LAB_04_OTHERS}`;
 
+/** The same, with the SDK that playwright-core (a package of the instructors' tools) bundles. */
+const throughPlaywrightsSdk = () =>
+  throughSdkParser("playwright-core/lib/utilsBundle").replace(
+    /^const \{ StreamableHTTPClientTransport \} = await import\((.*)\);$/m,
+    "const { StreamableHTTPClientTransport } = (await import($1)).default;",
+  );
+
 const ATTACKS = {
   "sdk-v2-by-name": {
     file: "lab-04.ts",
@@ -51,8 +58,14 @@ const ATTACKS = {
   },
 };
 
+/** Held: playwright-core's bundle reads the environment as it loads, which a realm may not. */
+const HELD = {
+  "sdk-bundled-in-playwright": { file: "lab-04.ts", module: throughPlaywrightsSdk },
+};
+
 const list = await gradeClass({
   ...ATTACKS,
+  ...HELD,
   "honest-classmate": {
     file: "lab-04.ipynb",
     module: () => Deno.readTextFile(`${ROOT}solutions/lab-04.ipynb`),
@@ -71,6 +84,12 @@ for (const name of Object.keys(ATTACKS)) {
     assert.doesNotMatch(said, /lockfile|\n\s+at /);
   });
 }
+
+Deno.test("the SDK bundled in playwright-core does not load where work is graded, and earns sseData nothing", () => {
+  const { results, marks } = gradedMarks(list, "sdk-bundled-in-playwright", "sseData");
+  assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+  assert.match(marks[0].output ?? "", /does not load.*Requires env access/);
+});
 
 Deno.test("the honest classmate keeps every mark of Lab 04 beside them", () => {
   const { results } = gradedMarks(list, "honest-classmate", "sseData");
