@@ -6,6 +6,9 @@
 // test against a client that lives there too (or, without the instructors'
 // client, in another realm of its own). This realm cannot talk to another but
 // through its thread's port: it has no BroadcastChannel, no Worker and no storage.
+// Nor has it the runtime's EventSource: it reads an event stream from a
+// `data:` URL with no permission, and so is the reader Lab 04 has the
+// learner write (sseData).
 
 /// <reference lib="deno.worker" />
 
@@ -28,6 +31,7 @@ for (
     "caches",
     "localStorage",
     "sessionStorage",
+    "EventSource",
   ]
 ) {
   Reflect.deleteProperty(globalThis, name);

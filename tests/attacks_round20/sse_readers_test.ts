@@ -13,8 +13,14 @@
 // which honest code may use, stay: round 18's honest-imports): its import map
 // does not name them, and its frozen lock file names no `npm:` specifier of
 // them, so neither way loads; the learner is told, in one line, that an MCP
-// SDK is not what graded code may import. An honest classmate in the same
-// class keeps every mark.
+// SDK is not what graded code may import.
+// Deno itself reads event streams: its EventSource, given a `data:` URL of
+// the text, needs no permission, and an instance's own `dispatchEvent`, put
+// in place before the stream opens, is handed every event whatever its type.
+// An `sseData` of ten lines over it earned 28 of 29 sseData marks, hidden
+// cases included, unflagged. Now a learner's realm has no EventSource, as it
+// has no Worker (sandbox_worker.ts). An honest classmate in the same class
+// keeps every mark.
 
 import assert from "node:assert/strict";
 import { ROOT } from "../_grading.ts";
@@ -47,7 +53,23 @@ const throughPlaywrightsSdk = () =>
     "const { StreamableHTTPClientTransport } = (await import($1)).default;",
   );
 
-const ATTACKS = {
+/** Lab 04 whose sseData is the runtime's EventSource reading the text as a `data:` URL. */
+const RUNTIME_EVENT_SOURCE = `export async function sseData(text) {
+  const source = new EventSource("data:text/event-stream;base64," + new TextEncoder().encode(text).toBase64());
+  const data = [];
+  await new Promise((resolve) => {
+    source.dispatchEvent = (event) => {
+      if (event instanceof MessageEvent) data.push(event.data);
+      else if (event.type === "error") resolve(); // the stream has ended, and would be opened again
+      return true;
+    };
+  });
+  source.close();
+  return data;
+}
+${LAB_04_OTHERS}`;
+
+const SDKS = {
   "sdk-v2-by-name": {
     file: "lab-04.ts",
     module: () => throughSdkParser("@modelcontextprotocol/client"),
@@ -64,7 +86,8 @@ const HELD = {
 };
 
 const list = await gradeClass({
-  ...ATTACKS,
+  ...SDKS,
+  "runtime-event-source": { file: "lab-04.ts", module: () => RUNTIME_EVENT_SOURCE },
   ...HELD,
   "honest-classmate": {
     file: "lab-04.ipynb",
@@ -72,7 +95,13 @@ const list = await gradeClass({
   },
 });
 
-for (const name of Object.keys(ATTACKS)) {
+Deno.test("the runtime's EventSource earns sseData nothing: a learner's realm has none", () => {
+  const { results, marks } = gradedMarks(list, "runtime-event-source", "sseData");
+  assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+  assert.match(marks[0].output ?? "", /EventSource is not defined/);
+});
+
+for (const name of Object.keys(SDKS)) {
   Deno.test(`${name}: the MCP SDK's SSE parser earns sseData nothing, and the learner is told why in one line`, () => {
     const { results, marks } = gradedMarks(list, name, "sseData");
     assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
