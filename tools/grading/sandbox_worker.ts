@@ -199,8 +199,8 @@ function npmImport(message: string): string | undefined {
   const bare = /^Import "([^"./][^"]*)" not a dependency and not in import map/.exec(message);
   if (bare !== null) return bare[1];
   if (!message.startsWith("The lockfile is out of date")) return undefined;
-  // The lock's changes, which name the packages it would add: an MCP SDK among them first.
-  const added = [...message.matchAll(/"(npm:[^"]+)"/g)].map((match) => match[1]);
+  // The lines the lock would gain name the packages it would add: an MCP SDK among them first.
+  const added = [...message.matchAll(/\|\s*\+\s*"(npm:[^"]+)"/g)].map((match) => match[1]);
   return added.find((name) => /^npm:\/?@modelcontextprotocol\//.test(name)) ?? added[0] ??
     "a package";
 }

@@ -368,7 +368,7 @@ async function makeBase(
   }
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
   lock.specifiers = withoutSdks(lock.specifiers ?? {});
-  await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock));
+  await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock, null, 2) + "\n");
   const bundled = await bundlePackages(folder, [...files]);
   const readable: Record<string, string[]> = {};
   for (const spec of specs) {
