@@ -81,7 +81,26 @@ const HELD = {
   "sdk-bundled-in-playwright": { file: "lab-04.ts", module: throughPlaywrightsSdk },
 };
 
+/**
+ * Open: an `npm:` specifier the sandbox's lock names, of a package with no
+ * "exports" (ajv, ajv-formats, javascript-obfuscator), takes a path that
+ * climbs out of the package in Deno's npm cache, which a realm reads with no
+ * permission: the SDKs' own eventsource-parser loads so, and earned sseData
+ * 28 of 29. No import map key catches an `npm:` specifier, and a --deny-read
+ * of the cache's folder does not hold for modules; what would hold is a cache
+ * for the sandbox holding only the packages graded code may load.
+ */
+const CLIMBING =
+  `const { createParser } = await import("npm:ajv@8.20.0/../../eventsource-parser/3.1.1/dist/index.js");
+export function sseData(text) {
+  const data = [];
+  createParser({ onEvent: (event) => data.push(event.data) }).feed(text);
+  return data;
+}
+${LAB_04_OTHERS}`;
+
 const list = await gradeClass({
+  "climbing-out-of-ajv": { file: "lab-04.ts", module: () => CLIMBING },
   ...Object.fromEntries(
     Object.entries(SDKS).map(([name, from]) => [name, {
       file: "lab-04.ts",
@@ -122,6 +141,15 @@ Deno.test("the SDK bundled in playwright-core does not load where work is graded
   const { results, marks } = gradedMarks(list, "sdk-bundled-in-playwright", "sseData");
   assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
   assert.match(marks[0].output ?? "", /does not load.*Requires env access/);
+});
+
+Deno.test({
+  name: "a path climbing out of an npm package the lock names earns sseData nothing (open)",
+  ignore: true,
+  fn() {
+    const { results, marks } = gradedMarks(list, "climbing-out-of-ajv", "sseData");
+    assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+  },
 });
 
 Deno.test("the honest classmate keeps every mark of Lab 04 beside them", () => {
