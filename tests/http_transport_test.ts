@@ -309,7 +309,8 @@ Deno.test("a client given a learner's sseData reads event streams with it, and s
       connection.request("tools/call", {}),
       (error) =>
         error instanceof ProtocolError &&
-        /carried no event id to resume it from/.test(error.message),
+        /ended before its reply \(read with your sseData: check it against Lab 04's sseData cases\)$/
+          .test(error.message),
     );
     assert.deepEqual(resumedFrom, []);
     assert.deepEqual(await connection.request("tools/call", {}), { read: true });

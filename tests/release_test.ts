@@ -710,7 +710,7 @@ Deno.test("the release holds Lab 04's SSE reader withheld: no seal of it, and it
   assert.equal(outcomes.readSseEvents, "WithheldError");
   assert.match(
     outcomes.without,
-    /^ProtocolError: .*An event stream cannot be read: readSseEvents \(lib\/mcp\/shared\/read_sse_events\.ts\) is withheld .* Lab 04 has you write it; the course runs your sseData in its place/,
+    /^ProtocolError: .*An event stream cannot be read: readSseEvents \(lib\/mcp\/shared\/read_sse_events\.ts\) is withheld .* Lab 04 has you write it; the course runs your sseData in its place; pass your sseData as the Client's sseData option$/,
   );
   assert.equal(outcomes.with, "done after progress 1");
 });

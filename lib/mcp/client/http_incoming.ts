@@ -11,7 +11,7 @@
 import { sleep } from "../shared/_async.ts";
 import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
-import type { JsonRpcRequest } from "../shared/jsonrpc.ts";
+import { type JsonRpcRequest, parseMessage } from "../shared/jsonrpc.ts";
 import { declaredVersion } from "../shared/meta.ts";
 import { readSseWith } from "../shared/read_sse_with.ts";
 import { readSseEvents, type SseData, type SseEvent } from "../shared/sse.ts";
@@ -40,6 +40,8 @@ export interface HttpIncomingOptions {
 }
 
 const encoder = new TextEncoder();
+/** What a learner whose `sseData` read a stream is told to do when that stream comes to nothing. */
+const CHECK_SSE_DATA = " (read with your sseData: check it against Lab 04's sseData cases)";
 
 /**
  * What arrives from `endpoint`, delivered in batches to {@linkcode HttpIncoming.stream}.
@@ -152,7 +154,7 @@ export class HttpIncoming {
       if (answered || this.#signal?.aborted || signal?.aborted) return;
       const broke = new ProtocolError(
         `The server's stream for request ${JSON.stringify(id)} (${request.method}) ended ` +
-          "before its reply",
+          `before its reply${this.#sseData === undefined ? "" : CHECK_SSE_DATA}`,
       );
       return this.deliver([new Unanswered(id, broke, true)]);
     }
@@ -176,7 +178,9 @@ export class HttpIncoming {
         id,
         new ProtocolError(
           `The server's stream for request ${JSON.stringify(id)} ended before its reply` +
-            (lastEventId === undefined
+            (this.#sseData !== undefined
+              ? CHECK_SSE_DATA
+              : lastEventId === undefined
               ? ", and carried no event id to resume it from"
               : `, and could not be resumed after event ${lastEventId}`),
         ),
@@ -225,7 +229,12 @@ export class HttpIncoming {
     } catch (error) {
       // No reader here (the learners' release withholds the library's): nothing can be read.
       await body.cancel();
-      this.refuse(new ProtocolError(`An event stream cannot be read: ${describeError(error)}`));
+      this.refuse(
+        new ProtocolError(
+          `An event stream cannot be read: ${describeError(error)}; ` +
+            "pass your sseData as the Client's sseData option",
+        ),
+      );
       return { answered: true };
     }
     try {
@@ -235,6 +244,7 @@ export class HttpIncoming {
         if (event.event !== undefined && event.event !== "message") continue;
         if (event.data === "") continue; // a priming event: an id to resume from, no message
         const frame = encoder.encode(event.data);
+        if (this.#sseData !== undefined) parseMessage(frame); // what it gave must be a message
         answered = carried(request, frame) === "reply";
         if (answered) this.#endpoint.isReplyTo(request?.id, frame);
         this.deliver([frame]);
@@ -243,7 +253,9 @@ export class HttpIncoming {
     } catch (error) {
       if (error instanceof ProtocolError) {
         // What arrived cannot be trusted: the whole transport is refused.
-        this.refuse(error);
+        this.refuse(
+          this.#sseData === undefined ? error : new ProtocolError(error.message + CHECK_SSE_DATA),
+        );
         return { answered: true };
       }
       // The stream dropped (a reset connection): resumed, if it can be.
