@@ -86,13 +86,11 @@ export async function* readFrames(
         waitingBytes += chunk.length;
         continue;
       }
-      let frames: Uint8Array[];
-      let rest: Uint8Array;
-      try {
-        [frames, rest] = split(concat([...waiting, chunk], waitingBytes + chunk.length), limit);
-      } catch (error) {
-        throw new ProtocolError(`Frame refused: ${describe(error)}`, { cause: error });
-      }
+      const [frames, rest] = splitChecked(
+        split,
+        concat([...waiting, chunk], waitingBytes + chunk.length),
+        limit,
+      );
       waiting = rest.length > 0 ? [rest] : [];
       waitingBytes = rest.length;
       asked = Math.max(limit, 2 * waitingBytes);
@@ -164,6 +162,40 @@ function concat(chunks: Uint8Array[], length: number): Uint8Array {
   return joined;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** What a learner whose `split` went wrong is told to do. */
+const CHECK_SPLIT = "check your splitFrames against Unit B's cases";
+
+/**
+ * What `split` makes of `buffer`: a `RangeError` it throws refuses a frame;
+ * anything else it throws, or a result that is not `[frames, rest]`, is a
+ * broken `split` (a learner's own), said so.
+ */
+function splitChecked(
+  split: SplitFrames,
+  buffer: Uint8Array,
+  limit: number,
+): [Uint8Array[], Uint8Array] {
+  let result: unknown;
+  try {
+    result = split(buffer, limit);
+  } catch (error) {
+    if (error instanceof RangeError) {
+      throw new ProtocolError(`Frame refused: ${error.message}`, { cause: error });
+    }
+    const { name, message } = error instanceof Error ? error : new Error(String(error));
+    throw new ProtocolError(
+      `splitFrames threw ${name}, not the RangeError that refuses a frame: ${message}; ${CHECK_SPLIT}`,
+      { cause: error },
+    );
+  }
+  const [frames, rest] = Array.isArray(result) ? result : [];
+  if (
+    !Array.isArray(result) || result.length !== 2 || !(rest instanceof Uint8Array) ||
+    !Array.isArray(frames) || !frames.every((frame) => frame instanceof Uint8Array)
+  ) {
+    throw new ProtocolError(
+      `splitFrames gave something other than [frames, rest] (a list of Uint8Array, then a Uint8Array); ${CHECK_SPLIT}`,
+    );
+  }
+  return [frames, rest];
 }
