@@ -506,6 +506,18 @@ Deno.test("the release's README says what to hand in: the saved notebook, with i
   assert.match(section, /The JSON alone earns nothing/);
 });
 
+Deno.test("the release's README says which Client options take your splitFrames and your sseData", () => {
+  // A new learner using the release's Client over HTTP met a ProtocolError naming the withheld SSE
+  // reader, and over stdio read a 200,000-byte line whole: the README said the starter reads with
+  // no byte limit "until you pass yours" and that the SSE reader is withheld, but not where to pass.
+  const readme = released.get("README.md")!;
+  assert.match(
+    readme,
+    /no byte limit until you pass yours \(the `Client`'s `splitFrames` option\)/,
+  );
+  assert.match(readme, /only with your Lab 04 `sseData`, passed as its `sseData` option/);
+});
+
 Deno.test("the release's README says what to do with a notebook moved out of work/, or worked in as a handout", () => {
   // A learner's copy moved into work/sub/ stopped at its first cell with Deno's
   // `Module not found ".../work/cases/ch14_a.ts"`, and the README said nothing of it, nor of work
