@@ -602,6 +602,31 @@ async function evalInRelease(code: string): Promise<unknown> {
   return JSON.parse(new TextDecoder().decode(stdout));
 }
 
+Deno.test("the release's course serves a request of today with no Deno.serve warning for a learner to read", async () => {
+  // Lab 04's probes cell showed a learner Deno's own notice, "Deno.serve: request.signal aborts on
+  // successful responses (legacy behavior)...", which said nothing of their work: serveHttp reads a
+  // request's signal to learn that its client went away, which the corrected behaviour tells.
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `
+      import { Client } from "./lib/mcp/client/client.ts";
+      import { serveHttp } from "./lib/mcp/server/http_server.ts";
+      import { MCP_VERSIONS } from "./lib/mcp/shared/versions.ts";
+      await using server = serveHttp({ name: "s", version: "1.0.0", tools: [] });
+      await using client = new Client(server.url, { versions: MCP_VERSIONS });
+      await client.initialize();
+      await client.listTools();
+    `,
+    ],
+    cwd: release,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(new TextDecoder().decode(stderr), "");
+  assert.equal(code, 0);
+});
+
 Deno.test("the release holds Lab 03's mask withheld: no seal of it, and no Lab 03 case's schema, visible or hidden, compiles", async () => {
   // The release held lib/mask/object_grammar.sealed.js and json_chars.sealed.js: a learner could
   // run them where Lab 03 is graded, and every case of its four mask functions was answered.
