@@ -100,3 +100,29 @@ Deno.test("a stream your wrong sseData reads ends in a ProtocolError that says t
   assert.match(outcomes["v1, gives what is not a message"], /A frame is not JSON: "data: /);
   assert.match(outcomes["v1, throws"], /sseData threw TypeError on the event stream/);
 });
+
+Deno.test("with the worked sseData, a call whose stream carries 2,000 progress notifications, some 200 KB, answers in both eras", async () => {
+  // The stream was held whole, so the worked sseData refused it at 64 KiB ("An event stream of
+  // 65638 bytes or more exceeds the 65536-byte limit", and told the learner to check it), where
+  // the library's reader, which bounds each event, answers: so did the SDK v2 server's
+  // count_slowly of 2,000 words at 2025-11-25.
+  const chatty: SessionSpec = {
+    ...SLOW,
+    sessionTools: [{
+      ...SLOW.sessionTools![0],
+      run: (_args, context) => {
+        for (let step = 1; step <= 2000; step++) context.progress(step, 2000);
+        return { content: [{ type: "text", text: "done" }], isError: false };
+      },
+    }],
+  };
+  await using server = serveHttp(chatty);
+  for (const versions of [MCP_VERSIONS, ["2025-11-25"] as const]) {
+    await using client = new Client(server.url, { versions, allowed: ["slow"], sseData: worked });
+    await client.initialize();
+    await client.listTools();
+    let progress = 0;
+    assert.equal(await client.callTool("slow", {}, { onProgress: () => progress++ }), "done");
+    assert.equal(progress, 2000, versions.join());
+  }
+});

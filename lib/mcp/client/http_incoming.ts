@@ -13,7 +13,7 @@ import { readBounded } from "../shared/bounded_body.ts";
 import { describeError, ProtocolError } from "../shared/errors.ts";
 import { type JsonRpcRequest, parseMessage } from "../shared/jsonrpc.ts";
 import { declaredVersion } from "../shared/meta.ts";
-import { readSseWith } from "../shared/read_sse_with.ts";
+import { readSseWith, SSE_DATA_HINT } from "../shared/read_sse_with.ts";
 import { readSseEvents, type SseData, type SseEvent } from "../shared/sse.ts";
 import { mediaType, statusLine } from "./_http_text.ts";
 import { carried } from "./carried.ts";
@@ -33,15 +33,13 @@ export interface HttpIncomingOptions {
   /**
    * Reads event streams in place of the library's reader (see `readSseWith`):
    * a learner's own `sseData`. A stream read with it tells no event id, so
-   * none is resumed, and is held whole, so `limit` bounds each stream (the
-   * GET stream's too), not each event. @default {undefined} (the library's `readSseEvents`)
+   * none is resumed; `limit` bounds what it holds since its last whole
+   * event, about one event. @default {undefined} (the library's `readSseEvents`)
    */
   sseData?: SseData;
 }
 
 const encoder = new TextEncoder();
-/** What a learner whose `sseData` read a stream is told to do when that stream comes to nothing. */
-const CHECK_SSE_DATA = " (read with your sseData: check it against Lab 04's sseData cases)";
 
 /**
  * What arrives from `endpoint`, delivered in batches to {@linkcode HttpIncoming.stream}.
@@ -154,7 +152,7 @@ export class HttpIncoming {
       if (answered || this.#signal?.aborted || signal?.aborted) return;
       const broke = new ProtocolError(
         `The server's stream for request ${JSON.stringify(id)} (${request.method}) ended ` +
-          `before its reply${this.#sseData === undefined ? "" : CHECK_SSE_DATA}`,
+          `before its reply${this.#sseData === undefined ? "" : SSE_DATA_HINT}`,
       );
       return this.deliver([new Unanswered(id, broke, true)]);
     }
@@ -179,7 +177,7 @@ export class HttpIncoming {
         new ProtocolError(
           `The server's stream for request ${JSON.stringify(id)} ended before its reply` +
             (this.#sseData !== undefined
-              ? CHECK_SSE_DATA
+              ? SSE_DATA_HINT
               : lastEventId === undefined
               ? ", and carried no event id to resume it from"
               : `, and could not be resumed after event ${lastEventId}`),
@@ -244,24 +242,38 @@ export class HttpIncoming {
         if (event.event !== undefined && event.event !== "message") continue;
         if (event.data === "") continue; // a priming event: an id to resume from, no message
         const frame = encoder.encode(event.data);
-        if (this.#sseData !== undefined) parseMessage(frame); // what it gave must be a message
-        answered = carried(request, frame) === "reply";
-        if (answered) this.#endpoint.isReplyTo(request?.id, frame);
+        answered = this.#isReply(request, frame);
         this.deliver([frame]);
         if (answered) break; // nothing after the reply is read
       }
     } catch (error) {
       if (error instanceof ProtocolError) {
         // What arrived cannot be trusted: the whole transport is refused.
-        this.refuse(
-          this.#sseData === undefined ? error : new ProtocolError(error.message + CHECK_SSE_DATA),
-        );
+        this.refuse(error);
         return { answered: true };
       }
       // The stream dropped (a reset connection): resumed, if it can be.
       if (!this.#signal?.aborted) this.note(`a stream dropped: ${describeError(error)}`);
     }
     return { answered, lastEventId };
+  }
+
+  /**
+   * Whether `frame`, from a stream that is to carry the reply to `request`,
+   * is that reply (see `carried`: any other reply is refused). Read with a
+   * learner's `sseData`, it must be a message, and a refusal says it was
+   * read with theirs.
+   */
+  #isReply(request: JsonRpcRequest | undefined, frame: Uint8Array): boolean {
+    try {
+      if (this.#sseData !== undefined) parseMessage(frame);
+      const answered = carried(request, frame) === "reply";
+      if (answered) this.#endpoint.isReplyTo(request?.id, frame);
+      return answered;
+    } catch (error) {
+      if (this.#sseData === undefined || !(error instanceof ProtocolError)) throw error;
+      throw new ProtocolError(error.message + SSE_DATA_HINT, { cause: error });
+    }
   }
 
   /** What arrived cannot be trusted: the stream fails with `error`, and every request with it. */

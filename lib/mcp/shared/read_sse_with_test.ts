@@ -33,7 +33,7 @@ Deno.test("readSseWith decodes a character split across reads, and drops a leadi
 
 Deno.test("readSseWith refuses what it cannot trust, naming why, as a ProtocolError", async () => {
   const refusals: [string, ReadableStream<Uint8Array>, (text: string) => string[], RegExp][] = [
-    ["a stream past its limit", bytes("data: a\n\n", "x".repeat(100)), sseData, /100-byte limit/],
+    ["an event past its limit", bytes("data: a\n\n", "x".repeat(101)), sseData, /100-byte limit/],
     ["bytes that are not UTF-8", bytes(new Uint8Array([0xff, 0x0a])), sseData, /not valid UTF-8/],
     ["sseData that throws", bytes("data: a\n\n"), () => {
       throw new RangeError("not yet");
@@ -46,7 +46,7 @@ Deno.test("readSseWith refuses what it cannot trust, naming why, as a ProtocolEr
     ],
     [
       "sseData that takes back an event",
-      bytes("data: a\n\n", "data: b\n\n"),
+      bytes("data: a\n", "\ndata: b\n\n"),
       (text) => text.length > 9 ? ["b"] : ["a"],
       /other data for events it had read before/,
     ],
@@ -59,3 +59,17 @@ Deno.test("readSseWith refuses what it cannot trust, naming why, as a ProtocolEr
     );
   }
 });
+
+Deno.test("readSseWith reads a stream of many events past its limit, since the limit bounds the text held since the last whole event", async () => {
+  // With the text held whole, the worked sseData refused a reply stream of 2,000 progress
+  // notifications (each under 100 bytes) at 64 KiB, which the library's reader reads.
+  const events = Array.from({ length: 2000 }, (_, i) => `data: ${i}\r\n\r\n`);
+  const read = await Array.fromAsync(readSseWith(bytes(...events), sseDataOfLines, { limit: 100 }));
+  assert.equal(read.length, 2000);
+  assert.deepEqual(read.at(-1), { data: "1999" });
+});
+
+/** Each event's data, with any line end, as Lab 04's worked sseData reads it. */
+function sseDataOfLines(text: string): string[] {
+  return [...text.matchAll(/^data: (.*)(?:\r\n|\r|\n)(?:\r\n|\r|\n)/gm)].map((match) => match[1]);
+}
