@@ -13,10 +13,10 @@
 export const SUITE_MARK = "MCP_COURSE_SUITE";
 
 /**
- * The variable that holds a folder of a whole test run's own
- * (`tools/suite.ts` makes it, and removes it after the run), where its test
- * files keep what each would otherwise make again: an honest learner's
- * marks graded alone (`tests/_neighbours.ts`). Unset outside such a run.
+ * The variable that holds a folder of a whole test run's own (the
+ * instructors' suite runner makes it, and removes it after the run), where
+ * its test files keep what each would otherwise make again: an honest
+ * learner's marks graded alone. Unset outside such a run.
  */
 export const SUITE_SHARED = "MCP_COURSE_SUITE_SHARED";
 
