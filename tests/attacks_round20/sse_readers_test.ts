@@ -82,13 +82,12 @@ const HELD = {
 };
 
 /**
- * Open: an `npm:` specifier the sandbox's lock names, of a package with no
- * "exports" (ajv, ajv-formats, javascript-obfuscator), takes a path that
- * climbs out of the package in Deno's npm cache, which a realm reads with no
- * permission: the SDKs' own eventsource-parser loads so, and earned sseData
- * 28 of 29. No import map key catches an `npm:` specifier, and a --deny-read
- * of the cache's folder does not hold for modules; what would hold is a cache
- * for the sandbox holding only the packages graded code may load.
+ * An `npm:` specifier the sandbox's lock named, of a package with no
+ * "exports" (ajv, ajv-formats, javascript-obfuscator), took a path that
+ * climbed out of the package in Deno's npm cache, which a realm reads with no
+ * permission: the SDKs' own eventsource-parser loaded so, and earned sseData
+ * 28 of 29. The sandbox's lock now names only packages with an exports map
+ * (tools/grading/closed_packages.ts).
  */
 const CLIMBING =
   `const { createParser } = await import("npm:ajv@8.20.0/../../eventsource-parser/3.1.1/dist/index.js");
@@ -143,13 +142,13 @@ Deno.test("the SDK bundled in playwright-core does not load where work is graded
   assert.match(marks[0].output ?? "", /does not load.*Requires env access/);
 });
 
-Deno.test({
-  name: "a path climbing out of an npm package the lock names earns sseData nothing (open)",
-  ignore: true,
-  fn() {
-    const { results, marks } = gradedMarks(list, "climbing-out-of-ajv", "sseData");
-    assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
-  },
+Deno.test("a path climbing out of an npm package earns sseData nothing: the sandbox names no package without an exports map", () => {
+  const { results, marks } = gradedMarks(list, "climbing-out-of-ajv", "sseData");
+  assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+  assert.match(
+    marks[0].output ?? "",
+    /it imports npm:ajv@8\.20\.0, an npm package the course does not give/,
+  );
 });
 
 Deno.test("the honest classmate keeps every mark of Lab 04 beside them", () => {

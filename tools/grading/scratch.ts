@@ -27,6 +27,7 @@ import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
 import { REALM_MAKERS } from "./realm/realm_makers.ts";
+import { closedPackages } from "./closed_packages.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -367,7 +368,11 @@ async function makeBase(
     }
   }
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
-  lock.specifiers = withoutSdks(lock.specifiers ?? {});
+  // No MCP SDK, and no package a path can climb out of (closed_packages.ts).
+  lock.specifiers = await closedPackages(
+    withoutSdks(lock.specifiers ?? {}),
+    `${await sandboxCache()}/npm`,
+  );
   await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock, null, 2) + "\n");
   const bundled = await bundlePackages(folder, [...files]);
   const readable: Record<string, string[]> = {};
