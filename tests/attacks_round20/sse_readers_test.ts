@@ -98,8 +98,20 @@ export function sseData(text) {
 }
 ${LAB_04_OTHERS}`;
 
+/** A package the sandbox does not give, imported at run time and the failure caught, as careful code does. */
+const CAUGHT_IMPORT = `export function sseData(text) {
+  return [...text.matchAll(/^data: (.*)$/gm)].map((match) => match[1]);
+}
+try {
+  await import(["ajv", "formats"].join("-"));
+} catch {
+  // Without it, the checks go on.
+}
+${LAB_04_OTHERS}`;
+
 const list = await gradeClass({
   "climbing-out-of-ajv": { file: "lab-04.ts", module: () => CLIMBING },
+  "caught-import": { file: "lab-04.ts", module: () => CAUGHT_IMPORT },
   ...Object.fromEntries(
     Object.entries(SDKS).map(([name, from]) => [name, {
       file: "lab-04.ts",
@@ -149,6 +161,13 @@ Deno.test("a path climbing out of an npm package earns sseData nothing: the sand
     marks[0].output ?? "",
     /it imports npm:ajv@8\.20\.0, an npm package the course does not give/,
   );
+});
+
+Deno.test("a package the sandbox does not give, imported at run time, is named in one line, with nothing of Deno's lock file", () => {
+  const { marks } = gradedMarks(list, "caught-import", "sseData");
+  const said = marks.find((t) => t.score === 0)?.output ?? "";
+  assert.match(said, /it imports npm:ajv-formats@3\.0\.1, an npm package the course does not give/);
+  assert.doesNotMatch(said, /lockfile|frozen/);
 });
 
 Deno.test("the honest classmate keeps every mark of Lab 04 beside them", () => {

@@ -37,6 +37,7 @@ import type * as ServerBridge from "./host/server_bridge.ts";
 import type * as ClientHost from "./host/client_host.ts";
 import type * as ClientDriver from "./drivers/lab_02_client.ts";
 import { withWhyNoNewNames } from "./realm/no_new_names.ts";
+import { npmRefusal } from "./realm/npm_refusal.ts";
 
 /**
  * How a case is run: a function called on its arguments, a function given a
@@ -236,7 +237,7 @@ class Realm {
     };
     this.worker.onerror = (event) => {
       event.preventDefault();
-      const said = withWhyNoNewNames(event.message);
+      const said = npmRefusal(event.message) ?? withWhyNoNewNames(event.message);
       this.#waiting?.({ problem: `the code failed outside any case: ${said}`.slice(0, 300) });
     };
   }

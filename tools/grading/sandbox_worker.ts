@@ -19,6 +19,7 @@ import "./realm/reach.ts";
 import "./realm/exits.ts";
 import { newCase, printedTooMuch } from "./realm/output.ts";
 import { withWhyNoNewNames } from "./realm/no_new_names.ts";
+import { npmRefusal } from "./realm/npm_refusal.ts";
 import { threwOutcome } from "../../lib/grading/threw_outcome.ts";
 import { captureStdout } from "../../lib/notebook/stdout_capture.ts";
 
@@ -191,35 +192,14 @@ function thrownAt(error: unknown, url: string): string {
 }
 
 /**
- * The npm package a module failed to load for, if that is why: a bare name
- * the import map does not give, or an `npm:` specifier the sandbox's frozen
- * lock file does not name (an MCP SDK, or a package the course has not).
- */
-function npmImport(message: string): string | undefined {
-  const bare = /^Import "([^"./][^"]*)" not a dependency and not in import map/.exec(message);
-  if (bare !== null) return bare[1];
-  if (!message.startsWith("The lockfile is out of date")) return undefined;
-  // The lines the lock would gain name the packages it would add: an MCP SDK among them first.
-  const added = [...message.matchAll(/\|\s*\+\s*"(npm:[^"]+)"/g)].map((match) => match[1]);
-  return added.find((name) => /^npm:\/?@modelcontextprotocol\//.test(name)) ?? added[0] ??
-    "a package";
-}
-
-/**
  * Why the module did not load, in at most 300 characters; a file the realm
  * may not read (the library's own copy of a graded idea, a classmate's
  * folder) is named from the repository's root, with why it is refused.
  */
 function describe(error: unknown): string {
   const message = withWhyNoNewNames(error instanceof Error ? error.message : String(error));
-  const npm = npmImport(message);
-  if (npm !== undefined) {
-    const sdk = npm.replace(/^npm:\/?/, "").startsWith("@modelcontextprotocol/");
-    return (sdk
-      ? `it imports ${npm}, an MCP SDK: graded code may import none, since their clients do what the units have you write`
-      : `it imports ${npm}, an npm package the course does not give`)
-      .slice(0, 300);
-  }
+  const npm = npmRefusal(message);
+  if (npm !== undefined) return npm;
   const refused = /Requires read access to "([^"]+)"/.exec(message)?.[1];
   if (refused === undefined) return oneLine(message).slice(0, 300);
   const what = refused.startsWith(BASE) ? refused.slice(BASE.length) : "a file outside its folder";

@@ -41,6 +41,7 @@ export const SANDBOX_FILES: readonly string[] = [
   "tools/grading/sandbox_worker.ts",
   "tools/grading/realm/graded_realm.ts",
   "tools/grading/realm/graded_mark.ts",
+  "tools/grading/realm/npm_refusal.ts",
   "tools/grading/realm/fixed.ts",
   "tools/grading/realm/no_other_realm.ts",
   "tools/grading/realm/no_new_names.ts",
