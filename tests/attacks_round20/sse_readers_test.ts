@@ -19,8 +19,11 @@
 // in place before the stream opens, is handed every event whatever its type.
 // An `sseData` of ten lines over it earned 28 of 29 sseData marks, hidden
 // cases included, unflagged. Now a learner's realm has no EventSource, as it
-// has no Worker (sandbox_worker.ts). An honest classmate in the same class
-// keeps every mark.
+// has no Worker (sandbox_worker.ts). Round 20b: playwright-core, which the
+// sandbox still gave, bundles the v1 SDK, and its bundle loaded once what it
+// reads (environment, OS release, files) was put in place: 28 of 29 again.
+// Now the sandbox gives no playwright-core either. An honest classmate in
+// the same class keeps every mark.
 
 import assert from "node:assert/strict";
 import { ROOT } from "../_grading.ts";
@@ -46,9 +49,9 @@ export async function sseData(text) {
 }
 ${LAB_04_OTHERS}`;
 
-/** The same, with the SDK that playwright-core (a package of the instructors' tools) bundles. */
-const throughPlaywrightsSdk = () =>
-  throughSdkParser("playwright-core/lib/utilsBundle").replace(
+/** The same, with the SDK that playwright-core (a package of the instructors' tools) bundles, from `specifier`. */
+const throughPlaywrightsSdk = (specifier: string) =>
+  throughSdkParser(specifier).replace(
     /^const \{ StreamableHTTPClientTransport \} = await import\((.*)\);$/m,
     "const { StreamableHTTPClientTransport } = (await import($1)).default;",
   );
@@ -76,9 +79,33 @@ const SDKS = {
   "sdk-v1-by-exact-npm-specifier": "npm:@modelcontextprotocol/sdk@1.32.2",
 };
 
-/** Held: playwright-core's bundle reads the environment as it loads, which a realm may not. */
-const HELD = {
-  "sdk-bundled-in-playwright": { file: "lab-04.ts", module: throughPlaywrightsSdk },
+/**
+ * The same, with what playwright-core's bundle reads as it loads put in
+ * place first: an environment of its own, an OS release, and no file.
+ */
+const throughPlaywrightsSdkPrepared = (specifier: string) =>
+  `import process from "node:process";
+import os from "node:os";
+import fs from "node:fs";
+process.env = {};
+os.release = () => "6.0";
+const exists = fs.existsSync;
+fs.existsSync = (path) => { try { return exists(path); } catch { return false; } };
+${throughPlaywrightsSdk(specifier)}`;
+
+/**
+ * The SDK that playwright-core bundles. Its bundle reads the environment,
+ * the OS release and files as it loads, which a realm may not: but what it
+ * reads can be put in place first (an environment of its own, a release, no
+ * file), and then it loaded, and earned sseData 28 of 29. Now the sandbox
+ * gives graded code no playwright-core, as it gives no MCP SDK.
+ */
+const PLAYWRIGHT = {
+  "sdk-bundled-in-playwright": () => throughPlaywrightsSdk("playwright-core/lib/utilsBundle"),
+  "sdk-bundled-in-playwright-prepared": () =>
+    throughPlaywrightsSdkPrepared("playwright-core/lib/utilsBundle"),
+  "sdk-bundled-in-playwright-prepared-by-npm-specifier": () =>
+    throughPlaywrightsSdkPrepared("npm:playwright-core@1.65.1/lib/utilsBundle"),
 };
 
 /**
@@ -98,6 +125,31 @@ export function sseData(text) {
 }
 ${LAB_04_OTHERS}`;
 
+/** Where zod's module is in Deno's npm cache, the SSE parser's is beside it. */
+const PARSER_BESIDE_ZOD =
+  `new URL("../../eventsource-parser/3.1.1/dist/index.js", import.meta.resolve("npm:zod@4.6.7"))`;
+
+/** Lab 04 whose sseData is eventsource-parser, loaded by `load` (an expression of its module). */
+const parserLoadedBy = (load: string) =>
+  `const { createParser } = ${load};
+export function sseData(text) {
+  const data = [];
+  createParser({ onEvent: (event) => data.push(event.data) }).feed(text);
+  return data;
+}
+${LAB_04_OTHERS}`;
+
+/**
+ * Ways into Deno's npm cache that name no package: a `file:` URL of a
+ * module there, and node:module's `require` of its path.
+ */
+const INTO_THE_CACHE = {
+  "file-url-of-the-cache": parserLoadedBy(`await import(${PARSER_BESIDE_ZOD})`),
+  "require-of-the-cache": parserLoadedBy(
+    `(await import("node:module")).createRequire(import.meta.url)(${PARSER_BESIDE_ZOD}.pathname.replace(/js$/, "cjs"))`,
+  ),
+};
+
 /** A package the sandbox does not give, imported at run time and the failure caught, as careful code does. */
 const CAUGHT_IMPORT = `export function sseData(text) {
   return [...text.matchAll(/^data: (.*)$/gm)].map((match) => match[1]);
@@ -113,6 +165,11 @@ const list = await gradeClass({
   "climbing-out-of-ajv": { file: "lab-04.ts", module: () => CLIMBING },
   "caught-import": { file: "lab-04.ts", module: () => CAUGHT_IMPORT },
   ...Object.fromEntries(
+    Object.entries(INTO_THE_CACHE).map((
+      [name, code],
+    ) => [name, { file: "lab-04.ts", module: () => code }]),
+  ),
+  ...Object.fromEntries(
     Object.entries(SDKS).map(([name, from]) => [name, {
       file: "lab-04.ts",
       module: () =>
@@ -120,7 +177,9 @@ const list = await gradeClass({
     }]),
   ),
   "runtime-event-source": { file: "lab-04.ts", module: () => RUNTIME_EVENT_SOURCE },
-  ...HELD,
+  ...Object.fromEntries(
+    Object.entries(PLAYWRIGHT).map(([name, module]) => [name, { file: "lab-04.ts", module }]),
+  ),
   "honest-classmate": {
     file: "lab-04.ipynb",
     module: () => Deno.readTextFile(`${ROOT}solutions/lab-04.ipynb`),
@@ -148,11 +207,16 @@ for (const [name, from] of Object.entries(SDKS)) {
   });
 }
 
-Deno.test("the SDK bundled in playwright-core does not load where work is graded, and earns sseData nothing", () => {
-  const { results, marks } = gradedMarks(list, "sdk-bundled-in-playwright", "sseData");
-  assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
-  assert.match(marks[0].output ?? "", /does not load.*Requires env access/);
-});
+for (const name of Object.keys(PLAYWRIGHT)) {
+  Deno.test(`${name}: the SDK bundled in playwright-core does not load where work is graded, and earns sseData nothing`, () => {
+    const { results, marks } = gradedMarks(list, name, "sseData");
+    assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+    assert.match(
+      marks[0].output ?? "",
+      /it imports (npm:)?playwright-core\S*, an npm package the course does not give/,
+    );
+  });
+}
 
 Deno.test("a path climbing out of an npm package earns sseData nothing: the sandbox names no package without an exports map", () => {
   const { results, marks } = gradedMarks(list, "climbing-out-of-ajv", "sseData");
@@ -162,6 +226,13 @@ Deno.test("a path climbing out of an npm package earns sseData nothing: the sand
     /it imports npm:ajv@8\.20\.0, an npm package the course does not give/,
   );
 });
+
+for (const name of Object.keys(INTO_THE_CACHE)) {
+  Deno.test(`${name}: a module of Deno's npm cache the lock does not name earns sseData nothing`, () => {
+    const { results, marks } = gradedMarks(list, name, "sseData");
+    assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
+  });
+}
 
 Deno.test("a package the sandbox does not give, imported at run time, is named in one line, with nothing of Deno's lock file", () => {
   const { marks } = gradedMarks(list, "caught-import", "sseData");

@@ -558,12 +558,15 @@ async function bundleOnce(name: string, entry: string, file: string): Promise<Ui
 const NAMED_IMPORTS = /(?:^|[;}])\s*import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/gm;
 
 /**
- * The npm packages graded code is never given, by the prefix of their names:
- * the MCP SDKs, whose clients and transports do what the units have the
- * learner write (the v2 client's transport hands an `EventSourceParserStream`
- * to any stream it is given: round 20 read `sseData`'s answers with it).
+ * The npm packages graded code is never given, by their names: the MCP
+ * SDKs, whose clients and transports do what the units have the learner
+ * write (the v2 client's transport hands an `EventSourceParserStream` to any
+ * stream it is given: round 20 read `sseData`'s answers with it), and
+ * playwright-core, whose `lib/utilsBundle` bundles the v1 SDK (round 20b
+ * loaded it, with the environment, OS release and files it reads put in
+ * place first, and read `sseData`'s answers with it too).
  */
-const SDKS = "@modelcontextprotocol/";
+const SDKS = /^(@modelcontextprotocol\/|playwright-core(@|\/|$))/;
 
 /**
  * `entries` (an import map's imports, or a lock file's specifiers) less those
@@ -575,14 +578,14 @@ const SDKS = "@modelcontextprotocol/";
  * import assert from "node:assert/strict";
  *
  * assert.deepEqual(
- *   withoutSdks({ ajv: "npm:ajv@8.20.0", "@modelcontextprotocol/client": "npm:@modelcontextprotocol/client@2.4.0", "npm:@modelcontextprotocol/sdk@1.32.2": "1.32.2" }),
+ *   withoutSdks({ ajv: "npm:ajv@8.20.0", "@modelcontextprotocol/client": "npm:@modelcontextprotocol/client@2.4.0", "npm:@modelcontextprotocol/sdk@1.32.2": "1.32.2", "npm:playwright-core@1.65.1": "1.65.1" }),
  *   { ajv: "npm:ajv@8.20.0" },
  * );
  * ```
  */
 export function withoutSdks(entries: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(entries).filter(([key]) => !key.replace(/^npm:\/?/, "").startsWith(SDKS)),
+    Object.entries(entries).filter(([key]) => !SDKS.test(key.replace(/^npm:\/?/, ""))),
   );
 }
 
