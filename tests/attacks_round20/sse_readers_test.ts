@@ -108,27 +108,6 @@ const PLAYWRIGHT = {
     throughPlaywrightsSdkPrepared("npm:playwright-core@1.65.1/lib/utilsBundle"),
 };
 
-/**
- * An `npm:` specifier the sandbox's lock named, of a package with no
- * "exports" (ajv, ajv-formats, javascript-obfuscator), took a path that
- * climbed out of the package in Deno's npm cache, which a realm reads with no
- * permission: the SDKs' own eventsource-parser loaded so, and earned sseData
- * 28 of 29. The sandbox's lock now names only packages with an exports map
- * (tools/grading/closed_packages.ts).
- */
-const CLIMBING =
-  `const { createParser } = await import("npm:ajv@8.20.0/../../eventsource-parser/3.1.1/dist/index.js");
-export function sseData(text) {
-  const data = [];
-  createParser({ onEvent: (event) => data.push(event.data) }).feed(text);
-  return data;
-}
-${LAB_04_OTHERS}`;
-
-/** Where zod's module is in Deno's npm cache, the SSE parser's is beside it. */
-const PARSER_BESIDE_ZOD =
-  `new URL("../../eventsource-parser/3.1.1/dist/index.js", import.meta.resolve("npm:zod@4.6.7"))`;
-
 /** Lab 04 whose sseData is eventsource-parser, loaded by `load` (an expression of its module). */
 const parserLoadedBy = (load: string) =>
   `const { createParser } = ${load};
@@ -140,10 +119,30 @@ export function sseData(text) {
 ${LAB_04_OTHERS}`;
 
 /**
- * Ways into Deno's npm cache that name no package: a `file:` URL of a
- * module there, and node:module's `require` of its path.
+ * An `npm:` specifier the sandbox's lock named, of a package with no
+ * "exports" (ajv, ajv-formats, javascript-obfuscator), took a path that
+ * climbed out of the package in Deno's npm cache, which a realm reads with no
+ * permission: the SDKs' own eventsource-parser loaded so, and earned sseData
+ * 28 of 29. The sandbox's lock now names only packages with an exports map
+ * (tools/grading/closed_packages.ts).
  */
-const INTO_THE_CACHE = {
+const CLIMBING = parserLoadedBy(
+  `await import("npm:ajv@8.20.0/../../eventsource-parser/3.1.1/dist/index.js")`,
+);
+
+/** Where zod's module is in Deno's npm cache, the SSE parser's is beside it. */
+const PARSER_BESIDE_ZOD =
+  `new URL("../../eventsource-parser/3.1.1/dist/index.js", import.meta.resolve("npm:zod@4.6.7"))`;
+
+/**
+ * Ways to eventsource-parser that held (round 20b): into Deno's npm cache,
+ * naming no package (a `file:` URL of a module there, node:module's
+ * `require` of its path), and a `data:` module that names the package.
+ */
+const WAYS_THAT_HELD = {
+  "data-url-naming-the-parser": parserLoadedBy(
+    `await import("data:text/javascript," + encodeURIComponent('export * from "npm:eventsource-parser@3.1.1";'))`,
+  ),
   "file-url-of-the-cache": parserLoadedBy(`await import(${PARSER_BESIDE_ZOD})`),
   "require-of-the-cache": parserLoadedBy(
     `(await import("node:module")).createRequire(import.meta.url)(${PARSER_BESIDE_ZOD}.pathname.replace(/js$/, "cjs"))`,
@@ -165,7 +164,7 @@ const list = await gradeClass({
   "climbing-out-of-ajv": { file: "lab-04.ts", module: () => CLIMBING },
   "caught-import": { file: "lab-04.ts", module: () => CAUGHT_IMPORT },
   ...Object.fromEntries(
-    Object.entries(INTO_THE_CACHE).map((
+    Object.entries(WAYS_THAT_HELD).map((
       [name, code],
     ) => [name, { file: "lab-04.ts", module: () => code }]),
   ),
@@ -227,8 +226,8 @@ Deno.test("a path climbing out of an npm package earns sseData nothing: the sand
   );
 });
 
-for (const name of Object.keys(INTO_THE_CACHE)) {
-  Deno.test(`${name}: a module of Deno's npm cache the lock does not name earns sseData nothing`, () => {
+for (const name of Object.keys(WAYS_THAT_HELD)) {
+  Deno.test(`${name}: eventsource-parser, which the lock does not name, earns sseData nothing`, () => {
     const { results, marks } = gradedMarks(list, name, "sseData");
     assert.ok(marks.every((t) => t.score === 0), report(results, "sseData"));
   });
