@@ -183,7 +183,7 @@ const EDITIONS: Edition[] = [
       "LAB_04 NOT DONE YET",
     ],
     pictures: [],
-    notices: 19,
+    notices: 20,
   },
   {
     path: "solutions/lab-04.ipynb",
