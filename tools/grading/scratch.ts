@@ -562,7 +562,7 @@ const NAMED_IMPORTS = /(?:^|[;}])\s*import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["
  * SDKs, whose clients and transports do what the units have the learner
  * write (the v2 client's transport hands an `EventSourceParserStream` to any
  * stream it is given: round 20 read `sseData`'s answers with it), and
- * playwright-core, whose `lib/utilsBundle` bundles the v1 SDK (round 20b
+ * playwright-core, whose utilsBundle module bundles the v1 SDK (round 20b
  * loaded it, with the environment, OS release and files it reads put in
  * place first, and read `sseData`'s answers with it too).
  */
