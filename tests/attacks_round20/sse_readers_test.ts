@@ -145,7 +145,7 @@ const WAYS_THAT_HELD = {
   ),
   "file-url-of-the-cache": parserLoadedBy(`await import(${PARSER_BESIDE_ZOD})`),
   "require-of-the-cache": parserLoadedBy(
-    `(await import("node:module")).createRequire(import.meta.url)(${PARSER_BESIDE_ZOD}.pathname.replace(/js$/, "cjs"))`,
+    `(await import("node:module")).createRequire(import.meta.url)(${PARSER_BESIDE_ZOD}.href.slice("file://".length).replace(/js$/, "cjs"))`,
   ),
 };
 
