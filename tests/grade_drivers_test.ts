@@ -29,12 +29,20 @@ Deno.test("the sandbox loads each npm package the library names from one bundled
     UNITS,
   );
   const { imports } = JSON.parse(await Deno.readTextFile(scratch.importMap));
-  const bundle = new URL("vendor/ajv.js", `file://${scratch.base}/`).href;
-  assert.equal(imports.ajv, bundle);
-  assert.equal(imports["ajv/dist/2020.js"], bundle, "one ajv, whichever way it is imported");
-  const { Ajv, Ajv2020 } = await import(bundle);
-  assert.equal(new Ajv2020().validate({ type: "integer" }, 1.5), false);
-  assert.equal(typeof Ajv, "function");
+  const vendor = `${scratch.base}/vendor`;
+  // One ajv, whichever way it is imported: each specifier's module re-exports the one bundle.
+  for (const specifier of ["ajv", "ajv/dist/2020.js"]) {
+    const text = await Deno.readTextFile(fileURLToPath(imports[specifier]));
+    assert.ok(imports[specifier].startsWith(new URL(`file://${vendor}/`).href), specifier);
+    assert.match(text, /^export \{[^}]*\} from "\.\/ajv\.js";\n$/, specifier);
+  }
+  const ajv = await import(imports.ajv);
+  const ajv2020 = await import(imports["ajv/dist/2020.js"]);
+  assert.equal(new ajv2020.Ajv2020().validate({ type: "integer" }, 1.5), false);
+  // Each module's default is its own, as Deno gives a CommonJS module's `module.exports`.
+  assert.equal(ajv.default, ajv.Ajv);
+  assert.equal(ajv2020.default, ajv2020.Ajv2020);
+  assert.notEqual(ajv.Ajv, ajv2020.Ajv2020);
 });
 
 /** Every file under `folder`, with its text. */

@@ -39,23 +39,64 @@ export async function closedPackages(
 ): Promise<Record<string, string>> {
   const kept: Record<string, string> = {};
   for (const [specifier, resolved] of Object.entries(specifiers)) {
-    const name = /^npm:\/?(@[^/@]+\/[^/@]+|[^/@]+)@/.exec(specifier)?.[1];
-    if (!specifier.startsWith("npm:")) kept[specifier] = resolved;
-    else if (name !== undefined && await hasExports(name, resolved.split("_")[0], npmCache)) {
-      kept[specifier] = resolved;
-    }
+    const manifest = await manifestOf(specifier, resolved, npmCache);
+    if (!specifier.startsWith("npm:") || manifest?.exports != null) kept[specifier] = resolved;
   }
   return kept;
 }
 
-/** Whether the package `name` at `version` in the npm cache `npmCache` has an `"exports"` map. */
-async function hasExports(name: string, version: string, npmCache: string): Promise<boolean> {
+/**
+ * The names of the npm packages of `specifiers` (as {@linkcode closedPackages}
+ * takes them) whose modules are CommonJS (a `package.json` with no `"type":
+ * "module"`): Deno gives each such module a default export, its
+ * `module.exports`, so a bundle standing in for one must give it too.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const cache = await Deno.makeTempDir();
+ * for (const [name, manifest] of [["old", {}], ["new", { type: "module" }]] as const) {
+ *   await Deno.mkdir(`${cache}/registry.npmjs.org/${name}/1.0.0`, { recursive: true });
+ *   await Deno.writeTextFile(`${cache}/registry.npmjs.org/${name}/1.0.0/package.json`, JSON.stringify(manifest));
+ * }
+ * const names = await commonJsPackages({ "npm:old@1": "1.0.0", "npm:new@1": "1.0.0" }, cache);
+ * assert.deepEqual([...names], ["old"]);
+ * await Deno.remove(cache, { recursive: true });
+ * ```
+ */
+export async function commonJsPackages(
+  specifiers: Record<string, string>,
+  npmCache: string,
+): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const [specifier, resolved] of Object.entries(specifiers)) {
+    const manifest = await manifestOf(specifier, resolved, npmCache);
+    if (manifest !== undefined && manifest.type !== "module") names.add(manifest.name);
+  }
+  return names;
+}
+
+/**
+ * The `package.json` of the package an `npm:` lock specifier resolved to
+ * `resolved`, as the npm cache at `npmCache` holds it, with its name; none
+ * for another specifier, or a package the cache lacks or whose manifest does
+ * not parse to an object.
+ */
+async function manifestOf(
+  specifier: string,
+  resolved: string,
+  npmCache: string,
+): Promise<{ name: string; exports?: unknown; type?: unknown } | undefined> {
+  const name = /^npm:\/?(@[^/@]+\/[^/@]+|[^/@]+)@/.exec(specifier)?.[1];
+  if (name === undefined) return undefined;
+  const version = resolved.split("_")[0];
   try {
     const manifest = JSON.parse(
       await Deno.readTextFile(`${npmCache}/registry.npmjs.org/${name}/${version}/package.json`),
     );
-    return manifest !== null && typeof manifest === "object" && manifest.exports != null;
+    return manifest !== null && typeof manifest === "object" ? { ...manifest, name } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -27,7 +27,7 @@ import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
 import { REALM_MAKERS } from "./realm/realm_makers.ts";
-import { closedPackages } from "./closed_packages.ts";
+import { closedPackages, commonJsPackages } from "./closed_packages.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -370,12 +370,15 @@ async function makeBase(
   }
   const lock = JSON.parse(await Deno.readTextFile(new URL("deno.lock", ROOT)));
   // No MCP SDK, and no package a path can climb out of (closed_packages.ts).
-  lock.specifiers = await closedPackages(
-    withoutSdks(lock.specifiers ?? {}),
-    `${await sandboxCache()}/npm`,
-  );
+  const locked = withoutSdks(lock.specifiers ?? {});
+  const npmCache = `${await sandboxCache()}/npm`;
+  lock.specifiers = await closedPackages(locked, npmCache);
   await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock, null, 2) + "\n");
-  const bundled = await bundlePackages(folder, [...files]);
+  const bundled = await bundlePackages(
+    folder,
+    [...files],
+    await commonJsPackages(locked, npmCache),
+  );
   const readable: Record<string, string[]> = {};
   for (const spec of specs) {
     readable[spec.unit] = [
@@ -454,7 +457,10 @@ export async function realmFiles(
  * lock file fixes), and the import map's entries that send those imports to
  * it. A CommonJS package is a hundred files that each realm would resolve,
  * read and compile again (ajv: 52 ms of a realm's 76), and Lab 02 runs every
- * case in a realm of its own; its bundle loads in a few milliseconds.
+ * case in a realm of its own; its bundle loads in a few milliseconds. Each
+ * module of a package of `commonJs` gives its default export too (its
+ * `module.exports`, as Deno gives it): graded code that imports ajv as its
+ * documentation does (`import Ajv from "ajv"`) runs as in the notebook.
  * Throws `Error` naming the package when it cannot be bundled.
  *
  * @example
@@ -463,7 +469,11 @@ export async function realmFiles(
  * // { ajv: "file:///…/vendor/ajv.js", "ajv/dist/2020.js": "file:///…/vendor/ajv.js", … }
  * ```
  */
-async function bundlePackages(folder: string, files: string[]): Promise<Record<string, string>> {
+async function bundlePackages(
+  folder: string,
+  files: string[],
+  commonJs: ReadonlySet<string>,
+): Promise<Record<string, string>> {
   const names = Object.keys(await courseImports(ROOT));
   const packageOf = (specifier: string) =>
     names.find((name) => specifier === name || specifier.startsWith(`${name}/`));
@@ -486,12 +496,29 @@ async function bundlePackages(folder: string, files: string[]): Promise<Record<s
   await Deno.mkdir(`${folder}/vendor`, { recursive: true });
   await Promise.all([...wanted].map(async ([name, bySpecifier]) => {
     const file = `${folder}/vendor/${name.replaceAll("/", "+")}`;
-    const exports = [...bySpecifier].filter(([, imported]) => imported.size > 0).map((
-      [specifier, imported],
-    ) => `export { ${[...imported].join(", ")} } from ${JSON.stringify(specifier)};`);
+    const cjs = commonJs.has(name);
+    // A CommonJS module's default, under a name of its own in the bundle (`default$0`, ...).
+    const exported = [...bySpecifier].map(([specifier, imported], index) => ({
+      specifier,
+      names: [...imported, ...cjs ? [`default as default$${index}`] : []],
+      own: [...imported, `default$${index} as default`],
+    }));
+    const exports = exported.filter(({ names }) => names.length > 0).map(({ specifier, names }) =>
+      `export { ${names.join(", ")} } from ${JSON.stringify(specifier)};`
+    );
     await Deno.writeFile(`${file}.js`, await bundled(name, exports.join("\n") + "\n", file));
-    for (const specifier of bySpecifier.keys()) {
-      entries[specifier] = pathToFileURL(`${file}.js`).href;
+    const base = file.slice(file.lastIndexOf("/") + 1);
+    for (const [index, { specifier, own }] of exported.entries()) {
+      if (!cjs) {
+        entries[specifier] = pathToFileURL(`${file}.js`).href;
+        continue;
+      }
+      // Each specifier's own module, whose default is that module's, not the package's.
+      await Deno.writeTextFile(
+        `${file}.${index}.js`,
+        `export { ${own.join(", ")} } from "./${base}.js";\n`,
+      );
+      entries[specifier] = pathToFileURL(`${file}.${index}.js`).href;
     }
   }));
   return entries;
