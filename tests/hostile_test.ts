@@ -68,9 +68,12 @@ Deno.test("a server that floods pings and never reads is closed, and costs littl
   try {
     await client.initialize();
     await client.listTools();
-    const before = Deno.memoryUsage().rss;
+    // This isolate's heap and buffers, not the process's RSS: under `deno test --parallel` every
+    // test file runs in the one process, and a neighbour's memory was charged to the client.
+    const used = () => Deno.memoryUsage().heapUsed + Deno.memoryUsage().external;
+    const before = used();
     let peak = before;
-    const sampler = setInterval(() => peak = Math.max(peak, Deno.memoryUsage().rss), 5);
+    const sampler = setInterval(() => peak = Math.max(peak, used()), 5);
     try {
       await assert.rejects(client.callTool("echo", { text: "hi" }), (error: Error) => {
         assert.ok(error instanceof ProtocolError, `${error}`);
