@@ -442,11 +442,15 @@ async function runProcess(
     "--frozen",
     // V8 keeps its helper threads: `--single-threaded` saved 2 to 3 % of row 6's CPU time but made a
     // long loop wait for its optimized code, 1.4 times its CPU, and `--single-threaded-gc` saved
-    // nothing measurable (BENCHMARKS.md, row 6). No WebAssembly module compiles: a learner's realm has
-    // no WebAssembly (a JavaScript engine compiled to it is a realm where the grader's mark is not:
-    // realm/graded_realm.ts), and a module imported as one (`data:application/wasm;base64,...`) is
-    // compiled without it.
-    "--v8-flags=--max-old-space-size=256,--wasm-max-module-size=0",
+    // nothing measurable (BENCHMARKS.md, row 6). Its two middle tiers (Sparkplug, Maglev) do not
+    // compile: in a process that lives for one learner they cost more than they give back (both off,
+    // 4 to 9 ms of CPU less for a right Unit B or a wrong Unit A learner's 95 to 120; either alone,
+    // 1 to 3), and what runs long is TurboFan's either way (a loop of 1e8 rounds in one call, or a
+    // hog's 48 calls of 3e6, costs the same CPU), so no case nears its budget sooner. No WebAssembly
+    // module compiles: a learner's realm has no WebAssembly (a JavaScript engine compiled to it is a
+    // realm where the grader's mark is not: realm/graded_realm.ts), and a module imported as one
+    // (`data:application/wasm;base64,...`) is compiled without it.
+    "--v8-flags=--max-old-space-size=256,--wasm-max-module-size=0,--no-sparkplug,--no-maglev",
     // A learner's realms may read less than the process: their own folder, never a classmate's.
     "--unstable-worker-options",
     // A worker loads modules only with leave to read them: the scratch folders hold nothing secret.
