@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type AnswerFunction } from "../mcp/client/answer.ts";
+import type { AnswerFunction } from "../mcp/client/connection_options.ts";
 import { Client } from "../mcp/client/client.ts";
 import { freshLog, serverCalls, serverCommand } from "./course.ts";
 import type { SplitFrames } from "../mcp/shared/framing.ts";

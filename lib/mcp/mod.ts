@@ -102,8 +102,9 @@ export {
   type PromptMessage,
 } from "./shared/prompt.ts";
 export type { ServerStatus, Transport } from "./shared/transport.ts";
-export { answerFor, type AnswerFunction } from "./client/answer.ts";
-export { type Authorize, authorize } from "./client/allowlist.ts";
+export { answerFor } from "./client/answer.ts";
+export { authorize } from "./client/allowlist.ts";
+export type { Authorize } from "./client/tool_call.ts";
 export { type CallOptions, Client, type InitializeOptions } from "./client/client.ts";
 export type { Completion, CompletionRef } from "./client/completion.ts";
 export { type Elicit, type ElicitResult, FormAnswerError } from "./client/elicitation.ts";
@@ -121,7 +122,7 @@ export {
   type SessionEnd,
 } from "./client/http_transport.ts";
 export { StdioTransport } from "./client/stdio_transport.ts";
-export type { Direction } from "./client/connection_options.ts";
+export type { AnswerFunction, Direction } from "./client/connection_options.ts";
 export { type ProcessTransport, spawnServer } from "./client/spawn_server.ts";
 export type { Tool } from "./client/tool_list.ts";
 export type { ToolResult } from "./client/tool_result.ts";

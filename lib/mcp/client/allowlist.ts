@@ -28,6 +28,3 @@ export function authorize(
 ): boolean {
   return Object.hasOwn(catalog, name) && allowed.has(name);
 }
-
-/** A function with the contract of {@linkcode authorize}; the negative control passes its own. */
-export type Authorize = typeof authorize;

@@ -7,9 +7,6 @@
 import { ProtocolError } from "../shared/errors.ts";
 import type { JsonObject, JsonRpcResponse, RequestId } from "../shared/jsonrpc.ts";
 
-/** Decides what a response means for the request that waits: returns its result or throws. */
-export type AnswerFunction = (requestId: RequestId, message: JsonRpcResponse) => unknown;
-
 /**
  * Return `message.result` only when `message` is a successful response whose
  * id is exactly `requestId`; throw `ProtocolError` for any other id (the

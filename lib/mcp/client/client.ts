@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type Authorize, authorize } from "./allowlist.ts";
+import { authorize } from "./allowlist.ts";
 import type { ClientOptions, ClosedWith, ServerRef } from "./client_options.ts";
 import type { ClientTransport } from "./client_transport.ts";
 import { type Completion, completionOf, type CompletionRef } from "./completion.ts";
@@ -42,7 +42,7 @@ import {
 import { checkReadResult, collectResources, collectResourceTemplates } from "./resources.ts";
 import type { CloseStep } from "./server_process.ts";
 import { collectTools, type Tool } from "./tool_list.ts";
-import { toolToCall } from "./tool_call.ts";
+import { type Authorize, toolToCall } from "./tool_call.ts";
 import { compileAllowed } from "./tool_schemas.ts";
 import { checkToolResult, type ToolResult, wholeToolResult } from "./tool_result.ts";
 import { toolText } from "./tool_text.ts";

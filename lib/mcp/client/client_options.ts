@@ -8,7 +8,7 @@
 
 import type { SseData } from "../shared/sse.ts";
 import type { McpVersion } from "../shared/versions.ts";
-import type { Authorize } from "./allowlist.ts";
+import type { Authorize } from "./tool_call.ts";
 import type { ClientTransport } from "./client_transport.ts";
 import type { ConnectionOptions } from "./connection_options.ts";
 import type { SessionEnd } from "./http_transport.ts";

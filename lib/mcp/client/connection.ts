@@ -8,7 +8,7 @@
  * @module
  */
 
-import { answerFor, type AnswerFunction } from "./answer.ts";
+import { answerFor } from "./answer.ts";
 import type { ClientTransport } from "./client_transport.ts";
 import { InFlightLimit } from "./in_flight_limit.ts";
 import { PendingRequests, type Waiting } from "./pending_requests.ts";
@@ -25,7 +25,12 @@ import {
 } from "../shared/jsonrpc.ts";
 import type { CloseStep } from "./server_process.ts";
 import { StdioTransport } from "./stdio_transport.ts";
-import type { ConnectionOptions, Direction, RequestOptions } from "./connection_options.ts";
+import type {
+  AnswerFunction,
+  ConnectionOptions,
+  Direction,
+  RequestOptions,
+} from "./connection_options.ts";
 import { ServerAsks } from "./server_asks.ts";
 import { FormAnswerError } from "./elicitation.ts";
 import { type OpenRequest, OpenRequests } from "./open_requests.ts";

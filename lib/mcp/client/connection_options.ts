@@ -4,11 +4,18 @@
  * @module
  */
 
-import type { AnswerFunction } from "./answer.ts";
 import type { Elicit } from "./elicitation.ts";
 import type { Sample } from "./sampling.ts";
 import type { SplitFrames } from "../shared/framing.ts";
 import type { ServerProcessOptions } from "./server_process.ts";
+import type { JsonRpcResponse, RequestId } from "../shared/jsonrpc.ts";
+
+/**
+ * Decides what a response means for the request that waits: returns its
+ * result or throws (Unit A's `answerFor` is one). A type of its own, apart
+ * from `answer.ts`, which the learners' release withholds.
+ */
+export type AnswerFunction = (requestId: RequestId, message: JsonRpcResponse) => unknown;
 
 /** Which way a message went: `>` client to server, `<` server to client. */
 export type Direction = ">" | "<";

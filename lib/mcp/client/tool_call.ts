@@ -9,9 +9,20 @@
 import { ProtocolError } from "../shared/errors.ts";
 import { isObject, type JsonObject } from "../shared/jsonrpc.ts";
 import { schemaProblems } from "../shared/schema.ts";
-import type { Authorize } from "./allowlist.ts";
 import type { Tool } from "./tool_list.ts";
 import { compileSchemas } from "./tool_schemas.ts";
+
+/**
+ * Whether the tool `name` may be called, given the server's `catalog` and
+ * the operator's `allowed` names: the contract of Unit A's `authorize`
+ * (`allowlist.ts`, which the learners' release withholds); the negative
+ * control passes its own.
+ */
+export type Authorize = (
+  name: string,
+  catalog: Readonly<Record<string, unknown>>,
+  allowed: ReadonlySet<string>,
+) => boolean;
 
 /** What {@linkcode toolToCall} checks a call against. */
 export interface ToolCallRules {
