@@ -86,8 +86,21 @@ Deno.test("the student Unit B runs to its end and reports the unfinished work", 
     !text.includes("You wrote no prediction first"),
     "a step revealed before its prediction",
   );
-  for (const name of ["careless_reports", "grandchild", "purchases_without_allowlist"]) {
-    assert.match(text, new RegExp(`↷ This step shows what you predict \\(${name}\\)`));
+  // Beside the handouts' Unit A, the starter, every Client step waits for its answerFor and authorize.
+  for (
+    const step of [
+      "The careless client",
+      "The lingering step",
+      "The hung step",
+      "The negative control",
+    ]
+  ) {
+    assert.match(
+      text,
+      new RegExp(
+        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of ch14-a\\.ipynb\\) and authorize`,
+      ),
+    );
   }
   assert.ok(!/the client reported:|NEGATIVE_CONTROL|grandchild is/.test(text));
   assert.deepEqual(reportLine(text, "COURSE_REPORT"), {

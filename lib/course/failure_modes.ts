@@ -7,6 +7,7 @@
  */
 
 import type { AnswerFunction } from "../mcp/client/connection_options.ts";
+import type { Authorize } from "../mcp/client/tool_call.ts";
 import { Client } from "../mcp/client/client.ts";
 import { freshLog, serverCalls, serverCommand } from "./course.ts";
 import type { SplitFrames } from "../mcp/shared/framing.ts";
@@ -63,6 +64,8 @@ export interface TryModeOptions {
   splitFrames?: SplitFrames;
   /** The reply check the client uses. @default {the library's answerFor} */
   answer?: AnswerFunction;
+  /** The allowlist check the client uses. @default {the library's authorize} */
+  authorize?: Authorize;
 }
 
 /**
@@ -93,6 +96,7 @@ export async function tryMode(mode: string, options: TryModeOptions = {}): Promi
     timeoutMs: options.timeoutMs ?? 1000,
     splitFrames: options.splitFrames,
     answer: options.answer,
+    authorize: options.authorize,
   });
   let outcome: string;
   let detail = "";

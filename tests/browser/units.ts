@@ -78,9 +78,10 @@ const EDITIONS: Edition[] = [
       'COURSE_REPORT={"edition":"student","starting_evidence":"SUPPLIED_REFERENCE",' +
       '"transfer_passed":false,"unit":"ch14-b"}',
     ],
-    // The careless client's picture shows its answer: it waits for the prediction of it.
+    // The careless client's picture shows its answer: it waits, for Unit A's functions first.
     pictures: [],
-    notices: 7,
+    // Each Client step waits for the learner's Unit A functions (the handouts' ch14-a is the starter).
+    notices: 9,
   },
   {
     path: "solutions/ch14-b.ipynb",

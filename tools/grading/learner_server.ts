@@ -252,10 +252,34 @@ async function findNotebook(unit: string): Promise<string> {
     const path = resolve(named);
     if (await Deno.stat(path).then((info) => info.isFile, () => false)) return path;
   }
+  const newest = await newestNotebook(unit, Deno.cwd());
+  if (newest === undefined) {
+    throw new Error(
+      `No saved notebook of ${unit} in ${Deno.cwd()}: save this notebook there, then run this cell again.`,
+    );
+  }
+  return newest;
+}
+
+/**
+ * The most recently saved notebook of `unit` (as its metadata names it) in
+ * `folder`, or `undefined` when it holds none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileURLToPath } from "node:url";
+ *
+ * const solutions = fileURLToPath(new URL("../../solutions/", import.meta.url));
+ * assert.equal(await newestNotebook("ch14-a", solutions), `${solutions}ch14-a.ipynb`);
+ * assert.equal(await newestNotebook("no-such-unit", solutions), undefined);
+ * ```
+ */
+export async function newestNotebook(unit: string, folder: string): Promise<string | undefined> {
   const found: [string, number][] = [];
-  for await (const entry of Deno.readDir(Deno.cwd())) {
+  for await (const entry of Deno.readDir(folder)) {
     if (!entry.isFile || !entry.name.endsWith(".ipynb")) continue;
-    const path = resolve(entry.name);
+    const path = resolve(folder, entry.name);
     try {
       const metadata = JSON.parse(await Deno.readTextFile(path)).metadata;
       if (!isObject(metadata?.course) || metadata.course.unit !== unit) continue;
@@ -264,10 +288,5 @@ async function findNotebook(unit: string): Promise<string> {
       // Not a notebook this can read: not this one.
     }
   }
-  if (found.length === 0) {
-    throw new Error(
-      `No saved notebook of ${unit} in ${Deno.cwd()}: save this notebook there, then run this cell again.`,
-    );
-  }
-  return found.sort((a, b) => b[1] - a[1])[0][0];
+  return found.sort((a, b) => b[1] - a[1])[0]?.[0];
 }

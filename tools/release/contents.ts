@@ -37,6 +37,8 @@ const PROGRAMS = [
   "tools/grading/sandbox_runner.ts",
   // Lab 01 writes the learner's server from the saved notebook as the grader takes it.
   "tools/grading/learner_server.ts",
+  // The later units' Clients take the learner's Unit A functions from the saved notebook, so.
+  "tools/grading/your_functions.ts",
   ...SANDBOX_FILES,
 ];
 /** What must never be in the release, whatever imports it. */
