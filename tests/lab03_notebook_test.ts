@@ -168,10 +168,14 @@ Deno.test("the student Lab 03 runs to its end with nothing written, and reports 
   assert.match(outputs.get("agent-tool-error")!, /↷ The agent waits for decode/);
   assert.match(outputs.get("mrtr-retry")!, /↷ The retry waits for retryRequest/);
   assert.match(outputs.get("mrtr-state")!, /↷ The hostile retries waits for retryRequest/);
-  // Block A, the first round and the sampling step wait for nothing the learner writes.
+  // Block A and the first round wait for nothing the learner writes; the sampling step's Client
+  // waits for the learner's Unit A functions (beside the handouts, Unit A's starter).
   assert.match(outputs.get("unmasked")!, /↷ This step shows what you predict/);
   assert.match(outputs.get("mrtr-first")!, /input_required: asks sampling-1, with a requestState/);
-  assertSampling(outputs.get("sampling")!);
+  assert.match(
+    outputs.get("sampling")!,
+    /↷ The sampling step waits for answerFor \(not written yet, in the ✏️ cell of section 1 of ch14-a\.ipynb\) and authorize/,
+  );
   assert.match(text, /LAB_03 NOT DONE YET/);
   const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);
   assert.deepEqual(await evidenceProblems("lab-03-submission", submission), []);

@@ -157,8 +157,9 @@ const EDITIONS: Edition[] = [
       "LAB_03 NOT DONE YET",
     ],
     pictures: [],
-    // Block G's two retry steps wait for retryRequest, and its prediction cell for the learner.
-    notices: 10,
+    // Block G's two retry steps wait for retryRequest, and its prediction cell for the learner;
+    // the sampling step's Client waits for the learner's Unit A functions.
+    notices: 11,
   },
   {
     path: "solutions/lab-03.ipynb",
