@@ -78,21 +78,23 @@ Deno.test("the student Chapter 15 runs to its end and reports what is not writte
   for (const rows of Object.values(submission.grades as Record<string, { status: string }[]>)) {
     assert.ok(rows.length > 0 && rows.every((row) => row.status === "UNFINISHED"));
   }
-  const none = (submission.observations as Record<string, Observation[]>).none;
-  assert.ok(none.every((row) => row.outcome === "succeeded" && row.answer === "4"));
-  assert.deepEqual(submission.observations, {
-    none: (submission.observations as Record<string, unknown>).none,
-    deno: null,
-    bubblewrap: null,
-  });
-  // Run All on a fresh copy reveals no answer before its prediction: each step waits for it.
+  // Beside the handouts' Unit A, its starter, every step whose Client asks a server waits for the
+  // learner's answerFor and authorize: nothing is observed.
+  assert.deepEqual(submission.observations, { none: null, deno: null, bubblewrap: null });
+  assert.deepEqual(submission.filesystem_server, { none: null, bubblewrap: null });
+  for (const step of ["The control", "The run of server-filesystem"]) {
+    assert.match(
+      text,
+      new RegExp(
+        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of ch14-a\\.ipynb\\)`,
+      ),
+    );
+  }
+  // Run All on a fresh copy reveals no answer before its prediction.
   assert.ok(
     !text.includes("You wrote no prediction first"),
     "a step revealed before its prediction",
   );
-  for (const name of ["succeed_without_boundary", "filesystem_reads_key"]) {
-    assert.match(text, new RegExp(`↷ This step shows what you predict \\(${name}\\)`));
-  }
   assert.ok(!/NEGATIVE_CONTROL|FILESYSTEM_SERVER|none: .*: succeeded/.test(text));
   assert.deepEqual(leftBy(text), []);
 });

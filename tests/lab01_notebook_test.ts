@@ -11,7 +11,7 @@ import { grammarServerForLab02 } from "../lib/course/course.ts";
 import { evidenceProblems } from "../lib/course/evidence.ts";
 import { EXPECTED_ANSWERS, GRAMMAR_TOOL_NAMES, SPOKEN } from "../lib/judges/expected.ts";
 import { parseNotebook, sourceOf } from "../tools/editions/notebook.ts";
-import { reportLine, run, statuses } from "./_notebooks.ts";
+import { courseFolder, reportLine, run, statuses } from "./_notebooks.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 
@@ -141,7 +141,9 @@ Deno.test("the student Lab 01 runs to its end, reports its parts unfinished, and
 
 /**
  * Run the student edition with the learner's cells written as the worked
- * edition writes them, each changed by `change` (given its id and source).
+ * edition writes them, each changed by `change` (given its id and source), as
+ * a learner's copy in a course folder's `work/`, beside a completed Unit A
+ * (the course's Client judges with the learner's answerFor and authorize).
  */
 async function runCompleted(change = (_id: string, source: string) => source) {
   const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/lab-01.ipynb`), "worked");
@@ -163,13 +165,10 @@ async function runCompleted(change = (_id: string, source: string) => source) {
     const source = keepSolutions(sourceOf(worked.cells.find((c) => c.id === cell.id)!));
     cell.source = change(cell.id, source);
   }
-  const name = `.lab-01-completed-${crypto.randomUUID()}.ipynb`;
-  await Deno.writeTextFile(`${root}notebooks/${name}`, JSON.stringify(student));
-  try {
-    return await run(`notebooks/${name}`);
-  } finally {
-    await Deno.remove(`${root}notebooks/${name}`);
-  }
+  await using course = await courseFolder();
+  await Deno.copyFile(`${root}solutions/ch14-a.ipynb`, `${course.path}/work/ch14-a.ipynb`);
+  await Deno.writeTextFile(`${course.path}/work/lab-01.ipynb`, JSON.stringify(student));
+  return await run(`${course.path}/work/lab-01.ipynb`);
 }
 
 Deno.test("a student edition a learner completed passes all five judges, and shows nothing in red", async () => {

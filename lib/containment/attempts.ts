@@ -12,6 +12,7 @@
 
 import { basename } from "node:path";
 import { Client } from "../mcp/client/client.ts";
+import type { ClientOptions } from "../mcp/client/client_options.ts";
 import { INTRUDER_LINE, type IntruderMode } from "../../servers/intruder.ts";
 import { LIMITS } from "./policy.ts";
 import type { Listener, Playground } from "./playground.ts";
@@ -181,8 +182,12 @@ export function attemptsOn(playground: Playground): Attempt[] {
   ];
 }
 
-/** Options for {@linkcode observe}. */
-export interface ObserveOptions {
+/**
+ * Options for {@linkcode observe}; the reply and allowlist checks are given to
+ * its `Client` (the notebook gives the learner's Unit A functions, the grader
+ * its own: see `effect.ts`). @default {the library's answerFor and authorize}
+ */
+export interface ObserveOptions extends Pick<ClientOptions, "answer" | "authorize"> {
   /** The CPU the policy allows, in seconds: using more is the CPU attempt's success. @default {LIMITS.cpuSeconds} */
   cpuSeconds?: number;
   /** The deadline for each request to the server. @default {30000} */
@@ -215,6 +220,8 @@ export async function observe(
   const connections = attempt.listener?.connections ?? 0;
   const wire: string[] = [];
   const client = new Client(launch([...args, "--mark", mark]), {
+    answer: options.answer,
+    authorize: options.authorize,
     allowed: ["word_count"],
     timeoutMs: options.timeoutMs ?? 30_000,
     graceMs: 300,

@@ -40,6 +40,7 @@ import { Playground, playgroundKinds } from "./playground.ts";
 import { within } from "./_sandbox_view.ts";
 import { plainTemp } from "../course/plain_temp.ts";
 import { TimeoutError } from "../mcp/shared/errors.ts";
+import type { ClientOptions } from "../mcp/client/client_options.ts";
 import { otherFileAt } from "./other_file_at.ts";
 import { INTRUDER, intruderPolicyOf, type Policy } from "./policy.ts";
 import { ThrowawayRoot, throwAwayRootWorks } from "./throwaway_root.ts";
@@ -383,6 +384,20 @@ export function placedOn(argv: readonly string[], playground: Playground): strin
 }
 
 /**
+ * The judge's own checks on the course's intruder, for its `Client`: it takes
+ * a reply's `result` as it comes and calls any tool advertised. The
+ * witnesses, not the replies, decide an attempt (a fake server could answer
+ * with the right ids as well), and the judge runs no learner's code, nor
+ * Unit A's `answerFor` and `authorize`, which the learners' release withholds.
+ * Both are Unit B's (its careless client's answer, its negative control's
+ * allowlist), and neither is what Unit A asks for.
+ */
+const JUDGE_CHECKS: Pick<ClientOptions, "answer" | "authorize"> = {
+  answer: (_requestId, message) => (message as { result?: unknown }).result,
+  authorize: (name, catalog) => Object.hasOwn(catalog, name),
+};
+
+/**
  * What the intruder, started by `line` (a learner's line, placed on
  * `playground`), did to each attempt, its witness the judge; `around`
  * gives the command line that runs `line` with the intruder's arguments.
@@ -414,7 +429,7 @@ export async function observedEffect(
       "bubblewrap",
       (args) => around([...line, ...args]),
       playground,
-      { timeoutMs: 10_000 },
+      { timeoutMs: 10_000, ...JUDGE_CHECKS },
     );
     // A server that did not answer in time on a busy machine tells nothing of the sandbox:
     // the grader runs the case again, alone.

@@ -14,6 +14,7 @@ import { join, posix } from "node:path";
 import { fileURLToPath } from "node:url";
 import { courseImports } from "../course/course_imports.ts";
 import { Client } from "../mcp/client/client.ts";
+import type { ClientOptions } from "../mcp/client/client_options.ts";
 import { INTRUDER_LINE } from "../../servers/intruder.ts";
 import type { Layer, Observation } from "./attempts.ts";
 import type { Playground } from "./playground.ts";
@@ -89,12 +90,15 @@ export interface FilesystemRun {
  * Start the filesystem server with `command` (given `/` as its folder), and
  * ask it, as a model might, to read the home folder's private key and to
  * write a line into `~/.bashrc`; the canary's token and the file decide. The
- * tool's own work is counting the words of `note.txt` read through it.
+ * tool's own work is counting the words of `note.txt` read through it. The
+ * `Client` checks with `checks`' `answer` and `authorize` (the notebook's are
+ * the learner's Unit A functions). @default {the library's answerFor and authorize}
  */
 export async function observeFilesystemServer(
   layer: Layer,
   command: string[],
   playground: Playground,
+  checks: Pick<ClientOptions, "answer" | "authorize"> = {},
 ): Promise<FilesystemRun> {
   const wire: string[] = [];
   const before = await Deno.readTextFile(playground.profile);
@@ -103,6 +107,8 @@ export async function observeFilesystemServer(
   let said: string[] = [];
   {
     await using client = new Client(command, {
+      answer: checks.answer,
+      authorize: checks.authorize,
       allowed: ["read_text_file", "write_file", "list_directory"],
       timeoutMs: 30_000,
       graceMs: 300,

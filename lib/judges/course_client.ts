@@ -13,6 +13,8 @@
 import { Client } from "../mcp/client/client.ts";
 import { describeExit } from "../mcp/client/server_process.ts";
 import { MCP_VERSIONS } from "../mcp/shared/versions.ts";
+import type { AnswerFunction } from "../mcp/client/connection_options.ts";
+import type { Authorize } from "../mcp/client/tool_call.ts";
 import {
   answerFrom,
   CANONICAL_CALLS,
@@ -30,6 +32,16 @@ export interface CourseClientOptions {
    * machine makes slow. @default {30000}
    */
   handshakeMs?: number;
+  /**
+   * The reply check the `Client` uses (Lab 01 passes the learner's Unit A
+   * `answerFor`). @default {the library's answerFor}
+   */
+  answer?: AnswerFunction;
+  /**
+   * The allowlist check the `Client` uses (the learner's Unit A
+   * `authorize`). @default {the library's authorize}
+   */
+  authorize?: Authorize;
 }
 
 /**
@@ -60,6 +72,8 @@ export async function judgeWithCourseClient(
     versions: MCP_VERSIONS,
     allowed: GRAMMAR_TOOL_NAMES,
     timeoutMs: options.timeoutMs ?? 5000,
+    answer: options.answer,
+    authorize: options.authorize,
   });
   try {
     await client.initialize({ timeoutMs: options.handshakeMs ?? 30_000 });

@@ -205,7 +205,9 @@ const EDITIONS: Edition[] = [
     worked: false,
     lines: ["LIMIT_COMMAND NEEDS_WORK", "DENO_FLAGS NEEDS_WORK", "BWRAP_COMMAND NEEDS_WORK"],
     pictures: [],
-    notices: 7,
+    // The control and server-filesystem's run wait for the learner's Unit A functions (the
+    // handouts' ch14-a is the starter), before their predictions and the sandboxed run.
+    notices: 6,
   },
   {
     path: "solutions/ch15.ipynb",
