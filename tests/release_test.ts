@@ -269,21 +269,100 @@ Deno.test("without the worked edition, the self-check runs Lab 02's tests agains
   );
 });
 
-Deno.test("pasting the release's own sealed answerFor into Unit A earns nothing in its self-check", async () => {
-  const sealed = await Deno.readTextFile(`${release}/lib/mcp/client/answer.sealed.js`);
-  const pasted = sealed.split("\n").slice(1).join("\n")
-    .replace(/import\{[^}]*\}from'[^']*';/g, "").replace(/export\{[^}]*\};?/g, "");
-  const results = await selfCheck("ch14-a", { "answer-for": pasted });
-  const answerFor = results.tests.filter((t: { name: string }) => t.name.startsWith("answerFor: "));
-  assert.ok(answerFor.length > 0);
-  for (const t of answerFor) {
-    assert.equal(t.score, 0, t.name);
-    assert.match(t.output, /copy of the library's own answerFor, sealed/);
+Deno.test("the release holds Unit A's answerFor and authorize withheld: no seal of either, its Client works with the learner's own and names the option without", async () => {
+  // The release held both seals: pasted behind a type guard or a rethrow, a seal kept full marks.
+  for (const file of ["lib/mcp/client/answer", "lib/mcp/client/allowlist"]) {
+    assert.ok(!released.has(`${file}.sealed.js`), file);
   }
-  assert.ok(
-    results.tests.filter((t: { name: string }) => t.name.startsWith("authorize: "))
-      .every((t: { score: number }) => t.score === 1),
+  const outcomes = await evalInRelease(`
+    import { Client } from "./lib/mcp/client/client.ts";
+    import { answerFor } from "./lib/mcp/client/answer.ts";
+    import { authorize } from "./lib/mcp/client/allowlist.ts";
+    import { freshLog, serverCommand } from "./lib/course/course.ts";
+    import * as yours from ${JSON.stringify(UNIT_A)};
+    const outcomes = {};
+    const said = (error) => error.name + ": " + error.message;
+    for (const [name, run] of [
+      ["answerFor", () => answerFor(1, { jsonrpc: "2.0", id: 1, result: {} })],
+      ["authorize", () => authorize("word_count", { word_count: {} }, new Set(["word_count"]))],
+    ]) {
+      try {
+        outcomes[name] = run();
+      } catch (error) {
+        outcomes[name] = error.name;
+      }
+    }
+    // The learner's own, as Unit A has them written (the library's are withheld).
+    const mine = { answer: yours.answerFor, authorize: yours.authorize };
+    async function calls(mode, checks, ...texts) {
+      const client = new Client(serverCommand(mode, await freshLog("release-" + mode)), {
+        allowed: ["word_count"],
+        ...checks,
+      });
+      const answers = [];
+      try {
+        await client.initialize();
+        await client.listTools();
+        for (const text of texts) answers.push(await client.callTool("word_count", { text }));
+      } catch (error) {
+        answers.push(said(error));
+      } finally {
+        await client.close();
+      }
+      return answers;
+    }
+    outcomes.neither = await calls("normal", {}, "one two");
+    outcomes.answerOnly = await calls("normal", { answer: mine.answer }, "one two");
+    outcomes.both = await calls("normal", mine, "one two");
+    outcomes.stale = await calls("stale", mine, "vanilla stock needs review", "one two three");
+    const purchase = new Client(serverCommand("normal", await freshLog("release-purchase")), {
+      allowed: ["word_count"],
+      ...mine,
+    });
+    try {
+      await purchase.initialize();
+      await purchase.listTools();
+      await purchase.callTool("place_purchase", { flavor: "vanilla", tubs: 1 });
+      outcomes.purchase = "sent";
+    } catch (error) {
+      outcomes.purchase = said(error);
+    } finally {
+      await purchase.close();
+    }
+    console.log(JSON.stringify(outcomes));
+  `) as Record<string, string | string[]>;
+  assert.equal(outcomes.answerFor, "WithheldError");
+  assert.equal(outcomes.authorize, "WithheldError");
+  // With no answer, the first reply is refused, in one line naming the option; nothing is accepted.
+  assert.equal(outcomes.neither.length, 1);
+  assert.match(
+    outcomes.neither[0],
+    /^ProtocolError: A reply cannot be checked: answerFor \(lib\/mcp\/client\/answer\.ts\) is withheld from the learners' release: Unit A has you write it; .*; pass your answerFor as the Client's answer option$/,
   );
+  // With no authorize, no tool is called, and the refusal names the option.
+  assert.match(
+    outcomes.answerOnly[0],
+    /^PermissionDenied: No tool is called: authorize \(lib\/mcp\/client\/allowlist\.ts\) is withheld .*; pass your authorize as the Client's authorize option$/,
+  );
+  assert.ok(![outcomes.neither, outcomes.answerOnly].flat().some((line) => line.includes("\n")));
+  // With both, it answers, refuses the stale reply with the learner's check, and the purchase.
+  assert.deepEqual(outcomes.both, ["2"]);
+  assert.deepEqual(outcomes.stale, [
+    "4",
+    "ProtocolError: The reply's id 3 does not match the request's id 4",
+  ]);
+  assert.match(
+    outcomes.purchase as string,
+    /^PermissionDenied: The tool place_purchase is advertised but not allowed/,
+  );
+  // The learners' README says where a Client of their own takes them.
+  assert.match(
+    released.get("README.md")!,
+    /a `Client` of your own takes them as its `answer` and `authorize` options/,
+  );
+  // The self-check takes a completed Unit A for the learner's own, with no seal to compare it to.
+  const results = await selfCheck("ch14-a");
+  assert.equal(results.score, results.max_score);
 });
 
 Deno.test("the release's set-up refuses the hub, which stays with the instructors, and says so", async () => {
@@ -602,6 +681,32 @@ async function evalInRelease(code: string): Promise<unknown> {
   return JSON.parse(new TextDecoder().decode(stdout));
 }
 
+/**
+ * The worked Unit A's `answerFor` and `authorize`, as a module of a learner's
+ * own beside the release (which holds neither): its URL, for the release's
+ * `Client`'s `answer` and `authorize` options.
+ */
+const UNIT_A = await (async () => {
+  const worked = parseNotebook(await Deno.readTextFile(`${root}solutions/ch14-a.ipynb`), "worked");
+  const cell = (id: string) =>
+    sourceOf(worked.cells.find((cell) => cell.id === id)!).replace(
+      /^function /m,
+      "export function ",
+    );
+  const errors = toFileUrl(`${release}/lib/mcp/shared/errors.ts`).href;
+  const module = `${scratch}/unit a.ts`;
+  await Deno.writeTextFile(
+    module,
+    [
+      `import { ProtocolError } from ${JSON.stringify(errors)};`,
+      cell("answer-for"),
+      cell("authorize"),
+    ]
+      .join("\n"),
+  );
+  return toFileUrl(module).href;
+})();
+
 Deno.test("the release's course serves a request of today with no Deno.serve warning for a learner to read", async () => {
   // Lab 04's probes cell showed a learner Deno's own notice, "Deno.serve: request.signal aborts on
   // successful responses (legacy behavior)...", which said nothing of their work: serveHttp reads a
@@ -613,8 +718,9 @@ Deno.test("the release's course serves a request of today with no Deno.serve war
       import { Client } from "./lib/mcp/client/client.ts";
       import { serveHttp } from "./lib/mcp/server/http_server.ts";
       import { MCP_VERSIONS } from "./lib/mcp/shared/versions.ts";
+      import { answerFor } from ${JSON.stringify(UNIT_A)};
       await using server = serveHttp({ name: "s", version: "1.0.0", tools: [] });
-      await using client = new Client(server.url, { versions: MCP_VERSIONS });
+      await using client = new Client(server.url, { versions: MCP_VERSIONS, answer: answerFor });
       await client.initialize();
       await client.listTools();
     `,
@@ -695,6 +801,7 @@ Deno.test("the release holds Lab 04's SSE reader withheld: no seal of it, and it
     import { Client } from "./lib/mcp/client/client.ts";
     import { serveHttp } from "./lib/mcp/server/http_server.ts";
     import { readSseEvents, sseEvent } from "./lib/mcp/shared/sse.ts";
+    import { answerFor, authorize } from ${JSON.stringify(UNIT_A)};
     const outcomes = {};
     const text = sseEvent({ id: "e1", data: "one" });
     try {
@@ -729,7 +836,13 @@ Deno.test("the release holds Lab 04's SSE reader withheld: no seal of it, and it
       return events;
     };
     for (const [how, options] of [["without", {}], ["with", { sseData }]]) {
-      const client = new Client(server.url, { allowed: ["slow"], timeoutMs: 5000, ...options });
+      const client = new Client(server.url, {
+        allowed: ["slow"],
+        timeoutMs: 5000,
+        answer: answerFor,
+        authorize,
+        ...options,
+      });
       try {
         await client.initialize();
         await client.listTools();
@@ -843,9 +956,14 @@ Deno.test("the release's client is bounded only with your splitFrames: the overs
   const outcomes = await evalInRelease(`
     import { tryMode } from "./lib/course/failure_modes.ts";
     import { splitFrames } from ${JSON.stringify(toFileUrl(module).href)};
+    import { answerFor, authorize } from ${JSON.stringify(UNIT_A)};
     const outcomes = [];
     for (const options of [{ splitFrames }, {}]) {
-      const { outcome, leftRunning } = await tryMode("oversized", options);
+      const { outcome, leftRunning } = await tryMode("oversized", {
+        ...options,
+        answer: answerFor,
+        authorize,
+      });
       outcomes.push(outcome, leftRunning);
     }
     console.log(JSON.stringify(outcomes));

@@ -270,7 +270,7 @@ interface Base {
   folder: string;
   bundled: Record<string, string>;
   readable: Record<string, string[]>;
-  /** Whether its library is the learners' release's, whose graded functions' modules are stubs of seals. */
+  /** Whether its library is the learners' release's: some module of it is a stub of its seal. */
   sealedLibrary: boolean;
 }
 
@@ -359,9 +359,12 @@ async function makeBase(
     const target = `${folder}/${file}`;
     await Deno.mkdir(target.slice(0, target.lastIndexOf("/")), { recursive: true });
     const names = wired.get(file);
-    const text = names === undefined ? "" : await Deno.readTextFile(new URL(file, ROOT));
-    // A sealed module's stub (the learners' release) holds nothing to wire: its seal is wired.
+    const text = await Deno.readTextFile(new URL(file, ROOT));
+    // Any sealed module's stub says the library is the learners' release's, whose seals the
+    // course's own code in the realm runs (Lab 02's in-process grammar server, the dispatcher's
+    // seal), whether or not the unit's own library copies are sealed or withheld.
     if (text.startsWith(SEAL_STUB)) sealedLibrary = true;
+    // A sealed module's stub holds nothing to wire: its seal is wired.
     if (names === undefined || text.startsWith(SEAL_STUB)) {
       await Deno.copyFile(new URL(file, ROOT), target);
     } else {

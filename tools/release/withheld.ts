@@ -36,6 +36,8 @@ export interface Withholding {
 
 /** The withheld modules, by path, with why. */
 export const WITHHELD: Readonly<Record<string, Withholding>> = {
+  "lib/mcp/client/answer.ts": { unit: "Unit A", yours: "answerFor" },
+  "lib/mcp/client/allowlist.ts": { unit: "Unit A", yours: "authorize" },
   "lib/mask/object_grammar.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mask/json_chars.ts": { unit: "Lab 03", recorded: "lib/course/recorded/lab_03.json" },
   "lib/mcp/shared/transfer_problems.ts": { unit: "Unit B" },

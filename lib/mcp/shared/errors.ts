@@ -98,3 +98,22 @@ export class TimeoutError extends Error {
 export function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * Whether `error` is a withheld function's refusal: the learners' release
+ * holds some of the library's functions (Unit A's `answerFor` and
+ * `authorize`, say) as stubs that throw a `WithheldError`, so that what calls
+ * one can say which option takes the learner's own in its place.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const withheld = Object.assign(new Error("answerFor is withheld"), { name: "WithheldError" });
+ * assert.equal(isWithheld(withheld), true);
+ * assert.equal(isWithheld(new ProtocolError("A frame is not JSON")), false);
+ * ```
+ */
+export function isWithheld(error: unknown): error is Error {
+  return error instanceof Error && error.name === "WithheldError";
+}
