@@ -385,16 +385,15 @@ export function placedOn(argv: readonly string[], playground: Playground): strin
 
 /**
  * The judge's own checks on the course's intruder, for its `Client`: it takes
- * a reply's `result` as it comes and calls any tool advertised. The
- * witnesses, not the replies, decide an attempt (a fake server could answer
- * with the right ids as well), and the judge runs no learner's code, nor
- * Unit A's `answerFor` and `authorize`, which the learners' release withholds.
- * Both are Unit B's (its careless client's answer, its negative control's
- * allowlist), and neither is what Unit A asks for.
+ * a reply's `result` as it comes (Unit B's careless answer, already public),
+ * and allows the one call it makes itself (`word_count`). The witnesses, not
+ * the replies, decide an attempt (a fake server could answer with the right
+ * ids as well), and the judge runs no learner's code, nor Unit A's
+ * `answerFor` and `authorize`, which the learners' release withholds.
  */
 const JUDGE_CHECKS: Pick<ClientOptions, "answer" | "authorize"> = {
   answer: (_requestId, message) => (message as { result?: unknown }).result,
-  authorize: (name, catalog) => Object.hasOwn(catalog, name),
+  authorize: () => true,
 };
 
 /**
