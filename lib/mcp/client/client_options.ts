@@ -18,7 +18,11 @@ import type { LogMessage } from "./server_news.ts";
 export interface ClientOptions extends ConnectionOptions {
   /** The tools the operator allows. @default {[]} (nothing is allowed) */
   allowed?: Iterable<string>;
-  /** Decides whether a tool may be called. @default {authorize} */
+  /**
+   * Decides whether a tool may be called. The learners' release withholds
+   * the library's (Unit A has you write it): there, pass yours, or no tool is
+   * called. @default {authorize}
+   */
   authorize?: Authorize;
   /** The most pages `listTools` (and each of the other lists) follows. @default {100} */
   maxPages?: number;

@@ -30,7 +30,11 @@ export interface ConnectionOptions extends ServerProcessOptions {
    * starter, does not: pass yours). @default {65536}
    */
   limit?: number;
-  /** Decides whether a reply answers the waiting request. @default {answerFor} */
+  /**
+   * Decides whether a reply answers the waiting request. The learners'
+   * release withholds the library's (Unit A has you write it): there, pass
+   * yours, or the first reply is refused. @default {answerFor}
+   */
   answer?: AnswerFunction;
   /** Splits incoming bytes into frames, holding them to `limit`. @default {splitFrames} */
   splitFrames?: SplitFrames;
