@@ -10,6 +10,7 @@ import { Client } from "../lib/mcp/client/client.ts";
 import { freshLog, serverCalls, serverCommand } from "../lib/course/course.ts";
 import { ProtocolError } from "../lib/mcp/shared/errors.ts";
 import { verdict } from "../lib/grading/grading.ts";
+import { captureStdout } from "../lib/notebook/stdout_capture.ts";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const worked = JSON.parse(await Deno.readTextFile(`${root}solutions/ch14-a.ipynb`));
@@ -116,5 +117,59 @@ Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a s
     }
     assert.throws(() => unitA.options.answer(1, { jsonrpc: "2.0", id: 1, result: {} }), reason);
     assert.throws(() => unitA.options.authorize("word_count", {}, new Set()), reason);
+  }
+});
+
+Deno.test("a Unit A whose cells wait for ever or end the process as they load makes a step wait in one line, and the kernel goes on", async () => {
+  // Loaded in the kernel's own process, the first left the step waiting for ever, the second
+  // ended the kernel (and this test's process).
+  await using forever = await folderOf({
+    "ch14-a.ipynb": edited(
+      "function answerFor(",
+      "await new Promise(() => {});\nfunction answerFor(",
+    ),
+  });
+  await using exits = await folderOf({
+    "ch14-a.ipynb": edited("function answerFor(", "Deno.exit(7);\nfunction answerFor("),
+  });
+  for (
+    const [folder, reason] of [
+      [forever.path, /^the cells of ch14-a\.ipynb do not finish loading within 2 s/],
+      [exits.path, /^the cells of ch14-a\.ipynb end the process as they load \(exit code 7\)/],
+    ] as const
+  ) {
+    const unitA = new YourUnitA({ folder, loadMs: 2_000 });
+    for (const need of await unitA.needs()) {
+      await assert.rejects(
+        async () => await need.grade(),
+        (error: Error) => reason.test(error.message) && !error.message.includes("\n"),
+      );
+    }
+  }
+  // What the cells print as they load is kept back; they pass. The course here is at a path with
+  // a space and a quote, as a learner's may be: its own YourUnitA loads them there.
+  const course = await Deno.makeTempDir({ prefix: "learner's course " });
+  try {
+    for (const name of ["lib", "cases", "servers", "schemas", "tools", "deno.json", "deno.lock"]) {
+      await Deno.symlink(`${root}${name}`, `${course}/${name}`);
+    }
+    const there = `${course}/tools/grading/your_functions.ts`;
+    const { YourUnitA: TheirUnitA } = await import(there) as { YourUnitA: typeof YourUnitA };
+    await using prints = await folderOf({
+      "ch14-a.ipynb": edited(
+        "function answerFor(",
+        'console.log("loading my Unit A");\nfunction answerFor(',
+      ),
+    });
+    const stop = captureStdout();
+    let needs;
+    try {
+      needs = await new TheirUnitA({ folder: prints.path }).needs();
+    } finally {
+      assert.equal(stop(), "");
+    }
+    for (const need of needs) assert.equal(verdict(await need.grade()), "PASSED", need.name);
+  } finally {
+    await Deno.remove(course, { recursive: true });
   }
 });

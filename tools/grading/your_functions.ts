@@ -10,13 +10,15 @@
  */
 
 import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
 import { learnerModule } from "./scratch.ts";
 import { newestNotebook } from "./learner_server.ts";
 import { CH14_A } from "./units/ch14_a.ts";
 import { CASES } from "../../cases/ch14_a.ts";
 import { gradeCases } from "../../lib/grading/grading.ts";
+import { captureStderr, captureStdout } from "../../lib/notebook/stdout_capture.ts";
+import { killGroup, spawnInOwnSession } from "./own_session.ts";
 import type { Need } from "../../lib/course/readiness.ts";
 import type { AnswerFunction } from "../../lib/mcp/client/connection_options.ts";
 import type { Authorize } from "../../lib/mcp/client/tool_call.ts";
@@ -25,6 +27,11 @@ import type { Authorize } from "../../lib/mcp/client/tool_call.ts";
 export interface YourUnitAOptions {
   /** The folder whose newest saved Unit A notebook holds them. @default {the kernel's folder} */
   folder?: string;
+  /**
+   * How long the cells may take to load, in a process of their own, before
+   * they are taken into the kernel's. @default {20_000}
+   */
+  loadMs?: number;
 }
 
 /** The `Client` options that take Unit A's functions. */
@@ -59,12 +66,14 @@ const LIB = new URL("../../lib/", import.meta.url).href;
  */
 export class YourUnitA {
   readonly #folder?: string;
+  readonly #loadMs: number;
   #answerFor: (...args: never[]) => unknown = notLoaded;
   #authorize: (...args: never[]) => unknown = notLoaded;
 
   /** Your functions from the Unit A notebook saved in `options.folder`. */
   constructor(options: YourUnitAOptions = {}) {
     this.#folder = options.folder;
+    this.#loadMs = options.loadMs ?? 20_000;
   }
 
   /**
@@ -87,7 +96,7 @@ export class YourUnitA {
         );
       }
       where = basename(notebook);
-      graded = await loaded(notebook);
+      graded = await loaded(notebook, this.#loadMs);
     } catch (error) {
       const reason = firstLine(error);
       const fails = (): never => {
@@ -127,14 +136,31 @@ function notLoaded(): never {
   throw new Error("Unit A's functions are used before YourUnitA.needs() loaded them");
 }
 
-/** The graded functions of the Unit A `notebook`, as a module written from its cells and imported. */
-async function loaded(notebook: string): Promise<Record<string, unknown>> {
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+/** The modules whose top-level code has loaded in a process of its own and ended: safe to take in. */
+const loadsAlone = new Set<string>();
+
+/**
+ * The graded functions of the Unit A `notebook`, as a module written from its
+ * cells and imported, once its top-level code has loaded in a process of its
+ * own within `ms`: the kernel is never left waiting for ever, nor ended (by
+ * `Deno.exit`), by a cell of Unit A's, and what the cells print is kept back.
+ */
+async function loaded(notebook: string, ms: number): Promise<Record<string, unknown>> {
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
   const folder = await Deno.makeTempDir({ prefix: "your-unit-a-" });
   try {
     // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
     const path = `${folder}/unit_a.mts`;
-    await Deno.writeTextFile(path, learnerModule(parsed, CH14_A, { lib: LIB }));
+    const module = learnerModule(parsed, CH14_A, { lib: LIB });
+    await Deno.writeTextFile(path, module);
+    if (!loadsAlone.has(module)) {
+      await loadAlone(path, basename(notebook), ms);
+      loadsAlone.add(module);
+    }
+    const stopOut = captureStdout();
+    const stopErr = captureStderr();
     try {
       const { graded } = await import(pathToFileURL(path).href);
       return graded;
@@ -143,9 +169,48 @@ async function loaded(notebook: string): Promise<Record<string, unknown>> {
         `the cells of ${basename(notebook)} do not load (${firstLine(error)}): ` +
           "run them there to see where",
       );
+    } finally {
+      stopErr();
+      stopOut();
     }
   } finally {
     await Deno.remove(folder, { recursive: true });
+  }
+}
+
+/**
+ * Load the module at `path` (of the notebook `name`) in a Deno of its own,
+ * ended after `ms`; throw, in one line, when its top-level code ends the
+ * process or does not finish loading in time. A module that throws as it
+ * loads passes here: the kernel's import says why.
+ */
+async function loadAlone(path: string, name: string, ms: number): Promise<void> {
+  const done = crypto.randomUUID();
+  // A timer keeps the process alive while the import waits: Deno would end one that waits on nothing.
+  const script = `setInterval(() => {}, 60_000);
+try { await import(${JSON.stringify(pathToFileURL(path).href)}); } catch {}
+console.log(${JSON.stringify(done)});
+Deno.exit(0);`;
+  const child = spawnInOwnSession(
+    [Deno.execPath(), "run", "-A", "--no-check", "--no-lock", "--config", CONFIG, "-"],
+    { stdin: "piped", stdout: "piped", stderr: "null" },
+  );
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(script));
+  await writer.close();
+  const timer = setTimeout(() => killGroup(child), ms);
+  try {
+    const { stdout, code, signal } = await child.output();
+    if (new TextDecoder().decode(stdout).includes(done)) return;
+    throw new Error(
+      signal === "SIGKILL"
+        ? `the cells of ${name} do not finish loading within ${ms / 1000} s (top-level code that ` +
+          "waits for ever?): the course loads them before each step that uses them"
+        : `the cells of ${name} end the process as they load (exit code ${code}): the course ` +
+          "loads them before each step that uses them, so no top-level code there may end it",
+    );
+  } finally {
+    clearTimeout(timer);
   }
 }
 
