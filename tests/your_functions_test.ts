@@ -120,13 +120,19 @@ Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a s
   }
 });
 
-Deno.test("a Unit A whose cells wait for ever or end the process as they load makes a step wait in one line, and the kernel goes on", async () => {
-  // Loaded in the kernel's own process, the first left the step waiting for ever, the second
-  // ended the kernel (and this test's process).
+Deno.test("a Unit A whose cells wait or loop for ever, or end the process, makes a step wait in one line, and the kernel goes on", async () => {
+  // Loaded and graded in the kernel's own process, the first two left the step waiting for ever,
+  // the third ended the kernel (and this test's process).
   await using forever = await folderOf({
     "ch14-a.ipynb": edited(
       "function answerFor(",
       "await new Promise(() => {});\nfunction answerFor(",
+    ),
+  });
+  await using loops = await folderOf({
+    "ch14-a.ipynb": edited(
+      "if (message.id !== requestId) {",
+      "while (requestId === 4) {}\n  if (message.id !== requestId) {",
     ),
   });
   await using exits = await folderOf({
@@ -134,8 +140,12 @@ Deno.test("a Unit A whose cells wait for ever or end the process as they load ma
   });
   for (
     const [folder, reason] of [
-      [forever.path, /^the cells of ch14-a\.ipynb do not finish loading within 2 s/],
-      [exits.path, /^the cells of ch14-a\.ipynb end the process as they load \(exit code 7\)/],
+      [forever.path, /^the cells of ch14-a\.ipynb do not load and answer .* within 2 s/],
+      [loops.path, /^the cells of ch14-a\.ipynb do not load and answer .* within 2 s/],
+      [
+        exits.path,
+        /^the cells of ch14-a\.ipynb end the process as they load or answer \(exit code 7\)/,
+      ],
     ] as const
   ) {
     const unitA = new YourUnitA({ folder, loadMs: 2_000 });

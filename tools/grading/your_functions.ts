@@ -138,14 +138,15 @@ function notLoaded(): never {
 
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 
-/** The modules whose top-level code has loaded in a process of its own and ended: safe to take in. */
+/** The modules that have loaded and answered in a process of their own, and ended: safe to take in. */
 const loadsAlone = new Set<string>();
 
 /**
  * The graded functions of the Unit A `notebook`, as a module written from its
- * cells and imported, once its top-level code has loaded in a process of its
- * own within `ms`: the kernel is never left waiting for ever, nor ended (by
- * `Deno.exit`), by a cell of Unit A's, and what the cells print is kept back.
+ * cells and imported, once it has loaded and answered Unit A's visible cases
+ * in a process of its own within `ms`: the kernel is never left waiting for
+ * ever, nor ended (by `Deno.exit`), by a cell of Unit A's, and what the cells
+ * print as they load is kept back.
  */
 async function loaded(notebook: string, ms: number): Promise<Record<string, unknown>> {
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
@@ -180,15 +181,26 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
 
 /**
  * Load the module at `path` (of the notebook `name`) in a Deno of its own,
- * ended after `ms`; throw, in one line, when its top-level code ends the
- * process or does not finish loading in time. A module that throws as it
- * loads passes here: the kernel's import says why.
+ * and run its functions on Unit A's visible cases there, as each step's
+ * `ready` will, ended after `ms`; throw, in one line, when its code ends the
+ * process or does not finish in time. A module that throws as it loads
+ * passes here: the kernel's import says why.
  */
 async function loadAlone(path: string, name: string, ms: number): Promise<void> {
   const done = crypto.randomUUID();
-  // A timer keeps the process alive while the import waits: Deno would end one that waits on nothing.
+  const url = (file: string) => JSON.stringify(new URL(file, import.meta.url).href);
+  // A timer keeps the process alive while the import waits (Deno would end one that waits on
+  // nothing), and a rejection a function's promise leaves ends nothing (as in a kernel).
   const script = `setInterval(() => {}, 60_000);
-try { await import(${JSON.stringify(pathToFileURL(path).href)}); } catch {}
+globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
+try {
+  const { graded } = await import(${JSON.stringify(pathToFileURL(path).href)});
+  const { gradeCases } = await import(${url("../../lib/grading/grading.ts")});
+  const { CASES } = await import(${url("../../cases/ch14_a.ts")});
+  for (const [fn, cases] of Object.entries(CASES)) {
+    if (typeof graded[fn] === "function") gradeCases(graded[fn], cases);
+  }
+} catch {}
 console.log(${JSON.stringify(done)});
 Deno.exit(0);`;
   const child = spawnInOwnSession(
@@ -204,10 +216,11 @@ Deno.exit(0);`;
     if (new TextDecoder().decode(stdout).includes(done)) return;
     throw new Error(
       signal === "SIGKILL"
-        ? `the cells of ${name} do not finish loading within ${ms / 1000} s (top-level code that ` +
-          "waits for ever?): the course loads them before each step that uses them"
-        : `the cells of ${name} end the process as they load (exit code ${code}): the course ` +
-          "loads them before each step that uses them, so no top-level code there may end it",
+        ? `the cells of ${name} do not load and answer Unit A's visible cases within ${
+          ms / 1000
+        } s (code that waits or loops for ever?): the course runs them before each step that uses them`
+        : `the cells of ${name} end the process as they load or answer (exit code ${code}): the ` +
+          "course runs them before each step that uses them, so no code there may end it",
     );
   } finally {
     clearTimeout(timer);
