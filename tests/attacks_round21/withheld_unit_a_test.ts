@@ -12,10 +12,14 @@
 //   a reply answers by its exact id when two are in flight) with the error
 //   branch around it: the sandbox gives none of the Client's modules.
 // - The release's withheld stubs, pasted: they throw WithheldError.
+// And the instructor's side: an honest Unit B whose negative control waited
+// for Unit A (its submission's negative_control null, as slice 4 saves it)
+// keeps every mark, its claims compared with the re-run, none taken for an
+// over-claim.
 
 import assert from "node:assert/strict";
-import { ROOT } from "../_grading.ts";
-import { AUTHORIZE, gradeClass, gradedMarks, report } from "../_seals.ts";
+import { grade, ROOT, tree, unitBPasses } from "../_grading.ts";
+import { AUTHORIZE, gradedMarks, report } from "../_seals.ts";
 
 /** The answerFor of the worked Unit A, taken by the course's own loader: Unit A's module. */
 const BY_YOUR_FUNCTIONS = `import { YourUnitA } from "../tools/grading/your_functions.ts";
@@ -78,17 +82,16 @@ const ATTEMPTS: Record<string, { module: string; fns: string[]; told: RegExp }> 
   },
 };
 
-const list = await gradeClass({
-  ...Object.fromEntries(
-    Object.entries(ATTEMPTS).map((
-      [name, { module }],
-    ) => [name, { file: "ch14-a.ts", module: () => module }]),
-  ),
-  "honest-classmate": {
-    file: "ch14-a.ipynb",
-    module: () => Deno.readTextFile(`${ROOT}solutions/ch14-a.ipynb`),
-  },
-});
+const files: Record<string, string> = {
+  "honest-classmate/ch14-a.ipynb": await Deno.readTextFile(`${ROOT}solutions/ch14-a.ipynb`),
+  "honest-unit-b-waited/ch14-b.ipynb": await Deno.readTextFile(`${ROOT}solutions/ch14-b.ipynb`),
+  "honest-unit-b-waited/ch14-b-submission-v1.json": JSON.stringify({
+    ...await unitBPasses(),
+    negative_control: null,
+  }),
+};
+for (const [name, { module }] of Object.entries(ATTEMPTS)) files[`${name}/ch14-a.ts`] = module;
+const { list } = await grade([await tree(files), "--jobs", "2"]);
 
 for (const [name, { fns, told }] of Object.entries(ATTEMPTS)) {
   for (const fn of fns) {
@@ -105,4 +108,11 @@ Deno.test("the honest classmate keeps every mark of Unit A beside them", () => {
   const { results } = gradedMarks(list, "honest-classmate", "answerFor");
   const lost = results.tests.filter((t) => t.score !== t.max_score);
   assert.deepEqual(lost.map((t) => `${t.name}: ${t.output}`), []);
+});
+
+Deno.test("an honest Unit B whose negative control waited for Unit A keeps every mark, its claims compared", () => {
+  const { results } = gradedMarks(list, "honest-unit-b-waited", "splitFrames");
+  const lost = results.tests.filter((t) => t.score !== t.max_score);
+  assert.deepEqual(lost.map((t) => `${t.name}: ${t.output}`), []);
+  assert.ok(results.tests.some((t) => t.name.startsWith("transferProblems: ")));
 });
