@@ -75,6 +75,25 @@ Deno.test("a Client given the learner's Unit A refuses the stale reply with thei
   assert.deepEqual(await serverCalls(log), []);
 });
 
+Deno.test("a helper the learner's answerFor calls, in a cell they added, is taken with it, as the autograder takes it", async () => {
+  const notebook = JSON.parse(
+    edited("if (message.id !== requestId) {", "if (!sameId(message.id, requestId)) {"),
+  );
+  const at = notebook.cells.findIndex((cell: { id: string }) => cell.id === "answer-for");
+  notebook.cells.splice(at, 0, {
+    cell_type: "code",
+    id: "my-helper",
+    metadata: {},
+    outputs: [],
+    execution_count: null,
+    source: ["function sameId(a: unknown, b: unknown) {\n  return a === b;\n}\n"],
+  });
+  await using folder = await folderOf({ "ch14-a.ipynb": JSON.stringify(notebook) });
+  for (const need of await new YourUnitA({ folder: folder.path }).needs()) {
+    assert.equal(verdict(await need.grade()), "PASSED", need.name);
+  }
+});
+
 Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a step wait in one line", async () => {
   // A loose comparison: "1" would answer request 1.
   await using loose = await folderOf({

@@ -12,7 +12,7 @@
 import { basename } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
-import { learnerModule } from "./scratch.ts";
+import { courseCells, learnerModule } from "./scratch.ts";
 import { newestNotebook } from "./learner_server.ts";
 import { CH14_A } from "./units/ch14_a.ts";
 import { CASES } from "../../cases/ch14_a.ts";
@@ -154,7 +154,11 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
   try {
     // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
     const path = `${folder}/unit_a.mts`;
-    const module = learnerModule(parsed, CH14_A, { lib: LIB });
+    // The cells the learner added too (a helper their answerFor calls), as the autograder keeps them.
+    const module = learnerModule(parsed, CH14_A, {
+      lib: LIB,
+      courseCells: await courseCells(CH14_A.unit),
+    });
     await Deno.writeTextFile(path, module);
     if (!loadsAlone.has(module)) {
       await loadAlone(path, basename(notebook), ms);
