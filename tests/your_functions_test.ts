@@ -75,7 +75,7 @@ Deno.test("a Client given the learner's Unit A refuses the stale reply with thei
   assert.deepEqual(await serverCalls(log), []);
 });
 
-Deno.test("a helper the learner's answerFor calls, in a cell they added, is taken with it, as the autograder takes it", async () => {
+Deno.test("a helper the learner's answerFor calls, in a cell they added, is taken with it, and an added cell that does not parse left out, as the autograder does", async () => {
   const notebook = JSON.parse(
     edited("if (message.id !== requestId) {", "if (!sameId(message.id, requestId)) {"),
   );
@@ -87,6 +87,13 @@ Deno.test("a helper the learner's answerFor calls, in a cell they added, is take
     outputs: [],
     execution_count: null,
     source: ["function sameId(a: unknown, b: unknown) {\n  return a === b;\n}\n"],
+  }, {
+    cell_type: "code",
+    id: "my-notes",
+    metadata: {},
+    outputs: [],
+    execution_count: null,
+    source: ["function unfinished(id: unknown) {\n  return [id;\n}\n"],
   });
   await using folder = await folderOf({ "ch14-a.ipynb": JSON.stringify(notebook) });
   for (const need of await new YourUnitA({ folder: folder.path }).needs()) {

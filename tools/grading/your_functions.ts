@@ -12,7 +12,8 @@
 import { basename } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
-import { courseCells, learnerModule } from "./scratch.ts";
+import { courseCells, learnerModule, moduleCells } from "./scratch.ts";
+import { unparsedCells } from "./unparsed_cells.ts";
 import { newestNotebook } from "./learner_server.ts";
 import { CH14_A } from "./units/ch14_a.ts";
 import { CASES } from "../../cases/ch14_a.ts";
@@ -154,10 +155,13 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
   try {
     // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
     const path = `${folder}/unit_a.mts`;
-    // The cells the learner added too (a helper their answerFor calls), as the autograder keeps them.
+    // The cells the learner added too (a helper their answerFor calls), as the autograder keeps
+    // them, but those that do not parse, which the autograder leaves out, as the kernel runs on.
+    const course = await courseCells(CH14_A.unit);
     const module = learnerModule(parsed, CH14_A, {
       lib: LIB,
-      courseCells: await courseCells(CH14_A.unit),
+      courseCells: course,
+      leftOut: await addedCellsThatDoNotParse(moduleCells(parsed, CH14_A, course)),
     });
     await Deno.writeTextFile(path, module);
     if (!loadsAlone.has(module)) {
@@ -181,6 +185,19 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
   } finally {
     await Deno.remove(folder, { recursive: true });
   }
+}
+
+/** What {@linkcode addedCellsThatDoNotParse} found, by the cells' text: each step asks again. */
+const unparsedOf = new Map<string, Record<string, string>>();
+
+/** The cells of `cells` that the learner added and that do not parse, by id, with why. */
+async function addedCellsThatDoNotParse(
+  cells: ReturnType<typeof moduleCells>,
+): Promise<Record<string, string>> {
+  const added = cells.filter((cell) => cell.added);
+  const key = JSON.stringify(added);
+  if (!unparsedOf.has(key)) unparsedOf.set(key, await unparsedCells(added));
+  return unparsedOf.get(key)!;
 }
 
 /**
