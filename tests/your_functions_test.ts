@@ -182,8 +182,9 @@ Deno.test("a Unit A whose cells wait or loop for ever, or end the process, makes
       );
     }
   }
-  // What the cells print as they load is kept back; they pass. The course here is at a path with
-  // a space and a quote, as a learner's may be: its own YourUnitA loads them there.
+  // What the cells print as they load is kept back; they pass, and leave nothing behind. The
+  // course here is at a path with a space and a quote, as a learner's may be: its own YourUnitA
+  // loads them there.
   const course = await Deno.makeTempDir({ prefix: "learner's course " });
   try {
     for (const name of ["lib", "cases", "servers", "schemas", "tools", "deno.json", "deno.lock"]) {
@@ -191,19 +192,28 @@ Deno.test("a Unit A whose cells wait or loop for ever, or end the process, makes
     }
     const there = `${course}/tools/grading/your_functions.ts`;
     const { YourUnitA: TheirUnitA } = await import(there) as { YourUnitA: typeof YourUnitA };
-    await using prints = await folderOf({
-      "ch14-a.ipynb": edited(
+    // In the course's work/, whose cells import from the library by a relative path, as the
+    // notebook's own kernel (and the autograder) takes it: before, the module written from them
+    // in another folder found no ../lib/ there.
+    await Deno.mkdir(`${course}/work`);
+    await Deno.writeTextFile(
+      `${course}/work/ch14-a.ipynb`,
+      edited(
         "function answerFor(",
-        'console.log("loading my Unit A");\nfunction answerFor(',
+        'import { ProtocolError as Refusal } from "../lib/mcp/shared/errors.ts";\n' +
+          'console.log("loading my Unit A", Refusal.name);\nfunction answerFor(',
       ),
-    });
+    );
     const stop = captureStdout();
     let needs;
     try {
-      needs = await new TheirUnitA({ folder: prints.path }).needs();
+      needs = await new TheirUnitA({ folder: `${course}/work` }).needs();
     } finally {
       assert.equal(stop(), "");
     }
+    assert.deepEqual([...Deno.readDirSync(`${course}/work`)].map((entry) => entry.name), [
+      "ch14-a.ipynb",
+    ]);
     for (const need of needs) assert.equal(verdict(await need.grade()), "PASSED", need.name);
   } finally {
     await Deno.remove(course, { recursive: true });

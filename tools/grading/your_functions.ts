@@ -9,7 +9,7 @@
  * @module
  */
 
-import { basename } from "node:path";
+import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
 import { courseCells, learnerModule, moduleCells } from "./scratch.ts";
@@ -151,10 +151,15 @@ const loadsAlone = new Set<string>();
  */
 async function loaded(notebook: string, ms: number): Promise<Record<string, unknown>> {
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
-  const folder = await Deno.makeTempDir({ prefix: "your-unit-a-" });
+  // Beside the notebook, hidden: a relative import in its cells (`../lib/...`) finds what it
+  // finds in the notebook's own kernel. A .mts file: TypeScript, and never taken by the grader
+  // for a module a learner submitted.
+  const path = await Deno.makeTempFile({
+    dir: dirname(notebook),
+    prefix: ".your-unit-a-",
+    suffix: ".mts",
+  });
   try {
-    // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
-    const path = `${folder}/unit_a.mts`;
     // The cells the learner added too (a helper their answerFor calls), as the autograder keeps
     // them, but those that do not parse, which the autograder leaves out, as the kernel runs on.
     const course = await courseCells(CH14_A.unit);
@@ -164,9 +169,11 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
       leftOut: await addedCellsThatDoNotParse(moduleCells(parsed, CH14_A, course)),
     });
     await Deno.writeTextFile(path, module);
-    if (!loadsAlone.has(module)) {
+    // Where it is matters to its relative imports, as what it says does.
+    const tried = `${dirname(notebook)}\n${module}`;
+    if (!loadsAlone.has(tried)) {
       await loadAlone(path, basename(notebook), ms);
-      loadsAlone.add(module);
+      loadsAlone.add(tried);
     }
     const stopOut = captureStdout();
     const stopErr = captureStderr();
@@ -183,7 +190,7 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
       stopOut();
     }
   } finally {
-    await Deno.remove(folder, { recursive: true });
+    await Deno.remove(path);
   }
 }
 
@@ -247,6 +254,7 @@ Deno.exit(0);`;
     );
   } finally {
     clearTimeout(timer);
+    await Deno.remove(answered).catch(() => {});
   }
 }
 
