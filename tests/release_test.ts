@@ -547,6 +547,7 @@ Deno.test("a clone of the release shows nothing set-up, JupyterLab or the units 
     "tools/inspector/node_modules/@modelcontextprotocol/inspector/package.json", // tools/setup.sh
     "node_modules/@modelcontextprotocol/server-filesystem/package.json", // Chapter 15
     "notebooks/.ipynb_checkpoints/ch14-a-checkpoint.ipynb", // JupyterLab, a handout opened
+    "notebooks/.your-unit-a-1a2b3c.mts", // a handout's kernel, killed as it loaded Unit A
   ];
   for (const path of written) {
     await Deno.mkdir(`${clone}/${path.slice(0, path.lastIndexOf("/"))}`, { recursive: true });

@@ -33,6 +33,8 @@ const IGNORED = [
   "/tools/inspector/node_modules/",
   "/node_modules/",
   ".ipynb_checkpoints/",
+  // What a later unit's kernel writes beside your Unit A as it loads it, should it be killed then.
+  ".your-unit-a-*",
 ];
 
 try {
