@@ -120,6 +120,15 @@ Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a s
   const rowsOfStarter = await (await new YourUnitA({ folder: two.path }).needs())[0].grade();
   assert.ok(rowsOfStarter.every((row) => row.status === "UNFINISHED"));
 
+  // JupyterLab's duplicate, saved after the learner's copy: the autograder takes ch14-a.ipynb for
+  // theirs, and so does the course (before, the newest: here the starter, which waited).
+  await using duplicate = await folderOf({ "ch14-a.ipynb": JSON.stringify(worked) });
+  await Deno.utime(`${duplicate.path}/ch14-a.ipynb`, 1, 1);
+  await Deno.writeTextFile(`${duplicate.path}/ch14-a-Copy1.ipynb`, starter);
+  const [ofDuplicate] = await new YourUnitA({ folder: duplicate.path }).needs();
+  assert.equal(ofDuplicate.cell, "the ✏️ cell of section 1 of ch14-a.ipynb");
+  assert.equal(verdict(await ofDuplicate.grade()), "PASSED");
+
   // No Unit A at all, or one whose cell does not parse: each need fails in one line, and the
   // functions a Client would be given throw the same, so nothing of them runs.
   await using none = await folderOf({});

@@ -303,8 +303,16 @@ async function learnerFrom(
  * `ch14-b-Copy1.ipynb`), then one named for it over a backup
  * (`ch14-b.before-2026-11-30T10-00.ipynb`); undefined when no rule tells
  * them apart.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(preferredCode("ch14-a", "work/ch14-a-Copy1.ipynb", "work/ch14-a.ipynb"), "work/ch14-a.ipynb");
+ * assert.equal(preferredCode("ch14-a", "work/mine.ipynb", "work/theirs.ipynb"), undefined);
+ * ```
  */
-function preferredCode(unit: string, first: string, second: string): string | undefined {
+export function preferredCode(unit: string, first: string, second: string): string | undefined {
   const rules = [
     (path: string) => path.split("/").includes("work"),
     (path: string) => [`${unit}.ipynb`, `${unit}.ts`].includes(basename(path)),

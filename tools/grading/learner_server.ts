@@ -276,6 +276,23 @@ async function findNotebook(unit: string): Promise<string> {
  * ```
  */
 export async function newestNotebook(unit: string, folder: string): Promise<string | undefined> {
+  return (await unitNotebooks(unit, folder))[0];
+}
+
+/**
+ * Every saved notebook of `unit` (as its metadata names it) in `folder`,
+ * the most recently saved first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { fileURLToPath } from "node:url";
+ *
+ * const solutions = fileURLToPath(new URL("../../solutions/", import.meta.url));
+ * assert.deepEqual(await unitNotebooks("ch14-a", solutions), [`${solutions}ch14-a.ipynb`]);
+ * ```
+ */
+export async function unitNotebooks(unit: string, folder: string): Promise<string[]> {
   const found: [string, number][] = [];
   for await (const entry of Deno.readDir(folder)) {
     if (!entry.isFile || !entry.name.endsWith(".ipynb")) continue;
@@ -288,5 +305,5 @@ export async function newestNotebook(unit: string, folder: string): Promise<stri
       // Not a notebook this can read: not this one.
     }
   }
-  return found.sort((a, b) => b[1] - a[1])[0]?.[0];
+  return found.sort((a, b) => b[1] - a[1]).map(([path]) => path);
 }

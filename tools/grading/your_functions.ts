@@ -14,7 +14,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
 import { courseCells, learnerModule, moduleCells } from "./scratch.ts";
 import { unparsedCells } from "./unparsed_cells.ts";
-import { newestNotebook } from "./learner_server.ts";
+import { unitNotebooks } from "./learner_server.ts";
+import { preferredCode } from "./collect.ts";
 import { CH14_A } from "./units/ch14_a.ts";
 import { CASES } from "../../cases/ch14_a.ts";
 import { gradeCases } from "../../lib/grading/grading.ts";
@@ -26,7 +27,7 @@ import type { Authorize } from "../../lib/mcp/client/tool_call.ts";
 
 /** Options of {@linkcode YourUnitA}. */
 export interface YourUnitAOptions {
-  /** The folder whose newest saved Unit A notebook holds them. @default {the kernel's folder} */
+  /** The folder whose saved Unit A notebook holds them (see `needs`). @default {the kernel's folder} */
   folder?: string;
   /**
    * How long the cells may take to load, in a process of their own, before
@@ -44,8 +45,8 @@ export interface UnitAOptions {
 const LIB = new URL("../../lib/", import.meta.url).href;
 
 /**
- * Your `answerFor` and `authorize`, from the most recently saved Unit A
- * notebook (`ch14-a`) in a folder. Each step that uses them gates on
+ * Your `answerFor` and `authorize`, from your saved Unit A notebook
+ * (`ch14-a`) in a folder: the one the autograder takes for yours. Each step that uses them gates on
  * {@linkcode YourUnitA.needs} (see `ready`), which loads them again from the
  * saved notebook, then passes {@linkcode YourUnitA.options} to its `Client`.
  *
@@ -78,7 +79,8 @@ export class YourUnitA {
   }
 
   /**
-   * Load both functions again from the newest saved Unit A notebook, and
+   * Load both functions again from your saved Unit A notebook (the one the
+   * autograder would take for yours, or else the most recently saved), and
    * return what a step using them needs: each graded on Unit A's visible
    * cases when `ready` asks. When there is no such notebook, or its cells do
    * not load, each need's grading fails saying why in one line, and the
@@ -89,7 +91,7 @@ export class YourUnitA {
     let where: string;
     let graded: Record<string, unknown>;
     try {
-      const notebook = await newestNotebook(CH14_A.unit, folder);
+      const notebook = await yourNotebook(folder);
       if (notebook === undefined) {
         throw new Error(
           `there is no saved Unit A notebook (ch14-a) in ${folder}: the course runs your ` +
@@ -130,6 +132,18 @@ export class YourUnitA {
     const authorize = this.#authorize as Authorize;
     return { answer: answerFor, authorize };
   }
+}
+
+/**
+ * Your Unit A notebook in `folder`: of its Unit A notebooks, the one the
+ * autograder takes for yours (`ch14-a.ipynb` over JupyterLab's duplicate
+ * `ch14-a-Copy1.ipynb`, say), the most recently saved where its rules tell
+ * none apart; undefined when it holds none.
+ */
+async function yourNotebook(folder: string): Promise<string | undefined> {
+  const notebooks = await unitNotebooks(CH14_A.unit, folder);
+  if (notebooks.length === 0) return undefined;
+  return notebooks.reduce((chosen, next) => preferredCode(CH14_A.unit, chosen, next) ?? chosen);
 }
 
 /** What a function is before `needs()` has loaded it: a mistake of the course's. */
