@@ -86,7 +86,7 @@ Deno.test("the student Chapter 15 runs to its end and reports what is not writte
     assert.match(
       text,
       new RegExp(
-        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of ch14-a\\.ipynb\\)`,
+        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of notebooks/ch14-a\\.ipynb\\)`,
       ),
     );
   }

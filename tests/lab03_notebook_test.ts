@@ -174,7 +174,7 @@ Deno.test("the student Lab 03 runs to its end with nothing written, and reports 
   assert.match(outputs.get("mrtr-first")!, /input_required: asks sampling-1, with a requestState/);
   assert.match(
     outputs.get("sampling")!,
-    /↷ The sampling step waits for answerFor \(not written yet, in the ✏️ cell of section 1 of ch14-a\.ipynb\) and authorize/,
+    /↷ The sampling step waits for answerFor \(not written yet, in the ✏️ cell of section 1 of notebooks\/ch14-a\.ipynb\) and authorize/,
   );
   assert.match(text, /LAB_03 NOT DONE YET/);
   const submission = await read(`${work}/lab-03/lab-03-submission-v1.json`);

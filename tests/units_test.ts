@@ -98,7 +98,7 @@ Deno.test("the student Unit B runs to its end and reports the unfinished work", 
     assert.match(
       text,
       new RegExp(
-        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of ch14-a\\.ipynb\\) and authorize`,
+        `↷ ${step} waits for answerFor \\(not written yet, in the ✏️ cell of section 1 of notebooks/ch14-a\\.ipynb\\) and authorize`,
       ),
     );
   }

@@ -4,6 +4,7 @@
 // cannot be loaded, a step waits in one line, and nothing of them runs.
 
 import assert from "node:assert/strict";
+import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { YourUnitA } from "../tools/grading/your_functions.ts";
 import { Client } from "../lib/mcp/client/client.ts";
@@ -107,7 +108,7 @@ Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a s
     "ch14-a.ipynb": edited("message.id !== requestId", "message.id != requestId"),
   });
   const [answerFor, authorize] = await new YourUnitA({ folder: loose.path }).needs();
-  assert.equal(answerFor.cell, "the ✏️ cell of section 1 of ch14-a.ipynb");
+  assert.equal(answerFor.cell, `the ✏️ cell of section 1 of ${basename(loose.path)}/ch14-a.ipynb`);
   const rows = await answerFor.grade();
   assert.equal(verdict(rows), "NEEDS_WORK");
   assert.ok(rows.some((row) => row.status === "PASS"), "some of its cases pass");
@@ -126,7 +127,10 @@ Deno.test("a learner's Unit A that does not pass, or cannot be loaded, makes a s
   await Deno.utime(`${duplicate.path}/ch14-a.ipynb`, 1, 1);
   await Deno.writeTextFile(`${duplicate.path}/ch14-a-Copy1.ipynb`, starter);
   const [ofDuplicate] = await new YourUnitA({ folder: duplicate.path }).needs();
-  assert.equal(ofDuplicate.cell, "the ✏️ cell of section 1 of ch14-a.ipynb");
+  assert.equal(
+    ofDuplicate.cell,
+    `the ✏️ cell of section 1 of ${basename(duplicate.path)}/ch14-a.ipynb`,
+  );
   assert.equal(verdict(await ofDuplicate.grade()), "PASSED");
 
   // No Unit A at all, or one whose cell does not parse: each need fails in one line, and the

@@ -98,7 +98,9 @@ export class YourUnitA {
             "answerFor and authorize from it",
         );
       }
-      where = basename(notebook);
+      // With its folder: a handout beside the handouts' starter (notebooks/ch14-a.ipynb) is not
+      // taken for the learner's work/ch14-a.ipynb.
+      where = `${basename(dirname(notebook))}/${basename(notebook)}`;
       graded = await loaded(notebook, this.#loadMs);
     } catch (error) {
       const reason = firstLine(error);
