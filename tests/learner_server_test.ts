@@ -62,3 +62,35 @@ Deno.test("a saved notebook that differs from the running code is refused by nam
     await Deno.remove(folder, { recursive: true });
   }
 });
+
+Deno.test("a helper in a cell the learner added is kept, and an added cell that does not parse left out, as the autograder does", async () => {
+  // Before: the module held the graded cells alone, so a negotiateVersion calling a helper of the
+  // learner's own threw ReferenceError where the kernel's answered, and the saved notebook was
+  // refused as stale ("save the notebook"), though `deno task grade` takes the helper and grades it.
+  const folder = await Deno.makeTempDir({ prefix: "lab-01-added-" });
+  try {
+    const notebook = JSON.parse(await Deno.readTextFile(worked));
+    const at = notebook.cells.findIndex((cell: { id?: string }) => cell.id === "negotiate-version");
+    const graded = notebook.cells[at];
+    graded.source = graded.source.join("").replace(
+      "return HANDSHAKE_VERSIONS[0];",
+      "return newestHandshake();",
+    );
+    const added = [
+      ["my-helper", 'function newestHandshake(): string {\n  return "2025-06-18";\n}'],
+      ["my-draft", "function unfinished(id) {\n  return [id;\n}"],
+    ].map(([id, source]) => ({ cell_type: "code", id, metadata: {}, outputs: [], source }));
+    notebook.cells.splice(at, 0, ...added);
+    const path = `${folder}/lab-01.ipynb`;
+    await Deno.writeTextFile(path, JSON.stringify(notebook));
+    const server = await writeLearnerServer(pathToFileURL(`${folder}/server/`), "lab-01", {
+      running,
+      notebook: path,
+    });
+    const source = await Deno.readTextFile(server.path);
+    assert.match(source, /function newestHandshake\(\)/);
+    assert.doesNotMatch(source, /function unfinished/);
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});

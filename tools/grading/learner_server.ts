@@ -14,7 +14,8 @@ import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { parseNotebook } from "../editions/notebook.ts";
-import { learnerModule, libraryFiles } from "./scratch.ts";
+import { libraryFiles } from "./scratch.ts";
+import { moduleAsGraded } from "./module_as_graded.ts";
 import { UNITS } from "./units/mod.ts";
 import { folderOnlyImportMap, learnerServerCommand } from "../../lib/course/course.ts";
 import { isObject } from "../../lib/mcp/shared/jsonrpc.ts";
@@ -88,7 +89,8 @@ export async function writeLearnerServer(
   const notebook = options.notebook ?? await findNotebook(spec.unit);
   const parsed = parseNotebook(await Deno.readTextFile(notebook), notebook);
   // A .mts file: TypeScript, and never taken by the grader for a module a learner submitted.
-  const source = learnerModule(parsed, spec, { lib: "./lib/" }) +
+  // The cells the learner added too (a helper their handleMessage calls), as the autograder keeps them.
+  const source = await moduleAsGraded(parsed, spec, "./lib/") +
     "if (import.meta.main) await serveStdio(Deno.stdin.readable, Deno.stdout.writable);\n";
   await Deno.mkdir(folder, { recursive: true });
   // The library files the cells may use, beside the module: it loads nothing outside its folder.
@@ -195,7 +197,7 @@ export async function writeLearnerClient(
     ...spec,
     functions: spec.functions.filter((fn) => CLIENT_PARTS.includes(fn.name)),
   };
-  const source = learnerModule(parsed, client, { lib: LIB }) + "export { McpClient };\n";
+  const source = await moduleAsGraded(parsed, client, LIB) + "export { McpClient };\n";
   await Deno.mkdir(folder, { recursive: true });
   const url = new URL("mcp_client.mts", folder);
   await Deno.writeTextFile(url, source);

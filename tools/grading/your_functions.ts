@@ -12,8 +12,7 @@
 import { basename, dirname } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseNotebook } from "../editions/notebook.ts";
-import { courseCells, learnerModule, moduleCells } from "./scratch.ts";
-import { unparsedCells } from "./unparsed_cells.ts";
+import { moduleAsGraded } from "./module_as_graded.ts";
 import { unitNotebooks } from "./learner_server.ts";
 import { preferredCode } from "./collect.ts";
 import { CH14_A } from "./units/ch14_a.ts";
@@ -176,14 +175,8 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
     suffix: ".mts",
   });
   try {
-    // The cells the learner added too (a helper their answerFor calls), as the autograder keeps
-    // them, but those that do not parse, which the autograder leaves out, as the kernel runs on.
-    const course = await courseCells(CH14_A.unit);
-    const module = learnerModule(parsed, CH14_A, {
-      lib: LIB,
-      courseCells: course,
-      leftOut: await addedCellsThatDoNotParse(moduleCells(parsed, CH14_A, course)),
-    });
+    // The cells the learner added too (a helper their answerFor calls), as the autograder keeps them.
+    const module = await moduleAsGraded(parsed, CH14_A, LIB);
     await Deno.writeTextFile(path, module);
     // Where it is matters to its relative imports, as what it says does.
     const tried = `${dirname(notebook)}\n${module}`;
@@ -208,19 +201,6 @@ async function loaded(notebook: string, ms: number): Promise<Record<string, unkn
   } finally {
     await Deno.remove(path);
   }
-}
-
-/** What {@linkcode addedCellsThatDoNotParse} found, by the cells' text: each step asks again. */
-const unparsedOf = new Map<string, Record<string, string>>();
-
-/** The cells of `cells` that the learner added and that do not parse, by id, with why. */
-async function addedCellsThatDoNotParse(
-  cells: ReturnType<typeof moduleCells>,
-): Promise<Record<string, string>> {
-  const added = cells.filter((cell) => cell.added);
-  const key = JSON.stringify(added);
-  if (!unparsedOf.has(key)) unparsedOf.set(key, await unparsedCells(added));
-  return unparsedOf.get(key)!;
 }
 
 /**
