@@ -6,22 +6,40 @@
 // together, in one sandbox: they are the course's own code, so keeping them
 // apart from each other is not what this test is about (grade_hostile_test.ts
 // is where learners are kept apart).
+//
+// A wrong implementation need only lose one mark. Lab 02's client classes and
+// named tests take a realm for each case: there every implementation is
+// graded on the visible cases first, and only the right ones and the wrong
+// ones that kept every visible mark are graded again on the hidden cases
+// too. The visible cases run first, in realms of their own, in a grading
+// with the hidden cases as in one without them, so a visible mark lost there
+// is lost in a grading on every case.
 
 import assert from "node:assert/strict";
+import { Analysis } from "../tools/grading/analysis.ts";
 import { gradeTogether } from "../tools/grading/grade_learner.ts";
-import { loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
+import { type Holdouts, loadHoldouts, UNITS } from "../tools/grading/units/mod.ts";
 import { type Catalogue, CATALOGUES } from "./catalogue/mod.ts";
 
 const scratch = await Deno.makeTempDir({ prefix: "grading-accuracy-" });
 globalThis.addEventListener("unload", () => Deno.removeSync(scratch, { recursive: true }));
 const holdouts = await loadHoldouts();
 
-/** The marks each implementation of `catalogue` earns for its function, and the most it could, by label. */
-async function marks(
-  { unit, fn, right, wrong }: Catalogue,
-): Promise<Map<string, [number, number]>> {
-  const entries = [...Object.entries(right), ...Object.entries(wrong)];
-  const learners = await Promise.all(entries.map(async ([label, source]) => {
+/** An implementation's marks for its catalogue's function: what it earned, and the most it could. */
+type Marks = [score: number, max: number];
+
+/**
+ * The marks each of `implementations` (label and module) earns for
+ * `catalogue`'s function, graded together on its visible cases and
+ * `hidden`'s, by label.
+ */
+async function gradedOn(
+  { unit, fn }: Catalogue,
+  implementations: readonly (readonly [string, string])[],
+  hidden: Holdouts | undefined,
+  analysis: Analysis,
+): Promise<Map<string, Marks>> {
+  const learners = await Promise.all(implementations.map(async ([label, source]) => {
     const module = `${scratch}/${crypto.randomUUID()}.ts`;
     await Deno.writeTextFile(module, source);
     return {
@@ -29,11 +47,51 @@ async function marks(
       submissions: [{ unit, code: { kind: "module" as const, path: module } }],
     };
   }));
-  const graded = await gradeTogether(learners, holdouts, { functions: [fn] });
-  return new Map(graded.map(([results], index) => {
+  const results = await gradeTogether(learners, hidden, { functions: [fn], analysis });
+  return new Map(results.map(([results], index) => {
     const tests = results.tests.filter((t) => t.name.startsWith(`${fn}: `));
-    return [entries[index][0], [tests.reduce((sum, t) => sum + t.score, 0), tests.length]];
+    return [implementations[index][0], [tests.reduce((sum, t) => sum + t.score, 0), tests.length]];
   }));
+}
+
+/**
+ * The drivers that run each case in a realm of its own (Lab 02's client
+ * classes and named tests): a case costs a realm's start and its module's
+ * load, where a function called on its arguments takes one realm for a
+ * phase's cases.
+ */
+const A_REALM_A_CASE = [
+  "tools/grading/drivers/lab_02_client.ts",
+  "tools/grading/drivers/lab_02_tests.ts",
+];
+
+/**
+ * The marks each implementation of `catalogue` earns for its function, by
+ * label. Where each case takes a realm of its own, the wrong ones are
+ * graded on the visible cases first, and only those that keep every visible
+ * mark, with the right ones, on every case; elsewhere a second grading costs
+ * more than the hidden cases it spares, and each is graded on every case.
+ */
+async function marks(catalogue: Catalogue): Promise<Map<string, Marks>> {
+  await using analysis = new Analysis();
+  const { driver } = UNITS.get(catalogue.unit)!.functions.find(({ name }) =>
+    name === catalogue.fn
+  )!;
+  if (!A_REALM_A_CASE.includes(driver ?? "")) {
+    const all = [...Object.entries(catalogue.right), ...Object.entries(catalogue.wrong)];
+    return await gradedOn(catalogue, all, holdouts, analysis);
+  }
+  const wrong = Object.entries(catalogue.wrong);
+  const visible = await gradedOn(catalogue, wrong, undefined, analysis);
+  const kept = wrong.filter(([label]) => {
+    const [score, max] = visible.get(label)!;
+    return score === max;
+  });
+  const right = Object.entries(catalogue.right);
+  return new Map([
+    ...visible,
+    ...await gradedOn(catalogue, [...right, ...kept], holdouts, analysis),
+  ]);
 }
 
 /**
@@ -73,8 +131,8 @@ Deno.test("every graded function has a catalogue: ten misconceptions and three o
 
 for (const catalogue of CATALOGUES) {
   // Right and wrong ones graded together, once, for both tests.
-  let graded: ReturnType<typeof marks> | undefined;
-  const once = () => graded ??= marks(catalogue);
+  let marked: ReturnType<typeof marks> | undefined;
+  const once = () => marked ??= marks(catalogue);
   Deno.test(
     `${catalogue.fn}: correct implementations get full marks`,
     gradeEach(catalogue, "right", once),
