@@ -17,9 +17,27 @@ import {
 const hostile = await hostileWork();
 const honest = await honestWork();
 
-/** Every sixth learner is hostile, in turn; the analysis's two kinds cost 2 s each, so fewer of them. */
+/**
+ * Nine hostile classmates in turn, the blocking pool's kind once: it and the
+ * analysis's two kinds cost about 2 s of CPU each (its derivations keep every
+ * core busy until its process ends), the others under 0.5 s, so fewer of
+ * those, each still among honest learners all through the class.
+ */
+const TURN = [
+  "loud",
+  "spawning",
+  "loud",
+  "spawning",
+  "deriving",
+  "loud",
+  "spawning",
+  "loud",
+  "spawning",
+] as const;
+
+/** Every sixth learner is hostile, in turn. */
 const HOSTILE: readonly HostileKind[] = [
-  ...Array.from({ length: 15 }, () => ["loud", "deriving", "spawning"] as const).flat(),
+  ...Array.from({ length: 5 }, () => TURN).flat(),
   "nested",
   "notes",
   "nested",
