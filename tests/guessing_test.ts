@@ -26,6 +26,7 @@ import { isDeepStrictEqual } from "node:util";
 import { judge } from "../lib/grading/grading.ts";
 import { threwOutcome } from "../lib/grading/threw_outcome.ts";
 import { parseNotebook } from "../tools/editions/notebook.ts";
+import { Analysis } from "../tools/grading/analysis.ts";
 import { gradeTogether } from "../tools/grading/grade_learner.ts";
 import { learnerModule } from "../tools/grading/scratch.ts";
 import type { GradedFunction, HiddenCase, UnitSpec } from "../tools/grading/spec.ts";
@@ -521,11 +522,12 @@ interface Earned {
   every: boolean;
 }
 
-/** What each guess at `fn` earns, by guess. */
+/** What each guess at `fn` earns, by guess, its code analysed by `analysis`. */
 async function earned(
   spec: UnitSpec,
   fn: GradedFunction,
   made: Map<string, string>,
+  analysis: Analysis,
 ): Promise<Map<string, Earned>> {
   const labels = [...made.keys()];
   const learners = await Promise.all(labels.map(async (label) => {
@@ -536,7 +538,7 @@ async function earned(
       submissions: [{ unit: spec.unit, code: { kind: "module" as const, path } }],
     };
   }));
-  const graded = await gradeTogether(learners, holdouts, { functions: [fn.name] });
+  const graded = await gradeTogether(learners, holdouts, { functions: [fn.name], analysis });
   return new Map(graded.map(([results], index) => {
     const tests = results.tests.filter((t) => t.name.startsWith(`${fn.name}: `));
     const hidden = tests.filter((t) => t.name.startsWith(`${fn.name}: hidden case `));
@@ -586,6 +588,8 @@ const PARTIAL_ANSWERS: Record<string, Record<string, string>> = {
 for (const spec of UNITS.values()) {
   Deno.test(`${spec.unit}: no guess earns more than ${MOST * 100} % of a function's hidden marks`, async (t) => {
     const solutions = await worked(spec);
+    // One set of analysis processes for the unit's gradings, not one for each function's.
+    await using analysis = new Analysis();
     for (const fn of spec.functions) {
       await t.step(fn.name, async () => {
         const hidden = holdouts?.get(spec.unit)?.[fn.name] ?? [];
@@ -608,7 +612,7 @@ for (const spec of UNITS.values()) {
         ) {
           graded.set(label, source);
         }
-        const guessed = await earned(spec, fn, graded);
+        const guessed = await earned(spec, fn, graded, analysis);
         const rule = TABLE_IS_THE_RULE.includes(`${spec.unit} ${fn.name}`);
         if (fn.driver === undefined) {
           for (const guess of checked) {
