@@ -23,7 +23,9 @@ import { AUTHORIZE, gradedMarks, report } from "../_seals.ts";
 
 /** The answerFor of the worked Unit A, taken by the course's own loader: Unit A's module. */
 const BY_YOUR_FUNCTIONS = `import { YourUnitA } from "../tools/grading/your_functions.ts";
-const unitA = new YourUnitA({ folder: new URL("../solutions/", import.meta.url).pathname });
+const unitA = new YourUnitA({
+  folder: decodeURIComponent(new URL("../solutions/", import.meta.url).href.slice("file://".length)),
+});
 await unitA.needs();
 export function answerFor(requestId, message) {
   return unitA.options.answer(requestId, message);
