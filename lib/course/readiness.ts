@@ -23,8 +23,8 @@ export interface Need {
 
 /**
  * Grade each need now, and resolve with whether every one passes. When one
- * does not, show a ↷ notice saying that `step` waits, for what, and where to
- * finish it; a need whose grading throws counts as not passing, with the
+ * does not, show a ↷ notice saying that `step` waits, for what (with the
+ * first case that does not pass), and where to finish it; a need whose grading throws counts as not passing, with the
  * error's message.
  *
  * @example
@@ -49,9 +49,11 @@ export async function ready(step: string, needs: readonly Need[]): Promise<boole
       const rows = await need.grade();
       if (verdict(rows) === "PASSED") continue;
       const passed = rows.filter((row) => row.status === "PASS").length;
+      // The first case that does not pass, by its label: where to look first.
+      const first = rows.find((row) => row.status !== "PASS");
       state = rows.every((row) => row.status === "UNFINISHED")
         ? "not written yet"
-        : `${passed} of ${rows.length} cases pass`;
+        : `${passed} of ${rows.length} cases pass; the first that does not: "${first?.case}"`;
     } catch (error) {
       state = `its grading failed: ${error instanceof Error ? error.message : String(error)}`;
     }

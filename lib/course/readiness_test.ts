@@ -22,7 +22,10 @@ Deno.test("a step grades its needs when it runs: the work as it is now, not as i
   const need = { name: "double", cell: "the ✏️ cell", grade: () => gradeCases(double, CASES) };
   const [before, said] = await printed(() => ready("This step", [need]));
   assert.equal(before, false);
-  assert.match(said, /^↷ This step waits for double \(0 of 1 cases pass, in the ✏️ cell\)/);
+  assert.match(
+    said,
+    /^↷ This step waits for double \(0 of 1 cases pass; the first that does not: "two", in the ✏️ cell\)/,
+  );
   double = (n: number) => n * 2; // the learner fixes it and runs only the step again
   const [after, quiet] = await printed(() => ready("This step", [need]));
   assert.equal(after, true);
