@@ -461,6 +461,7 @@ export class Client<S extends ServerRef = readonly string[]> implements AsyncDis
       catalog: this.#catalog,
       allowed: this.#allowed,
       authorize: this.#authorize,
+      authorizeGiven: this.#options.authorize !== undefined,
     });
     const parameters = this.#modernHttp ? headerParameters(tool.inputSchema) : [];
     const headers = typeof parameters === "string" ? {} : parameterHeaders(parameters, args);

@@ -72,6 +72,8 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   readonly #server: ClientTransport<Closed>;
   readonly #timeoutMs: number;
   readonly #answer: AnswerFunction;
+  /** Whether the caller gave the answer function (the `answer` option), for what a withheld one is told. */
+  readonly #answerGiven: boolean;
   readonly #transcript?: (direction: Direction, line: string) => void;
   readonly #reading: Promise<void>;
   readonly #maxUnread: number;
@@ -99,6 +101,7 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
   ) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#answer = options.answer ?? answerFor;
+    this.#answerGiven = options.answer !== undefined;
     this.#transcript = options.transcript;
     this.#maxUnread = options.maxUnread ?? 1 << 18;
     this.#limit = new InFlightLimit(options.maxInFlight ?? 1);
@@ -406,11 +409,13 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
       }
       waiting.resolve(result);
     } catch (thrown) {
-      // The learners' release withholds the library's answerFor: no reply can be checked.
+      // The learners' release withholds the library's answerFor: no reply can be checked. A
+      // learner who passed it (lib/mcp/mod.ts still exports it) is not told to pass what they did.
       const error = isWithheld(thrown)
         ? new ProtocolError(
-          `A reply cannot be checked: ${thrown.message}; ` +
-            "pass your answerFor as the Client's answer option",
+          `A reply cannot be checked: ${thrown.message}; ` + (this.#answerGiven
+            ? "the answer option you gave is that withheld answerFor: give your own, Unit A's"
+            : "pass your answerFor as the Client's answer option"),
         )
         : thrown;
       const answered = waiting.errorIsAnswer && "error" in response && response.id === waiting.id;
@@ -421,9 +426,11 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
         );
         return;
       }
+      // What refused it says why, for each later request too: an answer function of the
+      // learner's may throw an error of its own class.
       this.#broken ??= error instanceof ProtocolError
         ? error
-        : new ProtocolError("A reply was refused", { cause: error });
+        : new ProtocolError(`A reply was refused: ${refusal(error)}`, { cause: error });
       this.#open.failAll(this.#broken);
       waiting.reject(error);
     }
@@ -435,6 +442,12 @@ export class Connection<Closed = Deno.CommandStatus> implements AsyncDisposable 
     this.#pending.rejectAll(error);
     this.#open.failAll(error);
   }
+}
+
+/** What `error` (thrown by an answer function) says, in one line. */
+function refusal(error: unknown): string {
+  const said = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return said.split("\n")[0];
 }
 
 function isCommand(server: unknown): server is readonly string[] {

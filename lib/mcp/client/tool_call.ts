@@ -32,6 +32,8 @@ export interface ToolCallRules {
   allowed: ReadonlySet<string>;
   /** Decides whether a tool may be called. */
   authorize: Authorize;
+  /** Whether the caller gave `authorize` (the Client's option), for what a withheld one is told. @default {false} */
+  authorizeGiven?: boolean;
 }
 
 /**
@@ -73,8 +75,13 @@ export function toolToCall(name: string, args: JsonObject, rules: ToolCallRules)
   } catch (error) {
     // The learners' release withholds the library's authorize: with nothing to allow a call, none is made.
     if (!isWithheld(error)) throw error;
+    // A learner who passed it (lib/mcp/mod.ts still exports it) is not told to pass what they did.
     throw new Deno.errors.PermissionDenied(
-      `No tool is called: ${error.message}; pass your authorize as the Client's authorize option`,
+      `No tool is called: ${error.message}; ${
+        rules.authorizeGiven
+          ? "the authorize option you gave is that withheld authorize: give your own, Unit A's"
+          : "pass your authorize as the Client's authorize option"
+      }`,
     );
   }
   if (!permitted) {
