@@ -10,6 +10,7 @@
 
 import { notice } from "../notebook/display.ts";
 import { type GradeRow, verdict } from "../grading/grading.ts";
+import { isObject } from "../mcp/shared/jsonrpc.ts";
 
 /** What a step needs: a piece of the learner's work, graded now. */
 export interface Need {
@@ -49,11 +50,11 @@ export async function ready(step: string, needs: readonly Need[]): Promise<boole
       const rows = await need.grade();
       if (verdict(rows) === "PASSED") continue;
       const passed = rows.filter((row) => row.status === "PASS").length;
-      // The first case that does not pass, by its label: where to look first.
-      const first = rows.find((row) => row.status !== "PASS");
+      // The first case that does not pass, and what it saw: where to look first.
+      const first = rows.find((row) => row.status !== "PASS")!;
       state = rows.every((row) => row.status === "UNFINISHED")
         ? "not written yet"
-        : `${passed} of ${rows.length} cases pass; the first that does not: "${first?.case}"`;
+        : `${passed} of ${rows.length} cases pass; "${first.case}" does not: ${seen(first)}`;
     } catch (error) {
       state = `its grading failed: ${error instanceof Error ? error.message : String(error)}`;
     }
@@ -66,4 +67,21 @@ export async function ready(step: string, needs: readonly Need[]): Promise<boole
     `${step} waits for ${waiting.join(" and ")}. Finish ${them}, then run this cell again.`,
   );
   return false;
+}
+
+/** What a case that did not pass saw, in a few words: what was thrown (and said), or returned. */
+function seen(row: GradeRow): string {
+  if (row.status === "UNFINISHED") return "not written yet";
+  const { observed, message } = row;
+  if (typeof observed === "string") return observed; // "changed its input", "printed on stdout"
+  if (isObject(observed) && typeof observed.throws === "string") {
+    const said = message.split("\n")[0];
+    return `it threw ${observed.throws}${said === "" ? "" : ` (${clipped(said)})`}`;
+  }
+  return `it returned ${clipped(JSON.stringify(observed) ?? String(observed))}`;
+}
+
+/** `text`, cut to 80 characters. */
+function clipped(text: string): string {
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

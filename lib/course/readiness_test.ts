@@ -24,7 +24,7 @@ Deno.test("a step grades its needs when it runs: the work as it is now, not as i
   assert.equal(before, false);
   assert.match(
     said,
-    /^↷ This step waits for double \(0 of 1 cases pass; the first that does not: "two", in the ✏️ cell\)/,
+    /^↷ This step waits for double \(0 of 1 cases pass; "two" does not: it returned 6, in the ✏️ cell\)/,
   );
   double = (n: number) => n * 2; // the learner fixes it and runs only the step again
   const [after, quiet] = await printed(() => ready("This step", [need]));
@@ -53,4 +53,16 @@ Deno.test("unwritten work, and grading that fails, are each named", async () => 
     /f \(not written yet, in cell 1\) and g \(its grading failed: no server, in cell 2\)/,
   );
   assert.match(said, /Finish them, run their cells, then run this cell again\.$/);
+});
+
+Deno.test("a case that throws is named with what was thrown and said, as the learner would ask", async () => {
+  const typo = (_n: number): number => {
+    throw new ReferenceError("dobule is not defined");
+  };
+  const need = { name: "double", cell: "the ✏️ cell", grade: () => gradeCases(typo, CASES) };
+  const [, said] = await printed(() => ready("This step", [need]));
+  assert.match(
+    said,
+    /\(0 of 1 cases pass; "two" does not: it threw ReferenceError \(dobule is not defined\), in the ✏️ cell\)/,
+  );
 });
