@@ -20,13 +20,22 @@ export interface Need {
   cell: string;
   /** Grade it now: its rows, as its table shows them. */
   grade: () => readonly GradeRow[] | Promise<readonly GradeRow[]>;
+  /**
+   * The notebook it is read from as last saved, such as `work/ch14-a.ipynb`
+   * (another unit's work, which this kernel does not run): running its cells
+   * there changes nothing here until that notebook is saved, so the notice
+   * says to save it.
+   */
+  savedIn?: string;
 }
 
 /**
  * Grade each need now, and resolve with whether every one passes. When one
- * does not, show a ↷ notice saying that `step` waits, for what (with the
- * first case that does not pass), and where to finish it; a need whose grading throws counts as not passing, with the
- * error's message.
+ * does not, show a ↷ notice saying that `step` waits, for what (with what
+ * the first case that does not pass saw), and where to finish it; a need
+ * whose grading throws counts as not passing, with the error's message. A
+ * need read from a notebook as saved (`savedIn`) is finished only once that
+ * notebook is saved, and the notice says so.
  *
  * @example
  * ```ts
@@ -44,6 +53,7 @@ export interface Need {
  */
 export async function ready(step: string, needs: readonly Need[]): Promise<boolean> {
   const waiting: string[] = [];
+  const unready: Need[] = [];
   for (const need of needs) {
     let state: string;
     try {
@@ -59,12 +69,19 @@ export async function ready(step: string, needs: readonly Need[]): Promise<boole
       state = `its grading failed: ${error instanceof Error ? error.message : String(error)}`;
     }
     waiting.push(`${need.name} (${state}, in ${need.cell})`);
+    unready.push(need);
   }
   if (waiting.length === 0) return true;
   const them = waiting.length === 1 ? "it, run its cell" : "them, run their cells";
+  const saved = [...new Set(unready.flatMap((need) => need.savedIn ?? []))];
+  const save = saved.length === 0
+    ? ""
+    : ` and save ${saved.join(" and ")} (File → Save Notebook there: this step reads ${
+      saved.length === 1 ? "it" : "them"
+    } as last saved)`;
   await notice(
     "skipped",
-    `${step} waits for ${waiting.join(" and ")}. Finish ${them}, then run this cell again.`,
+    `${step} waits for ${waiting.join(" and ")}. Finish ${them}${save}, then run this cell again.`,
   );
   return false;
 }

@@ -117,11 +117,13 @@ export class YourUnitA {
       {
         name: "answerFor",
         cell: `the ✏️ cell of section 1 of ${where}`,
+        savedIn: where,
         grade: () => gradeCases(answerFor, CASES.answerFor),
       },
       {
         name: "authorize",
         cell: `the ✏️ cell of section 2 of ${where}`,
+        savedIn: where,
         grade: () => gradeCases(authorize, CASES.authorize),
       },
     ];
