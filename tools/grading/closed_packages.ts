@@ -100,3 +100,80 @@ async function manifestOf(
     return undefined;
   }
 }
+
+/** A lock file's entry for one npm package: what it depends on, by the lock's names for them. */
+export interface LockedPackage {
+  dependencies?: string[];
+  optionalDependencies?: string[];
+  optionalPeers?: string[];
+  [key: string]: unknown;
+}
+
+/**
+ * The entries of `npm` (a lock file's packages, by id: `"NAME@VERSION"`,
+ * with its peers after an underscore) that `specifiers` (its specifiers, as
+ * {@linkcode closedPackages} keeps them) reach, themselves or through the
+ * dependencies, optional ones and optional peers of what they reach; all of
+ * `npm` where a specifier or a dependency names no single entry, so that
+ * nothing reachable is ever left out. The sandbox's lock names no more
+ * packages than its specifiers can load: Deno reads every package a lock
+ * names in each process it starts, and the course's lock names 309, of
+ * which the sandbox's specifiers reach 81 (3 to 5 ms of every learner's
+ * process, BENCHMARKS.md, row 6).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ *
+ * const npm = {
+ *   "a@1.0.0": { dependencies: ["b@2.0.0"] },
+ *   "b@1.0.0": {},
+ *   "b@2.0.0": { optionalPeers: ["c"] },
+ *   "c@1.0.0_b@2.0.0": {},
+ *   "d@1.0.0": {},
+ * };
+ * assert.deepEqual(Object.keys(lockedClosure(npm, { "npm:a@1": "1.0.0" })), [
+ *   "a@1.0.0",
+ *   "b@2.0.0",
+ *   "c@1.0.0_b@2.0.0",
+ * ]);
+ * // A name the lock does not resolve to one package: nothing is left out.
+ * assert.equal(Object.keys(lockedClosure(npm, { "npm:b@2": "3.0.0" })).length, 5);
+ * ```
+ */
+export function lockedClosure<T extends LockedPackage>(
+  npm: Record<string, T>,
+  specifiers: Record<string, string>,
+): Record<string, T> {
+  const ids = Object.keys(npm);
+  const nameOf = (id: string) => id.slice(0, id.indexOf("@", 1));
+  /** The one package `dependency` (`NAME`, or `NAME@VERSION`, maybe with peers) names, if one. */
+  const resolve = (dependency: string): string | undefined => {
+    if (Object.hasOwn(npm, dependency)) return dependency;
+    const found = dependency.indexOf("@", 1) > 0
+      ? ids.filter((id) => id.startsWith(`${dependency}_`))
+      : ids.filter((id) => nameOf(id) === dependency);
+    return found.length === 1 ? found[0] : undefined;
+  };
+  const pending: string[] = [];
+  for (const [specifier, resolved] of Object.entries(specifiers)) {
+    const name = /^npm:\/?(@[^/@]+\/[^/@]+|[^/@]+)@/.exec(specifier)?.[1];
+    if (name === undefined) continue;
+    const id = resolve(`${name}@${resolved}`);
+    if (id === undefined) return npm;
+    pending.push(id);
+  }
+  const reached = new Set<string>();
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (reached.has(id)) continue;
+    reached.add(id);
+    const { dependencies = [], optionalDependencies = [], optionalPeers = [] } = npm[id];
+    for (const dependency of [...dependencies, ...optionalDependencies, ...optionalPeers]) {
+      const found = resolve(dependency);
+      if (found === undefined) return npm;
+      pending.push(found);
+    }
+  }
+  return Object.fromEntries(ids.filter((id) => reached.has(id)).map((id) => [id, npm[id]]));
+}

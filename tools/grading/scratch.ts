@@ -27,7 +27,7 @@ import { kernelModule, type ModuleCell } from "./cells.ts";
 import { SEAL_STUB, sealedPath, wiredCopy } from "./library_copies.ts";
 import { SEALS_RUN_HERE } from "./realm/graded_mark.ts";
 import { REALM_MAKERS } from "./realm/realm_makers.ts";
-import { closedPackages, commonJsPackages } from "./closed_packages.ts";
+import { closedPackages, commonJsPackages, lockedClosure } from "./closed_packages.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 /**
@@ -376,6 +376,8 @@ async function makeBase(
   const locked = withoutSdks(lock.specifiers ?? {});
   const npmCache = `${await sandboxCache()}/npm`;
   lock.specifiers = await closedPackages(locked, npmCache);
+  // And no package those cannot reach: Deno reads each one the lock names in every sandbox.
+  lock.npm = lockedClosure(lock.npm ?? {}, lock.specifiers);
   await Deno.writeTextFile(`${folder}/deno.lock`, JSON.stringify(lock, null, 2) + "\n");
   const bundled = await bundlePackages(
     folder,
