@@ -212,7 +212,7 @@ export async function makeScratch(
     [Symbol.asyncDispose]: () => removeTempFolder(folder),
   };
   try {
-    const map = importMap(withoutSdks(await courseImports(ROOT)));
+    const map = importMap(await sandboxImports());
     Object.assign(map.imports, bundled);
     // Modules load from the two folders or not at all: Deno's permissions do not cover imports.
     const [baseUrl, folderUrl] = [base, folder].map((path) => pathToFileURL(`${path}/`).href);
@@ -263,6 +263,23 @@ export async function makeScratch(
     throw error;
   }
   return scratch;
+}
+
+let imports: Promise<Record<string, string>> | undefined;
+
+/**
+ * The course's imports less the SDKs ({@linkcode withoutSdks}), read once
+ * a process: every learner's import map starts from them, and reading and
+ * parsing `deno.json` for each was about 1 ms of the grader's main thread
+ * a learner (`--cpu-prof` of a class of 60; BENCHMARKS.md, row 6). The
+ * result is never changed: {@linkcode importMap} copies it.
+ */
+function sandboxImports(): Promise<Record<string, string>> {
+  if (imports === undefined) {
+    imports = courseImports(ROOT).then(withoutSdks);
+    imports.catch(() => imports = undefined);
+  }
+  return imports;
 }
 
 /** A shared folder, the import map's entries for the npm packages bundled in it, and what each unit's realms may read. */
