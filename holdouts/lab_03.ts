@@ -231,6 +231,12 @@ const BEYOND_ASCII = "beyond ASCII";
 /** U+2028 and U+2029, which JSON.stringify writes as themselves. */
 const SEPARATORS = "the line and paragraph separators";
 
+/** U+0080 to U+009F (C1 controls), U+FEFF and the slash, which JSON.stringify writes as themselves. */
+const AS_THEMSELVES = "characters JSON.stringify writes as themselves";
+/** The quote and the backslash, escaped short (`\"`, `\\`), never as `\u0022` or `\u005c`. */
+const QUOTE_BACKSLASH = "the quote and the backslash escaped short";
+/** A carriage return, escaped `\r`, never written raw. */
+const CARRIAGE_RETURN = "a carriage return";
 /** <, > and &, which JSON.stringify writes as themselves (Go's json.Marshal escapes them). */
 const HTML_CHARACTERS = "<, > and &";
 /** JavaScript's string escapes (\v, \0, \'), which JSON.stringify never writes. */
@@ -457,6 +463,63 @@ export const HOLDOUTS: Readonly<Record<Lab03Function, readonly HiddenCase[]>> = 
       args: [SPANISH, '{"english_form":"\\/"}'],
       expected: "dead",
       group: STRINGIFY_ESCAPES,
+    },
+    // Round 22 of the red team: five readings of what JSON.stringify escapes kept every mark:
+    // C1 controls, U+FEFF or the slash refused written as themselves, \u0022 and \u005c taken
+    // for the quote and the backslash, and a raw carriage return taken.
+    {
+      label: "a slash is written as itself",
+      args: [SPANISH, '{"english_form":"a/b"}'],
+      expected: "complete",
+      group: STRINGIFY_ESCAPES,
+    },
+    {
+      label: "a C1 control character (NEL) is no control character to JSON: written as itself",
+      args: [SPANISH, '{"english_form":"\x85"}'],
+      expected: "complete",
+      group: AS_THEMSELVES,
+    },
+    {
+      label: "a byte order mark inside a string is written as itself",
+      args: [SPANISH, '{"english_form":"a\ufeff'],
+      expected: "live",
+      group: AS_THEMSELVES,
+    },
+    {
+      label: "NEL escaped, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u0085'],
+      expected: "dead",
+      group: AS_THEMSELVES,
+    },
+    {
+      label: "the quote and the backslash, escaped short",
+      args: [SPANISH, '{"english_form":"\\"\\\\"}'],
+      expected: "complete",
+      group: QUOTE_BACKSLASH,
+    },
+    {
+      label: "the quote as \\u0022, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"\\u0022'],
+      expected: "dead",
+      group: QUOTE_BACKSLASH,
+    },
+    {
+      label: "the backslash as \\u005c, as JSON.stringify never writes it",
+      args: [SPANISH, '{"english_form":"a\\u005c'],
+      expected: "dead",
+      group: QUOTE_BACKSLASH,
+    },
+    {
+      label: "a raw carriage return inside a string",
+      args: [SPANISH, '{"english_form":"a\r'],
+      expected: "dead",
+      group: CARRIAGE_RETURN,
+    },
+    {
+      label: "a carriage return escaped",
+      args: [SPANISH, '{"english_form":"\\r"}'],
+      expected: "complete",
+      group: CARRIAGE_RETURN,
     },
     {
       label: "a backspace as JSON.stringify escapes it",

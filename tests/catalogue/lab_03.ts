@@ -635,6 +635,35 @@ export function prefixStatus(schema, text) {
       "top.high ? [AFTER_HIGH, AFTER_HIGH_STARTS] : [ESCAPES, STARTS]",
       "[ESCAPES, STARTS]",
     ]),
+    // Round 22 of the red team: five more readings of what JSON.stringify escapes, each of which
+    // kept every mark. C1 controls (U+0080 to U+009F) taken for control characters, as some
+    // encoders escape them: JSON.stringify writes them as themselves.
+    "C1 controls refused written as themselves": stepWith([
+      RAW_CHECK,
+      String
+        .raw`    if (encoded(char) !== char || (char >= "\x80" && char <= "\x9f")) return null;` +
+      "\n",
+    ]),
+    // A byte order mark inside a string taken for one that must be escaped.
+    "U+FEFF refused written as itself": stepWith([
+      RAW_CHECK,
+      String.raw`    if (encoded(char) !== char || char === "\ufeff") return null;` + "\n",
+    ]),
+    // A slash must be escaped, as PHP's json_encode writes it: JSON.stringify writes it as itself.
+    "a slash refused written as itself": stepWith([
+      RAW_CHECK,
+      String.raw`    if (encoded(char) !== char || char === "/") return null;` + "\n",
+    ]),
+    // The quote and the backslash taken as \u0022 and \u005c as well: JSON.stringify writes them short.
+    "the quote and the backslash as \\u escapes too": stepWith([
+      CONCAT,
+      String.raw`.concat(['\\"', "\\\\", "\\u0022", "\\u005c"]);`,
+    ]),
+    // A carriage return taken as written raw, as a line break in the text.
+    "a raw carriage return taken": stepWith([
+      RAW_CHECK,
+      String.raw`    if (encoded(char) !== char && char !== "\r") return null;` + "\n",
+    ]),
   },
 };
 
