@@ -398,6 +398,20 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
       expected: "refused",
       group: "a notification",
     },
+    // Round 22 of the red team: "410 Gone ends the session too" kept every mark. Only a 404 to a
+    // message that named a session ends it; any other status is a refusal.
+    {
+      label: "410 for a request in a session: a refusal, only 404 ends a session",
+      args: [{ status: 410, contentType: "application/json" }, { request: true, session: true }],
+      expected: "refused",
+      group: "only 404 ends a session",
+    },
+    {
+      label: "404 for a request in a session: the session has ended",
+      args: [{ status: 404, contentType: "application/json" }, { request: true, session: true }],
+      expected: "session-ended",
+      group: "only 404 ends a session",
+    },
     {
       label: "an informational status is no reply",
       args: [{ status: 100, contentType: "application/json" }, { request: true, session: true }],
@@ -675,6 +689,26 @@ export const HOLDOUTS: Readonly<Record<Lab04Function, readonly HiddenCase[]>> = 
     {
       label: "another port is another origin",
       args: ["http://127.0.0.1:8081", LOCAL],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    // Round 22 of the red team: a "*" in the list read as CORS's wildcard, a subdomain of an
+    // allowed origin let in, and a default port (:80, :443) dropped each kept every mark.
+    {
+      label: "a * in the list is an origin no page has, not a wildcard",
+      args: ["https://evil.example", ["*"]],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    {
+      label: "a subdomain of an allowed origin is another origin",
+      args: ["http://evil.localhost:8080", ["http://localhost:8080"]],
+      expected: false,
+      group: "an allowed origin, exactly",
+    },
+    {
+      label: "an origin that names http's default port is not the one that leaves it out",
+      args: ["http://localhost:80", ["http://localhost"]],
       expected: false,
       group: "an allowed origin, exactly",
     },

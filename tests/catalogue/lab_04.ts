@@ -759,6 +759,14 @@ const replyKind: Catalogue = {
   if (!sent.request) return "accepted";
   const type = (reply.contentType ?? "").split(";")[0].replace(/^ +| +$/g, "").toLowerCase();
   return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
+    // Round 22 of the red team: 410 Gone read as the end of a session too (it kept every mark):
+    // only a 404 to a message that named a session ends it, any other status is a refusal.
+    "410 Gone ends the session too": kind(`
+  if ((reply.status === 404 || reply.status === 410) && sent.session) return "session-ended";
+  if (reply.status < 200 || reply.status > 299) return "refused";
+  if (!sent.request) return "accepted";
+  ${TYPE}
+  return type === "application/json" ? "json" : type === "text/event-stream" ? "events" : "refused";`),
   },
 };
 
@@ -1027,6 +1035,20 @@ const originAllowed: Catalogue = {
     // The port left out of the comparison: a page on another port of the host is another origin.
     "the port ignored": origin(
       `  const host = (o) => o.replace(/:\\d+$/, "");\n  return origin === null || allowed.some((a) => host(a) === host(origin));`,
+    ),
+    // Round 22 of the red team: each kept every mark.
+    // A "*" in the list read as CORS's wildcard: the list holds origins, and no page's is "*".
+    "a * in the list allows all": origin(
+      `  return origin === null || allowed.includes("*") || allowed.includes(origin);`,
+    ),
+    // A subdomain of an allowed origin let in, as a cookie's domain would be: another site.
+    "subdomains of an allowed origin": origin(
+      `  if (origin === null || allowed.includes(origin)) return true;\n  const m = /^([a-z]+:\\/\\/)(.*)$/.exec(origin);\n  return m !== null && allowed.some((a) => a.startsWith(m[1]) && m[2].endsWith("." + a.slice(m[1].length)));`,
+    ),
+    // A default port (:80 for http, :443 for https) dropped before the comparison: the origin
+    // a page sends never names one, so one that does is not the listed origin character for character.
+    "default ports dropped": origin(
+      `  const d = (s) => s.replace(/^(http:\\/\\/[^/]*):80$|^(https:\\/\\/[^/]*):443$/, (_, a, b) => a ?? b);\n  return origin === null || allowed.some((a) => d(a) === d(origin));`,
     ),
   },
 };
