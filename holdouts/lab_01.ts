@@ -107,6 +107,8 @@ export const HOLDOUTS: Readonly<
       group: "names of three words",
     },
     ...decoys("handleMessage#id", "names of three words"),
+    ...decoys("handleMessage#method", "names of three words", [1, 4]),
+    ...decoys("handleMessage#tool", "names of three words", [2, 5]),
     // Ids: exactly as sent, whatever their type; none that MCP forbids.
     { label: "id 0", args: [line("ping", undefined, 0)], expected: result(0, {}) },
     { label: 'the string id "7"', args: [line("ping", undefined, "7")], expected: result("7", {}) },

@@ -168,6 +168,17 @@ const alike = true;
 /** The framed reply of the `n`th setting to the request `id` holding `secret`, written as JSON. */
 const framed = (secret: string, n: number) => JSON.stringify(replyTo(idFor(secret, n), secret, n));
 
+/** A request line of `method` with `params`, its members in the `n`th setting's order. */
+function requestOf(id: number, method: string, params: unknown, n: number): string {
+  const members: [string, unknown][] = [["jsonrpc", "2.0"], ["id", id], ["method", method], [
+    "params",
+    params,
+  ]];
+  return JSON.stringify(
+    Object.fromEntries(members.map((_, at) => members[(at + n) % members.length])),
+  );
+}
+
 /**
  * The decisions of the graded functions with sealed copies, by mark. A reply
  * whose id is the secret, to the request so named, and one whose text is: a
@@ -222,6 +233,50 @@ const DECISIONS = {
       ];
     },
     right: (secret) => replyShape(JSON.stringify({ jsonrpc: "2.0", id: secret, result: {} })),
+  },
+  // A seal answers a request of a method named by the token as it answers a response: with
+  // nothing; a right answer has no such method. A wrapper that gives the seal another id and puts
+  // the request's back in the reply strips the mark of the id, never this one (round 22 of the
+  // red team: such a wrapper kept 80 of handleMessage's 113 marks, unflagged).
+  "handleMessage#method": {
+    args: (secret, n) => {
+      const members: [string, unknown][] = [
+        ["jsonrpc", "2.0"],
+        ["id", idFor(secret, n)],
+        ["method", secret],
+      ];
+      if (n >= 3) members.push(["params", {}]);
+      return [
+        JSON.stringify(
+          Object.fromEntries(members.map((_, at) => members[(at + n) % members.length])),
+        ),
+      ];
+    },
+    right: (secret, n) =>
+      replyShape(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: idFor(secret, n),
+          error: { code: -32601, message: "Method not found" },
+        }),
+      ),
+  },
+  // A seal answers a call of a tool named by the token with nothing; a right answer has no such
+  // tool. A wrapper that answers the methods it does not know itself and gives the seal the rest,
+  // each with another id, strips the two marks above, never this one (round 22: 82 of 113).
+  "handleMessage#tool": {
+    args: (
+      secret,
+      n,
+    ) => [requestOf(idFor(secret, n), "tools/call", { name: secret, arguments: {} }, n)],
+    right: (secret, n) =>
+      replyShape(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: idFor(secret, n),
+          error: { code: -32602, message: "Unknown tool" },
+        }),
+      ),
   },
   // A seal dispatches no event whose data holds the token.
   "sseData#events": {
@@ -286,7 +341,11 @@ export const PROBES: ReadonlyMap<string, UnitProbes> = new Map<string, UnitProbe
   }],
   ["lab-01", {
     negotiateVersion: probesOf("negotiateVersion#version"),
-    handleMessage: probesOf("handleMessage#id"),
+    handleMessage: [
+      ...probesOf("handleMessage#id"),
+      ...probesOf("handleMessage#method"),
+      ...probesOf("handleMessage#tool"),
+    ],
   }],
   ["lab-02", { correlate: ANSWERS }],
   ["lab-03", {
