@@ -1,14 +1,14 @@
 // Round 22 of the red team, the judges: a copy of Lab 03's mask, lightly disguised. The copy
 // check (tools/grading/copied.ts) fingerprints runs of eight tokens (winnowing), and takes a
-// block for a copy of a readable module's when 90 % of their fingerprints agree: `void 0;` put
-// after every statement breaks every run that crosses a statement's end, and a copy of each of
-// the mask's modules so disguised was taken for no copy (string_grammar, compile,
-// grammar_matcher, byte_dfa, minimize, regions, number_grammar, array_grammar). Statements
-// that do nothing are now left out on both sides of the comparison. Here the worked
-// prefixStatus carries lib/mask/string_grammar.ts so disguised (its imports left out), graded
-// through `deno task grade`; without the disguise the copy was found before and is now. A
-// dead declaration or a counter after every statement still hides a copy: the report of round
-// 22 says what would find it. Run:
+// block for a copy of a readable module's when 90 % of their fingerprints agree: a statement
+// put after every one of the library's (`void 0;`, a dead `let _d1 = 0;`, a counter `_n++;`)
+// breaks every run that crosses a statement's end, and a copy of each of the mask's modules so
+// disguised was taken for no copy (string_grammar, compile, grammar_matcher, byte_dfa,
+// minimize, regions, number_grammar, array_grammar). Statements that do nothing are now left
+// out before fingerprinting, and a block is also a copy when it holds 90 % of the library
+// block's statements, each whole (`pieceForms`). Here the worked prefixStatus carries
+// lib/mask/string_grammar.ts so disguised (its imports left out), graded through
+// `deno task grade`; without a disguise the copy was found before and is now. Run:
 //   deno test -A tests/attacks_round22/judge_lab03_copy_test.ts
 
 import assert from "node:assert/strict";
@@ -19,10 +19,15 @@ const worked = LAB_03.find((c) => c.fn === "prefixStatus")!.right["the worked so
 const library = (await Deno.readTextFile(`${ROOT}lib/mask/string_grammar.ts`))
   .replace(/^import[^;]*;\n/gm, "");
 
+let dead = 0;
 const { list } = await grade([
   await tree({
     "plain/lab-03.ts": `${worked}\n${library}`,
-    "disguised/lab-03.ts": `${worked}\n${library.replace(/;\n/g, ";void 0;\n")}`,
+    "voids/lab-03.ts": `${worked}\n${library.replace(/;\n/g, ";void 0;\n")}`,
+    "dead-declarations/lab-03.ts": `${worked}\n${
+      library.replace(/;\n/g, () => `;let _d${dead++} = 0;\n`)
+    }`,
+    "counters/lab-03.ts": `${worked}\nlet _n = 0;\n${library.replace(/;\n/g, ";_n++;\n")}`,
   }),
   "--jobs",
   "2",
@@ -42,7 +47,7 @@ function graded(folder: string) {
   };
 }
 
-for (const folder of ["plain", "disguised"]) {
+for (const folder of ["plain", "voids", "dead-declarations", "counters"]) {
   Deno.test(`a copy of the mask's string grammar (${folder}) earns nothing for prefixStatus`, () => {
     const { earned, of, said } = graded(folder);
     assert.ok(of > 0 && earned === 0, `kept ${earned}/${of}: ${said}`);

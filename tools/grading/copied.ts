@@ -47,6 +47,8 @@ export interface LibraryCopy {
   form: string;
   prints: Fingerprint[];
   sealed: boolean;
+  /** Its body's statements' forms ({@linkcode pieceForms}). @default {none: judged by form and fingerprints only} */
+  pieces?: string[];
 }
 
 /** For each graded function of a unit, its library copies. */
@@ -91,7 +93,13 @@ export async function copyForms(spec: UnitSpec): Promise<CopyForms> {
         const bodyForm = form(body);
         if (!sealed && bodyForm.split(" ").length < READABLE_MIN_TOKENS) continue;
         const what = `${name}, ${sealed ? "sealed" : "readable"}`;
-        found.push({ what, form: bodyForm, prints: fingerprints(withoutNoOps(body)), sealed });
+        found.push({
+          what,
+          form: bodyForm,
+          prints: fingerprints(withoutNoOps(body)),
+          sealed,
+          pieces: [...pieceForms(body)],
+        });
       }
     }
     for (const file of fn.libraryModules ?? []) found.push(...await moduleCopies(file));
@@ -112,6 +120,7 @@ function moduleCopies(file: string): Promise<LibraryCopy[]> {
         what: `${file}, readable`,
         form: form(block),
         prints: fingerprints(block),
+        pieces: [...pieceForms(block)],
         sealed: false,
       }))
     );
@@ -147,6 +156,7 @@ export function copiedFunctions(source: string, forms: CopyForms): Record<string
   const printed = blocks(withoutNoOps(list), 0).map((block) =>
     new Set(fingerprints(block).map((f) => f.hash))
   );
+  const pieced = blocks(list, 0).map(pieceForms);
   const judged = new Map<LibraryCopy, boolean>();
   const isCopy = (copy: LibraryCopy): boolean => {
     let copied = judged.get(copy);
@@ -158,7 +168,9 @@ export function copiedFunctions(source: string, forms: CopyForms): Record<string
           // Sets of sizes far apart cannot be this similar: most pairs need no count.
           2 * Math.min(block.size, hashes.size) >= least * (block.size + hashes.size) &&
           hashSimilarity(block, hashes) >= least
-        ));
+        )) ||
+        ((copy.pieces?.length ?? 0) >= MIN_PIECES &&
+          pieced.some((pieces) => contained(copy.pieces!, pieces) >= least));
       judged.set(copy, copied);
     }
     return copied;
@@ -172,6 +184,53 @@ export function copiedFunctions(source: string, forms: CopyForms): Record<string
   }
   return copied;
 }
+
+/** The fewest tokens a statement (or a line of one) needs to be one of a copy's pieces: shorter ones are anyone's. */
+const PIECE_TOKENS = 6;
+/** The fewest pieces a library copy's body needs to be judged by them. */
+const MIN_PIECES = 8;
+
+/**
+ * The forms of the statements of `block` (its braces left out), each cut at a `;`, `{` or `}`
+ * and at a line's end, those of {@linkcode PIECE_TOKENS} tokens or more. A copy with statements
+ * put between the library's (a dead declaration, a counter: round 22 of the red team) shares
+ * none of winnowing's runs that cross a statement's end, but holds every statement of the
+ * library's, each whole: it is judged by the share of the library's pieces it holds.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokens } from "./code_form.ts";
+ *
+ * const library = pieceForms(tokens("{\n  const total = items.length + extra;\n  if (total > limit) {\n}"));
+ * const padded = pieceForms(tokens("{\n  const t = items.length + extra\n  let d = 0\n  if (t > lim) {\n}"));
+ * assert.deepEqual([...library].filter((piece) => !padded.has(piece)), []);
+ * ```
+ */
+export function pieceForms(block: readonly Token[]): Set<string> {
+  const found = new Set<string>();
+  let piece: Token[] = [];
+  const end = () => {
+    if (piece.length >= PIECE_TOKENS) found.add(form(piece));
+    piece = [];
+  };
+  const inner = block.slice(1, -1);
+  inner.forEach((token, index) => {
+    piece.push(token);
+    const next = inner[index + 1];
+    if (
+      (token.kind === "punct" && ";{}".includes(token.text)) ||
+      (next !== undefined && next.line !== undefined && token.line !== undefined &&
+        next.line !== token.line)
+    ) end();
+  });
+  end();
+  return found;
+}
+
+/** The share of `pieces` that `found` holds. */
+const contained = (pieces: readonly string[], found: ReadonlySet<string>) =>
+  pieces.filter((piece) => found.has(piece)).length / pieces.length;
 
 /** Words of the language a statement of one word cannot be left out as doing nothing: `break;` does something. */
 const STATEMENT_WORDS = new Set(["break", "continue", "debugger", "return", "this", "super"]);
