@@ -238,8 +238,8 @@ const STATEMENT_WORDS = new Set(["break", "continue", "debugger", "return", "thi
 /**
  * `list` without the statements that do nothing, on both sides of a comparison: an empty one
  * (`;` after a statement's end or a block's start), and one that is a lone value, perhaps
- * after `void` and between parentheses (`void 0;`, `(0);`, `"x";`, `x;`). Round 22 of the red
- * team: a copy of every module of Lab 03's mask with `void 0;` after each statement kept
+ * after `void` and between parentheses (`void 1;`, `(0);`, `"x";`, `x;`). Round 22 of the red
+ * team: a copy of every module of Lab 03's mask with `void 1;` after each statement kept
  * none of the fingerprints it shared (a run of eight tokens crosses a statement's end), and
  * was taken for no copy; `const` made `let` did not hide it.
  *
@@ -249,7 +249,7 @@ const STATEMENT_WORDS = new Set(["break", "continue", "debugger", "return", "thi
  * import { tokens } from "./code_form.ts";
  *
  * const texts = (source: string) => withoutNoOps(tokens(source)).map((token) => token.text);
- * assert.deepEqual(texts("a = 1;void 0;\nb(); (0); ;break;"), texts("a = 1;\nb();break;"));
+ * assert.deepEqual(texts("a = 1;void 1;\nb(); (0); ;break;"), texts("a = 1;\nb();break;"));
  * assert.deepEqual(texts("return x;"), ["return", "x", ";"]);
  * ```
  */
