@@ -137,46 +137,44 @@ const { answerFor: seal } = new Function("scope", "ProtocolError", "with (scope)
       }");`),
   },
   // Node's modules and the sandbox's npm packages, each loaded and used a little, as honest code does
-  // (not ajv-formats, which has no exports map: graded code may not import it, closed_packages.ts).
-  "honest-imports": {
-    file: "ch14-a.ts",
-    fn: "authorize",
-    honest: true,
-    module: () =>
-      authorizeBeginning(
-        `  if (failed.length > 0) throw new Error(failed.join("; "));`,
-        `const failed = [];
-const NAMES = [
-  "node:util", "node:stream", "node:events", "node:buffer", "node:crypto", "node:zlib",
-  "node:url", "node:path", "node:assert", "node:assert/strict", "node:string_decoder",
-  "node:timers", "node:timers/promises", "node:querystring", "node:perf_hooks",
-  "node:async_hooks", "node:diagnostics_channel", "node:stream/web", "node:stream/promises",
-  "node:readline", "node:process", "node:os", "node:http", "node:net", "node:fs",
-  "node:child_process", "node:tty", "node:v8", "zod", "ajv", "ajv/dist/2020.js", "re2js",
-  "fast-check", "fflate", "oauth4webapi", "gpt-tokenizer",
-];
-for (const name of NAMES) {
-  try {
-    const m = await import(name);
-    // ajv as its documentation imports it: each module's default is its own class.
-    if (name === "ajv" && !new m.default().compile({ type: "string" })("x")) throw new Error("Ajv");
-    const draft2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: [{ type: "string" }] };
-    if (name === "ajv/dist/2020.js" && new m.default().compile(draft2020)([1])) throw new Error("2020");
-    if (name === "zod") m.z.object({ a: m.z.string() }).parse({ a: "x" });
-    if (name === "node:util") m.inspect({ a: [1, { b: 2 }] }), m.format("%s %o", "a", { b: 1 });
-    if (name === "node:crypto") m.createHash("sha256").update("x").digest("hex");
-    if (name === "node:zlib") m.gunzipSync(m.gzipSync("abc"));
-    if (name === "fflate") m.unzlibSync(m.zlibSync(new Uint8Array([1, 2, 3])));
-    if (name === "node:assert") m.default.deepStrictEqual({ a: 1 }, { a: 1 });
-    if (name === "fast-check") {
-      m.default.assert(m.default.property(m.default.integer(), (n) => n === n), { numRuns: 5 });
-    }
-  } catch (error) {
-    failed.push(name + ": " + error);
-  }
-}`,
-      ),
-  },
+  // (not ajv-formats, which has no exports map: graded code may not import it, closed_packages.ts),
+  // in four learners: all of them in one module cost more than a case's 1 s of CPU to load on a
+  // slow or busy machine (gpt-tokenizer alone 0.3 to 0.5 s), as no learner's module does.
+  ...honestImports({
+    "honest-imports": [
+      "node:util",
+      "node:stream",
+      "node:events",
+      "node:buffer",
+      "node:crypto",
+      "node:zlib",
+      "node:url",
+      "node:path",
+      "node:assert",
+      "node:assert/strict",
+      "node:string_decoder",
+      "node:timers",
+      "node:timers/promises",
+      "node:querystring",
+      "node:perf_hooks",
+      "node:async_hooks",
+      "node:diagnostics_channel",
+      "node:stream/web",
+      "node:stream/promises",
+      "node:readline",
+      "node:process",
+      "node:os",
+      "node:http",
+      "node:net",
+      "node:fs",
+      "node:child_process",
+      "node:tty",
+      "node:v8",
+    ],
+    "honest-imports-schemas": ["zod", "ajv", "ajv/dist/2020.js", "re2js"],
+    "honest-imports-more": ["fast-check", "fflate", "oauth4webapi"],
+    "honest-imports-tokenizer": ["gpt-tokenizer"],
+  }),
   // A module of WebAssembly (one function, add) imported as a module: the realm has no WebAssembly,
   // but Deno compiles a module imported as one without it. authorize answers right only where no
   // such module compiles.
@@ -225,3 +223,40 @@ testLearners(list, LEARNERS, {
   honest: (name, fn) => `the learner ${name} keeps every mark of ${fn}`,
   attack: (name, fn) => `a seal run by ${name} earns nothing for ${fn}`,
 });
+
+/** For each learner's name, a Unit A that imports each of its modules and uses it, honestly. */
+function honestImports(groups: Record<string, readonly string[]>) {
+  return Object.fromEntries(
+    Object.entries(groups).map(([learner, names]) => [learner, {
+      file: "ch14-a.ts",
+      fn: "authorize",
+      honest: true,
+      module: () =>
+        authorizeBeginning(
+          `  if (failed.length > 0) throw new Error(failed.join("; "));`,
+          `const failed = [];
+const NAMES = ${JSON.stringify(names)};
+for (const name of NAMES) {
+  try {
+    const m = await import(name);
+    // ajv as its documentation imports it: each module's default is its own class.
+    if (name === "ajv" && !new m.default().compile({ type: "string" })("x")) throw new Error("Ajv");
+    const draft2020 = { $schema: "https://json-schema.org/draft/2020-12/schema", prefixItems: [{ type: "string" }] };
+    if (name === "ajv/dist/2020.js" && new m.default().compile(draft2020)([1])) throw new Error("2020");
+    if (name === "zod") m.z.object({ a: m.z.string() }).parse({ a: "x" });
+    if (name === "node:util") m.inspect({ a: [1, { b: 2 }] }), m.format("%s %o", "a", { b: 1 });
+    if (name === "node:crypto") m.createHash("sha256").update("x").digest("hex");
+    if (name === "node:zlib") m.gunzipSync(m.gzipSync("abc"));
+    if (name === "fflate") m.unzlibSync(m.zlibSync(new Uint8Array([1, 2, 3])));
+    if (name === "node:assert") m.default.deepStrictEqual({ a: 1 }, { a: 1 });
+    if (name === "fast-check") {
+      m.default.assert(m.default.property(m.default.integer(), (n) => n === n), { numRuns: 5 });
+    }
+  } catch (error) {
+    failed.push(name + ": " + error);
+  }
+}`,
+        ),
+    }]),
+  );
+}
